@@ -1,0 +1,59 @@
+# mekref: the two ways in are `make demo` and `make test`; each sets everything up from nothing.
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+# Every source or data file that the editable install links; adding one re-links (strict mode
+# links files one by one, so a new module is invisible until then).
+SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' \) -not -path 'proto/gen/*' 2>/dev/null)
+
+.PHONY: help install demo test lint fmt bench clean
+help:
+	@echo "make demo   set up, then run the bundled sample campaign end to end"
+	@echo "make test   set up, then run the whole test suite (what CI runs)"
+	@echo "make lint   ruff + mypy --strict + import contracts"
+	@echo "make bench  benchmarks (figures go in the README)"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.deps: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]' --config-settings editable_mode=strict
+	@touch $@
+
+$(VENV)/.installed: $(VENV)/.deps setup.py $(SOURCES)
+	@$(MAKE) --no-print-directory proto
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e . --config-settings editable_mode=strict
+	@touch $@
+
+install: $(VENV)/.installed
+
+# Generated API code is produced by the build, never committed (issue 5 fills proto/mekref/v1).
+proto:
+	@mkdir -p proto/gen/mekref/v1 && touch proto/gen/mekref/v1/__init__.py
+	@if ls proto/mekref/v1/*.proto >/dev/null 2>&1; then \
+	  $(BIN)/python -m grpc_tools.protoc -Iproto --python_out=proto/gen --grpc_python_out=proto/gen \
+	    --mypy_out=proto/gen --mypy_grpc_out=proto/gen proto/mekref/v1/*.proto; fi
+
+demo: install
+	$(BIN)/python -m mekref.daemon.demo
+
+test: install
+	$(BIN)/python -m pytest -q
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy -p mekref.adapters.megamek -p mekref.rules -p mekref.hexmap -p mekref.daemon
+	$(BIN)/lint-imports
+
+fmt: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: install
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info proto/gen .pytest_cache .mypy_cache .ruff_cache
