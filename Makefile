@@ -16,7 +16,7 @@ help:
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet --upgrade pip "setuptools>=69" wheel
 
 $(VENV)/.deps: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]' --config-settings editable_mode=strict
