@@ -1,0 +1,49 @@
+"""The event store: an append-only per-campaign log, on SQLite or PostgreSQL.
+
+``open_store(url)`` gives an ``EventStore``; see docs/store.md for the schema and guarantees.
+"""
+
+from mekref.daemon.store.contract import Engine, EventStore
+from mekref.daemon.store.errors import (
+    CampaignExists,
+    CampaignNotFound,
+    ConcurrencyError,
+    SchemaTooNew,
+    StoreError,
+    WriterBusy,
+)
+from mekref.daemon.store.model import (
+    AppendResult,
+    Campaign,
+    Event,
+    FileRef,
+    IngestedFile,
+    NewEvent,
+    QuarantinedFile,
+    Snapshot,
+    UnmatchedFile,
+)
+from mekref.daemon.store.open import open_store
+from mekref.daemon.store.schema import LATEST_VERSION
+
+__all__ = [
+    "LATEST_VERSION",
+    "AppendResult",
+    "Campaign",
+    "CampaignExists",
+    "CampaignNotFound",
+    "ConcurrencyError",
+    "Engine",
+    "Event",
+    "EventStore",
+    "FileRef",
+    "IngestedFile",
+    "NewEvent",
+    "QuarantinedFile",
+    "SchemaTooNew",
+    "Snapshot",
+    "StoreError",
+    "UnmatchedFile",
+    "WriterBusy",
+    "open_store",
+]

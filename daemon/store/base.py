@@ -1,0 +1,371 @@
+"""The behaviour both engines share, written once over a minimal transaction interface.
+
+The engines differ only in how they connect, open a write transaction, serialise seq
+assignment and hold the writer section; every rule of the contract (exactly once, optimistic
+concurrency, validation) lives here so the two cannot drift apart. SQL is written with ``?``
+placeholders; the PostgreSQL engine rewrites them to ``%s``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any, Protocol
+
+from mekref.daemon.store import rows
+from mekref.daemon.store.clock import Clock, to_text, utc_now
+from mekref.daemon.store.contract import Engine, EventStore
+from mekref.daemon.store.errors import CampaignExists, CampaignNotFound, ConcurrencyError
+from mekref.daemon.store.model import (
+    AppendResult,
+    Campaign,
+    Event,
+    FileRef,
+    IngestedFile,
+    NewEvent,
+    QuarantinedFile,
+    Snapshot,
+    UnmatchedFile,
+    check_campaign_id,
+    check_sha256,
+)
+from mekref.daemon.store.rows import Row
+
+
+class Tx(Protocol):
+    """One open write transaction."""
+
+    def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Execute and return the number of rows changed."""
+        ...
+
+    def run_many(self, sql: str, params: Sequence[Sequence[Any]]) -> None: ...
+
+
+def _max_seq(tx: Tx, campaign_id: str) -> int:
+    found = tx.fetch(
+        "SELECT COALESCE(MAX(seq), 0) FROM events WHERE campaign_id = ?", (campaign_id,)
+    )
+    return int(found[0][0])
+
+
+class SqlEventStore(ABC):
+    def __init__(self, clock: Clock | None = None) -> None:
+        self._clock: Clock = clock or utc_now
+
+    # -- engine hooks ---------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def engine(self) -> Engine: ...
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    @abstractmethod
+    def _transaction(self) -> AbstractContextManager[Tx]:
+        """A write transaction that commits on success and rolls back on any exception."""
+
+    @abstractmethod
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """A read outside any write transaction."""
+
+    @abstractmethod
+    def _serialise_appends(self, tx: Tx, campaign_id: str) -> None:
+        """Make concurrent appends to one campaign take turns inside their transactions."""
+
+    @abstractmethod
+    def writer(self, campaign_id: str, *, wait: bool = True) -> AbstractContextManager[None]: ...
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def schema_version(self) -> int:
+        found = self._query("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+        return int(found[0][0])
+
+    def _now(self, at: datetime | None) -> str:
+        return to_text(at if at is not None else self._clock())
+
+    # -- campaigns ------------------------------------------------------------------------
+    def create_campaign(
+        self,
+        name: str,
+        ruleset: str,
+        *,
+        campaign_id: str | None = None,
+        at: datetime | None = None,
+    ) -> Campaign:
+        cid = check_campaign_id(campaign_id) if campaign_id is not None else str(uuid.uuid4())
+        if not name or not ruleset:
+            raise ValueError("a campaign needs a name and a ruleset")
+        created = self._now(at)
+        with self._transaction() as tx:
+            # ON CONFLICT keeps a concurrent create of the same id from surfacing as a
+            # driver-specific integrity error.
+            inserted = tx.run(
+                "INSERT INTO campaigns (id, name, ruleset, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (id) DO NOTHING",
+                (cid, name, ruleset, created),
+            )
+        if inserted != 1:
+            raise CampaignExists(cid)
+        return rows.campaign((cid, name, ruleset, created))
+
+    def get_campaign(self, campaign_id: str) -> Campaign:
+        cid = check_campaign_id(campaign_id)
+        found = self._query(f"SELECT {rows.CAMPAIGN_COLUMNS} FROM campaigns WHERE id = ?", (cid,))
+        if not found:
+            raise CampaignNotFound(cid)
+        return rows.campaign(found[0])
+
+    def list_campaigns(self) -> list[Campaign]:
+        found = self._query(
+            f"SELECT {rows.CAMPAIGN_COLUMNS} FROM campaigns ORDER BY created_at, id"
+        )
+        return [rows.campaign(row) for row in found]
+
+    def _require_campaign(self, fetch: Any, cid: str) -> None:
+        if not fetch("SELECT 1 FROM campaigns WHERE id = ?", (cid,)):
+            raise CampaignNotFound(cid)
+
+    # -- events ---------------------------------------------------------------------------
+    def append(
+        self,
+        campaign_id: str,
+        expected_last_seq: int,
+        events: Sequence[NewEvent],
+        ingested_file: FileRef | None = None,
+        *,
+        at: datetime | None = None,
+    ) -> AppendResult:
+        cid = check_campaign_id(campaign_id)
+        if expected_last_seq < 0:
+            raise ValueError(f"expected_last_seq must be >= 0, got {expected_last_seq}")
+        events = list(events)
+        if not events and ingested_file is None:
+            raise ValueError("nothing to append: no events and no file")
+        recorded = self._now(at)
+        with self._transaction() as tx:
+            self._serialise_appends(tx, cid)
+            self._require_campaign(tx.fetch, cid)
+            if ingested_file is not None:
+                # Exactly once: the file check comes before the seq check and runs under the
+                # same serialisation, so of two racing appends of one file exactly one
+                # writes and the other is told it was already applied, never a conflict.
+                before = tx.fetch(
+                    "SELECT first_seq, last_seq FROM ingested_files "
+                    "WHERE campaign_id = ? AND sha256 = ?",
+                    (cid, ingested_file.sha256),
+                )
+                if before:
+                    return AppendResult(cid, int(before[0][0]), int(before[0][1]), True)
+            last = _max_seq(tx, cid)
+            if last != expected_last_seq:
+                raise ConcurrencyError(cid, expected_last_seq, last)
+            first_seq = last + 1
+            if events:
+                tx.run_many(
+                    "INSERT INTO events (campaign_id, seq, type, payload, recorded_at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    [
+                        (cid, first_seq + i, event.type, event.payload, recorded)
+                        for i, event in enumerate(events)
+                    ],
+                )
+            last_seq = last + len(events)
+            if ingested_file is not None:
+                tx.run(
+                    f"INSERT INTO ingested_files ({rows.INGESTED_COLUMNS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        cid,
+                        ingested_file.sha256,
+                        ingested_file.path,
+                        ingested_file.battle_id,
+                        recorded,
+                        first_seq,
+                        last_seq,
+                    ),
+                )
+                # A held file that is now applied is no longer unmatched; same transaction,
+                # so status never shows it as both or as neither.
+                tx.run("DELETE FROM unmatched_files WHERE sha256 = ?", (ingested_file.sha256,))
+        return AppendResult(cid, first_seq, last_seq, False)
+
+    def read(self, campaign_id: str, after_seq: int = 0, limit: int | None = None) -> list[Event]:
+        cid = check_campaign_id(campaign_id)
+        if after_seq < 0:
+            raise ValueError(f"after_seq must be >= 0, got {after_seq}")
+        sql = (
+            f"SELECT {rows.EVENT_COLUMNS} FROM events "
+            "WHERE campaign_id = ? AND seq > ? ORDER BY seq"
+        )
+        params: list[Any] = [cid, after_seq]
+        if limit is not None:
+            if limit < 0:
+                raise ValueError(f"limit must be >= 0, got {limit}")
+            sql += " LIMIT ?"
+            params.append(limit)
+        found = self._query(sql, params)
+        if not found:
+            self._require_campaign(self._query, cid)
+        return [rows.event(row) for row in found]
+
+    def iter_events(
+        self, campaign_id: str, after_seq: int = 0, page: int = 1000
+    ) -> Iterator[Event]:
+        """All events after ``after_seq`` in pages, so a long log is never held in memory."""
+        while True:
+            batch = self.read(campaign_id, after_seq, page)
+            yield from batch
+            if len(batch) < page:
+                return
+            after_seq = batch[-1].seq
+
+    def last_seq(self, campaign_id: str) -> int:
+        cid = check_campaign_id(campaign_id)
+        found = self._query(
+            "SELECT (SELECT COALESCE(MAX(seq), 0) FROM events WHERE campaign_id = ?), "
+            "(SELECT COUNT(*) FROM campaigns WHERE id = ?)",
+            (cid, cid),
+        )
+        if int(found[0][1]) == 0:
+            raise CampaignNotFound(cid)
+        return int(found[0][0])
+
+    # -- files ----------------------------------------------------------------------------
+    def has_file(self, campaign_id: str, sha256: str) -> bool:
+        cid = check_campaign_id(campaign_id)
+        found = self._query(
+            "SELECT 1 FROM ingested_files WHERE campaign_id = ? AND sha256 = ?",
+            (cid, check_sha256(sha256)),
+        )
+        return bool(found)
+
+    def ingested_files(self, campaign_id: str | None = None) -> list[IngestedFile]:
+        sql = f"SELECT {rows.INGESTED_COLUMNS} FROM ingested_files"
+        params: tuple[Any, ...] = ()
+        if campaign_id is not None:
+            sql += " WHERE campaign_id = ?"
+            params = (check_campaign_id(campaign_id),)
+        found = self._query(sql + " ORDER BY first_seen, campaign_id, first_seq, sha256", params)
+        return [rows.ingested(row) for row in found]
+
+    def quarantine_file(
+        self,
+        sha256: str,
+        original_path: str,
+        quarantine_path: str,
+        reason: str,
+        *,
+        campaign_id: str | None = None,
+        at: datetime | None = None,
+    ) -> QuarantinedFile:
+        check_sha256(sha256)
+        cid = check_campaign_id(campaign_id) if campaign_id is not None else None
+        when = self._now(at)
+        with self._transaction() as tx:
+            if cid is not None:
+                self._require_campaign(tx.fetch, cid)
+            tx.run(
+                f"INSERT INTO quarantined_files ({rows.QUARANTINED_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO UPDATE SET "
+                "original_path = excluded.original_path, "
+                "quarantine_path = excluded.quarantine_path, reason = excluded.reason, "
+                "quarantined_at = excluded.quarantined_at, campaign_id = excluded.campaign_id",
+                (sha256, original_path, quarantine_path, reason, when, cid),
+            )
+        return rows.quarantined((sha256, original_path, quarantine_path, reason, when, cid))
+
+    def quarantined_files(self) -> list[QuarantinedFile]:
+        found = self._query(
+            f"SELECT {rows.QUARANTINED_COLUMNS} FROM quarantined_files "
+            "ORDER BY quarantined_at, sha256"
+        )
+        return [rows.quarantined(row) for row in found]
+
+    def hold_unmatched(
+        self,
+        sha256: str,
+        path: str,
+        reason: str,
+        *,
+        campaign_id: str | None = None,
+        at: datetime | None = None,
+    ) -> UnmatchedFile:
+        check_sha256(sha256)
+        cid = check_campaign_id(campaign_id) if campaign_id is not None else None
+        when = self._now(at)
+        with self._transaction() as tx:
+            if cid is not None:
+                self._require_campaign(tx.fetch, cid)
+            tx.run(
+                f"INSERT INTO unmatched_files ({rows.UNMATCHED_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (sha256) DO NOTHING",
+                (sha256, path, reason, when, cid),
+            )
+            kept = tx.fetch(
+                f"SELECT {rows.UNMATCHED_COLUMNS} FROM unmatched_files WHERE sha256 = ?",
+                (sha256,),
+            )
+        return rows.unmatched(kept[0])
+
+    def release_unmatched(self, sha256: str) -> bool:
+        check_sha256(sha256)
+        with self._transaction() as tx:
+            return tx.run("DELETE FROM unmatched_files WHERE sha256 = ?", (sha256,)) == 1
+
+    def unmatched_files(self) -> list[UnmatchedFile]:
+        found = self._query(
+            f"SELECT {rows.UNMATCHED_COLUMNS} FROM unmatched_files ORDER BY first_seen, sha256"
+        )
+        return [rows.unmatched(row) for row in found]
+
+    # -- snapshots ------------------------------------------------------------------------
+    def save_snapshot(
+        self,
+        campaign_id: str,
+        seq: int,
+        state: str,
+        state_hash: str,
+        *,
+        at: datetime | None = None,
+    ) -> Snapshot:
+        cid = check_campaign_id(campaign_id)
+        if seq < 0:
+            raise ValueError(f"snapshot seq must be >= 0, got {seq}")
+        when = self._now(at)
+        with self._transaction() as tx:
+            self._require_campaign(tx.fetch, cid)
+            last = _max_seq(tx, cid)
+            # A snapshot past the end of the log would claim events that do not exist.
+            if seq > last:
+                raise ValueError(f"snapshot seq {seq} is past the campaign's last seq {last}")
+            tx.run(
+                f"INSERT INTO snapshots ({rows.SNAPSHOT_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (campaign_id, seq) DO UPDATE SET state = excluded.state, "
+                "state_hash = excluded.state_hash, saved_at = excluded.saved_at",
+                (cid, seq, state, state_hash, when),
+            )
+        return rows.snapshot((cid, seq, state, state_hash, when))
+
+    def latest_snapshot(self, campaign_id: str) -> Snapshot | None:
+        cid = check_campaign_id(campaign_id)
+        found = self._query(
+            f"SELECT {rows.SNAPSHOT_COLUMNS} FROM snapshots WHERE campaign_id = ? "
+            "ORDER BY seq DESC LIMIT 1",
+            (cid,),
+        )
+        if not found:
+            self._require_campaign(self._query, cid)
+            return None
+        return rows.snapshot(found[0])

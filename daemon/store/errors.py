@@ -1,0 +1,52 @@
+"""Errors the event store raises; callers catch these, never driver exceptions."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class for every error the event store raises on purpose."""
+
+
+class ConcurrencyError(StoreError):
+    """An append named a last seq that is no longer the campaign's last seq."""
+
+    def __init__(self, campaign_id: str, expected_last_seq: int, actual_last_seq: int) -> None:
+        super().__init__(
+            f"campaign {campaign_id}: append expected last seq {expected_last_seq}, "
+            f"but the log is at {actual_last_seq}; another writer got there first: "
+            "re-read the log, re-run the rules and append again"
+        )
+        self.campaign_id = campaign_id
+        self.expected_last_seq = expected_last_seq
+        self.actual_last_seq = actual_last_seq
+
+
+class CampaignNotFound(StoreError):
+    def __init__(self, campaign_id: str) -> None:
+        super().__init__(f"no campaign with id {campaign_id}")
+        self.campaign_id = campaign_id
+
+
+class CampaignExists(StoreError):
+    def __init__(self, campaign_id: str) -> None:
+        super().__init__(f"a campaign with id {campaign_id} already exists")
+        self.campaign_id = campaign_id
+
+
+class WriterBusy(StoreError):
+    """``writer(..., wait=False)`` found another writer holding the campaign."""
+
+    def __init__(self, campaign_id: str) -> None:
+        super().__init__(f"campaign {campaign_id}: another writer holds the campaign lock")
+        self.campaign_id = campaign_id
+
+
+class SchemaTooNew(StoreError):
+    """The database was migrated by a newer mekref; this one must not write to it."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(
+            f"database schema is version {found}, this mekref knows up to {known}: upgrade mekref"
+        )
+        self.found = found
+        self.known = known

@@ -1,0 +1,169 @@
+"""The embedded engine: one SQLite file in WAL mode, every write in ``BEGIN IMMEDIATE``.
+
+``BEGIN IMMEDIATE`` takes the database's single write lock when the transaction starts, not at
+its first write, so two appends can never both read the same last seq; the loser waits
+(busy_timeout) instead of failing half-way. WAL lets readers go on while a write is in flight.
+The per-campaign writer section is an OS file lock (flock) on a file beside the database, so
+it never holds SQLite's write lock and other campaigns keep ingesting meanwhile.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from mekref.daemon.store.base import SqlEventStore, Tx
+from mekref.daemon.store.clock import Clock, to_text
+from mekref.daemon.store.contract import Engine
+from mekref.daemon.store.errors import SchemaTooNew, StoreError, WriterBusy
+from mekref.daemon.store.locks import HeldByThread
+from mekref.daemon.store.model import check_campaign_id
+from mekref.daemon.store.rows import Row
+from mekref.daemon.store.schema import LATEST_VERSION, VERSION_TABLE_SQL, pending, statements
+
+DEFAULT_BUSY_TIMEOUT_MS = 60_000
+
+
+class _SqliteTx:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return self._conn.execute(sql, params).fetchall()
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self._conn.execute(sql, params).rowcount
+
+    def run_many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
+        self._conn.executemany(sql, params)
+
+
+class SqliteEventStore(SqlEventStore):
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        clock: Clock | None = None,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+    ) -> None:
+        super().__init__(clock)
+        self.path = Path(path)
+        if str(path) == ":memory:":
+            # Each thread has its own connection, and each would see its own empty database.
+            raise ValueError("the SQLite event store needs a file, not :memory:")
+        self._busy_timeout_ms = busy_timeout_ms
+        self._lock_dir = self.path.with_name(self.path.name + ".locks")
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._all_guard = threading.Lock()
+        self._held = HeldByThread()
+        self._closed = False
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._migrate()
+
+    @property
+    def engine(self) -> Engine:
+        return "sqlite"
+
+    def _connect(self) -> sqlite3.Connection:
+        # isolation_level=None: the driver never opens transactions behind our back; we issue
+        # BEGIN IMMEDIATE / COMMIT ourselves. check_same_thread=False only so close() can close
+        # every thread's connection; each connection is still used by one thread.
+        conn = sqlite3.connect(
+            self.path,
+            timeout=self._busy_timeout_ms / 1000,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        # FULL: a commit that returned is on disk even across power loss (WAL's default,
+        # NORMAL, may lose the last transactions, and "applied" must mean applied).
+        conn.execute("PRAGMA synchronous = FULL")
+        return conn
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._closed:
+            raise StoreError("the event store is closed")
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            self._local.conn = conn
+            with self._all_guard:
+                self._all.append(conn)
+        return conn
+
+    def close(self) -> None:
+        self._closed = True
+        with self._all_guard:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()
+
+    def _migrate(self) -> None:
+        conn = self._conn()
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        if mode is None or str(mode[0]).lower() != "wal":
+            raise StoreError(f"{self.path}: could not switch SQLite to WAL mode (got {mode!r})")
+        with self._transaction() as tx:
+            tx.run(VERSION_TABLE_SQL)
+            current = int(tx.fetch("SELECT COALESCE(MAX(version), 0) FROM schema_version")[0][0])
+            if current > LATEST_VERSION:
+                raise SchemaTooNew(current, LATEST_VERSION)
+            # Every pending version in the one immediate transaction that read the version:
+            # a second process opening at the same time waits, then finds nothing to do.
+            for migration in pending(current):
+                for statement in statements(migration.sqlite):
+                    tx.run(statement)
+                tx.run(
+                    "INSERT INTO schema_version (version, description, applied_at) "
+                    "VALUES (?, ?, ?)",
+                    (migration.version, migration.description, to_text(self._clock())),
+                )
+
+    @contextmanager
+    def _transaction(self) -> Iterator[_SqliteTx]:
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield _SqliteTx(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return self._conn().execute(sql, params).fetchall()
+
+    def _serialise_appends(self, tx: Tx, campaign_id: str) -> None:
+        # Nothing to add: BEGIN IMMEDIATE already made this the only write transaction.
+        return None
+
+    @contextmanager
+    def writer(self, campaign_id: str, *, wait: bool = True) -> Iterator[None]:
+        cid = check_campaign_id(campaign_id)
+        if self._held.holds(cid):
+            yield
+            return
+        self._lock_dir.mkdir(exist_ok=True)
+        # Lock files are never deleted: removing one while another process waits on it
+        # would let a third process lock a fresh file and both would think they are alone.
+        fd = os.open(self._lock_dir / f"{cid}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            # flock locks belong to the open file description, so two threads of one process
+            # (each with its own os.open) exclude each other, as two processes do.
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                raise WriterBusy(cid) from None
+            with self._held.mark(cid):
+                yield
+        finally:
+            os.close(fd)  # closing the descriptor releases the lock, also on a crash
