@@ -1,0 +1,150 @@
+"""Canonical JSON for the rules engine's values: dataclasses in, plain dicts out, and back.
+
+The daemon stores events as JSON text and CI compares state hashes across machines, so the
+encoding must be canonical: keys sorted, no insignificant whitespace, no floats (their text form
+is not stable across producers), tuples as lists, enums as their values, fractions as "n/d".
+Decoding is driven by the dataclass type hints, so a stored event comes back as the exact frozen
+value that was appended.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Mapping
+from enum import Enum
+from fractions import Fraction
+from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+
+JsonValue = Any
+T = TypeVar("T")
+
+
+class CodecError(ValueError):
+    """A value could not be encoded to, or decoded from, canonical JSON."""
+
+
+def to_jsonable(value: object) -> JsonValue:
+    """Turn a rules value into JSON-ready builtins (dict/list/str/int/bool/None)."""
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, Enum):
+        return to_jsonable(value.value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Fraction):
+        # Exact rationals as text: "35/2" is stable where 17.5 might become 17.499999.
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, float):
+        raise CodecError("floats are not allowed in rules values; use int or Fraction")
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        out: dict[str, JsonValue] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise CodecError(f"mapping keys must be str, got {type(key).__name__}")
+            out[key] = to_jsonable(item)
+        return out
+    if isinstance(value, tuple | list | frozenset):
+        items = [to_jsonable(v) for v in value]
+        if isinstance(value, frozenset):
+            items.sort(key=canonical_json)
+        return items
+    raise CodecError(f"cannot encode {type(value).__name__}")
+
+
+def canonical_json(value: object) -> str:
+    """The one text form of a value: sorted keys, compact separators, UTF-8 kept as is."""
+    return json.dumps(
+        to_jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
+
+
+def from_jsonable(hint: Any, data: JsonValue) -> Any:
+    """Rebuild a value of type ``hint`` from what :func:`to_jsonable` produced."""
+    origin = get_origin(hint)
+    if hint is Any:
+        return data
+    if origin is Union or origin is types.UnionType:
+        options = get_args(hint)
+        if data is None and type(None) in options:
+            return None
+        errors: list[str] = []
+        for option in options:
+            if option is type(None):
+                continue
+            try:
+                return from_jsonable(option, data)
+            except (CodecError, TypeError, ValueError) as exc:
+                errors.append(str(exc))
+        raise CodecError(f"no option of {hint} accepts {data!r}: {errors}")
+    if origin is typing.Literal:
+        if data not in get_args(hint):
+            raise CodecError(f"{data!r} is not one of {get_args(hint)}")
+        return data
+    if origin is tuple:
+        args = get_args(hint)
+        if not isinstance(data, list):
+            raise CodecError(f"expected a list for {hint}, got {type(data).__name__}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_jsonable(args[0], item) for item in data)
+        if len(args) != len(data):
+            raise CodecError(f"expected {len(args)} items for {hint}")
+        return tuple(from_jsonable(a, item) for a, item in zip(args, data, strict=True))
+    if origin is frozenset:
+        (arg,) = get_args(hint)
+        return frozenset(from_jsonable(arg, item) for item in data)
+    if origin in (dict, Mapping) or origin is typing.Mapping:
+        key_hint, value_hint = get_args(hint)
+        if not isinstance(data, dict):
+            raise CodecError(f"expected an object for {hint}")
+        return {from_jsonable(key_hint, k): from_jsonable(value_hint, v) for k, v in data.items()}
+    if isinstance(hint, type):
+        return _from_jsonable_class(hint, data)
+    raise CodecError(f"unsupported type hint {hint!r}")
+
+
+def _from_jsonable_class(cls: type, data: JsonValue) -> Any:
+    if issubclass(cls, Enum):
+        return cls(data)
+    if cls is bool:
+        if not isinstance(data, bool):
+            raise CodecError(f"expected bool, got {data!r}")
+        return data
+    if cls is int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise CodecError(f"expected int, got {data!r}")
+        return data
+    if cls is str:
+        if not isinstance(data, str):
+            raise CodecError(f"expected str, got {data!r}")
+        return data
+    if cls is Fraction:
+        if not isinstance(data, str):
+            raise CodecError(f"expected 'n/d' text for a Fraction, got {data!r}")
+        return Fraction(data)
+    if dataclasses.is_dataclass(cls):
+        if not isinstance(data, dict):
+            raise CodecError(f"expected an object for {cls.__name__}")
+        hints = get_type_hints(cls)
+        kwargs: dict[str, Any] = {}
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - known - {"type"}
+        if unknown:
+            raise CodecError(f"unknown fields for {cls.__name__}: {sorted(unknown)}")
+        for f in dataclasses.fields(cls):
+            if f.name in data:
+                kwargs[f.name] = from_jsonable(hints[f.name], data[f.name])
+        return cls(**kwargs)
+    raise CodecError(f"unsupported class {cls.__name__}")
+
+
+def decode(cls: type[T], data: JsonValue) -> T:
+    """Typed front door of :func:`from_jsonable` for a dataclass."""
+    value = from_jsonable(cls, data)
+    if not isinstance(value, cls):
+        raise CodecError(f"decoded {type(value).__name__}, expected {cls.__name__}")
+    return value

@@ -1,0 +1,77 @@
+"""Loading rule tables that ship as TOML package data.
+
+Tables are data, not code, so a referee can read and check them against the rule text: every
+row carries ``line`` (the 1-based line in the source text) and ``source`` (that line, verbatim).
+Reading package data through ``importlib.resources`` is the only I/O the rules core does, and
+only at load time.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from importlib import resources
+from typing import Any
+
+
+class TableError(ValueError):
+    """A table file is missing a field or holds a value of the wrong type."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SourceRef:
+    """Where a row comes from: the line number in the rule text, and that line, verbatim."""
+
+    line: int
+    source: str
+
+
+def load_toml(package: str, filename: str) -> dict[str, Any]:
+    data = resources.files(package).joinpath(filename).read_bytes()
+    return tomllib.loads(data.decode("utf-8"))
+
+
+def source_of(row: dict[str, Any]) -> SourceRef:
+    return SourceRef(line=int_field(row, "line"), source=str_field(row, "source"))
+
+
+def int_field(row: dict[str, Any], name: str) -> int:
+    value = row.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TableError(f"field {name!r} must be an integer in {row!r}")
+    return value
+
+
+def str_field(row: dict[str, Any], name: str) -> str:
+    value = row.get(name)
+    if not isinstance(value, str):
+        raise TableError(f"field {name!r} must be text in {row!r}")
+    return value
+
+
+def fraction_field(row: dict[str, Any], name: str) -> Fraction:
+    # Fractions are written as text ("1/2", "5/4") so the table says exactly what the rule says.
+    value = row.get(name)
+    if isinstance(value, bool):
+        raise TableError(f"field {name!r} must be a number in {row!r}")
+    if isinstance(value, int | str):
+        return Fraction(value)
+    raise TableError(f"field {name!r} must be an integer or 'n/d' text in {row!r}")
+
+
+def rows(data: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    value = data.get(name)
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise TableError(f"expected an array of tables named {name!r}")
+    return value
+
+
+def section(data: dict[str, Any], *path: str) -> dict[str, Any]:
+    node: Any = data
+    for part in path:
+        if not isinstance(node, dict) or not isinstance(node.get(part), dict):
+            raise TableError(f"missing section {'.'.join(path)!r}")
+        node = node[part]
+    result: dict[str, Any] = node
+    return result

@@ -1,0 +1,504 @@
+"""The TripWire tables, loaded from ``tables/*.toml`` into typed rows.
+
+Each row keeps its :class:`~mekref.rules.tables.SourceRef` so reports and refusals can quote the
+rule they apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+from mekref.rules.tables import (
+    SourceRef,
+    TableError,
+    fraction_field,
+    int_field,
+    load_toml,
+    rows,
+    section,
+    source_of,
+    str_field,
+)
+
+_PACKAGE = "mekref.rules.tripwire.tables"
+
+
+def _load(name: str) -> dict[str, Any]:
+    return load_toml(_PACKAGE, f"{name}.toml")
+
+
+def _str_list(row: dict[str, Any], name: str) -> tuple[str, ...]:
+    value = row.get(name)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TableError(f"field {name!r} must be a list of text in {row!r}")
+    return tuple(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrainingLevelRow:
+    name: str
+    rank: int
+    combos: tuple[tuple[int, int], ...]  # (gunnery, piloting)
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class CommanderRow:
+    level: str
+    max_spas: int
+    spa_points: int
+    skill_bonus: int
+    edge: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class TransportRow:
+    name: str
+    wp: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class LocationRow:
+    name: str
+    wp: int
+    facilities: tuple[str, ...]
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarChestTables:
+    wp_per_sp: int
+    conversion_ref: SourceRef
+    wp_per_cargo_ton: int
+    cargo_ref: SourceRef
+    transports: dict[str, TransportRow]
+    locations: dict[str, LocationRow]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CostRow:
+    key: str
+    factor: Fraction
+    per: str
+    tech_multiplier: bool
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class AmmoTierRow:
+    name: str
+    keywords: tuple[str, ...]
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class TaskRow:
+    key: str
+    hours: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class InjuryRow:
+    hits: int
+    label: str
+    cost: int | None  # None: "Not Possible"
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class InjuryRules:
+    heals_per_track: int
+    first_aid_max_hits: int
+    hospital_from_hits: int
+    death_roll_hits: int
+    kia_hits: int
+    heal_ref: SourceRef
+    treatment_ref: SourceRef
+    death_roll_dice: int
+    death_roll_dies_from: int
+    death_roll_ref: SourceRef
+    vehicle_crew_cost_per_damage: int
+    vehicle_crew_ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrainingStepRow:
+    from_skill: int
+    to_skill: int
+    cost: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrainingRules:
+    skills_per_contract: int
+    max_gap: int
+    rules_ref: SourceRef
+    simulator_max_level: str
+    simulator_ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class PriceRow:
+    level: str
+    cost: int
+    spas: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class BattleVpRow:
+    key: str
+    vp: int
+    fraction: Fraction | None
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class VictoryTables:
+    battle: dict[str, BattleVpRow]
+    retire_fraction: Fraction
+    retire_ref: SourceRef
+    ends_at_vp: int
+    vp_floor: int
+    campaign_ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class RetreatConditionRow:
+    key: str
+    threshold: Fraction | None
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class RetreatTables:
+    conditions: dict[str, RetreatConditionRow]
+    before_battle_allowed: tuple[str, ...]
+    before_battle_ref: SourceRef
+    rescue_hexes: int
+    capture_ref: SourceRef
+    infantry_surrender_move: int
+    infantry_ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecruitingTables:
+    dice: int
+    target: int
+    unrest_neutral: int
+    bonus_per_unrest_point: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class Limit:
+    """One force construction limit and the rule line it comes from."""
+
+    values: dict[str, Any]
+    ref: SourceRef
+
+    def int(self, name: str) -> int:
+        return int_field(self.values, name)
+
+    def text(self, name: str) -> str:
+        return str_field(self.values, name)
+
+    def texts(self, name: str) -> tuple[str, ...]:
+        return _str_list(self.values, name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TripWireTables:
+    training_levels: tuple[TrainingLevelRow, ...]
+    commanders: dict[str, CommanderRow]
+    warchest: WarChestTables
+    costs: dict[str, CostRow]
+    ammo_tiers: tuple[AmmoTierRow, ...]
+    technician_hours_per_day: int
+    technician_ref: SourceRef
+    tasks: dict[str, TaskRow]
+    injuries: dict[int, InjuryRow]
+    injury_rules: InjuryRules
+    training_steps: dict[int, TrainingStepRow]  # keyed by the skill trained *from*
+    training_rules: TrainingRules
+    prices: dict[str, PriceRow]
+    vehicle_crew_price_multiplier: int
+    vehicle_crew_price_ref: SourceRef
+    victory: VictoryTables
+    retreat: RetreatTables
+    recruiting: RecruitingTables
+    force: dict[str, Limit]
+    footnotes: dict[str, SourceRef]
+
+    def cost(self, key: str) -> CostRow:
+        try:
+            return self.costs[key]
+        except KeyError:
+            raise TableError(f"no cost row {key!r}") from None
+
+    def level(self, name: str) -> TrainingLevelRow:
+        for row in self.training_levels:
+            if row.name == name:
+                return row
+        raise TableError(f"no training level {name!r}")
+
+
+def _training_levels() -> tuple[TrainingLevelRow, ...]:
+    out = []
+    for row in rows(_load("training_levels"), "level"):
+        combos = tuple((int(g), int(p)) for g, p in row["combos"])
+        out.append(
+            TrainingLevelRow(
+                name=str_field(row, "name"),
+                rank=int_field(row, "rank"),
+                combos=combos,
+                ref=source_of(row),
+            )
+        )
+    return tuple(sorted(out, key=lambda r: r.rank))
+
+
+def _commanders() -> dict[str, CommanderRow]:
+    return {
+        str_field(r, "name"): CommanderRow(
+            level=str_field(r, "name"),
+            max_spas=int_field(r, "max_spas"),
+            spa_points=int_field(r, "spa_points"),
+            skill_bonus=int_field(r, "skill_bonus"),
+            edge=int_field(r, "edge"),
+            ref=source_of(r),
+        )
+        for r in rows(_load("commanders"), "level")
+    }
+
+
+def _warchest() -> WarChestTables:
+    data = _load("warchest")
+    conversion = section(data, "conversion")
+    cargo = section(data, "cargo")
+    return WarChestTables(
+        wp_per_sp=int_field(conversion, "wp_per_sp"),
+        conversion_ref=source_of(conversion),
+        wp_per_cargo_ton=int_field(cargo, "wp_per_cargo_ton"),
+        cargo_ref=source_of(cargo),
+        transports={
+            str_field(r, "name"): TransportRow(
+                name=str_field(r, "name"), wp=int_field(r, "wp"), ref=source_of(r)
+            )
+            for r in rows(data, "transport")
+        },
+        locations={
+            str_field(r, "name"): LocationRow(
+                name=str_field(r, "name"),
+                wp=int_field(r, "wp"),
+                facilities=_str_list(r, "facilities"),
+                ref=source_of(r),
+            )
+            for r in rows(data, "location")
+        },
+    )
+
+
+def _costs() -> dict[str, CostRow]:
+    out: dict[str, CostRow] = {}
+    for r in rows(_load("costs"), "cost"):
+        key = str_field(r, "key")
+        if key in out:
+            raise TableError(f"duplicate cost row {key!r}")
+        tech = r.get("tech_multiplier")
+        if not isinstance(tech, bool):
+            raise TableError(f"tech_multiplier must be true or false in {key!r}")
+        out[key] = CostRow(
+            key=key,
+            factor=fraction_field(r, "factor"),
+            per=str_field(r, "per"),
+            tech_multiplier=tech,
+            ref=source_of(r),
+        )
+    return out
+
+
+def _injuries() -> tuple[dict[int, InjuryRow], InjuryRules]:
+    data = _load("injuries")
+    table = {}
+    for r in rows(data, "injury"):
+        cost = r.get("cost")
+        table[int_field(r, "hits")] = InjuryRow(
+            hits=int_field(r, "hits"),
+            label=str_field(r, "label"),
+            cost=cost if isinstance(cost, int) else None,
+            ref=source_of(r),
+        )
+    rules = section(data, "rules")
+    death = section(data, "death_roll")
+    crew = section(data, "vehicle_crew")
+    return table, InjuryRules(
+        heals_per_track=int_field(rules, "heals_per_track"),
+        first_aid_max_hits=int_field(rules, "first_aid_max_hits"),
+        hospital_from_hits=int_field(rules, "hospital_from_hits"),
+        death_roll_hits=int_field(rules, "death_roll_hits"),
+        kia_hits=int_field(rules, "kia_hits"),
+        heal_ref=SourceRef(
+            line=int_field(rules, "heal_line"), source=str_field(rules, "heal_source")
+        ),
+        treatment_ref=source_of(rules),
+        death_roll_dice=int_field(death, "dice"),
+        death_roll_dies_from=int_field(death, "dies_from"),
+        death_roll_ref=source_of(death),
+        vehicle_crew_cost_per_damage=int_field(crew, "cost_per_damage"),
+        vehicle_crew_ref=source_of(crew),
+    )
+
+
+def _training() -> tuple[dict[int, TrainingStepRow], TrainingRules]:
+    data = _load("training")
+    steps = {}
+    for r in rows(data, "step"):
+        step = TrainingStepRow(
+            from_skill=int_field(r, "from"),
+            to_skill=int_field(r, "to"),
+            cost=int_field(r, "cost"),
+            ref=source_of(r),
+        )
+        steps[step.from_skill] = step
+    rules = section(data, "rules")
+    sim = section(data, "simulator")
+    return steps, TrainingRules(
+        skills_per_contract=int_field(rules, "skills_per_contract"),
+        max_gap=int_field(rules, "max_gap"),
+        rules_ref=source_of(rules),
+        simulator_max_level=str_field(sim, "max_level"),
+        simulator_ref=source_of(sim),
+    )
+
+
+def _optional_fraction(row: dict[str, Any], name: str) -> Fraction | None:
+    return fraction_field(row, name) if name in row else None
+
+
+def _victory() -> VictoryTables:
+    data = _load("victory")
+    retire = section(data, "retire")
+    campaign = section(data, "campaign")
+    return VictoryTables(
+        battle={
+            str_field(r, "key"): BattleVpRow(
+                key=str_field(r, "key"),
+                vp=int_field(r, "vp"),
+                fraction=_optional_fraction(r, "fraction"),
+                ref=source_of(r),
+            )
+            for r in rows(data, "battle")
+        },
+        retire_fraction=fraction_field(retire, "fraction_of_starting_bv"),
+        retire_ref=source_of(retire),
+        ends_at_vp=int_field(campaign, "ends_at_vp"),
+        vp_floor=int_field(campaign, "vp_floor"),
+        campaign_ref=source_of(campaign),
+    )
+
+
+def _retreat() -> RetreatTables:
+    data = _load("retreat")
+    conditions = {}
+    for r in rows(data, "condition"):
+        threshold = _optional_fraction(r, "bv_ratio") or _optional_fraction(r, "fraction")
+        conditions[str_field(r, "key")] = RetreatConditionRow(
+            key=str_field(r, "key"), threshold=threshold, ref=source_of(r)
+        )
+    before = section(data, "before_battle")
+    capture = section(data, "capture")
+    infantry = section(data, "infantry")
+    return RetreatTables(
+        conditions=conditions,
+        before_battle_allowed=_str_list(before, "allowed"),
+        before_battle_ref=source_of(before),
+        rescue_hexes=int_field(capture, "rescue_hexes"),
+        capture_ref=source_of(capture),
+        infantry_surrender_move=int_field(infantry, "surrender_at_move"),
+        infantry_ref=source_of(infantry),
+    )
+
+
+def _force() -> dict[str, Limit]:
+    data = _load("force_construction")
+    out: dict[str, Limit] = {}
+
+    def walk(prefix: str, node: dict[str, Any]) -> None:
+        if "line" in node:
+            values = {k: v for k, v in node.items() if k not in ("line", "source")}
+            out[prefix] = Limit(values=values, ref=source_of(node))
+            return
+        for key, child in node.items():
+            if isinstance(child, dict):
+                walk(f"{prefix}.{key}" if prefix else key, child)
+
+    walk("", data)
+    return out
+
+
+@cache
+def load_tables() -> TripWireTables:
+    """Read every TripWire table once; the result is immutable and shared."""
+    injuries, injury_rules = _injuries()
+    steps, training_rules = _training()
+    tasks_data = _load("tasks")
+    technician = section(tasks_data, "technician")
+    personnel = _load("personnel")
+    crew_multiplier = section(personnel, "vehicle_crew")
+    recruiting = section(_load("recruiting"), "captured")
+    return TripWireTables(
+        training_levels=_training_levels(),
+        commanders=_commanders(),
+        warchest=_warchest(),
+        costs=_costs(),
+        ammo_tiers=tuple(
+            AmmoTierRow(
+                name=str_field(r, "name"), keywords=_str_list(r, "keywords"), ref=source_of(r)
+            )
+            for r in rows(_load("ammo_tiers"), "tier")
+        ),
+        technician_hours_per_day=int_field(technician, "hours_per_day"),
+        technician_ref=source_of(technician),
+        tasks={
+            str_field(r, "key"): TaskRow(
+                key=str_field(r, "key"), hours=int_field(r, "hours"), ref=source_of(r)
+            )
+            for r in rows(tasks_data, "task")
+        },
+        injuries=injuries,
+        injury_rules=injury_rules,
+        training_steps=steps,
+        training_rules=training_rules,
+        prices={
+            str_field(r, "level"): PriceRow(
+                level=str_field(r, "level"),
+                cost=int_field(r, "cost"),
+                spas=int_field(r, "spas"),
+                ref=source_of(r),
+            )
+            for r in rows(personnel, "price")
+        },
+        vehicle_crew_price_multiplier=int_field(crew_multiplier, "multiplier"),
+        vehicle_crew_price_ref=source_of(crew_multiplier),
+        victory=_victory(),
+        retreat=_retreat(),
+        recruiting=RecruitingTables(
+            dice=int_field(recruiting, "dice"),
+            target=int_field(recruiting, "target"),
+            unrest_neutral=int_field(recruiting, "unrest_neutral"),
+            bonus_per_unrest_point=int_field(recruiting, "bonus_per_unrest_point"),
+            ref=source_of(recruiting),
+        ),
+        force=_force(),
+        footnotes={
+            str_field(r, "key"): source_of(r) for r in rows(_load("footnotes"), "footnote")
+        },
+    )
