@@ -1,0 +1,517 @@
+"""Read MegaMek unit lists (``<unit>``) and battle records (``<record>``) into :class:`MulFile`.
+
+Follows what ``EntityListFile`` writes and ``MULParser`` accepts (reference section 1). Every
+attribute and element the model does not name is kept (``extra``/``preserved``) so nothing a
+newer MegaMek adds is silently dropped, and a notice says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from lxml import etree
+from mekref.adapters.megamek.errors import FilePosition, MulReadError
+from mekref.adapters.megamek.mul_model import (
+    ARMOR_DESTROYED,
+    ARMOR_NA,
+    DEAD_HITS,
+    RECORD_SECTIONS,
+    Attributes,
+    Bomb,
+    Crew,
+    CrewMember,
+    Entity,
+    Kill,
+    Location,
+    MulFile,
+    Notice,
+    RootKind,
+    Section,
+    Slot,
+)
+from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES, parse_untrusted_xml
+
+BLOWN_OFF_SUFFIX = " has been blown off."
+
+PERSON_ATTRIBUTES = {
+    "name": "name",
+    "nick": "nick",
+    "gender": "gender",
+    "clanperson": "clanperson",
+    "gunnery": "gunnery",
+    "gunneryL": "gunnery_l",
+    "gunneryM": "gunnery_m",
+    "gunneryB": "gunnery_b",
+    "piloting": "piloting",
+    "gunneryAero": "gunnery_aero",
+    "gunneryAeroL": "gunnery_aero_l",
+    "gunneryAeroM": "gunnery_aero_m",
+    "gunneryAeroB": "gunnery_aero_b",
+    "pilotingAero": "piloting_aero",
+    "artillery": "artillery",
+    "toughness": "toughness",
+    "fatigue": "fatigue",
+    "hits": "hits",
+    "externalId": "external_id",
+}
+#: Per-person attributes MegaMek writes that the model keeps as ``extra`` on the person.
+PERSON_EXTRA = frozenset(
+    {
+        "portraitCat",
+        "portraitFile",
+        "extraData",
+        "naturalAptitudeGunnery",
+        "naturalAptitudePiloting",
+        "naturalAptitudeArtillery",
+        "naturalAptitudeSmallArms",
+        "naturalAptitudeGunneryAero",
+        "naturalAptitudePilotingAero",
+    }
+)
+CREW_ATTRIBUTES = frozenset(
+    {"size", "crewType", "ejected", "initB", "commandB", "advantages", "edge", "autoeject"}
+)
+ENTITY_ATTRIBUTES = frozenset(
+    {
+        "chassis",
+        "model",
+        "type",
+        "commander",
+        "offboard",
+        "hidden",
+        "deployment",
+        "neverDeployed",
+        "velocity",
+        "altitude",
+        "elevation",
+        "externalId",
+        "quirks",
+        "pickUpId",
+        "unitFileUUID",
+        "entityForm",
+    }
+)
+SLOT_ATTRIBUTES = frozenset(
+    {
+        "index",
+        "type",
+        "shots",
+        "isHit",
+        "isDestroyed",
+        "isMissing",
+        "isRear",
+        "isTurreted",
+        "armorHit",
+        "isRepairable",
+        "munition",
+        "capacity",
+        "quirks",
+    }
+)
+#: Entity children MegaMek writes that we keep verbatim rather than model.
+PRESERVED_ELEMENTS = frozenset(
+    {
+        "turret2lock",
+        "KF",
+        "sail",
+        "transportBay",
+        "c3iset",
+        "NC3set",
+        "TowedUnits",
+        "EscapedCrew",
+        "EscapedPassengers",
+        "modularEquipmentMount",
+        "antiPersonnelMount",
+        "construction_data",
+    }
+)
+
+
+class _Context:
+    """Per-file reading context: the path for messages and the notices collected so far."""
+
+    def __init__(self, path: str, notices: list[Notice]) -> None:
+        self.path = path
+        self.notices = notices
+
+    def error(self, element: etree._Element, problem: str, hint: str) -> MulReadError:
+        return MulReadError(FilePosition(self.path, _line(element)), problem, hint)
+
+    def note(self, element: etree._Element, message: str) -> None:
+        self.notices.append(Notice(_line(element), message))
+
+
+def _line(element: etree._Element) -> int | None:
+    # lxml-stubs type sourceline oddly; at run time it is an int or None.
+    line: object = element.sourceline
+    return line if isinstance(line, int) else None
+
+
+def _attributes(element: etree._Element) -> Attributes:
+    # lxml hands back str for documents parsed from text; the stubs allow bytes too.
+    return tuple((str(k), str(v)) for k, v in element.attrib.items())
+
+
+def read_mul_bytes(
+    data: bytes, path: str = "<memory>", *, max_bytes: int = DEFAULT_MAX_BYTES
+) -> MulFile:
+    """Read a MUL file's bytes. Raises :class:`MulReadError` with a readable reason."""
+    doc = parse_untrusted_xml(data, path, max_bytes=max_bytes)
+    notices = list(doc.notices)
+    ctx = _Context(path, notices)
+    root = doc.root
+    if root.tag == "unit":
+        entities, kills, gbv = _read_unit_root(ctx, root)
+        kind = RootKind.UNIT
+    elif root.tag == "record":
+        entities, kills, gbv = _read_record_root(ctx, root)
+        kind = RootKind.RECORD
+    else:
+        raise ctx.error(
+            root,
+            f"root element is <{root.tag}>, not <unit> or <record>",
+            "this is XML but not a MegaMek unit list; export it from MegaMek (File > Units > Save)",
+        )
+    return MulFile(
+        root=kind,
+        version=root.get("version"),
+        entities=tuple(entities),
+        kills=tuple(kills),
+        total_generic_bv=gbv,
+        notices=tuple(notices),
+    )
+
+
+def _elements(parent: etree._Element) -> Iterator[etree._Element]:
+    # Comments and processing instructions are not data; MegaMek's free text lives in .text/.tail.
+    for child in parent:
+        if isinstance(child.tag, str):
+            yield child
+
+
+def _read_unit_root(
+    ctx: _Context, root: etree._Element
+) -> tuple[list[Entity], list[Kill], int | None]:
+    entities: list[Entity] = []
+    gbv: int | None = None
+    for child in _elements(root):
+        if child.tag == "entity":
+            entities.append(_read_entity(ctx, child, Section.UNIT))
+        elif child.tag == "TotalGenericBattleValue":
+            gbv = _int(ctx, child, "TotalGenericBattleValue", (child.text or "").strip())
+        else:
+            ctx.note(child, f"unknown element <{child.tag}> under <unit> ignored")
+    return entities, [], gbv
+
+
+def _read_record_root(
+    ctx: _Context, root: etree._Element
+) -> tuple[list[Entity], list[Kill], int | None]:
+    entities: list[Entity] = []
+    kills: list[Kill] = []
+    by_tag = {s.value: s for s in RECORD_SECTIONS}
+    for child in _elements(root):
+        if child.tag in by_tag:
+            for sub in _elements(child):
+                if sub.tag == "entity":
+                    entities.append(_read_entity(ctx, sub, by_tag[child.tag]))
+                else:
+                    ctx.note(sub, f"unknown element <{sub.tag}> in <{child.tag}> ignored")
+        elif child.tag == "kills":
+            for sub in _elements(child):
+                if sub.tag != "kill":
+                    ctx.note(sub, f"unknown element <{sub.tag}> in <kills> ignored")
+                    continue
+                killer = sub.get("killer")
+                kills.append(
+                    Kill(
+                        killed=sub.get("killed", ""),
+                        killer=None if killer in (None, "None", "-1") else killer,
+                    )
+                )
+        else:
+            ctx.note(child, f"unknown element <{child.tag}> under <record> ignored")
+    return entities, kills, None
+
+
+def _int(ctx: _Context, element: etree._Element, what: str, raw: str) -> int:
+    try:
+        return int(raw.strip())
+    except ValueError:
+        raise ctx.error(
+            element,
+            f"{what}={raw!r} on <{element.tag}> is not a whole number",
+            "the file was edited by hand or damaged; correct the value or export it again",
+        ) from None
+
+
+def _opt_int(ctx: _Context, element: etree._Element, name: str) -> int | None:
+    raw = element.get(name)
+    return None if raw is None else _int(ctx, element, name, raw)
+
+
+def _opt_bool(element: etree._Element, name: str) -> bool | None:
+    raw = element.get(name)
+    return None if raw is None else raw.strip().lower() == "true"
+
+
+def _flag(element: etree._Element, name: str) -> bool:
+    return (element.get(name) or "").strip().lower() == "true"
+
+
+def _extra(element: etree._Element, known: frozenset[str] | dict[str, str]) -> Attributes:
+    return tuple((k, v) for k, v in _attributes(element) if k not in known)
+
+
+def _required(ctx: _Context, element: etree._Element, name: str) -> str:
+    value = element.get(name)
+    if value is None:
+        raise ctx.error(
+            element,
+            f"<{element.tag}> has no {name} attribute",
+            "MegaMek always writes it; the file is damaged or not a MegaMek unit list",
+        )
+    return value
+
+
+def _read_entity(ctx: _Context, el: etree._Element, section: Section) -> Entity:
+    fields: dict[str, object] = {
+        "chassis": _required(ctx, el, "chassis"),
+        "model": el.get("model", ""),
+        "movement_mode": el.get("type", ""),
+        "section": section,
+        "external_id": _external_id(el.get("externalId")),
+        "commander": _opt_bool(el, "commander"),
+        "offboard": _opt_bool(el, "offboard"),
+        "hidden": _opt_bool(el, "hidden"),
+        "deployment": _opt_int(ctx, el, "deployment"),
+        "never_deployed": _opt_bool(el, "neverDeployed"),
+        "velocity": _opt_int(ctx, el, "velocity"),
+        "altitude": _opt_int(ctx, el, "altitude"),
+        "elevation": _opt_int(ctx, el, "elevation"),
+        "quirks": _split(el.get("quirks")),
+        "unit_file_uuid": el.get("unitFileUUID"),
+        "entity_form": el.get("entityForm"),
+        "pick_up_id": el.get("pickUpId"),
+        "extra": _extra(el, ENTITY_ATTRIBUTES),
+        "line": _line(el),
+    }
+    locations: list[Location] = []
+    preserved: list[str] = []
+    escape_craft: list[str] = []
+    readers: dict[str, Callable[[etree._Element], None]] = {
+        "pilot": lambda c: fields.update(crew=_read_pilot(ctx, c)),
+        "crew": lambda c: fields.update(crew=_read_crew(ctx, c)),
+        "motive": lambda c: fields.update(
+            motive_damage=_opt_int(ctx, c, "damage"), motive_penalty=_opt_int(ctx, c, "penalty")
+        ),
+        "movement": lambda c: fields.update(legacy_movement_speed=_opt_int(ctx, c, "speed")),
+        "turretlock": lambda c: fields.update(turret_lock=_opt_int(ctx, c, "direction")),
+        "tcriticals": lambda c: fields.update(tank_crits=_attributes(c)),
+        "acriticals": lambda c: fields.update(aero_crits=_attributes(c)),
+        "dcriticals": lambda c: fields.update(dropship_crits=_attributes(c)),
+        "structural": lambda c: fields.update(structural_integrity=_opt_int(ctx, c, "integrity")),
+        "heat": lambda c: fields.update(heat_sinks=_opt_int(ctx, c, "sinks")),
+        "fuel": lambda c: fields.update(fuel=_opt_int(ctx, c, "left")),
+        "bombs": lambda c: fields.update(bombs=_read_bombs(ctx, c)),
+        "location": lambda c: locations.append(_read_location(ctx, c)),
+        "Game": lambda c: fields.update(game_id=_opt_int(ctx, c, "id")),
+        "Force": lambda c: fields.update(force=c.get("force")),
+        "Conveyance": lambda c: fields.update(conveyance_id=_opt_int(ctx, c, "id")),
+        "EscapeCraft": lambda c: escape_craft.append(c.get("id", "")),
+        "ONumberOfMen": lambda c: fields.update(ejected_men=_opt_int(ctx, c, "number")),
+        "ONumberOfPods": lambda c: fields.update(escape_pods=_opt_int(ctx, c, "number")),
+    }
+    for child in _elements(el):
+        reader = readers.get(child.tag)
+        if reader is not None:
+            reader(child)
+            continue
+        if child.tag not in PRESERVED_ELEMENTS:
+            ctx.note(child, f"unknown element <{child.tag}> in entity kept as-is")
+        preserved.append(_raw(child))
+    return Entity(
+        locations=tuple(locations),
+        preserved=tuple(preserved),
+        escape_craft=tuple(escape_craft),
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def _raw(element: etree._Element) -> str:
+    return etree.tostring(element, encoding="unicode", with_tail=False)
+
+
+def _external_id(raw: str | None) -> str | None:
+    return None if raw in (None, "", "-1") else raw
+
+
+def _split(raw: str | None) -> tuple[str, ...]:
+    if not raw:
+        return ()
+    return tuple(part for part in raw.split("::") if part)
+
+
+def _hits(ctx: _Context, el: etree._Element) -> int:
+    raw = el.get("hits")
+    if raw is None:
+        return 0
+    if raw.strip() == "Dead":
+        return DEAD_HITS
+    hits = _int(ctx, el, "hits", raw)
+    # MegaMek writes "Dead" for hits > 5, so a larger number only comes from a hand edit.
+    return min(max(hits, 0), DEAD_HITS)
+
+
+def _read_member(ctx: _Context, el: etree._Element, *, slot: int | None) -> CrewMember:
+    values: dict[str, object] = {}
+    for attr, name in PERSON_ATTRIBUTES.items():
+        raw = el.get(attr)
+        if raw is None or attr in ("hits",):
+            continue
+        if attr in ("name", "nick", "gender"):
+            values[name] = raw
+        elif attr == "externalId":
+            values[name] = _external_id(raw)
+        elif attr == "clanperson":
+            values[name] = raw.strip().lower() == "true"
+        else:
+            values[name] = _int(ctx, el, attr, raw)
+    values.setdefault("name", "")
+    return CrewMember(
+        slot=slot,
+        hits=_hits(ctx, el),
+        extra=tuple((k, v) for k, v in _attributes(el) if k in PERSON_EXTRA),
+        **values,  # type: ignore[arg-type]
+    )
+
+
+def _crew_fields(ctx: _Context, el: etree._Element) -> dict[str, object]:
+    return {
+        "size": _opt_int(ctx, el, "size"),
+        "ejected": _flag(el, "ejected"),
+        "init_bonus": _opt_int(ctx, el, "initB"),
+        "command_bonus": _opt_int(ctx, el, "commandB"),
+        "advantages": _split(el.get("advantages")),
+        "edge": _split(el.get("edge")),
+        "autoeject": _opt_bool(el, "autoeject"),
+    }
+
+
+def _read_pilot(ctx: _Context, el: etree._Element) -> Crew:
+    member = _read_member(ctx, el, slot=None)
+    crew_extra = tuple(
+        (k, v)
+        for k, v in _attributes(el)
+        if k not in PERSON_ATTRIBUTES and k not in PERSON_EXTRA and k not in CREW_ATTRIBUTES
+    )
+    return Crew(members=(member,), extra=crew_extra, **_crew_fields(ctx, el))  # type: ignore[arg-type]
+
+
+def _read_crew(ctx: _Context, el: etree._Element) -> Crew:
+    members = []
+    for child in _elements(el):
+        if child.tag == "crewMember":
+            members.append(_read_member(ctx, child, slot=_opt_int(ctx, child, "slot")))
+        else:
+            ctx.note(child, f"unknown element <{child.tag}> in <crew> ignored")
+    return Crew(
+        members=tuple(members),
+        crew_type=el.get("crewType", ""),
+        extra=_extra(el, CREW_ATTRIBUTES),
+        **_crew_fields(ctx, el),  # type: ignore[arg-type]
+    )
+
+
+def _read_bombs(ctx: _Context, el: etree._Element) -> tuple[Bomb, ...]:
+    bombs = []
+    for child in _elements(el):
+        if child.tag == "bomb":
+            bombs.append(
+                Bomb(
+                    type=child.get("type", ""),
+                    load=_opt_int(ctx, child, "load") or 0,
+                    internal=_opt_bool(child, "Internal"),
+                )
+            )
+    return tuple(bombs)
+
+
+def _armor_points(ctx: _Context, el: etree._Element) -> int:
+    raw = (el.get("points") or "").strip()
+    if raw == "Destroyed":
+        return ARMOR_DESTROYED
+    if raw == "N/A":
+        return ARMOR_NA
+    return _int(ctx, el, "points", raw)
+
+
+def _location_name(el: etree._Element) -> str:
+    # A location with children carries its name as .text; a self-closing destroyed one as .tail.
+    text = (el.text or "").strip()
+    if not text and len(el) == 0:
+        text = (el.tail or "").strip()
+    return text.splitlines()[0].strip() if text else ""
+
+
+def _read_location(ctx: _Context, el: etree._Element) -> Location:
+    name = _location_name(el)
+    blown_off = name.endswith(BLOWN_OFF_SUFFIX)
+    if blown_off:
+        name = name[: -len(BLOWN_OFF_SUFFIX)]
+    values: dict[str, object] = {}
+    slots: list[Slot] = []
+    unknown: list[str] = []
+    for child in _elements(el):
+        if child.tag == "armor":
+            kind = child.get("type", "Front")
+            key = {"Front": "armor", "Internal": "internal", "Rear": "rear"}.get(kind)
+            if key is None:
+                raise ctx.error(
+                    child,
+                    f"armor type={kind!r} is not Front, Internal or Rear",
+                    "the file was edited by hand or damaged; export it again from MegaMek",
+                )
+            values[key] = _armor_points(ctx, child)
+        elif child.tag == "slot":
+            slots.append(_read_slot(ctx, child))
+        elif child.tag == "blownOff":
+            blown_off = True
+        elif child.tag == "breached":
+            values["breached"] = True
+        elif child.tag == "stabilizer":
+            values["stabilizer_hit"] = _flag(child, "isHit")
+        else:
+            ctx.note(child, f"unknown element <{child.tag}> in location kept as-is")
+            unknown.append(_raw(child))
+    return Location(
+        index=_int(ctx, el, "index", _required(ctx, el, "index")),
+        name=name,
+        destroyed=_flag(el, "isDestroyed"),
+        blown_off=blown_off,
+        slots=tuple(slots),
+        unknown=tuple(unknown),
+        **values,  # type: ignore[arg-type]
+    )
+
+
+def _read_slot(ctx: _Context, el: etree._Element) -> Slot:
+    raw_index = _required(ctx, el, "index").strip()
+    # ProtoMeks, gun emplacements and pre-0.4x tanks write equipment outside the crit table.
+    index = None if raw_index == "N/A" else _int(ctx, el, "index", raw_index)
+    return Slot(
+        index=index,
+        type=_required(ctx, el, "type"),
+        shots=_opt_int(ctx, el, "shots"),
+        is_hit=_flag(el, "isHit"),
+        is_destroyed=_opt_bool(el, "isDestroyed"),
+        is_missing=_flag(el, "isMissing"),
+        is_rear=_flag(el, "isRear"),
+        is_turreted=_flag(el, "isTurreted"),
+        armor_hit=_flag(el, "armorHit"),
+        is_repairable=_opt_bool(el, "isRepairable"),
+        munition=el.get("munition"),
+        capacity=el.get("capacity"),
+        quirks=el.get("quirks"),
+        extra=_extra(el, SLOT_ATTRIBUTES),
+    )
