@@ -1,0 +1,424 @@
+"""Read MegaMek ``.mtf`` Mek files (reference 5.1): ``key:value`` lines plus critical blocks.
+
+Keys are case-insensitive (``Mass:`` and ``mass:`` both occur), ``#`` starts a comment line.
+A critical block is a location header (``Left Arm:``) followed by up to 12 slot lines; the
+``Weapons:N`` key is followed by N ``name, location`` lines. Keys the reader does not model
+go to ``UnitDesign.extra`` with every value they had.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from mekref.adapters.megamek.design import (
+    AmmoBin,
+    CritSlot,
+    EngineInfo,
+    Equipment,
+    LocationStats,
+    RulesLevel,
+    SystemKind,
+    TechBase,
+    UnitDesign,
+    UnitFileError,
+)
+from mekref.adapters.megamek.structure_tables import mek_internal
+from mekref.adapters.megamek.unit_kinds import LOCATION_NAMES, UnitKind
+
+SLOTS_PER_LOCATION = 12
+
+_CONFIGS: dict[str, UnitKind] = {
+    "biped": UnitKind.BIPED_MEK,
+    "quad": UnitKind.QUAD_MEK,
+    "tripod": UnitKind.TRIPOD_MEK,
+    "lam": UnitKind.LAM,
+    "quadvee": UnitKind.QUADVEE,
+}
+
+_TECH_BASES: dict[str, TechBase] = {
+    "inner sphere": TechBase.INNER_SPHERE,
+    "clan": TechBase.CLAN,
+    "mixed (is chassis)": TechBase.MIXED_IS_CHASSIS,
+    "mixed (clan chassis)": TechBase.MIXED_CLAN_CHASSIS,
+    # Very old files say just "Mixed"; MegaMek's MtfFile reads that as an IS chassis.
+    "mixed": TechBase.MIXED_IS_CHASSIS,
+}
+
+# Armor labels -> (location index, rear?). Quad labels FRL/FLL/RRL/RLL and tripod CL are marked
+# unverified in the reference; they follow MegaMek's location abbreviations.
+_ARMOR_LABELS: dict[str, tuple[int, bool]] = {
+    "hd": (0, False),
+    "ct": (1, False),
+    "rt": (2, False),
+    "lt": (3, False),
+    "ra": (4, False),
+    "la": (5, False),
+    "rl": (6, False),
+    "ll": (7, False),
+    "frl": (4, False),
+    "fll": (5, False),
+    "rrl": (6, False),
+    "rll": (7, False),
+    "cl": (8, False),
+    "rtc": (1, True),
+    "rtr": (2, True),
+    "rtl": (3, True),
+}
+
+# System slot names as MTF writes them (MegaMek ``Mek.systemNames`` plus "Actuator").
+_SYSTEMS: dict[str, SystemKind] = {
+    "life support": SystemKind.LIFE_SUPPORT,
+    "sensors": SystemKind.SENSORS,
+    "cockpit": SystemKind.COCKPIT,
+    "engine": SystemKind.ENGINE,
+    "fusion engine": SystemKind.ENGINE,
+    "gyro": SystemKind.GYRO,
+    "shoulder": SystemKind.SHOULDER,
+    "upper arm": SystemKind.UPPER_ARM,
+    "lower arm": SystemKind.LOWER_ARM,
+    "hand": SystemKind.HAND,
+    "hip": SystemKind.HIP,
+    "upper leg": SystemKind.UPPER_LEG,
+    "lower leg": SystemKind.LOWER_LEG,
+    "foot": SystemKind.FOOT,
+    "avionics": SystemKind.AVIONICS,
+    "landing gear": SystemKind.LANDING_GEAR,
+}
+
+_SLOT_SUFFIX = re.compile(r"\s*\((R|T|OMNIPOD|ARMORED)\)\s*$", re.IGNORECASE)
+_ENGINE = re.compile(r"^\s*(\d+)\s+(.*?)\s*(?:\((IS|Clan)\))?\s*$", re.IGNORECASE)
+_LEADING_INT = re.compile(r"^\s*(\d+)")
+
+# Keys the reader turns into typed fields; everything else lands in ``extra``.
+_MODELLED = frozenset(
+    {
+        "chassis", "model", "mul id", "config", "techbase", "era", "rules level", "mass",
+        "engine", "structure", "heat sinks", "walk mp", "jump mp", "armor", "weapons", "uuid",
+        "quirk",
+    }
+)  # fmt: skip
+
+
+def _location_headers(kind: UnitKind) -> dict[str, int]:
+    return {name.casefold(): index for index, name in enumerate(LOCATION_NAMES[kind])}
+
+
+def _all_headers() -> frozenset[str]:
+    names: set[str] = set()
+    for kind in _CONFIGS.values():
+        names.update(_location_headers(kind))
+    return frozenset(names)
+
+
+_HEADERS = _all_headers()
+
+
+def decode_text(data: bytes) -> str:
+    """Unit files are UTF-8 in practice; a few old ones are Windows-1252. Never fails."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _int(value: str, source: str, line: int, what: str) -> int:
+    try:
+        return int(value.strip())
+    except ValueError:
+        try:
+            as_float = float(value.strip())
+        except ValueError:
+            raise UnitFileError(
+                source, f"{what} is not a number: {value.strip()!r}", line
+            ) from None
+        if not as_float.is_integer():
+            raise UnitFileError(source, f"{what} is not a whole number: {value!r}", line) from None
+        return int(as_float)
+
+
+def _system_of(name: str) -> SystemKind | None:
+    key = name.casefold()
+    if key.endswith(" actuator"):
+        key = key[: -len(" actuator")]
+    return _SYSTEMS.get(key)
+
+
+def parse_crit_line(index: int, raw: str) -> CritSlot:
+    name = raw.strip()
+    flags: set[str] = set()
+    while True:
+        match = _SLOT_SUFFIX.search(name)
+        if match is None:
+            break
+        flags.add(match.group(1).upper())
+        name = name[: match.start()].rstrip()
+    return CritSlot(
+        index=index,
+        raw=raw.strip(),
+        name=name,
+        system=_system_of(name),
+        rear="R" in flags,
+        turret="T" in flags,
+        omnipod="OMNIPOD" in flags,
+        armored="ARMORED" in flags,
+    )
+
+
+def _is_ammo(name: str) -> bool:
+    return "ammo" in name.casefold()
+
+
+def parse_mtf(text: str, source: str) -> UnitDesign:
+    """Parse the text of one ``.mtf`` file. ``source`` names it in errors and in the design."""
+    values: dict[str, list[str]] = defaultdict(list)
+    key_lines: dict[str, int] = {}
+    crit_blocks: dict[str, tuple[int, list[str]]] = {}
+    weapons: list[tuple[int, str]] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line_no = i + 1
+        line = lines[i].strip()
+        i += 1
+        if not line or line.startswith("#"):
+            continue
+        if line.endswith(":") and line[:-1].strip().casefold() in _HEADERS:
+            header = line[:-1].strip().casefold()
+            if header in crit_blocks:
+                raise UnitFileError(source, f"second critical block for {line[:-1]!r}", line_no)
+            slots: list[str] = []
+            # A block is up to 12 slot lines; a blank line or the next header ends it early
+            # (old files write only the 6 meaningful head/leg lines).
+            while i < len(lines) and len(slots) < SLOTS_PER_LOCATION:
+                entry = lines[i].strip()
+                if not entry:
+                    if slots:
+                        break
+                    i += 1
+                    continue
+                if entry.endswith(":") and entry[:-1].strip().casefold() in _HEADERS:
+                    break
+                if not entry.startswith("#"):
+                    slots.append(entry)
+                i += 1
+            crit_blocks[header] = (line_no, slots)
+            continue
+        key, sep, value = line.partition(":")
+        if not sep:
+            raise UnitFileError(source, f"expected 'key:value', got {line!r}", line_no)
+        key = " ".join(key.split()).casefold()
+        value = value.strip()
+        values[key].append(value)
+        key_lines.setdefault(key, line_no)
+        if key == "weapons":
+            count = _int(value, source, line_no, "Weapons count")
+            # MegaMek's MtfFile reads exactly N lines after "Weapons:N".
+            while count > 0 and i < len(lines):
+                entry = lines[i].strip()
+                i += 1
+                if not entry or entry.startswith("#"):
+                    continue
+                weapons.append((i, entry))
+                count -= 1
+    return _build(source, values, key_lines, crit_blocks, weapons)
+
+
+def _first(values: dict[str, list[str]], key: str) -> str | None:
+    found = values.get(key)
+    return found[0] if found else None
+
+
+def _build(
+    source: str,
+    values: dict[str, list[str]],
+    key_lines: dict[str, int],
+    crit_blocks: dict[str, tuple[int, list[str]]],
+    weapons: list[tuple[int, str]],
+) -> UnitDesign:
+    def required(key: str) -> str:
+        found = _first(values, key)
+        if found is None or not found:
+            raise UnitFileError(source, f"missing '{key}:' line")
+        return found
+
+    def number(key: str, default: int | None) -> int | None:
+        found = _first(values, key)
+        if found is None or not found:
+            return default
+        return _int(found, source, key_lines[key], key)
+
+    chassis = required("chassis")
+    model = _first(values, "model") or ""
+    config = (_first(values, "config") or "Biped").strip()
+    config_key = config.casefold().replace("omnimech", "").replace("omnimek", "").strip()
+    kind = _CONFIGS.get(config_key)
+    if kind is None:
+        raise UnitFileError(source, f"unknown Config {config!r}", key_lines.get("config"))
+    omni = "omni" in config.casefold()
+
+    tech_text = _first(values, "techbase") or "Inner Sphere"
+    tech_base = _TECH_BASES.get(tech_text.strip().casefold())
+    if tech_base is None:
+        raise UnitFileError(source, f"unknown techbase {tech_text!r}", key_lines.get("techbase"))
+    level = number("rules level", None)
+    rules_level = (
+        RulesLevel(level) if level is not None and level in RulesLevel._value2member_map_ else None
+    )
+
+    mass_text = required("mass")
+    try:
+        tonnage = float(mass_text)
+    except ValueError:
+        raise UnitFileError(
+            source, f"mass is not a number: {mass_text!r}", key_lines["mass"]
+        ) from None
+
+    engine = None
+    engine_text = _first(values, "engine")
+    if engine_text:
+        match = _ENGINE.match(engine_text)
+        if match is None:
+            engine = EngineInfo(rating=None, type=engine_text)
+        else:
+            kind_text = re.sub(r"\s*engine\s*$", "", match.group(2), flags=re.IGNORECASE)
+            engine = EngineInfo(rating=int(match.group(1)), type=kind_text or "Fusion")
+
+    structure = _first(values, "structure") or "Standard"
+    heat_text = _first(values, "heat sinks") or ""
+    heat_match = _LEADING_INT.match(heat_text)
+    heat_type = heat_text[heat_match.end() :].strip() if heat_match else None
+
+    locations = _locations(source, kind, tonnage, structure, values, key_lines)
+    crit_slots, ammo_bins = _crits(kind, crit_blocks)
+    equipment = tuple(_weapon(kind, line, source) for line in weapons)
+
+    mul_id = number("mul id", None)
+    extra = {
+        k: tuple(v) for k, v in values.items() if k not in _MODELLED and not k.endswith(" armor")
+    }
+    return UnitDesign(
+        chassis=chassis,
+        model=model,
+        kind=kind,
+        movement_mode="Quad"
+        if kind in (UnitKind.QUAD_MEK, UnitKind.QUADVEE)
+        else ("Tripod" if kind is UnitKind.TRIPOD_MEK else "Biped"),
+        tonnage=tonnage,
+        tech_base=tech_base,
+        rules_level=rules_level,
+        intro_year=number("era", None),
+        walk_mp=number("walk mp", 0) or 0,
+        jump_mp=number("jump mp", 0) or 0,
+        safe_thrust=None,
+        engine=engine,
+        structure_type=structure,
+        armor_type=_first(values, "armor") or "Standard",
+        locations=locations,
+        structural_integrity=None,
+        crit_slots=crit_slots,
+        equipment=equipment,
+        ammo_bins=ammo_bins,
+        bays=(),
+        crew=None,
+        trooper_count=None,
+        ba_weight_class=None,
+        squad_size=None,
+        squad_count=None,
+        mul_id=mul_id,
+        uuid=_first(values, "uuid") or None,
+        source_file=source,
+        omni=omni,
+        heat_sinks=int(heat_match.group(1)) if heat_match else None,
+        heat_sink_type=heat_type or None,
+        quirks=tuple(values.get("quirk", ())),
+        extra=extra,
+    )
+
+
+def _locations(
+    source: str,
+    kind: UnitKind,
+    tonnage: float,
+    structure: str,
+    values: dict[str, list[str]],
+    key_lines: dict[str, int],
+) -> tuple[LocationStats, ...]:
+    names = LOCATION_NAMES[kind]
+    front: dict[int, int] = {}
+    rear: dict[int, int] = {}
+    for key, found in values.items():
+        if not key.endswith(" armor"):
+            continue
+        label = key[: -len(" armor")].strip()
+        target = _ARMOR_LABELS.get(label)
+        if target is None or target[0] >= len(names):
+            raise UnitFileError(source, f"unknown armor location {label.upper()!r}", key_lines[key])
+        # Patchwork armor writes "LA Armor:Ferro-Fibrous(Inner Sphere):14": the points come last.
+        points = _int(found[0].rsplit(":", 1)[-1], source, key_lines[key], f"{label} armor")
+        (rear if target[1] else front)[target[0]] = points
+    internal = mek_internal(tonnage, kind, structure) or {}
+    has_rear = {1, 2, 3}
+    return tuple(
+        LocationStats(
+            index=index,
+            name=name,
+            armor=front.get(index, 0),
+            rear_armor=rear.get(index, 0) if index in has_rear else None,
+            internal=internal.get(index),
+        )
+        for index, name in enumerate(names)
+    )
+
+
+def _crits(
+    kind: UnitKind, crit_blocks: dict[str, tuple[int, list[str]]]
+) -> tuple[dict[int, tuple[CritSlot, ...]], tuple[AmmoBin, ...]]:
+    headers = _location_headers(kind)
+    names = LOCATION_NAMES[kind]
+    slots: dict[int, tuple[CritSlot, ...]] = {}
+    ammo: list[AmmoBin] = []
+    for header, (_line, entries) in crit_blocks.items():
+        index = headers.get(header)
+        if index is None:
+            # A header of another configuration (e.g. "Front Left Leg:" in a biped): keep the
+            # crits out of the layout rather than guess a location.
+            continue
+        parsed = tuple(parse_crit_line(n, raw) for n, raw in enumerate(entries, start=1))
+        slots[index] = parsed
+        for slot in parsed:
+            if slot.system is None and _is_ammo(slot.name):
+                ammo_type, _, shots = slot.name.partition(":")
+                ammo.append(
+                    AmmoBin(
+                        location=index,
+                        location_name=names[index],
+                        ammo_type=ammo_type.strip(),
+                        slot=slot.index,
+                        shots=int(shots) if shots.strip().isdigit() else None,
+                    )
+                )
+    return slots, tuple(ammo)
+
+
+def _weapon(kind: UnitKind, entry: tuple[int, str], source: str) -> Equipment:
+    line_no, raw = entry
+    name, _, where = raw.rpartition(",")
+    if not name:
+        raise UnitFileError(source, f"weapon line without a location: {raw!r}", line_no)
+    where = where.strip()
+    rear = False
+    if where.endswith("(R)"):
+        rear, where = True, where[:-3].strip()
+    headers = _location_headers(kind)
+    index = headers.get(where.casefold(), -1)
+    # Some writers prefix a count ("2 Medium Laser"); keep the name as written.
+    return Equipment(
+        name=name.strip(),
+        location=index,
+        location_name=where,
+        raw=raw,
+        rear=rear or name.strip().endswith("(R)"),
+    )

@@ -1,0 +1,36 @@
+"""Read any MegaMek unit file: dispatch on the extension (``.mtf``, ``.blk``, ``.bfs``)."""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from mekref.adapters.megamek.bfs_reader import parse_bfs
+from mekref.adapters.megamek.blk_reader import parse_blk
+from mekref.adapters.megamek.design import UnitDesign, UnitFileError
+from mekref.adapters.megamek.mtf_reader import decode_text, parse_mtf
+
+#: The largest unit files are WarShip BLKs of a few hundred kB; anything far bigger is not one.
+MAX_UNIT_FILE_BYTES = 4 * 1024 * 1024
+
+UNIT_FILE_SUFFIXES = frozenset({".mtf", ".blk", ".bfs"})
+
+
+def is_unit_file(name: str) -> bool:
+    return PurePath(name).suffix.casefold() in UNIT_FILE_SUFFIXES
+
+
+def parse_unit_file(data: bytes, name: str) -> UnitDesign:
+    """Parse the bytes of a unit file. ``name`` (a file name or archive member) picks the
+    format by its extension and names the file in errors and in ``UnitDesign.source_file``."""
+    source = PurePath(name).name
+    if len(data) > MAX_UNIT_FILE_BYTES:
+        raise UnitFileError(source, f"{len(data)} bytes is too big for a unit file")
+    suffix = PurePath(name).suffix.casefold()
+    text = decode_text(data)
+    if suffix == ".mtf":
+        return parse_mtf(text, source)
+    if suffix == ".blk":
+        return parse_blk(text, source)
+    if suffix == ".bfs":
+        return parse_bfs(text, source)
+    raise UnitFileError(source, "not a unit file: expected .mtf, .blk or .bfs")
