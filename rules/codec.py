@@ -58,9 +58,7 @@ def to_jsonable(value: object) -> JsonValue:
 
 def canonical_json(value: object) -> str:
     """The one text form of a value: sorted keys, compact separators, UTF-8 kept as is."""
-    return json.dumps(
-        to_jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-    )
+    return json.dumps(to_jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def from_jsonable(hint: Any, data: JsonValue) -> Any:

@@ -92,6 +92,7 @@ class CostRow:
 @dataclass(frozen=True, kw_only=True)
 class AmmoTierRow:
     name: str
+    match: str  # "substring" or "base"
     keywords: tuple[str, ...]
     ref: SourceRef
 
@@ -461,7 +462,10 @@ def load_tables() -> TripWireTables:
         costs=_costs(),
         ammo_tiers=tuple(
             AmmoTierRow(
-                name=str_field(r, "name"), keywords=_str_list(r, "keywords"), ref=source_of(r)
+                name=str_field(r, "name"),
+                match=str_field(r, "match"),
+                keywords=_str_list(r, "keywords"),
+                ref=source_of(r),
             )
             for r in rows(_load("ammo_tiers"), "tier")
         ),
@@ -498,7 +502,5 @@ def load_tables() -> TripWireTables:
             ref=source_of(recruiting),
         ),
         force=_force(),
-        footnotes={
-            str_field(r, "key"): source_of(r) for r in rows(_load("footnotes"), "footnote")
-        },
+        footnotes={str_field(r, "key"): source_of(r) for r in rows(_load("footnotes"), "footnote")},
     )
