@@ -1,0 +1,123 @@
+"""Where formations of opposing sides meet during a day of simultaneous movement.
+
+Time is counted in steps: at step ``t`` every moving formation enters the ``t``-th hex of its
+path (ruling R6). Two opposing formations meet when they stand in the same hex after a step,
+or when they swap hexes during one step (they cross on the shared edge). Both stop there,
+and so does anything that later walks into a hex holding an enemy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from mekref.hexmap.geometry import Hex
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedMove:
+    """One formation's orders for the day: its path starts at the hex it stands in."""
+
+    formation: str
+    side: str
+    path: tuple[Hex, ...]
+
+    def at(self, step: int) -> Hex:
+        return self.path[min(step, len(self.path) - 1)]
+
+
+class EncounterKind(StrEnum):
+    SAME_HEX = "same_hex"
+    CROSSING = "crossing"
+
+
+@dataclass(frozen=True, slots=True)
+class Encounter:
+    """A meeting that starts a scenario.
+
+    For a crossing, ``hexes`` holds both hexes of the edge they met on, each formation having
+    stopped on its own side; the rules decide which one the battle is fought in.
+    """
+
+    step: int
+    kind: EncounterKind
+    hexes: tuple[Hex, ...]
+    formations: tuple[str, ...]
+    sides: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOutcome:
+    encounters: tuple[Encounter, ...]
+    # Where every formation ends the day, and how many hexes of its path it completed.
+    final_hex: dict[str, Hex]
+    steps_taken: dict[str, int]
+
+
+def resolve_moves(moves: Sequence[PlannedMove]) -> MoveOutcome:
+    """Play the day's moves step by step; the result does not depend on the order of ``moves``."""
+    names = [m.formation for m in moves]
+    if len(set(names)) != len(names):
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"formation listed twice in the day's moves: {', '.join(dupes)}")
+    if any(not m.path for m in moves):
+        raise ValueError("every formation needs a path with at least its start hex")
+
+    ordered = sorted(moves, key=lambda m: m.formation)
+    by_name = {m.formation: m for m in ordered}
+    pos: dict[str, Hex] = {m.formation: m.path[0] for m in ordered}
+    progress: dict[str, int] = {m.formation: 0 for m in ordered}
+    stopped: dict[str, int] = {}  # formation -> step it stopped at
+    # Same-hex meetings merge into one scenario per hex; keyed by hex for that reason.
+    same_hex: dict[Hex, Encounter] = {}
+    crossings: list[Encounter] = []
+
+    def record_hex(h: Hex, step: int) -> None:
+        here = sorted(n for n, p in pos.items() if p == h)
+        sides = sorted({by_name[n].side for n in here})
+        if len(sides) < 2:
+            return
+        for n in here:
+            stopped.setdefault(n, step)
+        old = same_hex.get(h)
+        first = old.step if old else step
+        same_hex[h] = Encounter(first, EncounterKind.SAME_HEX, (h,), tuple(here), tuple(sides))
+
+    for h in sorted(set(pos.values())):
+        record_hex(h, 0)
+
+    last = max(len(m.path) for m in ordered) - 1 if ordered else 0
+    for step in range(1, last + 1):
+        moving = [m for m in ordered if m.formation not in stopped and step < len(m.path)]
+        wanted = {m.formation: m.at(step) for m in moving}
+        blocked: set[str] = set()
+        for i, a in enumerate(moving):
+            for b in moving[i + 1 :]:
+                if a.side == b.side:
+                    continue
+                a_from, b_from = pos[a.formation], pos[b.formation]
+                if wanted[a.formation] == b_from and wanted[b.formation] == a_from != b_from:
+                    blocked.update((a.formation, b.formation))
+                    crossings.append(
+                        Encounter(
+                            step,
+                            EncounterKind.CROSSING,
+                            tuple(sorted((a_from, b_from))),
+                            (a.formation, b.formation),
+                            tuple(sorted((a.side, b.side))),
+                        )
+                    )
+        for name in sorted(blocked):
+            stopped[name] = step
+        for m in moving:
+            if m.formation not in blocked:
+                pos[m.formation] = wanted[m.formation]
+                progress[m.formation] = step
+        for h in sorted({wanted[m.formation] for m in moving if m.formation not in blocked}):
+            record_hex(h, step)
+
+    encounters = sorted(
+        [*same_hex.values(), *crossings], key=lambda e: (e.step, e.hexes, e.formations)
+    )
+    return MoveOutcome(tuple(encounters), dict(sorted(pos.items())), progress)

@@ -1,0 +1,175 @@
+"""The rule tables bundled under ``hexmap/data/``, as typed frozen records.
+
+The tables ship inside the package and never change at run time, so they are read once, on
+first use; user files (maps) are never read here but passed in as text.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+from typing import Any
+
+
+class MovementMode(StrEnum):
+    """How a unit moves on the strategic map; each row of the movement table names one."""
+
+    LEG = "leg"  # 'Mechs, infantry, battle armour: pay terrain, no vehicle modifiers
+    TRACKED = "tracked"
+    WHEELED = "wheeled"
+    HOVER = "hover"
+    VTOL = "vtol"
+
+
+@dataclass(frozen=True, slots=True)
+class Terrain:
+    id: str
+    name: str
+    # None: ground units cannot enter at all.
+    cost: int | None
+    hover_cost: int | None
+    mapsheet_terrain: str
+    fill: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class StrategicMpRow:
+    min_speed: int
+    max_speed: int | None
+    mp_per_day: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class MovementRules:
+    strategic_mp: tuple[StrategicMpRow, ...]
+    off_road_extra_cost: int
+    off_road_modes: frozenset[MovementMode]
+    road_cost: int
+    road_bonus_mp: int
+    road_bonus_modes: frozenset[MovementMode]
+    terrain_free_modes: frozenset[MovementMode]
+    river_crossing_cost: int
+    forced_march_numerator: int
+    forced_march_denominator: int
+    forced_march_fatigue: int
+
+
+@dataclass(frozen=True, slots=True)
+class Facility:
+    id: str
+    name: str
+    implies: frozenset[str]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class SensorRules:
+    radar_range_km: int
+    satellite_radius: int
+    deep_space_array_adjacent_sectors: int
+    cap_radius: int
+    overflight_radius: int
+
+
+def _load(name: str) -> dict[str, Any]:
+    text = resources.files("mekref.hexmap.data").joinpath(name).read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+@cache
+def terrain_table() -> dict[str, Terrain]:
+    data = _load("terrain.toml")
+    categories: dict[str, int] = {k: int(v["cost"]) for k, v in data["category"].items()}
+    table: dict[str, Terrain] = {}
+    for row in data["terrain"]:
+        cat = row.get("category")
+        hover_cat = row.get("hover_category", cat)
+        table[row["id"]] = Terrain(
+            id=row["id"],
+            name=row["name"],
+            cost=categories[cat] if cat else None,
+            hover_cost=categories[hover_cat] if hover_cat else None,
+            mapsheet_terrain=row["mapsheet_terrain"],
+            fill=row["fill"],
+            source=row["source"],
+        )
+    return table
+
+
+@cache
+def movement_rules() -> MovementRules:
+    data = _load("movement.toml")
+    terrain = _load("terrain.toml")
+    mods = data["modifiers"]
+    fm = data["forced_march"]
+    rows = tuple(
+        StrategicMpRow(
+            min_speed=int(r["min_speed"]),
+            max_speed=int(r["max_speed"]) if "max_speed" in r else None,
+            mp_per_day=int(r["mp_per_day"]),
+            source=r["source"],
+        )
+        for r in data["strategic_mp"]
+    )
+    return MovementRules(
+        strategic_mp=rows,
+        off_road_extra_cost=int(mods["off_road_extra_cost"]),
+        off_road_modes=frozenset(MovementMode(m) for m in mods["off_road_modes"]),
+        road_cost=int(terrain["category"]["easy"]["cost"]),
+        road_bonus_mp=int(mods["road_bonus_mp"]),
+        road_bonus_modes=frozenset(MovementMode(m) for m in mods["road_bonus_modes"]),
+        terrain_free_modes=frozenset(MovementMode(m) for m in mods["terrain_free_modes"]),
+        river_crossing_cost=int(terrain["category"][mods["river_crossing_category"]]["cost"]),
+        forced_march_numerator=int(fm["mp_numerator"]),
+        forced_march_denominator=int(fm["mp_denominator"]),
+        forced_march_fatigue=int(fm["fatigue_per_day"]),
+    )
+
+
+@cache
+def facility_table() -> dict[str, Facility]:
+    return {
+        row["id"]: Facility(
+            id=row["id"],
+            name=row["name"],
+            implies=frozenset(row.get("implies", ())),
+            source=row["source"],
+        )
+        for row in _load("facilities.toml")["facility"]
+    }
+
+
+@cache
+def sensor_rules() -> SensorRules:
+    data = _load("sensors.toml")
+    return SensorRules(
+        radar_range_km=int(data["radar"]["range_km"]),
+        satellite_radius=int(data["satellite"]["radius_hexes"]),
+        deep_space_array_adjacent_sectors=int(data["deep_space_array"]["adjacent_sectors"]),
+        cap_radius=int(data["combat_air_patrol"]["radius_hexes"]),
+        overflight_radius=int(data["overflight"]["radius_hexes"]),
+    )
+
+
+def table_sources(name: str) -> list[str]:
+    """Every ``source`` string in a bundled table, for tests that check the citations."""
+    found: list[str] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key.endswith("source") and isinstance(value, str):
+                    found.append(value)
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(_load(name))
+    return found
