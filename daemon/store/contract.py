@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Literal, Protocol, runtime_checkable
@@ -78,6 +78,12 @@ class EventStore(Protocol):
     def read(
         self, campaign_id: str, after_seq: int = 0, limit: int | None = None
     ) -> list[Event]: ...
+
+    def iter_events(
+        self, campaign_id: str, after_seq: int = 0, page: int = 1000
+    ) -> Iterator[Event]:
+        """Every event after ``after_seq``, read in pages so a long log is never all in memory."""
+        ...
 
     def last_seq(self, campaign_id: str) -> int: ...
 

@@ -47,6 +47,10 @@ class NewEvent:
     def __post_init__(self) -> None:
         if not self.type:
             raise ValueError("event type must not be empty")
+        # PostgreSQL TEXT cannot hold NUL; refusing it on both engines keeps one contract
+        # (canonical JSON writes NUL as the escape \u0000, so real payloads never contain it).
+        if "\x00" in self.type or "\x00" in self.payload:
+            raise ValueError("event type and payload must not contain NUL characters")
 
 
 @dataclass(frozen=True, slots=True)
