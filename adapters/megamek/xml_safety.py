@@ -111,15 +111,19 @@ def parse_untrusted_xml(
         root = etree.fromstring(text.encode("utf-8"), parser)
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
+        # An error on the last line means the document simply stops: a half-written file.
+        at_end = line >= text.rstrip().count("\n") + 1
         raise MulReadError(
-            FilePosition(path, line, column), f"not well-formed XML: {exc.msg}", _hint_for(exc)
+            FilePosition(path, line, column),
+            f"not well-formed XML: {exc.msg}",
+            _hint_for(exc, at_end=at_end),
         ) from None
     return SafeDocument(root, tuple(notices))
 
 
-def _hint_for(exc: etree.XMLSyntaxError) -> str:
+def _hint_for(exc: etree.XMLSyntaxError, *, at_end: bool) -> str:
     msg = exc.msg or ""
-    if "Premature end" in msg or "end of data" in msg or "EndTag" in msg or "expected '>'" in msg:
+    if at_end or "Premature end" in msg or "end of data" in msg or "EndTag" in msg or "expected '>'" in msg:
         return (
             "the file looks truncated or half-written; wait until MegaMek has finished, "
             "or save the unit list again"
