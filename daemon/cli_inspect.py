@@ -14,6 +14,7 @@ from mekref.adapters.megamek.mul_summary import (
     AmmoSummary,
     DesignLookup,
     FileSummary,
+    UnitSummary,
     summarize,
     summary_to_json,
 )
@@ -110,7 +111,7 @@ def _print_tables(console: Console, s: FileSummary) -> None:
         f"[bold]{s.path}[/bold]  <{s.root}> MegaMek {s.version or '(no version: very old file)'}"
         f"  {len(s.units)} entities"
     )
-    sections: dict[str, list[Any]] = {}
+    sections: dict[str, list[UnitSummary]] = {}
     for unit in s.units:
         sections.setdefault(unit.section, []).append(unit)
     for section, units in sections.items():
@@ -127,13 +128,13 @@ def _print_tables(console: Console, s: FileSummary) -> None:
                 kind += " ?"
             if u.design is not None and u.design.tonnage is not None:
                 kind += f", {u.design.tonnage:g} t {u.design.tech_base.value}"
-            unit = f"{u.chassis} {u.model}".strip()
+            label = f"{u.chassis} {u.model}".strip()
             if u.ejected_from:
-                unit += f"\n  left {u.ejected_from}"
+                label += f"\n  left {u.ejected_from}"
             if u.picked_up_by:
-                unit += f"\n  picked up by {u.picked_up_by[:8]}"
+                label += f"\n  picked up by {u.picked_up_by[:8]}"
             ammo = _ammo_by_type(u.ammo)
-            table.add_row(unit, kind, crew, u.state, ", ".join(u.destroyed_locations), ammo)
+            table.add_row(label, kind, crew, u.state, ", ".join(u.destroyed_locations), ammo)
         console.print(table)
     if s.kills:
         kills = Table(title=f"kills ({len(s.kills)})", title_justify="left")

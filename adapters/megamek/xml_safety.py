@@ -123,7 +123,8 @@ def parse_untrusted_xml(
 
 def _hint_for(exc: etree.XMLSyntaxError, *, at_end: bool) -> str:
     msg = exc.msg or ""
-    if at_end or "Premature end" in msg or "end of data" in msg or "EndTag" in msg or "expected '>'" in msg:
+    truncated_words = ("Premature end", "end of data", "EndTag", "expected '>'")
+    if at_end or any(word in msg for word in truncated_words):
         return (
             "the file looks truncated or half-written; wait until MegaMek has finished, "
             "or save the unit list again"
