@@ -8,6 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+from rich.table import Table
+
 from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import (
@@ -19,8 +22,6 @@ from mekref.adapters.megamek.mul_summary import (
     summary_to_json,
 )
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
-from rich.console import Console
-from rich.table import Table
 
 EXIT_MISSING_FILE = 2
 

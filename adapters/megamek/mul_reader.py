@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from lxml import etree
+
 from mekref.adapters.megamek.errors import FilePosition, MulReadError
 from mekref.adapters.megamek.mul_model import (
     ARMOR_DESTROYED,
@@ -108,6 +109,45 @@ SLOT_ATTRIBUTES = frozenset(
         "quirks",
     }
 )
+#: Entity attributes MegaMek writes (or still accepts) that the model keeps as ``extra``; any
+#: other attribute is new to us and is reported once per file as well as kept.
+ENTITY_EXTRA_KNOWN = frozenset(
+    {
+        "offboard_distance",
+        "offboard_direction",
+        "deploymentZone",
+        "deploymentZoneWidth",
+        "deploymentZoneOffset",
+        "deploymentZoneAnyNWx",
+        "deploymentZoneAnyNWy",
+        "deploymentZoneAnySEx",
+        "deploymentZoneAnySEy",
+        "c3MasterIs",
+        "c3UUID",
+        "camoCategory",
+        "camoFileName",
+        "camoRotation",
+        "camoScale",
+        "camoOverlayStyle",
+        "camoOverlayDirection",
+        "camoOverlayColor",
+        "armorDivisor",
+        "armorEncumbering",
+        "spacesuit",
+        "destArmor",
+        "sneakCamo",
+        "sneakIR",
+        "sneakECM",
+        "infantrySpecializations",
+        "disposableWeapon",
+        "disposableWeaponFired",
+        "destroyCheck",
+        "armorName",
+        "squadNum",
+        "c3emActive",
+        "c3emTurns",
+    }
+)
 #: Entity children MegaMek writes that we keep verbatim rather than model.
 PRESERVED_ELEMENTS = frozenset(
     {
@@ -133,12 +173,19 @@ class _Context:
     def __init__(self, path: str, notices: list[Notice]) -> None:
         self.path = path
         self.notices = notices
+        self._reported: set[str] = set()
 
     def error(self, element: etree._Element, problem: str, hint: str) -> MulReadError:
         return MulReadError(FilePosition(self.path, _line(element)), problem, hint)
 
     def note(self, element: etree._Element, message: str) -> None:
         self.notices.append(Notice(_line(element), message))
+
+    def note_once(self, element: etree._Element, key: str, message: str) -> None:
+        """Report ``key`` at its first occurrence only (a new attribute repeats on every unit)."""
+        if key not in self._reported:
+            self._reported.add(key)
+            self.note(element, message)
 
 
 def _line(element: etree._Element) -> int | None:
@@ -296,6 +343,8 @@ def _read_entity(ctx: _Context, el: etree._Element, section: Section) -> Entity:
         "extra": _extra(el, ENTITY_ATTRIBUTES),
         "line": _line(el),
     }
+    for name, _value in _extra(el, ENTITY_ATTRIBUTES | ENTITY_EXTRA_KNOWN):
+        ctx.note_once(el, f"entity@{name}", f"unknown attribute {name}= on <entity> kept as-is")
     locations: list[Location] = []
     preserved: list[str] = []
     escape_craft: list[str] = []
@@ -363,7 +412,12 @@ def _hits(ctx: _Context, el: etree._Element) -> int:
     return min(max(hits, 0), DEAD_HITS)
 
 
-def _read_member(ctx: _Context, el: etree._Element, *, slot: int | None) -> CrewMember:
+def _read_member(
+    ctx: _Context, el: etree._Element, *, slot: int | None, keep_unknown: bool = False
+) -> CrewMember:
+    """One person. ``keep_unknown``: a ``<crewMember>`` holds only per-person attributes, so
+    every attribute the model does not name is this person's ``extra`` (on a lone ``<pilot>``
+    the unnamed ones go to the crew instead)."""
     values: dict[str, object] = {}
     for attr, name in PERSON_ATTRIBUTES.items():
         raw = el.get(attr)
@@ -381,7 +435,11 @@ def _read_member(ctx: _Context, el: etree._Element, *, slot: int | None) -> Crew
     return CrewMember(
         slot=slot,
         hits=_hits(ctx, el),
-        extra=tuple((k, v) for k, v in _attributes(el) if k in PERSON_EXTRA),
+        extra=tuple(
+            (k, v)
+            for k, v in _attributes(el)
+            if k in PERSON_EXTRA or (keep_unknown and k not in PERSON_ATTRIBUTES and k != "slot")
+        ),
         **values,  # type: ignore[arg-type]
     )
 
@@ -412,7 +470,8 @@ def _read_crew(ctx: _Context, el: etree._Element) -> Crew:
     members = []
     for child in _elements(el):
         if child.tag == "crewMember":
-            members.append(_read_member(ctx, child, slot=_opt_int(ctx, child, "slot")))
+            slot = _opt_int(ctx, child, "slot")
+            members.append(_read_member(ctx, child, slot=slot, keep_unknown=True))
         else:
             ctx.note(child, f"unknown element <{child.tag}> in <crew> ignored")
     return Crew(
@@ -448,17 +507,20 @@ def _armor_points(ctx: _Context, el: etree._Element) -> int:
 
 def _location_name(el: etree._Element) -> str:
     # A location with children carries its name as .text; a self-closing destroyed one as .tail.
+    # Files reflowed by an editor wrap names across lines ("Center\n\t\tTorso"): collapse runs
+    # of whitespace rather than keeping only the first line.
     text = (el.text or "").strip()
     if not text and len(el) == 0:
         text = (el.tail or "").strip()
-    return text.splitlines()[0].strip() if text else ""
+    return " ".join(text.split())
 
 
 def _read_location(ctx: _Context, el: etree._Element) -> Location:
     name = _location_name(el)
-    blown_off = name.endswith(BLOWN_OFF_SUFFIX)
+    # The suffix follows the name after a space; with an empty name only its words remain.
+    blown_off = f" {name}".endswith(BLOWN_OFF_SUFFIX)
     if blown_off:
-        name = name[: -len(BLOWN_OFF_SUFFIX)]
+        name = f" {name}"[: -len(BLOWN_OFF_SUFFIX)].strip()
     values: dict[str, object] = {}
     slots: list[Slot] = []
     unknown: list[str] = []

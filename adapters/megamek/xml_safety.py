@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from lxml import etree
+
 from mekref.adapters.megamek.errors import FilePosition, MulReadError
 from mekref.adapters.megamek.mul_model import Notice
 

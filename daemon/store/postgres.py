@@ -9,7 +9,6 @@ so an append inside the section does not wait on the section itself.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -22,6 +21,7 @@ from mekref.daemon.store.errors import SchemaTooNew, StoreError, WriterBusy
 from mekref.daemon.store.locks import HeldByThread, advisory_key
 from mekref.daemon.store.model import check_campaign_id
 from mekref.daemon.store.rows import Row
+from mekref.daemon.store.threads import PerThread
 from mekref.daemon.store.schema import LATEST_VERSION, VERSION_TABLE_SQL, pending, statements
 from psycopg import IsolationLevel
 
@@ -52,11 +52,12 @@ class PostgresEventStore(SqlEventStore):
     def __init__(self, dsn: str, *, clock: Clock | None = None) -> None:
         super().__init__(clock)
         self._dsn = dsn
-        self._local = threading.local()
-        self._all: list[Connection] = []
-        self._all_guard = threading.Lock()
+        # A broken connection (server restart, network) is replaced on next use; the
+        # transaction it carried was rolled back by the server, so nothing half-done survives.
+        self._conns: PerThread[Connection] = PerThread(
+            self._connect, Connection.close, lambda conn: not (conn.closed or conn.broken)
+        )
         self._held = HeldByThread()
-        self._closed = False
         self._migrate()
 
     @property
@@ -72,24 +73,10 @@ class PostgresEventStore(SqlEventStore):
         return conn
 
     def _conn(self) -> Connection:
-        if self._closed:
-            raise StoreError("the event store is closed")
-        conn: Connection | None = getattr(self._local, "conn", None)
-        if conn is None or conn.closed or conn.broken:
-            # A broken connection (server restart, network) is replaced; the transaction it
-            # carried was rolled back by the server, so nothing half-done survives.
-            conn = self._connect()
-            self._local.conn = conn
-            with self._all_guard:
-                self._all.append(conn)
-        return conn
+        return self._conns.get()
 
     def close(self) -> None:
-        self._closed = True
-        with self._all_guard:
-            for conn in self._all:
-                conn.close()
-            self._all.clear()
+        self._conns.close_all()
 
     def _migrate(self) -> None:
         with psycopg.connect(self._dsn, autocommit=True) as conn:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +24,7 @@ from mekref.daemon.store.errors import SchemaTooNew, StoreError, WriterBusy
 from mekref.daemon.store.locks import HeldByThread
 from mekref.daemon.store.model import check_campaign_id
 from mekref.daemon.store.rows import Row
+from mekref.daemon.store.threads import PerThread
 from mekref.daemon.store.schema import LATEST_VERSION, VERSION_TABLE_SQL, pending, statements
 
 DEFAULT_BUSY_TIMEOUT_MS = 60_000
@@ -59,11 +59,8 @@ class SqliteEventStore(SqlEventStore):
             raise ValueError("the SQLite event store needs a file, not :memory:")
         self._busy_timeout_ms = busy_timeout_ms
         self._lock_dir = self.path.with_name(self.path.name + ".locks")
-        self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
-        self._all_guard = threading.Lock()
+        self._conns = PerThread(self._connect, sqlite3.Connection.close)
         self._held = HeldByThread()
-        self._closed = False
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._migrate()
 
@@ -89,22 +86,10 @@ class SqliteEventStore(SqlEventStore):
         return conn
 
     def _conn(self) -> sqlite3.Connection:
-        if self._closed:
-            raise StoreError("the event store is closed")
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._connect()
-            self._local.conn = conn
-            with self._all_guard:
-                self._all.append(conn)
-        return conn
+        return self._conns.get()
 
     def close(self) -> None:
-        self._closed = True
-        with self._all_guard:
-            for conn in self._all:
-                conn.close()
-            self._all.clear()
+        self._conns.close_all()
 
     def _migrate(self) -> None:
         conn = self._conn()

@@ -1,0 +1,104 @@
+"""``mekref inspect`` as a user runs it: real files in, tables or JSON out, clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mekref.daemon.cli import main
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "megamek"
+RECORD = FIXTURES / "clusterstrike-batchall-record.mul"
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    assert main(["inspect", *args, "--json"]) == 0
+    loaded: dict[str, object] = json.loads(capsys.readouterr().out)
+    return loaded
+
+
+def test_json_of_a_battle_record(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _json(capsys, str(RECORD))
+    assert out["root"] == "record"
+    assert out["version"] == "1337.50.12"
+    units = out["units"]
+    assert isinstance(units, list)
+    atlas = units[0]
+    assert atlas["section"] == "survivors"
+    assert (atlas["chassis"], atlas["model"]) == ("Atlas III", "AS7-D2")
+    assert atlas["external_id"] == "56095766-4d41-46c8-b9e3-742923074c74"
+    assert atlas["destroyed_locations"] == ["Left Arm"]
+    assert atlas["crew"][0]["name"] == "Demi-Precentor Epsilon IX Tony Liu"
+    # <pilot ... name="...Lönnroth" hits="Dead" ejected="true">
+    fish_fry = [u for u in units if "Lönnroth" in u["crew"][0]["name"]]
+    assert all(u["crew"][0]["dead"] and u["crew"][0]["hits"] == 6 for u in fish_fry)
+    kills = out["kills"]
+    assert {"killed": "Rifleman RFL-8D (Federated Suns Officer)",
+            "killer": "56095766-4d41-46c8-b9e3-742923074c74"} in kills  # fmt: skip
+    assert {"killed": "Pilot Ubaldo bin Abdul (Federated Suns Officer)", "killer": None} in kills
+
+
+def test_units_dir_adds_design_facts(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lst = tmp_path / "lance.mul"
+    lst.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<unit version="0.49.19">\n'
+        '<entity chassis="Griffin" model="GRF-1N" type="Biped">'
+        '<pilot name="Kai" gunnery="3" piloting="4" ejected="false"/></entity>\n'
+        '<entity chassis="Unknown" model="X-1" type="Biped"/>\n</unit>\n',
+        encoding="utf-8",
+    )
+    out = _json(capsys, str(lst), "--units-dir", str(FIXTURES / "units"))
+    griffin, unknown = out["units"]  # type: ignore[misc]
+    assert griffin["tonnage"] == 55 and griffin["tech_base"] == "inner_sphere"
+    assert griffin["unit_type"] == "biped_mek" and griffin["kind_source"] == "design"
+    assert unknown["design_found"] is False and unknown["tonnage"] is None
+
+
+def test_table_output_names_sections_and_pilots(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["inspect", str(RECORD)]) == 0
+    text = capsys.readouterr().out
+    for expected in ("survivors (1)", "salvage (8)", "devastated", "kills (5)", "Atlas III"):
+        assert expected in text
+
+
+def test_truncated_file_is_one_line_with_position_and_exit_3(tmp_path: Path) -> None:
+    cut = tmp_path / "half.mul"
+    cut.write_bytes(RECORD.read_bytes()[:4000])
+    run = subprocess.run(
+        [sys.executable, "-m", "mekref.daemon.cli", "inspect", str(cut)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 3
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in run.stderr
+    assert f"{cut}:" in lines[0] and "truncated" in lines[0]
+
+
+def test_hostile_file_is_refused_with_exit_4(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.mul"
+    bomb.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE unit [<!ENTITY a "aaaaaaaaaa">'
+        '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>\n<unit>&b;</unit>\n'
+    )
+    assert main(["inspect", str(bomb)]) == 4
+
+
+def test_missing_file_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["inspect", "/no/such/file.mul"]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_help_teaches() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "mekref.daemon.cli", "inspect", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "--units-dir" in run.stdout and "exit codes" in run.stdout
