@@ -1,1 +1,99 @@
-"""mekref: hexmap."""
+"""mekref.hexmap: the strategic hex map of a campaign.
+
+Hex geometry, hand-written TOML map files, terrain and strategic movement, path checking and
+search, encounters during simultaneous moves, sensor coverage and SVG rendering. Pure: every
+function takes data and returns data (only the bundled tables and sample maps are read, from
+package data).
+"""
+
+from mekref.hexmap.encounters import (
+    Encounter,
+    EncounterKind,
+    MoveOutcome,
+    PlannedMove,
+    resolve_moves,
+)
+from mekref.hexmap.geometry import (
+    Hex,
+    Offset,
+    distance,
+    hex_range,
+    hex_to_offset,
+    label,
+    line,
+    neighbours,
+    offset_to_hex,
+    parse_label,
+    ring,
+    spiral,
+)
+from mekref.hexmap.mapfile import MapError, parse_map
+from mekref.hexmap.model import HexMap, Location, Region, River, Road
+from mekref.hexmap.movement import FormationMovement, formation_speed, step_cost, strategic_mp
+from mekref.hexmap.paths import (
+    PathCheck,
+    PathProblem,
+    Route,
+    cheapest_path,
+    path_cost,
+    reachable,
+    validate_path,
+)
+from mekref.hexmap.render import FormationMarker, render_svg
+from mekref.hexmap.samples import sample_map, sample_map_text
+from mekref.hexmap.sensors import (
+    Coverage,
+    Sensor,
+    SensorKind,
+    location_sensors,
+    visible_hexes,
+)
+from mekref.hexmap.tables import MovementMode
+
+__all__ = [
+    "Coverage",
+    "Encounter",
+    "EncounterKind",
+    "FormationMarker",
+    "FormationMovement",
+    "Hex",
+    "HexMap",
+    "Location",
+    "MapError",
+    "MoveOutcome",
+    "MovementMode",
+    "Offset",
+    "PathCheck",
+    "PathProblem",
+    "PlannedMove",
+    "Region",
+    "River",
+    "Road",
+    "Route",
+    "Sensor",
+    "SensorKind",
+    "cheapest_path",
+    "distance",
+    "formation_speed",
+    "hex_range",
+    "hex_to_offset",
+    "label",
+    "line",
+    "location_sensors",
+    "neighbours",
+    "offset_to_hex",
+    "parse_label",
+    "parse_map",
+    "path_cost",
+    "reachable",
+    "render_svg",
+    "resolve_moves",
+    "ring",
+    "sample_map",
+    "sample_map_text",
+    "spiral",
+    "step_cost",
+    "strategic_mp",
+    "validate_path",
+    "visible_hexes",
+]
