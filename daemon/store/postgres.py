@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import psycopg
+from psycopg import IsolationLevel
+
 from mekref.daemon.store.base import SqlEventStore, Tx
 from mekref.daemon.store.clock import Clock, to_text
 from mekref.daemon.store.contract import Engine
@@ -21,9 +23,8 @@ from mekref.daemon.store.errors import SchemaTooNew, StoreError, WriterBusy
 from mekref.daemon.store.locks import HeldByThread, advisory_key
 from mekref.daemon.store.model import check_campaign_id
 from mekref.daemon.store.rows import Row
-from mekref.daemon.store.threads import PerThread
 from mekref.daemon.store.schema import LATEST_VERSION, VERSION_TABLE_SQL, pending, statements
-from psycopg import IsolationLevel
+from mekref.daemon.store.threads import PerThread
 
 Connection = psycopg.Connection[tuple[Any, ...]]
 

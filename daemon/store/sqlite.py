@@ -24,8 +24,8 @@ from mekref.daemon.store.errors import SchemaTooNew, StoreError, WriterBusy
 from mekref.daemon.store.locks import HeldByThread
 from mekref.daemon.store.model import check_campaign_id
 from mekref.daemon.store.rows import Row
-from mekref.daemon.store.threads import PerThread
 from mekref.daemon.store.schema import LATEST_VERSION, VERSION_TABLE_SQL, pending, statements
+from mekref.daemon.store.threads import PerThread
 
 DEFAULT_BUSY_TIMEOUT_MS = 60_000
 

@@ -21,8 +21,9 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import psycopg
 import pytest
-from mekref.daemon.store import EventStore, open_store
 from psycopg import sql
+
+from mekref.daemon.store import EventStore, open_store
 
 PG_DSN_ENV = "MEKREF_TEST_PG_DSN"
 

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
 from mekref.daemon.store import (
     AppendResult,
     ConcurrencyError,

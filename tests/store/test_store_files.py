@@ -6,6 +6,7 @@ import hashlib
 from datetime import UTC, datetime, timedelta
 
 import pytest
+
 from mekref.daemon.store import CampaignNotFound, EventStore, FileRef, NewEvent
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+
 from mekref.daemon.store import LATEST_VERSION, SchemaTooNew, StoreError, open_store
 from mekref.daemon.store.schema import MIGRATIONS
 
@@ -102,3 +103,16 @@ def test_a_newer_schema_is_refused(store_url: str) -> None:
         conn2.close()
     with pytest.raises(SchemaTooNew):
         open_store(store_url)
+
+
+def test_connections_of_finished_threads_are_closed(store_url: str) -> None:
+    import threading
+
+    with open_store(store_url) as store:
+        cid = store.create_campaign("A", "tripwire").id
+        for _ in range(5):
+            worker = threading.Thread(target=store.last_seq, args=(cid,))
+            worker.start()
+            worker.join()
+        store.last_seq(cid)  # a new connection for this thread sweeps the finished ones
+        assert len(store._conns) <= 2  # type: ignore[attr-defined]
