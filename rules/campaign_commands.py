@@ -1,0 +1,106 @@
+"""The commands a campaign accepts (setup, WarChest, referee overrides, healing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from mekref.rules.campaign_state import PoolKind
+from mekref.rules.messages import COMMANDS, Command, RefereeNote
+from mekref.rules.model import CrewSkills, ForceDescription
+
+
+@dataclass(frozen=True, kw_only=True)
+class SideSpec:
+    side_id: str
+    name: str
+
+
+@COMMANDS.register("CreateCampaign")
+@dataclass(frozen=True, kw_only=True)
+class CreateCampaign(Command):
+    name: str
+    ruleset: str
+    seed: str
+    sides: tuple[SideSpec, ...]
+
+
+@COMMANDS.register("ImportForce")
+@dataclass(frozen=True, kw_only=True)
+class ImportForce(Command):
+    """A side's TO&E. Unit and person ids are UUIDs chosen by the caller, never by the rules."""
+
+    side_id: str
+    force: ForceDescription
+    spare_people: tuple[CrewSkills, ...] = ()
+    # Import despite construction violations only on the referee's word.
+    accept_unchecked: RefereeNote | None = None
+
+
+@COMMANDS.register("OpenPool")
+@dataclass(frozen=True, kw_only=True)
+class OpenPool(Command):
+    """Open a WarChest pool: a location (by name), a DropShip (by class) or a cargo unit."""
+
+    pool_id: str
+    side_id: str
+    name: str
+    kind: PoolKind
+    location: str | None = None  # PoolKind.LOCATION: the strategic location's name
+    dropship_class: str | None = None  # PoolKind.DROPSHIP: "Union", "Gazelle"
+    cargo_tons: Fraction | None = None  # PoolKind.CARGO
+    opening_balance: int | None = None  # None: the rule set's figure (cargo pools start empty)
+
+
+@COMMANDS.register("CreditPool")
+@dataclass(frozen=True, kw_only=True)
+class CreditPool(Command):
+    pool_id: str
+    amount: int
+    reason: str
+
+
+@COMMANDS.register("DebitPool")
+@dataclass(frozen=True, kw_only=True)
+class DebitPool(Command):
+    pool_id: str
+    amount: int
+    reason: str
+
+
+@COMMANDS.register("TransferWarChest")
+@dataclass(frozen=True, kw_only=True)
+class TransferWarChest(Command):
+    """Move WP between two pools of one side (a Load/Unload action)."""
+
+    from_pool: str
+    to_pool: str
+    amount: int
+
+
+@COMMANDS.register("SetPersonHits")
+@dataclass(frozen=True, kw_only=True)
+class SetPersonHits(Command):
+    """Referee override: correct a person's hits (6 = dead)."""
+
+    person_id: str
+    hits: int
+    override: RefereeNote
+
+
+@COMMANDS.register("HealPerson")
+@dataclass(frozen=True, kw_only=True)
+class HealPerson(Command):
+    """Heal one hit, paid from a WarChest pool; 3+ hits need a MASH or hospital."""
+
+    person_id: str
+    pool_id: str
+    at_hospital: bool
+
+
+@COMMANDS.register("ResolveDeathRoll")
+@dataclass(frozen=True, kw_only=True)
+class ResolveDeathRoll(Command):
+    """Roll for a person at 5 hits: 1D6, on 4-6 they die."""
+
+    person_id: str

@@ -1,0 +1,100 @@
+"""The folded state of a campaign: sides, units, people, WarChest pools, the dice cursor.
+
+Immutable: :func:`mekref.rules.engine.evolve` builds a new state for every event. Maps are plain
+dicts that are never mutated after construction (copy on write in evolve).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+
+from mekref.rules.codec import canonical_json
+from mekref.rules.model import TechBase, UnitKind, UnitRole
+
+
+class PersonStatus(StrEnum):
+    ACTIVE = "active"
+    DEAD = "dead"
+
+
+class PoolKind(StrEnum):
+    LOCATION = "location"  # a strategic location the side controls
+    DROPSHIP = "dropship"  # a DropShip's stock (Union 250, Gazelle 2,500)
+    CARGO = "cargo"  # any unit with cargo space: 5 WP per cargo ton
+
+
+@dataclass(frozen=True, kw_only=True)
+class Side:
+    side_id: str
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class CampaignUnit:
+    unit_id: str
+    side_id: str
+    chassis: str
+    model: str
+    kind: UnitKind
+    tonnage: Fraction
+    bv: int
+    tech_base: TechBase
+    company: str
+    lance: str
+    roles: frozenset[UnitRole]
+    crew: tuple[str, ...]  # person ids
+
+
+@dataclass(frozen=True, kw_only=True)
+class Person:
+    person_id: str
+    side_id: str
+    name: str
+    unit_id: str | None
+    gunnery: int
+    piloting: int
+    hits: int = 0
+    status: PersonStatus = PersonStatus.ACTIVE
+    healed_in_track: int | None = None  # the track count when last healed (one hit per track)
+    death_rolled: bool = False  # the death roll for the current 5 hits has been made
+
+
+@dataclass(frozen=True, kw_only=True)
+class Pool:
+    pool_id: str
+    side_id: str
+    name: str
+    kind: PoolKind
+    balance: int
+    capacity: int | None  # None: a location, no limit
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForceCheckRecord:
+    side_id: str
+    checked: bool  # False: imported "unchecked" on the referee's word
+    violations: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CampaignState:
+    created: bool = False
+    name: str = ""
+    ruleset: str = ""
+    seed: str = ""
+    rolls_used: int = 0  # the next roll index: every roll ever made advanced it
+    events_applied: int = 0
+    tracks_completed: int = 0
+    sides: dict[str, Side] = field(default_factory=dict)
+    units: dict[str, CampaignUnit] = field(default_factory=dict)
+    people: dict[str, Person] = field(default_factory=dict)
+    pools: dict[str, Pool] = field(default_factory=dict)
+    force_checks: dict[str, ForceCheckRecord] = field(default_factory=dict)
+
+
+def state_hash(state: CampaignState) -> str:
+    """sha256 of the canonical JSON of the state: equal states hash equal on any machine."""
+    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()

@@ -1,0 +1,511 @@
+"""The functional core: ``decide(state, command, dice) -> events`` and ``evolve(state, event)``.
+
+``decide`` validates a command against the folded state and the campaign's rule set, and
+returns the events it causes (raising :class:`~mekref.rules.refusal.Refusal` when the rules say
+no). ``evolve`` applies one event and never refuses: an event is a fact already in the log.
+Both are pure. Dice come in as a cursor positioned at ``state.rolls_used``; every roll a
+decision makes is stored in its event, and evolve moves the cursor past them, so replaying the
+log reproduces the same state and the next decision draws the same faces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from mekref.rules.campaign_commands import (
+    CreateCampaign,
+    CreditPool,
+    DebitPool,
+    HealPerson,
+    ImportForce,
+    OpenPool,
+    ResolveDeathRoll,
+    SetPersonHits,
+    TransferWarChest,
+)
+from mekref.rules.campaign_events import (
+    CampaignCreated,
+    DeathRollMade,
+    ForceImported,
+    PersonHealed,
+    PersonHitsSet,
+    PoolCredited,
+    PoolDebited,
+    PoolOpened,
+    WarChestTransferred,
+)
+from mekref.rules.campaign_state import (
+    CampaignState,
+    CampaignUnit,
+    ForceCheckRecord,
+    Person,
+    PersonStatus,
+    Pool,
+    PoolKind,
+    Side,
+)
+from mekref.rules.dice import Dice
+from mekref.rules.messages import Command, Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.rulesets import RuleSet, load_ruleset
+
+
+def dice_for(state: CampaignState) -> Dice:
+    """The dice cursor a decision on ``state`` must use."""
+    return Dice(state.seed, state.rolls_used)
+
+
+def decide(state: CampaignState, command: Command, dice: Dice) -> list[Event]:
+    handler = _DECIDERS.get(type(command))
+    if handler is None:
+        raise Refusal("unknown_command", f"no rule handles {type(command).__name__}")
+    if isinstance(command, CreateCampaign):
+        return handler(state, command, dice, None)
+    if not state.created:
+        raise Refusal("no_campaign", "create the campaign first")
+    if dice.seed != state.seed or dice.next_index != state.rolls_used:
+        # A stale cursor would silently reuse or skip rolls: replay would then diverge.
+        raise ValueError("dice are not positioned at this campaign's next roll")
+    return handler(state, command, dice, load_ruleset(state.ruleset))
+
+
+def evolve(state: CampaignState, event: Event) -> CampaignState:
+    apply = _EVOLVERS.get(type(event))
+    if apply is None:
+        raise ValueError(f"no fold for event {type(event).__name__}")
+    new = apply(state, event)
+    rolls_used = max([new.rolls_used, *(r.index + 1 for r in event.rolls)])
+    return replace(new, rolls_used=rolls_used, events_applied=state.events_applied + 1)
+
+
+def fold(events: Iterable[Event], state: CampaignState | None = None) -> CampaignState:
+    current = state or CampaignState()
+    for event in events:
+        current = evolve(current, event)
+    return current
+
+
+def execute(state: CampaignState, command: Command) -> tuple[list[Event], CampaignState]:
+    """Decide with the state's own dice cursor and fold the result: the daemon's one call."""
+    events = decide(state, command, dice_for(state))
+    return events, fold(events, state)
+
+
+# --- decisions --------------------------------------------------------------------------------
+
+
+def _side(state: CampaignState, side_id: str) -> Side:
+    side = state.sides.get(side_id)
+    if side is None:
+        raise Refusal("unknown_side", f"no side {side_id!r} in this campaign")
+    return side
+
+
+def _pool(state: CampaignState, pool_id: str) -> Pool:
+    pool = state.pools.get(pool_id)
+    if pool is None:
+        raise Refusal("unknown_pool", f"no WarChest pool {pool_id!r}")
+    return pool
+
+
+def _person(state: CampaignState, person_id: str) -> Person:
+    person = state.people.get(person_id)
+    if person is None:
+        raise Refusal("unknown_person", f"no person {person_id!r}")
+    return person
+
+
+def _positive(amount: int) -> None:
+    if amount <= 0:
+        raise Refusal("bad_amount", f"an amount of WP must be positive, got {amount}")
+
+
+def _decide_create(
+    state: CampaignState, cmd: CreateCampaign, dice: Dice, _: RuleSet | None
+) -> list[Event]:
+    if state.created:
+        raise Refusal("already_created", f"the campaign {state.name!r} already exists")
+    load_ruleset(cmd.ruleset)  # refuses an unknown name
+    if not cmd.name.strip():
+        raise Refusal("bad_name", "a campaign needs a name")
+    if not cmd.seed:
+        raise Refusal("bad_seed", "a campaign needs a seed for its dice")
+    ids = [s.side_id for s in cmd.sides]
+    if len(ids) < 2 or len(set(ids)) != len(ids):
+        raise Refusal("bad_sides", "a campaign has two or more sides with distinct ids")
+    return [
+        CampaignCreated(
+            name=cmd.name, ruleset=cmd.ruleset, seed=cmd.seed, sides=cmd.sides, actor=cmd.actor
+        )
+    ]
+
+
+def _decide_import(
+    state: CampaignState, cmd: ImportForce, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    assert rules is not None
+    _side(state, cmd.side_id)
+    if cmd.side_id in state.force_checks:
+        raise Refusal("already_imported", f"side {cmd.side_id!r} already has a force")
+    unit_ids = [u.unit_id for u in cmd.force.units]
+    person_ids = [c.person_id for u in cmd.force.units for c in u.crew]
+    person_ids += [p.person_id for p in cmd.spare_people]
+    for kind, ids, existing in (
+        ("unit", unit_ids, state.units),
+        ("person", person_ids, state.people),
+    ):
+        if len(set(ids)) != len(ids):
+            raise Refusal("duplicate_id", f"a {kind} id appears twice in the import")
+        clash = sorted(set(ids) & set(existing))
+        if clash:
+            raise Refusal("duplicate_id", f"{kind} ids already in the campaign: {clash}")
+    report = rules.check_force(cmd.force)
+    described = tuple(v.describe() for v in report.violations)
+    if described and cmd.accept_unchecked is None:
+        raise Refusal(
+            "force_construction",
+            "the force breaks the construction rules (a referee may accept it unchecked):\n"
+            + "\n".join(described),
+        )
+    return [
+        ForceImported(
+            side_id=cmd.side_id,
+            force=cmd.force,
+            spare_people=cmd.spare_people,
+            violations=described,
+            accepted_unchecked=cmd.accept_unchecked if described else None,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_open_pool(
+    state: CampaignState, cmd: OpenPool, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    assert rules is not None
+    _side(state, cmd.side_id)
+    if cmd.pool_id in state.pools:
+        raise Refusal("duplicate_id", f"pool {cmd.pool_id!r} already exists")
+    capacity: int | None
+    if cmd.kind is PoolKind.LOCATION:
+        if cmd.location is None:
+            raise Refusal("bad_pool", "a location pool names its strategic location")
+        stock, capacity = rules.location_wp(cmd.location), None
+    elif cmd.kind is PoolKind.DROPSHIP:
+        if cmd.dropship_class is None:
+            raise Refusal("bad_pool", "a DropShip pool names the DropShip class")
+        stock = rules.dropship_wp(cmd.dropship_class)
+        capacity = stock
+    else:
+        if cmd.cargo_tons is None or cmd.cargo_tons <= 0:
+            raise Refusal("bad_pool", "a cargo pool gives the unit's cargo tons")
+        stock, capacity = 0, rules.cargo_wp_capacity(cmd.cargo_tons)
+    balance = stock if cmd.opening_balance is None else cmd.opening_balance
+    if balance < 0 or (capacity is not None and balance > capacity):
+        raise Refusal("over_capacity", f"{balance} WP does not fit a pool of {capacity}")
+    return [
+        PoolOpened(
+            pool_id=cmd.pool_id,
+            side_id=cmd.side_id,
+            name=cmd.name,
+            kind=cmd.kind,
+            balance=balance,
+            capacity=capacity,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _room(pool: Pool) -> int | None:
+    return None if pool.capacity is None else pool.capacity - pool.balance
+
+
+def _decide_credit(
+    state: CampaignState, cmd: CreditPool, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    _positive(cmd.amount)
+    pool = _pool(state, cmd.pool_id)
+    room = _room(pool)
+    if room is not None and cmd.amount > room:
+        raise Refusal(
+            "over_capacity", f"pool {pool.name!r} has room for {room} WP, not {cmd.amount}"
+        )
+    return [
+        PoolCredited(pool_id=pool.pool_id, amount=cmd.amount, reason=cmd.reason, actor=cmd.actor)
+    ]
+
+
+def _decide_debit(
+    state: CampaignState, cmd: DebitPool, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    _positive(cmd.amount)
+    pool = _pool(state, cmd.pool_id)
+    if cmd.amount > pool.balance:
+        raise Refusal(
+            "insufficient_wp", f"pool {pool.name!r} holds {pool.balance} WP, not {cmd.amount}"
+        )
+    return [
+        PoolDebited(pool_id=pool.pool_id, amount=cmd.amount, reason=cmd.reason, actor=cmd.actor)
+    ]
+
+
+def _decide_transfer(
+    state: CampaignState, cmd: TransferWarChest, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    _positive(cmd.amount)
+    source, target = _pool(state, cmd.from_pool), _pool(state, cmd.to_pool)
+    if source.pool_id == target.pool_id:
+        raise Refusal("same_pool", "a transfer moves WP between two different pools")
+    if source.side_id != target.side_id:
+        raise Refusal("other_side", "WP can only be moved between pools of the same side")
+    if cmd.amount > source.balance:
+        raise Refusal(
+            "insufficient_wp", f"pool {source.name!r} holds {source.balance} WP, not {cmd.amount}"
+        )
+    room = _room(target)
+    if room is not None and cmd.amount > room:
+        raise Refusal(
+            "over_capacity", f"pool {target.name!r} has room for {room} WP, not {cmd.amount}"
+        )
+    return [
+        WarChestTransferred(
+            from_pool=source.pool_id, to_pool=target.pool_id, amount=cmd.amount, actor=cmd.actor
+        )
+    ]
+
+
+def _decide_set_hits(
+    state: CampaignState, cmd: SetPersonHits, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    assert rules is not None
+    person = _person(state, cmd.person_id)
+    if not 0 <= cmd.hits <= rules.kia_hits():
+        raise Refusal("bad_hits", f"hits run from 0 to {rules.kia_hits()}, got {cmd.hits}")
+    return [
+        PersonHitsSet(
+            person_id=person.person_id,
+            previous_hits=person.hits,
+            hits=cmd.hits,
+            override=cmd.override,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_heal(
+    state: CampaignState, cmd: HealPerson, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    assert rules is not None
+    person = _person(state, cmd.person_id)
+    if person.status is PersonStatus.DEAD:
+        raise Refusal("dead", f"{person.name} is dead")
+    cost = rules.heal_cost(person.hits)  # refuses 0 hits and KIA
+    if rules.death_roll_due(person.hits) and not person.death_rolled:
+        raise Refusal("death_roll_first", f"{person.name} must make the death roll first")
+    if rules.needs_hospital(person.hits) and not cmd.at_hospital:
+        raise Refusal(
+            "needs_hospital", f"{person.hits} hits need a MASH unit or a hospital, not first aid"
+        )
+    if person.healed_in_track == state.tracks_completed:
+        raise Refusal("healed_this_track", f"{person.name} was already healed this track")
+    pool = _pool(state, cmd.pool_id)
+    if pool.side_id != person.side_id:
+        raise Refusal("other_side", "healing is paid from the person's own side's WarChest")
+    if cost > pool.balance:
+        raise Refusal(
+            "insufficient_wp", f"healing costs {cost} SP; {pool.name!r} holds {pool.balance}"
+        )
+    return [
+        PersonHealed(
+            person_id=person.person_id,
+            pool_id=pool.pool_id,
+            hits_before=person.hits,
+            hits_after=person.hits - 1,
+            cost_sp=cost,
+            track=state.tracks_completed,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_death_roll(
+    state: CampaignState, cmd: ResolveDeathRoll, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    assert rules is not None
+    person = _person(state, cmd.person_id)
+    if person.status is PersonStatus.DEAD or not rules.death_roll_due(person.hits):
+        raise Refusal("no_death_roll", f"{person.name} is not at the death roll's hits")
+    if person.death_rolled:
+        raise Refusal("no_death_roll", f"{person.name} has already made this death roll")
+    roll, dies, _ = rules.roll_death(dice, person.person_id)
+    return [DeathRollMade(person_id=person.person_id, dies=dies, rolls=(roll,), actor=cmd.actor)]
+
+
+Decider = Callable[[CampaignState, Any, Dice, RuleSet | None], list[Event]]
+
+_DECIDERS: dict[type[Command], Decider] = {
+    CreateCampaign: _decide_create,
+    ImportForce: _decide_import,
+    OpenPool: _decide_open_pool,
+    CreditPool: _decide_credit,
+    DebitPool: _decide_debit,
+    TransferWarChest: _decide_transfer,
+    SetPersonHits: _decide_set_hits,
+    HealPerson: _decide_heal,
+    ResolveDeathRoll: _decide_death_roll,
+}
+
+
+# --- folds ------------------------------------------------------------------------------------
+
+
+def _with_pool(state: CampaignState, pool: Pool) -> CampaignState:
+    return replace(state, pools={**state.pools, pool.pool_id: pool})
+
+
+def _with_person(state: CampaignState, person: Person) -> CampaignState:
+    return replace(state, people={**state.people, person.person_id: person})
+
+
+def _evolve_created(state: CampaignState, e: CampaignCreated) -> CampaignState:
+    return replace(
+        state,
+        created=True,
+        name=e.name,
+        ruleset=e.ruleset,
+        seed=e.seed,
+        sides={s.side_id: Side(side_id=s.side_id, name=s.name) for s in e.sides},
+    )
+
+
+def _evolve_imported(state: CampaignState, e: ForceImported) -> CampaignState:
+    units = dict(state.units)
+    people = dict(state.people)
+    for company in e.force.companies:
+        for lance in company.lances:
+            for u in lance.units:
+                units[u.unit_id] = CampaignUnit(
+                    unit_id=u.unit_id,
+                    side_id=e.side_id,
+                    chassis=u.chassis,
+                    model=u.model,
+                    kind=u.kind,
+                    tonnage=u.tonnage,
+                    bv=u.bv,
+                    tech_base=u.tech_base,
+                    company=company.name,
+                    lance=lance.name,
+                    roles=u.roles,
+                    crew=tuple(c.person_id for c in u.crew),
+                )
+                for c in u.crew:
+                    people[c.person_id] = Person(
+                        person_id=c.person_id,
+                        side_id=e.side_id,
+                        name=c.name,
+                        unit_id=u.unit_id,
+                        gunnery=c.gunnery,
+                        piloting=c.piloting,
+                    )
+    for c in e.spare_people:
+        people[c.person_id] = Person(
+            person_id=c.person_id,
+            side_id=e.side_id,
+            name=c.name,
+            unit_id=None,
+            gunnery=c.gunnery,
+            piloting=c.piloting,
+        )
+    record = ForceCheckRecord(side_id=e.side_id, checked=not e.violations, violations=e.violations)
+    return replace(
+        state,
+        units=units,
+        people=people,
+        force_checks={**state.force_checks, e.side_id: record},
+    )
+
+
+def _evolve_pool_opened(state: CampaignState, e: PoolOpened) -> CampaignState:
+    return _with_pool(
+        state,
+        Pool(
+            pool_id=e.pool_id,
+            side_id=e.side_id,
+            name=e.name,
+            kind=e.kind,
+            balance=e.balance,
+            capacity=e.capacity,
+        ),
+    )
+
+
+def _adjust(state: CampaignState, pool_id: str, delta: int) -> CampaignState:
+    pool = state.pools[pool_id]
+    return _with_pool(state, replace(pool, balance=pool.balance + delta))
+
+
+def _evolve_credited(state: CampaignState, e: PoolCredited) -> CampaignState:
+    return _adjust(state, e.pool_id, e.amount)
+
+
+def _evolve_debited(state: CampaignState, e: PoolDebited) -> CampaignState:
+    return _adjust(state, e.pool_id, -e.amount)
+
+
+def _evolve_transferred(state: CampaignState, e: WarChestTransferred) -> CampaignState:
+    return _adjust(_adjust(state, e.from_pool, -e.amount), e.to_pool, e.amount)
+
+
+def _status_for(state: CampaignState, hits: int) -> PersonStatus:
+    return (
+        PersonStatus.DEAD if hits >= load_ruleset(state.ruleset).kia_hits() else PersonStatus.ACTIVE
+    )
+
+
+def _evolve_hits_set(state: CampaignState, e: PersonHitsSet) -> CampaignState:
+    person = state.people[e.person_id]
+    return _with_person(
+        state,
+        replace(
+            person,
+            hits=e.hits,
+            status=_status_for(state, e.hits),
+            death_rolled=person.death_rolled and e.hits == person.hits,
+        ),
+    )
+
+
+def _evolve_healed(state: CampaignState, e: PersonHealed) -> CampaignState:
+    person = state.people[e.person_id]
+    state = _adjust(state, e.pool_id, -e.cost_sp)
+    return _with_person(
+        state,
+        replace(person, hits=e.hits_after, healed_in_track=e.track, death_rolled=False),
+    )
+
+
+def _evolve_death_roll(state: CampaignState, e: DeathRollMade) -> CampaignState:
+    person = state.people[e.person_id]
+    if e.dies:
+        kia = load_ruleset(state.ruleset).kia_hits()
+        return _with_person(
+            state, replace(person, hits=kia, status=PersonStatus.DEAD, death_rolled=True)
+        )
+    return _with_person(state, replace(person, death_rolled=True))
+
+
+Evolver = Callable[[CampaignState, Any], CampaignState]
+
+_EVOLVERS: dict[type[Event], Evolver] = {
+    CampaignCreated: _evolve_created,
+    ForceImported: _evolve_imported,
+    PoolOpened: _evolve_pool_opened,
+    PoolCredited: _evolve_credited,
+    PoolDebited: _evolve_debited,
+    WarChestTransferred: _evolve_transferred,
+    PersonHitsSet: _evolve_hits_set,
+    PersonHealed: _evolve_healed,
+    DeathRollMade: _evolve_death_roll,
+}

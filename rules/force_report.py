@@ -1,0 +1,31 @@
+"""The result of a force construction check: every violation, with unit and rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mekref.rules.tables import SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class Violation:
+    rule: str  # stable id, e.g. "mek_company.counts"
+    message: str
+    company: str | None = None
+    lance: str | None = None
+    unit_id: str | None = None
+    source: SourceRef | None = None
+
+    def describe(self) -> str:
+        where = "/".join(p for p in (self.company, self.lance, self.unit_id) if p)
+        quote = f' [line {self.source.line}: "{self.source.source}"]' if self.source else ""
+        return f"{self.rule}{' at ' + where if where else ''}: {self.message}{quote}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForceReport:
+    violations: tuple[Violation, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
