@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -71,7 +73,7 @@ def test_line_has_distance_plus_one_contiguous_hexes(a: Hex, b: Hex) -> None:
     ln = line(a, b)
     assert len(ln) == distance(a, b) + 1
     assert ln[0] == a and ln[-1] == b
-    assert all(are_adjacent(x, y) for x, y in zip(ln, ln[1:], strict=False))
+    assert all(are_adjacent(x, y) for x, y in itertools.pairwise(ln))
 
 
 @given(hexes)
@@ -98,7 +100,7 @@ def test_labels_follow_megamek_column_shift() -> None:
 
 @pytest.mark.parametrize("bad", ["504", "05041", "ab04", "0004", "0500", ""])
 def test_bad_labels_are_rejected_with_the_expected_form(bad: str) -> None:
-    with pytest.raises(LabelError, match="0504|01"):
+    with pytest.raises(LabelError, match=r"0504|01"):
         parse_label(bad)
 
 
@@ -106,7 +108,7 @@ def test_runs_along_rows_and_columns_are_contiguous() -> None:
     row = [offset_to_hex(Offset(c, 7)) for c in range(1, 12)]
     col = [offset_to_hex(Offset(4, r)) for r in range(1, 12)]
     for run in (row, col):
-        assert all(are_adjacent(a, b) for a, b in zip(run, run[1:], strict=False))
+        assert all(are_adjacent(a, b) for a, b in itertools.pairwise(run))
 
 
 def test_region_helpers() -> None:

@@ -76,7 +76,9 @@ def test_wheeled_and_hover_pay_one_more_off_road() -> None:
 
 def test_vtol_ignores_terrain_and_rivers() -> None:
     vtol = FormationMovement.of(6, "vtol")
-    assert {cost(vtol, a, b) for a, b in [("0403", "0503"), ("0201", "0301"), ("0603", "0703")]} == {1}
+    assert {
+        cost(vtol, a, b) for a, b in [("0403", "0503"), ("0201", "0301"), ("0603", "0703")]
+    } == {1}
 
 
 def test_mixed_formation_pays_its_worst_member() -> None:
@@ -121,7 +123,7 @@ def test_cheapest_path_prefers_the_road() -> None:
     route = cheapest_path(STRIP, LEG, P("0101"), P("0801"))
     assert route is not None
     assert route.cost == path_cost(STRIP, LEG, route.path)
-    assert [label(h) for h in route.path][0] == "0101" and route.path[-1] == P("0801")
+    assert label(route.path[0]) == "0101" and route.path[-1] == P("0801")
     assert route.cost <= 9  # via the road row, not through the woods and mountains
     wheeled = FormationMovement.of(6, "wheeled")
     assert cheapest_path(STRIP, wheeled, P("0101"), P("0702")) is not None  # the causeway
@@ -154,7 +156,9 @@ modes = st.sampled_from(list(MovementMode))
 
 @settings(max_examples=60, deadline=None)
 @given(map_hexes, map_hexes, modes)
-def test_cheapest_path_is_never_beaten_by_a_straight_walk(a: Hex, b: Hex, mode: MovementMode) -> None:
+def test_cheapest_path_is_never_beaten_by_a_straight_walk(
+    a: Hex, b: Hex, mode: MovementMode
+) -> None:
     m = FormationMovement.of(11, mode)
     route = cheapest_path(GINESTRA, m, a, b)
     # Any other valid path: the hex line from a to b, when every step of it is legal.

@@ -71,7 +71,9 @@ def test_vehicle_modifiers_quote_their_rows() -> None:
     assert any("| Off-road Vehicle (Wheeled, Hover) | +1 Movement Cost |" in s for s in sources)
     assert rules.off_road_extra_cost == 1
     assert rules.off_road_modes == {MovementMode.WHEELED, MovementMode.HOVER}
-    assert any("| Road movement (Tracked, Wheeled Vehicles) | +1 Movement points |" in s for s in sources)
+    assert any(
+        "| Road movement (Tracked, Wheeled Vehicles) | +1 Movement points |" in s for s in sources
+    )
     assert rules.road_bonus_mp == 1
     assert rules.road_bonus_modes == {MovementMode.TRACKED, MovementMode.WHEELED}
     assert any("*VTOL’s ignore these modifiers" in s for s in sources)
@@ -95,7 +97,9 @@ def test_radar_range_is_eight_fifty_km_hexes() -> None:
     # of the RADAR station detected." and "Each hex on the Strategic Map is 50 km across."
     assert sensor_rules().radar_range_km == 400
     assert any("within 400 km of the RADAR station" in s for s in table_sources("sensors.toml"))
-    assert any("Each hex on the Strategic Map is 50 km across." in s for s in table_sources("sensors.toml"))
+    assert any(
+        "Each hex on the Strategic Map is 50 km across." in s for s in table_sources("sensors.toml")
+    )
 
 
 def test_satellite_sees_its_hex_and_the_six_around() -> None:
@@ -114,7 +118,9 @@ def test_dropports_bring_radar_array_and_satlink() -> None:
         assert "All DropPorts have a Control Tower" in f.source
 
 
-@pytest.mark.parametrize("name", ["terrain.toml", "movement.toml", "facilities.toml", "sensors.toml"])
+@pytest.mark.parametrize(
+    "name", ["terrain.toml", "movement.toml", "facilities.toml", "sensors.toml"]
+)
 def test_every_row_cites_a_line_or_a_ruling(name: str) -> None:
     for source in table_sources(name):
         assert re.search(rf"{TRIPWIRE}:\d+ \".+\"", source) or source.startswith("ruling R"), source
