@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import yaml
+
 from mekref.adapters.megamek.design import TechBase, UnitDesign, UnitFileError
 from mekref.adapters.megamek.unit_kinds import UnitKind
 

@@ -218,6 +218,9 @@ def parse_mtf(text: str, source: str) -> UnitDesign:
             # MegaMek's MtfFile reads exactly N lines after "Weapons:N".
             while count > 0 and i < len(lines):
                 entry = lines[i].strip()
+                if entry.endswith(":") and entry[:-1].strip().casefold() in _HEADERS:
+                    # A count larger than the list must not swallow the critical blocks.
+                    break
                 i += 1
                 if not entry or entry.startswith("#"):
                     continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from mekref.adapters.megamek.blk_reader import parse_tech_type, parse_transporter
 from mekref.adapters.megamek.design import (
     RulesLevel,
@@ -414,3 +415,36 @@ def test_unknown_blk_tags_and_stray_text_are_kept() -> None:
     d = parse_unit_file(text.encode(), "x.blk")
     assert d.extra["newfancytag"] == ("value 1",)
     assert d.extra["(outside tags)"] == (f"line {len(text.splitlines())}: stray words",)
+
+
+def test_weapons_count_too_large_does_not_swallow_crit_blocks() -> None:
+    text = (UNITS / "Griffin GRF-1N.mtf").read_text().replace("Weapons:2", "Weapons:5")
+    d = parse_unit_file(text.encode(), "g.mtf")
+    assert len(d.equipment) == 2
+    assert d.system_at(5, 1) is SystemKind.SHOULDER
+
+
+def test_quad_tripod_and_omni_configs() -> None:
+    base = (UNITS / "Griffin GRF-1N.mtf").read_text()
+    omni = parse_unit_file(base.replace("Config:Biped", "Config:Biped Omnimech").encode(), "o.mtf")
+    assert omni.kind is UnitKind.BIPED_MEK and omni.omni
+    tripod_text = base.replace("Config:Biped", "Config:Tripod").replace(
+        "RL armor:18", "RL armor:18\nCL armor:17"
+    )
+    tripod_text += "\nCenter Leg:\nHip\nUpper Leg Actuator\nLower Leg Actuator\nFoot Actuator\n"
+    tripod = parse_unit_file(tripod_text.encode(), "t.mtf")
+    assert tripod.kind is UnitKind.TRIPOD_MEK
+    assert tripod.armor("Center Leg") == 17 and tripod.internal("Center Leg") == 13
+    assert tripod.system_at(8, 4) is SystemKind.FOOT
+    quad_text = (
+        base.replace("Config:Biped", "Config:Quad")
+        .replace("LA armor:14", "FLL armor:14")
+        .replace("RA armor:14", "FRL armor:14")
+        .replace("LL armor:18", "RLL armor:18")
+        .replace("RL armor:18", "RRL armor:18")
+    )
+    quad = parse_unit_file(quad_text.encode(), "q.mtf")
+    assert quad.kind is UnitKind.QUAD_MEK
+    assert quad.armor("Front Left Leg") == 14 and quad.internal("Front Left Leg") == 13
+    # Biped-named blocks do not belong to a quad: they are left out, not guessed.
+    assert 4 not in quad.crit_slots
