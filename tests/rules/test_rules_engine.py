@@ -210,7 +210,7 @@ def test_an_illegal_force_is_refused_unless_the_referee_accepts_it_unchecked() -
         decide(state, ImportForce(actor="x", side_id="fed", force=force), dice_for(state))
     assert caught.value.code == "force_construction"
     assert "mek_company.counts" in caught.value.message
-    events, state = execute(
+    _, state = execute(
         state, ImportForce(actor="ref", side_id="fed", force=force, accept_unchecked=NOTE)
     )
     assert not state.force_checks["fed"].checked
