@@ -319,10 +319,11 @@ def parse_blk(text: str, source: str) -> UnitDesign:
     unit_type = r.text("unittype")
     if unit_type is None:
         raise UnitFileError(source, "no <UnitType> block: cannot tell what kind of unit this is")
-    mapped = _UNIT_TYPES.get(unit_type.replace(" ", "").casefold())
-    if mapped is None:
-        raise r.error("unittype", f"unknown UnitType {unit_type!r}")
-    kind, support = mapped
+    # A UnitType this reader does not know (MegaMek keeps adding some, e.g. building
+    # entities) is not a broken file: it reads as UNKNOWN, with every tag kept in ``extra``.
+    kind, support = _UNIT_TYPES.get(
+        unit_type.replace(" ", "").casefold(), (UnitKind.UNKNOWN, False)
+    )
     if kind is UnitKind.TANK and "superheavy" in doc.tags:
         kind = UnitKind.SUPERHEAVY_TANK
 
@@ -338,8 +339,8 @@ def parse_blk(text: str, source: str) -> UnitDesign:
         raise r.error("type", str(exc)) from None
 
     tonnage = r.number("tonnage")
-    is_infantry = kind in (UnitKind.BATTLE_ARMOR, UnitKind.CONVENTIONAL_INFANTRY)
-    if tonnage is None and not is_infantry:
+    # Infantry, battle armor and gun emplacements state no tonnage (MegaMek computes it).
+    if tonnage is None and kind not in _NO_TONNAGE:
         raise UnitFileError(source, "no <tonnage> block")
 
     walk = r.integer("cruisemp", 0) or 0
@@ -373,6 +374,8 @@ def parse_blk(text: str, source: str) -> UnitDesign:
     weight_class = r.integer("weightclass")
 
     extra = {k: v for k, v in doc.tags.items() if k not in _MODELLED and not _is_equipment_tag(k)}
+    if kind is UnitKind.UNKNOWN:
+        extra["unittype"] = (unit_type,)
     if doc.stray:
         extra["(outside tags)"] = tuple(f"line {n}: {t}" for n, t in doc.stray)
     sink_type = r.integer("sink_type")
@@ -420,6 +423,14 @@ def parse_blk(text: str, source: str) -> UnitDesign:
     )
 
 
+_NO_TONNAGE = frozenset(
+    {
+        UnitKind.BATTLE_ARMOR,
+        UnitKind.CONVENTIONAL_INFANTRY,
+        UnitKind.GUN_EMPLACEMENT,
+        UnitKind.UNKNOWN,
+    }
+)
 _FIGHTERS = frozenset(
     {UnitKind.AEROSPACE_FIGHTER, UnitKind.CONVENTIONAL_FIGHTER, UnitKind.FIXED_WING_SUPPORT}
 )

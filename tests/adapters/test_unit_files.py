@@ -390,12 +390,29 @@ def test_mtf_bad_number_names_the_line() -> None:
     assert "g.mtf:" in str(err.value)
 
 
-def test_blk_unknown_unit_type_and_missing_type() -> None:
+def test_blk_unknown_unit_type_is_kept_and_missing_type_refused() -> None:
     base = (UNITS / "Bulldog Medium Tank.blk").read_text()
-    with pytest.raises(UnitFileError, match="unknown UnitType 'Spaceship'"):
-        parse_unit_file(base.replace("<UnitType>\nTank", "<UnitType>\nSpaceship").encode(), "x.blk")
+    odd = parse_unit_file(
+        base.replace("<UnitType>\nTank", "<UnitType>\nSpaceship").encode(), "x.blk"
+    )
+    assert odd.kind is UnitKind.UNKNOWN and odd.extra["unittype"] == ("Spaceship",)
+    assert odd.tonnage == 60
     with pytest.raises(UnitFileError, match="UnitType"):
         parse_unit_file(base.replace("<UnitType>\nTank\n</UnitType>", "").encode(), "x.blk")
+
+
+def test_gun_emplacement_without_tonnage() -> None:
+    # Shape of MegaMek's testresources "Medium Blaze Turret 3025.blk" (trimmed).
+    text = (
+        "<UnitType>\nGunEmplacement\n</UnitType>\n<Name>\nMedium Blaze Turret\n</Name>\n"
+        "<Model>\n(3025)\n</Model>\n<Year>\n3025\n</Year>\n<Type>\nIS Level 2\n</Type>\n"
+        "<Guns Equipment>\nISSRM4\nIS Ammo SRM-4 Inferno\n</Guns Equipment>\n"
+    )
+    d = parse_unit_file(text.encode(), "turret.blk")
+    assert d.kind is UnitKind.GUN_EMPLACEMENT and d.tonnage is None and d.intro_year == 3025
+    assert [(b.location_name, b.ammo_type) for b in d.ammo_bins] == [
+        ("Guns", "IS Ammo SRM-4 Inferno")
+    ]
 
 
 def test_bfs_is_safe_yaml_only() -> None:
