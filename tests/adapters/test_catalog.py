@@ -279,3 +279,13 @@ def test_mul_csv_custom_column_mapping() -> None:
     assert table.bv_for_unit("Atlas", "AS7-D").bv == 1897
     with pytest.raises(BvTableError, match="MulCsvColumns"):
         parse_mul_csv(text)
+
+
+def test_mtf_clanname_matches_full_chassis(tmp_path: Path) -> None:
+    text = (UNITS / "Griffin GRF-1N.mtf").read_text()
+    text = text.replace("chassis:Griffin", "chassis:Griffin\nclanname:Gryphon")
+    (tmp_path / "g.mtf").write_text(text)
+    index = scan_folder(tmp_path)
+    assert index.entries[0].clan_name == "Gryphon"
+    assert index.find("Griffin (Gryphon)", "GRF-1N").found
+    assert index.find("griffin", "grf-1n").found
