@@ -10,6 +10,7 @@ from mekref.daemon.store.errors import (
     ConcurrencyError,
     SchemaTooNew,
     StoreError,
+    StoreUnavailable,
     WriterBusy,
 )
 from mekref.daemon.store.model import (
@@ -43,6 +44,7 @@ __all__ = [
     "SchemaTooNew",
     "Snapshot",
     "StoreError",
+    "StoreUnavailable",
     "UnmatchedFile",
     "WriterBusy",
     "open_store",

@@ -11,14 +11,19 @@ from __future__ import annotations
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol
 
 from mekref.daemon.store import rows
 from mekref.daemon.store.clock import Clock, to_text, utc_now
 from mekref.daemon.store.contract import Engine, EventStore
-from mekref.daemon.store.errors import CampaignExists, CampaignNotFound, ConcurrencyError
+from mekref.daemon.store.errors import (
+    CampaignExists,
+    CampaignNotFound,
+    ConcurrencyError,
+    StoreUnavailable,
+)
 from mekref.daemon.store.model import (
     AppendResult,
     Campaign,
@@ -31,6 +36,7 @@ from mekref.daemon.store.model import (
     UnmatchedFile,
     check_campaign_id,
     check_sha256,
+    display_text,
 )
 from mekref.daemon.store.rows import Row
 
@@ -81,6 +87,25 @@ class SqlEventStore(ABC):
     @abstractmethod
     def writer(self, campaign_id: str, *, wait: bool = True) -> AbstractContextManager[None]: ...
 
+    # Driver exceptions that mean "the database is not usable right now"; each engine names
+    # its own, and the store re-raises them as StoreUnavailable so callers need not import
+    # a driver to handle an outage.
+    _unavailable: tuple[type[Exception], ...] = ()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Tx]:
+        try:
+            with self._transaction() as tx:
+                yield tx
+        except self._unavailable as exc:
+            raise StoreUnavailable(f"{self.engine}: {exc}") from exc
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        try:
+            return self._query(sql, params)
+        except self._unavailable as exc:
+            raise StoreUnavailable(f"{self.engine}: {exc}") from exc
+
     # -- lifecycle ------------------------------------------------------------------------
     def __enter__(self) -> EventStore:
         return self
@@ -89,7 +114,7 @@ class SqlEventStore(ABC):
         self.close()
 
     def schema_version(self) -> int:
-        found = self._query("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+        found = self._read("SELECT COALESCE(MAX(version), 0) FROM schema_version")
         return int(found[0][0])
 
     def _now(self, at: datetime | None) -> str:
@@ -108,7 +133,7 @@ class SqlEventStore(ABC):
         if not name or not ruleset:
             raise ValueError("a campaign needs a name and a ruleset")
         created = self._now(at)
-        with self._transaction() as tx:
+        with self._tx() as tx:
             # ON CONFLICT keeps a concurrent create of the same id from surfacing as a
             # driver-specific integrity error.
             inserted = tx.run(
@@ -122,15 +147,13 @@ class SqlEventStore(ABC):
 
     def get_campaign(self, campaign_id: str) -> Campaign:
         cid = check_campaign_id(campaign_id)
-        found = self._query(f"SELECT {rows.CAMPAIGN_COLUMNS} FROM campaigns WHERE id = ?", (cid,))
+        found = self._read(f"SELECT {rows.CAMPAIGN_COLUMNS} FROM campaigns WHERE id = ?", (cid,))
         if not found:
             raise CampaignNotFound(cid)
         return rows.campaign(found[0])
 
     def list_campaigns(self) -> list[Campaign]:
-        found = self._query(
-            f"SELECT {rows.CAMPAIGN_COLUMNS} FROM campaigns ORDER BY created_at, id"
-        )
+        found = self._read(f"SELECT {rows.CAMPAIGN_COLUMNS} FROM campaigns ORDER BY created_at, id")
         return [rows.campaign(row) for row in found]
 
     def _require_campaign(self, fetch: Any, cid: str) -> None:
@@ -154,7 +177,7 @@ class SqlEventStore(ABC):
         if not events and ingested_file is None:
             raise ValueError("nothing to append: no events and no file")
         recorded = self._now(at)
-        with self._transaction() as tx:
+        with self._tx() as tx:
             self._serialise_appends(tx, cid)
             self._require_campaign(tx.fetch, cid)
             if ingested_file is not None:
@@ -189,7 +212,7 @@ class SqlEventStore(ABC):
                     (
                         cid,
                         ingested_file.sha256,
-                        ingested_file.path,
+                        display_text(ingested_file.path),
                         ingested_file.battle_id,
                         recorded,
                         first_seq,
@@ -215,9 +238,9 @@ class SqlEventStore(ABC):
                 raise ValueError(f"limit must be >= 0, got {limit}")
             sql += " LIMIT ?"
             params.append(limit)
-        found = self._query(sql, params)
+        found = self._read(sql, params)
         if not found:
-            self._require_campaign(self._query, cid)
+            self._require_campaign(self._read, cid)
         return [rows.event(row) for row in found]
 
     def iter_events(
@@ -233,7 +256,7 @@ class SqlEventStore(ABC):
 
     def last_seq(self, campaign_id: str) -> int:
         cid = check_campaign_id(campaign_id)
-        found = self._query(
+        found = self._read(
             "SELECT (SELECT COALESCE(MAX(seq), 0) FROM events WHERE campaign_id = ?), "
             "(SELECT COUNT(*) FROM campaigns WHERE id = ?)",
             (cid, cid),
@@ -245,7 +268,7 @@ class SqlEventStore(ABC):
     # -- files ----------------------------------------------------------------------------
     def has_file(self, campaign_id: str, sha256: str) -> bool:
         cid = check_campaign_id(campaign_id)
-        found = self._query(
+        found = self._read(
             "SELECT 1 FROM ingested_files WHERE campaign_id = ? AND sha256 = ?",
             (cid, check_sha256(sha256)),
         )
@@ -257,7 +280,7 @@ class SqlEventStore(ABC):
         if campaign_id is not None:
             sql += " WHERE campaign_id = ?"
             params = (check_campaign_id(campaign_id),)
-        found = self._query(sql + " ORDER BY first_seen, campaign_id, first_seq, sha256", params)
+        found = self._read(sql + " ORDER BY first_seen, campaign_id, first_seq, sha256", params)
         return [rows.ingested(row) for row in found]
 
     def quarantine_file(
@@ -272,8 +295,10 @@ class SqlEventStore(ABC):
     ) -> QuarantinedFile:
         check_sha256(sha256)
         cid = check_campaign_id(campaign_id) if campaign_id is not None else None
+        original_path, quarantine_path = display_text(original_path), display_text(quarantine_path)
+        reason = display_text(reason)
         when = self._now(at)
-        with self._transaction() as tx:
+        with self._tx() as tx:
             if cid is not None:
                 self._require_campaign(tx.fetch, cid)
             tx.run(
@@ -287,7 +312,7 @@ class SqlEventStore(ABC):
         return rows.quarantined((sha256, original_path, quarantine_path, reason, when, cid))
 
     def quarantined_files(self) -> list[QuarantinedFile]:
-        found = self._query(
+        found = self._read(
             f"SELECT {rows.QUARANTINED_COLUMNS} FROM quarantined_files "
             "ORDER BY quarantined_at, sha256"
         )
@@ -305,13 +330,13 @@ class SqlEventStore(ABC):
         check_sha256(sha256)
         cid = check_campaign_id(campaign_id) if campaign_id is not None else None
         when = self._now(at)
-        with self._transaction() as tx:
+        with self._tx() as tx:
             if cid is not None:
                 self._require_campaign(tx.fetch, cid)
             tx.run(
                 f"INSERT INTO unmatched_files ({rows.UNMATCHED_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (sha256) DO NOTHING",
-                (sha256, path, reason, when, cid),
+                (sha256, display_text(path), display_text(reason), when, cid),
             )
             kept = tx.fetch(
                 f"SELECT {rows.UNMATCHED_COLUMNS} FROM unmatched_files WHERE sha256 = ?",
@@ -321,11 +346,11 @@ class SqlEventStore(ABC):
 
     def release_unmatched(self, sha256: str) -> bool:
         check_sha256(sha256)
-        with self._transaction() as tx:
+        with self._tx() as tx:
             return tx.run("DELETE FROM unmatched_files WHERE sha256 = ?", (sha256,)) == 1
 
     def unmatched_files(self) -> list[UnmatchedFile]:
-        found = self._query(
+        found = self._read(
             f"SELECT {rows.UNMATCHED_COLUMNS} FROM unmatched_files ORDER BY first_seen, sha256"
         )
         return [rows.unmatched(row) for row in found]
@@ -344,7 +369,7 @@ class SqlEventStore(ABC):
         if seq < 0:
             raise ValueError(f"snapshot seq must be >= 0, got {seq}")
         when = self._now(at)
-        with self._transaction() as tx:
+        with self._tx() as tx:
             self._require_campaign(tx.fetch, cid)
             last = _max_seq(tx, cid)
             # A snapshot past the end of the log would claim events that do not exist.
@@ -360,12 +385,12 @@ class SqlEventStore(ABC):
 
     def latest_snapshot(self, campaign_id: str) -> Snapshot | None:
         cid = check_campaign_id(campaign_id)
-        found = self._query(
+        found = self._read(
             f"SELECT {rows.SNAPSHOT_COLUMNS} FROM snapshots WHERE campaign_id = ? "
             "ORDER BY seq DESC LIMIT 1",
             (cid,),
         )
         if not found:
-            self._require_campaign(self._query, cid)
+            self._require_campaign(self._read, cid)
             return None
         return rows.snapshot(found[0])

@@ -50,3 +50,8 @@ class SchemaTooNew(StoreError):
         )
         self.found = found
         self.known = known
+
+
+class StoreUnavailable(StoreError):
+    """The database could not be reached or used (down, locked past the busy timeout, disk
+    error). Nothing was committed by the call that raised it; retrying later is safe."""

@@ -25,6 +25,26 @@ def check_campaign_id(campaign_id: str) -> str:
         raise ValueError(f"campaign id must be a UUID, got {campaign_id!r}") from None
 
 
+def display_text(text: str) -> str:
+    """Make text that people read (paths, reasons) storable on both engines.
+
+    A file name that is not valid UTF-8 reaches Python with lone surrogates
+    (surrogateescape), and a reason may quote a NUL from a hostile file; neither fits in a
+    database text column. Such characters become visible escapes (``\\xff``, ``\\x00``):
+    the watcher must still record the file, and a file's identity is its sha256, not this.
+    """
+    text = text.replace("\x00", "\\x00")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            raw = text.encode("utf-8", "backslashreplace")
+        text = raw.decode("utf-8", "backslashreplace")
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class Campaign:
     id: str
@@ -51,6 +71,13 @@ class NewEvent:
         # (canonical JSON writes NUL as the escape \u0000, so real payloads never contain it).
         if "\x00" in self.type or "\x00" in self.payload:
             raise ValueError("event type and payload must not contain NUL characters")
+        # A lone surrogate is not text; neither database can store it. Refuse it here with
+        # a clear error instead of a driver's encoding error half-way through an append.
+        try:
+            self.type.encode("utf-8")
+            self.payload.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValueError(f"event type and payload must be valid Unicode: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)

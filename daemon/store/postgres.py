@@ -19,7 +19,7 @@ from psycopg import IsolationLevel
 from mekref.daemon.store.base import SqlEventStore, Tx
 from mekref.daemon.store.clock import Clock, to_text
 from mekref.daemon.store.contract import Engine
-from mekref.daemon.store.errors import SchemaTooNew, StoreError, WriterBusy
+from mekref.daemon.store.errors import SchemaTooNew, StoreError, StoreUnavailable, WriterBusy
 from mekref.daemon.store.locks import HeldByThread, advisory_key
 from mekref.daemon.store.model import check_campaign_id
 from mekref.daemon.store.rows import Row
@@ -50,6 +50,8 @@ class _PgTx:
 
 
 class PostgresEventStore(SqlEventStore):
+    _unavailable = (psycopg.OperationalError,)
+
     def __init__(self, dsn: str, *, clock: Clock | None = None) -> None:
         super().__init__(clock)
         self._dsn = dsn
@@ -59,7 +61,11 @@ class PostgresEventStore(SqlEventStore):
             self._connect, Connection.close, lambda conn: not (conn.closed or conn.broken)
         )
         self._held = HeldByThread()
-        self._migrate()
+        try:
+            self._migrate()
+        except psycopg.OperationalError as exc:
+            self.close()
+            raise StoreUnavailable(f"postgresql: {exc}") from exc
 
     @property
     def engine(self) -> Engine:
@@ -124,7 +130,11 @@ class PostgresEventStore(SqlEventStore):
         key = advisory_key("writer", cid)
         # A connection of its own: the lock lives exactly as long as this session, and if
         # this process dies the server drops the session and the lock with it.
-        with psycopg.connect(self._dsn, autocommit=True) as conn:
+        try:
+            conn = psycopg.connect(self._dsn, autocommit=True)
+        except psycopg.OperationalError as exc:
+            raise StoreUnavailable(f"postgresql: {exc}") from exc
+        with conn:
             if wait:
                 conn.execute("SELECT pg_advisory_lock(%s)", (key,))
             else:

@@ -20,7 +20,7 @@ from typing import Any
 from mekref.daemon.store.base import SqlEventStore, Tx
 from mekref.daemon.store.clock import Clock, to_text
 from mekref.daemon.store.contract import Engine
-from mekref.daemon.store.errors import SchemaTooNew, StoreError, WriterBusy
+from mekref.daemon.store.errors import SchemaTooNew, StoreError, StoreUnavailable, WriterBusy
 from mekref.daemon.store.locks import HeldByThread
 from mekref.daemon.store.model import check_campaign_id
 from mekref.daemon.store.rows import Row
@@ -45,6 +45,8 @@ class _SqliteTx:
 
 
 class SqliteEventStore(SqlEventStore):
+    _unavailable = (sqlite3.OperationalError,)
+
     def __init__(
         self,
         path: str | os.PathLike[str],
@@ -62,7 +64,11 @@ class SqliteEventStore(SqlEventStore):
         self._conns = PerThread(self._connect, sqlite3.Connection.close)
         self._held = HeldByThread()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._migrate()
+        try:
+            self._migrate()
+        except sqlite3.OperationalError as exc:
+            self.close()
+            raise StoreUnavailable(f"sqlite {self.path}: {exc}") from exc
 
     @property
     def engine(self) -> Engine:

@@ -131,3 +131,19 @@ def test_unmatched_files_are_held_until_applied_or_released(store: EventStore) -
     assert store.release_unmatched(sha("u2"))
     assert not store.release_unmatched(sha("u2"))
     assert store.unmatched_files() == []
+
+
+def test_unreadable_names_and_nul_in_reasons_are_stored_as_visible_escapes(
+    store: EventStore,
+) -> None:
+    # b"\xff" in a file name is not UTF-8; Python hands it over as the surrogate "\udcff".
+    odd_path = "/logs/" + b"battle\xff.mul".decode("utf-8", "surrogateescape")
+    record = store.quarantine_file(sha("odd"), odd_path, "/q/odd.mul", "bad byte \x00 at 1:1")
+    assert record.original_path == "/logs/battle\\xff.mul"
+    assert record.reason == "bad byte \\x00 at 1:1"
+    assert store.quarantined_files() == [record]
+    held = store.hold_unmatched(sha("odd2"), odd_path, "no battle")
+    assert store.unmatched_files() == [held] and held.path == "/logs/battle\\xff.mul"
+    cid = store.create_campaign("A", "tripwire").id
+    store.append(cid, 0, [ev("battle")], FileRef(sha("odd3"), odd_path))
+    assert store.ingested_files(cid)[0].path == "/logs/battle\\xff.mul"

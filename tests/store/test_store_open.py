@@ -9,7 +9,14 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from mekref.daemon.store import LATEST_VERSION, SchemaTooNew, StoreError, open_store
+from mekref.daemon.store import (
+    LATEST_VERSION,
+    NewEvent,
+    SchemaTooNew,
+    StoreError,
+    StoreUnavailable,
+    open_store,
+)
 from mekref.daemon.store.schema import MIGRATIONS
 
 WORKER = Path(__file__).with_name("store_worker.py")
@@ -116,3 +123,32 @@ def test_connections_of_finished_threads_are_closed(store_url: str) -> None:
             worker.join()
         store.last_seq(cid)  # a new connection for this thread sweeps the finished ones
         assert len(store._conns) <= 2  # type: ignore[attr-defined]
+
+
+def test_an_unreachable_postgresql_is_store_unavailable() -> None:
+    # Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    with pytest.raises(StoreUnavailable):
+        open_store("postgresql://postgres@127.0.0.1:1/test?connect_timeout=5")
+
+
+def test_a_locked_sqlite_database_is_store_unavailable_and_nothing_is_written(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    from mekref.daemon.store.sqlite import SqliteEventStore
+
+    path = tmp_path / "locked.db"
+    store = SqliteEventStore(path, busy_timeout_ms=50)
+    cid = store.create_campaign("A", "tripwire").id
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another process holding the write lock
+    try:
+        with pytest.raises(StoreUnavailable):
+            store.append(cid, 0, [NewEvent("e", "{}")])
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert store.last_seq(cid) == 0
+    assert store.append(cid, 0, [NewEvent("e", "{}")]).last_seq == 1  # and it recovers
+    store.close()
