@@ -27,6 +27,7 @@ from mekref.adapters.megamek.mtf_reader import decode_text
 from mekref.adapters.megamek.structure_tables import (
     fighter_engine_rating,
     fighter_structural_integrity,
+    protomek_internal,
     vehicle_engine_rating,
     vehicle_internal,
 )
@@ -521,15 +522,24 @@ def _locations(
             )
             for i, name in enumerate(names)
         )
-    # ProtoMeks and gun emplacements: armor as listed (index 0 skipped for ProtoMeks); their
-    # internal structure tables are not modelled yet.
-    offset = 1 if kind is UnitKind.PROTOMEK else 0
-    return tuple(
-        LocationStats(
-            index=i,
-            name=name,
-            armor=armor[i - offset] if 0 <= i - offset < len(armor) else None,
+    if kind is UnitKind.PROTOMEK:
+        quad = (r.text("motion_type") or "").casefold() == "quad" or (
+            (r.text("isquad") or "").casefold() in {"1", "true"}
         )
+        # Six armor values (Head ... Main Gun) mean the ProtoMek has a main gun.
+        internal = protomek_internal(tonnage, quad, main_gun=len(armor) >= 6)
+        return tuple(
+            LocationStats(
+                index=i,
+                name=name,
+                armor=armor[i - 1] if 0 <= i - 1 < len(armor) else None,
+                internal=internal.get(i),
+            )
+            for i, name in enumerate(names)
+        )
+    # Gun emplacements (and unknown kinds): armor as listed, no internal structure.
+    return tuple(
+        LocationStats(index=i, name=name, armor=armor[i] if i < len(armor) else None)
         for i, name in enumerate(names)
     )
 

@@ -112,3 +112,21 @@ def vehicle_engine_rating(movement_mode: str, tonnage: float, cruise_mp: int) ->
 def fighter_engine_rating(tonnage: float, safe_thrust: int) -> int:
     """Fighters: rating = (safe thrust - 2) x tonnage (the Rapier's 85 t x 4 = AeroFord 340)."""
     return max(0, int((safe_thrust - 2) * tonnage))
+
+
+def protomek_internal(tonnage: float, quad: bool, main_gun: bool) -> dict[int, int]:
+    """``ProtoMek.autoSetInternal``: head by weight band, torso = tonnage, arms = head value
+    (none for quads), legs from a biped or quad band table, main gun 1 (2 over 9 t).
+    Indices: 1 Head, 2 Torso, 3 Right Arm, 4 Left Arm, 5 Legs, 6 Main Gun (0 is Body)."""
+    weight = int(tonnage)
+    head = 1 if weight <= 5 else 2 if weight <= 9 else 3 if weight <= 13 else 4
+    band = min(max(weight, 2), 14)  # 2-3, 4-5, ... 12-13, then 14+
+    biped_legs = {2: 2, 4: 3, 6: 4, 8: 5, 10: 6, 12: 7, 14: 8}
+    quad_legs = {2: 4, 4: 5, 6: 8, 8: 9, 10: 12, 12: 13, 14: 14}
+    legs = (quad_legs if quad else biped_legs)[band - band % 2]
+    values = {1: head, 2: weight, 5: legs}
+    if not quad:
+        values[3] = values[4] = head
+    if main_gun:
+        values[6] = 2 if weight > 9 else 1
+    return values

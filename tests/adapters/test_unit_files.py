@@ -18,6 +18,7 @@ from mekref.adapters.megamek.design import (
 from mekref.adapters.megamek.structure_tables import (
     fighter_structural_integrity,
     mek_internal,
+    protomek_internal,
     vehicle_internal,
 )
 from mekref.adapters.megamek.unit_file import parse_unit_file
@@ -310,6 +311,43 @@ def test_bfs_battlefield_support_asset() -> None:
     assert d.extra["damage.perhit"] == ("5",)
 
 
+def test_protomek_from_megamek_testresources_shape() -> None:
+    # Shape of MegaMek's testresources "Centaur.blk" (5 t ProtoMek, fluff trimmed).
+    text = (
+        "<UnitType>\nProtoMek\n</UnitType>\n<Name>\nCentaur\n</Name>\n<model>\n\n</model>\n"
+        "<mul id:>\n509\n</mul id:>\n<year>\n3060\n</year>\n<type>\nClan Level 2\n</type>\n"
+        "<motion_type>\nBiped\n</motion_type>\n<cruiseMP>\n6\n</cruiseMP>\n"
+        "<jumpingMP>\n0\n</jumpingMP>\n<engine_type>\n0\n</engine_type>\n"
+        "<armor>\n3\n7\n2\n2\n4\n2\n</armor>\n"
+        "<Body Equipment>\nClan Ammo SRM-2 (10)\nClan Ammo Protomech LRM-3 (8)\n</Body Equipment>\n"
+        "<Torso Equipment>\nCLSRM2\nCLLRM3\n</Torso Equipment>\n"
+        "<Main Gun Equipment>\nCLERMicroLaser\n</Main Gun Equipment>\n<tonnage>\n5.0\n</tonnage>\n"
+    )
+    d = parse_unit_file(text.encode(), "Centaur.blk")
+    assert d.kind is UnitKind.PROTOMEK and d.tonnage == 5 and d.walk_mp == 6
+    assert d.armor_by_name == {
+        "Head": 3,
+        "Torso": 7,
+        "Right Arm": 2,
+        "Left Arm": 2,
+        "Legs": 4,
+        "Main Gun": 2,
+    }
+    # ProtoMek.autoSetInternal at 5 t: head 1, torso 5, arms 1, legs 3, main gun 1.
+    assert d.internal_by_name == {
+        "Head": 1,
+        "Torso": 5,
+        "Right Arm": 1,
+        "Left Arm": 1,
+        "Legs": 3,
+        "Main Gun": 1,
+    }
+    assert [(b.ammo_type, b.shots) for b in d.ammo_bins] == [
+        ("Clan Ammo SRM-2", 10),
+        ("Clan Ammo Protomech LRM-3", 8),
+    ]
+
+
 # ---- Derivation tables --------------------------------------------------------------------
 
 
@@ -338,6 +376,8 @@ def test_vehicle_and_fighter_formulas() -> None:
     assert vehicle_internal(41, 5) == {1: 5, 2: 5, 3: 5, 4: 5, 5: 5}
     assert fighter_structural_integrity(UnitKind.AEROSPACE_FIGHTER, 30, 7) == 7
     assert fighter_structural_integrity(UnitKind.CONVENTIONAL_FIGHTER, 100, 5) == 5
+    assert protomek_internal(10, quad=True, main_gun=True) == {1: 3, 2: 10, 5: 12, 6: 2}
+    assert protomek_internal(15, quad=False, main_gun=False) == {1: 4, 2: 15, 3: 4, 4: 4, 5: 8}
 
 
 def test_tech_type_strings() -> None:
