@@ -281,7 +281,7 @@ def test_footnote_extra_omni_configurations_cost_a_reconfiguration_each() -> Non
     assert extra_configurations_cost(UnitKind.MEK, Fraction(60), TechBase.INNER_SPHERE, 3) == 30
 
 
-# --- Footnotes -------------------------------------------------------------------------------------
+# --- Footnotes -------------------------------------------------------------
 def test_footnote_armor_only_on_locations_without_internal_damage() -> None:
     """ "* Armor is restored only to locations which do not have internal structure damage."
     The blocked armor is billed as deferred; line 155 allows armor elsewhere first."""
@@ -376,7 +376,7 @@ def test_technician_time_per_task_and_six_hours_a_day() -> None:
         technician_days(3, technicians=0)
 
 
-# --- Properties -------------------------------------------------------------------------------------
+# --- Properties -------------------------------------------------------------
 @st.composite
 def damaged_meks(draw: st.DrawFn) -> tuple[RepairSubject, RepairSubject]:
     """A 'Mech and the same 'Mech with at least as much damage everywhere."""

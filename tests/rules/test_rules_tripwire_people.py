@@ -37,7 +37,7 @@ from mekref.rules.tripwire.training import (
     training_cost,
 )
 
-# --- Training levels ----------------------------------------------------------------------------
+# --- Training levels -------------------------------------------------------------
 # Each row of the SKILLS AND EXPERIENCE table, as written in the source (lines 38-45).
 LEVEL_ROWS = [
     ("| Civillian | 8/8 | 7/8 | |||", "Civilian", [(8, 8), (7, 8)]),
@@ -98,7 +98,7 @@ def test_skill_gap_and_anti_mech_eight() -> None:
     assert anti_mech_skill(False, 5) == 8 and anti_mech_skill(True, 5) == 5
 
 
-# --- Commanders ----------------------------------------------------------------------------------
+# --- Commanders -------------------------------------------------------------
 COMMANDER_ROWS = [
     ("| Veteran | 1 | 1 | +1 | 1 |", "Veteran", 1, 1, 1, 1),
     ("| Elite | 2 | 3 | +2 | 2 |", "Elite", 2, 3, 2, 2),
@@ -125,7 +125,7 @@ def test_commanders_below_veteran_have_no_benefits() -> None:
     assert commander_benefits("Regular") is None
 
 
-# --- Hiring --------------------------------------------------------------------------------------
+# --- Hiring -------------------------------------------------------------
 PRICE_ROWS = [
     ("| Civillian | 0 |", "Civilian", 0),
     ("| Very Green | 5 |", "Very Green", 5),
@@ -157,7 +157,7 @@ def test_heroic_and_legendary_cannot_be_hired() -> None:
         hire_price("Heroic")
 
 
-# --- Injuries ------------------------------------------------------------------------------------
+# --- Injuries -------------------------------------------------------------
 INJURY_ROWS = [
     ("| 1 Hit (Lightly Wounded) | 10 |", 1, 10),
     ("| 2 Hits (Moderately Wounded) | 30 |", 2, 30),
@@ -208,7 +208,7 @@ def test_death_roll_is_1d6_and_4_to_6_dies() -> None:
     assert seen == {1, 2, 3, 4, 5, 6}
 
 
-# --- Training ------------------------------------------------------------------------------------
+# --- Training -------------------------------------------------------------
 STEP_ROWS = [
     ("| 8->7 | 1 |", 8, 1),
     ("| 7->6 | 5 |", 7, 5),
@@ -288,7 +288,7 @@ def test_training_costs_are_positive_and_rise_as_skill_improves(g: int, p: int) 
     assert step_cost(g) > 0 and step_cost(p) > 0
 
 
-# --- Ransom and recruiting ------------------------------------------------------------------------
+# --- Ransom and recruiting -------------------------------------------------------------
 def test_ransom_is_100_wp_per_person() -> None:
     """ "Players may at the end of the campaign pay 100 WP to return captured personnel"."""
     assert ransom_cost(3) == 300
