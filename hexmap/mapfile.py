@@ -7,6 +7,7 @@ row, ``"0103-0903"``, or an inclusive rectangle, ``"0101:0510"``.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import tomllib
 from collections.abc import Iterable
@@ -107,10 +108,35 @@ def _steps(a: int, b: int) -> range:
     return range(a, b + 1) if a <= b else range(a, b - 1, -1)
 
 
+# The keys each table may hold: a misspelt key would otherwise be silently ignored, and a
+# location written with "warchets = 1000" would quietly hold no WarChest at all.
+KEYS: dict[str, frozenset[str]] = {
+    "": frozenset({"map", "terrain", "road", "river", "location", "region"}),
+    "map": frozenset({"name", "width", "height", "hex_km", "default_terrain"}),
+    "terrain": frozenset({"type", "hexes"}),
+    "road": frozenset({"name", "path"}),
+    "river": frozenset({"name", "edges"}),
+    "location": frozenset({"name", "hex", "warchest", "facilities", "notes"}),
+    "region": frozenset({"name", "climate", "hexes"}),
+}
+
+
+def _check_keys(entry: dict[str, Any], table: str, where: str, source: str) -> None:
+    allowed = KEYS[table]
+    for key in sorted(set(entry) - allowed):
+        close = difflib.get_close_matches(key, sorted(allowed), n=1)
+        hint = f"Did you mean {close[0]!r}?" if close else "Remove it"
+        raise MapError(
+            source, where, f"unknown key {key!r} (known: {', '.join(sorted(allowed))})", hint
+        )
+
+
 def _table(data: dict[str, Any], key: str, source: str) -> list[dict[str, Any]]:
     value = data.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
         raise MapError(source, f"[[{key}]]", "expected an array of tables", f"Write [[{key}]]")
+    for i, entry in enumerate(value, start=1):
+        _check_keys(entry, key, f"[[{key}]] #{i}", source)
     return value
 
 
@@ -133,9 +159,11 @@ def parse_map(text: str, source_name: str) -> HexMap:
     except tomllib.TOMLDecodeError as exc:
         raise MapError(source_name, "TOML syntax", str(exc), "Fix the syntax there") from None
 
+    _check_keys(data, "", "top level", source_name)
     header = data.get("map")
     if not isinstance(header, dict):
         raise MapError(source_name, "[map]", "missing the [map] table", "Add [map] with size")
+    _check_keys(header, "map", "[map]", source_name)
     name = _require(header, "name", str, "[map]", source_name)
     width = _require(header, "width", int, "[map]", source_name)
     height = _require(header, "height", int, "[map]", source_name)

@@ -126,6 +126,11 @@ def test_roads_and_rivers_are_usable_lookups() -> None:
             ["run '0101-0203'", "one column or one row"],
         ),
         ('[[terrain]]\ntype = "swamp"\nhexes = ["A1"]', ["'A1' is not a hex label"]),
+        (
+            '[[location]]\nname = "A"\nhex = "0101"\nwarchets = 1000',
+            ["[[location]] #1", "unknown key 'warchets'", "Did you mean 'warchest'?"],
+        ),
+        ('[[roads]]\nname = "R"', ["top level", "unknown key 'roads'", "Did you mean 'road'?"]),
     ],
 )
 def test_errors_name_the_file_the_place_and_the_fix(extra: str, fragments: list[str]) -> None:

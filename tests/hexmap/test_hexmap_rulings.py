@@ -5,6 +5,7 @@ from __future__ import annotations
 from mekref.hexmap.encounters import EncounterKind, PlannedMove, resolve_moves
 from mekref.hexmap.geometry import hex_to_offset, parse_label
 from mekref.hexmap.mapfile import parse_map
+from mekref.hexmap.mapsheets import mapsheet_for
 from mekref.hexmap.movement import FormationMovement, step_cost, strategic_mp
 from mekref.hexmap.paths import validate_path
 from mekref.hexmap.samples import sample_map
@@ -130,3 +131,8 @@ def test_r9_river_crossing_is_max_not_sum() -> None:
 def test_r10_immobile_formation_has_no_mp() -> None:
     assert strategic_mp(0) == 0
     assert not validate_path(M, FormationMovement.of(0, "leg"), [P("0102"), P("0202")]).ok
+
+
+def test_r11_blank_map_sheet_rows_mean_roll_again() -> None:
+    assert mapsheet_for("badlands", 5) is None
+    assert mapsheet_for("water", 6) == "Seaport (Coastal)"
