@@ -121,6 +121,20 @@ def test_writer_section_excludes_a_second_writer(store: EventStore) -> None:
         pass
 
 
+def test_writer_section_excludes_a_second_store_on_the_same_database(store_url: str) -> None:
+    # Two store objects are two replicas in miniature: separate connections, separate
+    # bookkeeping, one database. Re-entrancy is per store, so the second one is refused.
+    with open_store(store_url) as first, open_store(store_url) as second:
+        cid = first.create_campaign("A", "tripwire").id
+        with first.writer(cid):
+            with pytest.raises(WriterBusy), second.writer(cid, wait=False):
+                pass
+            first.append(cid, 0, [NewEvent("inside", "{}")])
+        with second.writer(cid, wait=False):
+            second.append(cid, 1, [NewEvent("after", "{}")])
+        assert [e.type for e in first.read(cid)] == ["inside", "after"]
+
+
 def test_writer_section_is_reentrant_and_allows_appends(store: EventStore) -> None:
     cid = store.create_campaign("A", "tripwire").id
     with store.writer(cid), store.writer(cid, wait=False):
