@@ -28,6 +28,7 @@ from mekref.hexmap.geometry import (
     spiral,
 )
 from mekref.hexmap.mapfile import MapError, parse_map
+from mekref.hexmap.mapsheets import mapsheet_for, random_terrain
 from mekref.hexmap.model import HexMap, Location, Region, River, Road
 from mekref.hexmap.movement import FormationMovement, formation_speed, step_cost, strategic_mp
 from mekref.hexmap.paths import (
@@ -80,11 +81,13 @@ __all__ = [
     "label",
     "line",
     "location_sensors",
+    "mapsheet_for",
     "neighbours",
     "offset_to_hex",
     "parse_label",
     "parse_map",
     "path_cost",
+    "random_terrain",
     "reachable",
     "render_svg",
     "resolve_moves",

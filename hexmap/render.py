@@ -244,7 +244,11 @@ def render_svg(
     out.append("</g>")
     out.append("</g>")
 
-    out.append(_legend(hexmap, used, palette, MARGIN * 2 + map_w, MARGIN + TITLE_H))
+    out.append(
+        _legend(
+            hexmap, used, palette, MARGIN * 2 + map_w, MARGIN + TITLE_H, fog=visible is not None
+        )
+    )
     out.append("</svg>")
     return "\n".join(out)
 
@@ -369,7 +373,13 @@ def _formations(markers: Sequence[FormationMarker], palette: Mapping[str, str]) 
 
 
 def _legend(
-    hexmap: HexMap, used: Sequence[str], palette: Mapping[str, str], x: float, y: float
+    hexmap: HexMap,
+    used: Sequence[str],
+    palette: Mapping[str, str],
+    x: float,
+    y: float,
+    *,
+    fog: bool,
 ) -> str:
     terrains = terrain_table()
     rows: list[str] = []
@@ -423,6 +433,23 @@ def _legend(
         )
         rows.append(_text(x + 42, yy + 1, side_name, size=10, anchor="start"))
         yy += 19
+    if fog:
+        rows.append(
+            f'<rect x="{_fmt(x + 12)}" y="{_fmt(yy - 10)}" width="22" height="14" '
+            'fill="#4a4a52" fill-opacity="0.38" stroke="#8a8173" stroke-width="0.6"/>'
+        )
+        rows.append(_text(x + 42, yy + 1, "Not observed", size=10, anchor="start"))
+        yy += 19
+    # Scale bar: two hexes, centre to centre, in km.
+    yy += 6
+    bar = SIZE * SQRT3 * 2
+    rows.append(
+        f'<path d="M{_fmt(x + 12)} {_fmt(yy)}h{_fmt(bar)}M{_fmt(x + 12)} {_fmt(yy - 4)}v8'
+        f'M{_fmt(x + 12 + bar / 2)} {_fmt(yy - 3)}v6M{_fmt(x + 12 + bar)} {_fmt(yy - 4)}v8" '
+        'stroke="#2b2118" stroke-width="1.2" fill="none"/>'
+    )
+    rows.append(_text(x + 18 + bar, yy + 4, f"{2 * hexmap.hex_km} km", size=10, anchor="start"))
+    yy += 18
     box = (
         f'<rect x="{_fmt(x)}" y="{_fmt(y)}" width="{_fmt(LEGEND_W - MARGIN)}" '
         f'height="{_fmt(yy - y)}" rx="6" fill="#fffdf6" stroke="#cbbfa8"/>'
