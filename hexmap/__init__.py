@@ -17,6 +17,7 @@ from mekref.hexmap.geometry import (
     Hex,
     Offset,
     distance,
+    facing_sides,
     hex_range,
     hex_to_offset,
     label,
@@ -25,6 +26,7 @@ from mekref.hexmap.geometry import (
     offset_to_hex,
     parse_label,
     ring,
+    sector,
     spiral,
 )
 from mekref.hexmap.mapfile import MapError, parse_map
@@ -75,6 +77,7 @@ __all__ = [
     "SensorKind",
     "cheapest_path",
     "distance",
+    "facing_sides",
     "formation_speed",
     "hex_range",
     "hex_to_offset",
@@ -94,6 +97,7 @@ __all__ = [
     "ring",
     "sample_map",
     "sample_map_text",
+    "sector",
     "spiral",
     "step_cost",
     "strategic_mp",

@@ -110,6 +110,34 @@ def hex_range(center: Hex, radius: int) -> frozenset[Hex]:
     return frozenset(spiral(center, radius))
 
 
+def _dot(a: Hex, b: Hex) -> int:
+    return a.q * b.q + a.r * b.r + a.s * b.s
+
+
+def facing_sides(a: Hex, b: Hex) -> tuple[int, ...]:
+    """Index(es) into ``DIRECTIONS`` of the hexside(s) of ``a`` that face ``b``.
+
+    Two when ``b`` lies exactly on the line through a corner of ``a``; empty when ``a == b``.
+    """
+    if a == b:
+        return ()
+    d = b - a
+    dots = [_dot(d, direction) for direction in DIRECTIONS]
+    best = max(dots)
+    return tuple(i for i, v in enumerate(dots) if v == best)
+
+
+def sector(center: Hex, side: int, radius: int) -> frozenset[Hex]:
+    """The 60° wedge of hexes within ``radius`` that ``center``'s hexside ``side`` faces.
+
+    Hexes on the line through a corner belong to both wedges that meet there, so the six
+    sectors together cover the whole range, overlapping only on those lines.
+    """
+    if not 0 <= side < len(DIRECTIONS):
+        raise ValueError(f"hexside must be 0-5, got {side}")
+    return frozenset(h for h in spiral(center, radius) if side in facing_sides(center, h))
+
+
 # --- offset coordinates and labels -------------------------------------------------------------
 
 

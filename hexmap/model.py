@@ -56,8 +56,12 @@ class HexMap:
     locations: tuple[Location, ...] = ()
     regions: tuple[Region, ...] = ()
     # Derived lookups, filled in by __post_init__ so a hand-built HexMap behaves like a parsed one.
-    _road_steps: frozenset[tuple[Hex, Hex]] = field(default=frozenset(), repr=False, compare=False)
-    _river_edges: frozenset[frozenset[Hex]] = field(default=frozenset(), repr=False, compare=False)
+    _road_steps: frozenset[tuple[Hex, Hex]] = field(
+        default=frozenset(), init=False, repr=False, compare=False
+    )
+    _river_edges: frozenset[frozenset[Hex]] = field(
+        default=frozenset(), init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         steps: set[tuple[Hex, Hex]] = set()

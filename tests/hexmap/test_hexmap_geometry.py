@@ -9,11 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mekref.hexmap.geometry import (
+    DIRECTIONS,
     Hex,
     LabelError,
     Offset,
     are_adjacent,
     distance,
+    facing_sides,
     hex_range,
     hex_to_offset,
     is_connected,
@@ -23,6 +25,7 @@ from mekref.hexmap.geometry import (
     offset_to_hex,
     parse_label,
     ring,
+    sector,
     spiral,
     touches,
 )
@@ -118,3 +121,17 @@ def test_region_helpers() -> None:
     assert touches(a, b) and not touches(a, far)
     assert is_connected(a) and is_connected(b)
     assert not is_connected(a | far)
+
+
+@given(hexes, st.integers(min_value=1, max_value=8))
+def test_six_sectors_cover_the_range(center: Hex, k: int) -> None:
+    wedges = [sector(center, i, k) for i in range(6)]
+    assert frozenset().union(*wedges) == hex_range(center, k) - {center}
+    # Rotational symmetry: every wedge holds as many hexes as the others.
+    assert len({len(w) for w in wedges}) == 1
+
+
+@given(hexes, st.integers(min_value=0, max_value=5), st.integers(min_value=1, max_value=9))
+def test_a_hex_straight_out_of_a_side_faces_only_that_side(c: Hex, side: int, k: int) -> None:
+    assert facing_sides(c, c + DIRECTIONS[side].scale(k)) == (side,)
+    assert facing_sides(c, c) == ()
