@@ -56,7 +56,10 @@ class MoveOutcome:
 
 
 def resolve_moves(moves: Sequence[PlannedMove]) -> MoveOutcome:
-    """Play the day's moves step by step; the result does not depend on the order of ``moves``."""
+    """Play the day's moves step by step; the result does not depend on the order of ``moves``.
+
+    Paths are taken as given: check each with ``validate_path`` before the day is resolved.
+    """
     names = [m.formation for m in moves]
     if len(set(names)) != len(names):
         dupes = sorted({n for n in names if names.count(n) > 1})

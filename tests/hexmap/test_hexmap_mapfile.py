@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from mekref.hexmap.geometry import label, parse_label
@@ -162,3 +164,12 @@ def test_river_edge_may_sit_on_the_map_rim() -> None:
 def test_sample_text_parses_to_the_same_map() -> None:
     assert parse_map(sample_map_text("ginestra"), "g") == sample_map()
     assert label(sample_map().location("Bagnorgeio").hex) == "0508"
+
+
+def test_the_example_in_the_docs_parses() -> None:
+    docs = Path(__file__).resolve().parents[2] / "docs" / "hexmap.md"
+    text = docs.read_text(encoding="utf-8")
+    example = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    m = parse_map(example, "docs/hexmap.md")
+    assert m.location("Bagnorgeio Space Port").warchest == 1000
+    assert m.terrain_at(parse_label("0614")) == "light_woods"
