@@ -1,35 +1,67 @@
-"""Find unit designs for MUL entities from a folder the user names (the CLI's ``--units-dir``)."""
+"""Find unit designs for MUL entities in a folder the user names (the CLI's ``--units-dir``).
+
+The folder is indexed once through the unit catalog (loose files and zip archives) with a cache
+under the user's cache directory, so a MegaMek data folder of tens of thousands of files is
+parsed once and re-read only where files changed. A progress bar shows the first build.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from mekref.adapters.megamek.design import UnitDesign
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from mekref.adapters.megamek.catalog import CatalogEntry, CatalogIndex, load_design, scan_folder
+from mekref.adapters.megamek.design import UnitDesign, UnitFileError
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.adapters.megamek.unit_file import is_unit_file, parse_unit_file
 
 
 class CatalogUnavailable(Exception):
     """The units folder cannot be used; the message says what to do."""
 
 
-def _key(chassis: str, model: str) -> str:
-    return " ".join(f"{chassis} {model}".split()).casefold()
+def cache_dir() -> Path:
+    base = os.environ.get("MEKREF_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
+    return Path(base) / "mekref" if base else Path.home() / ".cache" / "mekref"
 
 
-def catalog_lookup(units_dir: Path, *, progress: bool = True) -> DesignLookup:
+def index_folder(units_dir: Path, *, progress: bool = True) -> CatalogIndex:
     if not units_dir.is_dir():
         raise CatalogUnavailable(
             f"{units_dir}: not a folder; pass MegaMek's data/mekfiles folder to --units-dir"
         )
-    designs: dict[str, UnitDesign] = {}
-    for path in sorted(units_dir.rglob("*")):
-        if path.is_file() and is_unit_file(path.name):
-            design = parse_unit_file(path.read_bytes(), path.name)
-            designs[_key(design.chassis, design.model)] = design
+    if not progress:
+        return scan_folder(units_dir, cache_dir())
+    with Progress(
+        TextColumn("indexing unit files"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("index", total=None)
+
+        def advance(done: int, total: int, _path: str) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return scan_folder(units_dir, cache_dir(), advance)
+
+
+def catalog_lookup(units_dir: Path, *, progress: bool = True) -> DesignLookup:
+    index = index_folder(units_dir, progress=progress)
+    designs: dict[CatalogEntry, UnitDesign | None] = {}
 
     def lookup(entity: Entity) -> UnitDesign | None:
-        return designs.get(_key(entity.chassis, entity.model))
+        found = index.lookup(entity.chassis, entity.model, uuid=entity.unit_file_uuid)
+        if not found.found or found.entry is None:
+            return None
+        if found.entry not in designs:
+            try:
+                designs[found.entry] = load_design(found.entry)
+            except (OSError, UnitFileError):
+                designs[found.entry] = None
+        return designs[found.entry]
 
     return lookup
