@@ -1,0 +1,1 @@
+"""Event store contract tests, run against SQLite and PostgreSQL."""
