@@ -292,3 +292,26 @@ def test_every_violation_is_reported_not_just_the_first() -> None:
     assert len(violations(force)) >= 2
     text = violations(force)[0].describe()
     assert "Alpha" in text and "line" in text
+
+
+def test_ruling_charlie_fields_no_salvage_unit() -> None:
+    """R-FORCE-9: "Alpha and Beta Company may each field 1 salvage unit": Beta is Bravo, and
+    Charlie may field none."""
+    charlie = support_company()
+    armour = charlie.lances[0]
+    salvage = replace(armour.units[3], roles=frozenset({UnitRole.SALVAGE}))
+    found = violations(
+        alpha_only(with_lance(charlie, 0, replace(armour, units=(*armour.units[:3], salvage))))
+    )
+    assert [(v.rule, v.company) for v in found] == [("salvage", "Charlie")]
+
+
+def test_ruling_mek_companies_hold_only_meks_and_fighters() -> None:
+    """R-FORCE-3."""
+    alpha = mek_company()
+    fire = alpha.lances[1]
+    tank = unit("a24", kind=UnitKind.COMBAT_VEHICLE)
+    found = violations(
+        alpha_only(with_lance(alpha, 1, replace(fire, units=(*fire.units[:3], tank))))
+    )
+    assert ("mek_company.unit_kind", "a24") in [(v.rule, v.unit_id) for v in found]

@@ -431,3 +431,36 @@ def test_costs_are_never_negative_and_grow_with_damage(
 def test_scrap_never_pays_more_for_more_damage(pair: tuple[RepairSubject, RepairSubject]) -> None:
     less, more = pair
     assert 0 <= scrap_value(more) <= scrap_value(less)
+
+
+def test_ruling_fighter_armor_is_restored_even_where_si_is_damaged() -> None:
+    """R-COST-4: footnote * is marked on the 'Mech and vehicle armor rows only."""
+    fighter = RepairSubject(
+        unit_id="f",
+        kind=UnitKind.AEROSPACE_FIGHTER,
+        tonnage=Fraction(50),
+        locations=(loc("Nose", (30, 0), (10, 5)),),
+    )
+    bill = repair_bill(fighter)
+    assert bill.armor_sp == 50 and bill.armor_deferred_sp == 0 and bill.blocked_locations == ()
+
+
+def test_ruling_fighter_with_si_zero_is_utterly_destroyed() -> None:
+    """R-REPAIR-1: the SI is a fighter's only internal location; at 0 every internal location
+    is destroyed, so the fighter is utterly destroyed: no repair, no scrap."""
+    fighter = RepairSubject(
+        unit_id="f",
+        kind=UnitKind.AEROSPACE_FIGHTER,
+        tonnage=Fraction(50),
+        locations=(loc("Nose", (30, 0), (0, 0)), loc("SI", (0, 0), (10, 0))),
+    )
+    assert damage_state(fighter) is DamageState.UTTERLY_DESTROYED
+    assert not repair_bill(fighter).repairable
+
+
+def test_ruling_only_meks_and_vehicles_can_be_sold() -> None:
+    """R-SELL-2: the table has sale rows for 'Mechs and vehicles only."""
+    fighter = RepairSubject(unit_id="f", kind=UnitKind.AEROSPACE_FIGHTER, tonnage=Fraction(50))
+    with pytest.raises(Refusal) as caught:
+        sell_value(fighter)
+    assert caught.value.code == "no_sale_row"
