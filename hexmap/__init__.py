@@ -40,6 +40,7 @@ from mekref.hexmap.paths import (
     cheapest_path,
     path_cost,
     reachable,
+    todays_leg,
     validate_path,
 )
 from mekref.hexmap.render import FormationMarker, render_svg
@@ -101,6 +102,7 @@ __all__ = [
     "spiral",
     "step_cost",
     "strategic_mp",
+    "todays_leg",
     "validate_path",
     "visible_hexes",
 ]

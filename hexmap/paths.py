@@ -186,3 +186,22 @@ def _dijkstra(
                 best[n] = g + c
                 heapq.heappush(frontier, (g + c, n))
     return best
+
+
+def todays_leg(
+    hexmap: HexMap, movement: FormationMovement, route: Sequence[Hex]
+) -> tuple[Hex, ...]:
+    """The longest start of ``route`` the formation can cover today (at least its start hex).
+
+    For turning a multi-day route from ``cheapest_path`` into the day's order.
+    """
+    best: tuple[Hex, ...] = tuple(route[:1])
+    for end in range(2, len(route) + 1):
+        prefix = tuple(route[:end])
+        if validate_path(hexmap, movement, prefix).ok:
+            best = prefix
+        elif not _all_road(hexmap, prefix):
+            # Off the road the budget can only shrink from here on; an all-road prefix may
+            # still be rescued by the road bonus a step later, so keep trying those.
+            break
+    return best

@@ -21,7 +21,8 @@ class SensorKind(StrEnum):
     PRESENCE = "presence"  # a formation or held location sees its own hex
     RADAR = "radar"
     DEEP_SPACE_ARRAY = "deep_space_array"
-    SATELLITE = "satellite"  # a satellite view reached through a SatLink
+    SATELLITE = "satellite"  # a satellite's view of one hex, reached through a SatLink
+    SATELLITE_MONITOR = "satellite_monitor"  # a satellite's watch on orbital traffic
     COMBAT_AIR_PATROL = "combat_air_patrol"
     OVERFLIGHT = "overflight"
 
@@ -69,6 +70,18 @@ def deep_space_array_regions(hexmap: HexMap, at: Hex) -> frozenset[str]:
     return frozenset([home.name, *(r.name for r in ranked[:wanted])])
 
 
+def satellite_regions(hexmap: HexMap, at: Hex) -> frozenset[str]:
+    """Sectors a satellite in low orbit over ``at`` monitors (ruling R12).
+
+    A campaign map no wider than the satellite's region (6000 km) is watched whole; on a
+    larger map it is the sector below plus two adjacent, as for a Deep Space Array.
+    """
+    extent_km = max(hexmap.width, hexmap.height) * hexmap.hex_km
+    if extent_km <= sensor_rules().satellite_region_km:
+        return frozenset(r.name for r in hexmap.regions)
+    return deep_space_array_regions(hexmap, at)
+
+
 def _border_length(a: Region, b: Region) -> int:
     return sum(1 for h in a.hexes for n in neighbours(h) if n in b.hexes)
 
@@ -109,6 +122,8 @@ def visible_hexes(side: str, hexmap: HexMap, sensors: Iterable[Sensor]) -> Cover
             orbital |= deep_space_array_regions(hexmap, s.at)
         elif s.kind is SensorKind.SATELLITE:
             ground |= hex_range(s.at, rules.satellite_radius)
+        elif s.kind is SensorKind.SATELLITE_MONITOR:
+            orbital |= satellite_regions(hexmap, s.at)
         elif s.kind is SensorKind.COMBAT_AIR_PATROL:
             air |= hex_range(s.at, rules.cap_radius)
         elif s.kind is SensorKind.OVERFLIGHT:

@@ -71,6 +71,7 @@ class Facility:
 class SensorRules:
     radar_range_km: int
     satellite_radius: int
+    satellite_region_km: int
     deep_space_array_adjacent_sectors: int
     cap_radius: int
     overflight_radius: int
@@ -150,6 +151,7 @@ def sensor_rules() -> SensorRules:
     return SensorRules(
         radar_range_km=int(data["radar"]["range_km"]),
         satellite_radius=int(data["satellite"]["radius_hexes"]),
+        satellite_region_km=int(data["satellite"]["region_km"]),
         deep_space_array_adjacent_sectors=int(data["deep_space_array"]["adjacent_sectors"]),
         cap_radius=int(data["combat_air_patrol"]["radius_hexes"]),
         overflight_radius=int(data["overflight"]["radius_hexes"]),

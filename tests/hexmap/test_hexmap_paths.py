@@ -11,7 +11,14 @@ from mekref.hexmap.geometry import Hex, Offset, label, line, neighbours, offset_
 from mekref.hexmap.mapfile import parse_map
 from mekref.hexmap.model import HexMap
 from mekref.hexmap.movement import FormationMovement, step_cost
-from mekref.hexmap.paths import PathProblem, cheapest_path, path_cost, reachable, validate_path
+from mekref.hexmap.paths import (
+    PathProblem,
+    cheapest_path,
+    path_cost,
+    reachable,
+    todays_leg,
+    validate_path,
+)
 from mekref.hexmap.samples import sample_map
 from mekref.hexmap.tables import MovementMode
 
@@ -198,3 +205,18 @@ def test_every_reachable_hex_has_a_valid_path() -> None:
     for h, c in itertools.islice(reachable(GINESTRA, m, start).items(), 40):
         route = cheapest_path(GINESTRA, m, start, h)
         assert route is not None and route.cost <= c + m.road_bonus
+
+
+def test_todays_leg_cuts_a_long_route_at_the_budget() -> None:
+    g = GINESTRA
+    route = cheapest_path(g, LEG, P("0508"), P("1712"))
+    assert route is not None
+    leg = todays_leg(g, LEG, route.path)
+    assert leg == route.path[: len(leg)]
+    assert validate_path(g, LEG, leg).ok
+    assert not validate_path(g, LEG, route.path[: len(leg) + 1]).ok
+    # A road-bound tracked column gets its road bonus on the way.
+    tracked = FormationMovement.of(6, "tracked")
+    road = [P(x) for x in ("0102", "0202", "0302", "0402", "0502", "0602")]
+    assert todays_leg(STRIP, tracked, road) == tuple(road[:5])
+    assert todays_leg(STRIP, tracked, road[:1]) == (P("0102"),)

@@ -136,3 +136,10 @@ def test_r10_immobile_formation_has_no_mp() -> None:
 def test_r11_blank_map_sheet_rows_mean_roll_again() -> None:
     assert mapsheet_for("badlands", 5) is None
     assert mapsheet_for("water", 6) == "Seaport (Coastal)"
+
+
+def test_r12_satellite_watches_a_small_map_whole() -> None:
+    g = sample_map()
+    assert max(g.width, g.height) * g.hex_km <= 6000
+    cov = visible_hexes("A", g, [Sensor("A", SensorKind.SATELLITE_MONITOR, P("1010"))])
+    assert cov.orbital_regions == {r.name for r in g.regions}

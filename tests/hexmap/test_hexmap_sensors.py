@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mekref.hexmap.geometry import distance, parse_label
+from mekref.hexmap.mapfile import parse_map
 from mekref.hexmap.samples import sample_map
 from mekref.hexmap.sensors import (
     Sensor,
@@ -11,6 +12,7 @@ from mekref.hexmap.sensors import (
     has_satlink,
     location_sensors,
     radar_radius,
+    satellite_regions,
     visible_hexes,
 )
 
@@ -75,3 +77,23 @@ def test_location_sensors_follow_facilities() -> None:
     cov = visible_hexes("Loyalist", G, sensors)
     assert cov.orbital_regions == deep_space_array_regions(G, port)
     assert has_satlink(G, ["Bagnorgeio"])
+
+
+def test_satellite_monitor_watches_a_small_map_whole() -> None:
+    # "... or one region in a smaller campaign map (6000 km across)."
+    cov = visible_hexes("L", G, [Sensor("L", SensorKind.SATELLITE_MONITOR, P("0101"))])
+    assert cov.orbital_regions == {r.name for r in G.regions}
+    assert cov.ground == frozenset() and cov.air == frozenset()
+
+
+def test_satellite_monitor_on_a_planetary_map_watches_three_sectors() -> None:
+    # "... can monitor 3 adjacent sectors on a planetary map (the location it is above plus the
+    # two adjacent ones)": 99 hexes of 100 km is wider than 6000 km.
+    regions = "".join(
+        f'[[region]]\nname = "S{i}"\nhexes = ["{c:02d}01:{min(c + 19, 99):02d}10"]\n'
+        for i, c in enumerate(range(1, 99, 20))
+    )
+    big = parse_map(
+        f'[map]\nname = "Planet"\nwidth = 99\nheight = 10\nhex_km = 100\n{regions}', "p"
+    )
+    assert satellite_regions(big, P("4505")) == {"S1", "S2", "S3"}
