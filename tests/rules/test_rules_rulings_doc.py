@@ -1,0 +1,35 @@
+"""docs/rulings.md names a test for every ruling, and every test it names exists."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+HERE = Path(__file__).parent
+RULINGS = HERE.parents[1] / "docs" / "rulings.md"
+REFERENCE = re.compile(r"`(?:(test_rules_\w+\.py))?::(test_\w+)`")
+
+
+def _tests_in(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+def test_every_named_test_exists() -> None:
+    text = RULINGS.read_text(encoding="utf-8")
+    current: str | None = None
+    checked = 0
+    for match in REFERENCE.finditer(text):
+        current = match.group(1) or current
+        assert current is not None, match.group(0)
+        assert match.group(2) in _tests_in(HERE / current), f"{current}::{match.group(2)}"
+        checked += 1
+    assert checked >= 40
+
+
+def test_every_ruling_names_a_test() -> None:
+    sections = re.split(r"^### ", RULINGS.read_text(encoding="utf-8"), flags=re.M)[1:]
+    assert len(sections) >= 25
+    for section in sections:
+        assert "Test" in section and REFERENCE.search(section), section.splitlines()[0]
