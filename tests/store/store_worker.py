@@ -9,10 +9,13 @@ Modes:
   append URL GO CAMPAIGN SHA256  append one event with that file at expected seq 0
   hold URL GO CAMPAIGN HELD RELEASE
                                  take the writer section, create HELD, wait for RELEASE
+  churn URL GO CAMPAIGN          apply file after file (10 events each) until killed,
+                                 printing "applied N" after each commit
 """
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import time
 from pathlib import Path
@@ -43,6 +46,14 @@ def main(argv: list[str]) -> int:
                 held.touch()
                 wait_for(release)
             print("released")
+        elif mode == "churn":
+            campaign_id = argv[3]
+            for n in range(1_000_000):
+                sha256 = hashlib.sha256(f"file {n}".encode()).hexdigest()
+                events = [NewEvent("battle", f'{{"file":{n},"i":{i}}}') for i in range(10)]
+                last = store.last_seq(campaign_id)
+                store.append(campaign_id, last, events, FileRef(sha256, f"{n}.mul"))
+                print(f"applied {n}", flush=True)
         else:
             print(f"unknown mode {mode}", file=sys.stderr)
             return 2
