@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from fractions import Fraction
 
@@ -25,7 +26,7 @@ from mekref.rules.campaign_state import CampaignState, PersonStatus, PoolKind, s
 from mekref.rules.codec import canonical_json
 from mekref.rules.dice import Dice, verify
 from mekref.rules.engine import decide, dice_for, evolve, execute, fold
-from mekref.rules.messages import Command, Event, RefereeNote, event_to_json
+from mekref.rules.messages import Command, Event, RefereeNote, event_from_json, event_to_json
 from mekref.rules.model import ForceDescription
 from mekref.rules.refusal import Refusal
 
@@ -301,3 +302,19 @@ def test_unknown_ruleset_and_second_create_are_refused() -> None:
 def test_state_hash_is_a_sha256_hex_digest() -> None:
     digest = state_hash(CampaignState())
     assert len(digest) == 64 and int(digest, 16) >= 0
+
+
+def test_a_log_stored_as_json_text_replays_to_the_same_state_hash() -> None:
+    """What the daemon does: store each event as canonical JSON text, read it back, fold."""
+    commands = [
+        *setup_commands(),
+        DebitPool(actor="side", pool_id="union-a", amount=40, reason="armor, Griffin"),
+        TransferWarChest(actor="side", from_pool="fdb", to_pool="union-a", amount=40),
+        SetPersonHits(actor="ref", person_id="p-a4", hits=5, override=NOTE),
+        ResolveDeathRoll(actor="ref", person_id="p-a4"),
+    ]
+    log, live = run(commands)
+    stored = [canonical_json(event_to_json(e)) for e in log]
+    replayed = fold(event_from_json(json.loads(text)) for text in stored)
+    assert replayed == live
+    assert state_hash(replayed) == state_hash(live)

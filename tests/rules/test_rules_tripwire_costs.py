@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -47,7 +48,7 @@ def loc(
 
 
 def mek(
-    *locations: LocationDamage, tons: int = 50, tech: TechBase = TechBase.INNER_SPHERE, **kw: object
+    *locations: LocationDamage, tons: int = 50, tech: TechBase = TechBase.INNER_SPHERE, **kw: Any
 ) -> RepairSubject:
     if not locations:
         locations = (loc("CT", (20, 20), (16, 16), ct=True), loc("LA", (10, 10), (8, 8)))
@@ -58,7 +59,7 @@ def mek(
         tech_base=tech,
         locations=locations,
         **kw,
-    )  # type: ignore[arg-type]
+    )
 
 
 ALL_ARMOR_GONE = (loc("CT", (20, 0), (16, 16), ct=True), loc("LA", (10, 0), (8, 8)))
@@ -78,10 +79,10 @@ def test_row_mek_entire_internal_costs_tonnage_x2() -> None:
     assert repair_bill(mek(*ALL_INTERNAL_HALF)).internal_sp == 50
 
 
-def vehicle(*locations: LocationDamage, tons: int = 35, **kw: object) -> RepairSubject:
+def vehicle(*locations: LocationDamage, tons: int = 35, **kw: Any) -> RepairSubject:
     return RepairSubject(
         unit_id="v", kind=UnitKind.COMBAT_VEHICLE, tonnage=Fraction(tons), locations=locations, **kw
-    )  # type: ignore[arg-type]
+    )
 
 
 def test_row_vehicle_armor_costs_half_tonnage_rounded_up() -> None:
