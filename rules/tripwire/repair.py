@@ -81,7 +81,14 @@ class AmmoUse:
 
 @dataclass(frozen=True, kw_only=True)
 class RepairSubject:
-    """What the rules need to price keeping one unit: the adapter's unit condition, reduced."""
+    """What the rules need to price keeping one unit: the adapter's unit condition, reduced.
+
+    The adapter maps its unit condition onto this: one :class:`LocationDamage` per location
+    (armor and internal structure, max and now; a destroyed or blown-off location has both at 0;
+    the 'Mech center torso flagged ``is_center_torso``; a fighter or DropShip gives its SI as a
+    location with ``internal_max``), the count of critical hits to repair, the tons of each
+    ammunition type to replace, and for infantry the troopers left.
+    """
 
     unit_id: str
     kind: UnitKind
@@ -248,6 +255,7 @@ def repair_bill(subject: RepairSubject, tables: TripWireTables | None = None) ->
     gear = Fraction(0)
     blocked: list[str] = []
     hours = 0
+    internal_task = False  # needs a repair facility or a DropShip bay (line 66)
 
     if subject.kind is UnitKind.BATTLE_ARMOR:
         row = t.cost("repair.battle_armor")
@@ -287,6 +295,7 @@ def repair_bill(subject: RepairSubject, tables: TripWireTables | None = None) ->
         if lost_internal or subject.critical_hits or subject.landing_gear_damaged:
             # Ruling R-REPAIR-2: critical hits are repaired with the internal structure task
             # ("Repair Internal Structure/Criticals"), at no SP of their own.
+            internal_task = True
             hours += t.tasks["repair_internal"].hours
             rules.append(t.footnotes["internal_needs_repair_facility"])
 
@@ -294,7 +303,6 @@ def repair_bill(subject: RepairSubject, tables: TripWireTables | None = None) ->
     if subject.ammo_used and rearm:
         hours += t.tasks["reload"].hours
 
-    needs_facility = hours >= t.tasks["repair_internal"].hours and state is DamageState.INTERNAL
     return RepairBill(
         unit_id=subject.unit_id,
         state=state,
@@ -305,7 +313,7 @@ def repair_bill(subject: RepairSubject, tables: TripWireTables | None = None) ->
         landing_gear_sp=cost_sp(gear),
         rearm_sp=rearm,
         tech_hours=hours,
-        needs_repair_facility=needs_facility,
+        needs_repair_facility=internal_task,
         blocked_locations=tuple(blocked),
         rules=tuple(rules),
     )

@@ -7,6 +7,8 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tripwire_forces import legal_force, mek_company, with_lance
 
 from mekref.rules.campaign_commands import (
@@ -318,3 +320,48 @@ def test_a_log_stored_as_json_text_replays_to_the_same_state_hash() -> None:
     replayed = fold(event_from_json(json.loads(text)) for text in stored)
     assert replayed == live
     assert state_hash(replayed) == state_hash(live)
+
+
+WARCHEST_STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["credit", "debit", "transfer"]),
+        st.sampled_from(["union-a", "gazelle", "fdb", "truck"]),
+        st.sampled_from(["union-a", "gazelle", "fdb", "truck"]),
+        st.integers(-5, 400),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(WARCHEST_STEPS)
+def test_warchest_pools_never_go_negative_or_over_capacity(
+    steps: list[tuple[str, str, str, int]],
+) -> None:
+    """Any sequence of credits, debits and transfers: refused ones change nothing, accepted
+    ones keep every pool within 0..capacity, and WP are conserved by transfers."""
+    _, state = run(setup_commands())
+    log: list[Event] = []
+    for kind, a, b, amount in steps:
+        command: Command
+        if kind == "credit":
+            command = CreditPool(actor="x", pool_id=a, amount=amount, reason="r")
+        elif kind == "debit":
+            command = DebitPool(actor="x", pool_id=a, amount=amount, reason="r")
+        else:
+            command = TransferWarChest(actor="x", from_pool=a, to_pool=b, amount=amount)
+        before = sum(p.balance for p in state.pools.values())
+        try:
+            events, after = execute(state, command)
+        except Refusal:
+            continue
+        change = sum(p.balance for p in after.pools.values()) - before
+        expected = {"credit": amount, "debit": -amount, "transfer": 0}[kind]
+        assert change == expected
+        log.extend(events)
+        state = after
+        for pool in state.pools.values():
+            assert pool.balance >= 0
+            assert pool.capacity is None or pool.balance <= pool.capacity
+    base_log, _ = run(setup_commands())
+    assert state_hash(fold([*base_log, *log])) == state_hash(state)

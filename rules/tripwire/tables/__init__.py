@@ -1,0 +1,1 @@
+"""TripWire tables as TOML package data; every row cites its source line."""
