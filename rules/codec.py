@@ -136,7 +136,10 @@ def _from_jsonable_class(cls: type, data: JsonValue) -> Any:
         for f in dataclasses.fields(cls):
             if f.name in data:
                 kwargs[f.name] = from_jsonable(hints[f.name], data[f.name])
-        return cls(**kwargs)
+        try:
+            return cls(**kwargs)
+        except (TypeError, ValueError) as exc:  # a missing field, or a value the class refuses
+            raise CodecError(f"cannot build {cls.__name__}: {exc}") from exc
     raise CodecError(f"unsupported class {cls.__name__}")
 
 

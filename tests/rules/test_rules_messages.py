@@ -129,3 +129,18 @@ def test_unknown_type_and_unknown_fields_are_refused() -> None:
 def test_a_referee_note_needs_a_name_and_a_reason() -> None:
     with pytest.raises(ValueError):
         RefereeNote(referee="ref", reason=" ")
+
+
+def test_missing_fields_and_refused_values_are_codec_errors() -> None:
+    data = event_to_json(EVENT_SAMPLES[3])
+    del data["amount"]
+    with pytest.raises(CodecError):
+        event_from_json(data)
+    hits = event_to_json(EVENT_SAMPLES[6])
+    hits["override"]["reason"] = ""
+    with pytest.raises(CodecError):
+        event_from_json(hits)
+    bad_type = event_to_json(EVENT_SAMPLES[3])
+    bad_type["amount"] = "5"
+    with pytest.raises(CodecError):
+        event_from_json(bad_type)
