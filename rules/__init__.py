@@ -6,7 +6,7 @@ Rule sets plug in by name (:mod:`mekref.rules.rulesets`); ``tripwire`` is the fi
 No I/O beyond reading packaged tables, no clock, no global randomness.
 """
 
-from mekref.rules.campaign_state import CampaignState, state_hash
+from mekref.rules.campaign_state import CampaignState, state_from_text, state_hash, state_to_text
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.engine import decide, dice_for, evolve, execute, fold
 from mekref.rules.messages import (
@@ -16,6 +16,8 @@ from mekref.rules.messages import (
     command_from_json,
     command_to_json,
     event_from_json,
+    event_from_text,
+    event_text,
     event_to_json,
 )
 from mekref.rules.refusal import Refusal
@@ -34,11 +36,15 @@ __all__ = [
     "decide",
     "dice_for",
     "event_from_json",
+    "event_from_text",
+    "event_text",
     "event_to_json",
     "evolve",
     "execute",
     "fold",
     "load_ruleset",
     "ruleset_names",
+    "state_from_text",
     "state_hash",
+    "state_to_text",
 ]

@@ -7,11 +7,12 @@ dicts that are never mutated after construction (copy on write in evolve).
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
-from mekref.rules.codec import canonical_json
+from mekref.rules.codec import CodecError, canonical_json, decode
 from mekref.rules.model import TechBase, UnitKind, UnitRole
 
 
@@ -98,3 +99,16 @@ class CampaignState:
 def state_hash(state: CampaignState) -> str:
     """sha256 of the canonical JSON of the state: equal states hash equal on any machine."""
     return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
+
+
+def state_to_text(state: CampaignState) -> str:
+    """Canonical JSON of the state, for snapshots; its sha256 is :func:`state_hash`."""
+    return canonical_json(state)
+
+
+def state_from_text(text: str) -> CampaignState:
+    """Load a snapshot written by :func:`state_to_text`."""
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise CodecError("a campaign state is a JSON object")
+    return decode(CampaignState, data)

@@ -8,10 +8,11 @@ type instead.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from mekref.rules.codec import CodecError, decode, to_jsonable
+from mekref.rules.codec import CodecError, canonical_json, decode, to_jsonable
 from mekref.rules.dice import Roll
 
 
@@ -102,3 +103,15 @@ def command_to_json(command: Command) -> dict[str, Any]:
 
 def command_from_json(data: dict[str, Any]) -> Command:
     return COMMANDS.from_json(data)
+
+
+def event_text(event: Event) -> str:
+    """The canonical JSON text the event store keeps (``NewEvent.payload``), byte for byte."""
+    return canonical_json(event_to_json(event))
+
+
+def event_from_text(text: str) -> Event:
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise CodecError("an event is a JSON object")
+    return event_from_json(data)

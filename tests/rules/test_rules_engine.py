@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import replace
 from fractions import Fraction
@@ -24,11 +25,26 @@ from mekref.rules.campaign_commands import (
     TransferWarChest,
 )
 from mekref.rules.campaign_events import DeathRollMade
-from mekref.rules.campaign_state import CampaignState, PersonStatus, PoolKind, state_hash
+from mekref.rules.campaign_state import (
+    CampaignState,
+    PersonStatus,
+    PoolKind,
+    state_from_text,
+    state_hash,
+    state_to_text,
+)
 from mekref.rules.codec import canonical_json
 from mekref.rules.dice import Dice, verify
 from mekref.rules.engine import decide, dice_for, evolve, execute, fold
-from mekref.rules.messages import Command, Event, RefereeNote, event_from_json, event_to_json
+from mekref.rules.messages import (
+    Command,
+    Event,
+    RefereeNote,
+    event_from_json,
+    event_from_text,
+    event_text,
+    event_to_json,
+)
 from mekref.rules.model import ForceDescription
 from mekref.rules.refusal import Refusal
 
@@ -365,3 +381,26 @@ def test_warchest_pools_never_go_negative_or_over_capacity(
             assert pool.capacity is None or pool.balance <= pool.capacity
     base_log, _ = run(setup_commands())
     assert state_hash(fold([*base_log, *log])) == state_hash(state)
+
+
+def test_state_snapshot_text_round_trips_and_hashes_the_same() -> None:
+    """Snapshots: the state's canonical text loads back to an equal state with the same hash."""
+    commands = [
+        *setup_commands(),
+        SetPersonHits(actor="ref", person_id="p-a4", hits=5, override=NOTE),
+        ResolveDeathRoll(actor="ref", person_id="p-a4"),
+    ]
+    _, state = run(commands)
+    text = state_to_text(state)
+    loaded = state_from_text(text)
+    assert loaded == state
+    assert state_hash(loaded) == state_hash(state)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == state_hash(state)
+
+
+def test_event_text_is_what_the_store_keeps() -> None:
+    log, _ = run(setup_commands())
+    for event in log:
+        text = event_text(event)
+        assert json.loads(text)["type"] == type(event).TYPE
+        assert event_from_text(text) == event
