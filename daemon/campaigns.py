@@ -1,0 +1,138 @@
+"""Run rules-engine commands against a stored campaign: the one path every entry point takes.
+
+The CLI, the watcher and the gRPC servicers all call :class:`CampaignRunner`. It loads the folded
+state (latest snapshot plus the events after it), lets the rules engine decide under the
+campaign's writer lock, and appends the events (with the battle file that caused them, when
+there is one) in one transaction. The rules stay pure; this module is the imperative shell.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from mekref.daemon.store import (
+    ConcurrencyError,
+    EventStore,
+    FileRef,
+    NewEvent,
+)
+from mekref.daemon.store import Event as StoredEvent
+from mekref.rules.campaign_commands import CreateCampaign
+from mekref.rules.campaign_state import CampaignState, state_hash
+from mekref.rules.codec import canonical_json, decode, to_jsonable
+from mekref.rules.engine import decide, dice_for, evolve, fold
+from mekref.rules.messages import COMMANDS, EVENTS, Command, Event
+
+#: A snapshot every this many events keeps start-up fast without writing one per command.
+SNAPSHOT_EVERY = 200
+#: Optimistic-concurrency retries when another writer slipped in between read and append.
+MAX_RETRIES = 5
+
+
+@dataclass(frozen=True)
+class Loaded:
+    state: CampaignState
+    last_seq: int
+
+
+@dataclass(frozen=True)
+class Executed:
+    campaign_id: str
+    events: tuple[Event, ...]
+    first_seq: int
+    last_seq: int
+    state: CampaignState
+    #: The battle file had already been applied: nothing was decided or appended.
+    already_applied: bool = False
+
+
+def event_to_json(event: Event) -> str:
+    return canonical_json(EVENTS.to_json(event))
+
+
+def event_from_stored(stored: StoredEvent) -> Event:
+    return EVENTS.from_json(json.loads(stored.payload))
+
+
+def command_to_json(command: Command) -> dict[str, Any]:
+    return COMMANDS.to_json(command)
+
+
+class CampaignRunner:
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    # -- creating -------------------------------------------------------------------------
+    def create(self, command: CreateCampaign, campaign_id: str | None = None) -> Executed:
+        campaign_id = campaign_id or str(uuid.uuid4())
+        self.store.create_campaign(command.name, command.ruleset, campaign_id=campaign_id)
+        return self.execute(campaign_id, command)
+
+    # -- reading --------------------------------------------------------------------------
+    def load(self, campaign_id: str) -> Loaded:
+        snapshot = self.store.latest_snapshot(campaign_id)
+        state = CampaignState()
+        after = 0
+        if snapshot is not None:
+            state = decode(CampaignState, json.loads(snapshot.state))
+            after = snapshot.seq
+        last = after
+        for stored in self.store.iter_events(campaign_id, after_seq=after):
+            state = evolve(state, event_from_stored(stored))
+            last = stored.seq
+        return Loaded(state, last)
+
+    def replay(self, campaign_id: str) -> CampaignState:
+        """State folded from the whole log, ignoring snapshots (what a replay proves)."""
+        return fold(event_from_stored(e) for e in self.store.iter_events(campaign_id))
+
+    def events(self, campaign_id: str, after_seq: int = 0) -> Iterator[tuple[int, Event]]:
+        for stored in self.store.iter_events(campaign_id, after_seq=after_seq):
+            yield stored.seq, event_from_stored(stored)
+
+    # -- writing --------------------------------------------------------------------------
+    def execute(
+        self, campaign_id: str, command: Command, *, battle_file: FileRef | None = None
+    ) -> Executed:
+        """Decide ``command`` on the current state and append its events (exactly once per file).
+
+        Raises :class:`mekref.rules.refusal.Refusal` when the rules say no; nothing is stored.
+        """
+        with self.store.writer(campaign_id):
+            for _ in range(MAX_RETRIES):
+                if battle_file is not None and self.store.has_file(campaign_id, battle_file.sha256):
+                    loaded = self.load(campaign_id)
+                    return Executed(
+                        campaign_id, (), loaded.last_seq + 1, loaded.last_seq, loaded.state, True
+                    )
+                loaded = self.load(campaign_id)
+                events = decide(loaded.state, command, dice_for(loaded.state))
+                new = [NewEvent(type(e).TYPE, event_to_json(e)) for e in events]
+                try:
+                    result = self.store.append(
+                        campaign_id, loaded.last_seq, new, ingested_file=battle_file
+                    )
+                except ConcurrencyError:
+                    continue
+                state = fold(events, loaded.state)
+                if result.already_applied:
+                    return Executed(
+                        campaign_id, (), result.first_seq, result.last_seq, loaded.state, True
+                    )
+                self._maybe_snapshot(campaign_id, loaded.last_seq, result.last_seq, state)
+                return Executed(
+                    campaign_id, tuple(events), result.first_seq, result.last_seq, state
+                )
+        raise ConcurrencyError(f"campaign {campaign_id}: too many concurrent writers, try again")
+
+    def _maybe_snapshot(
+        self, campaign_id: str, before: int, after: int, state: CampaignState
+    ) -> None:
+        if after // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
+            self.store.save_snapshot(
+                campaign_id, after, canonical_json(to_jsonable(state)), state_hash(state)
+            )
