@@ -102,6 +102,9 @@ class CampaignRunner:
 
         Raises :class:`mekref.rules.refusal.Refusal` when the rules say no; nothing is stored.
         """
+        # The writer lock makes a concurrent append unlikely; optimistic concurrency still
+        # guards against a writer that does not take the lock (an older mekref, a script).
+        last_error: ConcurrencyError | None = None
         with self.store.writer(campaign_id):
             for _ in range(MAX_RETRIES):
                 if battle_file is not None and self.store.has_file(campaign_id, battle_file.sha256):
@@ -116,7 +119,8 @@ class CampaignRunner:
                     result = self.store.append(
                         campaign_id, loaded.last_seq, new, ingested_file=battle_file
                     )
-                except ConcurrencyError:
+                except ConcurrencyError as exc:
+                    last_error = exc
                     continue
                 state = fold(events, loaded.state)
                 if result.already_applied:
@@ -127,7 +131,8 @@ class CampaignRunner:
                 return Executed(
                     campaign_id, tuple(events), result.first_seq, result.last_seq, state
                 )
-        raise ConcurrencyError(f"campaign {campaign_id}: too many concurrent writers, try again")
+        assert last_error is not None
+        raise last_error
 
     def _maybe_snapshot(
         self, campaign_id: str, before: int, after: int, state: CampaignState
