@@ -51,7 +51,12 @@ def _armor(points: int) -> str:
 
 
 def write_mul(mul: MulFile) -> str:
-    """The text of ``mul`` as MegaMek would write it (UTF-8 when encoded)."""
+    """The text of ``mul`` as MegaMek would write it (UTF-8 when encoded).
+
+    Raises ``ValueError`` for what the root cannot carry (kills or a battle value in the wrong
+    root, a record entity outside the record sections) rather than dropping it silently.
+    """
+    _check_root(mul)
     # A list read without a version (very old files) is written back without one.
     version = "" if mul.version is None else f" version={quoteattr(mul.version)}"
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n\n']
@@ -79,6 +84,21 @@ def write_mul(mul: MulFile) -> str:
         out.append("\t</kills>\n")
     out.append("</record>\n")
     return "".join(out)
+
+
+def _check_root(mul: MulFile) -> None:
+    if mul.root is RootKind.UNIT:
+        if mul.kills:
+            raise ValueError("a <unit> list has no kills; write them in a <record>")
+        return
+    if mul.total_generic_bv is not None:
+        raise ValueError("a <record> has no TotalGenericBattleValue; only a <unit> list does")
+    stray = [e.display_name for e in mul.entities if e.section not in RECORD_SECTIONS]
+    if stray:
+        raise ValueError(
+            f"a <record> needs each entity in survivors, allies, salvage, retreated or "
+            f"devastated; not: {', '.join(stray)}"
+        )
 
 
 def _entity(e: Entity) -> str:

@@ -376,3 +376,17 @@ def test_doomed_armor_reads_back_as_destroyed() -> None:
     assert 'points="Destroyed"' in write_mul(mul)
     back = roundtrip(mul).entities[0].locations[0]
     assert back.armor == ARMOR_DESTROYED
+
+
+def test_writer_refuses_what_the_root_cannot_carry() -> None:
+    unit = Entity("Atlas", "AS7-D", "Biped")
+    with pytest.raises(ValueError, match="survivors"):
+        write_mul(MulFile(RootKind.RECORD, "0.51.01", (unit,)))
+    with pytest.raises(ValueError, match="kills"):
+        write_mul(MulFile(RootKind.UNIT, "0.51.01", (unit,), (Kill("Atlas AS7-D", None),)))
+    with pytest.raises(ValueError, match="TotalGenericBattleValue"):
+        write_mul(MulFile(RootKind.RECORD, "0.51.01", (), (), 1000))
+    # A record's survivors handed on as a plain unit list is fine: the list is the force.
+    survivor = Entity("Atlas", "AS7-D", "Biped", Section.SURVIVORS)
+    written = roundtrip(MulFile(RootKind.UNIT, "0.51.01", (survivor,)))
+    assert [e.section for e in written.entities] == [Section.UNIT]
