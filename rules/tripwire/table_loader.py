@@ -143,6 +143,9 @@ class TrainingRules:
     rules_ref: SourceRef
     simulator_max_level: str
     simulator_ref: SourceRef
+    dropship_crew_gunnery: int
+    dropship_crew_piloting: int
+    dropship_crew_ref: SourceRef
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -371,12 +374,16 @@ def _training() -> tuple[dict[int, TrainingStepRow], TrainingRules]:
         steps[step.from_skill] = step
     rules = section(data, "rules")
     sim = section(data, "simulator")
+    crew = section(data, "dropship_crew")
     return steps, TrainingRules(
         skills_per_contract=int_field(rules, "skills_per_contract"),
         max_gap=int_field(rules, "max_gap"),
         rules_ref=source_of(rules),
         simulator_max_level=str_field(sim, "max_level"),
         simulator_ref=source_of(sim),
+        dropship_crew_gunnery=int_field(crew, "gunnery"),
+        dropship_crew_piloting=int_field(crew, "piloting"),
+        dropship_crew_ref=source_of(crew),
     )
 
 

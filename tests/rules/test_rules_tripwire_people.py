@@ -191,6 +191,8 @@ def test_first_aid_for_one_or_two_hits_hospital_from_three() -> None:
 def test_vehicle_crew_heal_row() -> None:
     """ "| Heal Vehicle Crew (Driver and/or Commander hit results) | 60 per damage |"."""
     assert vehicle_crew_heal_cost(2) == 120
+    # The cost table agrees: "| Heal Vehicle Crew (Driver Hit, Commander Hit) | 60 |".
+    assert load_tables().cost("heal.vehicle_crew").factor == vehicle_crew_heal_cost(1)
 
 
 def test_death_roll_is_1d6_and_4_to_6_dies() -> None:
@@ -275,7 +277,11 @@ def test_simulators_train_to_regular_only() -> None:
 
 
 def test_dropship_crew_training_costs_four_times() -> None:
-    """ "| Train DropShip Crew | As Per MechWarrior x 4 |"; DropShip crews are 4/5."""
+    """ "| Train DropShip Crew | As Per MechWarrior x 4 |"; "DropShip Crews are considered to
+    have Piloting 5 Gunnery 4."."""
+    rules = load_tables().training_rules
+    assert (rules.dropship_crew_gunnery, rules.dropship_crew_piloting) == (4, 5)
+    assert rules.dropship_crew_ref.line == 102
     assert (
         training_cost(trainee(4, 5, dropship_crew=True), Skill.PILOTING, TrainingRoute.KILL) == 600
     )
