@@ -295,7 +295,7 @@ def test_every_violation_is_reported_not_just_the_first() -> None:
 
 
 def test_ruling_charlie_fields_no_salvage_unit() -> None:
-    """R-FORCE-9: "Alpha and Beta Company may each field 1 salvage unit": Beta is Bravo, and
+    """R-FORCE-7: "Alpha and Beta Company may each field 1 salvage unit": Beta is Bravo, and
     Charlie may field none."""
     charlie = support_company()
     armour = charlie.lances[0]

@@ -33,3 +33,16 @@ def test_every_ruling_names_a_test() -> None:
     assert len(sections) >= 25
     for section in sections:
         assert "Test" in section and REFERENCE.search(section), section.splitlines()[0]
+
+
+def test_every_ruling_cited_in_code_or_tests_is_in_the_document() -> None:
+    import mekref.rules
+
+    headings = set(re.findall(r"^### (R-[A-Z]+-\d+)", RULINGS.read_text(encoding="utf-8"), re.M))
+    sources = [*Path(mekref.rules.__file__).resolve().parent.rglob("*.py"), *HERE.glob("*.py")]
+    cited = {
+        ruling
+        for path in sources
+        for ruling in re.findall(r"R-[A-Z]+-\d+", path.read_text(encoding="utf-8"))
+    }
+    assert cited <= headings, sorted(cited - headings)
