@@ -48,6 +48,7 @@ from mekref.rules.campaign_state import (
 )
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event
+from mekref.rules.plugins import load_extensions
 from mekref.rules.refusal import Refusal
 from mekref.rules.rulesets import RuleSet, load_ruleset
 
@@ -58,6 +59,7 @@ def dice_for(state: CampaignState) -> Dice:
 
 
 def decide(state: CampaignState, command: Command, dice: Dice) -> list[Event]:
+    load_extensions()
     handler = _DECIDERS.get(type(command))
     if handler is None:
         raise Refusal("unknown_command", f"no rule handles {type(command).__name__}")
@@ -72,6 +74,7 @@ def decide(state: CampaignState, command: Command, dice: Dice) -> list[Event]:
 
 
 def evolve(state: CampaignState, event: Event) -> CampaignState:
+    load_extensions()
     apply = _EVOLVERS.get(type(event))
     if apply is None:
         raise ValueError(f"no fold for event {type(event).__name__}")
@@ -509,3 +512,17 @@ _EVOLVERS: dict[type[Event], Evolver] = {
     PersonHealed: _evolve_healed,
     DeathRollMade: _evolve_death_roll,
 }
+
+
+def register_decider(command: type[Command], decider: Decider) -> None:
+    """Let a rule module (listed in ``rules/plugins.py``) handle a command of its own."""
+    if command in _DECIDERS:
+        raise ValueError(f"{command.__name__} already has a decider")
+    _DECIDERS[command] = decider
+
+
+def register_evolver(event: type[Event], evolver: Evolver) -> None:
+    """Let a rule module fold an event of its own into the state."""
+    if event in _EVOLVERS:
+        raise ValueError(f"{event.__name__} already has a fold")
+    _EVOLVERS[event] = evolver

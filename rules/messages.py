@@ -79,6 +79,10 @@ class Registry(Generic[M]):
         return {"type": name, **body}
 
     def from_json(self, data: dict[str, Any]) -> M:
+        # Decoding a stored event must know every rule module's types, however we got here.
+        from mekref.rules.plugins import load_extensions
+
+        load_extensions()
         name = data.get("type")
         if not isinstance(name, str) or name not in self._by_name:
             raise CodecError(f"unknown {self.kind} type {name!r}")
