@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from mekref.rules.codec import CodecError, canonical_json, decode
 from mekref.rules.model import TechBase, UnitKind, UnitRole
+from mekref.rules.tripwire.battle_model import BattleLedger
 
 
 class PersonStatus(StrEnum):
@@ -94,6 +95,9 @@ class CampaignState:
     people: dict[str, Person] = field(default_factory=dict)
     pools: dict[str, Pool] = field(default_factory=dict)
     force_checks: dict[str, ForceCheckRecord] = field(default_factory=dict)
+    # Battles, unit damage carried between tracks, kills and battle VP: the battle rules' own
+    # sub-state (rules/tripwire/battles.py folds it).
+    battles: BattleLedger = field(default_factory=BattleLedger)
 
 
 def state_hash(state: CampaignState) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 
 #: Modules that register commands, events, deciders and evolvers. Add yours here.
-EXTENSIONS: tuple[str, ...] = ()
+EXTENSIONS: tuple[str, ...] = ("mekref.rules.tripwire.battles",)
 
 _loaded = False
 

@@ -1,0 +1,86 @@
+"""Commands and events of the battle side: files in, referee inputs, the resolution out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mekref.rules.messages import COMMANDS, EVENTS, Command, Event, RefereeNote
+from mekref.rules.tripwire.battle_model import AmmoBinLoad, BattleFile, BattleResolution
+
+
+@COMMANDS.register("RecordLoadouts")
+@dataclass(frozen=True, kw_only=True)
+class RecordLoadouts(Command):
+    """The standard ammunition load of imported units (the full bins re-arming restores)."""
+
+    side_id: str
+    loadouts: tuple[tuple[str, tuple[AmmoBinLoad, ...]], ...]  # (unit id, bins)
+
+
+@COMMANDS.register("SubmitBattleReport")
+@dataclass(frozen=True, kw_only=True)
+class SubmitBattleReport(Command):
+    """One battle file (one player's view), already matched to campaign ids by the shell.
+
+    ``battle_id`` None: the file joins the open battle that shares its units, else opens one.
+    """
+
+    file: BattleFile
+    battle_id: str | None = None
+
+
+@COMMANDS.register("SetBattleControl")
+@dataclass(frozen=True, kw_only=True)
+class SetBattleControl(Command):
+    """Referee input: the side left holding the field (decides salvage and ejected crews)."""
+
+    battle_id: str
+    side_id: str
+    note: RefereeNote | None = None
+
+
+@COMMANDS.register("CloseBattle")
+@dataclass(frozen=True, kw_only=True)
+class CloseBattle(Command):
+    """Resolve a battle now. Before every side has reported this needs the referee's word."""
+
+    battle_id: str
+    control_side: str | None = None  # None: the control already set
+    note: RefereeNote | None = None
+
+
+@EVENTS.register("LoadoutsRecorded")
+@dataclass(frozen=True, kw_only=True)
+class LoadoutsRecorded(Event):
+    side_id: str
+    loadouts: tuple[tuple[str, tuple[AmmoBinLoad, ...]], ...]
+    actor: str
+
+
+@EVENTS.register("BattleReportReceived")
+@dataclass(frozen=True, kw_only=True)
+class BattleReportReceived(Event):
+    battle_id: str
+    number: int
+    opened: bool  # this file opened the battle
+    file: BattleFile
+    actor: str
+
+
+@EVENTS.register("BattleControlSet")
+@dataclass(frozen=True, kw_only=True)
+class BattleControlSet(Event):
+    battle_id: str
+    side_id: str
+    note: RefereeNote | None
+    actor: str
+
+
+@EVENTS.register("BattleResolved")
+@dataclass(frozen=True, kw_only=True)
+class BattleResolved(Event):
+    """Everything the battle decided; ``rolls`` holds the death rolls it made."""
+
+    battle_id: str
+    resolution: BattleResolution
+    actor: str

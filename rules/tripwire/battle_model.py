@@ -1,0 +1,251 @@
+"""What a battle file says about campaign units and people, as pure data, and the battle ledger.
+
+The daemon turns a MegaMek ``.mul`` into these values (``mekref.daemon.battle_input``); the
+rules never see a ``MulFile``. Every value is a frozen dataclass of builtins, enums and
+fractions, so a battle report command and its events serialise to canonical JSON in the log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from mekref.rules.dice import Roll
+from mekref.rules.messages import RefereeNote
+from mekref.rules.model import UnitKind
+from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
+from mekref.rules.tripwire.salvage import UnitMobility
+
+
+class RecordSection(StrEnum):
+    """The section of the file an entity stood in (``unit``: a plain unit list)."""
+
+    UNIT = "unit"
+    SURVIVORS = "survivors"
+    ALLIES = "allies"
+    SALVAGE = "salvage"
+    RETREATED = "retreated"
+    DEVASTATED = "devastated"
+
+
+class Fate(StrEnum):
+    """What became of a unit in one battle (the issue's list, in order of severity)."""
+
+    OPERATIONAL = "operational"
+    DAMAGED = "damaged"
+    DESTROYED_REPAIRABLE = "destroyed_repairable"  # destroyed in the game, repairable in campaign
+    TRULY_DESTROYED = "truly_destroyed"
+    UTTERLY_DESTROYED = "utterly_destroyed"
+    RETREATED = "retreated"
+    CAPTURED = "captured"  # salvaged by the enemy: it changes sides
+    MISSING = "missing"  # expected (its side reported) but in no file
+
+
+class PersonFate(StrEnum):
+    ACTIVE = "active"
+    INJURED = "injured"
+    KIA = "kia"
+    DIED_OF_WOUNDS = "died_of_wounds"  # failed the death roll at 5 hits
+    CAPTURED = "captured"
+    RECOVERED = "recovered"  # ejected, and picked up by their own side
+
+
+@dataclass(frozen=True, kw_only=True)
+class AmmoBinLoad:
+    """One ammunition bin of a unit's standard load (TripWire line 22: it never changes)."""
+
+    location: str
+    slot: int | None
+    ammo_type: str
+    shots: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnitDamage:
+    """The absolute condition of a unit after a battle, reduced to what the rules price."""
+
+    locations: tuple[LocationDamage, ...] = ()
+    critical_hits: int = 0
+    ammo_used: tuple[AmmoUse, ...] = ()
+    troopers_alive: int | None = None
+    troopers_max: int | None = None
+    suits_damaged: int = 0
+    design_known: bool = True  # False: only the file's numbers were known (nothing lost is seen)
+
+    @property
+    def armor_lost(self) -> int:
+        return sum(loc.armor_lost for loc in self.locations)
+
+    @property
+    def internal_lost(self) -> int:
+        return sum(loc.internal_lost for loc in self.locations)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportedPerson:
+    person_id: str | None  # the campaign person; None when the file's person is unknown to us
+    name: str
+    hits: int  # 0-6; 6 is dead ("Dead" in the file)
+    ejected: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportedUnit:
+    """One campaign unit as one file saw it."""
+
+    unit_id: str
+    display_name: str
+    section: RecordSection
+    kind: UnitKind
+    damage: UnitDamage
+    mobility: UnitMobility
+    crew: tuple[ReportedPerson, ...] = ()
+    crew_damage: int = 0  # vehicles: driver and commander hit results (Heal Vehicle Crew row)
+    matched_by: str = "external_id"  # or "name": chassis + model (+ pilot) was unambiguous
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportedEjection:
+    """An ejected crew entity: the people on foot, where they stood and who picked them up."""
+
+    person_ids: tuple[str, ...]
+    names: tuple[str, ...]
+    section: RecordSection
+    left_unit_id: str | None
+    picked_up_by: str | None  # a campaign unit id, when the file names the rescuer
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportedKill:
+    """``<kill killed=display name killer=externalId|None>``."""
+
+    killed_name: str
+    killed_unit_ids: tuple[str, ...]  # campaign units of that display name in the file
+    killer_unit_id: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class BattleFile:
+    """One file's content as it was received (kept whole: resolution reads every file)."""
+
+    sha256: str
+    path: str
+    root: str  # "record" or "unit"
+    reporting_side: str | None
+    units: tuple[ReportedUnit, ...]
+    ejections: tuple[ReportedEjection, ...] = ()
+    kills: tuple[ReportedKill, ...] = ()
+    unmatched: tuple[str, ...] = ()  # entities that are no campaign unit (display names)
+
+
+# --- the resolution ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepairLine:
+    armor_sp: int
+    armor_deferred_sp: int
+    internal_sp: int
+    rearm_sp: int
+    total_sp: int
+    tech_hours: int
+    repairable: bool
+    needs_repair_facility: bool
+    rules: tuple[str, ...] = ()  # "line N: quoted source"
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnitOutcome:
+    unit_id: str
+    side_id: str  # owner before the battle
+    fate: Fate
+    damage: UnitDamage
+    repair: RepairLine
+    salvaged_by: str | None = None  # the side that takes it
+    salvage_reasons: tuple[str, ...] = ()
+    must_withdraw: bool = False  # cannot retreat on its own (line 339)
+    scrap_wp: int | None = None  # None: cannot be scrapped
+    crew_heal_sp: int = 0  # vehicles: 60 per driver/commander hit
+    reasons: tuple[str, ...] = ()  # why this fate: section, rule rows
+
+
+@dataclass(frozen=True, kw_only=True)
+class PersonOutcome:
+    person_id: str
+    side_id: str
+    hits_before: int
+    hits: int
+    fate: PersonFate
+    heal_cost_sp: int | None  # the next hit's price; None: nothing to heal or not healable
+    needs_hospital: bool
+    captured_by: str | None = None
+    kills: int = 0
+    may_train: bool = False
+    death_roll: Roll | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SideOutcome:
+    side_id: str
+    starting_bv: int
+    destroyed_bv: int
+    vp_awards: tuple[str, ...]  # "key: +n (line N)"
+    vp_delta: int
+    commander_lost: bool
+    retires: bool  # at or below 50% of starting BV (line 413)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Conflict:
+    """Two files disagree about one unit or person; the owner's file was used."""
+
+    subject: str
+    detail: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class BattleResolution:
+    control_side: str
+    track: int  # tracks_completed after this battle
+    units: tuple[UnitOutcome, ...]
+    people: tuple[PersonOutcome, ...]
+    sides: tuple[SideOutcome, ...]
+    conflicts: tuple[Conflict, ...]
+    closed_by: RefereeNote | None = None  # a referee closed it before every side reported
+
+
+class BattleStatus(StrEnum):
+    OPEN = "open"
+    RESOLVED = "resolved"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Battle:
+    battle_id: str
+    number: int
+    status: BattleStatus = BattleStatus.OPEN
+    files: tuple[BattleFile, ...] = ()
+    control_side: str | None = None
+    control_note: RefereeNote | None = None
+    resolution: BattleResolution | None = None
+
+    @property
+    def unit_ids(self) -> frozenset[str]:
+        return frozenset(u.unit_id for f in self.files for u in f.units)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BattleLedger:
+    """The battle side of a campaign: battles, unit damage carried between tracks, VP."""
+
+    battles: dict[str, Battle] = field(default_factory=dict)
+    loadouts: dict[str, tuple[AmmoBinLoad, ...]] = field(default_factory=dict)
+    unit_damage: dict[str, UnitDamage] = field(default_factory=dict)
+    fates: dict[str, Fate] = field(default_factory=dict)
+    captured_people: dict[str, str] = field(default_factory=dict)  # person -> captor side
+    kills: dict[str, int] = field(default_factory=dict)  # person -> kills credited
+    may_train: dict[str, int] = field(default_factory=dict)  # person -> battle number earned
+    victory_points: dict[str, int] = field(default_factory=dict)
+    bv_override: dict[str, int] = field(default_factory=dict)  # unit -> BV after reconfiguring
+    scrapped: tuple[str, ...] = ()
+    sold: tuple[str, ...] = ()

@@ -1,0 +1,432 @@
+"""Resolve one battle from all its files and control of the field: pure arithmetic.
+
+Order of work: merge the files into one view per unit (the owner's own file wins, conflicts are
+listed), decide each unit's fate, salvage for the side holding the field, price repairs, people
+(hits, deaths, death rolls, ejected crews), kills and training, and each side's victory points.
+"""
+
+from __future__ import annotations
+
+from mekref.rules.campaign_state import CampaignState, CampaignUnit
+from mekref.rules.dice import Dice, Roll
+from mekref.rules.messages import RefereeNote
+from mekref.rules.model import UnitRole
+from mekref.rules.refusal import Refusal
+from mekref.rules.tables import SourceRef
+from mekref.rules.tripwire import injuries
+from mekref.rules.tripwire.battle_model import (
+    Battle,
+    BattleFile,
+    BattleResolution,
+    Conflict,
+    Fate,
+    PersonFate,
+    PersonOutcome,
+    RecordSection,
+    RepairLine,
+    ReportedPerson,
+    ReportedUnit,
+    SideOutcome,
+    UnitDamage,
+    UnitOutcome,
+)
+from mekref.rules.tripwire.repair import (
+    DamageState,
+    RepairSubject,
+    damage_state,
+    repair_bill,
+    scrap_value,
+)
+from mekref.rules.tripwire.salvage import can_retreat, salvage_reasons
+from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
+from mekref.rules.tripwire.victory import BattleOutcome, battle_vp, must_retire
+
+#: Fates that count as "destroyed" for the victory rows and the 50% retirement.
+DESTROYED_FATES = frozenset(
+    {Fate.DESTROYED_REPAIRABLE, Fate.TRULY_DESTROYED, Fate.UTTERLY_DESTROYED, Fate.CAPTURED}
+)
+
+
+def cite(ref: SourceRef) -> str:
+    return f"line {ref.line}: {ref.source}"
+
+
+def subject_for(unit: CampaignUnit, damage: UnitDamage) -> RepairSubject:
+    suits = damage.troopers_max or 0
+    return RepairSubject(
+        unit_id=unit.unit_id,
+        kind=unit.kind,
+        tonnage=unit.tonnage,
+        tech_base=unit.tech_base,
+        locations=damage.locations,
+        critical_hits=damage.critical_hits,
+        ammo_used=damage.ammo_used,
+        suits=suits,
+        suits_damaged=damage.suits_damaged,
+        troopers_alive=damage.troopers_alive if unit.kind.is_infantry else None,
+    )
+
+
+def repair_line(unit: CampaignUnit, damage: UnitDamage, t: TripWireTables) -> RepairLine:
+    bill = repair_bill(subject_for(unit, damage), t)
+    return RepairLine(
+        armor_sp=bill.armor_sp,
+        armor_deferred_sp=bill.armor_deferred_sp,
+        internal_sp=bill.internal_sp + bill.landing_gear_sp,
+        rearm_sp=bill.rearm_sp,
+        total_sp=bill.total_sp,
+        tech_hours=bill.tech_hours,
+        repairable=bill.repairable,
+        needs_repair_facility=bill.needs_repair_facility,
+        rules=tuple(cite(r) for r in bill.rules),
+    )
+
+
+# --- merging the files ------------------------------------------------------------------------
+
+
+def _views(battle: Battle) -> dict[str, list[tuple[BattleFile, ReportedUnit]]]:
+    views: dict[str, list[tuple[BattleFile, ReportedUnit]]] = {}
+    for f in battle.files:
+        for u in f.units:
+            views.setdefault(u.unit_id, []).append((f, u))
+    return views
+
+
+def _authoritative(
+    owner: str, views: list[tuple[BattleFile, ReportedUnit]]
+) -> tuple[BattleFile, ReportedUnit]:
+    """Ruling R-BATTLE-2: the owner's own file describes its units; else the first file."""
+    for f, u in views:
+        if f.reporting_side == owner:
+            return f, u
+    return views[0]
+
+
+def _conflicts(
+    unit_id: str, chosen: ReportedUnit, views: list[tuple[BattleFile, ReportedUnit]]
+) -> list[Conflict]:
+    out: list[Conflict] = []
+    for f, u in views:
+        if u is chosen:
+            continue
+        if u.damage.locations != chosen.damage.locations or (
+            u.damage.troopers_alive != chosen.damage.troopers_alive
+        ):
+            out.append(
+                Conflict(
+                    subject=unit_id,
+                    detail=f"{chosen.display_name}: damage differs in file {f.sha256[:12]} "
+                    f"({u.damage.armor_lost} armor / {u.damage.internal_lost} internal lost "
+                    f"there, {chosen.damage.armor_lost} / {chosen.damage.internal_lost} used)",
+                )
+            )
+        theirs = {p.person_id: p.hits for p in u.crew if p.person_id}
+        for p in chosen.crew:
+            if p.person_id in theirs and theirs[p.person_id] != p.hits:
+                out.append(
+                    Conflict(
+                        subject=p.person_id,
+                        detail=f"{p.name}: {theirs[p.person_id]} hits in file {f.sha256[:12]}, "
+                        f"{p.hits} used",
+                    )
+                )
+    return out
+
+
+# --- fates ------------------------------------------------------------------------------------
+
+
+def _has_damage(damage: UnitDamage) -> bool:
+    return bool(
+        damage.armor_lost
+        or damage.internal_lost
+        or damage.critical_hits
+        or damage.suits_damaged
+        or (
+            damage.troopers_alive is not None
+            and damage.troopers_max is not None
+            and damage.troopers_alive < damage.troopers_max
+        )
+    )
+
+
+def _fate(
+    unit: CampaignUnit,
+    chosen: ReportedUnit,
+    views: list[tuple[BattleFile, ReportedUnit]],
+    killed_names: set[str],
+) -> tuple[Fate, list[str]]:
+    """Fate from the sections every file put the unit in, and its damage.
+
+    Ruling R-BATTLE-3: a unit MegaMek wrote as ``devastated`` (no wreck to recover) is at least
+    truly destroyed. An enemy's ``salvage`` section mixes wrecks with units still on the map, so
+    there it counts as a wreck only with a kill entry or when the owner's view agrees.
+    """
+    sections = {(f.reporting_side == unit.side_id, u.section) for f, u in views}
+    own_sections = {s for own, s in sections if own}
+    any_sections = {s for _, s in sections}
+    state = damage_state(subject_for(unit, chosen.damage))
+    why = [f"sections: {', '.join(sorted(s.value for s in any_sections))}"]
+    if state is DamageState.UTTERLY_DESTROYED:
+        return Fate.UTTERLY_DESTROYED, [*why, "every internal location destroyed"]
+    if state is DamageState.TRULY_DESTROYED:
+        return Fate.TRULY_DESTROYED, [*why, "truly destroyed by the glossary rows"]
+    if RecordSection.DEVASTATED in any_sections:
+        return Fate.TRULY_DESTROYED, [*why, "devastated: no wreck to recover (R-BATTLE-3)"]
+    wreck = RecordSection.SALVAGE in own_sections or (
+        RecordSection.SALVAGE in any_sections
+        and (unit.unit_id in killed_names or not own_sections)
+        and bool(salvage_reasons(chosen.mobility) or unit.unit_id in killed_names)
+    )
+    if RecordSection.SALVAGE in {s for own, s in sections if not own} and own_sections - {
+        RecordSection.SALVAGE
+    }:
+        wreck = RecordSection.SALVAGE in own_sections
+    if wreck:
+        return Fate.DESTROYED_REPAIRABLE, [*why, "destroyed in the game, repairable"]
+    if RecordSection.RETREATED in any_sections:
+        return Fate.RETREATED, why
+    if _has_damage(chosen.damage):
+        return Fate.DAMAGED, why
+    return Fate.OPERATIONAL, why
+
+
+# --- the resolution ---------------------------------------------------------------------------
+
+
+def resolve(
+    state: CampaignState,
+    battle: Battle,
+    control: str,
+    dice: Dice,
+    closed_by: RefereeNote | None,
+    tables: TripWireTables | None = None,
+) -> tuple[BattleResolution, tuple[Roll, ...]]:
+    t = tables or load_tables()
+    views = _views(battle)
+    killed_names = {uid for f in battle.files for k in f.kills for uid in k.killed_unit_ids}
+    conflicts: list[Conflict] = []
+    units: list[UnitOutcome] = []
+    chosen_views: dict[str, ReportedUnit] = {}
+    for unit_id in sorted(views):
+        unit = state.units[unit_id]
+        _, chosen = _authoritative(unit.side_id, views[unit_id])
+        chosen_views[unit_id] = chosen
+        conflicts.extend(_conflicts(unit_id, chosen, views[unit_id]))
+        fate, why = _fate(unit, chosen, views[unit_id], killed_names)
+        reasons = tuple(cite(r) for r in salvage_reasons(chosen.mobility))
+        salvaged_by: str | None = None
+        if (
+            unit.side_id != control
+            and reasons
+            and fate not in (Fate.UTTERLY_DESTROYED, Fate.RETREATED)
+            and RecordSection.DEVASTATED not in {u.section for _, u in views[unit_id]}
+        ):
+            salvaged_by = control
+            fate = Fate.CAPTURED
+            why.append(f"salvaged by {control}, who controls the field")
+        units.append(_unit_outcome(unit, chosen, fate, why, salvaged_by, reasons, t))
+    by_id = {u.unit_id: u for u in units}
+    people, rolls = _people(state, battle, control, chosen_views, by_id, dice, t)
+    sides = _sides(state, units, people, t)
+    return (
+        BattleResolution(
+            control_side=control,
+            track=state.tracks_completed + 1,
+            units=tuple(units),
+            people=tuple(people),
+            sides=tuple(sides),
+            conflicts=tuple(conflicts),
+            closed_by=closed_by,
+        ),
+        tuple(rolls),
+    )
+
+
+def _unit_outcome(
+    unit: CampaignUnit,
+    chosen: ReportedUnit,
+    fate: Fate,
+    why: list[str],
+    salvaged_by: str | None,
+    reasons: tuple[str, ...],
+    t: TripWireTables,
+) -> UnitOutcome:
+    subject = subject_for(unit, chosen.damage)
+    try:
+        scrap: int | None = scrap_value(subject, t)
+    except Refusal:
+        scrap = None
+    crew_heal = injuries.vehicle_crew_heal_cost(chosen.crew_damage, t) if chosen.crew_damage else 0
+    return UnitOutcome(
+        unit_id=unit.unit_id,
+        side_id=unit.side_id,
+        fate=fate,
+        damage=chosen.damage,
+        repair=repair_line(unit, chosen.damage, t),
+        salvaged_by=salvaged_by,
+        salvage_reasons=reasons,
+        must_withdraw=fate in (Fate.DAMAGED, Fate.OPERATIONAL, Fate.RETREATED)
+        and not can_retreat(chosen.mobility),
+        scrap_wp=scrap,
+        crew_heal_sp=crew_heal,
+        reasons=tuple(why),
+    )
+
+
+def _people(
+    state: CampaignState,
+    battle: Battle,
+    control: str,
+    chosen: dict[str, ReportedUnit],
+    outcomes: dict[str, UnitOutcome],
+    dice: Dice,
+    t: TripWireTables,
+) -> tuple[list[PersonOutcome], list[Roll]]:
+    seen: dict[str, tuple[ReportedPerson, str]] = {}  # person -> (as reported, unit id)
+    for unit_id, view in chosen.items():
+        for p in view.crew:
+            if p.person_id and p.person_id in state.people:
+                seen[p.person_id] = (p, unit_id)
+    # Ejected crews on foot: who picked them up, and whether they left the map.
+    rescued: set[str] = set()
+    ejected: set[str] = set()
+    for f in battle.files:
+        for ej in f.ejections:
+            for pid in ej.person_ids:
+                if pid not in state.people:
+                    continue
+                ejected.add(pid)
+                own = state.people[pid].side_id
+                rescuer = state.units.get(ej.picked_up_by or "")
+                if ej.section is RecordSection.RETREATED or (
+                    rescuer is not None and rescuer.side_id == own
+                ):
+                    rescued.add(pid)
+    kills = _kills(state, battle)
+    people: list[PersonOutcome] = []
+    rolls: list[Roll] = []
+    for pid in sorted(seen):
+        reported, unit_id = seen[pid]
+        person = state.people[pid]
+        hits = min(reported.hits, injuries_kia(t))
+        fate = PersonFate.ACTIVE if hits == 0 else PersonFate.INJURED
+        roll: Roll | None = None
+        captured_by: str | None = None
+        if injuries.is_dead(hits, t):
+            fate = PersonFate.KIA
+        elif injuries.death_roll_due(hits, t):
+            result, dice = injuries.roll_death(dice, pid, t)
+            roll = result.roll
+            rolls.append(roll)
+            if result.dies:
+                fate = PersonFate.DIED_OF_WOUNDS
+        alive = fate in (PersonFate.ACTIVE, PersonFate.INJURED)
+        outcome = outcomes[unit_id]
+        was_ejected = reported.ejected or pid in ejected
+        if alive and person.side_id != control:
+            # Ruling R-BATTLE-5: the side holding the field recovers ejected crews; the
+            # other side's ejected crews are captured unless a friendly unit picked them up
+            # or they left the map; a crew inside a unit the enemy salvages is captured too.
+            if (was_ejected and pid not in rescued) or outcome.salvaged_by is not None:
+                fate, captured_by = PersonFate.CAPTURED, control
+        elif alive and was_ejected:
+            fate = PersonFate.RECOVERED
+        heal: int | None = None
+        if alive and 0 < hits < injuries_kia(t):
+            heal = injuries.heal_cost(hits, t)
+        n_kills = kills.get(pid, 0)
+        people.append(
+            PersonOutcome(
+                person_id=pid,
+                side_id=person.side_id,
+                hits_before=person.hits,
+                hits=hits,
+                fate=fate,
+                heal_cost_sp=heal,
+                needs_hospital=alive and injuries.needs_hospital(hits, t),
+                captured_by=captured_by,
+                kills=n_kills,
+                may_train=n_kills > 0 and fate is not PersonFate.CAPTURED and alive,
+                death_roll=roll,
+            )
+        )
+    return people, rolls
+
+
+def injuries_kia(t: TripWireTables) -> int:
+    return t.injury_rules.kia_hits
+
+
+def _kills(state: CampaignState, battle: Battle) -> dict[str, int]:
+    """Kills credited to every crew member of the killer unit (by its externalId).
+
+    Files of both sides may list the same kill; a kill counts once per (victim, killer).
+    """
+    credited: set[tuple[str, str]] = set()
+    for f in battle.files:
+        for k in f.kills:
+            if k.killer_unit_id and k.killer_unit_id in state.units:
+                credited.add((k.killed_name, k.killer_unit_id))
+    out: dict[str, int] = {}
+    for _, killer in sorted(credited):
+        for pid in state.units[killer].crew:
+            out[pid] = out.get(pid, 0) + 1
+    return out
+
+
+def _sides(
+    state: CampaignState,
+    units: list[UnitOutcome],
+    people: list[PersonOutcome],
+    t: TripWireTables,
+) -> list[SideOutcome]:
+    bv = {u.unit_id: state.battles.bv_override.get(u.unit_id, state.units[u.unit_id].bv)
+          for u in units}  # fmt: skip
+    start: dict[str, int] = {}
+    lost: dict[str, int] = {}
+    for u in units:
+        start[u.side_id] = start.get(u.side_id, 0) + bv[u.unit_id]
+        if u.fate in DESTROYED_FATES:
+            lost[u.side_id] = lost.get(u.side_id, 0) + bv[u.unit_id]
+    fallen = {p.person_id for p in people if p.fate in _LOST_PERSON}
+    commander_lost = {
+        side: any(
+            state.units[u.unit_id].side_id == side
+            and UnitRole.FORCE_COMMANDER in state.units[u.unit_id].roles
+            and state.units[u.unit_id].crew
+            and state.units[u.unit_id].crew[0] in fallen
+            for u in units
+        )
+        for side in start
+    }
+    out: list[SideOutcome] = []
+    for side in sorted(start):
+        enemy_start = sum(v for s, v in start.items() if s != side)
+        enemy_lost = sum(v for s, v in lost.items() if s != side)
+        outcome = BattleOutcome(
+            own_starting_bv=start[side],
+            own_destroyed_bv=lost.get(side, 0),
+            enemy_starting_bv=enemy_start,
+            enemy_destroyed_bv=enemy_lost,
+            enemy_commander_lost=any(v for s, v in commander_lost.items() if s != side),
+            own_commander_lost=commander_lost[side],
+        )
+        awards = battle_vp(outcome, t)
+        out.append(
+            SideOutcome(
+                side_id=side,
+                starting_bv=start[side],
+                destroyed_bv=lost.get(side, 0),
+                vp_awards=tuple(f"{a.key}: {a.vp:+d} ({cite(a.source)})" for a in awards),
+                vp_delta=sum(a.vp for a in awards),
+                commander_lost=commander_lost[side],
+                retires=start[side] > 0
+                and must_retire(start[side] - lost.get(side, 0), start[side], t),
+            )
+        )
+    return out
+
+
+_LOST_PERSON = frozenset({PersonFate.KIA, PersonFate.DIED_OF_WOUNDS, PersonFate.CAPTURED})

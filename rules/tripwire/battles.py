@@ -1,0 +1,357 @@
+"""Battles: files arrive one per side, the referee says who holds the field, then it resolves.
+
+A battle opens with its first file and waits for a file from every side whose units appear in
+any of its files (a ``<record>`` is one player's view) and for control of the field. When both
+are there it resolves in the same decision; the referee may close it earlier on their word.
+This module registers the battle commands with the engine (it is listed in
+``rules/plugins.py``); the arithmetic of a resolution lives in ``battle_resolution``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mekref.rules.campaign_state import CampaignState, Person, PersonStatus
+from mekref.rules.dice import Dice
+from mekref.rules.engine import register_decider, register_evolver
+from mekref.rules.messages import Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.rulesets import RuleSet
+from mekref.rules.tripwire.battle_messages import (
+    BattleControlSet,
+    BattleReportReceived,
+    BattleResolved,
+    CloseBattle,
+    LoadoutsRecorded,
+    RecordLoadouts,
+    SetBattleControl,
+    SubmitBattleReport,
+)
+from mekref.rules.tripwire.battle_model import (
+    Battle,
+    BattleFile,
+    BattleLedger,
+    BattleStatus,
+    PersonFate,
+    RecordSection,
+)
+from mekref.rules.tripwire.battle_resolution import resolve
+
+
+@dataclass(frozen=True, kw_only=True)
+class PendingBattle:
+    battle_id: str
+    sides_expected: tuple[str, ...]
+    sides_reported: tuple[str, ...]
+    files: tuple[str, ...]  # sha256 of each file received
+    control_side: str | None = None
+
+    @property
+    def sides_missing(self) -> tuple[str, ...]:
+        return tuple(s for s in self.sides_expected if s not in self.sides_reported)
+
+
+def ledger(state: CampaignState) -> BattleLedger:
+    return state.battles
+
+
+def sides_expected(state: CampaignState, battle: Battle) -> tuple[str, ...]:
+    """Every side with a unit in any file of the battle (a side that fought owes a file)."""
+    sides = {state.units[u].side_id for u in battle.unit_ids if u in state.units}
+    return tuple(sorted(sides))
+
+
+def sides_reported(battle: Battle) -> tuple[str, ...]:
+    return tuple(sorted({f.reporting_side for f in battle.files if f.reporting_side}))
+
+
+def pending(state: CampaignState, battle: Battle) -> PendingBattle:
+    return PendingBattle(
+        battle_id=battle.battle_id,
+        sides_expected=sides_expected(state, battle),
+        sides_reported=sides_reported(battle),
+        files=tuple(f.sha256 for f in battle.files),
+        control_side=battle.control_side,
+    )
+
+
+def pending_battles(state: CampaignState) -> list[PendingBattle]:
+    """Open battles, oldest first, with the sides they still wait for."""
+    open_battles = [b for b in state.battles.battles.values() if b.status is BattleStatus.OPEN]
+    return [pending(state, b) for b in sorted(open_battles, key=lambda b: b.number)]
+
+
+_OWN_SECTIONS = (RecordSection.SURVIVORS, RecordSection.UNIT)
+
+
+def reporting_side(state: CampaignState, file: BattleFile) -> str | None:
+    """Whose view a file is: the one side owning its ``survivors`` (or a plain list's units).
+
+    Ruling R-BATTLE-1: a record whose survivors belong to several sides, or that has none of
+    ours, reports for no side; it still counts as evidence, and the referee may close the battle.
+    """
+    sides = {
+        state.units[u.unit_id].side_id
+        for u in file.units
+        if u.section in _OWN_SECTIONS and u.unit_id in state.units
+    }
+    return sides.pop() if len(sides) == 1 else None
+
+
+def _all_reported(state: CampaignState, battle: Battle) -> bool:
+    return not pending(state, battle).sides_missing
+
+
+# --- deciders ---------------------------------------------------------------------------------
+
+
+def _battle(state: CampaignState, battle_id: str) -> Battle:
+    battle = state.battles.battles.get(battle_id)
+    if battle is None:
+        raise Refusal("unknown_battle", f"no battle {battle_id!r}")
+    return battle
+
+
+def _open(state: CampaignState, battle_id: str) -> Battle:
+    battle = _battle(state, battle_id)
+    if battle.status is not BattleStatus.OPEN:
+        raise Refusal("battle_resolved", f"battle {battle_id!r} is already resolved")
+    return battle
+
+
+def _check_side(state: CampaignState, side_id: str) -> None:
+    if side_id not in state.sides:
+        raise Refusal("unknown_side", f"no side {side_id!r} in this campaign")
+
+
+def _decide_loadouts(
+    state: CampaignState, cmd: RecordLoadouts, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    _check_side(state, cmd.side_id)
+    for unit_id, _ in cmd.loadouts:
+        unit = state.units.get(unit_id)
+        if unit is None or unit.side_id != cmd.side_id:
+            raise Refusal("unknown_unit", f"no unit {unit_id!r} on side {cmd.side_id!r}")
+    return [LoadoutsRecorded(side_id=cmd.side_id, loadouts=cmd.loadouts, actor=cmd.actor)]
+
+
+def _decide_submit(
+    state: CampaignState, cmd: SubmitBattleReport, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    file = cmd.file
+    for battle in state.battles.battles.values():
+        if any(f.sha256 == file.sha256 for f in battle.files):
+            raise Refusal(
+                "duplicate_file", f"this file is already part of battle {battle.battle_id}"
+            )
+    ids = [u.unit_id for u in file.units]
+    unknown = sorted(set(ids) - set(state.units))
+    if unknown:
+        raise Refusal("unknown_unit", f"units not in this campaign: {unknown}")
+    if len(set(ids)) != len(ids):
+        raise Refusal("duplicate_unit", "a unit appears twice in one file")
+    if not ids:
+        raise Refusal("not_for_campaign", "the file names no unit of this campaign")
+    file = replace(file, reporting_side=reporting_side(state, file))
+    open_battles = [b for b in state.battles.battles.values() if b.status is BattleStatus.OPEN]
+    opened = False
+    if cmd.battle_id is not None:
+        existing = state.battles.battles.get(cmd.battle_id)
+        if existing is not None and existing.status is not BattleStatus.OPEN:
+            raise Refusal("battle_resolved", f"battle {cmd.battle_id!r} is already resolved")
+        battle_id = cmd.battle_id
+        opened = existing is None
+    else:
+        sharing = [b for b in open_battles if b.unit_ids & set(ids)]
+        if len(sharing) > 1:
+            names = ", ".join(sorted(b.battle_id for b in sharing))
+            raise Refusal(
+                "ambiguous_battle",
+                f"the file shares units with several open battles ({names}); name the battle",
+            )
+        if sharing:
+            battle_id = sharing[0].battle_id
+        else:
+            battle_id, opened = f"battle-{file.sha256[:12]}", True
+    number = len(state.battles.battles) + 1 if opened else state.battles.battles[battle_id].number
+    events: list[Event] = [
+        BattleReportReceived(
+            battle_id=battle_id, number=number, opened=opened, file=file, actor=cmd.actor
+        )
+    ]
+    after = _evolve_report(state, events[0])  # type: ignore[arg-type]
+    battle = after.battles.battles[battle_id]
+    if battle.control_side is not None and _all_reported(after, battle):
+        events.append(_resolution_event(after, battle, battle.control_side, None, dice, cmd.actor))
+    return events
+
+
+def _decide_control(
+    state: CampaignState, cmd: SetBattleControl, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    battle = _open(state, cmd.battle_id)
+    _check_side(state, cmd.side_id)
+    event = BattleControlSet(
+        battle_id=battle.battle_id, side_id=cmd.side_id, note=cmd.note, actor=cmd.actor
+    )
+    events: list[Event] = [event]
+    after = _evolve_control(state, event)
+    battle = after.battles.battles[battle.battle_id]
+    if _all_reported(after, battle):
+        events.append(_resolution_event(after, battle, cmd.side_id, None, dice, cmd.actor))
+    return events
+
+
+def _decide_close(
+    state: CampaignState, cmd: CloseBattle, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    battle = _open(state, cmd.battle_id)
+    control = cmd.control_side or battle.control_side
+    if control is None:
+        raise Refusal("no_control", "say which side controls the field to close the battle")
+    _check_side(state, control)
+    missing = pending(state, battle).sides_missing
+    if missing and cmd.note is None:
+        raise Refusal(
+            "waiting_for_files",
+            f"battle {battle.battle_id} still waits for a file from {', '.join(missing)}; "
+            "a referee may close it anyway (name the referee and the reason)",
+        )
+    events: list[Event] = []
+    if control != battle.control_side:
+        event = BattleControlSet(
+            battle_id=battle.battle_id, side_id=control, note=cmd.note, actor=cmd.actor
+        )
+        events.append(event)
+        state = _evolve_control(state, event)
+        battle = state.battles.battles[battle.battle_id]
+    events.append(_resolution_event(state, battle, control, cmd.note, dice, cmd.actor))
+    return events
+
+
+def _resolution_event(
+    state: CampaignState,
+    battle: Battle,
+    control: str,
+    note: object,
+    dice: Dice,
+    actor: str,
+) -> BattleResolved:
+    from mekref.rules.messages import RefereeNote
+
+    closed_by = note if isinstance(note, RefereeNote) else None
+    resolution, rolls = resolve(state, battle, control, dice, closed_by)
+    return BattleResolved(
+        battle_id=battle.battle_id, resolution=resolution, rolls=rolls, actor=actor
+    )
+
+
+# --- evolvers ---------------------------------------------------------------------------------
+
+
+def _with_ledger(state: CampaignState, new: BattleLedger) -> CampaignState:
+    return replace(state, battles=new)
+
+
+def _with_battle(state: CampaignState, battle: Battle) -> CampaignState:
+    led = state.battles
+    return _with_ledger(state, replace(led, battles={**led.battles, battle.battle_id: battle}))
+
+
+def _evolve_loadouts(state: CampaignState, e: LoadoutsRecorded) -> CampaignState:
+    led = state.battles
+    return _with_ledger(state, replace(led, loadouts={**led.loadouts, **dict(e.loadouts)}))
+
+
+def _evolve_report(state: CampaignState, e: BattleReportReceived) -> CampaignState:
+    battle = state.battles.battles.get(e.battle_id) or Battle(
+        battle_id=e.battle_id, number=e.number
+    )
+    return _with_battle(state, replace(battle, files=(*battle.files, e.file)))
+
+
+def _evolve_control(state: CampaignState, e: BattleControlSet) -> CampaignState:
+    battle = state.battles.battles[e.battle_id]
+    return _with_battle(state, replace(battle, control_side=e.side_id, control_note=e.note))
+
+
+def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
+    res = e.resolution
+    battle = state.battles.battles[e.battle_id]
+    led = state.battles
+    units = dict(state.units)
+    damage = dict(led.unit_damage)
+    fates = dict(led.fates)
+    for outcome in res.units:
+        damage[outcome.unit_id] = outcome.damage
+        fates[outcome.unit_id] = outcome.fate
+        if outcome.salvaged_by is not None and outcome.unit_id in units:
+            # Salvaged units join the controlling side's TO&E (line 136).
+            unit = units[outcome.unit_id]
+            units[outcome.unit_id] = replace(
+                unit, side_id=outcome.salvaged_by, company="Salvage", lance="Salvage", crew=()
+            )
+    people = dict(state.people)
+    captured = dict(led.captured_people)
+    kills = dict(led.kills)
+    may_train = dict(led.may_train)
+    for p in res.people:
+        person = people.get(p.person_id)
+        if person is None:
+            continue
+        people[p.person_id] = _person_after(person, p.hits, p.fate, p.death_roll is not None)
+        if p.captured_by is not None:
+            captured[p.person_id] = p.captured_by
+        if p.kills:
+            kills[p.person_id] = kills.get(p.person_id, 0) + p.kills
+        if p.may_train:
+            may_train[p.person_id] = battle.number
+    vp = dict(led.victory_points)
+    floor = 0  # "victory points can't be reduced below 0" (line 414)
+    for side in res.sides:
+        vp[side.side_id] = max(floor, vp.get(side.side_id, 0) + side.vp_delta)
+    new_led = replace(
+        led,
+        battles={
+            **led.battles,
+            battle.battle_id: replace(
+                battle,
+                status=BattleStatus.RESOLVED,
+                control_side=res.control_side,
+                resolution=res,
+            ),
+        },
+        unit_damage=damage,
+        fates=fates,
+        captured_people=captured,
+        kills=kills,
+        may_train=may_train,
+        victory_points=vp,
+    )
+    return replace(
+        state,
+        units=units,
+        people=people,
+        battles=new_led,
+        tracks_completed=state.tracks_completed + 1,
+    )
+
+
+def _person_after(person: Person, hits: int, fate: PersonFate, rolled: bool) -> Person:
+    dead = fate in (PersonFate.KIA, PersonFate.DIED_OF_WOUNDS)
+    return replace(
+        person,
+        hits=6 if dead else hits,
+        status=PersonStatus.DEAD if dead else PersonStatus.ACTIVE,
+        death_rolled=rolled or (person.death_rolled and hits == person.hits),
+    )
+
+
+register_decider(RecordLoadouts, _decide_loadouts)
+register_decider(SubmitBattleReport, _decide_submit)
+register_decider(SetBattleControl, _decide_control)
+register_decider(CloseBattle, _decide_close)
+register_evolver(LoadoutsRecorded, _evolve_loadouts)
+register_evolver(BattleReportReceived, _evolve_report)
+register_evolver(BattleControlSet, _evolve_control)
+register_evolver(BattleResolved, _evolve_resolved)
