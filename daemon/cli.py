@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from mekref.daemon import cli_inspect
+from mekref.daemon import cli_inspect, cli_serve, cli_status
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -32,7 +32,7 @@ examples:
 Run 'mekref COMMAND --help' for the options of one command.
 """
 
-SUBCOMMANDS: tuple[ModuleType, ...] = (cli_inspect,)
+SUBCOMMANDS: tuple[ModuleType, ...] = (cli_inspect, cli_serve, cli_status)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,151 @@
+"""``mekref serve``: watch MegaMek's folders and apply each battle file exactly once."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.daemon.config import ConfigError, build_config, default_db
+from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
+from mekref.daemon.ingest import Pipeline
+from mekref.daemon.logging_setup import LogFormat, configure_logging
+from mekref.daemon.serve import Daemon, redact
+from mekref.daemon.shutdown import Shutdown
+from mekref.daemon.store import StoreError, open_store
+
+EXIT_CONFIG = 2
+EXIT_STORE = 3
+
+HELP = "watch folders for battle files and apply each one exactly once"
+DESCRIPTION = f"""\
+Watch the folders where MegaMek writes unit lists and battle records (*.mul) and apply each
+file to its campaign through the rules engine, exactly once: a file's identity is the sha256
+of its bytes, so a copy under another name, a restart or a crash never applies it twice.
+
+Files are taken when MegaMek closes them or renames them into place; files written in place
+by other tools are taken once their size and mtime have stopped changing. On start, and
+every --rescan seconds, the folders are scanned for files that arrived while mekref was not
+running. A file that belongs to no known campaign is held as "unmatched" and retried on each
+rescan. A bad file (broken, hostile, ambiguous, refused by the rules) is COPIED to the
+quarantine folder with a <name>.reason.txt saying what is wrong, where, and what to do; the
+original is never modified or deleted.
+
+Stop with Ctrl-C or SIGTERM: the file in hand is finished first. A second signal stops at
+once (nothing half-applied survives: the database rolls it back).
+
+defaults: database {default_db()} (SQLite), quarantine folder beside the database.
+Log lines are JSON when stderr is not a terminal, readable text when it is.
+"""
+EPILOG = """\
+examples:
+  mekref serve --watch ~/megamek/logs
+  mekref serve --watch ~/megamek/logs --watch ~/inbox --db ~/campaigns/tripwire.db
+  mekref serve --watch /mnt/share/logs --poll 5          network drive: poll every 5 s
+  mekref serve --watch ~/megamek/logs --db postgresql://mekref@dbhost/mekref
+  mekref serve --config mekref.toml                      settings from a file (see docs/daemon.md)
+  mekref status --db ~/campaigns/tripwire.db             what the daemon has done
+"""
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "serve",
+        help=HELP,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--config", type=Path, metavar="FILE", help="TOML settings file")
+    parser.add_argument(
+        "--watch",
+        type=Path,
+        action="append",
+        metavar="DIR",
+        help="folder to watch for *.mul files (repeat for several)",
+    )
+    parser.add_argument(
+        "--recursive", action="store_true", default=None, help="also watch sub-folders"
+    )
+    parser.add_argument(
+        "--db", metavar="PATH|URL", help="SQLite file or postgresql:// URL (created if missing)"
+    )
+    parser.add_argument("--quarantine", type=Path, metavar="DIR", help="where bad files go")
+    parser.add_argument(
+        "--units-dir", type=Path, metavar="DIR", help="MegaMek unit files, to match designs"
+    )
+    parser.add_argument(
+        "--poll",
+        type=float,
+        metavar="SECONDS",
+        help="poll the folders every SECONDS instead of OS events (network drives)",
+    )
+    parser.add_argument(
+        "--rescan", type=float, metavar="SECONDS", help="rescan the folders this often (60)"
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        metavar="SECONDS",
+        help="how long a file written in place must stay unchanged before it is read (1)",
+    )
+    parser.add_argument("--log-format", choices=("auto", "json", "console"))
+    parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = build_config(
+            args.config,
+            {
+                "db": args.db,
+                "watch": tuple(p.expanduser() for p in args.watch) if args.watch else None,
+                "recursive": args.recursive,
+                "quarantine": args.quarantine.expanduser() if args.quarantine else None,
+                "units_dir": args.units_dir.expanduser() if args.units_dir else None,
+                "poll": args.poll,
+                "rescan": args.rescan,
+                "settle": args.settle,
+                "log_format": args.log_format,
+                "log_level": args.log_level,
+            },
+        )
+    except ConfigError as exc:
+        print(f"mekref serve: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    fmt: LogFormat = config.log_format  # type: ignore[assignment]
+    configure_logging(fmt, config.log_level)
+    log = structlog.get_logger("mekref.serve")
+    design_for: DesignLookup | None = None
+    if config.units_dir is not None:
+        try:
+            design_for = catalog_lookup(config.units_dir, progress=False)
+        except CatalogUnavailable as exc:
+            print(f"mekref serve: {exc}", file=sys.stderr)
+            return EXIT_CONFIG
+    try:
+        store = open_store(config.db)
+    except (StoreError, OSError, ValueError) as exc:
+        log.error("store.unavailable", db=redact(config.db), error=str(exc))
+        print(
+            f"mekref serve: cannot open the database {redact(config.db)}: {exc}\n"
+            "Check the path (its folder must be writable) or that the PostgreSQL server "
+            "answers and the role may create tables.",
+            file=sys.stderr,
+        )
+        return EXIT_STORE
+    shutdown = Shutdown()
+    try:
+        pipeline = Pipeline(store, quarantine_dir=config.quarantine_dir(), design_for=design_for)
+        daemon = Daemon(config, pipeline)
+        shutdown = Shutdown(on_request=daemon.pending.wake)
+        shutdown.install()
+        return daemon.run(shutdown)
+    finally:
+        store.close()
+        log.info("serve.stopped", signal=shutdown.signal_name)

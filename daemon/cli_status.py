@@ -1,0 +1,211 @@
+"""``mekref status``: what the daemon has done, from the database alone."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.config import default_db, is_postgres
+from mekref.daemon.ingest import pending_battles
+from mekref.daemon.serve import redact
+from mekref.daemon.store import EventStore, StoreError, open_store
+
+EXIT_STORE = 3
+
+HELP = "list ingested, waiting, unmatched and quarantined battle files"
+DESCRIPTION = f"""\
+Show what mekref serve has done, read from its database (the daemon may be running):
+
+  ingested     files applied to a campaign: path, sha256, battle, when
+  waiting      battles that still wait for files (one per side) or for the referee
+  unmatched    good files that belong to no known campaign yet (retried on every rescan)
+  quarantined  bad files, with the reason and where the copy is
+
+default database: {default_db()}
+"""
+EPILOG = """\
+examples:
+  mekref status                                   the default database
+  mekref status --db ~/campaigns/tripwire.db
+  mekref status --db postgresql://mekref@dbhost/mekref --json | jq '.quarantined[].reason'
+"""
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "status",
+        help=HELP,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--db", metavar="PATH|URL", default=None, help="SQLite file or URL")
+    parser.add_argument("--json", action="store_true", help="print JSON (for scripts)")
+    parser.set_defaults(handler=run)
+
+
+@dataclass(frozen=True)
+class Status:
+    campaigns: list[dict[str, Any]]
+    ingested: list[dict[str, Any]]
+    waiting: list[dict[str, Any]]
+    unmatched: list[dict[str, Any]]
+    quarantined: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "campaigns": self.campaigns,
+            "ingested": self.ingested,
+            "waiting": self.waiting,
+            "unmatched": self.unmatched,
+            "quarantined": self.quarantined,
+        }
+
+
+def _when(at: datetime) -> str:
+    return at.isoformat()
+
+
+def collect(store: EventStore) -> Status:
+    runner = CampaignRunner(store)
+    campaigns = store.list_campaigns()
+    waiting: list[dict[str, Any]] = []
+    for campaign in campaigns:
+        for battle in pending_battles(runner.load(campaign.id).state):
+            waiting.append(
+                {
+                    "campaign_id": campaign.id,
+                    "battle_id": battle.battle_id,
+                    "sides_expected": list(battle.sides_expected),
+                    "sides_reported": list(battle.sides_reported),
+                    "files": list(battle.files),
+                }
+            )
+    return Status(
+        campaigns=[
+            {"id": c.id, "name": c.name, "ruleset": c.ruleset, "created_at": _when(c.created_at)}
+            for c in campaigns
+        ],
+        ingested=[
+            {
+                "campaign_id": f.campaign_id,
+                "path": f.path,
+                "sha256": f.sha256,
+                "battle_id": f.battle_id,
+                "when": _when(f.first_seen),
+                "events": f.last_seq - f.first_seq + 1,
+            }
+            for f in store.ingested_files()
+        ],
+        waiting=waiting,
+        unmatched=[
+            {"path": u.path, "sha256": u.sha256, "reason": u.reason, "since": _when(u.first_seen)}
+            for u in store.unmatched_files()
+        ],
+        quarantined=[
+            {
+                "path": q.original_path,
+                "sha256": q.sha256,
+                "reason": q.reason,
+                "copy": q.quarantine_path,
+                "campaign_id": q.campaign_id,
+                "when": _when(q.quarantined_at),
+            }
+            for q in store.quarantined_files()
+        ],
+    )
+
+
+def _table(title: str, columns: list[str], rows: list[list[str]]) -> Table:
+    table = Table(title=title, title_justify="left", expand=False)
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def print_status(status: Status, console: Console) -> None:
+    names = {c["id"]: c["name"] for c in status.campaigns}
+    console.print(
+        _table(
+            f"Ingested ({len(status.ingested)})",
+            ["when", "campaign", "battle", "file", "sha256"],
+            [
+                [
+                    f["when"][:19],
+                    names.get(f["campaign_id"], f["campaign_id"]),
+                    f["battle_id"] or "-",
+                    f["path"],
+                    f["sha256"][:16],
+                ]
+                for f in status.ingested
+            ],
+        )
+    )
+    console.print(
+        _table(
+            f"Battles waiting for files ({len(status.waiting)})",
+            ["campaign", "battle", "expected", "reported"],
+            [
+                [
+                    names.get(b["campaign_id"], b["campaign_id"]),
+                    b["battle_id"],
+                    ", ".join(b["sides_expected"]),
+                    ", ".join(b["sides_reported"]) or "-",
+                ]
+                for b in status.waiting
+            ],
+        )
+    )
+    console.print(
+        _table(
+            f"Unmatched ({len(status.unmatched)})",
+            ["since", "file", "sha256", "why"],
+            [[u["since"][:19], u["path"], u["sha256"][:16], u["reason"]] for u in status.unmatched],
+        )
+    )
+    console.print(
+        _table(
+            f"Quarantined ({len(status.quarantined)})",
+            ["when", "file", "reason", "copy"],
+            [[q["when"][:19], q["path"], q["reason"], q["copy"]] for q in status.quarantined],
+        )
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    url = args.db or default_db()
+    if not is_postgres(url) and not Path(url.removeprefix("sqlite:///")).expanduser().exists():
+        # Opening would create an empty database and report "nothing done": say so instead.
+        print(
+            f"mekref status: no database at {url}; pass the --db that mekref serve uses",
+            file=sys.stderr,
+        )
+        return EXIT_STORE
+    try:
+        store = open_store(url)
+    except (StoreError, OSError, ValueError) as exc:
+        print(
+            f"mekref status: cannot open the database {redact(url)}: {exc}\n"
+            "Pass the same --db as mekref serve uses.",
+            file=sys.stderr,
+        )
+        return EXIT_STORE
+    with store:
+        status = collect(store)
+    if args.json:
+        json.dump(status.to_json(), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print_status(status, Console(highlight=False))
+    return 0

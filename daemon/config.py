@@ -1,0 +1,151 @@
+"""``mekref serve`` settings: defaults, then the TOML file, then command-line flags.
+
+A ``mekref.toml`` holds the same settings as the flags, flat, e.g.::
+
+    db = "~/mekref/campaign.db"          # or "postgresql://mekref@dbhost/mekref"
+    watch = ["~/megamek/logs", "~/mekref/inbox"]
+    recursive = false
+    quarantine = "~/mekref/quarantine"
+    units_dir = "~/megamek/data/mekfiles"
+    poll = 0                             # seconds; > 0 uses polling (network drives)
+    rescan = 60                          # seconds between folder rescans
+    settle = 1.0                         # seconds a file must stay unchanged (in-place writers)
+    grpc_address = "127.0.0.1:50051"     # the API (when this build has it)
+    log_format = "auto"                  # auto | json | console
+    log_level = "info"
+
+Relative paths in the file are taken relative to the file's folder, so a campaign folder with
+its own ``mekref.toml`` can be moved as a whole.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+LOG_FORMATS = ("auto", "json", "console")
+
+
+class ConfigError(Exception):
+    """The settings cannot be used; the message says which one and what to do."""
+
+
+def data_dir() -> Path:
+    """Where mekref keeps its default database: ``$XDG_DATA_HOME/mekref`` or ~/.local/share."""
+    base = os.environ.get("XDG_DATA_HOME")
+    return (Path(base) if base else Path.home() / ".local" / "share") / "mekref"
+
+
+def default_db() -> str:
+    return str(data_dir() / "mekref.db")
+
+
+def is_postgres(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    db: str = field(default_factory=default_db)
+    watch: tuple[Path, ...] = ()
+    recursive: bool = False
+    quarantine: Path | None = None  # None: "quarantine" beside the SQLite database
+    units_dir: Path | None = None
+    poll: float = 0.0
+    rescan: float = 60.0
+    settle: float = 1.0
+    grpc_address: str | None = None
+    log_format: str = "auto"
+    log_level: str = "info"
+
+    def quarantine_dir(self) -> Path:
+        if self.quarantine is not None:
+            return self.quarantine
+        if is_postgres(self.db):
+            return data_dir() / "quarantine"
+        path = self.db.removeprefix("sqlite:///")
+        return Path(path).expanduser().parent / "quarantine"
+
+    def check(self) -> ServeConfig:
+        if not self.watch:
+            raise ConfigError(
+                "no folder to watch: pass --watch DIR (e.g. MegaMek's logs folder) or set "
+                "watch = [...] in the config file"
+            )
+        for folder in self.watch:
+            if not folder.is_dir():
+                raise ConfigError(f"{folder}: not a folder; create it or fix the watch setting")
+        if self.log_format not in LOG_FORMATS:
+            raise ConfigError(f"log format {self.log_format!r}: use one of {LOG_FORMATS}")
+        for name in ("poll", "rescan", "settle"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"{name} must be zero or more seconds")
+        if self.rescan == 0:
+            raise ConfigError("rescan must be more than zero seconds (it retries unmatched files)")
+        return self
+
+
+def _path(value: Any, base: Path, key: str) -> Path:
+    if not isinstance(value, str):
+        raise ConfigError(f"{key}: expected a path as a string, got {value!r}")
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else base / path
+
+
+def _number(value: Any, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(f"{key}: expected a number of seconds, got {value!r}")
+    return float(value)
+
+
+def load_toml(path: Path) -> dict[str, Any]:
+    """The settings in ``path`` as ServeConfig field values (unknown keys are an error)."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    known = {f.name for f in fields(ServeConfig)}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise ConfigError(
+            f"{path}: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+        )
+    base = path.parent
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "watch":
+            items = [value] if isinstance(value, str) else value
+            if not isinstance(items, list):
+                raise ConfigError(f"{path}: watch: expected a list of folders")
+            out[key] = tuple(_path(v, base, key) for v in items)
+        elif key in ("quarantine", "units_dir"):
+            out[key] = _path(value, base, key)
+        elif key == "db":
+            if not isinstance(value, str):
+                raise ConfigError(f"{path}: db: expected a path or postgresql:// URL")
+            out[key] = value if "://" in value else str(_path(value, base, key))
+        elif key in ("poll", "rescan", "settle"):
+            out[key] = _number(value, key)
+        elif key == "recursive":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{path}: recursive: expected true or false")
+            out[key] = value
+        else:
+            if not isinstance(value, str):
+                raise ConfigError(f"{path}: {key}: expected a string")
+            out[key] = value
+    return out
+
+
+def build_config(file: Path | None, overrides: dict[str, Any]) -> ServeConfig:
+    """Defaults < config file < flags (``overrides`` holds only flags the user gave)."""
+    config = ServeConfig()
+    if file is not None:
+        config = replace(config, **load_toml(file))
+    given = {k: v for k, v in overrides.items() if v is not None}
+    return replace(config, **given).check()

@@ -1,0 +1,97 @@
+"""The daemon's main loop: watch, scan, and feed ready files through the pipeline.
+
+One thread (the main one) processes files, one at a time, so "the file in hand" is always
+well defined for a graceful stop; watchdog's threads only queue paths. The observer starts
+before the first scan, so a file landing during the scan is seen by one or the other (and
+if by both, its sha256 makes the second look a no-op).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+import structlog
+
+from mekref.daemon.config import ServeConfig
+from mekref.daemon.ingest import Outcome, Pipeline
+from mekref.daemon.shutdown import Shutdown
+from mekref.daemon.watch.observer import start_observer
+from mekref.daemon.watch.readiness import PendingFiles, Ready
+from mekref.daemon.watch.scan import scan_folders
+
+#: How long the loop waits for a ready file before checking whether a rescan is due.
+TICK = 0.5
+
+
+def redact(url: str) -> str:
+    """The database URL without its password, for log lines."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    user = f"{parts.username}:***@" if parts.username else ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
+
+
+@dataclass
+class Daemon:
+    config: ServeConfig
+    pipeline: Pipeline
+    clock: Callable[[], float] = time.monotonic
+
+    def __post_init__(self) -> None:
+        self.pending = PendingFiles(settle=self.config.settle)
+        self.log = structlog.get_logger("mekref.serve")
+
+    def scan(self) -> int:
+        found = 0
+        for path in scan_folders(self.config.watch, recursive=self.config.recursive):
+            self.pending.found(path)
+            found += 1
+        return found
+
+    def handle(self, ready: Ready) -> None:
+        try:
+            result = self.pipeline.process(ready.path, settled=ready.settled)
+        except Exception:
+            # A bug or an unexpected outage must not stop the referee: the file stays where
+            # it is, is not marked done, and the next rescan tries it again.
+            self.log.exception("file.failed", path=str(ready.path), sha256=None)
+            return
+        if result.outcome is Outcome.RETRY:
+            self.pending.retry_later(ready.path)
+
+    def run(self, shutdown: Shutdown) -> int:
+        config = self.config
+        observer = start_observer(
+            config.watch, self.pending, recursive=config.recursive, poll=config.poll or None
+        )
+        self.log.info(
+            "serve.started",
+            db=redact(config.db),
+            engine=self.pipeline.store.engine,
+            watch=[str(f) for f in config.watch],
+            recursive=config.recursive,
+            polling=config.poll or None,
+            quarantine=str(config.quarantine_dir()),
+            battle_ingestion=self.pipeline.battle_input is not None,
+        )
+        try:
+            self.log.info("scan.done", files=self.scan(), reason="startup")
+            next_scan = self.clock() + config.rescan
+            while not shutdown.requested.is_set():
+                ready = self.pending.take(timeout=min(TICK, config.rescan))
+                if ready is not None:
+                    self.handle(ready)
+                if self.clock() >= next_scan and not shutdown.requested.is_set():
+                    self.log.debug("scan.done", files=self.scan(), reason="periodic")
+                    next_scan = self.clock() + config.rescan
+        finally:
+            self.log.info("serve.stopping", signal=shutdown.signal_name, waiting=len(self.pending))
+            observer.stop()
+            observer.join(timeout=10)
+        return 0
