@@ -7,7 +7,8 @@ newer MegaMek adds is silently dropped, and a notice says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from typing import cast
 
 from lxml import etree
 
@@ -196,7 +197,20 @@ def _line(element: etree._Element) -> int | None:
 
 def _attributes(element: etree._Element) -> Attributes:
     # lxml hands back str for documents parsed from text; the stubs allow bytes too.
-    return tuple((str(k), str(v)) for k, v in element.attrib.items())
+    return tuple(cast(list[tuple[str, str]], element.items()))
+
+
+def _attr_dict(element: etree._Element) -> dict[str, str]:
+    """All attributes at once: one call into lxml instead of one per attribute looked up."""
+    return dict(cast(list[tuple[str, str]], element.items()))
+
+
+def _true(raw: str | None) -> bool:
+    return raw is not None and raw.strip().lower() == "true"
+
+
+def _bool_or_none(raw: str | None) -> bool | None:
+    return None if raw is None else raw.strip().lower() == "true"
 
 
 def read_mul_bytes(
@@ -231,9 +245,8 @@ def read_mul_bytes(
 
 def _elements(parent: etree._Element) -> Iterator[etree._Element]:
     # Comments and processing instructions are not data; MegaMek's free text lives in .text/.tail.
-    for child in parent:
-        if isinstance(child.tag, str):
-            yield child
+    # Filtering on the Element factory happens inside lxml.
+    return parent.iterchildren(etree.Element)
 
 
 def _read_unit_root(
@@ -297,6 +310,15 @@ def _opt_int(ctx: _Context, element: etree._Element, name: str) -> int | None:
     return None if raw is None else _int(ctx, element, name, raw)
 
 
+def _int_or_none(ctx: _Context, element: etree._Element, name: str, raw: str | None) -> int | None:
+    if raw is None:
+        return None
+    try:
+        return int(raw)  # the common case; int() itself allows surrounding whitespace
+    except ValueError:
+        return _int(ctx, element, name, raw)
+
+
 def _opt_bool(element: etree._Element, name: str) -> bool | None:
     raw = element.get(name)
     return None if raw is None else raw.strip().lower() == "true"
@@ -322,64 +344,84 @@ def _required(ctx: _Context, element: etree._Element, name: str) -> str:
 
 
 def _read_entity(ctx: _Context, el: etree._Element, section: Section) -> Entity:
-    fields: dict[str, object] = {
-        "chassis": _required(ctx, el, "chassis"),
-        "model": el.get("model", ""),
-        "movement_mode": el.get("type", ""),
-        "section": section,
-        "external_id": _external_id(el.get("externalId")),
-        "commander": _opt_bool(el, "commander"),
-        "offboard": _opt_bool(el, "offboard"),
-        "hidden": _opt_bool(el, "hidden"),
-        "deployment": _opt_int(ctx, el, "deployment"),
-        "never_deployed": _opt_bool(el, "neverDeployed"),
-        "velocity": _opt_int(ctx, el, "velocity"),
-        "altitude": _opt_int(ctx, el, "altitude"),
-        "elevation": _opt_int(ctx, el, "elevation"),
-        "quirks": _split(el.get("quirks")),
-        "unit_file_uuid": el.get("unitFileUUID"),
-        "entity_form": el.get("entityForm"),
-        "pick_up_id": el.get("pickUpId"),
-        "extra": _extra(el, ENTITY_ATTRIBUTES),
-        "line": _line(el),
-    }
-    for name, _value in _extra(el, ENTITY_ATTRIBUTES | ENTITY_EXTRA_KNOWN):
-        ctx.note_once(el, f"entity@{name}", f"unknown attribute {name}= on <entity> kept as-is")
+    a = _attr_dict(el)
+    get = a.get
+    chassis = get("chassis")
+    if chassis is None:
+        chassis = _required(ctx, el, "chassis")
+    extra = tuple((k, v) for k, v in a.items() if k not in ENTITY_ATTRIBUTES)
+    for name, _value in extra:
+        if name not in ENTITY_EXTRA_KNOWN:
+            ctx.note_once(el, f"entity@{name}", f"unknown attribute {name}= on <entity> kept as-is")
+    fields: dict[str, object] = {}
     locations: list[Location] = []
     preserved: list[str] = []
     escape_craft: list[str] = []
-    readers: dict[str, Callable[[etree._Element], None]] = {
-        "pilot": lambda c: fields.update(crew=_read_pilot(ctx, c)),
-        "crew": lambda c: fields.update(crew=_read_crew(ctx, c)),
-        "motive": lambda c: fields.update(
-            motive_damage=_opt_int(ctx, c, "damage"), motive_penalty=_opt_int(ctx, c, "penalty")
-        ),
-        "movement": lambda c: fields.update(legacy_movement_speed=_opt_int(ctx, c, "speed")),
-        "turretlock": lambda c: fields.update(turret_lock=_opt_int(ctx, c, "direction")),
-        "tcriticals": lambda c: fields.update(tank_crits=_attributes(c)),
-        "acriticals": lambda c: fields.update(aero_crits=_attributes(c)),
-        "dcriticals": lambda c: fields.update(dropship_crits=_attributes(c)),
-        "structural": lambda c: fields.update(structural_integrity=_opt_int(ctx, c, "integrity")),
-        "heat": lambda c: fields.update(heat_sinks=_opt_int(ctx, c, "sinks")),
-        "fuel": lambda c: fields.update(fuel=_opt_int(ctx, c, "left")),
-        "bombs": lambda c: fields.update(bombs=_read_bombs(ctx, c)),
-        "location": lambda c: locations.append(_read_location(ctx, c)),
-        "Game": lambda c: fields.update(game_id=_opt_int(ctx, c, "id")),
-        "Force": lambda c: fields.update(force=c.get("force")),
-        "Conveyance": lambda c: fields.update(conveyance_id=_opt_int(ctx, c, "id")),
-        "EscapeCraft": lambda c: escape_craft.append(c.get("id", "")),
-        "ONumberOfMen": lambda c: fields.update(ejected_men=_opt_int(ctx, c, "number")),
-        "ONumberOfPods": lambda c: fields.update(escape_pods=_opt_int(ctx, c, "number")),
-    }
     for child in _elements(el):
-        reader = readers.get(child.tag)
-        if reader is not None:
-            reader(child)
-            continue
-        if child.tag not in PRESERVED_ELEMENTS:
-            ctx.note(child, f"unknown element <{child.tag}> in entity kept as-is")
-        preserved.append(_raw(child))
+        tag = child.tag
+        if tag == "location":
+            locations.append(_read_location(ctx, child))
+        elif tag == "pilot":
+            fields["crew"] = _read_pilot(ctx, child)
+        elif tag == "Game":
+            fields["game_id"] = _opt_int(ctx, child, "id")
+        elif tag == "crew":
+            fields["crew"] = _read_crew(ctx, child)
+        elif tag == "motive":
+            fields["motive_damage"] = _opt_int(ctx, child, "damage")
+            fields["motive_penalty"] = _opt_int(ctx, child, "penalty")
+        elif tag == "movement":
+            fields["legacy_movement_speed"] = _opt_int(ctx, child, "speed")
+        elif tag == "turretlock":
+            fields["turret_lock"] = _opt_int(ctx, child, "direction")
+        elif tag == "tcriticals":
+            fields["tank_crits"] = _attributes(child)
+        elif tag == "acriticals":
+            fields["aero_crits"] = _attributes(child)
+        elif tag == "dcriticals":
+            fields["dropship_crits"] = _attributes(child)
+        elif tag == "structural":
+            fields["structural_integrity"] = _opt_int(ctx, child, "integrity")
+        elif tag == "heat":
+            fields["heat_sinks"] = _opt_int(ctx, child, "sinks")
+        elif tag == "fuel":
+            fields["fuel"] = _opt_int(ctx, child, "left")
+        elif tag == "bombs":
+            fields["bombs"] = _read_bombs(ctx, child)
+        elif tag == "Force":
+            fields["force"] = child.get("force")
+        elif tag == "Conveyance":
+            fields["conveyance_id"] = _opt_int(ctx, child, "id")
+        elif tag == "EscapeCraft":
+            escape_craft.append(child.get("id", ""))
+        elif tag == "ONumberOfMen":
+            fields["ejected_men"] = _opt_int(ctx, child, "number")
+        elif tag == "ONumberOfPods":
+            fields["escape_pods"] = _opt_int(ctx, child, "number")
+        else:
+            if tag not in PRESERVED_ELEMENTS:
+                ctx.note(child, f"unknown element <{tag}> in entity kept as-is")
+            preserved.append(_raw(child))
     return Entity(
+        chassis=chassis,
+        model=get("model", ""),
+        movement_mode=get("type", ""),
+        section=section,
+        external_id=_external_id(get("externalId")),
+        commander=_bool_or_none(get("commander")),
+        offboard=_bool_or_none(get("offboard")),
+        hidden=_bool_or_none(get("hidden")),
+        deployment=_int_or_none(ctx, el, "deployment", get("deployment")),
+        never_deployed=_bool_or_none(get("neverDeployed")),
+        velocity=_int_or_none(ctx, el, "velocity", get("velocity")),
+        altitude=_int_or_none(ctx, el, "altitude", get("altitude")),
+        elevation=_int_or_none(ctx, el, "elevation", get("elevation")),
+        quirks=_split(get("quirks")),
+        unit_file_uuid=get("unitFileUUID"),
+        entity_form=get("entityForm"),
+        pick_up_id=get("pickUpId"),
+        extra=extra,
+        line=_line(el),
         locations=tuple(locations),
         preserved=tuple(preserved),
         escape_craft=tuple(escape_craft),
@@ -419,27 +461,27 @@ def _read_member(
     every attribute the model does not name is this person's ``extra`` (on a lone ``<pilot>``
     the unnamed ones go to the crew instead)."""
     values: dict[str, object] = {}
-    for attr, name in PERSON_ATTRIBUTES.items():
-        raw = el.get(attr)
-        if raw is None or attr in ("hits",):
-            continue
-        if attr in ("name", "nick", "gender"):
+    extra: list[tuple[str, str]] = []
+    for attr, raw in _attributes(el):
+        name = PERSON_ATTRIBUTES.get(attr)
+        if name is None:
+            if attr in PERSON_EXTRA or (keep_unknown and attr != "slot"):
+                extra.append((attr, raw))
+        elif attr in ("name", "nick", "gender"):
             values[name] = raw
+        elif attr == "hits":
+            continue
         elif attr == "externalId":
             values[name] = _external_id(raw)
         elif attr == "clanperson":
             values[name] = raw.strip().lower() == "true"
         else:
-            values[name] = _int(ctx, el, attr, raw)
+            values[name] = _int_or_none(ctx, el, attr, raw)
     values.setdefault("name", "")
     return CrewMember(
         slot=slot,
         hits=_hits(ctx, el),
-        extra=tuple(
-            (k, v)
-            for k, v in _attributes(el)
-            if k in PERSON_EXTRA or (keep_unknown and k not in PERSON_ATTRIBUTES and k != "slot")
-        ),
+        extra=tuple(extra),
         **values,  # type: ignore[arg-type]
     )
 
@@ -509,10 +551,13 @@ def _location_name(el: etree._Element) -> str:
     # A location with children carries its name as .text; a self-closing destroyed one as .tail.
     # Files reflowed by an editor wrap names across lines ("Center\n\t\tTorso"): collapse runs
     # of whitespace rather than keeping only the first line.
-    text = (el.text or "").strip()
-    if not text and len(el) == 0:
-        text = (el.tail or "").strip()
-    return " ".join(text.split())
+    text = el.text
+    if (not text or text.isspace()) and len(el) == 0:
+        text = el.tail
+    return " ".join(text.split()) if text else ""
+
+
+_ARMOR_FIELDS = {"Front": "armor", "Internal": "internal", "Rear": "rear"}
 
 
 def _read_location(ctx: _Context, el: etree._Element) -> Location:
@@ -525,9 +570,12 @@ def _read_location(ctx: _Context, el: etree._Element) -> Location:
     slots: list[Slot] = []
     unknown: list[str] = []
     for child in _elements(el):
-        if child.tag == "armor":
+        tag = child.tag
+        if tag == "slot":
+            slots.append(_read_slot(ctx, child))
+        elif tag == "armor":
             kind = child.get("type", "Front")
-            key = {"Front": "armor", "Internal": "internal", "Rear": "rear"}.get(kind)
+            key = _ARMOR_FIELDS.get(kind)
             if key is None:
                 raise ctx.error(
                     child,
@@ -535,21 +583,22 @@ def _read_location(ctx: _Context, el: etree._Element) -> Location:
                     "the file was edited by hand or damaged; export it again from MegaMek",
                 )
             values[key] = _armor_points(ctx, child)
-        elif child.tag == "slot":
-            slots.append(_read_slot(ctx, child))
-        elif child.tag == "blownOff":
+        elif tag == "blownOff":
             blown_off = True
-        elif child.tag == "breached":
+        elif tag == "breached":
             values["breached"] = True
-        elif child.tag == "stabilizer":
+        elif tag == "stabilizer":
             values["stabilizer_hit"] = _flag(child, "isHit")
         else:
-            ctx.note(child, f"unknown element <{child.tag}> in location kept as-is")
+            ctx.note(child, f"unknown element <{tag}> in location kept as-is")
             unknown.append(_raw(child))
+    raw_index = el.get("index")
+    if raw_index is None:
+        raw_index = _required(ctx, el, "index")
     return Location(
-        index=_int(ctx, el, "index", _required(ctx, el, "index")),
+        index=_int(ctx, el, "index", raw_index),
         name=name,
-        destroyed=_flag(el, "isDestroyed"),
+        destroyed=_true(el.get("isDestroyed")),
         blown_off=blown_off,
         slots=tuple(slots),
         unknown=tuple(unknown),
@@ -558,22 +607,32 @@ def _read_location(ctx: _Context, el: etree._Element) -> Location:
 
 
 def _read_slot(ctx: _Context, el: etree._Element) -> Slot:
-    raw_index = _required(ctx, el, "index").strip()
+    a = _attr_dict(el)
+    get = a.get
+    raw_index = get("index")
+    if raw_index is None:
+        raw_index = _required(ctx, el, "index")
+    raw_type = get("type")
+    if raw_type is None:
+        raw_type = _required(ctx, el, "type")
+    raw_index = raw_index.strip()
     # ProtoMeks, gun emplacements and pre-0.4x tanks write equipment outside the crit table.
-    index = None if raw_index == "N/A" else _int(ctx, el, "index", raw_index)
+    index = None if raw_index == "N/A" else _int_or_none(ctx, el, "index", raw_index)
     return Slot(
         index=index,
-        type=_required(ctx, el, "type"),
-        shots=_opt_int(ctx, el, "shots"),
-        is_hit=_flag(el, "isHit"),
-        is_destroyed=_opt_bool(el, "isDestroyed"),
-        is_missing=_flag(el, "isMissing"),
-        is_rear=_flag(el, "isRear"),
-        is_turreted=_flag(el, "isTurreted"),
-        armor_hit=_flag(el, "armorHit"),
-        is_repairable=_opt_bool(el, "isRepairable"),
-        munition=el.get("munition"),
-        capacity=el.get("capacity"),
-        quirks=el.get("quirks"),
-        extra=_extra(el, SLOT_ATTRIBUTES),
+        type=raw_type,
+        shots=_int_or_none(ctx, el, "shots", get("shots")),
+        is_hit=_true(get("isHit")),
+        is_destroyed=_bool_or_none(get("isDestroyed")),
+        is_missing=_true(get("isMissing")),
+        is_rear=_true(get("isRear")),
+        is_turreted=_true(get("isTurreted")),
+        armor_hit=_true(get("armorHit")),
+        is_repairable=_bool_or_none(get("isRepairable")),
+        munition=get("munition"),
+        capacity=get("capacity"),
+        quirks=get("quirks"),
+        extra=()
+        if a.keys() <= SLOT_ATTRIBUTES
+        else tuple((k, v) for k, v in a.items() if k not in SLOT_ATTRIBUTES),
     )

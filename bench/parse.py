@@ -1,0 +1,157 @@
+"""MUL parse throughput: ``read_mul_bytes`` against bare ``lxml.etree.fromstring``.
+
+Both parse the same bytes in the same run: every real fixture in ``tests/fixtures/megamek``,
+repeated until the corpus holds a few MB. Rounds alternate between the parsers and the best
+round of each counts, so a busy machine slows both alike. The middle row, the safety layer
+alone (``parse_untrusted_xml``: size cap, DTD check, stray-``&`` repair, strict parse), shows
+where the time goes between bare lxml and the full typed read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from mekref.adapters.megamek.mul_reader import read_mul_bytes
+from mekref.adapters.megamek.xml_safety import parse_untrusted_xml
+
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "megamek"
+#: The goal from the issue: the full typed read within 3x of bare lxml.
+GOAL_RATIO = 3.0
+
+
+@dataclass(frozen=True)
+class Result:
+    name: str
+    seconds: float
+    files: int
+    megabytes: float
+
+    @property
+    def mb_per_s(self) -> float:
+        return self.megabytes / self.seconds
+
+    @property
+    def files_per_s(self) -> float:
+        return self.files / self.seconds
+
+
+def load_corpus(target_mb: float, folder: Path = FIXTURES) -> list[tuple[str, bytes]]:
+    """All fixtures, repeated in order until the corpus reaches ``target_mb`` megabytes."""
+    files = [(p.name, p.read_bytes()) for p in sorted(folder.glob("*.mul"))]
+    if not files:
+        raise SystemExit(f"no .mul files in {folder}")
+    corpus: list[tuple[str, bytes]] = []
+    size = 0
+    while size < target_mb * 1_000_000:
+        for name, data in files:
+            corpus.append((name, data))
+            size += len(data)
+    return corpus
+
+
+def _bare_lxml(name: str, data: bytes) -> object:
+    return etree.fromstring(data)
+
+
+def _safety_layer(name: str, data: bytes) -> object:
+    return parse_untrusted_xml(data, name)
+
+
+def _full_read(name: str, data: bytes) -> object:
+    return read_mul_bytes(data, name)
+
+
+PARSERS: list[tuple[str, Callable[[str, bytes], object]]] = [
+    ("bare `lxml.etree.fromstring`", _bare_lxml),
+    ("safety layer `parse_untrusted_xml`", _safety_layer),
+    ("mekref `read_mul_bytes` (typed model)", _full_read),
+]
+
+
+def _time_once(parse: Callable[[str, bytes], object], corpus: list[tuple[str, bytes]]) -> float:
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        for name, data in corpus:
+            parse(name, data)
+        return time.perf_counter() - start
+    finally:
+        gc.enable()
+
+
+def run(target_mb: float = 4.0, rounds: int = 5) -> list[Result]:
+    corpus = load_corpus(target_mb)
+    megabytes = sum(len(data) for _, data in corpus) / 1_000_000
+    for _, parse in PARSERS:  # warm-up: imports, caches, the first allocation
+        _time_once(parse, corpus[: len(corpus) // 10 or 1])
+    best = {name: float("inf") for name, _ in PARSERS}
+    for _ in range(rounds):
+        for name, parse in PARSERS:
+            best[name] = min(best[name], _time_once(parse, corpus))
+    return [Result(name, best[name], len(corpus), megabytes) for name, _ in PARSERS]
+
+
+def markdown(results: list[Result]) -> str:
+    baseline = results[0].seconds
+    lines = [
+        "| Parser | MB/s | files/s | time vs bare lxml |",
+        "|---|---:|---:|---:|",
+    ]
+    for r in results:
+        ratio = r.seconds / baseline
+        lines.append(f"| {r.name} | {r.mb_per_s:,.1f} | {r.files_per_s:,.0f} | {ratio:.2f}x |")
+    return "\n".join(lines)
+
+
+def summary(results: list[Result]) -> str:
+    ratio = results[-1].seconds / results[0].seconds
+    verdict = "met" if ratio <= GOAL_RATIO else "NOT met"
+    first = results[0]
+    return (
+        f"Corpus: {first.files:,} files, {first.megabytes:.1f} MB (the real MUL fixtures, "
+        f"repeated); best of each parser's rounds. Python {platform.python_version()}, "
+        f"lxml {_lxml_version()}, {platform.machine()}.\n"
+        f"Full read is {ratio:.2f}x the time of bare lxml: goal <= {GOAL_RATIO:.0f}x {verdict}."
+    )
+
+
+def _lxml_version() -> str:
+    return ".".join(str(part) for part in etree.LXML_VERSION[:3])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.parse", description=__doc__)
+    parser.add_argument("--mb", type=float, default=4.0, help="corpus size in MB (default 4)")
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds (default 5)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
+    args = parser.parse_args(argv)
+    if args.mb <= 0 or args.rounds < 1:
+        parser.error("--mb must be positive and --rounds at least 1")
+    results = run(args.mb, args.rounds)
+    if args.json:
+        rows = [
+            {**asdict(r), "mb_per_s": r.mb_per_s, "files_per_s": r.files_per_s} for r in results
+        ]
+        ratio = results[-1].seconds / results[0].seconds
+        print(json.dumps({"results": rows, "ratio": ratio, "goal": GOAL_RATIO}, indent=2))
+    else:
+        print("### MUL parse throughput\n")
+        print(markdown(results))
+        print()
+        print(summary(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
