@@ -1,0 +1,133 @@
+"""What the referee or a player asks of the objective tracker.
+
+Distances on the table ("within 2\"", "within 1\"") are not known to mekref: the command states
+them, and the referee is the one who measured. What mekref does know (Garrisons, carriers, scan
+tokens, the round) it checks itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from mekref.rules.messages import COMMANDS, Command
+from mekref.rules.objectives.model import DropReason, Position, UnitType
+
+
+@dataclass(frozen=True, kw_only=True)
+class ObjectiveSpec:
+    objective_id: str
+    garrison: str | None = None
+    #: None: the text's default (hidden inside a Garrison, open outside).
+    hidden: bool | None = None
+    mobile: bool = False
+    #: Where the token is placed; when given with the table size, the 6" rule is checked.
+    position: Position | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SquadSpec:
+    squad_id: str
+    side: str
+    types: frozenset[UnitType]
+    garrison: str | None = None
+
+
+@COMMANDS.register("OBJSetUpScenario")
+@dataclass(frozen=True, kw_only=True)
+class SetUpScenario(Command):
+    seed: str
+    sides: tuple[str, ...]
+    objectives: tuple[ObjectiveSpec, ...]
+    squads: tuple[SquadSpec, ...] = ()
+    table_width: Fraction | None = None
+    table_depth: Fraction | None = None
+
+
+@COMMANDS.register("OBJAddSquad")
+@dataclass(frozen=True, kw_only=True)
+class AddSquad(Command):
+    squad: SquadSpec
+
+
+@COMMANDS.register("OBJStartRound")
+@dataclass(frozen=True, kw_only=True)
+class StartRound(Command):
+    round: int
+
+
+@COMMANDS.register("OBJClaim")
+@dataclass(frozen=True, kw_only=True)
+class Claim(Command):
+    """The squad is in coherency and within 2" (or in the objective's Garrison)."""
+
+    objective_id: str
+    squad_id: str
+    #: An enemy Infantry or Vehicle unit also meets the claim criteria (blocks a reclaim).
+    enemies_qualify: bool = False
+
+
+@COMMANDS.register("OBJScan")
+@dataclass(frozen=True, kw_only=True)
+class Scan(Command):
+    squad_id: str
+
+
+@COMMANDS.register("OBJMoveSquad")
+@dataclass(frozen=True, kw_only=True)
+class MoveSquad(Command):
+    """A Moving action: where the squad ends (its Garrison, or embarked in an Aircraft)."""
+
+    squad_id: str
+    garrison: str | None = None
+    in_aircraft: bool = False
+
+
+@COMMANDS.register("OBJSearch")
+@dataclass(frozen=True, kw_only=True)
+class Search(Command):
+    objective_id: str
+    squad_id: str
+    #: Enemy units within 2" of the objective or in the same Garrison: -1 to the roll.
+    enemies_near: bool = False
+    #: Friendly units whose Scan Token is within 2" and is spent on this roll.
+    scan_tokens: tuple[str, ...] = ()
+
+
+@COMMANDS.register("OBJPass")
+@dataclass(frozen=True, kw_only=True)
+class Pass(Command):
+    from_squad: str
+    to_squad: str
+
+
+@COMMANDS.register("OBJDrop")
+@dataclass(frozen=True, kw_only=True)
+class Drop(Command):
+    squad_id: str
+    reason: DropReason = DropReason.CHOSEN
+    #: Enemy squads within 1" of the dropping squad, in the order their player chose.
+    enemy_squads_within_1: tuple[str, ...] = ()
+
+
+@COMMANDS.register("OBJDestroySquad")
+@dataclass(frozen=True, kw_only=True)
+class DestroySquad(Command):
+    squad_id: str
+    #: The enemy squad whose Close Quarters weapon destroyed it, if that is how it died.
+    close_quarters_by: str | None = None
+    enemy_squads_within_1: tuple[str, ...] = ()
+
+
+@COMMANDS.register("OBJDestroyGarrison")
+@dataclass(frozen=True, kw_only=True)
+class DestroyGarrison(Command):
+    garrison: str
+
+
+@COMMANDS.register("OBJExtract")
+@dataclass(frozen=True, kw_only=True)
+class Extract(Command):
+    """A scenario's extraction: the carrier leaves the table with the objective."""
+
+    objective_id: str

@@ -1,0 +1,65 @@
+"""The objective rule numbers, loaded once from ``tables/objectives.toml``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from mekref.rules.tables import SourceRef, int_field, load_toml, section, source_of
+
+_PACKAGE = "mekref.rules.objectives.tables"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ObjectiveTables:
+    placement_min_inches: int
+    placement_ref: SourceRef
+    claim_range_inches: int
+    claim_ref: SourceRef
+    open_default_ref: SourceRef
+    hidden_default_ref: SourceRef
+    search_dice: int
+    search_enemy_modifier: int
+    search_target: int
+    search_ref: SourceRef
+    scan_bonus_per_token: int
+    scan_max_tokens_per_unit: int
+    scan_ref: SourceRef
+    carry_max: int
+    carry_ref: SourceRef
+    pass_ref: SourceRef
+    drop_claim_range_inches: int
+    drop_ref: SourceRef
+    destroyed_ref: SourceRef
+
+
+@cache
+def load_tables() -> ObjectiveTables:
+    data = load_toml(_PACKAGE, "objectives.toml")
+    placement = section(data, "placement")
+    claim = section(data, "claim")
+    search = section(data, "search")
+    scan = section(data, "scan")
+    carry = section(data, "carry")
+    drop = section(data, "drop")
+    return ObjectiveTables(
+        placement_min_inches=int_field(placement, "min_distance_inches"),
+        placement_ref=source_of(placement),
+        claim_range_inches=int_field(claim, "range_inches"),
+        claim_ref=source_of(claim),
+        open_default_ref=source_of(section(data, "open_default")),
+        hidden_default_ref=source_of(section(data, "hidden_default")),
+        search_dice=int_field(search, "dice"),
+        search_enemy_modifier=int_field(search, "enemy_modifier"),
+        search_target=int_field(search, "target"),
+        search_ref=source_of(search),
+        scan_bonus_per_token=int_field(scan, "bonus_per_token"),
+        scan_max_tokens_per_unit=int_field(scan, "max_tokens_per_unit"),
+        scan_ref=source_of(scan),
+        carry_max=int_field(carry, "max_objectives"),
+        carry_ref=source_of(carry),
+        pass_ref=source_of(section(data, "pass")),
+        drop_claim_range_inches=int_field(drop, "claim_range_inches"),
+        drop_ref=source_of(drop),
+        destroyed_ref=source_of(section(data, "destroyed")),
+    )

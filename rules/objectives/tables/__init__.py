@@ -1,0 +1,1 @@
+"""Objective numbers as TOML package data; every row quotes its source line."""

@@ -1,0 +1,201 @@
+"""A scripted scenario end to end, determinism, and the JSON round trip of every message."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from obj_helpers import OBJECTIVES, SQUADS
+
+from mekref.rules.codec import canonical_json, decode
+from mekref.rules.dice import Dice
+from mekref.rules.messages import (
+    COMMANDS,
+    EVENTS,
+    Command,
+    Event,
+    command_from_json,
+    command_to_json,
+    event_from_json,
+    event_to_json,
+)
+from mekref.rules.objectives import commands as c
+from mekref.rules.objectives import events as e
+from mekref.rules.objectives.game import (
+    decide,
+    execute,
+    fold,
+    held_by,
+    initial_state,
+    state_hash,
+)
+from mekref.rules.objectives.model import (
+    DropReason,
+    Objective,
+    ObjectivesState,
+    ObjectiveStatus,
+    Squad,
+)
+
+SCRIPT: list[Command] = [
+    c.SetUpScenario(
+        actor="ref", seed="night-raid", sides=("red", "blue"), objectives=OBJECTIVES, squads=SQUADS
+    ),
+    c.StartRound(actor="ref", round=1),
+    c.Claim(actor="red", objective_id="hill", squad_id="red-tank"),
+    c.Claim(actor="blue", objective_id="crate", squad_id="blue-inf"),
+    c.Scan(actor="red", squad_id="red-apc"),
+    c.Search(actor="red", objective_id="vault", squad_id="red-bunker", enemies_near=True),
+    c.StartRound(actor="ref", round=2),
+    c.Claim(actor="blue", objective_id="hill", squad_id="blue-tank"),
+    c.Search(actor="red", objective_id="cache", squad_id="red-inf", scan_tokens=("red-apc",)),
+    c.StartRound(actor="ref", round=3),
+    c.Pass(actor="blue", from_squad="blue-inf", to_squad="blue-tank"),
+    c.DestroySquad(actor="ref", squad_id="blue-tank", close_quarters_by="red-tank"),
+    c.StartRound(actor="ref", round=4),
+    c.Search(actor="red", objective_id="vault", squad_id="red-bunker", enemies_near=True),
+    c.StartRound(actor="ref", round=5),
+    c.Search(actor="blue", objective_id="cache", squad_id="blue-inf"),
+    c.Drop(actor="red", squad_id="red-tank"),
+    c.Claim(actor="red", objective_id="crate", squad_id="red-tank"),
+    c.StartRound(actor="ref", round=6),
+    c.Extract(actor="ref", objective_id="crate"),
+]
+
+
+def play(script: list[Command]) -> tuple[list[Event], ObjectivesState]:
+    state = initial_state()
+    log: list[Event] = []
+    for command in script:
+        events, state = execute(state, command)
+        log.extend(events)
+    return log, state
+
+
+def test_scripted_scenario_end_to_end() -> None:
+    log, state = play(SCRIPT)
+    assert state.round == 6
+    assert state.objectives["hill"].claimed_by == "blue"  # reclaimed in round 2
+    assert state.objectives["crate"].status is ObjectiveStatus.EXTRACTED
+    assert state.squads["blue-tank"].destroyed
+    assert state.objectives["vault"].claimed_by == "red"  # found in round 4 despite the enemy
+    assert state.squads["blue-inf"].carrying == "cache"  # found in round 5
+    searches = [ev for ev in log if isinstance(ev, e.SearchMade)]
+    assert len(searches) == 4
+    for made in searches:
+        assert made.total == made.die + made.enemy_modifier + made.scan_bonus + made.round
+        assert made.found == (made.total >= 7)
+    # Red's scan token paid for the cache search in round 2.
+    assert searches[1].scan_bonus == 1 and searches[1].tokens_spent == ("red-apc",)
+    holders = held_by(state)
+    assert "crate" in holders["red"] and "hill" in holders["blue"]
+    assert fold(log) == state
+
+
+def test_same_seed_same_events_and_hash() -> None:
+    def once() -> tuple[str, str]:
+        state = initial_state()
+        texts = []
+        for command in SCRIPT:
+            events, state = execute(state, command)
+            texts += [canonical_json(event_to_json(ev)) for ev in events]
+        return "\n".join(texts), state_hash(state)
+
+    assert once() == once()
+
+
+def test_another_seed_changes_the_rolls() -> None:
+    first = SCRIPT[0]
+    assert isinstance(first, c.SetUpScenario)
+    state = initial_state()
+    _, a = execute(state, first)
+    _, b = execute(
+        state,
+        c.SetUpScenario(
+            actor="ref",
+            seed="other",
+            sides=first.sides,
+            objectives=first.objectives,
+            squads=first.squads,
+        ),
+    )
+    roll_a = decide(a, c.StartRound(actor="ref", round=1), Dice(a.seed, a.rolls_used))
+    roll_b = decide(b, c.StartRound(actor="ref", round=1), Dice(b.seed, b.rolls_used))
+    assert roll_a == roll_b  # no dice in starting a round
+    assert state_hash(a) != state_hash(b)
+
+
+def test_a_stale_dice_cursor_is_refused() -> None:
+    _, state = execute(initial_state(), SCRIPT[0])
+    with pytest.raises(ValueError):
+        decide(state, c.StartRound(actor="ref", round=1), Dice("night-raid", 5))
+
+
+OBJ = Objective(objective_id="o", hidden=False, mobile=True, garrison=None)
+SQUAD = next(iter(fold(play(SCRIPT[:1])[0]).squads.values()))
+EVENT_SAMPLES: list[Event] = [
+    e.ScenarioSetUp(seed="s", sides=("a", "b"), objectives=(OBJ,), squads=(SQUAD,), actor="ref"),
+    e.SquadAdded(squad=SQUAD),
+    e.RoundStarted(round=1),
+    e.Claimed(
+        objective_id="o", squad_id="q", side="a", carried=True, previous_side=None, how="claim"
+    ),
+    e.ScanTokenPlaced(squad_id="q"),
+    e.SquadMoved(squad_id="q", garrison="g", in_aircraft=False, scan_token_removed=True),
+    e.SearchMade(
+        objective_id="o",
+        squad_id="q",
+        round=2,
+        die=4,
+        enemy_modifier=-1,
+        scan_bonus=1,
+        total=6,
+        found=False,
+        tokens_spent=("t",),
+        rolls=(Dice("s").roll("objective search, o, squad q")[0],),
+    ),
+    e.Passed(objective_id="o", from_squad="q", to_squad="r"),
+    e.Dropped(objective_id="o", squad_id="q", reason=DropReason.FAILED_FORTITUDE, garrison=None),
+    e.ObjectiveDestroyed(objective_id="o", squad_id="q"),
+    e.ObjectiveRemoved(objective_id="o", garrison="g"),
+    e.SquadDestroyed(squad_id="q"),
+    e.GarrisonDestroyed(garrison="g"),
+    e.Extracted(objective_id="o", squad_id="q", side="a"),
+]
+COMMAND_SAMPLES: list[Command] = [
+    *SCRIPT,
+    c.AddSquad(actor="ref", squad=SQUADS[0]),
+    c.MoveSquad(actor="r", squad_id="q", garrison="g", in_aircraft=True),
+    c.Drop(
+        actor="r", squad_id="q", reason=DropReason.OUT_OF_COHERENCY, enemy_squads_within_1=("x",)
+    ),
+    c.DestroyGarrison(actor="ref", garrison="g"),
+]
+
+
+def test_every_objective_message_type_has_a_sample() -> None:
+    assert {type(ev).TYPE for ev in EVENT_SAMPLES} == {
+        n for n in EVENTS.names() if n.startswith("OBJ")
+    }
+    assert {type(cm).TYPE for cm in COMMAND_SAMPLES} == {
+        n for n in COMMANDS.names() if n.startswith("OBJ")
+    }
+
+
+@pytest.mark.parametrize("event", EVENT_SAMPLES, ids=lambda ev: type(ev).TYPE)
+def test_event_round_trip(event: Event) -> None:
+    text = canonical_json(event_to_json(event))
+    back = event_from_json(json.loads(text))
+    assert back == event and canonical_json(event_to_json(back)) == text
+
+
+@pytest.mark.parametrize("command", COMMAND_SAMPLES, ids=lambda cm: type(cm).TYPE)
+def test_command_round_trip(command: Command) -> None:
+    text = canonical_json(command_to_json(command))
+    assert command_from_json(json.loads(text)) == command
+
+
+def test_state_round_trips_through_canonical_json() -> None:
+    _, state = play(SCRIPT)
+    assert decode(ObjectivesState, json.loads(canonical_json(state))) == state
+    assert isinstance(SQUAD, Squad)
