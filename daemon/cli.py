@@ -11,7 +11,15 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from mekref.daemon import cli_inspect, cli_serve, cli_status
+from mekref.daemon import (
+    cli_battle,
+    cli_campaign,
+    cli_force,
+    cli_inspect,
+    cli_report,
+    cli_serve,
+    cli_status,
+)
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -32,7 +40,15 @@ examples:
 Run 'mekref COMMAND --help' for the options of one command.
 """
 
-SUBCOMMANDS: tuple[ModuleType, ...] = (cli_inspect, cli_serve, cli_status)
+SUBCOMMANDS: tuple[ModuleType, ...] = (
+    cli_inspect,
+    cli_serve,
+    cli_status,
+    cli_campaign,
+    cli_force,
+    cli_battle,
+    cli_report,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,202 @@
+"""``mekref battle``: ingest battle files, set control of the field, close a battle.
+
+``battle ingest`` hashes each file (sha256 is its identity: a file is applied once), matches
+its units to the campaign and submits it; with ``--control SIDE`` it also records who holds
+the field. The battle resolves as soon as every side whose units appear has sent a file and
+control is known; before that, ``battle close`` resolves it on a referee's word.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from mekref.daemon.battle_input import AmbiguousMatch, FileNotForCampaign, report_command
+from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.cli_campaign import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    CliError,
+    add_db,
+    add_referee,
+    campaign_id_of,
+    guarded,
+    opened,
+    out_console,
+    referee_note,
+    run_command,
+)
+from mekref.daemon.cli_force import design_lookup, read_mul
+from mekref.daemon.store import FileRef
+from mekref.rules.campaign_state import CampaignState
+from mekref.rules.tripwire.battle_messages import (
+    BattleReportReceived,
+    BattleResolved,
+    CloseBattle,
+    SetBattleControl,
+)
+from mekref.rules.tripwire.battles import pending_battles
+
+HELP = "ingest battle files and resolve battles (battle ingest|close|control|pending)"
+INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
+EPILOG = """\
+examples:
+  mekref battle ingest --db c.db logs/Ann.mul logs/Bob.mul --control loyalists
+  mekref battle ingest --db c.db logs/Ann.mul --units-dir ~/megamek/data/mekfiles
+  mekref battle pending --db c.db
+  mekref battle control --db c.db --battle battle-0a1b2c3d4e5f --side federalists
+  mekref battle close --db c.db --battle battle-0a1b2c3d4e5f --control loyalists \\
+      --referee Ann --reason "Bob's laptop died; his file is lost"
+"""
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser("battle", help=HELP)
+    actions = parser.add_subparsers(title="actions", metavar="ACTION")
+    kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
+
+    ingest = actions.add_parser(
+        "ingest", help="submit battle files", description=INGEST_DESCRIPTION, **kw
+    )
+    add_db(ingest)
+    ingest.add_argument("files", nargs="+", type=Path, metavar="RECORD.mul")
+    ingest.add_argument("--control", metavar="SIDE", help="the side that controls the field")
+    ingest.add_argument("--units-dir", type=Path, metavar="DIR", help="unit designs (.mtf/.blk)")
+    ingest.add_argument("--battle", metavar="ID", help="join this battle (default: by units)")
+    add_referee(ingest)
+    ingest.set_defaults(handler=guarded(run_ingest), command_name="battle ingest")
+
+    control = actions.add_parser("control", help="set who controls the field", **kw)
+    add_db(control)
+    control.add_argument("--battle", required=True, metavar="ID")
+    control.add_argument("--side", required=True)
+    add_referee(control)
+    control.set_defaults(handler=guarded(run_control), command_name="battle control")
+
+    close = actions.add_parser("close", help="resolve a battle now (referee)", **kw)
+    add_db(close)
+    close.add_argument("--battle", required=True, metavar="ID")
+    close.add_argument("--control", metavar="SIDE", help="the side that controls the field")
+    add_referee(close)
+    close.set_defaults(handler=guarded(run_close), command_name="battle close")
+
+    pending = actions.add_parser("pending", help="list battles waiting for files", **kw)
+    add_db(pending)
+    pending.set_defaults(handler=guarded(run_pending), command_name="battle pending")
+
+
+def run_ingest(args: argparse.Namespace) -> int:
+    design_for = design_lookup(args.units_dir)
+    console = out_console()
+    note = referee_note(args)
+    with opened(args.db) as store:
+        runner = CampaignRunner(store)
+        cid = campaign_id_of(store, args.campaign)
+        battles: list[str] = []
+        for path in args.files:
+            mul, data = read_mul(path)
+            sha = hashlib.sha256(data).hexdigest()
+            state = runner.load(cid).state
+            try:
+                command = report_command(
+                    state, mul, sha256=sha, path=str(path), design_for=design_for, actor="cli"
+                )
+            except (FileNotForCampaign, AmbiguousMatch) as exc:
+                raise CliError(str(exc), EXIT_REFUSED) from exc
+            if args.battle:
+                command = type(command)(**{**command.__dict__, "battle_id": args.battle})
+            done = run_command(runner, cid, command, FileRef(sha256=sha, path=str(path)))
+            if done.already_applied:
+                console.print(f"{path}: already ingested (sha256 {sha[:12]}), nothing to do")
+                continue
+            for event in done.events:
+                if isinstance(event, BattleReportReceived):
+                    battles.append(event.battle_id)
+                    f = event.file
+                    console.print(
+                        f"{path}: {len(f.units)} units for battle {event.battle_id}"
+                        f"{' (new)' if event.opened else ''}, view of side "
+                        f"{f.reporting_side or '(none)'}"
+                        + (
+                            f"; not in the campaign: {', '.join(f.unmatched)}"
+                            if f.unmatched
+                            else ""
+                        )
+                    )
+                if isinstance(event, BattleResolved):
+                    console.print(f"battle {event.battle_id} resolved")
+        if args.control:
+            for battle_id in dict.fromkeys(battles):
+                state = runner.load(cid).state
+                battle = state.battles.battles.get(battle_id)
+                if battle is None or battle.resolution is not None:
+                    continue
+                done = run_command(
+                    runner,
+                    cid,
+                    SetBattleControl(
+                        battle_id=battle_id, side_id=args.control, note=note, actor="cli"
+                    ),
+                )
+                if any(isinstance(e, BattleResolved) for e in done.events):
+                    console.print(f"battle {battle_id} resolved, {args.control} holds the field")
+        _print_pending(console, runner.load(cid).state)
+    return EXIT_OK
+
+
+def run_control(args: argparse.Namespace) -> int:
+    with opened(args.db) as store:
+        runner = CampaignRunner(store)
+        cid = campaign_id_of(store, args.campaign)
+        command = SetBattleControl(
+            battle_id=args.battle, side_id=args.side, note=referee_note(args), actor="cli"
+        )
+        done = run_command(runner, cid, command)
+        console = out_console()
+        console.print(f"battle {args.battle}: {args.side} controls the field")
+        if any(isinstance(e, BattleResolved) for e in done.events):
+            console.print(f"battle {args.battle} resolved")
+        _print_pending(console, done.state)
+    return EXIT_OK
+
+
+def run_close(args: argparse.Namespace) -> int:
+    with opened(args.db) as store:
+        runner = CampaignRunner(store)
+        cid = campaign_id_of(store, args.campaign)
+        note = referee_note(args)
+        command = CloseBattle(
+            battle_id=args.battle,
+            control_side=args.control,
+            note=note,
+            actor=note.referee if note else "cli",
+        )
+        run_command(runner, cid, command)
+        out_console().print(f"battle {args.battle} resolved; see 'mekref report'")
+    return EXIT_OK
+
+
+def run_pending(args: argparse.Namespace) -> int:
+    with opened(args.db) as store:
+        runner = CampaignRunner(store)
+        cid = campaign_id_of(store, args.campaign)
+        _print_pending(out_console(), runner.load(cid).state, always=True)
+    return EXIT_OK
+
+
+def _print_pending(console: Any, state: CampaignState, always: bool = False) -> None:
+    waiting = pending_battles(state)
+    if not waiting:
+        if always:
+            console.print("no battle is waiting")
+        return
+    for p in waiting:
+        missing = ", ".join(p.sides_missing) or "none"
+        console.print(
+            f"battle {p.battle_id} waits: files from {', '.join(p.sides_reported) or 'no side'}"
+            f" of {', '.join(p.sides_expected)}; missing {missing}; "
+            f"control {p.control_side or 'not set'}"
+        )
+    _ = CliError

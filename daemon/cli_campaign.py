@@ -1,0 +1,180 @@
+"""``mekref campaign new``: create a campaign with its sides in an event store (a file).
+
+Also the helpers the other campaign commands share: open the store named by ``--db``, find
+its campaign, run a command and turn a refusal into one readable line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console
+
+from mekref.daemon.campaigns import CampaignRunner, Executed
+from mekref.daemon.store import EventStore, FileRef, open_store
+from mekref.rules.campaign_commands import CreateCampaign, SideSpec
+from mekref.rules.messages import Command, RefereeNote
+from mekref.rules.refusal import Refusal
+from mekref.rules.rulesets import ruleset_names
+
+EXIT_OK = 0
+EXIT_REFUSED = 3
+EXIT_USAGE = 2
+
+#: The two factions of Operation TripWire, used when no --side is given.
+DEFAULT_SIDES = ("loyalists:Katrina Steiner Loyalists", "federalists:Victor Steiner-Davion")
+
+HELP = "create a campaign (campaign new)"
+DESCRIPTION = """\
+Create a campaign in an event store. The store is a SQLite file (created when missing) or a
+postgresql:// URL. Every later command names the same --db.
+"""
+
+NEW_EPILOG = """\
+examples:
+  mekref campaign new --db ginestra.db --name "Operation TripWire" --seed 3065
+  mekref campaign new --db c.db --name Test --seed 7 --side red:Red --side blue:Blue
+"""
+
+
+def err_console() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def out_console() -> Console:
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+
+
+class CliError(Exception):
+    """A message for the user; the command exits with ``code``."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@contextmanager
+def opened(db: str) -> Iterator[EventStore]:
+    try:
+        store = open_store(db)
+    except (ValueError, OSError) as exc:
+        raise CliError(f"cannot open the store {db!r}: {exc}") from exc
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def campaign_id_of(store: EventStore, wanted: str | None) -> str:
+    campaigns = store.list_campaigns()
+    if wanted:
+        for c in campaigns:
+            if wanted in (c.id, c.name):
+                return c.id
+        raise CliError(f"no campaign {wanted!r} in this store")
+    if not campaigns:
+        raise CliError("the store holds no campaign; create one with 'mekref campaign new'")
+    if len(campaigns) > 1:
+        names = ", ".join(f"{c.name} ({c.id})" for c in campaigns)
+        raise CliError(f"the store holds several campaigns ({names}); pick one with --campaign")
+    return campaigns[0].id
+
+
+def run_command(
+    runner: CampaignRunner,
+    campaign_id: str,
+    command: Command,
+    battle_file: FileRef | None = None,
+) -> Executed:
+    try:
+        return runner.execute(campaign_id, command, battle_file=battle_file)
+    except Refusal as exc:
+        raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
+
+
+def referee_note(args: argparse.Namespace) -> RefereeNote | None:
+    referee, reason = getattr(args, "referee", None), getattr(args, "reason", None)
+    if referee is None and reason is None:
+        return None
+    if not referee or not reason:
+        raise CliError("a referee decision needs both --referee NAME and --reason TEXT")
+    return RefereeNote(referee=referee, reason=reason)
+
+
+def add_db(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", required=True, metavar="FILE", help="event store (file or URL)")
+    parser.add_argument("--campaign", metavar="ID", help="campaign id or name (several per store)")
+
+
+def add_referee(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--referee", metavar="NAME", help="the referee who decides")
+    parser.add_argument("--reason", metavar="TEXT", help="why (recorded in the log)")
+
+
+def guarded(run: Any) -> Any:
+    """Wrap a handler: CliError becomes one line on stderr and its exit code."""
+
+    def handler(args: argparse.Namespace) -> int:
+        try:
+            result: int = run(args)
+            return result
+        except CliError as exc:
+            err_console().print(f"mekref {args.command_name}: {exc}")
+            return exc.code
+
+    return handler
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser("campaign", help=HELP, description=DESCRIPTION)
+    actions = parser.add_subparsers(title="actions", metavar="ACTION")
+    new = actions.add_parser(
+        "new",
+        help="create a campaign with its sides",
+        description=DESCRIPTION,
+        epilog=NEW_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    new.add_argument("--db", required=True, metavar="FILE", help="event store (file or URL)")
+    new.add_argument("--name", required=True, help="the campaign's name")
+    new.add_argument("--ruleset", default="tripwire", choices=ruleset_names())
+    new.add_argument("--seed", help="seed of the campaign's dice (default: a random one)")
+    new.add_argument(
+        "--side",
+        action="append",
+        metavar="ID:NAME",
+        help="a side (repeat; default: the two TripWire factions)",
+    )
+    new.set_defaults(handler=guarded(_new), command_name="campaign new")
+
+
+def parse_side(text: str) -> SideSpec:
+    side_id, sep, name = text.partition(":")
+    if not sep or not side_id.strip() or not name.strip():
+        raise CliError(f"--side {text!r}: write it as ID:NAME, e.g. red:Red Company")
+    return SideSpec(side_id=side_id.strip(), name=name.strip())
+
+
+def _new(args: argparse.Namespace) -> int:
+    sides = tuple(parse_side(s) for s in (args.side or DEFAULT_SIDES))
+    seed = args.seed or secrets.token_hex(8)
+    command = CreateCampaign(
+        name=args.name, ruleset=args.ruleset, seed=str(seed), sides=sides, actor="cli"
+    )
+    with opened(args.db) as store:
+        runner = CampaignRunner(store)
+        try:
+            done = runner.create(command)
+        except Refusal as exc:
+            raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
+    console = out_console()
+    console.print(f"campaign [bold]{args.name}[/bold] created: id {done.campaign_id}")
+    console.print(f"ruleset {args.ruleset}, seed {seed}")
+    for s in sides:
+        console.print(f"  side {s.side_id}: {s.name}")
+    return EXIT_OK

@@ -1,0 +1,235 @@
+"""``mekref report``: the campaign's books: units and their repair bills, people, WarChest,
+victory points and every die rolled."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.table import Table
+
+from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.cli_campaign import (
+    EXIT_OK,
+    CliError,
+    add_db,
+    campaign_id_of,
+    guarded,
+    opened,
+    out_console,
+)
+from mekref.rules.campaign_state import CampaignState, PersonStatus
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire import injuries
+from mekref.rules.tripwire.battle_model import Fate, UnitDamage
+from mekref.rules.tripwire.battle_resolution import repair_line
+from mekref.rules.tripwire.table_loader import load_tables
+
+HELP = "print the campaign's units, people, WarChest, victory points and dice"
+EPILOG = """\
+examples:
+  mekref report --db c.db
+  mekref report --db c.db --side loyalists
+  mekref report --db c.db --json > books.json
+"""
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "report",
+        help=HELP,
+        description=HELP,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_db(parser)
+    parser.add_argument("--side", help="only this side's units, people and pools")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parser.set_defaults(handler=guarded(run), command_name="report")
+
+
+def person_status(state: CampaignState, person_id: str) -> str:
+    person = state.people[person_id]
+    if person.status is PersonStatus.DEAD:
+        return "dead"
+    if person_id in state.battles.captured_people:
+        return f"captured by {state.battles.captured_people[person_id]}"
+    return "injured" if person.hits else "active"
+
+
+def heal_cost(state: CampaignState, person_id: str) -> int | None:
+    person = state.people[person_id]
+    if person.status is PersonStatus.DEAD or person.hits == 0:
+        return None
+    try:
+        return injuries.heal_cost(person.hits)
+    except Refusal:
+        return None
+
+
+def build_report(
+    state: CampaignState, rolls: list[dict[str, Any]], side: str | None
+) -> dict[str, Any]:
+    t = load_tables()
+    units = []
+    for u in sorted(state.units.values(), key=lambda u: (u.side_id, u.company, u.lance, u.unit_id)):
+        if side and u.side_id != side:
+            continue
+        damage = state.battles.unit_damage.get(u.unit_id, UnitDamage())
+        line = repair_line(u, damage, t)
+        units.append(
+            {
+                "id": u.unit_id,
+                "chassis": u.chassis,
+                "model": u.model,
+                "side": u.side_id,
+                "company": u.company,
+                "lance": u.lance,
+                "bv": u.bv or None,
+                "fate": state.battles.fates.get(u.unit_id, Fate.OPERATIONAL).value,
+                "repair": {
+                    "armor_sp": line.armor_sp + line.armor_deferred_sp,
+                    "internal_sp": line.internal_sp,
+                    "rearm_sp": line.rearm_sp,
+                    "total_sp": line.total_sp,
+                    "tech_hours": line.tech_hours,
+                    "repairable": line.repairable,
+                    "needs_repair_facility": line.needs_repair_facility,
+                },
+            }
+        )
+    people = []
+    for p in sorted(state.people.values(), key=lambda p: (p.side_id, p.name, p.person_id)):
+        if side and p.side_id != side:
+            continue
+        people.append(
+            {
+                "id": p.person_id,
+                "name": p.name,
+                "side": p.side_id,
+                "unit": p.unit_id,
+                "hits": p.hits,
+                "status": person_status(state, p.person_id),
+                "heal_cost_sp": heal_cost(state, p.person_id),
+                "kills": state.battles.kills.get(p.person_id, 0),
+                "may_train": p.person_id in state.battles.may_train,
+            }
+        )
+    pools = [
+        {"id": p.pool_id, "side": p.side_id, "name": p.name, "kind": p.kind.value,
+         "balance": p.balance, "capacity": p.capacity}
+        for p in sorted(state.pools.values(), key=lambda p: (p.side_id, p.pool_id))
+        if not side or p.side_id == side
+    ]  # fmt: skip
+    vp = {s: state.battles.victory_points.get(s, 0) for s in sorted(state.sides)}
+    battles = [
+        {
+            "id": b.battle_id,
+            "number": b.number,
+            "status": b.status.value,
+            "control": b.control_side,
+            "files": [f.sha256 for f in b.files],
+            "conflicts": [c.detail for c in b.resolution.conflicts] if b.resolution else [],
+        }
+        for b in sorted(state.battles.battles.values(), key=lambda b: b.number)
+    ]
+    return {
+        "campaign": state.name,
+        "tracks_completed": state.tracks_completed,
+        "units": units,
+        "people": people,
+        "pools": pools,
+        "victory_points": vp,
+        "battles": battles,
+        "dice": rolls,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    with opened(args.db) as store:
+        runner = CampaignRunner(store)
+        cid = campaign_id_of(store, args.campaign)
+        state = runner.load(cid).state
+        if args.side and args.side not in state.sides:
+            raise CliError(f"no side {args.side!r}; sides: {', '.join(sorted(state.sides))}")
+        rolls = [
+            {"seq": seq, "event": type(e).TYPE, "name": r.name, "index": r.index,
+             "faces": list(r.faces), "total": r.total}
+            for seq, e in runner.events(cid)
+            for r in e.rolls
+        ]  # fmt: skip
+    report = build_report(state, rolls, args.side)
+    if args.json:
+        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return EXIT_OK
+    _print(report)
+    return EXIT_OK
+
+
+def _print(report: dict[str, Any]) -> None:
+    console = out_console()
+    console.print(
+        f"[bold]{report['campaign']}[/bold]  tracks completed: {report['tracks_completed']}"
+    )
+    units = Table(title="units", title_justify="left")
+    for col in ("id", "unit", "side", "fate", "armor", "internal", "rearm", "total SP", "hours"):
+        units.add_column(col, overflow="fold")
+    for u in report["units"]:
+        r = u["repair"]
+        units.add_row(
+            u["id"][:8],
+            f"{u['chassis']} {u['model']}".strip(),
+            u["side"],
+            u["fate"].replace("_", " "),
+            str(r["armor_sp"]),
+            str(r["internal_sp"]) if r["repairable"] else "irreparable",
+            str(r["rearm_sp"]),
+            str(r["total_sp"]),
+            str(r["tech_hours"]),
+        )
+    console.print(units)
+    people = Table(title="people", title_justify="left")
+    for col in ("id", "name", "side", "hits", "status", "heal SP", "kills"):
+        people.add_column(col, overflow="fold")
+    for p in report["people"]:
+        heal = p["heal_cost_sp"]
+        people.add_row(
+            p["id"][:8],
+            p["name"],
+            p["side"],
+            str(p["hits"]),
+            p["status"],
+            "-" if heal is None else str(heal),
+            str(p["kills"]) + (" (may train)" if p["may_train"] else ""),
+        )
+    console.print(people)
+    if report["pools"]:
+        pools = Table(title="WarChest", title_justify="left")
+        for col in ("pool", "side", "kind", "WP", "capacity"):
+            pools.add_column(col)
+        for p in report["pools"]:
+            cap = "-" if p["capacity"] is None else str(p["capacity"])
+            pools.add_row(p["name"], p["side"], p["kind"], str(p["balance"]), cap)
+        console.print(pools)
+    console.print(
+        "victory points: " + ", ".join(f"{s} {v}" for s, v in report["victory_points"].items())
+    )
+    for b in report["battles"]:
+        console.print(
+            f"battle {b['id']} (#{b['number']}): {b['status']}, control {b['control'] or '-'}, "
+            f"{len(b['files'])} file(s)"
+        )
+        for c in b["conflicts"]:
+            console.print(f"  [yellow]conflict[/yellow] {c}")
+    if report["dice"]:
+        dice = Table(title="dice", title_justify="left")
+        for col in ("#", "roll", "faces", "total"):
+            dice.add_column(col)
+        for d in report["dice"]:
+            dice.add_row(
+                str(d["index"]), d["name"], " ".join(map(str, d["faces"])), str(d["total"])
+            )
+        console.print(dice)
