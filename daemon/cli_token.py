@@ -1,0 +1,130 @@
+"""``mekref token``: issue, list and revoke API bearer tokens.
+
+A token is printed once and stored only as its sha256, in the campaign database itself (table
+``api_tokens``). A side token acts for one side of one campaign; a referee token for one
+campaign, or for every campaign (and may create campaigns) when no campaign is named.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from mekref.daemon.grpc.tokens import Role, TokenStore
+from mekref.daemon.store import CampaignNotFound, open_store
+from mekref.daemon.store.model import check_campaign_id
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+
+EPILOG = """\
+examples:
+  mekref token create --db campaign.db --referee
+  mekref token create --db campaign.db --side davion --label "Davion Discord bot"
+  mekref token create --db campaign.db --campaign 5f0c... --side liao
+  mekref token list --db campaign.db
+  mekref token revoke --db campaign.db 3fa2c1d09b7e
+
+Send the token as gRPC metadata: 'authorization: Bearer <token>'.
+"""
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "token",
+        help="issue, list and revoke API tokens",
+        description=__doc__,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+
+    create = sub.add_parser("create", help="issue a token (printed once)")
+    create.add_argument("--db", required=True, help="database path or postgresql:// URL")
+    who = create.add_mutually_exclusive_group(required=True)
+    who.add_argument("--side", metavar="SIDE_ID", help="a token acting for this side")
+    who.add_argument("--referee", action="store_true", help="a referee token")
+    create.add_argument(
+        "--campaign",
+        metavar="ID",
+        help="the campaign (default: the only one in the database; for --referee: all)",
+    )
+    create.add_argument("--label", default="", help="a note saying who holds the token")
+    create.set_defaults(handler=_create)
+
+    listing = sub.add_parser("list", help="list tokens (ids and grants, never secrets)")
+    listing.add_argument("--db", required=True, help="database path or postgresql:// URL")
+    listing.set_defaults(handler=_list)
+
+    revoke = sub.add_parser("revoke", help="revoke a token by its id")
+    revoke.add_argument("--db", required=True, help="database path or postgresql:// URL")
+    revoke.add_argument("token_id", help="the id shown by 'mekref token list'")
+    revoke.set_defaults(handler=_revoke)
+
+
+def _campaign_for_side(db: str, requested: str | None, side: str) -> str:
+    from mekref.daemon.campaigns import CampaignRunner
+
+    with open_store(db) as store:
+        if requested is None:
+            campaigns = store.list_campaigns()
+            if len(campaigns) != 1:
+                raise ValueError(
+                    f"the database holds {len(campaigns)} campaigns; name one with --campaign"
+                )
+            requested = campaigns[0].id
+        cid = check_campaign_id(requested)
+        state = CampaignRunner(store).load(cid).state
+        if side not in state.sides:
+            known = ", ".join(sorted(state.sides)) or "none"
+            raise ValueError(f"campaign {cid} has no side {side!r} (sides: {known})")
+        return cid
+
+
+def _create(args: argparse.Namespace) -> int:
+    try:
+        if args.side is not None:
+            cid: str | None = _campaign_for_side(args.db, args.campaign, args.side)
+            role = Role.SIDE
+        else:
+            cid = check_campaign_id(args.campaign) if args.campaign else None
+            if cid is not None:
+                with open_store(args.db) as store:
+                    store.get_campaign(cid)
+            role = Role.REFEREE
+    except (ValueError, CampaignNotFound) as exc:
+        print(f"mekref token: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    with TokenStore(args.db) as tokens:
+        issued = tokens.issue(role, campaign_id=cid, side_id=args.side, label=args.label)
+    grant = "referee" if role is Role.REFEREE else f"side {args.side}"
+    scope = f"campaign {cid}" if cid else "every campaign"
+    print(issued.secret)
+    print(
+        f"token {issued.principal.token_id}: {grant}, {scope}. Shown once: keep it secret.",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+def _list(args: argparse.Namespace) -> int:
+    with TokenStore(args.db) as tokens:
+        for record in tokens.list():
+            p = record.principal
+            state = f"revoked {record.revoked_at}" if record.revoked_at else "active"
+            who = "referee" if p.side_id is None else f"side {p.side_id}"
+            print(
+                f"{p.token_id}  {who:<16} {p.campaign_id or 'every campaign':<36}  {state}"
+                f"  {p.label}"
+            )
+    return EXIT_OK
+
+
+def _revoke(args: argparse.Namespace) -> int:
+    with TokenStore(args.db) as tokens:
+        if not tokens.revoke(args.token_id):
+            print(f"mekref token: no active token {args.token_id}", file=sys.stderr)
+            return EXIT_ERROR
+    print(f"token {args.token_id} revoked (servers notice within a few seconds)")
+    return EXIT_OK

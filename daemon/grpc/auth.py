@@ -1,0 +1,188 @@
+"""Bearer-token authentication (an interceptor) and the access rules every servicer applies.
+
+Every method except health checking and reflection needs ``authorization: Bearer <token>``.
+The interceptor resolves the token to a :class:`Principal` before the servicer runs and puts it
+in a context variable for the RPC's task; a call without a valid token never reaches a
+servicer. Access rules are deliberately uniform: asking about a campaign or side the token is
+not for is PERMISSION_DENIED whether or not it exists, so a refusal tells nothing.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import inspect
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import grpc
+from grpc import aio
+
+from mekref.daemon.grpc.errors import ApiError, denied
+from mekref.daemon.grpc.tokens import Principal, TokenStore
+
+#: Methods anyone may call: load balancers and grpcurl need them before holding a token.
+PUBLIC_PREFIXES = (
+    "/grpc.health.v1.Health/",
+    "/grpc.reflection.v1alpha.ServerReflection/",
+    "/grpc.reflection.v1.ServerReflection/",
+)
+#: How long a looked-up token is trusted before the database is asked again (revocation delay).
+CACHE_SECONDS = 5.0
+
+_PRINCIPAL: contextvars.ContextVar[Principal] = contextvars.ContextVar("mekref_principal")
+
+
+def current_principal() -> Principal:
+    """The caller of the RPC being served (set by :class:`AuthInterceptor`)."""
+    try:
+        return _PRINCIPAL.get()
+    except LookupError:
+        raise ApiError(grpc.StatusCode.UNAUTHENTICATED, "no credentials", "unauthenticated") from None
+
+
+class Authenticator:
+    """Token -> principal with a short cache, so a busy client is not a database query per call."""
+
+    def __init__(self, tokens: TokenStore, *, cache_seconds: float = CACHE_SECONDS) -> None:
+        self._tokens = tokens
+        self._cache_seconds = cache_seconds
+        self._cache: dict[str, tuple[float, Principal | None]] = {}
+        self._lock = threading.Lock()
+
+    def principal(self, metadata: Any) -> Principal | None:
+        token = bearer_token(metadata)
+        if token is None:
+            return None
+        now = time.monotonic()
+        with self._lock:
+            hit = self._cache.get(token)
+        if hit is not None and now - hit[0] < self._cache_seconds:
+            return hit[1]
+        found = self._tokens.lookup(token)
+        with self._lock:
+            if len(self._cache) > 10_000:  # guessed tokens must not grow memory without bound
+                self._cache.clear()
+            self._cache[token] = (now, found)
+        return found
+
+
+def bearer_token(metadata: Any) -> str | None:
+    for key, value in metadata or ():
+        if key == "authorization" and isinstance(value, str):
+            scheme, _, token = value.partition(" ")
+            if scheme.lower() == "bearer" and token.strip():
+                return token.strip()
+    return None
+
+
+def _unauthenticated() -> ApiError:
+    return ApiError(
+        grpc.StatusCode.UNAUTHENTICATED,
+        "send a valid token as 'authorization: Bearer <token>' (mekref token create)",
+        "unauthenticated",
+    )
+
+
+class AuthInterceptor(aio.ServerInterceptor):
+    def __init__(self, authenticator: Authenticator) -> None:
+        self._auth = authenticator
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(handler_call_details)
+        method: str = handler_call_details.method
+        if handler is None or method.startswith(PUBLIC_PREFIXES):
+            return handler
+        principal = self._auth.principal(handler_call_details.invocation_metadata)
+        return _wrap(handler, principal)
+
+
+def _wrap(handler: grpc.RpcMethodHandler, principal: Principal | None) -> grpc.RpcMethodHandler:
+    """The same handler, run with the principal set (or refusing the call without one)."""
+    if handler.unary_unary is not None:
+        inner_uu = handler.unary_unary
+
+        async def unary_unary(request: Any, context: aio.ServicerContext[Any, Any]) -> Any:
+            if principal is None:
+                await _abort(context, _unauthenticated())
+            _PRINCIPAL.set(principal)  # type: ignore[arg-type]
+            return await inner_uu(request, context)
+
+        return grpc.unary_unary_rpc_method_handler(
+            unary_unary,
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
+    if handler.unary_stream is not None:
+        inner_us = handler.unary_stream
+        if inspect.isasyncgenfunction(inner_us):
+
+            async def stream_gen(request: Any, context: aio.ServicerContext[Any, Any]) -> Any:
+                if principal is None:
+                    await _abort(context, _unauthenticated())
+                _PRINCIPAL.set(principal)  # type: ignore[arg-type]
+                async for item in inner_us(request, context):
+                    yield item
+
+            behaviour: Any = stream_gen
+        else:
+            # A coroutine that writes with context.write (how the event stream applies a
+            # write timeout); it must stay a coroutine for gRPC to accept its writes.
+            async def stream_writer(request: Any, context: aio.ServicerContext[Any, Any]) -> None:
+                if principal is None:
+                    await _abort(context, _unauthenticated())
+                _PRINCIPAL.set(principal)  # type: ignore[arg-type]
+                await inner_us(request, context)
+
+            behaviour = stream_writer
+        return grpc.unary_stream_rpc_method_handler(
+            behaviour,
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
+    # The API has no client-streaming methods; refuse rather than run one unauthenticated.
+    raise RuntimeError("client-streaming methods are not supported by the auth interceptor")
+
+
+async def _abort(context: aio.ServicerContext[Any, Any], error: ApiError) -> None:
+    from grpc_status import rpc_status
+
+    await context.abort_with_status(rpc_status.to_status(error.to_status()))
+
+
+# -- access rules --------------------------------------------------------------------------------
+def require_referee(principal: Principal, campaign_id: str | None = None) -> None:
+    if not principal.is_referee:
+        raise denied("only the referee may do this")
+    if principal.campaign_id is not None and campaign_id != principal.campaign_id:
+        raise denied("this token is not valid for that campaign")
+
+
+def require_global_referee(principal: Principal) -> None:
+    if not principal.is_referee or principal.campaign_id is not None:
+        raise denied("only a referee token valid for every campaign may do this")
+
+
+def require_campaign(principal: Principal, campaign_id: str) -> None:
+    if principal.campaign_id is not None and campaign_id != principal.campaign_id:
+        raise denied("this token is not valid for that campaign")
+
+
+def acting_side(principal: Principal, campaign_id: str, side_id: str) -> str:
+    """The side a request acts for: the token's own, or any side for the referee."""
+    require_campaign(principal, campaign_id)
+    if principal.is_referee:
+        if not side_id:
+            from mekref.daemon.grpc.errors import invalid
+
+            raise invalid("side_id", "the referee names the side to act for")
+        return side_id
+    assert principal.side_id is not None
+    if side_id and side_id != principal.side_id:
+        raise denied("this token acts for another side")
+    return principal.side_id

@@ -1,0 +1,34 @@
+"""The parts of the rules and the daemon that this API builds on but that may not be in a build.
+
+Each is looked up by module name at call time; a build without it answers UNIMPLEMENTED for
+the RPCs that need it instead of failing to start. Only a missing module counts as absent: an
+import error inside a module that is present propagates.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+ORDERS_MODULE = "mekref.rules.tripwire.turn.orders"
+BATTLES_MODULE = "mekref.rules.tripwire.battles"
+BATTLE_INPUT_MODULE = "mekref.daemon.battle_input"
+REPORT_MODULES = ("mekref.daemon.report", "mekref.daemon.battle_report")
+SCENARIO_MODULES = ("mekref.daemon.scenario", "mekref.daemon.scenario_export")
+
+
+def optional_module(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and (name == exc.name or name.startswith(exc.name + ".")):
+            return None
+        raise
+
+
+def first_module(names: tuple[str, ...]) -> ModuleType | None:
+    for name in names:
+        module = optional_module(name)
+        if module is not None:
+            return module
+    return None

@@ -1,0 +1,260 @@
+"""Build and run the gRPC server (asyncio) for ``mekref serve`` and the standalone module.
+
+The server is ``grpc.aio``: streams wait on the event loop instead of holding a thread each, and
+a write to a client can time out (how a slow client is detected). The store and the rules run
+on a bounded thread pool. :class:`GrpcServer` wraps all of it for the synchronous daemon:
+``start()`` runs the loop in a background thread and returns once the port is bound,
+``stop(grace)`` lets in-flight calls finish for up to ``grace`` seconds and ends live streams
+with UNAVAILABLE plus the seq to resume after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+from grpc import aio
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+from grpc_reflection.v1alpha import reflection
+
+from mekref.daemon.grpc.auth import AuthInterceptor, Authenticator
+from mekref.daemon.grpc.hub import EventHub
+from mekref.daemon.grpc.runner import CachingRunner
+from mekref.daemon.grpc.services.base import Services
+from mekref.daemon.grpc.services.battle import BattleServicer
+from mekref.daemon.grpc.services.campaign import CampaignServicer
+from mekref.daemon.grpc.services.diagnostics import DiagnosticsServicer
+from mekref.daemon.grpc.services.events import EventServicer
+from mekref.daemon.grpc.services.orders import OrdersServicer
+from mekref.daemon.grpc.tokens import TokenStore
+from mekref.daemon.store import EventStore
+from mekref.v1 import (
+    battle_pb2,
+    battle_pb2_grpc,
+    campaign_pb2,
+    campaign_pb2_grpc,
+    diagnostics_pb2,
+    diagnostics_pb2_grpc,
+    event_pb2,
+    event_pb2_grpc,
+    orders_pb2,
+    orders_pb2_grpc,
+)
+
+DEFAULT_ADDRESS = "127.0.0.1:50051"
+#: Largest message either way. Uploads are capped below it so the cap, not gRPC, answers.
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+UPLOAD_MAX_BYTES = 8 * 1024 * 1024
+DEFAULT_WORKERS = 16
+
+SERVICE_NAMES = (
+    campaign_pb2.DESCRIPTOR.services_by_name["CampaignService"].full_name,
+    orders_pb2.DESCRIPTOR.services_by_name["OrdersService"].full_name,
+    battle_pb2.DESCRIPTOR.services_by_name["BattleService"].full_name,
+    event_pb2.DESCRIPTOR.services_by_name["EventService"].full_name,
+    diagnostics_pb2.DESCRIPTOR.services_by_name["DiagnosticsService"].full_name,
+)
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    """PEM files for TLS; without them the server listens in plain text (loopback use)."""
+
+    cert_file: Path
+    key_file: Path
+
+    def credentials(self) -> grpc.ServerCredentials:
+        return grpc.ssl_server_credentials(
+            [(self.key_file.read_bytes(), self.cert_file.read_bytes())]
+        )
+
+
+@dataclass(frozen=True)
+class ServerOptions:
+    workers: int = DEFAULT_WORKERS
+    upload_max_bytes: int = UPLOAD_MAX_BYTES
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+    stream_poll_seconds: float = 1.0
+    stream_write_timeout: float = 30.0
+    #: Something with ``process(path)`` (``mekref.daemon.ingest.Pipeline``); None: no uploads.
+    pipeline: Any = None
+    uploads_dir: Path | None = None
+    extra_channel_options: Sequence[tuple[str, Any]] = field(default_factory=tuple)
+
+
+@dataclass
+class Built:
+    server: aio.Server
+    services: Services
+    port: int
+    health: HealthServicer
+
+
+async def build_server(
+    store: EventStore,
+    tokens: TokenStore,
+    address: str = DEFAULT_ADDRESS,
+    *,
+    tls: TlsFiles | None = None,
+    options: ServerOptions | None = None,
+) -> Built:
+    """A bound (not started) server on the running loop. ``address`` port 0 picks a free one."""
+    opts = options or ServerOptions()
+    loop = asyncio.get_running_loop()
+    hub = EventHub(loop)
+    services = Services(
+        store=store,
+        runner=CachingRunner(store, on_append=hub.notify_threadsafe),
+        tokens=tokens,
+        hub=hub,
+        executor=ThreadPoolExecutor(opts.workers, thread_name_prefix="mekref-grpc"),
+        upload_max_bytes=opts.upload_max_bytes,
+        pipeline=opts.pipeline,
+        uploads_dir=opts.uploads_dir,
+        stream_poll_seconds=opts.stream_poll_seconds,
+        stream_write_timeout=opts.stream_write_timeout,
+    )
+    server = aio.server(
+        interceptors=[AuthInterceptor(Authenticator(tokens))],
+        options=[
+            ("grpc.max_receive_message_length", opts.max_message_bytes),
+            ("grpc.max_send_message_length", opts.max_message_bytes),
+            # Keepalive: notice vanished clients so their streams end and free their slot.
+            ("grpc.keepalive_time_ms", 60_000),
+            ("grpc.keepalive_timeout_ms", 20_000),
+            ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+            *opts.extra_channel_options,
+        ],
+    )
+    campaign_pb2_grpc.add_CampaignServiceServicer_to_server(CampaignServicer(services), server)
+    orders_pb2_grpc.add_OrdersServiceServicer_to_server(OrdersServicer(services), server)
+    battle_pb2_grpc.add_BattleServiceServicer_to_server(BattleServicer(services), server)
+    event_pb2_grpc.add_EventServiceServicer_to_server(EventServicer(services), server)
+    diagnostics_pb2_grpc.add_DiagnosticsServiceServicer_to_server(
+        DiagnosticsServicer(services), server
+    )
+    health = HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    reflection.enable_server_reflection(
+        (*SERVICE_NAMES, "grpc.health.v1.Health", reflection.SERVICE_NAME), server
+    )
+    if tls is not None:
+        port = server.add_secure_port(address, tls.credentials())
+    else:
+        port = server.add_insecure_port(address)
+    if port == 0:
+        raise OSError(f"cannot listen on {address}")
+    return Built(server, services, port, health)
+
+
+class GrpcServer:
+    """The API server on a background event loop, started and stopped from synchronous code."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        tokens: TokenStore,
+        address: str = DEFAULT_ADDRESS,
+        *,
+        tls: TlsFiles | None = None,
+        options: ServerOptions | None = None,
+    ) -> None:
+        self._args = (store, tokens, address)
+        self._tls = tls
+        self._options = options
+        self._loop = asyncio.new_event_loop()
+        self._thread: threading.Thread | None = None
+        self._built: Built | None = None
+        self._ready = threading.Event()
+        self._done: asyncio.Event | None = None
+        self._error: BaseException | None = None
+
+    @property
+    def port(self) -> int:
+        assert self._built is not None, "start() first"
+        return self._built.port
+
+    @property
+    def services(self) -> Services:
+        assert self._built is not None, "start() first"
+        return self._built.services
+
+    def notify(self, campaign_id: str) -> None:
+        """Wake live streams of a campaign (for appends made outside this server, e.g. the
+        folder watcher in the same process); without it they notice within a poll interval."""
+        if self._built is not None:
+            self._built.services.hub.notify_threadsafe(campaign_id)
+
+    def start(self) -> int:
+        self._thread = threading.Thread(target=self._run, name="mekref-grpc-loop", daemon=True)
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+        return self.port
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        try:
+            self._loop.run_until_complete(self._main())
+        finally:
+            self._loop.close()
+
+    async def _main(self) -> None:
+        self._done = asyncio.Event()
+        try:
+            self._built = await build_server(
+                *self._args, tls=self._tls, options=self._options
+            )
+            await self._built.server.start()
+            for name in ("", *SERVICE_NAMES):
+                await self._built.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        except BaseException as exc:
+            self._error = exc
+            self._ready.set()
+            return
+        self._ready.set()
+        await self._done.wait()
+
+    async def _stop(self, grace: float) -> None:
+        assert self._built is not None and self._done is not None
+        built = self._built
+        await built.health.enter_graceful_shutdown()
+        built.services.hub.close()
+        await built.server.stop(grace)
+        built.services.executor.shutdown(wait=False, cancel_futures=True)
+        self._done.set()
+
+    def stop(self, grace: float = 5.0) -> None:
+        """Refuse new calls, give in-flight ones ``grace`` seconds, then end; idempotent."""
+        if self._thread is None or self._built is None or self._loop.is_closed():
+            return
+        future = asyncio.run_coroutine_threadsafe(self._stop(grace), self._loop)
+        future.result(timeout=grace + 30)
+        self._thread.join(timeout=30)
+
+    def wait(self) -> None:
+        """Block until the server stops."""
+        if self._thread is not None:
+            self._thread.join()
+
+
+def serve_grpc(
+    store: EventStore,
+    tokens: TokenStore,
+    address: str = DEFAULT_ADDRESS,
+    *,
+    tls: TlsFiles | None = None,
+    options: ServerOptions | None = None,
+) -> GrpcServer:
+    """Start the API server in the background and return its handle (``.stop(grace)``)."""
+    server = GrpcServer(store, tokens, address, tls=tls, options=options)
+    server.start()
+    return server

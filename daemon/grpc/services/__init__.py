@@ -1,0 +1,1 @@
+"""The servicers, one module per service."""

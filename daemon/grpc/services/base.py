@@ -1,0 +1,105 @@
+"""What every servicer shares: blocking work off the event loop, deadlines, the error boundary.
+
+The store and the rules engine are synchronous; they run on a bounded thread pool so the event
+loop keeps serving streams and health checks. A call whose deadline has already passed is not
+started (a write that has not begun is never begun late). Every exception leaves an RPC as a
+status: ApiError as it says, a rules Refusal mapped to INVALID_ARGUMENT/FAILED_PRECONDITION with
+field details, store errors by kind, anything else INTERNAL without internals in the message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import uuid
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, ParamSpec, TypeVar
+
+import grpc
+import structlog
+from grpc import aio
+from grpc_status import rpc_status
+
+from mekref.daemon.grpc.errors import ApiError, invalid, refusal_error, store_error
+from mekref.daemon.grpc.hub import EventHub
+from mekref.daemon.grpc.runner import CachingRunner
+from mekref.daemon.grpc.tokens import TokenStore
+from mekref.daemon.store import EventStore, StoreError
+from mekref.rules.refusal import Refusal
+
+P = ParamSpec("P")
+T = TypeVar("T")
+Context = aio.ServicerContext[Any, Any]
+
+log = structlog.get_logger("mekref.grpc")
+
+
+@dataclass
+class Services:
+    """The state servicers share (one per server)."""
+
+    store: EventStore
+    runner: CachingRunner
+    tokens: TokenStore
+    hub: EventHub
+    executor: ThreadPoolExecutor
+    upload_max_bytes: int
+    #: Something with ``process(path)`` like ``mekref.daemon.ingest.Pipeline``; None: no uploads.
+    pipeline: Any
+    uploads_dir: Any
+    stream_poll_seconds: float = 1.0
+    stream_write_timeout: float = 30.0
+
+    async def run(self, context: Context, fn: Callable[..., T], *args: Any) -> T:
+        remaining = context.time_remaining()
+        if remaining is not None and remaining <= 0:
+            raise ApiError(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline passed", "deadline")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, functools.partial(fn, *args))
+
+
+def to_api_error(exc: BaseException) -> ApiError | None:
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, Refusal):
+        return refusal_error(exc)
+    if isinstance(exc, StoreError):
+        return store_error(exc)
+    return None
+
+
+def rpc(
+    method: Callable[P, Awaitable[T]],
+) -> Callable[P, Awaitable[T]]:
+    """The error boundary of one unary RPC."""
+
+    @functools.wraps(method)
+    async def boundary(*args: P.args, **kwargs: P.kwargs) -> T:
+        context: Context = args[-1]  # type: ignore[assignment]
+        try:
+            return await method(*args, **kwargs)
+        except asyncio.CancelledError:
+            raise
+        except aio.AbortError:
+            raise
+        except Exception as exc:
+            error = to_api_error(exc)
+            if error is None:
+                incident = uuid.uuid4().hex[:12]
+                log.exception("rpc.failed", method=method.__qualname__, incident=incident)
+                error = ApiError(
+                    grpc.StatusCode.INTERNAL, f"internal error (incident {incident})", "internal"
+                )
+            await context.abort_with_status(rpc_status.to_status(error.to_status()))
+            raise AssertionError("abort returned") from None
+
+    return boundary
+
+
+def check_campaign_id(campaign_id: str, field_name: str = "campaign_id") -> str:
+    try:
+        return str(uuid.UUID(campaign_id))
+    except ValueError:
+        raise invalid(field_name, "must be a campaign UUID") from None

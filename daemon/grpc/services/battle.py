@@ -1,0 +1,214 @@
+"""BattleService: battle files in (the watcher's exactly-once path), referee inputs, scenarios.
+
+An upload never names a path on the server. Its bytes are checked (size cap, then the same safe
+XML reader the watcher uses), written to the server's own uploads folder under their sha256,
+and handed to the file pipeline exactly as a dropped file would be, so a file uploaded and also
+dropped in a watched folder is still applied once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from mekref.adapters.megamek.errors import MulReadError
+from mekref.adapters.megamek.mul_reader import read_mul_bytes
+from mekref.daemon.grpc import auth, contracts
+from mekref.daemon.grpc.errors import ApiError, FieldViolation, invalid, unimplemented
+from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
+from mekref.daemon.grpc.services.campaign import timestamp
+from mekref.rules.codec import canonical_json, to_jsonable
+from mekref.rules.messages import RefereeNote
+from mekref.v1 import battle_pb2, battle_pb2_grpc
+
+_OUTCOMES = {
+    "applied": battle_pb2.UPLOAD_OUTCOME_APPLIED,
+    "already_applied": battle_pb2.UPLOAD_OUTCOME_ALREADY_APPLIED,
+    "unmatched": battle_pb2.UPLOAD_OUTCOME_HELD_UNMATCHED,
+    "quarantined": battle_pb2.UPLOAD_OUTCOME_QUARANTINED,
+    "already_quarantined": battle_pb2.UPLOAD_OUTCOME_QUARANTINED,
+}
+
+
+def store_upload(folder: Path, data: bytes, sha256: str) -> Path:
+    """Write ``data`` as ``<folder>/<sha256>.mul`` (atomically); the name is ours, not the client's."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{sha256}.mul"
+    if target.exists():
+        return target
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".upload-", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
+    def __init__(self, services: Services) -> None:
+        self.s = services
+
+    @rpc
+    async def UploadBattleFile(
+        self, request: battle_pb2.UploadBattleFileRequest, context: Context
+    ) -> battle_pb2.UploadBattleFileResponse:
+        cid = check_campaign_id(request.campaign_id)
+        auth.require_campaign(auth.current_principal(), cid)
+        data = request.content
+        if not data:
+            raise invalid("content", "the file is empty")
+        if len(data) > self.s.upload_max_bytes:
+            raise invalid(
+                "content",
+                f"{len(data):,} bytes is over the {self.s.upload_max_bytes:,}-byte limit",
+                "file_too_large",
+            )
+        if len(request.file_name) > 255:
+            raise invalid("file_name", "at most 255 characters")
+        if self.s.pipeline is None or self.s.uploads_dir is None:
+            raise unimplemented("battle file upload")
+        return await self.s.run(context, self._upload, cid, data)
+
+    def _upload(self, cid: str, data: bytes) -> battle_pb2.UploadBattleFileResponse:
+        sha = hashlib.sha256(data).hexdigest()
+        try:
+            # Hostile or broken XML is refused here, before anything is written to disk.
+            mul = read_mul_bytes(data, "upload", max_bytes=self.s.upload_max_bytes)
+        except MulReadError as exc:
+            raise ApiError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"content: {exc.problem} ({exc.hint})",
+                "file_refused" if exc.refused else "file_unreadable",
+                (FieldViolation("content", f"{exc.position}: {exc.problem}"),),
+            ) from None
+        battle_input = contracts.optional_module(contracts.BATTLE_INPUT_MODULE)
+        if battle_input is not None:
+            state = self.s.runner.load(cid).state
+            if not battle_input.campaign_matches(state, mul):
+                raise ApiError(
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    "no unit or person in this file belongs to this campaign",
+                    "file_not_for_campaign",
+                )
+        path = store_upload(Path(self.s.uploads_dir), data, sha)
+        result = self.s.pipeline.process(path)
+        outcome = str(getattr(result.outcome, "value", result.outcome))
+        if outcome == "retry":
+            raise ApiError(
+                grpc.StatusCode.UNAVAILABLE, "the file could not be applied now; retry", "retry"
+            )
+        first = last = 0
+        for ingested in self.s.store.ingested_files(cid):
+            if ingested.sha256 == sha:
+                first, last = ingested.first_seq, ingested.last_seq
+        if first:
+            self.s.hub.notify_threadsafe(cid)
+        return battle_pb2.UploadBattleFileResponse(
+            outcome=_OUTCOMES.get(outcome, battle_pb2.UPLOAD_OUTCOME_UNSPECIFIED),
+            sha256=sha,
+            first_seq=first,
+            last_seq=last,
+            reason=result.reason or "",
+        )
+
+    @rpc
+    async def ListPendingBattles(
+        self, request: battle_pb2.ListPendingBattlesRequest, context: Context
+    ) -> battle_pb2.ListPendingBattlesResponse:
+        cid = check_campaign_id(request.campaign_id)
+        auth.require_referee(auth.current_principal(), cid)
+
+        def listing() -> battle_pb2.ListPendingBattlesResponse:
+            state = self.s.runner.load(cid).state
+            module = contracts.optional_module(contracts.BATTLES_MODULE)
+            battles: list[Any] = list(module.pending_battles(state)) if module else []
+            return battle_pb2.ListPendingBattlesResponse(
+                battles=[
+                    battle_pb2.PendingBattle(
+                        battle_id=b.battle_id, detail_json=canonical_json(to_jsonable(b))
+                    )
+                    for b in battles
+                ],
+                unmatched_files=[
+                    battle_pb2.UnmatchedFile(
+                        sha256=u.sha256,
+                        file_name=Path(u.path).name,
+                        reason=u.reason,
+                        first_seen=timestamp(u.first_seen),
+                    )
+                    for u in self.s.store.unmatched_files()
+                    if u.campaign_id in (None, cid)
+                ],
+            )
+
+        return await self.s.run(context, listing)
+
+    @rpc
+    async def SetRefereeInputs(
+        self, request: battle_pb2.SetRefereeInputsRequest, context: Context
+    ) -> battle_pb2.SetRefereeInputsResponse:
+        cid = check_campaign_id(request.campaign_id)
+        principal = auth.current_principal()
+        auth.require_referee(principal, cid)
+        if not request.battle_id:
+            raise invalid("battle_id", "name the battle")
+        if request.objectives_met:
+            raise unimplemented("objectives as referee inputs")
+        messages = contracts.optional_module("mekref.rules.tripwire.battle_messages")
+        if messages is None:
+            raise unimplemented("battle referee inputs")
+        note = None
+        if request.reason.strip():
+            note = RefereeNote(referee=principal.actor, reason=request.reason)
+        elif request.close_battle:
+            raise invalid("reason", "closing a battle on the referee's word needs a reason")
+        side = request.field_controller_side_id or None
+        command: Any
+        if request.close_battle:
+            command = messages.CloseBattle(
+                actor=principal.actor, battle_id=request.battle_id, control_side=side, note=note
+            )
+        elif side is None:
+            raise invalid("field_controller_side_id", "name the side holding the field")
+        else:
+            command = messages.SetBattleControl(
+                actor=principal.actor, battle_id=request.battle_id, side_id=side, note=note
+            )
+
+        def apply() -> battle_pb2.SetRefereeInputsResponse:
+            executed = self.s.runner.execute(cid, command)
+            return battle_pb2.SetRefereeInputsResponse(
+                first_seq=executed.first_seq, last_seq=executed.last_seq
+            )
+
+        return await self.s.run(context, apply)
+
+    @rpc
+    async def ExportScenario(
+        self, request: battle_pb2.ExportScenarioRequest, context: Context
+    ) -> battle_pb2.ExportScenarioResponse:
+        cid = check_campaign_id(request.campaign_id)
+        side_id = auth.acting_side(auth.current_principal(), cid, request.side_id)
+        if not request.battle_id:
+            raise invalid("battle_id", "name the engagement")
+        module = contracts.first_module(contracts.SCENARIO_MODULES)
+        if module is None or not hasattr(module, "export_scenario"):
+            raise unimplemented("scenario export")
+
+        def export() -> battle_pb2.ExportScenarioResponse:
+            state = self.s.runner.load(cid).state
+            name, text = module.export_scenario(state, request.battle_id, side_id)
+            data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+            return battle_pb2.ExportScenarioResponse(file_name=str(name), content=data)
+
+        return await self.s.run(context, export)

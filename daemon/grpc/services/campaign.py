@@ -1,0 +1,263 @@
+"""CampaignService: campaigns, one side's view, battle reports, the dice log."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from typing import Any
+
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from mekref.daemon.grpc import auth, contracts
+from mekref.daemon.grpc.errors import FieldViolation, invalid, unimplemented, violations_error
+from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
+from mekref.daemon.grpc.tokens import Principal
+from mekref.daemon.grpc.visibility import visible_payload
+from mekref.daemon.store import Campaign
+from mekref.rules.campaign_commands import CreateCampaign, SideSpec
+from mekref.rules.campaign_state import CampaignState
+from mekref.rules.codec import canonical_json, to_jsonable
+from mekref.rules.dice import Dice
+from mekref.rules.engine import decide
+from mekref.v1 import campaign_pb2, campaign_pb2_grpc, common_pb2
+
+_SIDE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+DICE_PAGE = 500
+DICE_MAX = 5000
+
+
+def timestamp(when: Any) -> Timestamp:
+    stamp = Timestamp()
+    stamp.FromDatetime(when)
+    return stamp
+
+
+def campaign_message(campaign: Campaign, state: CampaignState, last_seq: int) -> common_pb2.Campaign:
+    return common_pb2.Campaign(
+        campaign_id=campaign.id,
+        name=campaign.name,
+        ruleset=campaign.ruleset,
+        created_at=timestamp(campaign.created_at),
+        sides=[common_pb2.Side(side_id=s.side_id, name=s.name) for s in state.sides.values()],
+        last_seq=last_seq,
+        tracks_completed=state.tracks_completed,
+    )
+
+
+def side_view_message(
+    state: CampaignState, side_id: str, last_seq: int
+) -> campaign_pb2.GetSideViewResponse:
+    units = [
+        campaign_pb2.Unit(
+            unit_id=u.unit_id,
+            chassis=u.chassis,
+            model=u.model,
+            kind=str(u.kind),
+            tonnage=str(to_jsonable(u.tonnage)),
+            bv=u.bv,
+            company=u.company,
+            lance=u.lance,
+            crew=list(u.crew),
+        )
+        for u in state.units.values()
+        if u.side_id == side_id
+    ]
+    people = [
+        campaign_pb2.Person(
+            person_id=p.person_id,
+            name=p.name,
+            unit_id=p.unit_id or "",
+            gunnery=p.gunnery,
+            piloting=p.piloting,
+            hits=p.hits,
+            status=str(p.status),
+        )
+        for p in state.people.values()
+        if p.side_id == side_id
+    ]
+    pools = [
+        campaign_pb2.Pool(
+            pool_id=p.pool_id,
+            name=p.name,
+            kind=str(p.kind),
+            balance=p.balance,
+            capacity=p.capacity,
+        )
+        for p in state.pools.values()
+        if p.side_id == side_id
+    ]
+    view_json = ""
+    orders = contracts.optional_module(contracts.ORDERS_MODULE)
+    if orders is not None and hasattr(orders, "side_view"):
+        view_json = canonical_json(to_jsonable(orders.side_view(state, side_id)))
+    return campaign_pb2.GetSideViewResponse(
+        side_id=side_id,
+        last_seq=last_seq,
+        units=units,
+        people=people,
+        pools=pools,
+        view_json=view_json,
+    )
+
+
+class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
+    def __init__(self, services: Services) -> None:
+        self.s = services
+
+    @rpc
+    async def CreateCampaign(
+        self, request: campaign_pb2.CreateCampaignRequest, context: Context
+    ) -> campaign_pb2.CreateCampaignResponse:
+        principal = auth.current_principal()
+        auth.require_global_referee(principal)
+        problems: list[FieldViolation] = []
+        if not request.name.strip():
+            problems.append(FieldViolation("name", "a campaign needs a name"))
+        if not request.ruleset:
+            problems.append(FieldViolation("ruleset", "name the rule set, e.g. tripwire"))
+        if len(request.sides) < 2:
+            problems.append(FieldViolation("sides", "a campaign has two or more sides"))
+        seen: set[str] = set()
+        for i, side in enumerate(request.sides):
+            if not _SIDE_ID.fullmatch(side.side_id):
+                problems.append(
+                    FieldViolation(
+                        f"sides[{i}].side_id", "lowercase letters, digits, '-' or '_' (1-64)"
+                    )
+                )
+            elif side.side_id in seen:
+                problems.append(FieldViolation(f"sides[{i}].side_id", "appears twice"))
+            seen.add(side.side_id)
+            if not side.name.strip():
+                problems.append(FieldViolation(f"sides[{i}].name", "a side needs a name"))
+        if problems:
+            raise violations_error(problems)
+        command = CreateCampaign(
+            actor=principal.actor,
+            name=request.name,
+            ruleset=request.ruleset,
+            seed=request.seed or secrets.token_hex(16),
+            sides=tuple(SideSpec(side_id=s.side_id, name=s.name) for s in request.sides),
+        )
+        # Decide on an empty state first: a refused campaign must not leave an empty row behind.
+        decide(CampaignState(), command, Dice(command.seed))
+
+        def create() -> common_pb2.Campaign:
+            executed = self.s.runner.create(command)
+            campaign = self.s.store.get_campaign(executed.campaign_id)
+            return campaign_message(campaign, executed.state, executed.last_seq)
+
+        return campaign_pb2.CreateCampaignResponse(campaign=await self.s.run(context, create))
+
+    @rpc
+    async def ListCampaigns(
+        self, request: campaign_pb2.ListCampaignsRequest, context: Context
+    ) -> campaign_pb2.ListCampaignsResponse:
+        principal = auth.current_principal()
+
+        def listing() -> list[common_pb2.Campaign]:
+            found = []
+            for campaign in self.s.store.list_campaigns():
+                if principal.campaign_id is not None and campaign.id != principal.campaign_id:
+                    continue
+                loaded = self.s.runner.load(campaign.id)
+                found.append(campaign_message(campaign, loaded.state, loaded.last_seq))
+            return found
+
+        return campaign_pb2.ListCampaignsResponse(campaigns=await self.s.run(context, listing))
+
+    @rpc
+    async def GetCampaign(
+        self, request: campaign_pb2.GetCampaignRequest, context: Context
+    ) -> campaign_pb2.GetCampaignResponse:
+        cid = check_campaign_id(request.campaign_id)
+        auth.require_campaign(auth.current_principal(), cid)
+
+        def get() -> common_pb2.Campaign:
+            campaign = self.s.store.get_campaign(cid)
+            loaded = self.s.runner.load(cid)
+            return campaign_message(campaign, loaded.state, loaded.last_seq)
+
+        return campaign_pb2.GetCampaignResponse(campaign=await self.s.run(context, get))
+
+    @rpc
+    async def GetSideView(
+        self, request: campaign_pb2.GetSideViewRequest, context: Context
+    ) -> campaign_pb2.GetSideViewResponse:
+        cid = check_campaign_id(request.campaign_id)
+        side_id = auth.acting_side(auth.current_principal(), cid, request.side_id)
+
+        def view() -> campaign_pb2.GetSideViewResponse:
+            loaded = self.s.runner.load(cid)
+            if side_id not in loaded.state.sides:
+                raise invalid("side_id", "no such side in this campaign", "unknown_side")
+            return side_view_message(loaded.state, side_id, loaded.last_seq)
+
+        return await self.s.run(context, view)
+
+    @rpc
+    async def GetBattleReport(
+        self, request: campaign_pb2.GetBattleReportRequest, context: Context
+    ) -> campaign_pb2.GetBattleReportResponse:
+        cid = check_campaign_id(request.campaign_id)
+        principal = auth.current_principal()
+        auth.require_campaign(principal, cid)
+        if not request.battle_id:
+            raise invalid("battle_id", "name the battle")
+        module = contracts.first_module(contracts.REPORT_MODULES)
+        if module is None or not hasattr(module, "battle_report"):
+            raise unimplemented("the battle report")
+
+        def report() -> campaign_pb2.GetBattleReportResponse:
+            state = self.s.runner.load(cid).state
+            # The report module decides what a side may read of a battle it fought.
+            found = module.battle_report(state, request.battle_id, principal.side_id)
+            return campaign_pb2.GetBattleReportResponse(
+                text=str(getattr(found, "text", found)),
+                report_json=canonical_json(to_jsonable(found)) if not isinstance(found, str) else "",
+            )
+
+        return await self.s.run(context, report)
+
+    @rpc
+    async def GetDiceLog(
+        self, request: campaign_pb2.GetDiceLogRequest, context: Context
+    ) -> campaign_pb2.GetDiceLogResponse:
+        cid = check_campaign_id(request.campaign_id)
+        principal = auth.current_principal()
+        auth.require_campaign(principal, cid)
+        if request.after_seq < 0:
+            raise invalid("after_seq", "must be 0 or more")
+        if request.limit < 0:
+            raise invalid("limit", "must be 0 or more")
+        limit = min(request.limit or DICE_PAGE, DICE_MAX)
+        return await self.s.run(context, self._dice, principal, cid, request.after_seq, limit)
+
+    def _dice(
+        self, principal: Principal, cid: str, after_seq: int, limit: int
+    ) -> campaign_pb2.GetDiceLogResponse:
+        state = self.s.runner.load(cid).state
+        rolls: list[campaign_pb2.DiceRoll] = []
+        next_after = after_seq
+        for stored in self.s.store.iter_events(cid, after_seq=after_seq):
+            payload = visible_payload(principal, stored.type, json.loads(stored.payload), state)
+            found = (payload or {}).get("rolls") or []
+            if len(rolls) + len(found) > limit and rolls:
+                break
+            for roll in found:
+                rolls.append(
+                    campaign_pb2.DiceRoll(
+                        seq=stored.seq,
+                        event_type=stored.type,
+                        name=roll["name"],
+                        index=roll["index"],
+                        sides=roll["sides"],
+                        faces=roll["faces"],
+                        total=sum(roll["faces"]),
+                    )
+                )
+            next_after = stored.seq
+            if len(rolls) >= limit:
+                break
+        return campaign_pb2.GetDiceLogResponse(rolls=rolls, next_after_seq=next_after)

@@ -1,0 +1,117 @@
+"""EventService: the campaign log as a resumable live stream, filtered per caller.
+
+The stream reads pages from the store (replay), then waits on the hub or a short poll and reads
+again (live), so it never buffers more than one page: memory per subscriber is bounded whatever
+the log size. Each write waits at most ``stream_write_timeout`` for the client to take it; a
+client that does not read gets RESOURCE_EXHAUSTED carrying the seq to resume after, rather than
+the server queueing for it. Shutdown ends streams with UNAVAILABLE and the same resume seq.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import grpc
+from grpc_status import rpc_status
+
+from mekref.daemon.grpc import auth
+from mekref.daemon.grpc.errors import ApiError, invalid
+from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, to_api_error
+from mekref.daemon.grpc.services.campaign import timestamp
+from mekref.daemon.grpc.tokens import Principal
+from mekref.daemon.grpc.visibility import visible_payload
+from mekref.daemon.store import Event as StoredEvent
+from mekref.rules.codec import canonical_json
+from mekref.v1 import event_pb2, event_pb2_grpc
+
+PAGE = 200
+
+
+def _resume(code: grpc.StatusCode, message: str, reason: str, after_seq: int) -> ApiError:
+    return ApiError(code, message, reason, metadata={"resume_after_seq": str(after_seq)})
+
+
+class EventServicer(event_pb2_grpc.EventServiceServicer):
+    def __init__(self, services: Services) -> None:
+        self.s = services
+
+    async def SubscribeEvents(
+        self, request: event_pb2.SubscribeEventsRequest, context: Context
+    ) -> None:
+        try:
+            await self._stream(request, context)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            error = to_api_error(exc)
+            if error is None:
+                raise
+            await context.abort_with_status(rpc_status.to_status(error.to_status()))
+
+    async def _stream(self, request: event_pb2.SubscribeEventsRequest, context: Context) -> None:
+        cid = check_campaign_id(request.campaign_id)
+        principal = auth.current_principal()
+        auth.require_campaign(principal, cid)
+        if request.after_seq < 0:
+            raise invalid("after_seq", "must be 0 or more")
+        await self.s.run(context, self.s.store.last_seq, cid)  # NOT_FOUND before any write
+        after = request.after_seq
+        hub = self.s.hub
+        while True:
+            if hub.closed.is_set():
+                raise _resume(
+                    grpc.StatusCode.UNAVAILABLE,
+                    f"the server is shutting down; resume after seq {after}",
+                    "shutting_down",
+                    after,
+                )
+            page = await self.s.run(context, self._page, principal, cid, after)
+            for seq, message in page:
+                if message is not None:
+                    await self._write(context, message, after)
+                after = seq
+            if len(page) < PAGE:
+                if request.stop_at_head:
+                    return
+                await hub.wait(cid, self.s.stream_poll_seconds)
+
+    def _page(
+        self, principal: Principal, cid: str, after: int
+    ) -> list[tuple[int, event_pb2.SubscribeEventsResponse | None]]:
+        batch = self.s.store.read(cid, after, PAGE)
+        if not batch:
+            return []
+        state = self.s.runner.load(cid).state
+        return [(e.seq, self._message(principal, e, state)) for e in batch]
+
+    @staticmethod
+    def _message(
+        principal: Principal, stored: StoredEvent, state: Any
+    ) -> event_pb2.SubscribeEventsResponse | None:
+        payload = visible_payload(principal, stored.type, json.loads(stored.payload), state)
+        if payload is None:
+            return None
+        text = stored.payload if payload is not None and principal.is_referee else None
+        return event_pb2.SubscribeEventsResponse(
+            event=event_pb2.CampaignEvent(
+                seq=stored.seq,
+                type=stored.type,
+                payload_json=text if text is not None else canonical_json(payload),
+                recorded_at=timestamp(stored.recorded_at),
+            )
+        )
+
+    async def _write(
+        self, context: Context, message: event_pb2.SubscribeEventsResponse, after: int
+    ) -> None:
+        try:
+            await asyncio.wait_for(context.write(message), self.s.stream_write_timeout)
+        except TimeoutError:
+            raise _resume(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"the client is not reading the stream; resume after seq {after}",
+                "slow_consumer",
+                after,
+            ) from None

@@ -1,0 +1,165 @@
+"""OrdersService: a side's secret orders for the day, and the referee's turn resolution.
+
+The side always comes from the token (a side token may only name its own side); the rules
+engine validates every order and answers for unknown and foreign formations alike, so a
+refusal never tells a side whether an enemy formation exists.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from mekref.daemon.grpc import auth, contracts
+from mekref.daemon.grpc.errors import FieldViolation, invalid, unimplemented, violations_error
+from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
+from mekref.v1 import orders_pb2, orders_pb2_grpc
+
+MAX_ORDERS = 200
+MAX_PATH = 64
+MAX_TEXT = 200
+
+
+def _orders_module() -> ModuleType:
+    module = contracts.optional_module(contracts.ORDERS_MODULE)
+    if module is None:
+        raise unimplemented("turn orders")
+    return module
+
+
+def order_message(order: Any) -> orders_pb2.FormationOrder:
+    message = orders_pb2.FormationOrder(
+        formation_id=order.formation_id,
+        action=order.action,
+        path=list(order.path),
+        params=dict(order.params),
+    )
+    if order.target is not None:
+        message.target = order.target
+    return message
+
+
+def _check_orders(request: orders_pb2.SubmitOrdersRequest) -> None:
+    problems: list[FieldViolation] = []
+    if not request.orders:
+        problems.append(FieldViolation("orders", "give at least one order"))
+    if len(request.orders) > MAX_ORDERS:
+        problems.append(FieldViolation("orders", f"at most {MAX_ORDERS} orders at once"))
+    for i, order in enumerate(request.orders):
+        where = f"orders[{i}]"
+        if not order.formation_id:
+            problems.append(FieldViolation(f"{where}.formation_id", "name the formation"))
+        if not order.action:
+            problems.append(FieldViolation(f"{where}.action", "name the action"))
+        if len(order.path) > MAX_PATH:
+            problems.append(FieldViolation(f"{where}.path", f"at most {MAX_PATH} steps"))
+        texts = [order.formation_id, order.action, order.target, *order.path]
+        texts += [k for k in order.params] + [v for v in order.params.values()]
+        if any(len(t) > MAX_TEXT for t in texts):
+            problems.append(FieldViolation(where, f"values are at most {MAX_TEXT} characters"))
+    if problems:
+        raise violations_error(problems)
+
+
+class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
+    def __init__(self, services: Services) -> None:
+        self.s = services
+
+    @rpc
+    async def SubmitOrders(
+        self, request: orders_pb2.SubmitOrdersRequest, context: Context
+    ) -> orders_pb2.SubmitOrdersResponse:
+        cid = check_campaign_id(request.campaign_id)
+        principal = auth.current_principal()
+        side_id = auth.acting_side(principal, cid, request.side_id)
+        _check_orders(request)
+        module = _orders_module()
+        command = module.SubmitOrders(
+            actor=principal.actor,
+            side_id=side_id,
+            day=request.day,
+            orders=tuple(
+                module.FormationOrder(
+                    formation_id=o.formation_id,
+                    action=o.action,
+                    path=tuple(o.path),
+                    target=o.target if o.HasField("target") else None,
+                    params=tuple(sorted(o.params.items())),
+                )
+                for o in request.orders
+            ),
+        )
+
+        def submit() -> orders_pb2.SubmitOrdersResponse:
+            executed = self.s.runner.execute(cid, command)
+            return orders_pb2.SubmitOrdersResponse(
+                orders=[order_message(o) for o in module.orders_of(executed.state, side_id)],
+                last_seq=executed.last_seq,
+            )
+
+        return await self.s.run(context, submit)
+
+    @rpc
+    async def WithdrawOrders(
+        self, request: orders_pb2.WithdrawOrdersRequest, context: Context
+    ) -> orders_pb2.WithdrawOrdersResponse:
+        cid = check_campaign_id(request.campaign_id)
+        principal = auth.current_principal()
+        side_id = auth.acting_side(principal, cid, request.side_id)
+        if not request.formation_ids:
+            raise invalid("formation_ids", "name at least one formation")
+        module = _orders_module()
+        command = module.WithdrawOrders(
+            actor=principal.actor,
+            side_id=side_id,
+            day=request.day,
+            formation_ids=tuple(request.formation_ids),
+        )
+
+        def withdraw() -> orders_pb2.WithdrawOrdersResponse:
+            executed = self.s.runner.execute(cid, command)
+            return orders_pb2.WithdrawOrdersResponse(
+                orders=[order_message(o) for o in module.orders_of(executed.state, side_id)],
+                last_seq=executed.last_seq,
+            )
+
+        return await self.s.run(context, withdraw)
+
+    @rpc
+    async def ListOrders(
+        self, request: orders_pb2.ListOrdersRequest, context: Context
+    ) -> orders_pb2.ListOrdersResponse:
+        cid = check_campaign_id(request.campaign_id)
+        side_id = auth.acting_side(auth.current_principal(), cid, request.side_id)
+        module = _orders_module()
+
+        def listing() -> orders_pb2.ListOrdersResponse:
+            loaded = self.s.runner.load(cid)
+            if side_id not in loaded.state.sides:
+                raise invalid("side_id", "no such side in this campaign", "unknown_side")
+            return orders_pb2.ListOrdersResponse(
+                orders=[order_message(o) for o in module.orders_of(loaded.state, side_id)],
+                last_seq=loaded.last_seq,
+            )
+
+        return await self.s.run(context, listing)
+
+    @rpc
+    async def ResolveTurn(
+        self, request: orders_pb2.ResolveTurnRequest, context: Context
+    ) -> orders_pb2.ResolveTurnResponse:
+        cid = check_campaign_id(request.campaign_id)
+        principal = auth.current_principal()
+        auth.require_referee(principal, cid)
+        module = _orders_module()
+        command = module.ResolveTurn(actor=principal.actor, day=request.day)
+
+        def resolve() -> orders_pb2.ResolveTurnResponse:
+            executed = self.s.runner.execute(cid, command)
+            return orders_pb2.ResolveTurnResponse(
+                first_seq=executed.first_seq,
+                last_seq=executed.last_seq,
+                event_types=[type(e).TYPE for e in executed.events],
+            )
+
+        return await self.s.run(context, resolve)

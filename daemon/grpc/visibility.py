@@ -1,0 +1,64 @@
+"""What of the event log one side may see. Enforced here, in the server, never in clients.
+
+Rules, in order (the referee sees everything):
+
+1. an event naming a ``side_id`` belongs to that side (orders, imports, pools);
+2. otherwise an event naming a pool, person, unit or formation belongs to that object's side
+   (looked up in the folded state);
+3. otherwise it is public only if its type is listed in :data:`PUBLIC`, with the fields listed
+   there removed (the dice seed: knowing it would let a player predict every future roll);
+4. anything else is hidden. New event types are therefore secret until someone decides they
+   are public: a forgotten case hides too much, never too little.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from mekref.daemon.grpc.tokens import Principal
+from mekref.rules.campaign_state import CampaignState
+
+#: Public event types and the fields removed before a side sees them.
+PUBLIC: Mapping[str, frozenset[str]] = {
+    "CampaignCreated": frozenset({"seed"}),
+}
+
+_OWNER_REFS = ("pool_id", "from_pool", "person_id", "unit_id", "formation_id")
+
+
+def _owner(payload: Mapping[str, Any], state: CampaignState) -> str | None:
+    side = payload.get("side_id")
+    if isinstance(side, str):
+        return side
+    for key in _OWNER_REFS:
+        ref = payload.get(key)
+        if not isinstance(ref, str):
+            continue
+        if key in ("pool_id", "from_pool") and ref in state.pools:
+            return state.pools[ref].side_id
+        if key == "person_id" and ref in state.people:
+            return state.people[ref].side_id
+        if key == "unit_id" and ref in state.units:
+            return state.units[ref].side_id
+        strategic = getattr(state, "strategic", None)
+        formations = getattr(strategic, "formations", None)
+        if key == "formation_id" and isinstance(formations, Mapping) and ref in formations:
+            owner = getattr(formations[ref], "side_id", None)
+            return owner if isinstance(owner, str) else None
+    return None
+
+
+def visible_payload(
+    viewer: Principal, event_type: str, payload: dict[str, Any], state: CampaignState
+) -> dict[str, Any] | None:
+    """The payload as ``viewer`` may see it, or None when the event is hidden from them."""
+    if viewer.is_referee:
+        return payload
+    owner = _owner(payload, state)
+    if owner is not None:
+        return payload if owner == viewer.side_id else None
+    removed = PUBLIC.get(event_type)
+    if removed is None:
+        return None
+    return {k: v for k, v in payload.items() if k not in removed}

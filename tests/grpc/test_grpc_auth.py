@@ -1,0 +1,104 @@
+"""Every RPC but health and reflection needs a valid bearer token."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_helpers import Running, reason_of
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from mekref.v1 import (
+    battle_pb2,
+    campaign_pb2,
+    common_pb2,
+    diagnostics_pb2,
+    event_pb2,
+    orders_pb2,
+)
+
+
+def _every_call(api: Running, token: str) -> list[tuple[str, object]]:
+    stubs = api.client(token)
+    cid = api.campaign_id
+    md = stubs.md if token else ()
+    return [
+        ("ListCampaigns", lambda: stubs.campaigns.ListCampaigns(
+            campaign_pb2.ListCampaignsRequest(), metadata=md)),
+        ("GetCampaign", lambda: stubs.campaigns.GetCampaign(
+            campaign_pb2.GetCampaignRequest(campaign_id=cid), metadata=md)),
+        ("GetSideView", lambda: stubs.campaigns.GetSideView(
+            campaign_pb2.GetSideViewRequest(campaign_id=cid), metadata=md)),
+        ("GetDiceLog", lambda: stubs.campaigns.GetDiceLog(
+            campaign_pb2.GetDiceLogRequest(campaign_id=cid), metadata=md)),
+        ("ListOrders", lambda: stubs.orders.ListOrders(
+            orders_pb2.ListOrdersRequest(campaign_id=cid), metadata=md)),
+        ("ListPendingBattles", lambda: stubs.battles.ListPendingBattles(
+            battle_pb2.ListPendingBattlesRequest(campaign_id=cid), metadata=md)),
+        ("SubscribeEvents", lambda: list(stubs.events.SubscribeEvents(
+            event_pb2.SubscribeEventsRequest(campaign_id=cid, stop_at_head=True), metadata=md))),
+        ("Echo", lambda: stubs.diagnostics.Echo(
+            diagnostics_pb2.EchoRequest(payload=b"x"), metadata=md)),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("token", ["", "mkr_nope_nope", "not-even-a-token"])
+def test_every_call_without_a_valid_token_is_unauthenticated(api: Running, token: str) -> None:
+    for name, call in _every_call(api, token):
+        with pytest.raises(grpc.RpcError) as caught:
+            call()  # type: ignore[operator]
+        assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED, name
+        assert reason_of(caught.value) == "unauthenticated", name
+
+
+def test_revoked_token_stops_working(api: Running) -> None:
+    issued = api.tokens.issue(
+        api.tokens.list()[0].principal.role, label="short-lived"
+    )  # a referee token
+    api.tokens.revoke(issued.principal.token_id)
+    stubs = api.client(issued.secret)
+    with pytest.raises(grpc.RpcError) as caught:
+        stubs.diagnostics.Echo(diagnostics_pb2.EchoRequest(), metadata=stubs.md)
+    assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_health_and_reflection_need_no_token(api: Running) -> None:
+    channel = grpc.insecure_channel(api.target)
+    health = health_pb2_grpc.HealthStub(channel)
+    assert (
+        health.Check(health_pb2.HealthCheckRequest()).status
+        == health_pb2.HealthCheckResponse.SERVING
+    )
+    assert (
+        health.Check(health_pb2.HealthCheckRequest(service="mekref.v1.OrdersService")).status
+        == health_pb2.HealthCheckResponse.SERVING
+    )
+    reflect = reflection_pb2_grpc.ServerReflectionStub(channel)
+    answers = list(
+        reflect.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
+    )
+    names = {s.name for s in answers[0].list_services_response.service}
+    assert {"mekref.v1.CampaignService", "mekref.v1.EventService", "grpc.health.v1.Health"} <= names
+    channel.close()
+
+
+def test_who_am_i(api: Running) -> None:
+    side = api.as_side("liao")
+    me = side.diagnostics.WhoAmI(diagnostics_pb2.WhoAmIRequest(), metadata=side.md)
+    assert (me.role, me.side_id, me.campaign_id) == (common_pb2.ROLE_SIDE, "liao", api.campaign_id)
+    assert me.token_id and me.token_id not in api.side_tokens["davion"]
+    ref = api.as_referee()
+    me = ref.diagnostics.WhoAmI(diagnostics_pb2.WhoAmIRequest(), metadata=ref.md)
+    assert (me.role, me.side_id, me.campaign_id) == (common_pb2.ROLE_REFEREE, "", "")
+
+
+def test_tokens_are_stored_hashed(api: Running) -> None:
+    import sqlite3
+
+    db = api.store.path  # type: ignore[attr-defined]
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT * FROM api_tokens").fetchall()
+    text = repr(rows)
+    for secret in [api.referee, *api.side_tokens.values()]:
+        assert secret not in text
+        assert secret.split("_")[-1] not in text
