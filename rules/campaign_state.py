@@ -15,6 +15,7 @@ from fractions import Fraction
 from mekref.rules.codec import CodecError, canonical_json, decode
 from mekref.rules.model import TechBase, UnitKind, UnitRole
 from mekref.rules.tripwire.battle_model import BattleLedger
+from mekref.rules.tripwire.turn.state import StrategicState
 
 
 class PersonStatus(StrEnum):
@@ -98,6 +99,9 @@ class CampaignState:
     # Battles, unit damage carried between tracks, kills and battle VP: the battle rules' own
     # sub-state (rules/tripwire/battles.py folds it).
     battles: BattleLedger = field(default_factory=BattleLedger)
+    # The strategic map and the daily turn (formations, orders, weather, unrest): one field so
+    # the turn rules keep their own sub-state; None until the map is set up.
+    strategic: StrategicState | None = None
 
 
 def state_hash(state: CampaignState) -> str:

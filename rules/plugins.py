@@ -12,7 +12,10 @@ from __future__ import annotations
 import importlib
 
 #: Modules that register commands, events, deciders and evolvers. Add yours here.
-EXTENSIONS: tuple[str, ...] = ("mekref.rules.tripwire.battles",)
+EXTENSIONS: tuple[str, ...] = (
+    "mekref.rules.tripwire.battles",
+    "mekref.rules.tripwire.turn.plugin",
+)
 
 _loaded = False
 

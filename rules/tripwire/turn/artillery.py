@@ -1,0 +1,116 @@
+"""Out-of-combat unguided artillery (lines 323-336), resolved by the engine.
+
+Attacks per piece: the attackers' slowest running MP, modified by the terrain (-1 light forest,
+-2 heavy forest, -1 light hills, -2 heavy hills) and halved if they evade, set against 17 hexes
+per map sheet of approach. Each attack hits on 2d6 >= 11 (12 when they evade); a hit rolls 2d6
+on the scatter table (+2 in narrow confines).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mekref.rules.campaign_state import CampaignState
+from mekref.rules.dice import Dice, Roll
+from mekref.rules.messages import COMMANDS, Command, Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.rulesets import RuleSet
+from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.data import keyed, lookup, scatter_table, single
+from mekref.rules.tripwire.turn.events import UnguidedArtilleryFired
+
+
+def attacks_per_piece(run_mp: int, sheets: int, terrain: tuple[str, ...], *, evasive: bool) -> int:
+    """How many attacks each piece gets while the enemy crosses ``sheets`` map sheets.
+
+    The text: "Divided that number by 17 x the number of map sheets". Read as the turns the
+    enemy needs to cross the sheets, ceil(17 x sheets / run MP): one attack per piece per turn
+    (ruling T-A1). Terrain lowers the run MP (never below 1); evading halves it, rounded down.
+    """
+    if sheets <= 0:
+        raise Refusal("bad_param", "sheets: the enemy is at least one map sheet away")
+    mods = keyed("artillery", "terrain")
+    mp = run_mp + sum(mods[t] for t in terrain)
+    if evasive:
+        mp //= 2
+    mp = max(1, mp)
+    hexes = int(single("artillery", "procedure")["hexes_per_sheet"]) * sheets
+    return -(-hexes // mp)
+
+
+def target_number(*, evasive: bool) -> int:
+    row = single("artillery", "procedure")
+    return int(row["target"]) + (int(row["evasive_target"]) if evasive else 0)
+
+
+def scatter(total: int, *, narrow: bool) -> tuple[str, int]:
+    mod = int(single("artillery", "narrow")["modifier"]) if narrow else 0
+    row = lookup(scatter_table(), min(12, total + mod))
+    return str(row.get("result")), int(row.get("hexes"))
+
+
+@COMMANDS.register("FireUnguidedArtillery")
+@dataclass(frozen=True, kw_only=True)
+class FireUnguidedArtillery(Command):
+    engagement_id: str
+    firing_side: str
+    pieces: tuple[str, ...]  # artillery unit ids
+    run_mp: int  # slowest running MP of the attacking force
+    sheets: int  # map sheets the enemy crosses under fire
+    terrain: tuple[str, ...] = ()  # light_woods, heavy_woods, light_hills, heavy_hills
+    evasive: bool = False
+    narrow: bool = False
+
+
+def fire(
+    dice: Dice, cmd: FireUnguidedArtillery
+) -> tuple[int, int, tuple[tuple[str, str, int], ...], list[Roll], Dice]:
+    n = attacks_per_piece(cmd.run_mp, cmd.sheets, cmd.terrain, evasive=cmd.evasive)
+    tn = target_number(evasive=cmd.evasive)
+    rolls: list[Roll] = []
+    results: list[tuple[str, str, int]] = []
+    for piece in cmd.pieces:
+        for i in range(n):
+            hit, dice = dice.roll(f"unguided artillery {i + 1}, {piece}", 2)
+            rolls.append(hit)
+            if hit.total < tn:
+                results.append((piece, "no_hit", 0))
+                continue
+            sc, dice = dice.roll(f"artillery scatter {i + 1}, {piece}", 2)
+            rolls.append(sc)
+            result, hexes = scatter(sc.total, narrow=cmd.narrow)
+            results.append((piece, result, hexes))
+    return n, tn, tuple(results), rolls, dice
+
+
+def decide_fire(
+    state: CampaignState, cmd: FireUnguidedArtillery, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    s = strategic_of(state)
+    if not any(e.engagement_id == cmd.engagement_id for e in s.engagements):
+        raise Refusal(
+            "unknown_engagement", f"engagement_id: no open engagement {cmd.engagement_id!r}"
+        )
+    for uid in cmd.pieces:
+        unit = state.units.get(uid)
+        if unit is None or unit.side_id != cmd.firing_side:
+            raise Refusal("not_your_unit", f"pieces: {uid!r} is not a unit of {cmd.firing_side!r}")
+    unknown = set(cmd.terrain) - set(keyed("artillery", "terrain"))
+    if unknown:
+        raise Refusal("bad_param", f"terrain: unknown {sorted(unknown)}")
+    n, tn, results, rolls, _ = fire(dice, cmd)
+    return [
+        UnguidedArtilleryFired(
+            engagement_id=cmd.engagement_id,
+            firing_side=cmd.firing_side,
+            attacks_per_piece=n,
+            target_number=tn,
+            results=results,
+            actor=cmd.actor,
+            rolls=tuple(rolls),
+        )
+    ]
+
+
+def evolve_fired(state: CampaignState, e: UnguidedArtilleryFired) -> CampaignState:
+    return replace(state)  # the results are for the referee and MegaMek; the state keeps no tally

@@ -1,0 +1,60 @@
+"""Small helpers every part of the turn shares: finding the sub-state, a formation's movement."""
+
+from __future__ import annotations
+
+from mekref.hexmap import FormationMovement, MovementMode, formation_speed
+from mekref.rules.campaign_state import CampaignState
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.turn.state import Formation, StrategicState, UnitMobility
+
+AEROSPACE = "aerospace"
+DROPSHIP = "dropship"
+#: Aerospace fighters "have full VTOL abilities" (line 410): on the ground map they move as VTOLs.
+_AS_MODE = {AEROSPACE: MovementMode.VTOL, DROPSHIP: MovementMode.VTOL}
+
+
+def strategic_of(state: CampaignState) -> StrategicState:
+    if state.strategic is None:
+        raise Refusal("no_map", "the strategic map has not been set up (StartStrategicMap)")
+    return state.strategic
+
+
+def mobility_of(s: StrategicState, formation: Formation) -> tuple[UnitMobility, ...]:
+    missing = [u for u in formation.unit_ids if u not in s.mobility]
+    if missing:
+        raise Refusal(
+            "no_mobility",
+            f"formation {formation.formation_id}: no walk/cruise MP recorded for {missing}",
+        )
+    return tuple(s.mobility[u] for u in formation.unit_ids)
+
+
+def movement_of(
+    s: StrategicState, formation: Formation, *, forced_march: bool = False
+) -> FormationMovement:
+    units = mobility_of(s, formation)
+    speed = formation_speed(u.walk_mp for u in units)
+    modes = sorted({_AS_MODE.get(u.mode, u.mode) for u in units})
+    return FormationMovement.of(speed, *modes, forced_march=forced_march)
+
+
+def is_air(s: StrategicState, formation: Formation, kinds: str) -> bool:
+    """Whether every unit is of the kinds an action names (aerospace, dropship or either)."""
+    allowed = {
+        "aerospace": {AEROSPACE},
+        "dropship": {DROPSHIP},
+        "aerospace_or_dropship": {AEROSPACE, DROPSHIP},
+    }[kinds]
+    return all(
+        s.mobility.get(u) is not None and s.mobility[u].mode in allowed for u in formation.unit_ids
+    )
+
+
+def own_formation(s: StrategicState, side_id: str, formation_id: str, field: str) -> Formation:
+    f = s.formations.get(formation_id)
+    if f is None or f.side_id != side_id:
+        # The same answer for "not yours" and "does not exist": nothing leaks about the enemy.
+        raise Refusal(
+            "not_your_formation", f"{field}: {formation_id!r} is not a formation of {side_id!r}"
+        )
+    return f

@@ -1,0 +1,247 @@
+"""Setting up the scenario when formations meet (lines 279-322).
+
+Ambush (2d6 + commander modifier, Rest -4, Guard +4, greater by more than 4), meeting
+engagement or assault, tactical objectives, arrival turns per lance by walking speed, the
+map sheets from the hex's terrain (house-rules 2d6 tables, Military Base pair rule),
+aerospace assets able to answer, command centres in the hex.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from mekref.hexmap import Hex, HexMap, distance, label
+from mekref.hexmap.mapsheets import mapsheet_for
+from mekref.rules.campaign_state import CampaignState
+from mekref.rules.dice import Dice, Roll
+from mekref.rules.tripwire.turn import fuel, weather
+from mekref.rules.tripwire.turn.common import AEROSPACE
+from mekref.rules.tripwire.turn.data import arrival_table, lookup, single, table_rows
+from mekref.rules.tripwire.turn.mapdata import to_hex
+from mekref.rules.tripwire.turn.state import (
+    IN_ORBIT,
+    Arrival,
+    EngagementSetup,
+    Formation,
+    FormationOrder,
+    StrategicState,
+)
+
+MOVING_ACTIONS = frozenset(
+    {"move", "forced_march", "shadow", "orbital_insertion", "suborbital_hop", "combat_drop"}
+)  # landing counts as motion (ruling T-E2)
+AIR_MISSIONS = frozenset({"overflight", "strike", "combat_air_patrol"})
+MILITARY_BASE = ("Military Base #1 (Military)*", "Military Base #2 (Military)*")
+#: A blank row means "roll again"; a hex whose table is mostly blank still ends (ruling T-E4).
+_MAX_REROLLS = 50
+
+
+def objectives() -> frozenset[str]:
+    return frozenset(str(r["key"]) for r in table_rows("engagement", "objective"))
+
+
+def arrival_turn(walk_mp: int) -> int | None:
+    """The turn a lance walking ``walk_mp`` arrives (lines 297-303); 12+ arrives on turn 1
+    and an immobile lance never arrives (ruling T-E3)."""
+    if walk_mp <= 0:
+        return None
+    return int(lookup(arrival_table(), min(walk_mp, 12)).get("turn"))
+
+
+def ambush_modifier(actions: Sequence[str]) -> int:
+    """Rest -4, Guard +4 (line 281); a side both resting and guarding gets both."""
+    row = single("engagement", "ambush")
+    mod = 0
+    if "rest" in actions:
+        mod += int(row["rest"])
+    if "guard" in actions:
+        mod += int(row["guard"])
+    return mod
+
+
+def roll_ambush(
+    eid: str,
+    sides: Sequence[str],
+    bonus: Mapping[str, int],
+    actions: Mapping[str, Sequence[str]],
+    dice: Dice,
+) -> tuple[str | None, tuple[tuple[str, int], ...], list[Roll], Dice]:
+    margin = int(single("engagement", "ambush")["margin"])
+    totals: list[tuple[str, int]] = []
+    rolls: list[Roll] = []
+    for side in sides:
+        roll, dice = dice.roll(f"ambush roll, {side}, {eid}", 2)
+        rolls.append(roll)
+        totals.append((side, roll.total + bonus.get(side, 0) + ambush_modifier(actions[side])))
+    ranked = sorted(totals, key=lambda t: -t[1])
+    ambusher = ranked[0][0] if len(ranked) > 1 and ranked[0][1] > ranked[1][1] + margin else None
+    return ambusher, tuple(totals), rolls, dice
+
+
+def roll_sheets(
+    eid: str, terrain: str, count: int, dice: Dice
+) -> tuple[tuple[str, ...], list[Roll], Dice]:
+    """``count`` map sheets for a hex of ``terrain``. A Military Base brings its other half;
+    on the last sheet a Military Base is rolled again (line 394)."""
+    sheets: list[str] = []
+    rolls: list[Roll] = []
+    tries = 0
+    while len(sheets) < count and tries < _MAX_REROLLS:
+        tries += 1
+        roll, dice = dice.roll(f"map sheet {len(sheets) + 1}, {eid}", 2)
+        rolls.append(roll)
+        sheet = mapsheet_for(terrain, roll.total)
+        if sheet is None:
+            continue
+        if sheet in MILITARY_BASE:
+            if len(sheets) + 2 > count:
+                continue  # no room for the other half: roll again
+            other = MILITARY_BASE[1] if sheet == MILITARY_BASE[0] else MILITARY_BASE[0]
+            sheets += [sheet, other]
+            continue
+        sheets.append(sheet)
+    return tuple(sheets), rolls, dice
+
+
+def arrivals(
+    state: CampaignState,
+    s: StrategicState,
+    formations: Sequence[Formation],
+    stationary_sides: frozenset[str],
+) -> tuple[Arrival, ...]:
+    out: list[Arrival] = []
+    for f in formations:
+        lances: dict[str, list[int]] = {}
+        for uid in f.unit_ids:
+            unit = state.units.get(uid)
+            lance = unit.lance if unit is not None else f.name
+            lances.setdefault(lance, []).append(s.mobility[uid].walk_mp)
+        for lance, walks in sorted(lances.items()):
+            slowest = min(walks)
+            # A side holding still in an assault is deployed from the start (line 319).
+            turn = 0 if f.side_id in stationary_sides else arrival_turn(slowest)
+            out.append(
+                Arrival(
+                    formation_id=f.formation_id,
+                    side_id=f.side_id,
+                    lance=lance,
+                    walk_mp=slowest,
+                    turn=turn,
+                )
+            )
+    return tuple(out)
+
+
+def aerospace_assets(
+    s: StrategicState, hexmap: HexMap, at: Hex, sides: Sequence[str], busy: frozenset[str]
+) -> tuple[tuple[str, str, int], ...]:
+    """Fighters of the sides that can reach ``at`` with 100+ fuel and fuel to return (line 316);
+    those on Strike, Overflight or CAP today cannot be called (line 315)."""
+    out: list[tuple[str, str, int]] = []
+    for f in sorted(s.formations.values(), key=lambda f: f.formation_id):
+        if f.side_id not in sides or f.formation_id in busy or f.hex == IN_ORBIT:
+            continue
+        base = to_hex(f.hex)
+        assert base is not None
+        km = distance(base, at) * hexmap.hex_km
+        for uid in f.unit_ids:
+            unit = s.mobility[uid]
+            if unit.mode != AEROSPACE:
+                continue
+            left = fuel.arrival_fuel(unit, km)
+            if left is not None:
+                out.append((f.side_id, uid, left))
+    return tuple(out)
+
+
+def set_up(
+    state: CampaignState,
+    s: StrategicState,
+    hexmap: HexMap,
+    *,
+    eid: str,
+    day: int,
+    at: Hex,
+    formations: Sequence[Formation],
+    orders: Mapping[str, FormationOrder],
+    dice: Dice,
+) -> tuple[EngagementSetup, list[Roll], Dice]:
+    sides = tuple(sorted({f.side_id for f in formations}))
+    acts: dict[str, list[str]] = {side: [] for side in sides}
+    for f in formations:
+        o = orders.get(f.formation_id)
+        acts[f.side_id].append(o.action if o else "")
+    moving = {side for side in sides if any(a in MOVING_ACTIONS for a in acts[side])}
+    # Both in motion: meeting; one moving against a stationary one: assault (lines 293, 318).
+    # Nobody moved (they started the day together): a meeting (ruling T-E2).
+    if len(moving) == 1 and len(sides) > 1:
+        kind, attacker = "assault", next(iter(moving))
+    else:
+        kind, attacker = "meeting", None
+    stationary = frozenset(sides) - moving if kind == "assault" else frozenset()
+    bonus = {
+        side: max(f.commander_bonus for f in formations if f.side_id == side) for side in sides
+    }
+    ambusher, totals, rolls, dice = roll_ambush(eid, sides, bonus, acts, dice)
+    objective: dict[str, str] = {}
+    for f in sorted(formations, key=lambda f: f.formation_id):
+        o = orders.get(f.formation_id)
+        if o is not None and o.param("objective") and f.side_id not in objective:
+            objective[f.side_id] = o.param("objective")
+    terrain = hexmap.terrain_at(at)
+    sheets, sheet_rolls, dice = roll_sheets(eid, terrain, s.sheets_per_engagement, dice)
+    region = hexmap.region_of(at)
+    wx = s.weather.get(region.name) if region is not None else None
+    weather_text = "not recorded"
+    if wx is not None:
+        weather_text = weather.level_name(wx.level) + (f", {wx.storm}" if wx.storm else "")
+    busy = frozenset(fid for fid, o in orders.items() if o.action in AIR_MISSIONS)
+    loc = hexmap.location_at(at)
+    cc: list[str] = []
+    if (
+        loc is not None
+        and "command_centre" in loc.facilities
+        and (
+            "command_centre" not in s.destroyed.get(loc.name, ())
+            and s.control.get(loc.name) in sides
+        )
+    ):
+        cc.append(s.control[loc.name])
+    notes: list[str] = []
+    for side in sides:
+        if "forced_march" in acts[side]:
+            notes.append(f"{side} was on a forced march: easier to ambush (line 197)")
+        if kind == "assault" and "guard" in acts[side]:
+            notes.append(
+                f"{side} was on Guard: may predesignate 4 artillery hexes per map sheet and "
+                "place 50% of its force in hidden deployment (line 320)"
+            )
+    if attacker is not None:
+        notes.append(
+            f"{attacker} chooses the time of the attack and where its artillery and "
+            "baggage stand (lines 321-322)"
+        )
+    if ambusher is not None:
+        notes.append(
+            f"{ambusher} sets an ambush: hidden deployment, or enters from any direction (line 282)"
+        )
+    setup = EngagementSetup(
+        engagement_id=eid,
+        day=day,
+        hex=label(at),
+        kind=kind,
+        sides=sides,
+        formations=tuple(sorted(f.formation_id for f in formations)),
+        attacker=attacker,
+        ambusher=ambusher,
+        ambush_totals=totals,
+        objectives=tuple((side, objective.get(side, "stand_up_fight")) for side in sides),
+        map_sheets=sheets,
+        terrain=terrain,
+        weather=weather_text,
+        arrivals=arrivals(state, s, formations, stationary),
+        aerospace=aerospace_assets(s, hexmap, at, sides, busy),
+        command_centre=tuple(cc),
+        notes=tuple(notes),
+    )
+    return setup, rolls + sheet_rolls, dice

@@ -1,0 +1,193 @@
+"""The daily turn's events. An event with a ``side_id`` field is private to that side: the
+event stream shows it to that side and the referee only (orders, placements, moves, sightings).
+Events without one are public facts (weather, engagements, control, unrest, the day's end)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mekref.rules.messages import EVENTS, Event
+from mekref.rules.tripwire.turn.state import (
+    EngagementSetup,
+    Formation,
+    FormationOrder,
+    RegionWeather,
+    Sighting,
+    UnitMobility,
+)
+
+
+def is_private(event: Event) -> bool:
+    """Whether only one side (and the referee) may see ``event``."""
+    return hasattr(event, "side_id") and type(event).__module__ == __name__
+
+
+@EVENTS.register("StrategicMapStarted")
+@dataclass(frozen=True, kw_only=True)
+class StrategicMapStarted(Event):
+    map_name: str
+    map_text: str
+    attacker: str
+    defender: str
+    mobility: tuple[UnitMobility, ...]
+    control: tuple[tuple[str, str], ...]
+    unrest: tuple[tuple[str, int], ...]
+    weather: tuple[RegionWeather, ...]
+    starting_bv: tuple[tuple[str, int], ...]
+    sheets_per_engagement: int
+    actor: str
+
+
+@EVENTS.register("FormationsPlaced")
+@dataclass(frozen=True, kw_only=True)
+class FormationsPlaced(Event):
+    """A side's formations as it (re)organised them; replaces all that side's formations."""
+
+    side_id: str
+    day: int
+    formations: tuple[Formation, ...]
+    actor: str
+
+
+@EVENTS.register("OrdersSubmitted")
+@dataclass(frozen=True, kw_only=True)
+class OrdersSubmitted(Event):
+    side_id: str
+    day: int
+    orders: tuple[FormationOrder, ...]
+    actor: str
+
+
+@EVENTS.register("OrdersWithdrawn")
+@dataclass(frozen=True, kw_only=True)
+class OrdersWithdrawn(Event):
+    side_id: str
+    day: int
+    formation_ids: tuple[str, ...]
+    actor: str
+
+
+@EVENTS.register("WeatherRolled")
+@dataclass(frozen=True, kw_only=True)
+class WeatherRolled(Event):
+    day: int
+    regions: tuple[RegionWeather, ...]
+    weekly_change: bool
+
+
+@EVENTS.register("FormationsUpdated")
+@dataclass(frozen=True, kw_only=True)
+class FormationsUpdated(Event):
+    """A side's formations after the day's actions (positions, fatigue, upkeep counters)."""
+
+    side_id: str
+    day: int
+    formations: tuple[Formation, ...]
+    mobility: tuple[UnitMobility, ...] = ()  # units whose fuel changed
+    notes: tuple[str, ...] = ()
+
+
+@EVENTS.register("MaintenanceMissed")
+@dataclass(frozen=True, kw_only=True)
+class MaintenanceMissed(Event):
+    """Seven days without maintenance: a location (front) and critical roll per unit."""
+
+    side_id: str
+    day: int
+    formation_id: str
+    unit_ids: tuple[str, ...]
+    exempt: tuple[str, ...]  # Rugged units, no roll
+
+
+@EVENTS.register("SightingsMade")
+@dataclass(frozen=True, kw_only=True)
+class SightingsMade(Event):
+    side_id: str
+    day: int
+    sightings: tuple[Sighting, ...]
+
+
+@EVENTS.register("UnrestChanged")
+@dataclass(frozen=True, kw_only=True)
+class UnrestChanged(Event):
+    force: str
+    before: int
+    after: int
+    reason: str
+
+
+@EVENTS.register("LocationLooted")
+@dataclass(frozen=True, kw_only=True)
+class LocationLooted(Event):
+    side_id: str
+    formation_id: str
+    location: str
+    wp: int
+    pool_id: str
+
+
+@EVENTS.register("FacilityDestroyed")
+@dataclass(frozen=True, kw_only=True)
+class FacilityDestroyed(Event):
+    location: str
+    facility: str
+    by_force: str
+    civilian: bool
+
+
+@EVENTS.register("RecruitsFound")
+@dataclass(frozen=True, kw_only=True)
+class RecruitsFound(Event):
+    side_id: str
+    day: int
+    formation_id: str
+    total: int
+    available: tuple[tuple[str, int], ...]  # column -> people available
+    specialities: tuple[tuple[str, str], ...]  # (column, speciality) per person rolled
+
+
+@EVENTS.register("LocationControlChanged")
+@dataclass(frozen=True, kw_only=True)
+class LocationControlChanged(Event):
+    location: str
+    before: str | None
+    after: str | None
+    pools: tuple[str, ...]  # the location's WarChest pools that change hands
+
+
+@EVENTS.register("EngagementDetermined")
+@dataclass(frozen=True, kw_only=True)
+class EngagementDetermined(Event):
+    engagement: EngagementSetup
+
+
+@EVENTS.register("UnguidedArtilleryFired")
+@dataclass(frozen=True, kw_only=True)
+class UnguidedArtilleryFired(Event):
+    engagement_id: str
+    firing_side: str
+    attacks_per_piece: int
+    target_number: int
+    results: tuple[tuple[str, str, int], ...]  # (piece, result, hexes away) per attack
+    actor: str
+
+
+@EVENTS.register("StrategicVictoryScored")
+@dataclass(frozen=True, kw_only=True)
+class StrategicVictoryScored(Event):
+    day: int
+    vp: tuple[tuple[str, int], ...]
+    ended: str
+
+
+@EVENTS.register("LeaderCaptured")
+@dataclass(frozen=True, kw_only=True)
+class LeaderCaptured(Event):
+    force: str
+    actor: str
+
+
+@EVENTS.register("DayEnded")
+@dataclass(frozen=True, kw_only=True)
+class DayEnded(Event):
+    day: int

@@ -1,0 +1,210 @@
+"""Scenario export: per side, a MegaMek unit list of its committed units, and a scenario sheet.
+
+Every ``<entity>`` and crew member carries ``externalId`` = our UUID, so the battle files MegaMek
+writes back map onto campaign objects without guessing. The unit's last known condition
+(armor, internals, ammo, crits) comes from the MUL entity the daemon last read for it, when it
+has one; otherwise the unit goes out as designed. Crew hits always come from the campaign.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from mekref.adapters.megamek.mul_model import Crew, CrewMember, Entity, MulFile, RootKind
+from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
+from mekref.rules.campaign_state import CampaignState, CampaignUnit
+from mekref.rules.model import UnitKind
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.state import EngagementSetup, StrategicState
+
+# MegaMek's movement-mode names ("type" attribute) for our strategic modes.
+_MEGAMEK_MODE = {
+    "tracked": "Tracked",
+    "wheeled": "Wheeled",
+    "hover": "Hover",
+    "vtol": "VTOL",
+    "aerospace": "Aerodyne",
+    "dropship": "Spheroid",
+}
+
+
+def engagement(s: StrategicState, engagement_id: str) -> EngagementSetup:
+    for e in s.engagements:
+        if e.engagement_id == engagement_id:
+            return e
+    known = ", ".join(e.engagement_id for e in s.engagements) or "none today"
+    raise Refusal("unknown_engagement", f"engagement_id: no engagement {engagement_id!r} ({known})")
+
+
+def committed_units(
+    state: CampaignState, e: EngagementSetup, side_id: str
+) -> tuple[CampaignUnit, ...]:
+    s = strategic_of(state)
+    if side_id not in e.sides:
+        raise Refusal("not_in_engagement", f"side: {side_id!r} does not fight in {e.engagement_id}")
+    ids = [
+        u
+        for fid in e.formations
+        if s.formations[fid].side_id == side_id
+        for u in s.formations[fid].unit_ids
+    ]
+    return tuple(state.units[u] for u in ids if u in state.units)
+
+
+def _mode(s: StrategicState, unit: CampaignUnit) -> str:
+    mode = s.mobility[unit.unit_id].mode if unit.unit_id in s.mobility else "leg"
+    if mode == "leg":
+        return "Biped" if unit.kind is UnitKind.MEK else "Leg"
+    return _MEGAMEK_MODE.get(mode, mode.capitalize())
+
+
+def _entity(
+    state: CampaignState, s: StrategicState, unit: CampaignUnit, last: Entity | None
+) -> Entity:
+    members = []
+    for pid in unit.crew:
+        p = state.people[pid]
+        members.append(
+            CrewMember(
+                name=p.name,
+                gunnery=p.gunnery,
+                piloting=p.piloting,
+                hits=p.hits,
+                external_id=p.person_id,
+            )
+        )
+    crew: Crew | None = None
+    if members:
+        if last is not None and last.crew is not None and len(last.crew.members) == len(members):
+            # Keep what MegaMek told us about the seats (nicknames, slots); ours win on the rest.
+            kept = tuple(
+                replace(
+                    old,
+                    name=new.name,
+                    gunnery=new.gunnery,
+                    piloting=new.piloting,
+                    hits=new.hits,
+                    external_id=new.external_id,
+                )
+                for old, new in zip(last.crew.members, members, strict=True)
+            )
+            crew = replace(last.crew, members=kept, ejected=False)
+        else:
+            crew = Crew(
+                members=tuple(members), crew_type=None if len(members) == 1 else "crew", size=None
+            )
+    if last is not None:
+        return replace(last, external_id=unit.unit_id, crew=crew, line=None)
+    return Entity(
+        chassis=unit.chassis,
+        model=unit.model,
+        movement_mode=_mode(s, unit),
+        external_id=unit.unit_id,
+        crew=crew,
+    )
+
+
+def scenario_mul(
+    state: CampaignState,
+    engagement_id: str,
+    side_id: str,
+    last_seen: Mapping[str, Entity] | None = None,
+) -> str:
+    """The side's unit list for the engagement, as MegaMek reads it."""
+    s = strategic_of(state)
+    e = engagement(s, engagement_id)
+    seen = last_seen or {}
+    entities = tuple(
+        _entity(state, s, u, seen.get(u.unit_id)) for u in committed_units(state, e, side_id)
+    )
+    return write_mul(MulFile(root=RootKind.UNIT, version=DEFAULT_WRITE_VERSION, entities=entities))
+
+
+def _turn(t: int | None) -> str:
+    return (
+        "cannot arrive (immobile)"
+        if t is None
+        else ("deployed at the start" if t == 0 else f"turn {t}")
+    )
+
+
+def scenario_sheet(state: CampaignState, engagement_id: str, side_id: str) -> str:
+    """A Markdown sheet for one side: objectives, map sheets, deployment, arrivals, weather."""
+    s = strategic_of(state)
+    e = engagement(s, engagement_id)
+    units = committed_units(state, e, side_id)
+    names = {sid: state.sides[sid].name for sid in e.sides}
+    enemy = [x for x in e.sides if x != side_id]
+    lines = [
+        f"# Engagement {e.engagement_id}: {names[side_id]} — day {e.day}, hex {e.hex}",
+        "",
+        f"- **Kind:** {'meeting engagement' if e.kind == 'meeting' else 'assault'}"
+        + (f" ({names[e.attacker]} attacking)" if e.attacker else ""),
+        f"- **Opponent:** {', '.join(names[x] for x in enemy)}",
+        f"- **Terrain:** {e.terrain}; **weather:** {e.weather}",
+        f"- **Map sheets:** {', '.join(e.map_sheets) or 'referee to choose'}",
+        f"- **Ambush:** {names[e.ambusher] + ' ambushes' if e.ambusher else 'none'} "
+        f"(rolls: {', '.join(f'{names[x]} {t}' for x, t in e.ambush_totals)})",
+        "- **Initiative:** +2 command centre"
+        if side_id in e.command_centre
+        else "- **Initiative:** no command centre bonus",
+        "",
+        "## Tactical objective",
+        "",
+        f"{dict(e.objectives).get(side_id, 'stand_up_fight').replace('_', ' ').capitalize()} "
+        "(write it down before the scenario starts, line 283).",
+        "",
+        "## Deployment and arrival",
+        "",
+        "| formation | lance | walking MP | arrives |",
+        "|---|---|---|---|",
+    ]
+    for a in e.arrivals:
+        if a.side_id == side_id:
+            lines.append(
+                f"| {s.formations[a.formation_id].name} | {a.lance} | {a.walk_mp} "
+                f"| {_turn(a.turn)} |"
+            )
+    lines += [
+        "",
+        "Units with MASC or a SuperCharger may roll to enter a turn earlier (line 305).",
+        "",
+        "## Units",
+        "",
+        "| unit | crew | externalId |",
+        "|---|---|---|",
+    ]
+    for u in units:
+        crew = ", ".join(
+            f"{state.people[p].name} ({state.people[p].gunnery}/{state.people[p].piloting})"
+            for p in u.crew
+        )
+        lines.append(f"| {u.chassis} {u.model} | {crew} | `{u.unit_id}` |")
+    lines += ["", "## Artillery and baggage", ""]
+    lines.append(
+        "Declare how many map sheets away off-table artillery deploys and where the baggage train "
+        "stands (line 308)."
+        + (
+            " As the assaulting side you choose these distances (line 322)."
+            if e.attacker == side_id
+            else ""
+        )
+    )
+    air = [(uid, left) for sid, uid, left in e.aerospace if sid == side_id]
+    lines += ["", "## Aerospace support", ""]
+    if air:
+        for uid, left in air:
+            lines.append(
+                f"- {state.units[uid].chassis} {state.units[uid].model}: "
+                f"arrives with {left} fuel points"
+            )
+    else:
+        lines.append("None able to arrive with 100 fuel points and fuel to return (line 316).")
+    mine = [
+        n for n in e.notes if n.startswith(side_id) or not any(n.startswith(x) for x in e.sides)
+    ]
+    if mine:
+        lines += ["", "## Notes", ""] + [f"- {n}" for n in mine]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,25 @@
+"""The campaign's hex map, parsed once per map text (the state keeps the text, not the parse)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from mekref.hexmap import Hex, HexMap, label, parse_label, parse_map, sample_map
+from mekref.rules.tripwire.turn.state import IN_ORBIT, StrategicState
+
+
+@lru_cache(maxsize=16)
+def _parse(name: str, text: str) -> HexMap:
+    return sample_map(name) if not text else parse_map(text, name)
+
+
+def hexmap_of(strategic: StrategicState) -> HexMap:
+    return _parse(strategic.map_name, strategic.map_text)
+
+
+def to_hex(text: str) -> Hex | None:
+    return None if text == IN_ORBIT else parse_label(text)
+
+
+def to_label(h: Hex | None) -> str:
+    return IN_ORBIT if h is None else label(h)

@@ -1,0 +1,245 @@
+"""Secret orders: the contract the API codes against, their validation and the side's view.
+
+``SubmitOrders`` replaces a side's orders for the formations it names; ``WithdrawOrders`` drops
+some; ``ResolveTurn`` (referee only) plays the day. The event that stores orders carries the
+``side_id`` so the event stream can keep it from the other sides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mekref.hexmap import PathProblem, label, parse_label, validate_path
+from mekref.hexmap.geometry import LabelError
+from mekref.rules.campaign_state import CampaignState, PoolKind
+from mekref.rules.dice import Dice
+from mekref.rules.messages import COMMANDS, Command, Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.rulesets import RuleSet
+from mekref.rules.tripwire.turn import fuel
+from mekref.rules.tripwire.turn.common import is_air, movement_of, own_formation, strategic_of
+from mekref.rules.tripwire.turn.data import action_rows
+from mekref.rules.tripwire.turn.events import OrdersSubmitted, OrdersWithdrawn
+from mekref.rules.tripwire.turn.mapdata import hexmap_of, to_hex
+from mekref.rules.tripwire.turn.state import (
+    IN_ORBIT,
+    Formation,
+    FormationOrder,
+    StrategicState,
+)
+from mekref.rules.tripwire.turn.view import SideView, side_view
+
+__all__ = [
+    "ACTIONS",
+    "FormationOrder",
+    "ResolveTurn",
+    "SideView",
+    "SubmitOrders",
+    "WithdrawOrders",
+    "orders_of",
+    "side_view",
+]
+
+#: Every action of the Actions list (lines 179-242 of the rule text), by key.
+ACTIONS: frozenset[str] = frozenset(action_rows())
+MOVING = frozenset({"move", "forced_march"})
+#: Actions that keep a formation in its hex (and take no path).
+STATIONARY = ACTIONS - MOVING - {"shadow", "orbital_insertion", "suborbital_hop", "combat_drop"}
+
+
+@COMMANDS.register("SubmitOrders")
+@dataclass(frozen=True, kw_only=True)
+class SubmitOrders(Command):
+    side_id: str
+    day: int
+    orders: tuple[FormationOrder, ...]
+
+
+@COMMANDS.register("WithdrawOrders")
+@dataclass(frozen=True, kw_only=True)
+class WithdrawOrders(Command):
+    side_id: str
+    day: int
+    formation_ids: tuple[str, ...]
+
+
+@COMMANDS.register("ResolveTurn")
+@dataclass(frozen=True, kw_only=True)
+class ResolveTurn(Command):
+    day: int
+
+
+def orders_of(state: CampaignState, side_id: str) -> tuple[FormationOrder, ...]:
+    """That side's orders for the current day, by formation id."""
+    if state.strategic is None:
+        return ()
+    return state.strategic.orders.get(side_id, ())
+
+
+def _check_day(s: StrategicState, day: int) -> None:
+    if s.ended:
+        raise Refusal("campaign_over", f"day: the campaign has ended ({s.ended})")
+    if day != s.day:
+        raise Refusal("wrong_day", f"day: orders are for day {s.day}, not day {day}")
+
+
+def _parse(text: str, field: str) -> str:
+    try:
+        return label(parse_label(text))
+    except LabelError as exc:
+        raise Refusal("illegal_path", f"{field}: {text!r} is not a hex label ({exc})") from None
+
+
+def _check_path(s: StrategicState, f: Formation, order: FormationOrder, field: str) -> None:
+    if f.hex == IN_ORBIT:
+        raise Refusal(
+            "illegal_path",
+            f"{field}.path: {f.formation_id} is in orbit; land it first (orbital_insertion)",
+        )
+    if not order.path:
+        raise Refusal(
+            "illegal_path", f"{field}.path: a {order.action} order lists the hexes entered"
+        )
+    hexes = [to_hex(f.hex)] + [
+        to_hex(_parse(p, f"{field}.path[{i}]")) for i, p in enumerate(order.path)
+    ]
+    movement = movement_of(s, f, forced_march=order.action == "forced_march")
+    check = validate_path(hexmap_of(s), movement, hexes)  # type: ignore[arg-type]
+    if not check.ok:
+        step = (check.step or 1) - 1
+        where = label(check.at) if check.at is not None else "?"
+        problem = check.problem.value if isinstance(check.problem, PathProblem) else "illegal"
+        raise Refusal(
+            "illegal_path", f"{field}.path[{step}]: hex {where}: {problem}: {check.reason}"
+        )
+
+
+def _check_order(
+    state: CampaignState, s: StrategicState, side_id: str, order: FormationOrder, field: str
+) -> None:
+    f = own_formation(s, side_id, order.formation_id, f"{field}.formation_id")
+    row = action_rows().get(order.action)
+    if row is None:
+        raise Refusal(
+            "unknown_action",
+            f"{field}.action: {order.action!r} is not an action; "
+            f"known: {', '.join(sorted(ACTIONS))}",
+        )
+    # Day Zero: the attacker's force lands from the pirate point aboard its DropShips (line 172),
+    # so a formation in orbit may land whatever its units are (ruling T-O1).
+    carried = f.hex == IN_ORBIT and order.action in ("orbital_insertion", "combat_drop")
+    if order.action in ("orbital_insertion", "combat_drop") and f.hex != IN_ORBIT:
+        raise Refusal("not_in_orbit", f"{field}.action: {f.formation_id} is not in orbit")
+    if order.action == "achieve_orbit" and f.hex == IN_ORBIT:
+        raise Refusal("in_orbit", f"{field}.action: {f.formation_id} is already in orbit")
+    if row.units and not carried and not is_air(s, f, row.units):
+        raise Refusal(
+            "wrong_units",
+            f"{field}.action: {order.action} is for {row.units.replace('_', ' ')} units only "
+            f"(rule, line {row.ref.line})",
+        )
+    if order.action in MOVING:
+        _check_path(s, f, order, field)
+    elif order.path:
+        raise Refusal("illegal_path", f"{field}.path: a {order.action} order takes no path")
+    landing = order.action in ("orbital_insertion", "suborbital_hop", "combat_drop")
+    if landing and not _on_map(s, order.target, f"{field}.target"):
+        raise Refusal("illegal_path", f"{field}.target: name the hex to land in, on the map")
+    if order.action in ("overflight", "strike", "combat_air_patrol"):
+        fuel.check_order(s, f, order, field)
+    if order.action in ("looting", "destruction", "peacekeeping", "martial_law", "round_them_up"):
+        loc = hexmap_of(s).location_at(to_hex(f.hex)) if f.hex != IN_ORBIT else None  # type: ignore[arg-type]
+        if loc is None:
+            raise Refusal(
+                "not_at_location", f"{field}.action: {f.formation_id} is not in a location's hex"
+            )
+        if order.action == "looting":
+            if loc.name in s.looted:
+                raise Refusal(
+                    "already_looted", f"{field}.action: {loc.name} has been looted already"
+                )
+            _pool_for(state, side_id, order, field)
+        if order.action == "destruction":
+            fac = order.target or ""
+            if fac not in loc.facilities or fac in s.destroyed.get(loc.name, ()):
+                raise Refusal("bad_target", f"{field}.target: {loc.name} has no standing {fac!r}")
+    if order.action == "shadow" and (order.target is None or order.target not in s.formations):
+        raise Refusal("bad_target", f"{field}.target: name the formation to shadow")
+    if order.action == "repair":
+        pool = _pool_for(state, side_id, order, field)
+        amount = _int_param(order, "wp", field)
+        if amount > pool.balance:
+            raise Refusal(
+                "insufficient_wp",
+                f"{field}.params.wp: {pool.name!r} holds {pool.balance} WP, not {amount}",
+            )
+
+
+def _on_map(s: StrategicState, target: str | None, field: str) -> bool:
+    if target is None:
+        return False
+    h = to_hex(_parse(target, field))
+    return h is not None and hexmap_of(s).in_bounds(h)
+
+
+def _int_param(order: FormationOrder, name: str, field: str) -> int:
+    raw = order.param(name, "0")
+    if not raw.isdigit():
+        raise Refusal("bad_param", f"{field}.params.{name}: a whole number, got {raw!r}")
+    return int(raw)
+
+
+def _pool_for(state: CampaignState, side_id: str, order: FormationOrder, field: str):  # type: ignore[no-untyped-def]
+    pool = state.pools.get(order.param("pool"))
+    if pool is None or pool.side_id != side_id:
+        raise Refusal("bad_param", f"{field}.params.pool: name a WarChest pool of {side_id!r}")
+    if pool.kind is PoolKind.LOCATION and pool.name not in (
+        state.strategic.control if state.strategic else {}
+    ):
+        pass  # location pools of held locations are fine; control is checked when spent
+    return pool
+
+
+def decide_submit(
+    state: CampaignState, cmd: SubmitOrders, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    s = strategic_of(state)
+    if cmd.side_id not in state.sides:
+        raise Refusal("unknown_side", f"side_id: no side {cmd.side_id!r}")
+    _check_day(s, cmd.day)
+    ids = [o.formation_id for o in cmd.orders]
+    if len(set(ids)) != len(ids):
+        raise Refusal("duplicate_order", "orders: one order per formation per day")
+    for i, order in enumerate(cmd.orders):
+        _check_order(state, s, cmd.side_id, order, f"orders[{i}]")
+    norm = tuple(replace(o, path=tuple(label(parse_label(p)) for p in o.path)) for o in cmd.orders)
+    return [OrdersSubmitted(side_id=cmd.side_id, day=cmd.day, orders=norm, actor=cmd.actor)]
+
+
+def decide_withdraw(
+    state: CampaignState, cmd: WithdrawOrders, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    s = strategic_of(state)
+    _check_day(s, cmd.day)
+    for i, fid in enumerate(cmd.formation_ids):
+        own_formation(s, cmd.side_id, fid, f"formation_ids[{i}]")
+    return [
+        OrdersWithdrawn(
+            side_id=cmd.side_id, day=cmd.day, formation_ids=cmd.formation_ids, actor=cmd.actor
+        )
+    ]
+
+
+def evolve_submitted(state: CampaignState, e: OrdersSubmitted) -> CampaignState:
+    s = strategic_of(state)
+    kept = {o.formation_id: o for o in s.orders.get(e.side_id, ())}
+    kept.update({o.formation_id: o for o in e.orders})
+    orders = {**s.orders, e.side_id: tuple(kept[k] for k in sorted(kept))}
+    return replace(state, strategic=replace(s, orders=orders))
+
+
+def evolve_withdrawn(state: CampaignState, e: OrdersWithdrawn) -> CampaignState:
+    s = strategic_of(state)
+    gone = set(e.formation_ids)
+    left = tuple(o for o in s.orders.get(e.side_id, ()) if o.formation_id not in gone)
+    return replace(state, strategic=replace(s, orders={**s.orders, e.side_id: left}))

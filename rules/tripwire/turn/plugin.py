@@ -1,0 +1,163 @@
+"""Registers the daily turn's commands and events with the engine (loaded by the engine)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mekref.rules.campaign_state import CampaignState
+from mekref.rules.dice import Dice
+from mekref.rules.engine import register_decider, register_evolver
+from mekref.rules.messages import COMMANDS, Command, Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.rulesets import RuleSet
+from mekref.rules.tripwire.turn import artillery, orders, resolve, setup
+from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.events import (
+    DayEnded,
+    EngagementDetermined,
+    FacilityDestroyed,
+    FormationsPlaced,
+    FormationsUpdated,
+    LeaderCaptured,
+    LocationControlChanged,
+    LocationLooted,
+    MaintenanceMissed,
+    OrdersSubmitted,
+    OrdersWithdrawn,
+    RecruitsFound,
+    SightingsMade,
+    StrategicMapStarted,
+    StrategicVictoryScored,
+    UnguidedArtilleryFired,
+    UnrestChanged,
+    WeatherRolled,
+)
+
+
+@COMMANDS.register("RecordLeaderCaptured")
+@dataclass(frozen=True, kw_only=True)
+class RecordLeaderCaptured(Command):
+    """Referee: a side's leader was captured and returned to the captor's DropShip (line 162)."""
+
+    force: str
+
+
+def _decide_leader(
+    state: CampaignState, cmd: RecordLeaderCaptured, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    s = strategic_of(state)
+    if cmd.force not in state.sides:
+        raise Refusal("unknown_side", f"force: no side {cmd.force!r}")
+    if cmd.force in s.leader_captured:
+        raise Refusal("already_captured", f"force: the leader of {cmd.force} is already captured")
+    return [LeaderCaptured(force=cmd.force, actor=cmd.actor)]
+
+
+def _with(state: CampaignState, **changes: object) -> CampaignState:
+    return replace(state, strategic=replace(strategic_of(state), **changes))  # type: ignore[arg-type]
+
+
+def _weather(state: CampaignState, e: WeatherRolled) -> CampaignState:
+    # The first event of a day's resolution: yesterday's engagements are closed by now.
+    return _with(state, weather={w.region: w for w in e.regions}, engagements=())
+
+
+def _updated(state: CampaignState, e: FormationsUpdated) -> CampaignState:
+    s = strategic_of(state)
+    formations = {k: f for k, f in s.formations.items() if f.side_id != e.side_id}
+    formations.update({f.formation_id: f for f in e.formations})
+    mobility = {**s.mobility, **{m.unit_id: m for m in e.mobility}}
+    return _with(state, formations=dict(sorted(formations.items())), mobility=mobility)
+
+
+def _sighted(state: CampaignState, e: SightingsMade) -> CampaignState:
+    s = strategic_of(state)
+    return _with(state, sightings={**s.sightings, e.side_id: e.sightings})
+
+
+def _unrest(state: CampaignState, e: UnrestChanged) -> CampaignState:
+    s = strategic_of(state)
+    return _with(state, unrest={**s.unrest, e.force: e.after})
+
+
+def _looted(state: CampaignState, e: LocationLooted) -> CampaignState:
+    s = strategic_of(state)
+    state = _with(state, looted=tuple(sorted({*s.looted, e.location})))
+    pool = state.pools.get(e.pool_id)
+    if pool is None or e.wp == 0:
+        return state
+    pools = {**state.pools, pool.pool_id: replace(pool, balance=pool.balance + e.wp)}
+    return replace(state, pools=pools)
+
+
+def _destroyed(state: CampaignState, e: FacilityDestroyed) -> CampaignState:
+    s = strategic_of(state)
+    gone = tuple(sorted({*s.destroyed.get(e.location, ()), e.facility}))
+    return _with(state, destroyed={**s.destroyed, e.location: gone})
+
+
+def _control(state: CampaignState, e: LocationControlChanged) -> CampaignState:
+    s = strategic_of(state)
+    control = {k: v for k, v in s.control.items() if k != e.location}
+    if e.after is not None:
+        control[e.location] = e.after
+    state = _with(state, control=dict(sorted(control.items())))
+    if e.after is None:
+        return state
+    # Holding a location gives access to its WarChest pool (line 57): the pool changes hands.
+    pools = dict(state.pools)
+    for pid in e.pools:
+        if pid in pools:
+            pools[pid] = replace(pools[pid], side_id=e.after)
+    return replace(state, pools=pools)
+
+
+def _engaged(state: CampaignState, e: EngagementDetermined) -> CampaignState:
+    s = strategic_of(state)
+    return _with(state, engagements=(*s.engagements, e.engagement))
+
+
+def _scored(state: CampaignState, e: StrategicVictoryScored) -> CampaignState:
+    return _with(state, vp=dict(e.vp), ended=e.ended)
+
+
+def _captured(state: CampaignState, e: LeaderCaptured) -> CampaignState:
+    s = strategic_of(state)
+    reason = s.ended or f"the leader of {e.force} was captured"
+    return _with(state, leader_captured=tuple(sorted({*s.leader_captured, e.force})), ended=reason)
+
+
+def _day_ended(state: CampaignState, e: DayEnded) -> CampaignState:
+    return _with(state, day=e.day + 1, orders={})
+
+
+def _no_change(state: CampaignState, e: Event) -> CampaignState:
+    return state  # a record for the log (rolls, availability); the state keeps nothing of it
+
+
+register_decider(setup.StartStrategicMap, setup.decide_start)
+register_decider(setup.PlaceFormations, setup.decide_place)
+register_decider(orders.SubmitOrders, orders.decide_submit)
+register_decider(orders.WithdrawOrders, orders.decide_withdraw)
+register_decider(orders.ResolveTurn, resolve.decide_resolve)
+register_decider(artillery.FireUnguidedArtillery, artillery.decide_fire)
+register_decider(RecordLeaderCaptured, _decide_leader)
+
+register_evolver(StrategicMapStarted, setup.evolve_started)
+register_evolver(FormationsPlaced, setup.evolve_placed)
+register_evolver(OrdersSubmitted, orders.evolve_submitted)
+register_evolver(OrdersWithdrawn, orders.evolve_withdrawn)
+register_evolver(WeatherRolled, _weather)
+register_evolver(FormationsUpdated, _updated)
+register_evolver(SightingsMade, _sighted)
+register_evolver(UnrestChanged, _unrest)
+register_evolver(LocationLooted, _looted)
+register_evolver(FacilityDestroyed, _destroyed)
+register_evolver(LocationControlChanged, _control)
+register_evolver(EngagementDetermined, _engaged)
+register_evolver(StrategicVictoryScored, _scored)
+register_evolver(LeaderCaptured, _captured)
+register_evolver(DayEnded, _day_ended)
+register_evolver(MaintenanceMissed, _no_change)
+register_evolver(RecruitsFound, _no_change)
+register_evolver(UnguidedArtilleryFired, _no_change)

@@ -1,0 +1,544 @@
+"""Resolving a day (lines 167-173): weather, actions, player actions, responses, engagements.
+
+1. Weather: the weekly change on days 8, 15, ... (day 1 keeps the starting roll).
+2. Actions: free actions first (landing from orbit, hops, reaching orbit), then every
+   formation's movement at once (encounters stop movement, hexmap ruling R6), shadowing,
+   fatigue, aerospace fuel.
+3. Player actions: looting, destruction, peacekeeping, recruiting, maintenance, surveillance.
+4. Responses (respond, intercept) are noted for the referee; they move nothing by themselves.
+5. Engagements: a scenario set-up for every encounter.
+Then the day's upkeep (maintenance clock, rations, refuelling), location control, sightings,
+strategic VP and the end of the day.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mekref.hexmap import (
+    Hex,
+    HexMap,
+    PlannedMove,
+    Sensor,
+    SensorKind,
+    label,
+    line,
+    location_sensors,
+    parse_label,
+    visible_hexes,
+)
+from mekref.rules.campaign_state import CampaignState, PoolKind
+from mekref.rules.dice import Dice, Roll
+from mekref.rules.messages import Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.rulesets import RuleSet
+from mekref.rules.tripwire.turn import engagement, fuel, recruit, surveillance, unrest, weather
+from mekref.rules.tripwire.turn.common import AEROSPACE, movement_of, strategic_of
+from mekref.rules.tripwire.turn.data import single
+from mekref.rules.tripwire.turn.events import (
+    DayEnded,
+    EngagementDetermined,
+    FacilityDestroyed,
+    FormationsUpdated,
+    LocationControlChanged,
+    LocationLooted,
+    MaintenanceMissed,
+    RecruitsFound,
+    SightingsMade,
+    StrategicVictoryScored,
+    UnrestChanged,
+    WeatherRolled,
+)
+from mekref.rules.tripwire.turn.mapdata import hexmap_of
+from mekref.rules.tripwire.turn.movement import resolve_day
+from mekref.rules.tripwire.turn.orders import MOVING, ResolveTurn
+from mekref.rules.tripwire.turn.state import (
+    IN_ORBIT,
+    Formation,
+    FormationOrder,
+    Sighting,
+    StrategicState,
+    UnitMobility,
+)
+from mekref.rules.tripwire.turn.victory import end_reason, strategic_vp
+
+LANDING = frozenset({"orbital_insertion", "suborbital_hop", "combat_drop"})
+DEFAULT_PILOTING = 5  # when a unit's crew is not on the roster (ruling T-S1)
+
+
+class _Day:
+    """The working copy of one day's resolution: formations, unrest, dice, events so far."""
+
+    def __init__(self, state: CampaignState, s: StrategicState, dice: Dice) -> None:
+        self.state = state
+        self.s = s
+        self.hexmap: HexMap = hexmap_of(s)
+        self.dice = dice
+        self.day = s.day
+        self.formations: dict[str, Formation] = dict(s.formations)
+        self.mobility: dict[str, UnitMobility] = {}
+        self.unrest = dict(s.unrest)
+        self.control = dict(s.control)
+        self.events: list[Event] = []
+        self.notes: dict[str, list[str]] = {}
+        self.orders: dict[str, FormationOrder] = {
+            o.formation_id: o for side in sorted(s.orders) for o in s.orders[side]
+        }
+        self.maintained: set[str] = set()
+        self.destroyed = {k: set(v) for k, v in s.destroyed.items()}
+
+    def roll(self, name: str, count: int) -> Roll:
+        r, self.dice = self.dice.roll(name, count)
+        return r
+
+    def note(self, side: str, text: str) -> None:
+        self.notes.setdefault(side, []).append(text)
+
+    def change_unrest(
+        self, force: str, amount: int, reason: str, rolls: tuple[Roll, ...] = ()
+    ) -> None:
+        before = self.unrest.get(force, unrest.clamp(7))
+        after = unrest.clamp(before + amount)
+        self.unrest[force] = after
+        if after != before or rolls:
+            self.events.append(
+                UnrestChanged(force=force, before=before, after=after, reason=reason, rolls=rolls)
+            )
+
+    def action(self, fid: str) -> str:
+        o = self.orders.get(fid)
+        return o.action if o is not None else ""
+
+
+def decide_resolve(
+    state: CampaignState, cmd: ResolveTurn, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    s = strategic_of(state)
+    if s.ended:
+        raise Refusal("campaign_over", f"day: the campaign has ended ({s.ended})")
+    if cmd.day != s.day:
+        raise Refusal("wrong_day", f"day: today is day {s.day}, not day {cmd.day}")
+    missing = sorted({s.attacker, s.defender} - set(s.placed))
+    if missing:
+        raise Refusal("not_placed", f"day: {', '.join(missing)} must place formations first")
+    d = _Day(state, s, dice)
+    _weather(d)
+    encounters = _actions(d)
+    _player_actions(d)
+    _responses(d)
+    _upkeep(d)
+    _control(d)
+    _sightings(d)
+    for side in sorted({f.side_id for f in s.formations.values()}):
+        mine = tuple(f for _, f in sorted(d.formations.items()) if f.side_id == side)
+        owned = {u for f in mine for u in f.unit_ids}
+        fuel_changed = tuple(m for uid, m in sorted(d.mobility.items()) if uid in owned)
+        d.events.append(
+            FormationsUpdated(
+                side_id=side,
+                day=d.day,
+                formations=mine,
+                mobility=fuel_changed,
+                notes=tuple(d.notes.get(side, ())),
+            )
+        )
+    _engagements(d, encounters)
+    _victory(d)
+    d.events.append(DayEnded(day=d.day))
+    return d.events
+
+
+def _weather(d: _Day) -> None:
+    if weather.weekly_change_due(d.day):
+        regions, rolls, d.dice = weather.roll_change(d.s.weather, d.dice)
+        d.events.append(
+            WeatherRolled(day=d.day, regions=regions, weekly_change=True, rolls=tuple(rolls))
+        )
+    else:
+        regions = tuple(w for _, w in sorted(d.s.weather.items()))
+        d.events.append(WeatherRolled(day=d.day, regions=regions, weekly_change=False))
+
+
+def _actions(d: _Day) -> list[tuple[Hex, tuple[str, ...]]]:
+    # Free actions first: a formation landing from orbit then stands where it landed.
+    for fid, o in sorted(d.orders.items()):
+        f = d.formations[fid]
+        if o.action in LANDING and o.target is not None:
+            d.formations[fid] = replace(f, hex=label(parse_label(o.target)))
+        elif o.action == "achieve_orbit":
+            d.formations[fid] = replace(f, hex=IN_ORBIT)
+    planned: list[PlannedMove] = []
+    for fid, f in sorted(d.formations.items()):
+        act = d.action(fid)
+        if f.hex == IN_ORBIT or act == "shadow":
+            continue
+        path: tuple[Hex, ...] = (parse_label(f.hex),)
+        if act in MOVING:
+            path += tuple(parse_label(p) for p in d.orders[fid].path)
+        planned.append(PlannedMove(fid, f.side_id, path))
+    outcome = resolve_day(planned)
+    for fid, h in outcome.final_hex.items():
+        f = d.formations[fid]
+        wanted = len(d.orders[fid].path) if d.action(fid) in MOVING else 0
+        if outcome.steps_taken.get(fid, 0) < wanted:
+            d.note(
+                f.side_id, f"{fid} stopped in {label(h)}: an encounter stops movement (line 179)"
+            )
+        d.formations[fid] = replace(f, hex=label(h))
+    _shadow(d)
+    for fid, f in sorted(d.formations.items()):
+        act = d.action(fid)
+        if act == "forced_march":
+            d.formations[fid] = replace(
+                f, fatigue=f.fatigue + movement_of(d.s, f, forced_march=True).fatigue_gained
+            )
+        elif act == "rest":
+            d.formations[fid] = replace(f, fatigue=0)  # line 205: removes all fatigue points
+        if act in ("overflight", "strike", "combat_air_patrol"):
+            o = d.orders[fid]
+            for uid, burn in fuel.mission_fuel(d.s, f, o).items():
+                unit = d.mobility.get(uid, d.s.mobility[uid])
+                d.mobility[uid] = replace(unit, fuel=max(0, unit.fuel - burn))
+    return [(e.hexes[0], e.formations) for e in outcome.encounters]
+
+
+def _shadow(d: _Day) -> None:
+    """A shadowing force ends the day in its quarry's hex if it has more MP (line 214)."""
+    for fid, o in sorted(d.orders.items()):
+        if o.action != "shadow" or o.target is None:
+            continue
+        f, quarry = d.formations[fid], d.formations.get(o.target)
+        if f.hex == IN_ORBIT or quarry is None or quarry.hex == IN_ORBIT:
+            continue
+        quarry_mp = movement_of(
+            d.s, quarry, forced_march=d.action(quarry.formation_id) == "forced_march"
+        ).base_mp
+        if movement_of(d.s, f).base_mp > quarry_mp:
+            d.formations[fid] = replace(f, hex=quarry.hex)
+        else:
+            d.note(f.side_id, f"{fid} could not shadow {o.target}: it needs more movement points")
+
+
+def _location(d: _Day, f: Formation):  # type: ignore[no-untyped-def]
+    return None if f.hex == IN_ORBIT else d.hexmap.location_at(parse_label(f.hex))
+
+
+def _player_actions(d: _Day) -> None:
+    for fid, o in sorted(d.orders.items()):
+        f = d.formations[fid]
+        side = f.side_id
+        streak_action, streak_days = f.action_streak
+        streak = streak_days + 1 if streak_action == o.action else 1
+        d.formations[fid] = f = replace(f, action_streak=(o.action, streak))
+        loc = _location(d, f)
+        if o.action == "maintenance":
+            d.maintained.add(fid)
+        elif o.action == "looting" and loc is not None:
+            pool_id = o.param("pool")
+            r, wp, d.dice = unrest.loot_roll(d.dice, fid)
+            pool = d.state.pools.get(pool_id)
+            room = None if pool is None or pool.capacity is None else pool.capacity - pool.balance
+            credited = wp if room is None else min(wp, room)
+            d.events.append(
+                LocationLooted(
+                    side_id=side,
+                    formation_id=fid,
+                    location=loc.name,
+                    wp=credited,
+                    pool_id=pool_id,
+                    rolls=(r,),
+                )
+            )
+            d.change_unrest(side, unrest.delta("looting"), f"looting {loc.name} (line 218)")
+        elif o.action == "destruction" and loc is not None and o.target:
+            amount = unrest.destruction_unrest(o.target)
+            d.destroyed.setdefault(loc.name, set()).add(o.target)
+            d.events.append(
+                FacilityDestroyed(
+                    location=loc.name, facility=o.target, by_force=side, civilian=amount > 0
+                )
+            )
+            if amount:
+                d.change_unrest(side, amount, f"destroying the {o.target} of {loc.name} (line 219)")
+        elif o.action == "peacekeeping" and loc is not None and streak % 7 == 0:
+            r, change, d.dice = unrest.peacekeeping_roll(d.dice, fid)
+            d.change_unrest(side, change, f"a week of peacekeeping in {loc.name} (line 215)", (r,))
+        elif o.action in ("martial_law", "round_them_up"):
+            d.note(
+                side, f"{fid}: {o.action} day {streak} of 7; the referee applies the weekly effect"
+            )
+        elif o.action == "recruit":
+            _recruit(d, f, loc)
+        elif o.action in ("overflight", "surveillance"):
+            pass  # resolved with the sightings, once positions are final
+        elif o.action in ("repair", "load_unload"):
+            d.note(side, f"{fid}: {o.action} takes the day; pay through the WarChest commands")
+
+
+def _recruit(d: _Day, f: Formation, loc) -> None:  # type: ignore[no-untyped-def]
+    every = int(single("recruit", "weekly")["every_days"])
+    if d.day - f.last_recruit_day < every:
+        d.note(
+            f.side_id,
+            f"{f.formation_id}: recruiting once per week; next on day {f.last_recruit_day + every}",
+        )
+        return
+    if (
+        loc is None
+        or "recruitment" not in loc.facilities
+        or d.control.get(loc.name, f.side_id) != f.side_id
+    ):
+        d.note(
+            f.side_id,
+            f"{f.formation_id}: recruiting needs a recruitment point not held by the enemy "
+            "(ruling T-R2)",
+        )
+        return
+    result = recruit.roll_recruits(d.dice, f.formation_id, d.unrest.get(f.side_id, 7))
+    d.formations[f.formation_id] = replace(f, last_recruit_day=d.day)
+    if result is None:
+        d.note(
+            f.side_id,
+            f"{f.formation_id}: unrest {d.unrest.get(f.side_id)}: "
+            "recruitment not possible (line 400)",
+        )
+        return
+    available, special, rolls, d.dice = result
+    d.events.append(
+        RecruitsFound(
+            side_id=f.side_id,
+            day=d.day,
+            formation_id=f.formation_id,
+            total=sum(n for _, n in available),
+            available=available,
+            specialities=special,
+            rolls=tuple(rolls),
+        )
+    )
+
+
+def _responses(d: _Day) -> None:
+    for fid, o in sorted(d.orders.items()):
+        if o.action in ("respond", "intercept"):
+            d.note(
+                d.formations[fid].side_id, f"{fid}: {o.action} stands ready; the referee plays it"
+            )
+
+
+def _upkeep(d: _Day) -> None:
+    rules = single("upkeep", "maintenance")
+    rations = single("upkeep", "rations")
+    for fid, f in sorted(d.formations.items()):
+        loc = _location(d, f)
+        held = loc is not None and d.control.get(loc.name) == f.side_id
+        # Maintenance: one day in every 7 (line 199).
+        days = 0 if fid in d.maintained else f.days_since_maintenance + 1
+        if days >= int(rules["every_days"]):
+            units = tuple(u for u in f.unit_ids if not d.s.mobility[u].rugged)
+            rolls: list[Roll] = []
+            for uid in units:
+                where = d.roll(f"maintenance location (front), {uid}", 2)
+                rolls.append(where)
+                rolls.append(d.roll(f"maintenance critical, {uid}", 2))
+                if where.total == 2:  # a floating critical: a second critical roll (line 199)
+                    rolls.append(d.roll(f"maintenance critical 2, {uid}", 2))
+            d.events.append(
+                MaintenanceMissed(
+                    side_id=f.side_id,
+                    day=d.day,
+                    formation_id=fid,
+                    unit_ids=units,
+                    exempt=tuple(u for u in f.unit_ids if u not in units),
+                    rolls=tuple(rolls),
+                )
+            )
+            days = 0
+        # Rations: 7 days carried; a supply dump restocks; a baggage train feeds the crews.
+        crew = sum(d.s.mobility[u].crew_slots for u in f.unit_ids)
+        baggage, on_rations, fatigue = f.baggage_person_days, f.days_on_rations, f.fatigue
+        if held and loc is not None and "supply_dump" in loc.facilities:
+            on_rations = 0
+        elif baggage >= crew:
+            baggage -= crew
+        else:
+            on_rations += 1
+            week = int(rations["days"])
+            if on_rations > week and (on_rations - week) % week == 0:
+                fatigue += int(rations["fatigue_per_week"])
+                d.note(
+                    f.side_id,
+                    f"{fid}: a week beyond its rations: +1 fatigue and a consciousness "
+                    "check per person (line 355)",
+                )
+        d.formations[fid] = replace(
+            f,
+            days_since_maintenance=days,
+            baggage_person_days=baggage,
+            days_on_rations=on_rations,
+            fatigue=fatigue,
+        )
+        if held and loc is not None and "fuel_dump" in loc.facilities:
+            for uid in f.unit_ids:
+                unit = d.mobility.get(uid, d.s.mobility[uid])
+                if unit.mode == AEROSPACE and unit.fuel < unit.max_fuel:
+                    d.mobility[uid] = replace(unit, fuel=unit.max_fuel)
+
+
+def _control(d: _Day) -> None:
+    seat = str(single("strategic_victory", "seat_of_power")["location"])
+    by_hex: dict[str, set[str]] = {}
+    for f in d.formations.values():
+        if f.hex != IN_ORBIT:
+            by_hex.setdefault(f.hex, set()).add(f.side_id)
+    for loc in sorted(d.hexmap.locations, key=lambda loc: loc.name):
+        sides = by_hex.get(label(loc.hex), set())
+        if len(sides) != 1:
+            continue  # empty keeps its holder; contested changes hands only after the battle
+        (side,) = sides
+        before = d.control.get(loc.name)
+        if before == side:
+            continue
+        pools = tuple(
+            p.pool_id
+            for _, p in sorted(d.state.pools.items())
+            if p.kind is PoolKind.LOCATION and p.name == loc.name
+        )
+        d.control[loc.name] = side
+        d.events.append(
+            LocationControlChanged(location=loc.name, before=before, after=side, pools=pools)
+        )
+        if loc.name == seat:
+            d.change_unrest(
+                side,
+                unrest.delta("government_building"),
+                f"control of the government building in {seat} (line 404)",
+            )
+
+
+def _piloting(d: _Day, f: Formation) -> int:
+    best = None
+    for uid in f.unit_ids:
+        unit = d.state.units.get(uid)
+        for pid in unit.crew if unit is not None else ():
+            person = d.state.people.get(pid)
+            if person is not None:
+                best = person.piloting if best is None else min(best, person.piloting)
+    return DEFAULT_PILOTING if best is None else best
+
+
+def _sightings(d: _Day) -> None:
+    sides = sorted(d.state.sides)
+    found: dict[str, dict[str, Sighting]] = {side: {} for side in sides}
+    ground: dict[str, list[Formation]] = {}
+    for f in d.formations.values():
+        if f.hex != IN_ORBIT:
+            ground.setdefault(f.hex, []).append(f)
+
+    def reveal(side: str, hexes: frozenset[Hex], info: str) -> None:
+        for h in sorted(hexes):
+            for other in ground.get(label(h), ()):
+                if other.side_id == side:
+                    continue
+                units = len(other.unit_ids) if info not in ("presence",) else None
+                old = found[side].get(other.formation_id)
+                if old is None or _rank(info) > _rank(old.info):
+                    found[side][other.formation_id] = Sighting(
+                        formation_id=other.formation_id, side_id=other.side_id, hex=other.hex,
+                        day=d.day, info=info, units=units,
+                    )  # fmt: skip
+
+    for side in sides:
+        held = [name for name, holder in sorted(d.control.items()) if holder == side]
+        sensors = [
+            Sensor(side, SensorKind.PRESENCE, parse_label(f.hex))
+            for f in d.formations.values()
+            if f.side_id == side and f.hex != IN_ORBIT
+        ]
+        sensors += location_sensors(d.hexmap, side, held)
+        cover = visible_hexes(side, d.hexmap, sensors)
+        reveal(side, cover.ground, "unit_type")
+    surveyed: dict[str, list[Roll]] = {}
+    for fid, o in sorted(d.orders.items()):
+        if o.action not in ("overflight", "surveillance") or o.target is None:
+            continue
+        f = d.formations[fid]
+        target = parse_label(o.target)
+        if o.action == "overflight" and f.hex != IN_ORBIT:
+            sensor = Sensor(
+                f.side_id,
+                SensorKind.OVERFLIGHT,
+                parse_label(f.hex),
+                tuple(line(parse_label(f.hex), target))[1:],
+            )
+            default = "altitude_2_5"
+        else:
+            sensor = Sensor(f.side_id, SensorKind.SATELLITE, target)
+            default = "geostationary"
+        region = d.hexmap.region_of(target)
+        wx = d.s.weather.get(region.name) if region is not None else None
+        cloud = weather.cloud_of(wx.level) if wx is not None else 0
+        conditions = [c for c in o.param("conditions", default).split(",") if c]
+        mod = surveillance.surveillance_modifier(conditions, cloud)
+        roll, margin, d.dice = surveillance.roll_check(
+            d.dice, f"surveillance, {fid}", _piloting(d, f), mod
+        )
+        info = surveillance.surveillance_info(margin)
+        d.note(
+            f.side_id,
+            f"{fid}: surveillance roll {roll.total} against {_piloting(d, f) + mod}: {info}",
+        )
+        surveyed.setdefault(f.side_id, []).append(roll)
+        if info != surveillance.NOTHING:
+            reveal(f.side_id, visible_hexes(f.side_id, d.hexmap, [sensor]).ground, info)
+    for side in sides:
+        d.events.append(
+            SightingsMade(
+                side_id=side,
+                day=d.day,
+                sightings=tuple(v for _, v in sorted(found[side].items())),
+                rolls=tuple(surveyed.get(side, ())),
+            )
+        )
+
+
+_INFO_ORDER = (
+    "nothing",
+    "presence",
+    "unit_type",
+    "weight_class",
+    "model",
+    "loadout",
+    "markings_and_damage",
+)
+
+
+def _rank(info: str) -> int:
+    return _INFO_ORDER.index(info) if info in _INFO_ORDER else 0
+
+
+def _engagements(d: _Day, encounters: list[tuple[Hex, tuple[str, ...]]]) -> None:
+    for i, (at, names) in enumerate(encounters):
+        eid = f"day{d.day}-{label(at)}-{i + 1}"
+        forms = [d.formations[n] for n in names]
+        setup, rolls, d.dice = engagement.set_up(
+            d.state,
+            d.s,
+            d.hexmap,
+            eid=eid,
+            day=d.day,
+            at=at,
+            formations=forms,
+            orders=d.orders,
+            dice=d.dice,
+        )
+        d.events.append(EngagementDetermined(engagement=setup, rolls=tuple(rolls)))
+
+
+def _victory(d: _Day) -> None:
+    s = replace(d.s, destroyed={k: tuple(sorted(v)) for k, v in d.destroyed.items()})
+    vp = strategic_vp(s, d.hexmap, d.formations, d.control)
+    ended = end_reason(d.state, s, vp)
+    if vp != d.s.vp or ended:
+        d.events.append(
+            StrategicVictoryScored(day=d.day, vp=tuple(sorted(vp.items())), ended=ended)
+        )

@@ -1,0 +1,232 @@
+"""Setting up the strategic map, Day Zero placement and reorganising formations.
+
+Day Zero (line 172): the Defender notes in secret where each formation is; the Attacker starts
+at a pirate point (in orbit here) and lands with a free Orbital Insertion. Formations may be
+reorganised at the start of any turn (line 178): units that stand together regroup freely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mekref.hexmap import label, parse_label
+from mekref.hexmap.geometry import LabelError
+from mekref.rules.campaign_state import CampaignState
+from mekref.rules.dice import Dice
+from mekref.rules.messages import COMMANDS, Command, Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.rulesets import RuleSet
+from mekref.rules.tripwire.turn import weather
+from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.events import FormationsPlaced, StrategicMapStarted
+from mekref.rules.tripwire.turn.mapdata import _parse, hexmap_of
+from mekref.rules.tripwire.turn.state import (
+    IN_ORBIT,
+    Formation,
+    StrategicState,
+    UnitMobility,
+)
+
+NEUTRAL_UNREST = 7  # line 398: "| 7 | Neutral |"
+
+
+@dataclass(frozen=True, kw_only=True)
+class FormationSpec:
+    formation_id: str
+    name: str
+    unit_ids: tuple[str, ...]
+    hex: str = IN_ORBIT  # "CCRR", or "" for the pirate point / orbit
+    commander_bonus: int = 0
+    carries_leader: bool = False
+    baggage_person_days: int = 0
+
+
+@COMMANDS.register("StartStrategicMap")
+@dataclass(frozen=True, kw_only=True)
+class StartStrategicMap(Command):
+    """Referee: the map (a bundled name, or its TOML text), who attacks, unit speeds, control."""
+
+    map_name: str
+    attacker: str
+    defender: str
+    mobility: tuple[UnitMobility, ...]
+    map_text: str = ""
+    control: tuple[tuple[str, str], ...] = ()  # location -> side at the start
+    unrest: tuple[tuple[str, int], ...] = ()  # side -> unrest; 7 (Neutral) when not given
+    sheets_per_engagement: int = 2
+
+
+@COMMANDS.register("PlaceFormations")
+@dataclass(frozen=True, kw_only=True)
+class PlaceFormations(Command):
+    """A side's formations: its secret Day Zero placement, or a reorganisation at turn start."""
+
+    side_id: str
+    day: int
+    formations: tuple[FormationSpec, ...]
+
+
+def decide_start(
+    state: CampaignState, cmd: StartStrategicMap, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    if state.strategic is not None:
+        raise Refusal("already_started", "the strategic map is already set up")
+    for role, side in (("attacker", cmd.attacker), ("defender", cmd.defender)):
+        if side not in state.sides:
+            raise Refusal("unknown_side", f"{role}: no side {side!r}")
+    if cmd.attacker == cmd.defender:
+        raise Refusal("bad_sides", "attacker: the attacker and the defender are different sides")
+    try:
+        hexmap = _parse(cmd.map_name, cmd.map_text)
+    except (ValueError, KeyError) as exc:
+        raise Refusal("bad_map", f"map_text: {exc}") from None
+    names = {loc.name for loc in hexmap.locations}
+    for loc, side in cmd.control:
+        if loc not in names or side not in state.sides:
+            raise Refusal("bad_control", f"control: {loc!r} held by {side!r} is not on this map")
+    for m in cmd.mobility:
+        if m.unit_id not in state.units:
+            raise Refusal("unknown_unit", f"mobility: no unit {m.unit_id!r} in the campaign")
+        if m.walk_mp < 0:
+            raise Refusal("bad_mobility", f"mobility: {m.unit_id} walk/cruise MP below 0")
+    regions, rolls, _ = weather.roll_start(hexmap, dice)
+    unrest = {s: NEUTRAL_UNREST for s in sorted(state.sides)} | dict(cmd.unrest)
+    bv: dict[str, int] = {s: 0 for s in sorted(state.sides)}
+    for unit in state.units.values():
+        bv[unit.side_id] = bv.get(unit.side_id, 0) + unit.bv
+    return [
+        StrategicMapStarted(
+            map_name=cmd.map_name,
+            map_text=cmd.map_text,
+            attacker=cmd.attacker,
+            defender=cmd.defender,
+            mobility=tuple(sorted(cmd.mobility, key=lambda m: m.unit_id)),
+            control=tuple(sorted(cmd.control)),
+            unrest=tuple(sorted(unrest.items())),
+            weather=regions,
+            starting_bv=tuple(sorted(bv.items())),
+            sheets_per_engagement=cmd.sheets_per_engagement,
+            actor=cmd.actor,
+            rolls=tuple(rolls),
+        )
+    ]
+
+
+def evolve_started(state: CampaignState, e: StrategicMapStarted) -> CampaignState:
+    s = StrategicState(
+        map_name=e.map_name,
+        map_text=e.map_text,
+        attacker=e.attacker,
+        defender=e.defender,
+        sheets_per_engagement=e.sheets_per_engagement,
+        mobility={m.unit_id: m for m in e.mobility},
+        control=dict(e.control),
+        unrest=dict(e.unrest),
+        weather={w.region: w for w in e.weather},
+        starting_bv=dict(e.starting_bv),
+        vp={side: 0 for side in sorted(state.sides)},
+    )
+    return replace(state, strategic=s)
+
+
+def _hex(text: str, field: str) -> str:
+    if text == IN_ORBIT:
+        return text
+    try:
+        return label(parse_label(text))
+    except LabelError as exc:
+        raise Refusal("illegal_path", f"{field}: {exc}") from None
+
+
+def decide_place(
+    state: CampaignState, cmd: PlaceFormations, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    s = strategic_of(state)
+    if cmd.side_id not in state.sides:
+        raise Refusal("unknown_side", f"side_id: no side {cmd.side_id!r}")
+    if cmd.day != s.day:
+        raise Refusal("wrong_day", f"day: formations are organised for day {s.day}, not {cmd.day}")
+    hexmap = hexmap_of(s)
+    day_zero = cmd.side_id not in s.placed
+    current = {u: f for f in s.formations.values() if f.side_id == cmd.side_id for u in f.unit_ids}
+    seen: set[str] = set()
+    built: list[Formation] = []
+    ids = [spec.formation_id for spec in cmd.formations]
+    if len(set(ids)) != len(ids):
+        raise Refusal("duplicate_id", "formations: a formation id appears twice")
+    for fid in ids:
+        other = s.formations.get(fid)
+        if other is not None and other.side_id != cmd.side_id:
+            raise Refusal("duplicate_id", f"formations: the id {fid!r} is taken")
+    for i, spec in enumerate(cmd.formations):
+        field = f"formations[{i}]"
+        if not spec.unit_ids:
+            raise Refusal("empty_formation", f"{field}.unit_ids: a formation has units")
+        for uid in spec.unit_ids:
+            unit = state.units.get(uid)
+            if unit is None or unit.side_id != cmd.side_id:
+                raise Refusal("not_your_unit", f"{field}.unit_ids: {uid!r} is not a unit of yours")
+            if uid in seen:
+                raise Refusal("duplicate_unit", f"{field}.unit_ids: {uid} is in two formations")
+            if uid not in s.mobility:
+                raise Refusal("no_mobility", f"{field}.unit_ids: no walk/cruise MP for {uid}")
+            seen.add(uid)
+        where = _hex(spec.hex, f"{field}.hex")
+        sources = {current[u].formation_id: current[u] for u in spec.unit_ids if u in current}
+        if day_zero:
+            if cmd.side_id == s.attacker and where != IN_ORBIT:
+                raise Refusal(
+                    "pirate_point",
+                    f'{field}.hex: the attacker starts at a pirate point (hex ""), '
+                    "and lands with an orbital_insertion order",
+                )
+            if where != IN_ORBIT and not hexmap.in_bounds(parse_label(where)):
+                raise Refusal("illegal_path", f"{field}.hex: {where} is off the map")
+        else:
+            stands = {f.hex for f in sources.values()} | (
+                {IN_ORBIT} if len(sources) == 0 else set()
+            )
+            if stands != {where}:
+                raise Refusal(
+                    "reorganise_apart",
+                    f"{field}.hex: only units standing together in {where or 'orbit'} can form "
+                    f"a formation there (they stand in {sorted(stands)})",
+                )
+        olds = list(sources.values())
+        built.append(
+            Formation(
+                formation_id=spec.formation_id,
+                side_id=cmd.side_id,
+                name=spec.name,
+                unit_ids=tuple(spec.unit_ids),
+                hex=where,
+                # A regrouped formation keeps the worst of its units' counters (ruling T-F1).
+                fatigue=max((f.fatigue for f in olds), default=0),
+                days_since_maintenance=max((f.days_since_maintenance for f in olds), default=0),
+                days_on_rations=max((f.days_on_rations for f in olds), default=0),
+                baggage_person_days=spec.baggage_person_days
+                if day_zero
+                else sum(
+                    f.baggage_person_days for f in olds if f.formation_id == spec.formation_id
+                ),
+                commander_bonus=spec.commander_bonus,
+                carries_leader=spec.carries_leader,
+                last_recruit_day=max((f.last_recruit_day for f in olds), default=-7),
+            )
+        )
+    return [
+        FormationsPlaced(side_id=cmd.side_id, day=cmd.day, formations=tuple(built), actor=cmd.actor)
+    ]
+
+
+def evolve_placed(state: CampaignState, e: FormationsPlaced) -> CampaignState:
+    s = strategic_of(state)
+    kept = {k: f for k, f in s.formations.items() if f.side_id != e.side_id}
+    kept.update({f.formation_id: f for f in e.formations})
+    placed = tuple(sorted({*s.placed, e.side_id}))
+    # Reorganising voids the side's orders for the day: they named the old formations.
+    orders = {**s.orders, e.side_id: ()}
+    return replace(
+        state,
+        strategic=replace(s, formations=dict(sorted(kept.items())), placed=placed, orders=orders),
+    )

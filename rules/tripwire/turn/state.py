@@ -1,0 +1,138 @@
+"""The strategic sub-state of a campaign: the map, formations, orders, weather, unrest, control.
+
+One frozen value held in ``CampaignState.strategic``. It imports nothing from the engine (the
+campaign state imports it), only the codec-friendly builtins and ``Fraction``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: A formation's ``hex`` while it is off the map: at the pirate point or in orbit (Day Zero).
+IN_ORBIT = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FormationOrder:
+    """One formation's action for the day (the orders contract, see :mod:`.orders`)."""
+
+    formation_id: str
+    action: str
+    path: tuple[str, ...] = ()  # hex labels "CCRR", start hex excluded
+    target: str | None = None  # a hex label, location name or formation id, by action
+    params: tuple[tuple[str, str], ...] = ()
+
+    def param(self, name: str, default: str = "") -> str:
+        for key, value in self.params:
+            if key == name:
+                return value
+        return default
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnitMobility:
+    """What the turn needs of a unit that the campaign roster does not hold.
+
+    ``mode`` is a hexmap movement mode (leg, tracked, wheeled, hover, vtol) or ``aerospace``.
+    """
+
+    unit_id: str
+    walk_mp: int
+    mode: str
+    rugged: bool = False
+    fuel: int = 0  # aerospace fuel points now
+    max_fuel: int = 0
+    safe_thrust: int = 0
+    conventional: bool = False  # conventional aircraft burn half the fuel
+    crew_slots: int = 1  # cockpit/crew places eating rations
+
+
+@dataclass(frozen=True, kw_only=True)
+class Formation:
+    formation_id: str
+    side_id: str
+    name: str
+    unit_ids: tuple[str, ...]
+    hex: str  # "CCRR", or IN_ORBIT
+    fatigue: int = 0
+    days_since_maintenance: int = 0
+    days_on_rations: int = 0
+    baggage_person_days: int = 0  # food carried by its baggage train
+    commander_bonus: int = 0  # the Force Commander's skill modifier for the ambush roll
+    carries_leader: bool = False  # the side's VIP travels with it
+    action_streak: tuple[str, int] = ("", 0)  # the action taken and for how many days running
+    last_recruit_day: int = -7
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegionWeather:
+    region: str
+    level: int  # row of the weather table, 0 (clear) .. 6 (stormy)
+    storm: str = ""  # "", "lightning" or "tornado" on the stormy row
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sighting:
+    """What a side's sensors revealed: another side's formation in a hex, and how much of it."""
+
+    formation_id: str
+    side_id: str
+    hex: str
+    day: int
+    info: str = "presence"  # the surveillance margin row reached
+    units: int | None = None  # how many units, when the info level shows it
+
+
+@dataclass(frozen=True, kw_only=True)
+class Arrival:
+    formation_id: str
+    side_id: str
+    lance: str
+    walk_mp: int
+    turn: int | None  # None: cannot arrive (immobile); 0: deployed at the start
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngagementSetup:
+    engagement_id: str
+    day: int
+    hex: str
+    kind: str  # "meeting" or "assault"
+    sides: tuple[str, ...]
+    formations: tuple[str, ...]
+    attacker: str | None  # the moving side of an assault
+    ambusher: str | None
+    ambush_totals: tuple[tuple[str, int], ...]
+    objectives: tuple[tuple[str, str], ...]  # side -> tactical objective
+    map_sheets: tuple[str, ...]
+    terrain: str
+    weather: str
+    arrivals: tuple[Arrival, ...]
+    aerospace: tuple[tuple[str, str, int], ...]  # (side, unit id, fuel on arrival)
+    command_centre: tuple[str, ...]  # sides with a command centre in the hex (+2 initiative)
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class StrategicState:
+    map_name: str
+    map_text: str
+    attacker: str
+    defender: str
+    day: int = 1  # the day whose orders are being written
+    sheets_per_engagement: int = 2
+    formations: dict[str, Formation] = field(default_factory=dict)
+    mobility: dict[str, UnitMobility] = field(default_factory=dict)
+    orders: dict[str, tuple[FormationOrder, ...]] = field(default_factory=dict)  # by side
+    placed: tuple[str, ...] = ()  # sides that made their Day Zero placement
+    weather: dict[str, RegionWeather] = field(default_factory=dict)  # by region name
+    unrest: dict[str, int] = field(default_factory=dict)  # by side
+    control: dict[str, str] = field(default_factory=dict)  # location name -> side
+    looted: tuple[str, ...] = ()  # locations already looted (once per city)
+    destroyed: dict[str, tuple[str, ...]] = field(default_factory=dict)  # location -> facilities
+    sightings: dict[str, tuple[Sighting, ...]] = field(default_factory=dict)  # by side, latest day
+    engagements: tuple[EngagementSetup, ...] = ()
+    vp: dict[str, int] = field(default_factory=dict)  # strategic VP by side
+    starting_bv: dict[str, int] = field(default_factory=dict)
+    leader_captured: tuple[str, ...] = ()  # sides whose leader was captured
+    ended: str = ""  # why the campaign ended, once it has

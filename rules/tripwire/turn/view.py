@@ -1,0 +1,62 @@
+"""What one side may know: its own formations, units, pools and orders, what its sensors
+revealed, and public facts. Another side's positions appear only as sightings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mekref.rules.campaign_state import CampaignState, Pool
+from mekref.rules.tripwire.turn.state import (
+    EngagementSetup,
+    Formation,
+    FormationOrder,
+    RegionWeather,
+    Sighting,
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SideView:
+    side_id: str
+    day: int
+    formations: tuple[Formation, ...]
+    unit_ids: tuple[str, ...]
+    pools: tuple[Pool, ...]
+    orders: tuple[FormationOrder, ...]
+    sightings: tuple[Sighting, ...]
+    engagements: tuple[EngagementSetup, ...]
+    # Public facts.
+    map_name: str
+    control: tuple[tuple[str, str], ...]  # location -> side
+    weather: tuple[RegionWeather, ...]
+    unrest: tuple[tuple[str, int], ...]
+    vp: tuple[tuple[str, int], ...]
+    ended: str
+
+
+def side_view(state: CampaignState, side_id: str) -> SideView:
+    s = state.strategic
+    pools = tuple(p for _, p in sorted(state.pools.items()) if p.side_id == side_id)
+    units = tuple(sorted(u for u, unit in state.units.items() if unit.side_id == side_id))
+    if s is None:
+        return SideView(
+            side_id=side_id, day=0, formations=(), unit_ids=units, pools=pools, orders=(),
+            sightings=(), engagements=(), map_name="", control=(), weather=(), unrest=(),
+            vp=(), ended="",
+        )  # fmt: skip
+    return SideView(
+        side_id=side_id,
+        day=s.day,
+        formations=tuple(f for _, f in sorted(s.formations.items()) if f.side_id == side_id),
+        unit_ids=units,
+        pools=pools,
+        orders=s.orders.get(side_id, ()),
+        sightings=s.sightings.get(side_id, ()),
+        engagements=tuple(e for e in s.engagements if side_id in e.sides),
+        map_name=s.map_name,
+        control=tuple(sorted(s.control.items())),
+        weather=tuple(w for _, w in sorted(s.weather.items())),
+        unrest=tuple(sorted(s.unrest.items())),
+        vp=tuple(sorted(s.vp.items())),
+        ended=s.ended,
+    )

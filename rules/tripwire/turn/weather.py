@@ -1,0 +1,70 @@
+"""Weather per map region: the starting roll (2d6 + the region's climate modifier, line 374-383)
+and the weekly change (2d6, moving up or down the table, lines 384-391)."""
+
+from __future__ import annotations
+
+from mekref.hexmap import HexMap
+from mekref.rules.dice import Dice, Roll
+from mekref.rules.tripwire.turn.data import lookup, single, weather_change_table, weather_table
+from mekref.rules.tripwire.turn.state import RegionWeather
+
+LEVELS = len(weather_table())  # 7 rows: 0 clear .. 6 stormy
+
+
+def level_name(level: int) -> str:
+    return str(weather_table()[level].get("name"))
+
+
+def cloud_of(level: int) -> int:
+    """The cloud-cover modifier of a weather row (+0..+4), for surveillance rolls."""
+    return int(weather_table()[level].get("cloud"))
+
+
+def _storm(name: str, dice: Dice, level: int) -> tuple[str, list[Roll], Dice]:
+    if level != LEVELS - 1:
+        return "", [], dice
+    # Line 382: "(Roll again. On a 8+ There is a lightning storm, on a 12 a Tornado develops."
+    row = single("weather", "storm")
+    roll, dice = dice.roll(f"storm, {name}", 2)
+    if roll.total >= row["tornado_min"]:
+        return "tornado", [roll], dice
+    if roll.total >= row["lightning_min"]:
+        return "lightning", [roll], dice
+    return "", [roll], dice
+
+
+def roll_start(hexmap: HexMap, dice: Dice) -> tuple[tuple[RegionWeather, ...], list[Roll], Dice]:
+    """Starting weather for every region, in name order."""
+    out: list[RegionWeather] = []
+    rolls: list[Roll] = []
+    for region in sorted(hexmap.regions, key=lambda r: r.name):
+        roll, dice = dice.roll(f"starting weather, {region.name}", 2)
+        # The modified roll is kept within the table's 2..12 (ruling T-W1).
+        total = min(12, max(2, roll.total + region.climate))
+        level = int(lookup(weather_table(), total).get("level"))
+        storm, extra, dice = _storm(region.name, dice, level)
+        rolls += [roll, *extra]
+        out.append(RegionWeather(region=region.name, level=level, storm=storm))
+    return tuple(out), rolls, dice
+
+
+def roll_change(
+    current: dict[str, RegionWeather], dice: Dice
+) -> tuple[tuple[RegionWeather, ...], list[Roll], Dice]:
+    """The weekly change for every region. "Up" the table is toward clear (ruling T-W2)."""
+    out: list[RegionWeather] = []
+    rolls: list[Roll] = []
+    for name in sorted(current):
+        roll, dice = dice.roll(f"weather change, {name}", 2)
+        shift = int(lookup(weather_change_table(), roll.total).get("shift"))
+        level = min(LEVELS - 1, max(0, current[name].level + shift))
+        storm, extra, dice = _storm(name, dice, level)
+        rolls += [roll, *extra]
+        out.append(RegionWeather(region=name, level=level, storm=storm))
+    return tuple(out), rolls, dice
+
+
+def weekly_change_due(day: int) -> bool:
+    """Day 1 uses the starting weather; it changes on days 8, 15, 22, ... (ruling T-W3)."""
+    every = int(single("weather", "weekly")["every_days"])
+    return day > 1 and (day - 1) % every == 0
