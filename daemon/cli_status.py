@@ -15,7 +15,7 @@ from rich.table import Table
 
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.config import default_db, is_postgres
-from mekref.daemon.ingest import pending_battles
+from mekref.daemon.ingest import battle_of_file, pending_battles
 from mekref.daemon.serve import redact
 from mekref.daemon.store import EventStore, StoreError, open_store
 
@@ -79,8 +79,9 @@ def collect(store: EventStore) -> Status:
     runner = CampaignRunner(store)
     campaigns = store.list_campaigns()
     waiting: list[dict[str, Any]] = []
+    states = {c.id: runner.load(c.id).state for c in campaigns}
     for campaign in campaigns:
-        for battle in pending_battles(runner.load(campaign.id).state):
+        for battle in pending_battles(states[campaign.id]):
             waiting.append(
                 {
                     "campaign_id": campaign.id,
@@ -100,7 +101,8 @@ def collect(store: EventStore) -> Status:
                 "campaign_id": f.campaign_id,
                 "path": f.path,
                 "sha256": f.sha256,
-                "battle_id": f.battle_id,
+                # The rules name the battle when the file joins one; the ledger knows which.
+                "battle_id": f.battle_id or battle_of_file(states[f.campaign_id], f.sha256),
                 "when": _when(f.first_seen),
                 "events": f.last_seq - f.first_seq + 1,
             }

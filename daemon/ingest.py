@@ -40,7 +40,7 @@ from mekref.daemon.watch.faults import fault_point, kill_inside_commit
 from mekref.daemon.watch.quarantine import Reason, quarantine_copy
 from mekref.daemon.watch.readiness import Stat, file_stat
 from mekref.rules.campaign_state import CampaignState
-from mekref.rules.messages import Command
+from mekref.rules.messages import Command, Event
 from mekref.rules.refusal import Refusal
 
 BATTLE_INPUT_MODULE = "mekref.daemon.battle_input"
@@ -87,6 +87,26 @@ def pending_battles(state: CampaignState) -> list[Any]:
             raise
         return []
     return list(module.pending_battles(state))
+
+
+def _battle_id_of(event: Event) -> str | None:
+    battle_id = getattr(event, "battle_id", None)
+    return battle_id if isinstance(battle_id, str) else None
+
+
+def _snake(name: str) -> str:
+    """``BattleReportReceived`` -> ``report_received`` (the caller adds "battle.")."""
+    out = "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+    return out.removeprefix("battle_")
+
+
+def battle_of_file(state: CampaignState, sha256: str) -> str | None:
+    """The battle a file joined, from the campaign's battle ledger (None if none)."""
+    ledger = getattr(state, "battles", None)
+    for battle in getattr(ledger, "battles", {}).values():
+        if any(f.sha256 == sha256 for f in battle.files):
+            return str(battle.battle_id)
+    return None
 
 
 class Outcome(StrEnum):
@@ -162,12 +182,16 @@ class Pipeline:
         self._quarantined: set[str] = set()
 
     # -- the pipeline ---------------------------------------------------------------------
-    def process(self, path: Path, *, settled: bool = True) -> IngestResult:
+    def process(
+        self, path: Path, *, settled: bool = True, recorded_as: str | None = None
+    ) -> IngestResult:
         """Take ``path`` through the pipeline.
 
         ``settled`` says the file has not changed for a while; a file taken on a close event
         is not, and if it fails to parse it is retried once it settles instead of being
         quarantined (a writer that closes after every chunk would otherwise lose its file).
+        ``recorded_as`` is the name the campaign keeps for the file (default: its path); a
+        replay passes the bare name so its state hash does not depend on where it ran.
         """
         before = file_stat(path)
         if before is None:
@@ -184,7 +208,7 @@ class Pipeline:
             return IngestResult(Outcome.RETRY, str(path), reason=str(exc))
         log = self.log.bind(path=str(path), sha256=read.sha256)
         try:
-            result = self._process(path, read, settled, log)
+            result = self._process(path, read, settled, log, recorded_as or str(path))
         except StoreUnavailable as exc:
             log.warning("file.store_unavailable", error=str(exc))
             return IngestResult(Outcome.RETRY, str(path), read.sha256, reason=str(exc))
@@ -192,7 +216,7 @@ class Pipeline:
             self._final[path] = before
         return result
 
-    def _process(self, path: Path, read: _Read, settled: bool, log: Any) -> IngestResult:
+    def _process(self, path: Path, read: _Read, settled: bool, log: Any, name: str) -> IngestResult:
         sha = read.sha256
         campaigns = self.store.list_campaigns()
         for campaign in campaigns:
@@ -223,10 +247,16 @@ class Pipeline:
                 path, read, log, Reason(exc.problem, str(exc.position), exc.hint)
             )
         fault_point("after_parse")
-        return self._apply(path, read, mul, campaigns, log)
+        return self._apply(path, read, mul, campaigns, log, name)
 
     def _apply(
-        self, path: Path, read: _Read, mul: MulFile, campaigns: list[Campaign], log: Any
+        self,
+        path: Path,
+        read: _Read,
+        mul: MulFile,
+        campaigns: list[Campaign],
+        log: Any,
+        name: str,
     ) -> IngestResult:
         sha = read.sha256
         battle_input = self.battle_input
@@ -262,7 +292,7 @@ class Pipeline:
                 states[campaign.id],
                 mul,
                 sha256=sha,
-                path=str(path),
+                path=name,
                 design_for=self.design_for,
                 actor=self.actor,
             )
@@ -299,7 +329,7 @@ class Pipeline:
         try:
             with kill_inside_commit(self.store):
                 executed = self.runner.execute(
-                    campaign.id, command, battle_file=FileRef(sha, str(path), battle_id)
+                    campaign.id, command, battle_file=FileRef(sha, name, battle_id)
                 )
         except Refusal as exc:
             return self._refused(path, read, log, exc, campaign.id)
@@ -307,23 +337,36 @@ class Pipeline:
         if executed.already_applied:
             log.info("file.already_applied")
             return IngestResult(Outcome.ALREADY_APPLIED, str(path), sha, campaign.id, battle_id)
+        battles = sorted({b for e in executed.events if (b := _battle_id_of(e)) is not None})
+        battle_id = battle_id or (battles[0] if len(battles) == 1 else None)
         log.info(
             "file.applied",
             events=len(executed.events),
             first_seq=executed.first_seq,
             last_seq=executed.last_seq,
+            battle_id=battle_id,
         )
-        for battle in pending_battles(executed.state):
-            if battle.battle_id == battle_id or sha in battle.files:
+        self._log_battles(log, executed.events, executed.state, sha)
+        return IngestResult(
+            Outcome.APPLIED, str(path), sha, campaign.id, battle_id, len(executed.events)
+        )
+
+    def _log_battles(
+        self, log: Any, events: tuple[Event, ...], state: CampaignState, sha: str
+    ) -> None:
+        """One line per battle event the file caused, and one per battle still waiting."""
+        for event in events:
+            battle_id = _battle_id_of(event)
+            if battle_id is not None:
+                log.info("battle." + _snake(type(event).TYPE), battle_id=battle_id)
+        for battle in pending_battles(state):
+            if sha in battle.files:
                 log.info(
                     "battle.waiting",
                     battle_id=battle.battle_id,
                     sides_expected=list(battle.sides_expected),
                     sides_reported=list(battle.sides_reported),
                 )
-        return IngestResult(
-            Outcome.APPLIED, str(path), sha, campaign.id, battle_id, len(executed.events)
-        )
 
     # -- outcomes -------------------------------------------------------------------------
     def _refused(

@@ -140,10 +140,13 @@ class Serve:
     log_path: Path
     extra: Sequence[str] = ()
     env: dict[str, str] = field(default_factory=dict)
+    #: False: the real battle ingestion (``python -m mekref.daemon.cli``), not the stand-in.
+    fake: bool = True
     proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Serve:
-        argv = [sys.executable, str(SERVE), "serve", "--db", self.db]
+        program = [str(SERVE)] if self.fake else ["-m", "mekref.daemon.cli"]
+        argv = [sys.executable, *program, "serve", "--db", self.db]
         for folder in self.watch:
             argv += ["--watch", str(folder)]
         argv += ["--quarantine", str(self.quarantine), "--log-format", "json", "--settle", "0.3"]

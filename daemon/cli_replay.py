@@ -1,0 +1,260 @@
+"""``mekref replay``: recorded battle files into a fresh campaign, through the daemon's pipeline.
+
+A replay folder holds:
+
+- ``setup.json``: ``{"format": 1, "commands": [...]}``, rules-engine commands in their JSON
+  form (``mekref.rules.messages.COMMANDS.to_json``); the first is ``CreateCampaign``;
+- battle files ``*.mul``, applied in name order through the same pipeline ``mekref serve``
+  uses (so a replay proves what the daemon would have done);
+- optionally ``<file>.after.json`` (same shape as setup.json): referee commands run right
+  after that file, e.g. ``SetBattleControl`` or ``CloseBattle``.
+
+The last line printed is ``state-hash: <hex>``: the sha256 of the canonical campaign state
+folded from the whole log. Same files, rule set and seed give the same hash on any machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
+from mekref.daemon.ingest import IngestResult, Outcome, Pipeline
+from mekref.daemon.logging_setup import configure_logging
+from mekref.daemon.store import StoreError, open_store
+from mekref.daemon.watch.scan import is_battle_file
+from mekref.rules.campaign_commands import CreateCampaign
+from mekref.rules.campaign_state import state_hash
+from mekref.rules.codec import CodecError
+from mekref.rules.messages import COMMANDS, Command
+from mekref.rules.refusal import Refusal
+
+EXIT_NOT_APPLIED = 1
+EXIT_BAD_INPUT = 2
+SETUP = "setup.json"
+AFTER = ".after.json"
+FORMAT = 1
+
+HELP = "replay recorded battle files into a fresh campaign and print its state hash"
+DESCRIPTION = """\
+Feed a folder of recorded battle files, and the campaign set-up recorded beside them, through
+the same pipeline as mekref serve, into a fresh campaign; print a last line
+"state-hash: <hex>". The same folder, rule set and seed give the same hash on any machine,
+so CI can replay a recorded campaign and catch a rules change that alters history.
+
+The folder holds setup.json ({"format": 1, "commands": [...]}: rules-engine commands as
+JSON, CreateCampaign first), the battle files (*.mul, applied in name order) and optionally
+<file>.after.json with referee commands run right after that file (SetBattleControl,
+CloseBattle). --ruleset and --seed replace those of the CreateCampaign command.
+
+exit codes: 0 every file applied, 1 a file was not applied (quarantined or unmatched; the hash
+is still printed), 2 the folder or its set-up cannot be used.
+"""
+EPILOG = """\
+examples:
+  mekref replay daemon/samples/replay --ruleset tripwire --seed 7
+  mekref replay recorded/ --ruleset tripwire --seed 7 --db /tmp/replay.db    keep the database
+  test "$(mekref replay recorded/ --seed 7 | tail -1)" = "state-hash: $EXPECTED"
+"""
+
+
+class ReplayInputError(Exception):
+    """The folder cannot be replayed; the message says what to fix."""
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "replay",
+        help=HELP,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("dir", type=Path, metavar="DIR", help="the replay folder")
+    parser.add_argument("--ruleset", metavar="R", help="rule set (default: setup.json's)")
+    parser.add_argument("--seed", metavar="N", help="dice seed (default: setup.json's)")
+    parser.add_argument(
+        "--db", metavar="FILE", help="SQLite file to keep (must be new; default: a temporary one)"
+    )
+    parser.add_argument(
+        "--units-dir", type=Path, metavar="DIR", help="MegaMek unit files, to match designs"
+    )
+    parser.add_argument(
+        "--log-level", default="warning", choices=("debug", "info", "warning", "error")
+    )
+    parser.set_defaults(handler=run)
+
+
+def load_commands(path: Path) -> list[Command]:
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ReplayInputError(f"{path}: cannot read ({exc.strerror})") from None
+    except ValueError as exc:
+        raise ReplayInputError(f"{path}: not JSON: {exc}") from None
+    if not isinstance(body, dict) or body.get("format") != FORMAT:
+        raise ReplayInputError(f'{path}: expected {{"format": {FORMAT}, "commands": [...]}}')
+    raw = body.get("commands")
+    if not isinstance(raw, list):
+        raise ReplayInputError(f'{path}: "commands" must be a list')
+    out: list[Command] = []
+    for n, item in enumerate(raw, start=1):
+        try:
+            out.append(COMMANDS.from_json(item))
+        except (CodecError, TypeError, ValueError, AttributeError) as exc:
+            raise ReplayInputError(f"{path}: command {n}: {exc}") from None
+    return out
+
+
+@dataclass(frozen=True)
+class ReplaySet:
+    setup: list[Command]
+    files: list[Path]
+    after: dict[Path, list[Command]]
+
+
+def read_folder(folder: Path, ruleset: str | None, seed: str | None) -> ReplaySet:
+    if not folder.is_dir():
+        raise ReplayInputError(f"{folder}: not a folder")
+    setup = load_commands(folder / SETUP)
+    if not setup or not isinstance(setup[0], CreateCampaign):
+        raise ReplayInputError(f"{folder / SETUP}: the first command must be CreateCampaign")
+    create = setup[0]
+    setup[0] = replace(create, ruleset=ruleset or create.ruleset, seed=seed or create.seed)
+    files = sorted(p for p in folder.iterdir() if p.is_file() and is_battle_file(p))
+    after = {
+        f: load_commands(f.with_name(f.name + AFTER))
+        for f in files
+        if f.with_name(f.name + AFTER).exists()
+    }
+    return ReplaySet(setup, files, after)
+
+
+@dataclass(frozen=True)
+class ReplayOutcome:
+    state_hash: str
+    results: list[IngestResult]
+    events: int
+
+    @property
+    def all_applied(self) -> bool:
+        return all(r.outcome is Outcome.APPLIED for r in self.results)
+
+
+def replay(
+    folder: Path,
+    db: str,
+    *,
+    ruleset: str | None = None,
+    seed: str | None = None,
+    design_for: DesignLookup | None = None,
+    progress: Progress | None = None,
+) -> ReplayOutcome:
+    """Replay ``folder`` into the fresh database ``db`` (also used by ``bench.replay``)."""
+    spec = read_folder(folder, ruleset, seed)
+    with open_store(db) as store, tempfile.TemporaryDirectory(prefix="mekref-replay-") as tmp:
+        if store.list_campaigns():
+            raise ReplayInputError(f"{db}: already holds a campaign; replay into a new database")
+        runner = CampaignRunner(store)
+        create = spec.setup[0]
+        assert isinstance(create, CreateCampaign)
+        try:
+            cid = runner.create(create).campaign_id
+            for command in spec.setup[1:]:
+                runner.execute(cid, command)
+        except Refusal as exc:
+            raise ReplayInputError(
+                f"{folder / SETUP}: the rules refused the set-up: {exc}"
+            ) from None
+        pipeline = Pipeline(store, quarantine_dir=Path(tmp) / "quarantine", design_for=design_for)
+        task = progress.add_task("replaying", total=len(spec.files)) if progress else None
+        results: list[IngestResult] = []
+        for path in spec.files:
+            if progress is not None and task is not None:
+                progress.update(task, description=path.name)
+            results.append(pipeline.process(path, recorded_as=path.name))
+            for command in spec.after.get(path, []):
+                try:
+                    runner.execute(cid, command)
+                except Refusal as exc:
+                    raise ReplayInputError(
+                        f"{path.name}{AFTER}: the rules refused {type(command).__name__}: {exc}"
+                    ) from None
+            if progress is not None and task is not None:
+                progress.advance(task)
+        # The hash of the state folded from the whole log (no snapshot), as a fresh reader
+        # of this database would compute it.
+        state = runner.replay(cid)
+        return ReplayOutcome(state_hash(state), results, store.last_seq(cid))
+
+
+def _print_results(console: Console, outcome: ReplayOutcome) -> None:
+    table = Table(title="Replayed files", title_justify="left")
+    for column in ("file", "outcome", "battle", "events", "sha256"):
+        table.add_column(column, overflow="fold")
+    for r in outcome.results:
+        table.add_row(
+            Path(r.path).name,
+            r.outcome.value if r.reason is None else f"{r.outcome.value}: {r.reason}",
+            r.battle_id or "-",
+            str(r.events),
+            (r.sha256 or "")[:16],
+        )
+    console.print(table)
+    console.print(f"{outcome.events} events in the campaign log")
+
+
+def run(args: argparse.Namespace) -> int:
+    configure_logging("console", args.log_level)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    design_for: DesignLookup | None = None
+    if args.units_dir is not None:
+        try:
+            design_for = catalog_lookup(args.units_dir)
+        except CatalogUnavailable as exc:
+            err.print(f"mekref replay: {exc}")
+            return EXIT_BAD_INPUT
+    if args.db is not None and Path(args.db).exists():
+        err.print(f"mekref replay: {args.db} exists; replay into a new database file")
+        return EXIT_BAD_INPUT
+    with tempfile.TemporaryDirectory(prefix="mekref-replay-db-") as tmp:
+        db = args.db or str(Path(tmp) / "replay.db")
+        try:
+            with Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=err,
+                transient=True,
+            ) as bar:
+                outcome = replay(
+                    args.dir,
+                    db,
+                    ruleset=args.ruleset,
+                    seed=args.seed,
+                    design_for=design_for,
+                    progress=bar,
+                )
+        except ReplayInputError as exc:
+            err.print(f"mekref replay: {exc}")
+            return EXIT_BAD_INPUT
+        except StoreError as exc:
+            err.print(f"mekref replay: database {db}: {exc}")
+            return EXIT_BAD_INPUT
+    console = Console(highlight=False)
+    _print_results(console, outcome)
+    if not outcome.all_applied:
+        err.print("mekref replay: some files were not applied (see the table)")
+    print(f"state-hash: {outcome.state_hash}")
+    return 0 if outcome.all_applied else EXIT_NOT_APPLIED

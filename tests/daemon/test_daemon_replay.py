@@ -1,0 +1,74 @@
+"""``mekref replay`` on the bundled replay set: same folder, same seed, same state hash."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from replay_sample import expected_files
+
+from mekref.daemon.samples.replay import FOLDER as SAMPLE
+
+REPO_SAMPLE = Path(__file__).parents[2] / "daemon" / "samples" / "replay"
+
+
+def replay(folder: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mekref.daemon.cli", "replay", str(folder), *extra],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def last_hash(out: subprocess.CompletedProcess[str]) -> str:
+    assert out.returncode == 0, out.stderr
+    last = out.stdout.rstrip("\n").splitlines()[-1]
+    assert last.startswith("state-hash: "), out.stdout
+    digest = last.removeprefix("state-hash: ")
+    assert len(digest) == 64
+    return digest
+
+
+def test_the_committed_sample_is_what_the_builder_writes() -> None:
+    for name, data in expected_files().items():
+        assert (REPO_SAMPLE / name).read_bytes() == data, f"regenerate {name} (replay_sample.py)"
+
+
+def test_two_replays_give_the_same_hash_wherever_the_folder_is(tmp_path: Path) -> None:
+    first = last_hash(replay(SAMPLE, "--ruleset", "tripwire", "--seed", "7"))
+    moved = tmp_path / "elsewhere"
+    shutil.copytree(SAMPLE, moved, ignore=shutil.ignore_patterns("__*"))
+    second = last_hash(replay(moved, "--ruleset", "tripwire", "--seed", "7"))
+    assert first == second
+
+
+def test_replay_keeps_the_database_when_asked(tmp_path: Path) -> None:
+    db = tmp_path / "replay.db"
+    out = replay(SAMPLE, "--ruleset", "tripwire", "--seed", "7", "--db", str(db))
+    last_hash(out)
+    assert db.exists()
+    again = replay(SAMPLE, "--db", str(db))
+    assert again.returncode == 2 and "new database" in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("setup", "words"),
+    [
+        (None, "cannot read"),
+        ("not json", "not JSON"),
+        ('{"format": 1, "commands": []}', "CreateCampaign"),
+        ('{"format": 1, "commands": [{"type": "Nope"}]}', "unknown command type"),
+    ],
+)
+def test_a_folder_that_cannot_be_replayed_says_why(
+    tmp_path: Path, setup: str | None, words: str
+) -> None:
+    if setup is not None:
+        (tmp_path / "setup.json").write_text(setup)
+    out = replay(tmp_path)
+    assert out.returncode == 2
+    assert words in out.stderr
