@@ -15,6 +15,7 @@ pilot's name when several units share a design. Several candidates left is an
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import PurePath
 
 from mekref.adapters.megamek.condition import LEG_NAMES, UnitCondition, merge_condition
 from mekref.adapters.megamek.design import SystemKind
@@ -35,6 +36,7 @@ from mekref.rules.tripwire.battle_model import (
     ReportedUnit,
     UnitDamage,
 )
+from mekref.rules.tripwire.battles import reporting_side
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
 from mekref.rules.tripwire.salvage import UnitMobility
 
@@ -386,6 +388,17 @@ def report_command(
     for i, uid in by_position.items():
         name = mul.entities[i].display_name
         ids_by_name.setdefault(name, []).append(uid)
+    # Kill lines name only the enemies of the file's player: never count the player's own
+    # units of the same display name among the victims.
+    view = reporting_side(
+        state,
+        BattleFile(sha256=sha256, path=path, root="", reporting_side=None, units=tuple(units)),
+    )
+    if view is not None:
+        ids_by_name = {
+            name: [u for u in ids if state.units[u].side_id != view]
+            for name, ids in ids_by_name.items()
+        }
     kills = tuple(
         ReportedKill(
             killed_name=k.killed,
@@ -401,7 +414,9 @@ def report_command(
     )
     file = BattleFile(
         sha256=sha256,
-        path=path,
+        # Only the file's name: the same files replayed from another folder must fold to the
+        # same state (the store keeps the full path with the file's hash).
+        path=PurePath(path).name,
         root=mul.root.value if isinstance(mul.root, RootKind) else str(mul.root),
         reporting_side=None,  # the rules decide whose view it is from the campaign's units
         units=tuple(units),
