@@ -16,10 +16,12 @@ from mekref.daemon import (
     cli_campaign,
     cli_force,
     cli_inspect,
+    cli_map,
     cli_replay,
     cli_report,
     cli_serve,
     cli_status,
+    cli_turn,
 )
 
 EXIT_OK = 0
@@ -50,6 +52,8 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     cli_force,
     cli_battle,
     cli_report,
+    cli_map,
+    cli_turn,
 )
 
 

@@ -1,0 +1,130 @@
+"""``mekref map``: the strategic map as SVG, for one side (fog of war) or the bundled sample.
+
+``map render`` draws what one side may know: its own formations, the enemy formations its
+sensors revealed this turn, and greys out every hex it cannot see. ``map show`` draws a map
+without a campaign (the bundled Ginestra map, or a map file being written by hand).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.cli_campaign import (
+    EXIT_OK,
+    CliError,
+    add_db,
+    campaign_id_of,
+    guarded,
+    opened,
+    out_console,
+)
+from mekref.hexmap import (
+    FormationMarker,
+    HexMap,
+    MapError,
+    Sensor,
+    SensorKind,
+    location_sensors,
+    parse_label,
+    parse_map,
+    render_svg,
+    sample_map,
+    visible_hexes,
+)
+from mekref.rules.campaign_state import CampaignState
+from mekref.rules.tripwire.turn.mapdata import hexmap_of
+from mekref.rules.tripwire.turn.state import IN_ORBIT
+from mekref.rules.tripwire.turn.view import side_view
+
+HELP = "draw the strategic map as SVG (map render, map show)"
+EPILOG = """\
+examples:
+  mekref map show -o ginestra.svg                        the bundled Ginestra map
+  mekref map show --map my-planet.toml -o check.svg      check a map file while writing it
+  mekref map render --db ginestra.db --side rebel -o rebel.svg
+                                                         what the rebels know, fog of war
+"""
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "map", help=HELP, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    actions = parser.add_subparsers(title="actions", metavar="ACTION")
+    render = actions.add_parser("render", help="one side's view of a campaign's map")
+    add_db(render)
+    render.add_argument("--side", required=True, help="the side whose view to draw")
+    render.add_argument("-o", "--output", type=Path, help="SVG file (default: standard output)")
+    render.set_defaults(handler=guarded(run_render), command_name="map render")
+    show = actions.add_parser("show", help="a map without a campaign (default: Ginestra)")
+    show.add_argument("--map", default="ginestra", help="a bundled map name or a map TOML file")
+    show.add_argument("-o", "--output", type=Path, help="SVG file (default: standard output)")
+    show.set_defaults(handler=guarded(run_show), command_name="map show")
+
+
+def _write(svg: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(svg)
+        return
+    try:
+        output.write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"{output}: cannot write ({exc.strerror})") from exc
+    out_console().print(f"wrote {output}")
+
+
+def side_svg(state: CampaignState, side: str) -> str:
+    """The SVG one side may see: own formations, its sightings, fog over the rest."""
+    if side not in state.sides:
+        raise CliError(f"no side {side!r}; sides: {', '.join(sorted(state.sides))}")
+    s = state.strategic
+    if s is None:
+        raise CliError("the strategic map is not set up in this campaign")
+    hexmap = hexmap_of(s)
+    view = side_view(state, side)
+    markers = [
+        FormationMarker(f.formation_id, side, parse_label(f.hex), f.name)
+        for f in view.formations
+        if f.hex != IN_ORBIT
+    ]
+    markers += [
+        FormationMarker(x.formation_id, x.side_id, parse_label(x.hex), x.info.replace("_", " "))
+        for x in view.sightings
+    ]
+    held = [name for name, holder in view.control if holder == side]
+    sensors = [Sensor(side, SensorKind.PRESENCE, m.hex) for m in markers if m.side == side]
+    sensors += location_sensors(hexmap, side, held)
+    cover = visible_hexes(side, hexmap, sensors)
+    return render_svg(hexmap, markers, side, visible=cover.ground)
+
+
+def run_render(args: argparse.Namespace) -> int:
+    with opened(args.db) as store:
+        cid = campaign_id_of(store, args.campaign)
+        state = CampaignRunner(store).load(cid).state
+    _write(side_svg(state, args.side), args.output)
+    return EXIT_OK
+
+
+def load_map(name: str) -> HexMap:
+    path = Path(name)
+    if path.suffix == ".toml" or path.exists():
+        try:
+            return parse_map(path.read_text(encoding="utf-8"), path.name)
+        except OSError as exc:
+            raise CliError(f"{path}: cannot read ({exc.strerror})") from exc
+        except MapError as exc:
+            raise CliError(str(exc)) from exc
+    try:
+        return sample_map(name)
+    except (KeyError, FileNotFoundError, ValueError) as exc:
+        raise CliError(f"no bundled map {name!r} and no such file ({exc})") from exc
+
+
+def run_show(args: argparse.Namespace) -> int:
+    _write(render_svg(load_map(args.map), []), args.output)
+    return EXIT_OK

@@ -1,0 +1,262 @@
+"""``mekref orders``, ``mekref turn`` and ``mekref engagement``: the daily strategic turn.
+
+orders submit     a side's secret orders for the day (replaces that side's orders for the
+                  formations named)
+orders list       a side's orders for the day
+orders withdraw   drop orders
+turn resolve      the referee plays the day: weather, movement, encounters, engagements
+engagement export per side, the MegaMek unit list and the scenario sheet of each engagement
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.cli_campaign import (
+    EXIT_OK,
+    CliError,
+    add_db,
+    campaign_id_of,
+    guarded,
+    opened,
+    out_console,
+    run_command,
+)
+from mekref.rules.messages import Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.turn import events as ev
+from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
+from mekref.rules.tripwire.turn.orders import (
+    ACTIONS,
+    FormationOrder,
+    ResolveTurn,
+    SubmitOrders,
+    WithdrawOrders,
+    orders_of,
+)
+from mekref.rules.tripwire.turn.weather import level_name
+
+ORDERS_EPILOG = f"""\
+An order is FORMATION:ACTION[:PATH[:TARGET]], PATH the hexes entered in order, comma-separated
+(the start hex left out), TARGET a hex, location or formation by action. Parameters (the pool
+paying, a tactical objective, surveillance conditions) go in --param FORMATION:KEY=VALUE.
+
+actions: {", ".join(sorted(ACTIONS))}
+
+examples:
+  mekref orders submit --db g.db --side loyalist --day 3 --order alpha:move:0607,0707
+  mekref orders submit --db g.db --side rebel --day 1 --order bravo:orbital_insertion::0912 \\
+      --param bravo:objective=raid
+  mekref orders list --db g.db --side rebel
+  mekref orders withdraw --db g.db --side rebel --day 1 bravo
+"""
+
+
+def register(sub: Any) -> None:
+    orders = sub.add_parser(
+        "orders",
+        help="submit, list or withdraw a side's secret orders",
+        epilog=ORDERS_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    acts = orders.add_subparsers(title="actions", metavar="ACTION")
+    submit = acts.add_parser(
+        "submit",
+        help="a side's orders for the day",
+        epilog=ORDERS_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_db(submit)
+    submit.add_argument("--side", required=True)
+    submit.add_argument("--day", type=int, required=True)
+    submit.add_argument("--order", action="append", required=True, metavar="SPEC")
+    submit.add_argument("--param", action="append", default=[], metavar="FORMATION:KEY=VALUE")
+    submit.set_defaults(handler=guarded(run_submit), command_name="orders submit")
+    listing = acts.add_parser("list", help="a side's orders for the day")
+    add_db(listing)
+    listing.add_argument("--side", required=True)
+    listing.set_defaults(handler=guarded(run_list), command_name="orders list")
+    withdraw = acts.add_parser("withdraw", help="drop orders for some formations")
+    add_db(withdraw)
+    withdraw.add_argument("--side", required=True)
+    withdraw.add_argument("--day", type=int, required=True)
+    withdraw.add_argument("formations", nargs="+", metavar="FORMATION")
+    withdraw.set_defaults(handler=guarded(run_withdraw), command_name="orders withdraw")
+
+    turn = sub.add_parser("turn", help="resolve the day (referee)")
+    turn_acts = turn.add_subparsers(title="actions", metavar="ACTION")
+    resolve = turn_acts.add_parser("resolve", help="weather, actions, movement, engagements")
+    add_db(resolve)
+    resolve.add_argument("--day", type=int, required=True)
+    resolve.set_defaults(handler=guarded(run_resolve), command_name="turn resolve")
+
+    engagement = sub.add_parser("engagement", help="export engagements for MegaMek")
+    eng_acts = engagement.add_subparsers(title="actions", metavar="ACTION")
+    export = eng_acts.add_parser("export", help="a side's unit list (.mul) and scenario sheet")
+    add_db(export)
+    export.add_argument("--side", required=True)
+    export.add_argument("--engagement", help="one engagement id (default: all of the side's)")
+    export.add_argument("-o", "--output", type=Path, required=True, metavar="DIR")
+    export.set_defaults(handler=guarded(run_export), command_name="engagement export")
+
+
+def parse_order(spec: str, params: dict[str, list[tuple[str, str]]]) -> FormationOrder:
+    parts = spec.split(":")
+    if len(parts) < 2 or not parts[0] or not parts[1] or len(parts) > 4:
+        raise CliError(f"--order {spec!r}: write FORMATION:ACTION[:PATH[:TARGET]]")
+    path = tuple(p.strip() for p in parts[2].split(",") if p.strip()) if len(parts) > 2 else ()
+    target = parts[3] if len(parts) > 3 and parts[3] else None
+    return FormationOrder(
+        formation_id=parts[0],
+        action=parts[1],
+        path=path,
+        target=target,
+        params=tuple(params.get(parts[0], ())),
+    )
+
+
+def parse_params(items: list[str]) -> dict[str, list[tuple[str, str]]]:
+    out: dict[str, list[tuple[str, str]]] = {}
+    for item in items:
+        formation, sep, rest = item.partition(":")
+        key, eq, value = rest.partition("=")
+        if not sep or not eq or not formation or not key:
+            raise CliError(f"--param {item!r}: write FORMATION:KEY=VALUE")
+        out.setdefault(formation, []).append((key, value))
+    return out
+
+
+def run_submit(args: argparse.Namespace) -> int:
+    params = parse_params(args.param)
+    orders = tuple(parse_order(o, params) for o in args.order)
+    cmd = SubmitOrders(actor=args.side, side_id=args.side, day=args.day, orders=orders)
+    with opened(args.db) as store:
+        cid = campaign_id_of(store, args.campaign)
+        run_command(CampaignRunner(store), cid, cmd)
+    out_console().print(f"{len(orders)} order(s) stored for {args.side}, day {args.day}")
+    return EXIT_OK
+
+
+def describe(o: FormationOrder) -> str:
+    text = f"{o.formation_id}: {o.action}"
+    if o.path:
+        text += " via " + " ".join(o.path)
+    if o.target:
+        text += f" -> {o.target}"
+    if o.params:
+        text += " (" + ", ".join(f"{k}={v}" for k, v in o.params) + ")"
+    return text
+
+
+def run_list(args: argparse.Namespace) -> int:
+    with opened(args.db) as store:
+        cid = campaign_id_of(store, args.campaign)
+        state = CampaignRunner(store).load(cid).state
+    console = out_console()
+    day = state.strategic.day if state.strategic else 0
+    mine = orders_of(state, args.side)
+    console.print(f"{args.side}, day {day}: {len(mine)} order(s)")
+    for o in mine:
+        console.print("  " + describe(o))
+    return EXIT_OK
+
+
+def run_withdraw(args: argparse.Namespace) -> int:
+    cmd = WithdrawOrders(
+        actor=args.side, side_id=args.side, day=args.day, formation_ids=tuple(args.formations)
+    )
+    with opened(args.db) as store:
+        cid = campaign_id_of(store, args.campaign)
+        run_command(CampaignRunner(store), cid, cmd)
+    out_console().print(f"withdrew orders for {', '.join(args.formations)}")
+    return EXIT_OK
+
+
+def summary(events: tuple[Event, ...] | list[Event]) -> list[str]:
+    """The referee's one-line-per-fact account of a resolved day."""
+    lines: list[str] = []
+    for e in events:
+        if isinstance(e, ev.WeatherRolled):
+            change = " (weekly change)" if e.weekly_change else ""
+            lines.append(f"weather{change}:")
+            lines += [
+                f"  {w.region}: {level_name(w.level)}{', ' + w.storm if w.storm else ''}"
+                for w in e.regions
+            ]
+        elif isinstance(e, ev.FormationsUpdated):
+            for f in e.formations:
+                lines.append(
+                    f"  {e.side_id} {f.formation_id}: {f.hex or 'orbit'}, fatigue {f.fatigue}"
+                )
+            lines += [f"  note: {n}" for n in e.notes]
+        elif isinstance(e, ev.EngagementDetermined):
+            g = e.engagement
+            lines.append(
+                f"engagement {g.engagement_id}: {g.kind} in {g.hex} ({g.terrain}), "
+                f"{' vs '.join(g.sides)}; ambush: {g.ambusher or 'none'}; "
+                f"sheets: {', '.join(g.map_sheets)}"
+            )
+        elif isinstance(e, ev.UnrestChanged):
+            lines.append(f"unrest {e.force}: {e.before} -> {e.after} ({e.reason})")
+        elif isinstance(e, ev.LocationControlChanged):
+            lines.append(f"{e.location}: now held by {e.after} (was {e.before or 'nobody'})")
+        elif isinstance(e, ev.StrategicVictoryScored):
+            vp = ", ".join(f"{s} {p}" for s, p in e.vp)
+            lines.append(f"strategic VP: {vp}" + (f"; CAMPAIGN OVER: {e.ended}" if e.ended else ""))
+        elif isinstance(e, ev.MaintenanceMissed):
+            lines.append(
+                f"{e.formation_id}: maintenance missed, critical rolls for {len(e.unit_ids)}"
+            )
+        elif isinstance(e, ev.RecruitsFound):
+            lines.append(f"{e.formation_id}: recruits available {dict(e.available)}")
+        elif isinstance(e, ev.LocationLooted):
+            lines.append(f"{e.formation_id} looted {e.location}: {e.wp} WP")
+    return lines
+
+
+def run_resolve(args: argparse.Namespace) -> int:
+    with opened(args.db) as store:
+        cid = campaign_id_of(store, args.campaign)
+        done = run_command(CampaignRunner(store), cid, ResolveTurn(actor="referee", day=args.day))
+    console = out_console()
+    console.print(f"day {args.day} resolved: {len(done.events)} events")
+    for text in summary(done.events):
+        console.print(text, markup=False)
+    return EXIT_OK
+
+
+def run_export(args: argparse.Namespace) -> int:
+    with opened(args.db) as store:
+        cid = campaign_id_of(store, args.campaign)
+        state = CampaignRunner(store).load(cid).state
+    if state.strategic is None:
+        raise CliError("the strategic map is not set up in this campaign")
+    wanted = [
+        e.engagement_id
+        for e in state.strategic.engagements
+        if args.side in e.sides and args.engagement in (None, e.engagement_id)
+    ]
+    if not wanted:
+        raise CliError(
+            f"no engagement for {args.side!r} today"
+            + (f" named {args.engagement!r}" if args.engagement else "")
+        )
+    try:
+        args.output.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"{args.output}: cannot create ({exc.strerror})") from exc
+    console = out_console()
+    for eid in wanted:
+        try:
+            mul = scenario_mul(state, eid, args.side)
+            sheet = scenario_sheet(state, eid, args.side)
+        except Refusal as exc:
+            raise CliError(f"refused: {exc}") from exc
+        base = args.output / f"{eid}-{args.side}"
+        base.with_suffix(".mul").write_text(mul, encoding="utf-8")
+        base.with_suffix(".md").write_text(sheet, encoding="utf-8")
+        console.print(f"wrote {base}.mul and {base}.md")
+    return EXIT_OK
