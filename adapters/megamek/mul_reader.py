@@ -455,14 +455,19 @@ def _hits(ctx: _Context, el: etree._Element) -> int:
 
 
 def _read_member(
-    ctx: _Context, el: etree._Element, *, slot: int | None, keep_unknown: bool = False
+    ctx: _Context,
+    el: etree._Element,
+    *,
+    slot: int | None,
+    keep_unknown: bool = False,
+    items: Attributes | None = None,
 ) -> CrewMember:
     """One person. ``keep_unknown``: a ``<crewMember>`` holds only per-person attributes, so
     every attribute the model does not name is this person's ``extra`` (on a lone ``<pilot>``
     the unnamed ones go to the crew instead)."""
     values: dict[str, object] = {}
     extra: list[tuple[str, str]] = []
-    for attr, raw in _attributes(el):
+    for attr, raw in _attributes(el) if items is None else items:
         name = PERSON_ATTRIBUTES.get(attr)
         if name is None:
             if attr in PERSON_EXTRA or (keep_unknown and attr != "slot"):
@@ -486,26 +491,31 @@ def _read_member(
     )
 
 
-def _crew_fields(ctx: _Context, el: etree._Element) -> dict[str, object]:
+def _crew_fields(
+    ctx: _Context, el: etree._Element, a: dict[str, str] | None = None
+) -> dict[str, object]:
+    get = (_attr_dict(el) if a is None else a).get
     return {
-        "size": _opt_int(ctx, el, "size"),
-        "ejected": _flag(el, "ejected"),
-        "init_bonus": _opt_int(ctx, el, "initB"),
-        "command_bonus": _opt_int(ctx, el, "commandB"),
-        "advantages": _split(el.get("advantages")),
-        "edge": _split(el.get("edge")),
-        "autoeject": _opt_bool(el, "autoeject"),
+        "size": _int_or_none(ctx, el, "size", get("size")),
+        "ejected": _true(get("ejected")),
+        "init_bonus": _int_or_none(ctx, el, "initB", get("initB")),
+        "command_bonus": _int_or_none(ctx, el, "commandB", get("commandB")),
+        "advantages": _split(get("advantages")),
+        "edge": _split(get("edge")),
+        "autoeject": _bool_or_none(get("autoeject")),
     }
 
 
+#: Attributes of a lone ``<pilot>`` that belong to the person or to the named crew fields.
+_PILOT_NAMED = frozenset(PERSON_ATTRIBUTES) | PERSON_EXTRA | CREW_ATTRIBUTES
+
+
 def _read_pilot(ctx: _Context, el: etree._Element) -> Crew:
-    member = _read_member(ctx, el, slot=None)
-    crew_extra = tuple(
-        (k, v)
-        for k, v in _attributes(el)
-        if k not in PERSON_ATTRIBUTES and k not in PERSON_EXTRA and k not in CREW_ATTRIBUTES
-    )
-    return Crew(members=(member,), extra=crew_extra, **_crew_fields(ctx, el))  # type: ignore[arg-type]
+    items = _attributes(el)
+    member = _read_member(ctx, el, slot=None, items=items)
+    crew_extra = tuple((k, v) for k, v in items if k not in _PILOT_NAMED)
+    fields = _crew_fields(ctx, el, dict(items))
+    return Crew(members=(member,), extra=crew_extra, **fields)  # type: ignore[arg-type]
 
 
 def _read_crew(ctx: _Context, el: etree._Element) -> Crew:
@@ -606,6 +616,9 @@ def _read_location(ctx: _Context, el: etree._Element) -> Location:
     )
 
 
+_PLAIN_SLOT = frozenset({"index", "type", "shots"})
+
+
 def _read_slot(ctx: _Context, el: etree._Element) -> Slot:
     a = _attr_dict(el)
     get = a.get
@@ -618,6 +631,8 @@ def _read_slot(ctx: _Context, el: etree._Element) -> Slot:
     raw_index = raw_index.strip()
     # ProtoMeks, gun emplacements and pre-0.4x tanks write equipment outside the crit table.
     index = None if raw_index == "N/A" else _int_or_none(ctx, el, "index", raw_index)
+    if a.keys() <= _PLAIN_SLOT:  # most slots: ammo with shots, or equipment with no state
+        return Slot(index, raw_type, _int_or_none(ctx, el, "shots", get("shots")))
     return Slot(
         index=index,
         type=raw_type,
