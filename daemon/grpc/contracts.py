@@ -13,7 +13,7 @@ from types import ModuleType
 ORDERS_MODULE = "mekref.rules.tripwire.turn.orders"
 BATTLES_MODULE = "mekref.rules.tripwire.battles"
 BATTLE_INPUT_MODULE = "mekref.daemon.battle_input"
-REPORT_MODULES = ("mekref.daemon.report", "mekref.daemon.battle_report")
+
 SCENARIO_MODULES = ("mekref.daemon.scenario", "mekref.daemon.scenario_export")
 
 

@@ -211,14 +211,18 @@ def field_violations(error: grpc.RpcError) -> list[tuple[str, str]]:
     return found
 
 
-def reason_of(error: grpc.RpcError) -> str:
+def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo:
     status = status_of(error)
     for detail in status.details if status else ():
         if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
             info = error_details_pb2.ErrorInfo()
             detail.Unpack(info)
-            return info.reason
-    return ""
+            return info
+    return error_details_pb2.ErrorInfo()
+
+
+def reason_of(error: grpc.RpcError) -> str:
+    return error_info(error).reason
 
 
 def iterate(stream: Iterator[Any], count: int) -> list[Any]:

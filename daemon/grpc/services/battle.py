@@ -100,25 +100,34 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
                     "no unit or person in this file belongs to this campaign",
                     "file_not_for_campaign",
                 )
-        path = store_upload(Path(self.s.uploads_dir), data, sha)
-        result = self.s.pipeline.process(path)
-        outcome = str(getattr(result.outcome, "value", result.outcome))
-        if outcome == "retry":
-            raise ApiError(
-                grpc.StatusCode.UNAVAILABLE, "the file could not be applied now; retry", "retry"
-            )
+        if not self.s.store.has_file(cid, sha):
+            path = store_upload(Path(self.s.uploads_dir), data, sha)
+            result = self.s.pipeline.process(path)
+            outcome = str(getattr(result.outcome, "value", result.outcome))
+            if outcome == "retry":
+                raise ApiError(
+                    grpc.StatusCode.UNAVAILABLE, "the file could not be applied now; retry", "retry"
+                )
+            reason = result.reason or ""
+        else:
+            outcome, reason = "already_applied", ""
         first = last = 0
         for ingested in self.s.store.ingested_files(cid):
             if ingested.sha256 == sha:
                 first, last = ingested.first_seq, ingested.last_seq
-        if first:
+                outcome = "applied" if outcome == "applied" else "already_applied"
+        if outcome in ("unchanged", "already_quarantined"):
+            # The pipeline had dealt with these bytes before: say what became of them.
+            quarantined = [q for q in self.s.store.quarantined_files() if q.sha256 == sha]
+            outcome, reason = "quarantined", quarantined[0].reason if quarantined else reason
+        if outcome == "applied":
             self.s.hub.notify_threadsafe(cid)
         return battle_pb2.UploadBattleFileResponse(
             outcome=_OUTCOMES.get(outcome, battle_pb2.UPLOAD_OUTCOME_UNSPECIFIED),
             sha256=sha,
             first_seq=first,
             last_seq=last,
-            reason=result.reason or "",
+            reason=reason,
         )
 
     @rpc

@@ -9,8 +9,8 @@ from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from mekref.daemon.grpc import auth, contracts
-from mekref.daemon.grpc.errors import FieldViolation, invalid, unimplemented, violations_error
+from mekref.daemon.grpc import auth, contracts, reports
+from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.grpc.visibility import visible_payload
@@ -205,17 +205,12 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
         auth.require_campaign(principal, cid)
         if not request.battle_id:
             raise invalid("battle_id", "name the battle")
-        module = contracts.first_module(contracts.REPORT_MODULES)
-        if module is None or not hasattr(module, "battle_report"):
-            raise unimplemented("the battle report")
 
         def report() -> campaign_pb2.GetBattleReportResponse:
             state = self.s.runner.load(cid).state
-            # The report module decides what a side may read of a battle it fought.
-            found = module.battle_report(state, request.battle_id, principal.side_id)
+            found = reports.battle_report(state, request.battle_id, principal.side_id)
             return campaign_pb2.GetBattleReportResponse(
-                text=str(getattr(found, "text", found)),
-                report_json=canonical_json(to_jsonable(found)) if not isinstance(found, str) else "",
+                text=reports.report_text(found, state), report_json=canonical_json(found)
             )
 
         return await self.s.run(context, report)

@@ -1,0 +1,202 @@
+"""BattleService end to end: two players upload their records, the referee says who holds the
+field, each side reads its own cut of the report. Uploads take the watcher's exactly-once path;
+hostile or oversized files are refused; a client never chooses a path on the server."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_helpers import Stubs, field_violations, reason_of
+
+from mekref.daemon.grpc.server import GrpcServer, ServerOptions
+from mekref.daemon.grpc.tokens import Role, TokenStore
+from mekref.daemon.store import EventStore, open_store
+from mekref.v1 import battle_pb2, campaign_pb2
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the battle tests' builders
+ingest = pytest.importorskip("mekref.daemon.ingest")
+e2e = pytest.importorskip("battle.test_battle_end_to_end")
+builders = pytest.importorskip("battle.builders")
+
+
+@dataclass
+class Battle:
+    server: GrpcServer
+    store: EventStore
+    tokens: TokenStore
+    campaign_id: str
+    files: dict[str, Path]
+    uploads: Path
+    clients: dict[str, Stubs]
+
+
+def _cli(*argv: str) -> None:
+    from mekref.daemon.cli import main
+
+    assert main(list(argv)) == 0
+
+
+@pytest.fixture
+def battle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[Battle]:
+    from mekref.daemon.design_lookup import catalog_lookup
+
+    db = str(tmp_path / "c.db")
+    files = e2e.write_inputs(tmp_path)
+    _cli("campaign", "new", "--db", db, "--name", "E2E", "--seed", e2e.SEED,
+         "--side", "red:Red", "--side", "blue:Blue")  # fmt: skip
+    for side in ("red", "blue"):
+        _cli("force", "import", "--db", db, "--side", side, str(tmp_path / f"{side}.mul"),
+             "--units-dir", str(builders.UNITS_DIR),
+             "--bv-table", str(builders.FIXTURES / "battles" / "Units.txt"),
+             "--unchecked", "--referee", "Ann", "--reason", "a small test force")  # fmt: skip
+    capsys.readouterr()
+    store = open_store(db)
+    tokens = TokenStore(db)
+    data = tmp_path / "server-data"
+    pipeline = ingest.Pipeline(
+        store,
+        quarantine_dir=data / "quarantine",
+        design_for=catalog_lookup(builders.UNITS_DIR, progress=False),
+    )
+    server = GrpcServer(
+        store,
+        tokens,
+        "127.0.0.1:0",
+        options=ServerOptions(
+            pipeline=pipeline, uploads_dir=data / "uploads", upload_max_bytes=256 * 1024
+        ),
+    )
+    port = server.start()
+    cid = store.list_campaigns()[0].id
+    clients = {}
+    for who in ("referee", "red", "blue"):
+        if who == "referee":
+            secret = tokens.issue(Role.REFEREE).secret
+        else:
+            secret = tokens.issue(Role.SIDE, campaign_id=cid, side_id=who).secret
+        clients[who] = Stubs(grpc.insecure_channel(f"127.0.0.1:{port}"), secret)
+    yield Battle(server, store, tokens, cid, files, data / "uploads", clients)
+    for stubs in clients.values():
+        stubs.close()
+    server.stop(1)
+    tokens.close()
+    store.close()
+
+
+def _upload(b: Battle, who: str, name: str, content: bytes) -> battle_pb2.UploadBattleFileResponse:
+    stubs = b.clients[who]
+    return stubs.battles.UploadBattleFile(
+        battle_pb2.UploadBattleFileRequest(
+            campaign_id=b.campaign_id, file_name=name, content=content
+        ),
+        metadata=stubs.md,
+    )
+
+
+def test_two_uploads_and_control_resolve_the_battle(battle: Battle) -> None:
+    b = battle
+    red = _upload(b, "red", "Red.mul", b.files["red"].read_bytes())
+    assert red.outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED
+    assert red.first_seq <= red.last_seq
+    again = _upload(b, "red", "copy of Red.mul", b.files["red"].read_bytes())
+    assert again.outcome == battle_pb2.UPLOAD_OUTCOME_ALREADY_APPLIED
+    assert (again.first_seq, again.last_seq) == (red.first_seq, red.last_seq)
+
+    ref = b.clients["referee"]
+    pending = ref.battles.ListPendingBattles(
+        battle_pb2.ListPendingBattlesRequest(campaign_id=b.campaign_id), metadata=ref.md
+    )
+    assert len(pending.battles) == 1
+    battle_id = pending.battles[0].battle_id
+    assert json.loads(pending.battles[0].detail_json)["sides_expected"] == ["blue", "red"]
+    ref.battles.SetRefereeInputs(
+        battle_pb2.SetRefereeInputsRequest(
+            campaign_id=b.campaign_id, battle_id=battle_id, field_controller_side_id="red"
+        ),
+        metadata=ref.md,
+    )
+    # Before the battle resolves, a side that fought sees it waiting.
+    red_stubs = b.clients["red"]
+    waiting = red_stubs.campaigns.GetBattleReport(
+        campaign_pb2.GetBattleReportRequest(campaign_id=b.campaign_id, battle_id=battle_id),
+        metadata=red_stubs.md,
+    )
+    assert json.loads(waiting.report_json)["status"] == "open"
+
+    blue = _upload(b, "blue", "Blue.mul", b.files["blue"].read_bytes())
+    assert blue.outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED
+    assert blue.first_seq == red.last_seq + 2  # after the control event
+
+    reports = {}
+    for who in ("referee", "red", "blue"):
+        stubs = b.clients[who]
+        got = stubs.campaigns.GetBattleReport(
+            campaign_pb2.GetBattleReportRequest(campaign_id=b.campaign_id, battle_id=battle_id),
+            metadata=stubs.md,
+        )
+        reports[who] = json.loads(got.report_json)
+        assert "field held by red" in got.text
+    units = {who: {u["unit_id"] for u in r["units"]} for who, r in reports.items()}
+    assert units["referee"] == {"r1", "r2", "b1", "b2", "b3"}
+    assert units["red"] == {"r1", "r2", "b1", "b2"}  # its own, and what it salvaged
+    assert units["blue"] == {"b3", "b1", "b2"}  # its own (b1, b2 were taken from it)
+    assert "conflicts" in reports["referee"] and "conflicts" not in reports["red"]
+    assert [s["side_id"] for s in reports["blue"]["side_outcomes"]] == ["blue"]
+
+
+def test_uploads_are_stored_under_their_hash_never_the_clients_name(battle: Battle) -> None:
+    b = battle
+    data = b.files["red"].read_bytes()
+    _upload(b, "red", "../../../../tmp/evil.mul", data)
+    import hashlib
+
+    assert sorted(p.name for p in b.uploads.iterdir()) == [
+        f"{hashlib.sha256(data).hexdigest()}.mul"
+    ]
+    assert not Path("/tmp/evil.mul").exists()
+
+
+HOSTILE = b"""<?xml version="1.0"?>
+<!DOCTYPE unit [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+<unit><entity chassis="&xxe;" model="x" type="Mek"/></unit>"""
+
+
+def test_hostile_and_oversized_uploads_are_refused(battle: Battle) -> None:
+    b = battle
+    with pytest.raises(grpc.RpcError) as caught:
+        _upload(b, "red", "evil.mul", HOSTILE)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert reason_of(caught.value) == "file_refused"
+    assert "root:" not in (caught.value.details() or "")
+    with pytest.raises(grpc.RpcError) as caught:
+        _upload(b, "red", "big.mul", b"<unit>" + b" " * (300 * 1024) + b"</unit>")
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert reason_of(caught.value) == "file_too_large"
+    assert [f for f, _ in field_violations(caught.value)] == ["content"]
+    assert not b.uploads.exists() or not any(b.uploads.iterdir())
+
+
+def test_a_file_of_another_campaign_is_refused(battle: Battle) -> None:
+    b = battle
+    foreign = (Path(__file__).resolve().parents[1] / "fixtures" / "megamek" / "bob.mul").read_bytes()
+    with pytest.raises(grpc.RpcError) as caught:
+        _upload(b, "red", "bob.mul", foreign)
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert reason_of(caught.value) == "file_not_for_campaign"
+
+
+def test_sides_cannot_read_a_battle_they_did_not_fight(battle: Battle) -> None:
+    b = battle
+    stubs = b.clients["blue"]
+    with pytest.raises(grpc.RpcError) as caught:
+        stubs.campaigns.GetBattleReport(
+            campaign_pb2.GetBattleReportRequest(campaign_id=b.campaign_id, battle_id="nope"),
+            metadata=stubs.md,
+        )
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
