@@ -1,0 +1,426 @@
+"""The Succession Wars tables, Orders of Battle and maps, loaded from TOML into typed rows.
+
+Every table row keeps its :class:`~mekref.rules.tables.SourceRef` so a refusal or a report can
+quote the rule it applies. Maps carry no source (the rule text has no board); they are checked
+for consistency instead (known Regions, two-way borders, one House capital per House).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from mekref.rules.succession_wars.model import Region, SWMap
+from mekref.rules.tables import (
+    SourceRef,
+    TableError,
+    int_field,
+    load_toml,
+    rows,
+    section,
+    source_of,
+    str_field,
+)
+
+_TABLES = "mekref.rules.succession_wars.tables"
+_MAPS = "mekref.rules.succession_wars.maps"
+
+
+def _int_list(row: dict[str, Any], name: str) -> tuple[int, ...]:
+    value = row.get(name, [])
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise TableError(f"field {name!r} must be a list of integers in {row!r}")
+    return tuple(value)
+
+
+def _str_list(row: dict[str, Any], name: str) -> tuple[str, ...]:
+    value = row.get(name, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TableError(f"field {name!r} must be a list of text in {row!r}")
+    return tuple(value)
+
+
+def _bool(row: dict[str, Any], name: str) -> bool:
+    value = row.get(name, False)
+    if not isinstance(value, bool):
+        raise TableError(f"field {name!r} must be true or false in {row!r}")
+    return value
+
+
+def _opt_int(row: dict[str, Any], name: str, default: int = 0) -> int:
+    return int_field(row, name) if name in row else default
+
+
+# --- the rule tables -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Price:
+    key: str
+    price: int
+    capacity: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class TechStep:
+    """One printed level of the Technology Scale; zero fields mean "no change from here"."""
+
+    level: int
+    mech_price: int
+    merc_price: int
+    all_units: int
+    jump_range: int
+    boosted_mechs: int
+    tax_bonus: int
+    mech_units: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class Card:
+    number: int
+    effect: str  # advance_tech, new_mercenary, contract_ends, free_unit, blackmail, referee
+    timing: str  # "any" or "spend" (the Spend Taxes Phase of the holder's own turn)
+    amount: int
+    name: str
+    ref: SourceRef | None  # None: a card the text does not list (effect left to the referee)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AttackModifier:
+    low: int
+    high: int
+    modifier: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tables:
+    hand_size: int
+    deck_size: int
+    auto_kill_at: int
+    max_counters_per_combination: int
+    base_jump_range: int
+    space: dict[str, int]  # "mech", "conventional", "leader" -> JumpShip spaces
+    rebuilt_value: int
+    conventional_value: int  # not printed in the text (ruling SW-04)
+    bribe_price: int
+    interdict_price: int
+    interdict_modifier: int
+    earth: dict[str, int]  # first_tech, first_units, first_cbills, loss_tech
+    liao_free_bribes: int
+    prices: dict[str, Price]
+    tech_roll: dict[int, int]  # die face -> tech gain
+    tech_scale: tuple[TechStep, ...]
+    tech_low: int
+    tech_high: int
+    tech_events: dict[str, int]
+    center_damage: dict[int, bool]  # die face -> damaged
+    attack_modifiers: tuple[AttackModifier, ...]
+    interdiction: dict[int, str]  # die face -> "briber" | "specified" | "both"
+    cards: dict[int, Card]
+    refs: dict[str, SourceRef]  # single rules by name, for refusals
+
+
+def _single(data: dict[str, Any], name: str) -> tuple[dict[str, Any], SourceRef]:
+    row = section(data, name)
+    return row, source_of(row)
+
+
+@cache
+def load_tables() -> Tables:
+    data = load_toml(_TABLES, "tables.toml")
+    refs: dict[str, SourceRef] = {}
+    singles: dict[str, dict[str, Any]] = {}
+    for name in (
+        "rules",
+        "combat",
+        "jumpship_range",
+        "space",
+        "rebuilt_value",
+        "conventional",
+        "bribe",
+        "interdict_price",
+        "interdict_modifier",
+        "earth",
+        "liao",
+        "tech_range",
+    ):
+        singles[name], refs[name] = _single(data, name)
+    prices = {}
+    for r in rows(data, "price"):
+        p = Price(
+            key=str_field(r, "key"),
+            price=int_field(r, "price"),
+            capacity=_opt_int(r, "capacity"),
+            ref=source_of(r),
+        )
+        prices[p.key] = p
+    scale = tuple(
+        TechStep(
+            level=int_field(r, "level"),
+            mech_price=_opt_int(r, "mech_price"),
+            merc_price=_opt_int(r, "merc_price"),
+            all_units=_opt_int(r, "all_units"),
+            jump_range=_opt_int(r, "jump_range"),
+            boosted_mechs=_opt_int(r, "boosted_mechs"),
+            tax_bonus=_opt_int(r, "tax_bonus"),
+            mech_units=_opt_int(r, "mech_units"),
+            ref=source_of(r),
+        )
+        for r in rows(data, "tech_scale")
+    )
+    cards: dict[int, Card] = {}
+    for r in rows(data, "card"):
+        c = Card(
+            number=int_field(r, "number"),
+            effect=str_field(r, "effect"),
+            timing=str_field(r, "timing"),
+            amount=_opt_int(r, "amount"),
+            name=str(r.get("name", "")),
+            ref=source_of(r),
+        )
+        cards[c.number] = c
+    deck_size = int_field(singles["rules"], "deck_size")
+    for number in range(1, deck_size + 1):
+        # The text lists only some of the 48 cards; the others are still in the deck and are
+        # resolved by the referee when played (ruling SW-11).
+        cards.setdefault(
+            number,
+            Card(number=number, effect="referee", timing="any", amount=0, name="", ref=None),
+        )
+    return Tables(
+        hand_size=int_field(singles["rules"], "hand_size"),
+        deck_size=deck_size,
+        auto_kill_at=int_field(singles["combat"], "auto_kill_at"),
+        max_counters_per_combination=int_field(singles["combat"], "max_counters_per_combination"),
+        base_jump_range=int_field(singles["jumpship_range"], "base"),
+        space={k: int_field(singles["space"], k) for k in ("mech", "conventional", "leader")},
+        rebuilt_value=int_field(singles["rebuilt_value"], "value"),
+        conventional_value=int_field(singles["conventional"], "value"),
+        bribe_price=int_field(singles["bribe"], "price"),
+        interdict_price=int_field(singles["interdict_price"], "price"),
+        interdict_modifier=int_field(singles["interdict_modifier"], "modifier"),
+        earth={
+            k: int_field(singles["earth"], k)
+            for k in ("first_tech", "first_units", "first_cbills", "loss_tech")
+        },
+        liao_free_bribes=int_field(singles["liao"], "free_bribes"),
+        prices=prices,
+        tech_roll={int_field(r, "face"): int_field(r, "gain") for r in rows(data, "tech_roll")},
+        tech_scale=tuple(sorted(scale, key=lambda s: s.level)),
+        tech_low=int_field(singles["tech_range"], "low"),
+        tech_high=int_field(singles["tech_range"], "high"),
+        tech_events={str_field(r, "key"): int_field(r, "change") for r in rows(data, "tech_event")},
+        center_damage={
+            int_field(r, "face"): _bool(r, "damaged") for r in rows(data, "center_damage")
+        },
+        attack_modifiers=tuple(
+            AttackModifier(
+                low=int_field(r, "low"),
+                high=int_field(r, "high"),
+                modifier=int_field(r, "modifier"),
+                ref=source_of(r),
+            )
+            for r in rows(data, "attack_modifier")
+        ),
+        interdiction={
+            int_field(r, "face"): str_field(r, "target") for r in rows(data, "interdiction")
+        },
+        cards=cards,
+        refs=refs,
+    )
+
+
+# --- Orders of Battle ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class FormationRow:
+    house: str
+    name: str
+    available: tuple[int, ...]
+    reserve: tuple[int, ...]
+    setup: str  # a Region, "Free Set-Up" or "Adjacent to <Region>"
+    mercenary: bool
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeaderRow:
+    house: str
+    name: str
+    combat: int
+    military: int
+    admin: int
+    loyalty: int | None  # None: "Leader cannot be bribed"
+    setup: str  # a Region or "with <formation>"
+    mercenary: bool
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderOfBattle:
+    sequence: tuple[str, ...]  # Houses in the order of play
+    formations: tuple[FormationRow, ...]
+    jumpships: dict[str, tuple[int, ...]]  # House -> capacities
+    centers: dict[str, tuple[str, ...]]  # House -> Regions
+    leaders: tuple[LeaderRow, ...]
+    unrated_leaders: tuple[tuple[str, str], ...]  # (House, name): named without values
+    garrisons: dict[str, tuple[int, ...]]  # neutral -> combat values
+    neutral_jumpships: dict[str, tuple[int, ...]]
+
+
+def _leader(r: dict[str, Any], mercenary: bool) -> LeaderRow:
+    return LeaderRow(
+        house=str_field(r, "house"),
+        name=str_field(r, "name"),
+        combat=int_field(r, "combat"),
+        military=int_field(r, "military"),
+        admin=int_field(r, "admin"),
+        loyalty=int_field(r, "loyalty") if "loyalty" in r else None,
+        setup=f"with {str_field(r, 'unit')}" if mercenary else str_field(r, "setup"),
+        mercenary=mercenary,
+        ref=source_of(r),
+    )
+
+
+@cache
+def load_oob_3025() -> OrderOfBattle:
+    data = load_toml(_TABLES, "oob_3025.toml")
+    houses = sorted(rows(data, "house"), key=lambda r: int_field(r, "order"))
+    neutral_js: dict[str, list[int]] = {}
+    for r in rows(data, "neutral_jumpship"):
+        neutral_js.setdefault(str_field(r, "owner"), []).append(int_field(r, "capacity"))
+    return OrderOfBattle(
+        sequence=tuple(str_field(r, "name") for r in houses),
+        formations=tuple(
+            FormationRow(
+                house=str_field(r, "house"),
+                name=str_field(r, "name"),
+                available=_int_list(r, "available"),
+                reserve=_int_list(r, "reserve"),
+                setup=str_field(r, "setup"),
+                mercenary=_bool(r, "mercenary"),
+                ref=source_of(r),
+            )
+            for r in rows(data, "unit")
+        ),
+        jumpships={
+            str_field(r, "house"): _int_list(r, "capacities") for r in rows(data, "jumpships")
+        },
+        centers={str_field(r, "house"): _str_list(r, "regions") for r in rows(data, "centers")},
+        leaders=tuple(
+            [_leader(r, False) for r in rows(data, "leader")]
+            + [_leader(r, True) for r in rows(data, "mercenary_leader")]
+        ),
+        unrated_leaders=tuple(
+            (str_field(r, "house"), str_field(r, "name")) for r in rows(data, "unrated_leader")
+        ),
+        garrisons={
+            str_field(r, "owner"): _int_list(r, "values") for r in rows(data, "neutral_garrison")
+        },
+        neutral_jumpships={k: tuple(v) for k, v in neutral_js.items()},
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderOfBattle2786:
+    units_per_house: int
+    value: int
+    mercenary_minimum: int
+    leaders: tuple[LeaderRow, ...]
+    ref: SourceRef
+
+
+@cache
+def load_oob_2786() -> OrderOfBattle2786:
+    data = load_toml(_TABLES, "oob_2786.toml")
+    scenario = section(data, "scenario")
+    return OrderOfBattle2786(
+        units_per_house=int_field(scenario, "units_per_house"),
+        value=int_field(scenario, "value"),
+        mercenary_minimum=int_field(section(data, "mercenary_minimum"), "value"),
+        leaders=tuple(
+            LeaderRow(
+                house=str_field(r, "house"),
+                name=str_field(r, "name"),
+                combat=int_field(r, "combat"),
+                military=int_field(r, "military"),
+                admin=int_field(r, "admin"),
+                loyalty=int_field(r, "loyalty") if "loyalty" in r else None,
+                setup="",
+                mercenary=False,
+                ref=source_of(r),
+            )
+            for r in rows(data, "leader")
+        ),
+        ref=source_of(scenario),
+    )
+
+
+# --- maps ----------------------------------------------------------------------------------------
+
+_CAPITALS = ("", "house", "regional")
+
+
+def parse_map(text: str) -> SWMap:
+    """A map from TOML text (see docs/succession-wars.md); refuses an inconsistent board."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TableError(f"the map is not valid TOML: {exc}") from exc
+    name = str_field(section(data, "map"), "name")
+    raw = rows(data, "region")
+    names = [str_field(r, "name") for r in raw]
+    if len(set(names)) != len(names):
+        raise TableError("a Region is listed twice")
+    borders: dict[str, set[str]] = {n: set() for n in names}
+    for r in raw:
+        for other in _str_list(r, "borders"):
+            if other not in borders:
+                raise TableError(f"{r['name']!r} borders unknown Region {other!r}")
+            if other == r["name"]:
+                raise TableError(f"{other!r} cannot border itself")
+            borders[r["name"]].add(other)
+            borders[other].add(r["name"])  # a border is two-way whichever side lists it
+    regions = []
+    for r in raw:
+        capital = str(r.get("capital", ""))
+        if capital not in _CAPITALS:
+            raise TableError(f"capital must be 'house' or 'regional' in {r['name']!r}")
+        regions.append(
+            Region(
+                name=str_field(r, "name"),
+                house=str_field(r, "house"),
+                resource=int_field(r, "resource"),
+                capital=capital,
+                center=_bool(r, "center"),
+                periphery=_bool(r, "periphery"),
+                terra=_bool(r, "terra"),
+                borders=tuple(sorted(borders[str_field(r, "name")])),
+            )
+        )
+    capitals = [r.house for r in regions if r.capital == "house"]
+    if len(set(capitals)) != len(capitals):
+        raise TableError("a House has more than one House capital")
+    if sum(r.terra for r in regions) > 1:
+        raise TableError("only one Region can be Terra")
+    return SWMap(name=name, regions=tuple(regions))
+
+
+def load_map(name: str) -> SWMap:
+    """A map shipped with the package (``maps/<name>.toml``)."""
+    from importlib import resources
+
+    text = resources.files(_MAPS).joinpath(f"{name}.toml").read_text(encoding="utf-8")
+    return parse_map(text)
+
+
+def sample_map() -> SWMap:
+    return load_map("sample")

@@ -1,0 +1,377 @@
+"""Money and favours: bribes, ComStar Interdicts, auctions (Periphery states, Mercenary
+contracts), Event Cards, captured Leaders (killing, ransom) and payments between Houses.
+"""
+
+from __future__ import annotations
+
+from mekref.rules.dice import Dice
+from mekref.rules.messages import Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.succession_wars import messages as m
+from mekref.rules.succession_wars.common import (
+    Builder,
+    after_change,
+    check_actor,
+    check_quiet,
+    check_turn,
+    leader_of,
+    region_of,
+    tables,
+)
+from mekref.rules.succession_wars.model import (
+    REFEREE,
+    LeaderStatus,
+    Phase,
+    Status,
+    SWState,
+)
+from mekref.rules.succession_wars.start import slug
+from mekref.rules.succession_wars.tech import clamp
+
+BANK = "bank"
+
+
+def _pay(b: Builder, house: str, amount: int, to: str, reason: str) -> None:
+    cash = b.state.houses[house].cash
+    if amount > cash:
+        raise Refusal("not_enough_money", f"{reason}: {amount} million C-Bills; {house} has {cash}")
+    if amount <= 0:
+        return
+    b.add(m.SWCashChanged(house=house, delta=-amount, reason=reason))
+    if to in b.state.houses:
+        b.add(m.SWCashChanged(house=to, delta=amount, reason=reason))
+
+
+# --- Leaders -------------------------------------------------------------------------------------
+
+
+def decide_bribe(state: SWState, cmd: m.SWBribe, dice: Dice) -> list[Event]:
+    check_actor(state, cmd.actor, cmd.house)
+    if state.combat is not None and state.combat.stage not in ("attack",):
+        raise Refusal("combat_in_progress", "bribe between the steps of a combat round")
+    t = tables()
+    ld = leader_of(state, cmd.leader)
+    if ld.loyalty is None:
+        raise Refusal("cannot_bribe", f"{ld.name} cannot be bribed")
+    if ld.status is not LeaderStatus.FREE or ld.owner == cmd.house:
+        raise Refusal("cannot_bribe", f"{ld.name} is not a free Leader of another House")
+    h = state.houses[cmd.house]
+    b = Builder(state, dice)
+    if cmd.free:
+        if h.free_bribes < 1:
+            raise Refusal("no_free_bribe", f"{cmd.house} has no free bribe attempts left")
+    else:
+        cash = h.cash
+        if cash < t.bribe_price:
+            raise Refusal(
+                "not_enough_money", f"a bribe costs {t.bribe_price}; {cmd.house} has {cash}"
+            )
+    roll = b.roll(f"bribe {ld.name} (loyalty {ld.loyalty}) for {cmd.house}")
+    bonus = h.bribe_bonus
+    success = roll.faces[0] + bonus > ld.loyalty
+    if cmd.free:
+        pass  # Liao's free attempts cost nothing either way
+    elif success:
+        _pay(b, cmd.house, t.bribe_price, BANK, f"bribe {ld.name}")
+    else:
+        # A failed bribe's money goes to the Leader's player.
+        _pay(b, cmd.house, t.bribe_price, ld.owner, f"failed bribe of {ld.name}")
+    switched: tuple[str, ...] = ()
+    if success and ld.mercenary:
+        # A bribed Mercenary Leader takes his whole force with him.
+        switched = tuple(
+            sorted(
+                u.id
+                for u in state.units.values()
+                if u.formation == ld.formation and u.owner == ld.owner
+            )
+        )
+    b.add(
+        m.SWBribeRolled(
+            house=cmd.house,
+            leader=ld.id,
+            bonus=bonus,
+            success=success,
+            held_at=state.capital_of(cmd.house),
+            switched_units=switched,
+            free=cmd.free,
+            rolls=(roll,),
+        )
+    )
+    after_change(b)
+    return b.events
+
+
+def decide_kill(state: SWState, cmd: m.SWKillLeader, dice: Dice) -> list[Event]:
+    check_actor(state, cmd.actor, cmd.house)
+    check_quiet(state)
+    ld = leader_of(state, cmd.leader)
+    if ld.status is not LeaderStatus.CAPTURED:
+        raise Refusal("not_captured", f"{ld.name} is not a captured Leader")
+    holder = state.controller(ld.region)
+    if holder != cmd.house:
+        raise Refusal(
+            "not_holder",
+            f"{ld.name} is held by whoever controls {ld.region}: {holder}, not {cmd.house}",
+        )
+    b = Builder(state, dice)
+    b.add(m.SWLeaderKilled(leader=ld.id, by=cmd.house))
+    after_change(b)
+    return b.events
+
+
+def decide_ransom(state: SWState, cmd: m.SWRansomLeader, dice: Dice) -> list[Event]:
+    check_actor(state, cmd.actor, cmd.house)
+    check_quiet(state)
+    t = tables()
+    ld = leader_of(state, cmd.leader)
+    if ld.status is not LeaderStatus.CAPTURED or ld.house != cmd.house:
+        raise Refusal("not_captured", f"{ld.name} is not a captured Leader of {cmd.house}")
+    cap = t.prices["manufacturing_center"].price
+    if cmd.price < 0 or cmd.price > cap:
+        raise Refusal(
+            "ransom_too_high",
+            "a ransom may not be more than the most expensive item, a Manufacturing "
+            f"Center ({cap})",
+        )
+    home = state.capital_of(cmd.house)
+    if state.controller(home) != cmd.house:
+        raise Refusal("no_capital", f"{cmd.house} does not hold {home} to take {ld.name} home")
+    holder = state.controller(ld.region)
+    b = Builder(state, dice)
+    _pay(b, cmd.house, cmd.price, holder, f"ransom for {ld.name}")
+    b.add(m.SWLeaderReleased(leader=ld.id, region=home))
+    return b.events
+
+
+# --- ComStar -------------------------------------------------------------------------------------
+
+
+def decide_interdict(state: SWState, cmd: m.SWBuyInterdict, dice: Dice) -> list[Event]:
+    check_actor(state, cmd.actor, cmd.house)
+    check_quiet(state)
+    region_of(state, cmd.region)
+    if cmd.target not in state.houses or cmd.target == cmd.house:
+        raise Refusal("bad_target", "name another House to interdict")
+    t = tables()
+    b = Builder(state, dice)
+    _pay(b, cmd.house, t.interdict_price, BANK, "ComStar Interdict")
+    roll = b.roll(f"ComStar Interdiction Table for {cmd.house} at {cmd.region}")
+    result = t.interdiction[roll.faces[0]]
+    hit: list[tuple[str, str]] = []
+    if result in ("specified", "both"):
+        hit.append((cmd.target, cmd.region))
+    if result in ("briber", "both"):
+        region = cmd.region
+        if not state.combat_units(region, cmd.house):
+            # The player in that Region chooses which Region is affected instead.
+            region = cmd.fallback_region
+            if region and not state.combat_units(region, cmd.house):
+                raise Refusal("bad_fallback", f"{cmd.house} has no forces in {region} to interdict")
+        if region:
+            hit.append((cmd.house, region))
+    first = True
+    for house, region in hit:
+        b.add(
+            m.SWInterdicted(
+                house=house,
+                region=region,
+                until="turn",
+                reason=f"ComStar Interdiction Table: {result}",
+                rolls=(roll,) if first else (),
+            )
+        )
+        first = False
+    if first:
+        b.add(
+            m.SWCashChanged(
+                house=cmd.house, delta=0, reason="interdict fell on no one", rolls=(roll,)
+            )
+        )
+    return b.events
+
+
+# --- auctions ------------------------------------------------------------------------------------
+
+
+def decide_open_auction(state: SWState, cmd: m.SWOpenAuction, dice: Dice) -> list[Event]:
+    check_actor(state, cmd.actor, cmd.house)
+    check_turn(state, cmd.house)
+    check_quiet(state)
+    board = state.board()
+    region = board.region(cmd.lot)
+    if region is None or not region.periphery:
+        raise Refusal("not_periphery", f"{cmd.lot} is not a Periphery state")
+    if state.controller(cmd.lot) != region.house:
+        raise Refusal(
+            "not_neutral", f"{cmd.lot} is already controlled by {state.controller(cmd.lot)}"
+        )
+    return [m.SWAuctionOpened(lot=cmd.lot, kind="periphery", opener=cmd.house)]
+
+
+def _bid_order(state: SWState, opener: str) -> list[str]:
+    order = [h for h in state.sequence if not state.houses[h].out]
+    i = order.index(opener)
+    return order[i:] + order[:i]
+
+
+def decide_settle_auction(state: SWState, cmd: m.SWSettleAuction, dice: Dice) -> list[Event]:
+    auction = state.auction
+    if auction is None:
+        raise Refusal("no_auction", "no auction is open")
+    if cmd.actor != REFEREE and cmd.actor != auction.opener:
+        raise Refusal("not_your_auction", "the referee or the opener enters the bids")
+    # Bids go round the table in order of play from the opener; a pass is final.
+    order = _bid_order(state, auction.opener)
+    passed: set[str] = set()
+    high = 0
+    winner = ""
+    pos = 0
+    for bid in cmd.bids:
+        live = [h for h in order if h not in passed]
+        if not live:
+            raise Refusal("bad_bids", "bids after everyone has passed")
+        expected = None
+        for step in range(len(order)):
+            candidate = order[(pos + step) % len(order)]
+            if candidate not in passed:
+                expected = candidate
+                pos = (pos + step + 1) % len(order)
+                break
+        if bid.house != expected:
+            raise Refusal("bad_bids", f"{expected} bids next, not {bid.house}")
+        if bid.amount == 0:
+            passed.add(bid.house)
+            continue
+        if bid.amount <= high:
+            raise Refusal("bad_bids", f"{bid.house} must bid more than {high}")
+        if bid.amount > state.houses[bid.house].cash:
+            raise Refusal("bad_bids", f"{bid.house} cannot pay {bid.amount}")
+        high, winner = bid.amount, bid.house
+    others = [h for h in order if h != winner and h not in passed]
+    if others:
+        raise Refusal("bad_bids", f"the auction is not over: {', '.join(others)} must pass")
+    b = Builder(state, dice)
+    b.add(
+        m.SWAuctionSettled(
+            lot=auction.lot, kind=auction.kind, bids=cmd.bids, winner=winner, price=high
+        )
+    )
+    if not winner:
+        return b.events
+    _pay(b, winner, high, BANK, f"won {auction.lot}")
+    if auction.kind == "periphery":
+        owner = state.controller(auction.lot)
+        b.add(
+            m.SWAllegianceChanged(
+                owner=winner,
+                units=tuple(sorted(u.id for u in state.units.values() if u.owner == owner)),
+                jumpships=tuple(sorted(s.id for s in state.jumpships.values() if s.owner == owner)),
+                regions=tuple(
+                    sorted(r for r, rs in state.regions.items() if rs.controller == owner)
+                ),
+            )
+        )
+        return b.events
+    units = [u for u in state.units.values() if u.mercenary and u.formation == auction.lot]
+    leaders = [ld for ld in state.leaders.values() if ld.mercenary and ld.formation == auction.lot]
+    board = state.board()
+    regions: list[str] = []
+    ships: list[str] = []
+    for region in sorted({u.region for u in units if u.status is Status.ACTIVE}):
+        others_here = [u for u in state.combat_units(region) if u.formation != auction.lot]
+        info = board.region(region)
+        if not others_here and info is not None and not info.periphery:
+            # Alone in the Region: its taxes pass to the new employer, JumpShips are captured.
+            regions.append(region)
+            ships += [s.id for s in state.ships_in(region) if s.owner != winner]
+    b.add(
+        m.SWAllegianceChanged(
+            owner=winner,
+            units=tuple(sorted(u.id for u in units)),
+            leaders=tuple(sorted(ld.id for ld in leaders)),
+            jumpships=tuple(sorted(ships)),
+            regions=tuple(regions),
+        )
+    )
+    after_change(b)
+    return b.events
+
+
+# --- Event Cards and payments --------------------------------------------------------------------
+
+
+def decide_play_card(state: SWState, cmd: m.SWPlayCard, dice: Dice) -> list[Event]:
+    check_actor(state, cmd.actor, cmd.house)
+    if state.auction is not None:
+        raise Refusal("auction_open", f"settle the auction for {state.auction.lot} first")
+    t = tables()
+    h = state.houses[cmd.house]
+    if cmd.card not in h.hand:
+        raise Refusal("not_in_hand", f"{cmd.house} does not hold card {cmd.card}")
+    card = t.cards[cmd.card]
+    if card.timing == "spend":
+        check_turn(state, cmd.house, Phase.SPEND)
+    b = Builder(state, dice)
+    if card.effect == "new_mercenary":
+        region = state.board().region(cmd.region)
+        if region is None or not region.capital or state.controller(cmd.region) != cmd.house:
+            raise Refusal(
+                "bad_region",
+                "new Mercenary units are formed in a Regional or House capital you hold",
+            )
+    if card.effect == "contract_ends":
+        units = [
+            u
+            for u in state.units.values()
+            if u.mercenary and u.formation == cmd.target and u.status is not Status.RESERVE
+        ]
+        if not units:
+            raise Refusal("not_mercenary", f"{cmd.target!r} is not a Mercenary unit in the game")
+    if card.effect == "referee" and cmd.actor != REFEREE and not cmd.note:
+        raise Refusal(
+            "note_needed", "say what the card did (its effect is resolved by the referee)"
+        )
+    b.add(m.SWCardPlayed(house=cmd.house, card=cmd.card, effect=card.effect, note=cmd.note))
+    if card.effect == "advance_tech":
+        level = clamp(t, h.tech + card.amount)
+        b.add(
+            m.SWTechChanged(
+                house=cmd.house, delta=card.amount, reason=f"card {card.number}", level=level
+            )
+        )
+    elif card.effect == "new_mercenary":
+        uid = slug(cmd.house, "mercenary", str(state.next_serial))
+        b.add(
+            m.SWMercenaryCreated(
+                house=cmd.house, unit=uid, region=cmd.region, value=t.rebuilt_value
+            )
+        )
+    elif card.effect == "contract_ends":
+        b.add(m.SWAuctionOpened(lot=cmd.target, kind="mercenary", opener=cmd.house))
+    return b.events
+
+
+def decide_give_card(state: SWState, cmd: m.SWGiveCard, dice: Dice) -> list[Event]:
+    check_actor(state, cmd.actor, cmd.house)
+    t = tables()
+    if cmd.to not in state.houses or cmd.to == cmd.house:
+        raise Refusal("bad_target", "give the card to another House")
+    if cmd.card not in state.houses[cmd.house].hand:
+        raise Refusal("not_in_hand", f"{cmd.house} does not hold card {cmd.card}")
+    if len(state.houses[cmd.to].hand) >= t.hand_size:
+        raise Refusal("hand_full", f"{cmd.to} already holds {t.hand_size} cards")
+    b = Builder(state, dice)
+    if cmd.price:
+        _pay(b, cmd.to, cmd.price, cmd.house, f"bought card {cmd.card}")
+    b.add(m.SWCardGiven(house=cmd.house, to=cmd.to, card=cmd.card))
+    return b.events
+
+
+def decide_pay(state: SWState, cmd: m.SWPay, dice: Dice) -> list[Event]:
+    check_actor(state, cmd.actor, cmd.house)
+    if cmd.to not in state.houses or cmd.to == cmd.house or cmd.amount <= 0:
+        raise Refusal("bad_payment", "pay a positive sum to another House")
+    b = Builder(state, dice)
+    _pay(b, cmd.house, cmd.amount, cmd.to, cmd.reason or "payment")
+    return b.events

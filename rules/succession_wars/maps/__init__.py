@@ -1,0 +1,1 @@
+"""Succession Wars maps as TOML package data (format: docs/succession-wars.md)."""

@@ -1,0 +1,549 @@
+"""Succession Wars commands and events, registered in the shared registries with an ``SW`` prefix.
+
+Commands are what a House (its token holder) or the referee asks for; events are the facts the
+log keeps. Events carry what evolve needs so that folding never re-derives a decision, and every
+die a decision rolled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mekref.rules.messages import COMMANDS, EVENTS, Command, Event
+from mekref.rules.succession_wars.model import (
+    CenterState,
+    HouseState,
+    JumpShip,
+    Kind,
+    Leader,
+    Phase,
+    RegionState,
+    SWMap,
+    Unit,
+)
+
+# --- shared parts --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Placement:
+    piece: str  # a unit, JumpShip or Leader id
+    region: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RetreatMove:
+    """One JumpShip leaving a contested Region with what it carries, along ``path``."""
+
+    jumpship: str
+    carry: tuple[str, ...] = ()  # units and Leaders
+    path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Bid:
+    house: str
+    amount: int  # 0 = pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class GroupResult:
+    units: tuple[str, ...]
+    value: int  # the attack value after every modifier
+    auto: bool  # 10 or more: an automatic kill, no die rolled
+    face: int  # 0 when no die was rolled
+    hit: bool
+
+
+# --- commands ------------------------------------------------------------------------------------
+
+
+@COMMANDS.register("SWStartCampaign")
+@dataclass(frozen=True, kw_only=True)
+class SWStartCampaign(Command):
+    seed: str
+    map: SWMap
+    players: tuple[tuple[str, str], ...]  # (House, player)
+    placements: tuple[Placement, ...] = ()  # free set-up pieces
+    scenario: str = "3025"
+
+
+@COMMANDS.register("SWEndPhase")
+@dataclass(frozen=True, kw_only=True)
+class SWEndPhase(Command):
+    house: str
+
+
+@COMMANDS.register("SWBuy")
+@dataclass(frozen=True, kw_only=True)
+class SWBuy(Command):
+    house: str
+    item: str  # house_mech, merc_rebuild, upgrade, conventional, jumpship_1/2/3/5
+    unit: str = ""  # the counter to build, rebuild or upgrade
+    free: bool = False  # use a unit owed at no cost
+
+
+@COMMANDS.register("SWBuildCenter")
+@dataclass(frozen=True, kw_only=True)
+class SWBuildCenter(Command):
+    house: str
+    region: str
+
+
+@COMMANDS.register("SWRepairCenter")
+@dataclass(frozen=True, kw_only=True)
+class SWRepairCenter(Command):
+    house: str
+    region: str
+
+
+@COMMANDS.register("SWTechRoll")
+@dataclass(frozen=True, kw_only=True)
+class SWTechRoll(Command):
+    house: str
+    chances: int = 1
+
+
+@COMMANDS.register("SWPlaceUnits")
+@dataclass(frozen=True, kw_only=True)
+class SWPlaceUnits(Command):
+    house: str
+    placements: tuple[Placement, ...]
+
+
+@COMMANDS.register("SWMoveJumpShip")
+@dataclass(frozen=True, kw_only=True)
+class SWMoveJumpShip(Command):
+    house: str
+    jumpship: str
+    pick_up: tuple[str, ...] = ()  # units and Leaders boarding where the ship is
+    path: tuple[str, ...] = ()  # Regions entered, in order
+    drop_off: tuple[str, ...] = ()  # what leaves the ship at the end of the path
+
+
+@COMMANDS.register("SWScuttleJumpShip")
+@dataclass(frozen=True, kw_only=True)
+class SWScuttleJumpShip(Command):
+    house: str
+    jumpship: str
+
+
+@COMMANDS.register("SWAttack")
+@dataclass(frozen=True, kw_only=True)
+class SWAttack(Command):
+    house: str
+    region: str
+    against: str = ""  # the defender, when more than one other side stands in the Region
+    pairs: tuple[tuple[str, str], ...] = ()  # combinations; every other unit attacks alone
+    leader: str = ""  # whose Combat Ability is added to one attack this round
+    leader_group: tuple[str, ...] = ()  # the attack (one unit or a pair) that gets it
+    boosted: tuple[str, ...] = ()  # 'Mechs given +2 by tech level 7 or 12
+    center_modifier: int = -1  # Manufacturing Center damage modifier; -1 = the largest allowed
+
+
+@COMMANDS.register("SWCounterattack")
+@dataclass(frozen=True, kw_only=True)
+class SWCounterattack(Command):
+    house: str
+    region: str
+    pairs: tuple[tuple[str, str], ...] = ()
+    leader: str = ""
+    leader_group: tuple[str, ...] = ()
+    boosted: tuple[str, ...] = ()
+
+
+@COMMANDS.register("SWTakeLosses")
+@dataclass(frozen=True, kw_only=True)
+class SWTakeLosses(Command):
+    house: str
+    region: str
+    units: tuple[str, ...]
+
+
+@COMMANDS.register("SWRetreat")
+@dataclass(frozen=True, kw_only=True)
+class SWRetreat(Command):
+    house: str
+    region: str
+    moves: tuple[RetreatMove, ...] = ()  # none: stay and fight on
+
+
+@COMMANDS.register("SWReportBattle")
+@dataclass(frozen=True, kw_only=True)
+class SWReportBattle(Command):
+    """A battle fought elsewhere (MegaMek): which counters died and who retreated."""
+
+    house: str  # the attacker
+    region: str
+    against: str = ""
+    destroyed: tuple[str, ...] = ()
+    retreats: tuple[RetreatMove, ...] = ()
+    center_modifier: int = -1
+
+
+@COMMANDS.register("SWKillLeader")
+@dataclass(frozen=True, kw_only=True)
+class SWKillLeader(Command):
+    house: str
+    leader: str
+
+
+@COMMANDS.register("SWRansomLeader")
+@dataclass(frozen=True, kw_only=True)
+class SWRansomLeader(Command):
+    house: str  # pays, gets the Leader back
+    leader: str
+    price: int
+
+
+@COMMANDS.register("SWPay")
+@dataclass(frozen=True, kw_only=True)
+class SWPay(Command):
+    house: str
+    to: str
+    amount: int
+    reason: str = ""
+
+
+@COMMANDS.register("SWGiveCard")
+@dataclass(frozen=True, kw_only=True)
+class SWGiveCard(Command):
+    house: str
+    to: str
+    card: int
+    price: int = 0
+
+
+@COMMANDS.register("SWPlayCard")
+@dataclass(frozen=True, kw_only=True)
+class SWPlayCard(Command):
+    house: str
+    card: int
+    region: str = ""  # new Mercenary unit: the capital it forms in
+    target: str = ""  # contract ends: a Mercenary formation
+    note: str = ""  # referee-resolved cards: what was done
+
+
+@COMMANDS.register("SWBribe")
+@dataclass(frozen=True, kw_only=True)
+class SWBribe(Command):
+    house: str
+    leader: str
+    free: bool = False  # one of Liao's two free attempts
+
+
+@COMMANDS.register("SWBuyInterdict")
+@dataclass(frozen=True, kw_only=True)
+class SWBuyInterdict(Command):
+    house: str
+    region: str
+    target: str  # the House whose forces are to be interdicted
+    fallback_region: str = ""  # chosen by the target if 1-3 falls and the briber is not there
+
+
+@COMMANDS.register("SWOpenAuction")
+@dataclass(frozen=True, kw_only=True)
+class SWOpenAuction(Command):
+    house: str
+    lot: str  # a Periphery state
+
+
+@COMMANDS.register("SWSettleAuction")
+@dataclass(frozen=True, kw_only=True)
+class SWSettleAuction(Command):
+    bids: tuple[Bid, ...]  # as made round the table, starting with the opener; 0 = pass
+
+
+# --- events --------------------------------------------------------------------------------------
+
+
+@EVENTS.register("SWCampaignStarted")
+@dataclass(frozen=True, kw_only=True)
+class SWCampaignStarted(Event):
+    seed: str
+    scenario: str
+    map: SWMap
+    sequence: tuple[str, ...]
+    houses: tuple[HouseState, ...]
+    regions: tuple[tuple[str, RegionState], ...]
+    units: tuple[Unit, ...]
+    jumpships: tuple[JumpShip, ...]
+    leaders: tuple[Leader, ...]
+    deck: tuple[int, ...]
+
+
+@EVENTS.register("SWPhaseBegan")
+@dataclass(frozen=True, kw_only=True)
+class SWPhaseBegan(Event):
+    house: str
+    phase: Phase
+    round: int
+    turn_no: int
+
+
+@EVENTS.register("SWCardsDrawn")
+@dataclass(frozen=True, kw_only=True)
+class SWCardsDrawn(Event):
+    house: str
+    cards: tuple[int, ...]
+    deck: tuple[int, ...]  # the draw pile afterwards
+    discard: tuple[int, ...]
+
+
+@EVENTS.register("SWCashChanged")
+@dataclass(frozen=True, kw_only=True)
+class SWCashChanged(Event):
+    house: str
+    delta: int
+    reason: str
+
+
+@EVENTS.register("SWTechChanged")
+@dataclass(frozen=True, kw_only=True)
+class SWTechChanged(Event):
+    house: str
+    delta: int
+    reason: str
+    level: int  # after the change, held within the scale
+
+
+@EVENTS.register("SWTechPending")
+@dataclass(frozen=True, kw_only=True)
+class SWTechPending(Event):
+    """A change applied in the Adjust Technology Scale phase of the current turn."""
+
+    house: str
+    delta: int
+    reason: str
+
+
+@EVENTS.register("SWPieceBought")
+@dataclass(frozen=True, kw_only=True)
+class SWPieceBought(Event):
+    house: str
+    item: str
+    piece: str
+    value: int = 0  # combat value for units
+    kind: Kind = Kind.MECH
+    capacity: int = 0  # for JumpShips
+    new: bool = False  # a fresh counter (conventional unit, JumpShip)
+    free: bool = False  # paid with a unit owed at no cost
+
+
+@EVENTS.register("SWCenterChanged")
+@dataclass(frozen=True, kw_only=True)
+class SWCenterChanged(Event):
+    region: str
+    center: CenterState
+    reason: str
+    blocked_turn: int = -1
+
+
+@EVENTS.register("SWPiecesPlaced")
+@dataclass(frozen=True, kw_only=True)
+class SWPiecesPlaced(Event):
+    house: str
+    placements: tuple[Placement, ...]
+
+
+@EVENTS.register("SWJumpShipMoved")
+@dataclass(frozen=True, kw_only=True)
+class SWJumpShipMoved(Event):
+    house: str
+    jumpship: str
+    picked_up: tuple[str, ...]
+    path: tuple[str, ...]
+    dropped_off: tuple[str, ...]
+
+
+@EVENTS.register("SWJumpShipScuttled")
+@dataclass(frozen=True, kw_only=True)
+class SWJumpShipScuttled(Event):
+    house: str
+    jumpship: str
+
+
+@EVENTS.register("SWPiecesCaptured")
+@dataclass(frozen=True, kw_only=True)
+class SWPiecesCaptured(Event):
+    captor: str
+    region: str
+    jumpships: tuple[str, ...] = ()
+    leaders: tuple[str, ...] = ()
+    held_at: str = ""  # where captured Leaders are moved (the captor's capital)
+    destroyed_jumpships: tuple[str, ...] = ()  # 2786: the loser's JumpShips are eliminated
+
+
+@EVENTS.register("SWRegionCaptured")
+@dataclass(frozen=True, kw_only=True)
+class SWRegionCaptured(Event):
+    house: str
+    region: str
+    previous: str
+    blocked_turn: int
+
+
+@EVENTS.register("SWCombatBegan")
+@dataclass(frozen=True, kw_only=True)
+class SWCombatBegan(Event):
+    region: str
+    attacker: str
+    defender: str
+    original_strength: int
+    center_modifier: int
+    controller_before: str
+
+
+@EVENTS.register("SWCombatRolled")
+@dataclass(frozen=True, kw_only=True)
+class SWCombatRolled(Event):
+    house: str
+    region: str
+    side: str  # "attacker" | "defender"
+    round: int
+    results: tuple[GroupResult, ...]
+    hits: int
+    boosts: int = 0  # tech boosts used
+
+
+@EVENTS.register("SWLossesTaken")
+@dataclass(frozen=True, kw_only=True)
+class SWLossesTaken(Event):
+    house: str
+    region: str
+    units: tuple[str, ...]
+
+
+@EVENTS.register("SWRetreated")
+@dataclass(frozen=True, kw_only=True)
+class SWRetreated(Event):
+    house: str
+    region: str
+    moves: tuple[RetreatMove, ...]
+
+
+@EVENTS.register("SWCombatRoundEnded")
+@dataclass(frozen=True, kw_only=True)
+class SWCombatRoundEnded(Event):
+    region: str
+    round: int
+
+
+@EVENTS.register("SWCombatEnded")
+@dataclass(frozen=True, kw_only=True)
+class SWCombatEnded(Event):
+    region: str
+    winner: str  # "" when both sides were wiped out
+
+
+@EVENTS.register("SWCenterDamageRolled")
+@dataclass(frozen=True, kw_only=True)
+class SWCenterDamageRolled(Event):
+    region: str
+    face: int
+    modifier: int
+    damaged: bool
+
+
+@EVENTS.register("SWInterdicted")
+@dataclass(frozen=True, kw_only=True)
+class SWInterdicted(Event):
+    house: str
+    region: str  # "" = Housewide
+    until: str
+    reason: str
+
+
+@EVENTS.register("SWLeaderKilled")
+@dataclass(frozen=True, kw_only=True)
+class SWLeaderKilled(Event):
+    leader: str
+    by: str
+
+
+@EVENTS.register("SWBribeRolled")
+@dataclass(frozen=True, kw_only=True)
+class SWBribeRolled(Event):
+    house: str
+    leader: str
+    bonus: int
+    success: bool
+    held_at: str  # where a bribed House Leader takes refuge
+    switched_units: tuple[str, ...] = ()  # a bribed Mercenary Leader's force
+    free: bool = False  # one of Liao's free attempts
+
+
+@EVENTS.register("SWLeaderReleased")
+@dataclass(frozen=True, kw_only=True)
+class SWLeaderReleased(Event):
+    leader: str
+    region: str
+
+
+@EVENTS.register("SWCardGiven")
+@dataclass(frozen=True, kw_only=True)
+class SWCardGiven(Event):
+    house: str
+    to: str
+    card: int
+
+
+@EVENTS.register("SWCardPlayed")
+@dataclass(frozen=True, kw_only=True)
+class SWCardPlayed(Event):
+    house: str
+    card: int
+    effect: str
+    note: str = ""
+
+
+@EVENTS.register("SWMercenaryCreated")
+@dataclass(frozen=True, kw_only=True)
+class SWMercenaryCreated(Event):
+    house: str
+    unit: str
+    region: str
+    value: int
+
+
+@EVENTS.register("SWAuctionOpened")
+@dataclass(frozen=True, kw_only=True)
+class SWAuctionOpened(Event):
+    lot: str
+    kind: str
+    opener: str
+
+
+@EVENTS.register("SWAuctionSettled")
+@dataclass(frozen=True, kw_only=True)
+class SWAuctionSettled(Event):
+    lot: str
+    kind: str
+    bids: tuple[Bid, ...]
+    winner: str  # "" if everyone passed
+    price: int
+
+
+@EVENTS.register("SWAllegianceChanged")
+@dataclass(frozen=True, kw_only=True)
+class SWAllegianceChanged(Event):
+    """Pieces and Regions passing to a new owner (won auctions)."""
+
+    owner: str
+    units: tuple[str, ...] = ()
+    jumpships: tuple[str, ...] = ()
+    leaders: tuple[str, ...] = ()
+    regions: tuple[str, ...] = ()
+
+
+@EVENTS.register("SWHouseOut")
+@dataclass(frozen=True, kw_only=True)
+class SWHouseOut(Event):
+    house: str
+
+
+@EVENTS.register("SWGameWon")
+@dataclass(frozen=True, kw_only=True)
+class SWGameWon(Event):
+    player: str
+    capitals: tuple[str, ...]

@@ -1,0 +1,275 @@
+"""Setting up a game from an Order of Battle: counters, Leaders, JumpShips, centers, cards, cash.
+
+Named set-up Regions come from the Order of Battle; "Free Set-Up" pieces are placed by the
+command; Leaders set up "with" a formation stand with its first counter. The deck is shuffled
+with named d-n rolls (Fisher-Yates), so the order is in the log and can be audited.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mekref.rules.dice import Dice
+from mekref.rules.messages import Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.succession_wars import messages as m
+from mekref.rules.succession_wars.common import tables
+from mekref.rules.succession_wars.data import OrderOfBattle, load_oob_3025
+from mekref.rules.succession_wars.model import (
+    REFEREE,
+    TERRA_OWNER,
+    CenterState,
+    HouseState,
+    JumpShip,
+    Leader,
+    Phase,
+    RegionState,
+    Status,
+    SWMap,
+    SWState,
+    Unit,
+)
+
+FREE = "free set-up"
+
+
+def slug(*parts: str) -> str:
+    text = "-".join(parts).lower().replace("'", "")
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+def counters_3025(oob: OrderOfBattle | None = None) -> list[tuple[Unit, str]]:
+    """Every counter of the 3025 Order of Battle with its set-up rule (a Region or "free")."""
+    oob = oob or load_oob_3025()
+    out: list[tuple[Unit, str]] = []
+    for f in oob.formations:
+        values = [(v, Status.ACTIVE) for v in f.available] + [
+            (v, Status.RESERVE) for v in f.reserve
+        ]
+        for n, (value, status) in enumerate(values, start=1):
+            unit = Unit(
+                id=slug(f.house, f.name, str(n)),
+                formation=f.name,
+                house=f.house,
+                owner=f.house,
+                value=value,
+                mercenary=f.mercenary,
+                status=status,
+            )
+            out.append((unit, f.setup))
+    return out
+
+
+def jumpships_3025(oob: OrderOfBattle | None = None) -> list[JumpShip]:
+    oob = oob or load_oob_3025()
+    return [
+        JumpShip(id=slug(house, "js", str(n)), owner=house, capacity=cap)
+        for house, caps in oob.jumpships.items()
+        for n, cap in enumerate(caps, start=1)
+    ]
+
+
+def free_setup_pieces(oob: OrderOfBattle | None = None) -> list[str]:
+    """Ids a SWStartCampaign must place: free set-up counters, "adjacent" ones, JumpShips."""
+    ids = [
+        u.id
+        for u, setup in counters_3025(oob)
+        if u.status is Status.ACTIVE and not _named_region(setup)
+    ]
+    return ids + [s.id for s in jumpships_3025(oob)]
+
+
+def _named_region(setup: str) -> bool:
+    lowered = setup.lower()
+    return not (lowered.startswith("free") or lowered.startswith("adjacent to"))
+
+
+def _place(
+    state_map: SWMap, piece: str, house: str, region: str, setup: str, controllers: dict[str, str]
+) -> None:
+    info = state_map.region(region)
+    if info is None:
+        raise Refusal("unknown_region", f"{piece}: there is no Region {region!r} on this map")
+    if setup.lower().startswith("adjacent to"):
+        target = setup[len("adjacent to ") :]
+        if target not in info.borders:
+            raise Refusal("bad_setup", f"{piece} must set up in a Region bordering {target}")
+    if controllers.get(region) != house:
+        raise Refusal("bad_setup", f"{piece} must set up in a Region of House {house}")
+
+
+def decide_start(state: SWState, cmd: m.SWStartCampaign, dice: Dice) -> list[Event]:
+    if state.started:
+        raise Refusal("already_started", "this game has already been set up")
+    if cmd.actor != REFEREE:
+        raise Refusal("referee_only", "the referee sets up the game")
+    if cmd.scenario != "3025":
+        raise Refusal(
+            "scenario_not_supported",
+            "only the 3025 Order of Battle is complete enough to set up (ruling SW-14)",
+        )
+    if not cmd.seed:
+        raise Refusal("bad_seed", "a game needs a seed for its dice")
+    t = tables()
+    oob = load_oob_3025()
+    board = cmd.map
+    players = dict(cmd.players)
+    if sorted(players) != sorted(oob.sequence) or len(cmd.players) != len(players):
+        raise Refusal("bad_players", f"name a player for each House: {', '.join(oob.sequence)}")
+    for house in oob.sequence:
+        if not board.house_capital(house):
+            raise Refusal("bad_map", f"the map has no House capital for {house}")
+    controllers = {r.name: r.house for r in board.regions}
+    placements = {p.piece: p.region for p in cmd.placements}
+    if len(placements) != len(cmd.placements):
+        raise Refusal("bad_setup", "a piece is placed twice")
+    units: list[Unit] = []
+    first_of: dict[tuple[str, str], str] = {}
+    needed = set(free_setup_pieces(oob))
+    for unit, setup in counters_3025(oob):
+        if unit.status is Status.ACTIVE:
+            if _named_region(setup):
+                region = setup
+                if board.region(region) is None:
+                    raise Refusal("bad_map", f"the map lacks {region}, a set-up Region")
+            else:
+                region = placements.get(unit.id, "")
+                if not region:
+                    raise Refusal("bad_setup", f"place {unit.id} ({setup})")
+                _place(board, unit.id, unit.house, region, setup, controllers)
+            unit = Unit(**{**unit.__dict__, "region": region})
+            first_of.setdefault((unit.house, unit.formation), region)
+        units.append(unit)
+    ships: list[JumpShip] = []
+    for ship in jumpships_3025(oob):
+        region = placements.get(ship.id, "")
+        if not region:
+            raise Refusal("bad_setup", f"place JumpShip {ship.id}")
+        _place(board, ship.id, ship.owner, region, FREE, controllers)
+        ships.append(JumpShip(id=ship.id, owner=ship.owner, capacity=ship.capacity, region=region))
+    extra = set(placements) - needed
+    if extra:
+        raise Refusal("bad_setup", f"these pieces set up in named Regions: {sorted(extra)}")
+    leaders: list[Leader] = []
+    for row in oob.leaders:
+        if row.setup.startswith("with "):
+            formation = row.setup[len("with ") :]
+            region = first_of.get((row.house, formation), "")
+        else:
+            region = row.setup
+        if board.region(region) is None:
+            raise Refusal("bad_map", f"the map lacks {region!r}, where {row.name} sets up")
+        leaders.append(
+            Leader(
+                id=slug(row.house, row.name),
+                name=row.name,
+                house=row.house,
+                owner=row.house,
+                combat=row.combat,
+                military=row.military,
+                admin=row.admin,
+                loyalty=row.loyalty,
+                mercenary=row.mercenary,
+                formation=row.setup[len("with ") :] if row.mercenary else "",
+                region=region,
+            )
+        )
+    # Neutrals: ComStar on Terra, each Periphery state's garrison and JumpShip in its Region.
+    for spot in board.regions:
+        owner = TERRA_OWNER if spot.terra else spot.house if spot.periphery else ""
+        if not owner:
+            continue
+        values = oob.garrisons.get(owner, ())
+        for n, value in enumerate(values, start=1):
+            units.append(
+                Unit(
+                    id=slug(owner, "garrison", str(n)),
+                    formation=f"{owner} Garrison",
+                    house=owner,
+                    owner=owner,
+                    value=value,
+                    region=spot.name,
+                )
+            )
+        for n, cap in enumerate(oob.neutral_jumpships.get(owner, ()), start=1):
+            ships.append(
+                JumpShip(id=slug(owner, "js", str(n)), owner=owner, capacity=cap, region=spot.name)
+            )
+    # The garrison rule: every Region with a hostile border holds a combat unit.
+    held = {(u.owner, u.region) for u in units if u.status is Status.ACTIVE}
+    for spot in board.regions:
+        if spot.house not in players:
+            continue
+        hostile = [
+            b
+            for b in spot.borders
+            if (other := board.region(b)) is not None
+            and other.house != spot.house
+            and not other.periphery
+        ]
+        if hostile and (spot.house, spot.name) not in held:
+            raise Refusal(
+                "ungarrisoned_border",
+                f"{spot.name} borders {', '.join(hostile)} and must be garrisoned by {spot.house}",
+            )
+    regions = tuple(
+        (
+            r.name,
+            RegionState(
+                controller=r.house,
+                center=CenterState.INTACT if r.center else CenterState.NONE,
+            ),
+        )
+        for r in board.regions
+    )
+    for house, names in oob.centers.items():
+        for name in names:
+            if dict(regions)[name].center is CenterState.NONE:
+                raise Refusal("bad_map", f"the map has no Manufacturing Center at {name} ({house})")
+    # Shuffle the deck: Fisher-Yates with one named roll per position.
+    deck = list(range(1, t.deck_size + 1))
+    rolls = []
+    for i in range(len(deck) - 1, 0, -1):
+        roll, dice = dice.roll(f"shuffle the Event Cards, position {i + 1}", 1, i + 1)
+        rolls.append(roll)
+        j = roll.faces[0] - 1
+        deck[i], deck[j] = deck[j], deck[i]
+    hands: dict[str, list[int]] = {h: [] for h in oob.sequence}
+    death_commando = [c.number for c in t.cards.values() if c.name == "Death Commando"]
+    if "Liao" in hands:
+        # The Liao player receives both Death Commando cards and two others.
+        hands["Liao"] = list(death_commando)
+        deck = [c for c in deck if c not in death_commando]
+    for house in oob.sequence:
+        while len(hands[house]) < t.hand_size:
+            hands[house].append(deck.pop(0))
+    houses = []
+    for house in oob.sequence:
+        base = sum(r.resource for r in board.regions if r.house == house and not r.periphery)
+        admin = sum(
+            ld.admin for ld in leaders if ld.owner == house and controllers.get(ld.region) == house
+        )
+        houses.append(
+            HouseState(
+                name=house,
+                player=players[house],
+                cash=base + admin,  # "monies equal to their initial tax base" (ruling SW-15)
+                hand=tuple(hands[house]),
+                free_bribes=t.liao_free_bribes if house == "Liao" else 0,
+            )
+        )
+    started = m.SWCampaignStarted(
+        seed=cmd.seed,
+        scenario=cmd.scenario,
+        map=board,
+        sequence=oob.sequence,
+        houses=tuple(houses),
+        regions=regions,
+        units=tuple(units),
+        jumpships=tuple(ships),
+        leaders=tuple(leaders),
+        deck=tuple(deck),
+        rolls=tuple(rolls),
+    )
+    first = m.SWPhaseBegan(house=oob.sequence[0], phase=Phase.DRAW, round=1, turn_no=1)
+    return [started, first]

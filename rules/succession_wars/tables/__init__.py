@@ -1,0 +1,1 @@
+"""The Succession Wars tables as TOML package data; every row cites its source line."""
