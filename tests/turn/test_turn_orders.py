@@ -1,0 +1,240 @@
+"""The orders contract: refusals (with the field they concern), replacing and withdrawing
+orders, reorganising formations, and secrecy (a side's view never shows the enemy's hidden
+formations or orders)."""
+
+from __future__ import annotations
+
+import pytest
+from turn_world import REFEREE, placed, run, started
+
+from mekref.rules import CampaignState, Refusal, decide, dice_for, execute
+from mekref.rules.campaign_commands import OpenPool
+from mekref.rules.campaign_state import PoolKind
+from mekref.rules.codec import canonical_json
+from mekref.rules.messages import EVENTS
+from mekref.rules.tripwire.turn.events import OrdersSubmitted, is_private
+from mekref.rules.tripwire.turn.orders import (
+    ACTIONS,
+    FormationOrder,
+    ResolveTurn,
+    SubmitOrders,
+    WithdrawOrders,
+    orders_of,
+    side_view,
+)
+from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations
+
+O = FormationOrder
+
+
+def _state() -> CampaignState:
+    state = started()
+    state, _ = run(
+        state,
+        OpenPool(
+            actor=REFEREE,
+            pool_id="cap",
+            side_id="loyalist",
+            name="Bagnorgeio",
+            kind=PoolKind.LOCATION,
+            location="Bagnorgeio",
+            opening_balance=50,
+        ),
+    )
+    return placed(
+        state,
+        (
+            FormationSpec(
+                formation_id="alpha",
+                name="Alpha",
+                unit_ids=("L-GRF", "L-WVR", "L-SHD", "L-LCT"),
+                hex="0508",
+            ),
+            FormationSpec(formation_id="air", name="Air", unit_ids=("L-RPR",), hex="0610"),
+            FormationSpec(formation_id="hover", name="Hover", unit_ids=("L-MAX",), hex="0610"),
+        ),
+        (
+            FormationSpec(formation_id="bravo", name="Bravo", unit_ids=("R-JR7", "R-MAD", "R-AS7")),
+            FormationSpec(formation_id="tanks", name="Tanks", unit_ids=("R-BLD",)),
+        ),
+    )
+
+
+STATE = _state()
+
+
+def _refusal(cmd: SubmitOrders | WithdrawOrders | ResolveTurn | PlaceFormations) -> Refusal:
+    with pytest.raises(Refusal) as info:
+        decide(STATE, cmd, dice_for(STATE))
+    return info.value
+
+
+def _submit(side: str, *orders: FormationOrder, day: int = 1) -> SubmitOrders:
+    return SubmitOrders(actor=side, side_id=side, day=day, orders=orders)
+
+
+def test_actions_are_the_rule_texts_list() -> None:
+    assert {"move", "forced_march", "guard", "rest", "overflight", "looting", "recruit"} <= ACTIONS
+    assert len(ACTIONS) == 26
+
+
+def test_unknown_action_is_refused_with_its_field() -> None:
+    r = _refusal(_submit("loyalist", O(formation_id="alpha", action="teleport")))
+    assert r.code == "unknown_action"
+    assert "orders[0].action" in r.message
+
+
+def test_illegal_path_names_the_hex_and_why() -> None:
+    # 0508 -> 0607 -> 0707 -> 0806 -> 0906 is four road steps; alpha has 3 MP (speed 5).
+    r = _refusal(
+        _submit(
+            "loyalist",
+            O(formation_id="alpha", action="move", path=("0607", "0707", "0806", "0906")),
+        )
+    )
+    assert r.code == "illegal_path"
+    assert "orders[0].path[3]" in r.message and "0906" in r.message and "over_budget" in r.message
+    r = _refusal(_submit("loyalist", O(formation_id="alpha", action="move", path=("0707",))))
+    assert r.code == "illegal_path" and "not_adjacent" in r.message
+    # Legged units cannot enter the sea (hexmap ruling R3).
+    r = _refusal(
+        _submit(
+            "loyalist",
+            O(formation_id="alpha", action="move", path=("0408", "0308", "0208", "0108")),
+        )
+    )
+    assert r.code == "illegal_path" and "0108" in r.message and "impassable" in r.message
+
+
+def test_forced_march_gets_half_again_the_mp() -> None:
+    # 3 MP x 1.5 = 4.5, rounded up to 5 (hexmap ruling R4): four road hexes now fit.
+    order = O(formation_id="alpha", action="forced_march", path=("0607", "0707", "0806", "0906"))
+    events = decide(STATE, _submit("loyalist", order), dice_for(STATE))
+    assert len(events) == 1
+
+
+def test_not_your_formation() -> None:
+    r = _refusal(_submit("loyalist", O(formation_id="bravo", action="guard")))
+    assert r.code == "not_your_formation" and "orders[0].formation_id" in r.message
+    r = _refusal(_submit("loyalist", O(formation_id="ghost", action="guard")))
+    assert r.code == "not_your_formation"
+    r = _refusal(WithdrawOrders(actor="rebel", side_id="rebel", day=1, formation_ids=("alpha",)))
+    assert r.code == "not_your_formation"
+
+
+def test_wrong_day() -> None:
+    r = _refusal(_submit("loyalist", O(formation_id="alpha", action="guard"), day=2))
+    assert r.code == "wrong_day" and r.message.startswith("day:")
+    assert _refusal(ResolveTurn(actor=REFEREE, day=3)).code == "wrong_day"
+
+
+def test_not_enough_wp() -> None:
+    order = O(formation_id="alpha", action="repair", params=(("pool", "cap"), ("wp", "80")))
+    r = _refusal(_submit("loyalist", order))
+    assert r.code == "insufficient_wp" and "params.wp" in r.message
+
+
+def test_aerospace_actions_need_aerospace_units_and_fuel() -> None:
+    r = _refusal(_submit("loyalist", O(formation_id="alpha", action="overflight", target="0707")))
+    assert r.code == "wrong_units"
+    # The Rapier holds 400 fuel points: 1 per km at low altitude (line 201), there and back.
+    far = O(formation_id="air", action="overflight", target="1712")
+    assert _refusal(_submit("loyalist", far)).code == "insufficient_fuel"
+
+
+def test_the_attacker_starts_at_the_pirate_point() -> None:
+    state = started()
+    spec = FormationSpec(formation_id="b", name="B", unit_ids=("R-JR7",), hex="1712")
+    with pytest.raises(Refusal) as info:
+        execute(state, PlaceFormations(actor="rebel", side_id="rebel", day=1, formations=(spec,)))
+    assert info.value.code == "pirate_point"
+    with pytest.raises(Refusal):
+        execute(STATE, _submit("rebel", O(formation_id="bravo", action="move", path=("1712",))))
+
+
+def test_submit_replaces_and_withdraw_drops() -> None:
+    state, _ = run(
+        STATE,
+        _submit(
+            "loyalist",
+            O(formation_id="alpha", action="guard"),
+            O(formation_id="hover", action="rest"),
+        ),
+        _submit("loyalist", O(formation_id="alpha", action="rest")),
+    )
+    assert [(o.formation_id, o.action) for o in orders_of(state, "loyalist")] == [
+        ("alpha", "rest"),
+        ("hover", "rest"),
+    ]
+    state, _ = run(
+        state, WithdrawOrders(actor="loyalist", side_id="loyalist", day=1, formation_ids=("hover",))
+    )
+    assert [o.formation_id for o in orders_of(state, "loyalist")] == ["alpha"]
+    assert orders_of(state, "rebel") == ()
+
+
+def test_reorganising_needs_units_standing_together() -> None:
+    split = (
+        FormationSpec(formation_id="a1", name="A1", unit_ids=("L-GRF", "L-WVR"), hex="0508"),
+        FormationSpec(formation_id="a2", name="A2", unit_ids=("L-SHD", "L-LCT"), hex="0508"),
+        FormationSpec(formation_id="air", name="Air", unit_ids=("L-RPR", "L-MAX"), hex="0610"),
+    )
+    state, _ = run(
+        STATE, PlaceFormations(actor="loyalist", side_id="loyalist", day=1, formations=split)
+    )
+    assert state.strategic is not None
+    assert sorted(f for f in state.strategic.formations if f.startswith("a")) == ["a1", "a2", "air"]
+    apart = (
+        FormationSpec(formation_id="mixed", name="M", unit_ids=("L-GRF", "L-RPR"), hex="0508"),
+    )
+    with pytest.raises(Refusal) as info:
+        execute(
+            STATE, PlaceFormations(actor="loyalist", side_id="loyalist", day=1, formations=apart)
+        )
+    assert info.value.code == "reorganise_apart"
+
+
+def test_the_orders_event_is_private_to_its_side() -> None:
+    events, _ = execute(STATE, _submit("loyalist", O(formation_id="alpha", action="guard")))
+    (stored,) = events
+    assert isinstance(stored, OrdersSubmitted) and stored.side_id == "loyalist"
+    assert is_private(stored)
+    assert EVENTS.from_json(EVENTS.to_json(stored)) == stored
+
+
+def test_side_view_never_shows_the_enemys_hidden_formations_or_orders() -> None:
+    state, _ = run(
+        STATE,
+        _submit("rebel", O(formation_id="bravo", action="orbital_insertion", target="1712")),
+        _submit("loyalist", O(formation_id="alpha", action="guard")),
+        ResolveTurn(actor=REFEREE, day=1),
+        _submit("rebel", O(formation_id="tanks", action="orbital_insertion", target="1612"), day=2),
+    )
+    loyal = side_view(state, "loyalist")
+    text = canonical_json(loyal)
+    assert {f.formation_id for f in loyal.formations} == {"alpha", "air", "hover"}
+    assert all(s.formation_id not in ("bravo", "tanks") for s in loyal.sightings)
+    assert "1712" not in text and "1612" not in text and "tanks" not in text and "bravo" not in text
+    assert loyal.orders == ()
+    rebel = side_view(state, "rebel")
+    assert [o.formation_id for o in rebel.orders] == ["tanks"]
+    assert "0508" not in canonical_json(rebel)
+
+
+def test_a_seen_enemy_appears_as_a_sighting_only() -> None:
+    state, _ = run(
+        STATE,
+        _submit("rebel", O(formation_id="bravo", action="orbital_insertion", target="0707")),
+        ResolveTurn(actor=REFEREE, day=1),
+    )
+    view = side_view(state, "loyalist")
+    # 0707 is next to nothing the loyalists hold; bravo landed unseen.
+    assert view.sightings == ()
+    state, _ = run(
+        state,
+        _submit("loyalist", O(formation_id="alpha", action="move", path=("0607", "0707")), day=2),
+        ResolveTurn(actor=REFEREE, day=2),
+    )
+    view = side_view(state, "loyalist")
+    assert [(s.formation_id, s.hex) for s in view.sightings] == [("bravo", "0707")]
+    assert all(f.side_id == "loyalist" for f in view.formations)
