@@ -204,7 +204,7 @@ def loadout_of(cond: UnitCondition) -> tuple[AmmoBinLoad, ...]:
 def _ammo_used(cond: UnitCondition, loadout: tuple[AmmoBinLoad, ...] | None) -> tuple[AmmoUse, ...]:
     """Tons to re-arm per ammunition type.
 
-    Ruling R-BATTLE-6: a bin is one ton; the shots it held at import are its full load (the
+    Ruling BR-6: a bin is one ton; the shots it held at import are its full load (the
     standard load never changes, line 22). A bin in a destroyed location is a full ton to
     replace. Without an import load the design's capacity is used when it states one; a bin
     of unknown capacity costs a ton only when it is empty.
@@ -268,7 +268,7 @@ def _mobility(cond: UnitCondition, kind: UnitKind) -> UnitMobility:
     immobile = False
     if kind.is_vehicle:
         walk = cond.design.walk_mp if cond.design else 0
-        # Ruling R-BATTLE-7: a vehicle is immobile when its motive damage takes all its MP or
+        # Ruling BR-7: a vehicle is immobile when its motive damage takes all its MP or
         # its engine is hit (an engine hit immobilises a vehicle in Total Warfare).
         immobile = (walk > 0 and cond.motive_damage >= walk) or tank.get("engine") == "hit"
     return UnitMobility(

@@ -47,7 +47,7 @@ def err_console() -> Console:
 
 
 def out_console() -> Console:
-    return Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120)
 
 
 class CliError(Exception):

@@ -210,7 +210,7 @@ def build_units(
             troopers=cond.troopers_max or 0,
         )
         out.append(ImportedUnit(unit, path[0], path[1], loadout_of(cond), tuple(notes)))
-    # Ruling R-BATTLE-8: without ranks in the file, the first unit of each lance leads it.
+    # Ruling BR-8: without ranks in the file, the first unit of each lance leads it.
     leaders: set[tuple[str, str]] = set()
     final: list[ImportedUnit] = []
     for item in out:

@@ -96,7 +96,7 @@ def _views(battle: Battle) -> dict[str, list[tuple[BattleFile, ReportedUnit]]]:
 def _authoritative(
     owner: str, views: list[tuple[BattleFile, ReportedUnit]]
 ) -> tuple[BattleFile, ReportedUnit]:
-    """Ruling R-BATTLE-2: the owner's own file describes its units; else the first file."""
+    """Ruling BR-2: the owner's own file describes its units; else the first file."""
     for f, u in views:
         if f.reporting_side == owner:
             return f, u
@@ -156,10 +156,11 @@ def _fate(
     chosen: ReportedUnit,
     views: list[tuple[BattleFile, ReportedUnit]],
     killed_names: set[str],
+    reported_sides: set[str],
 ) -> tuple[Fate, list[str]]:
     """Fate from the sections every file put the unit in, and its damage.
 
-    Ruling R-BATTLE-3: a unit MegaMek wrote as ``devastated`` (no wreck to recover) is at least
+    Ruling BR-3: a unit MegaMek wrote as ``devastated`` (no wreck to recover) is at least
     truly destroyed. An enemy's ``salvage`` section mixes wrecks with units still on the map, so
     there it counts as a wreck only with a kill entry or when the owner's view agrees.
     """
@@ -173,20 +174,21 @@ def _fate(
     if state is DamageState.TRULY_DESTROYED:
         return Fate.TRULY_DESTROYED, [*why, "truly destroyed by the glossary rows"]
     if RecordSection.DEVASTATED in any_sections:
-        return Fate.TRULY_DESTROYED, [*why, "devastated: no wreck to recover (R-BATTLE-3)"]
-    wreck = RecordSection.SALVAGE in own_sections or (
-        RecordSection.SALVAGE in any_sections
-        and (unit.unit_id in killed_names or not own_sections)
-        and bool(salvage_reasons(chosen.mobility) or unit.unit_id in killed_names)
-    )
-    if RecordSection.SALVAGE in {s for own, s in sections if not own} and own_sections - {
-        RecordSection.SALVAGE
-    }:
+        return Fate.TRULY_DESTROYED, [*why, "devastated: no wreck to recover (BR-3)"]
+    if own_sections:
         wreck = RecordSection.SALVAGE in own_sections
+    else:
+        wreck = RecordSection.SALVAGE in any_sections and (
+            unit.unit_id in killed_names or bool(salvage_reasons(chosen.mobility))
+        )
     if wreck:
         return Fate.DESTROYED_REPAIRABLE, [*why, "destroyed in the game, repairable"]
     if RecordSection.RETREATED in any_sections:
         return Fate.RETREATED, why
+    if not own_sections and unit.side_id in reported_sides:
+        # Ruling BR-4: the owner sent a file that does not name the unit, and no other file
+        # shows it wrecked or gone: it is missing until the referee says otherwise.
+        return Fate.MISSING, [*why, "absent from its own side's file (BR-4)"]
     if _has_damage(chosen.damage):
         return Fate.DAMAGED, why
     return Fate.OPERATIONAL, why
@@ -206,6 +208,7 @@ def resolve(
     t = tables or load_tables()
     views = _views(battle)
     killed_names = {uid for f in battle.files for k in f.kills for uid in k.killed_unit_ids}
+    reported_sides = {f.reporting_side for f in battle.files if f.reporting_side}
     conflicts: list[Conflict] = []
     units: list[UnitOutcome] = []
     chosen_views: dict[str, ReportedUnit] = {}
@@ -214,7 +217,7 @@ def resolve(
         _, chosen = _authoritative(unit.side_id, views[unit_id])
         chosen_views[unit_id] = chosen
         conflicts.extend(_conflicts(unit_id, chosen, views[unit_id]))
-        fate, why = _fate(unit, chosen, views[unit_id], killed_names)
+        fate, why = _fate(unit, chosen, views[unit_id], killed_names, reported_sides)
         reasons = tuple(cite(r) for r in salvage_reasons(chosen.mobility))
         salvaged_by: str | None = None
         if (
@@ -325,13 +328,15 @@ def _people(
         alive = fate in (PersonFate.ACTIVE, PersonFate.INJURED)
         outcome = outcomes[unit_id]
         was_ejected = reported.ejected or pid in ejected
-        if alive and person.side_id != control:
-            # Ruling R-BATTLE-5: the side holding the field recovers ejected crews; the
-            # other side's ejected crews are captured unless a friendly unit picked them up
-            # or they left the map; a crew inside a unit the enemy salvages is captured too.
-            if (was_ejected and pid not in rescued) or outcome.salvaged_by is not None:
-                fate, captured_by = PersonFate.CAPTURED, control
-        elif alive and was_ejected:
+        # Ruling BR-5: the side holding the field recovers ejected crews; the other side's
+        # ejected crews are captured unless a friendly unit picked them up or they left the
+        # map; a crew still inside a unit the enemy salvages is captured too.
+        stranded = (was_ejected and pid not in rescued) or (
+            outcome.salvaged_by is not None and not was_ejected
+        )
+        if alive and person.side_id != control and stranded:
+            fate, captured_by = PersonFate.CAPTURED, control
+        if alive and was_ejected and captured_by is None:
             fate = PersonFate.RECOVERED
         heal: int | None = None
         if alive and 0 < hits < injuries_kia(t):

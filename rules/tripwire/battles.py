@@ -87,7 +87,7 @@ _OWN_SECTIONS = (RecordSection.SURVIVORS, RecordSection.UNIT)
 def reporting_side(state: CampaignState, file: BattleFile) -> str | None:
     """Whose view a file is: the one side owning its ``survivors`` (or a plain list's units).
 
-    Ruling R-BATTLE-1: a record whose survivors belong to several sides, or that has none of
+    Ruling BR-1: a record whose survivors belong to several sides, or that has none of
     ours, reports for no side; it still counts as evidence, and the referee may close the battle.
     """
     sides = {

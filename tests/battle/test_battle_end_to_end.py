@@ -54,7 +54,7 @@ from mekref.rules.engine import fold
 from mekref.rules.tripwire.battle_messages import BattleResolved
 from mekref.rules.tripwire.injuries import roll_death
 
-from .builders import FIXTURES, UNITS_DIR, loc, mek, pilot, pristine, record, unit_list
+from .builders import FIXTURES, UNITS_DIR, loc, mek, pilot, record, unit_list
 from .conftest import Cli
 
 SEED = "tripwire-e2e"
