@@ -56,8 +56,14 @@ def _decode(data: bytes, path: str, notices: list[Notice]) -> str:
         return text
 
 
-def _refuse(path: str, problem: str, hint: str, line: int | None = None) -> MulReadError:
-    return MulReadError(FilePosition(path, line), problem, hint, refused=True)
+def _column_of(text: str, offset: int) -> int:
+    return offset - text.rfind("\n", 0, offset)
+
+
+def _refuse(
+    path: str, problem: str, hint: str, line: int | None = None, column: int | None = None
+) -> MulReadError:
+    return MulReadError(FilePosition(path, line, column), problem, hint, refused=True)
 
 
 def parse_untrusted_xml(
@@ -85,6 +91,7 @@ def parse_untrusted_xml(
             f"document declares <!{dtd.group(1)}>; DTDs and entities are refused",
             "MegaMek never writes one; the file was altered or is not from MegaMek",
             _line_of(text, dtd.start()),
+            _column_of(text, dtd.start()),
         )
     # The declaration may name an encoding we already decoded; drop it (keeping line numbers) so
     # lxml parses the text we re-encode as UTF-8.

@@ -108,6 +108,9 @@ def test_dtd_and_entities_are_refused(data: bytes, line: int) -> None:
     err = refuse(data)
     assert_refused(err)
     assert err.position.line == line
+    # The column of the "<!" that starts the declaration.
+    line_text = data.split(b"\n")[line - 1]
+    assert err.position.column == line_text.index(b"<!") + 1
     assert "DTD" in err.problem or "entit" in err.problem
     assert "MegaMek" in err.hint
 
