@@ -56,44 +56,44 @@ from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
 from mekref.rules.tripwire.turn.setup import FormationSpec
 
-O = FormationOrder
+Order = FormationOrder
 PLAN: dict[int, tuple[tuple[FormationOrder, ...], tuple[FormationOrder, ...]]] = {
     1: (
         (
-            O(formation_id="alpha", action="move", path=("0607", "0707", "0806")),
-            O(formation_id="militia", action="move", path=("0711", "0811", "0912", "1012")),
-            O(formation_id="air", action="guard"),
+            Order(formation_id="alpha", action="move", path=("0607", "0707", "0806")),
+            Order(formation_id="militia", action="move", path=("0711", "0811", "0912", "1012")),
+            Order(formation_id="air", action="guard"),
         ),
         (
-            O(formation_id="bravo", action="orbital_insertion", target="1612"),
-            O(formation_id="tanks", action="orbital_insertion", target="1712"),
+            Order(formation_id="bravo", action="orbital_insertion", target="1612"),
+            Order(formation_id="tanks", action="orbital_insertion", target="1712"),
         ),
     ),
     2: (
         (
-            O(formation_id="alpha", action="move", path=("0906", "1005", "1105")),
-            O(
+            Order(formation_id="alpha", action="move", path=("0906", "1005", "1105")),
+            Order(
                 formation_id="militia",
                 action="move",
                 path=("1113", "1212", "1313", "1412"),
                 params=(("objective", "breakthrough"),),
             ),
-            O(formation_id="air", action="overflight", target="1012"),
+            Order(formation_id="air", action="overflight", target="1012"),
         ),
         (
-            O(
+            Order(
                 formation_id="bravo",
                 action="move",
                 path=("1512", "1412"),
                 params=(("objective", "hold_the_line"),),
             ),
-            O(formation_id="tanks", action="looting", params=(("pool", "fdb"),)),
+            Order(formation_id="tanks", action="looting", params=(("pool", "fdb"),)),
         ),
     ),
 }
 QUIET = (
-    (O(formation_id="alpha", action="peacekeeping"),),
-    (O(formation_id="tanks", action="rest"),),
+    (Order(formation_id="alpha", action="peacekeeping"),),
+    (Order(formation_id="tanks", action="rest"),),
 )
 
 

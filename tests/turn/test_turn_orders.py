@@ -24,7 +24,7 @@ from mekref.rules.tripwire.turn.orders import (
 )
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations
 
-O = FormationOrder
+Order = FormationOrder
 
 
 def _state() -> CampaignState:
@@ -79,7 +79,7 @@ def test_actions_are_the_rule_texts_list() -> None:
 
 
 def test_unknown_action_is_refused_with_its_field() -> None:
-    r = _refusal(_submit("loyalist", O(formation_id="alpha", action="teleport")))
+    r = _refusal(_submit("loyalist", Order(formation_id="alpha", action="teleport")))
     assert r.code == "unknown_action"
     assert "orders[0].action" in r.message
 
@@ -89,18 +89,18 @@ def test_illegal_path_names_the_hex_and_why() -> None:
     r = _refusal(
         _submit(
             "loyalist",
-            O(formation_id="alpha", action="move", path=("0607", "0707", "0806", "0906")),
+            Order(formation_id="alpha", action="move", path=("0607", "0707", "0806", "0906")),
         )
     )
     assert r.code == "illegal_path"
     assert "orders[0].path[3]" in r.message and "0906" in r.message and "over_budget" in r.message
-    r = _refusal(_submit("loyalist", O(formation_id="alpha", action="move", path=("0707",))))
+    r = _refusal(_submit("loyalist", Order(formation_id="alpha", action="move", path=("0707",))))
     assert r.code == "illegal_path" and "not_adjacent" in r.message
     # Legged units cannot enter the sea (hexmap ruling R3).
     r = _refusal(
         _submit(
             "loyalist",
-            O(formation_id="alpha", action="move", path=("0408", "0308", "0208", "0108")),
+            Order(formation_id="alpha", action="move", path=("0408", "0308", "0208", "0108")),
         )
     )
     assert r.code == "illegal_path" and "0108" in r.message and "impassable" in r.message
@@ -108,37 +108,41 @@ def test_illegal_path_names_the_hex_and_why() -> None:
 
 def test_forced_march_gets_half_again_the_mp() -> None:
     # 3 MP x 1.5 = 4.5, rounded up to 5 (hexmap ruling R4): four road hexes now fit.
-    order = O(formation_id="alpha", action="forced_march", path=("0607", "0707", "0806", "0906"))
+    order = Order(
+        formation_id="alpha", action="forced_march", path=("0607", "0707", "0806", "0906")
+    )
     events = decide(STATE, _submit("loyalist", order), dice_for(STATE))
     assert len(events) == 1
 
 
 def test_not_your_formation() -> None:
-    r = _refusal(_submit("loyalist", O(formation_id="bravo", action="guard")))
+    r = _refusal(_submit("loyalist", Order(formation_id="bravo", action="guard")))
     assert r.code == "not_your_formation" and "orders[0].formation_id" in r.message
-    r = _refusal(_submit("loyalist", O(formation_id="ghost", action="guard")))
+    r = _refusal(_submit("loyalist", Order(formation_id="ghost", action="guard")))
     assert r.code == "not_your_formation"
     r = _refusal(WithdrawOrders(actor="rebel", side_id="rebel", day=1, formation_ids=("alpha",)))
     assert r.code == "not_your_formation"
 
 
 def test_wrong_day() -> None:
-    r = _refusal(_submit("loyalist", O(formation_id="alpha", action="guard"), day=2))
+    r = _refusal(_submit("loyalist", Order(formation_id="alpha", action="guard"), day=2))
     assert r.code == "wrong_day" and r.message.startswith("day:")
     assert _refusal(ResolveTurn(actor=REFEREE, day=3)).code == "wrong_day"
 
 
 def test_not_enough_wp() -> None:
-    order = O(formation_id="alpha", action="repair", params=(("pool", "cap"), ("wp", "80")))
+    order = Order(formation_id="alpha", action="repair", params=(("pool", "cap"), ("wp", "80")))
     r = _refusal(_submit("loyalist", order))
     assert r.code == "insufficient_wp" and "params.wp" in r.message
 
 
 def test_aerospace_actions_need_aerospace_units_and_fuel() -> None:
-    r = _refusal(_submit("loyalist", O(formation_id="alpha", action="overflight", target="0707")))
+    r = _refusal(
+        _submit("loyalist", Order(formation_id="alpha", action="overflight", target="0707"))
+    )
     assert r.code == "wrong_units"
     # The Rapier holds 400 fuel points: 1 per km at low altitude (line 201), there and back.
-    far = O(formation_id="air", action="overflight", target="1712")
+    far = Order(formation_id="air", action="overflight", target="1712")
     assert _refusal(_submit("loyalist", far)).code == "insufficient_fuel"
 
 
@@ -149,7 +153,7 @@ def test_the_attacker_starts_at_the_pirate_point() -> None:
         execute(state, PlaceFormations(actor="rebel", side_id="rebel", day=1, formations=(spec,)))
     assert info.value.code == "pirate_point"
     with pytest.raises(Refusal):
-        execute(STATE, _submit("rebel", O(formation_id="bravo", action="move", path=("1712",))))
+        execute(STATE, _submit("rebel", Order(formation_id="bravo", action="move", path=("1712",))))
 
 
 def test_submit_replaces_and_withdraw_drops() -> None:
@@ -157,10 +161,10 @@ def test_submit_replaces_and_withdraw_drops() -> None:
         STATE,
         _submit(
             "loyalist",
-            O(formation_id="alpha", action="guard"),
-            O(formation_id="hover", action="rest"),
+            Order(formation_id="alpha", action="guard"),
+            Order(formation_id="hover", action="rest"),
         ),
-        _submit("loyalist", O(formation_id="alpha", action="rest")),
+        _submit("loyalist", Order(formation_id="alpha", action="rest")),
     )
     assert [(o.formation_id, o.action) for o in orders_of(state, "loyalist")] == [
         ("alpha", "rest"),
@@ -195,7 +199,7 @@ def test_reorganising_needs_units_standing_together() -> None:
 
 
 def test_the_orders_event_is_private_to_its_side() -> None:
-    events, _ = execute(STATE, _submit("loyalist", O(formation_id="alpha", action="guard")))
+    events, _ = execute(STATE, _submit("loyalist", Order(formation_id="alpha", action="guard")))
     (stored,) = events
     assert isinstance(stored, OrdersSubmitted) and stored.side_id == "loyalist"
     assert is_private(stored)
@@ -205,10 +209,12 @@ def test_the_orders_event_is_private_to_its_side() -> None:
 def test_side_view_never_shows_the_enemys_hidden_formations_or_orders() -> None:
     state, _ = run(
         STATE,
-        _submit("rebel", O(formation_id="bravo", action="orbital_insertion", target="1712")),
-        _submit("loyalist", O(formation_id="alpha", action="guard")),
+        _submit("rebel", Order(formation_id="bravo", action="orbital_insertion", target="1712")),
+        _submit("loyalist", Order(formation_id="alpha", action="guard")),
         ResolveTurn(actor=REFEREE, day=1),
-        _submit("rebel", O(formation_id="tanks", action="orbital_insertion", target="1612"), day=2),
+        _submit(
+            "rebel", Order(formation_id="tanks", action="orbital_insertion", target="1612"), day=2
+        ),
     )
     loyal = side_view(state, "loyalist")
     text = canonical_json(loyal)
@@ -224,7 +230,7 @@ def test_side_view_never_shows_the_enemys_hidden_formations_or_orders() -> None:
 def test_a_seen_enemy_appears_as_a_sighting_only() -> None:
     state, _ = run(
         STATE,
-        _submit("rebel", O(formation_id="bravo", action="orbital_insertion", target="0707")),
+        _submit("rebel", Order(formation_id="bravo", action="orbital_insertion", target="0707")),
         ResolveTurn(actor=REFEREE, day=1),
     )
     view = side_view(state, "loyalist")
@@ -232,7 +238,9 @@ def test_a_seen_enemy_appears_as_a_sighting_only() -> None:
     assert view.sightings == ()
     state, _ = run(
         state,
-        _submit("loyalist", O(formation_id="alpha", action="move", path=("0607", "0707")), day=2),
+        _submit(
+            "loyalist", Order(formation_id="alpha", action="move", path=("0607", "0707")), day=2
+        ),
         ResolveTurn(actor=REFEREE, day=2),
     )
     view = side_view(state, "loyalist")
