@@ -25,7 +25,7 @@ from .states import campaign, close, control, file, fu, run, seen, submit
 S = RecordSection
 
 
-def _samples() -> tuple[list[Command], list[Event], object]:
+def _samples() -> tuple[list[Command], list[Event], CampaignState]:
     state = campaign((fu("r1"),), (fu("b1", commander=True),))
     load = (AmmoBinLoad(location="Right Torso", slot=5, ammo_type="IS Ammo LRM-10", shots=6),)
     kill = ReportedKill(killed_name="Griffin GRF-1N", killed_unit_ids=("b1",), killer_unit_id="r1")
@@ -59,13 +59,12 @@ def test_commands_and_events_round_trip() -> None:
         assert back == c and canonical_json(command_to_json(back)) == text
     for e in events:
         text = canonical_json(event_to_json(e))
-        back = event_from_json(json.loads(text))
-        assert back == e and canonical_json(event_to_json(back)) == text
+        again = event_from_json(json.loads(text))
+        assert again == e and canonical_json(event_to_json(again)) == text
 
 
 def test_state_with_battles_round_trips_and_hashes_the_same() -> None:
     _, _, state = _samples()
-    assert isinstance(state, CampaignState)
     text = state_to_text(state)
     back = state_from_text(text)
     assert back == state and state_hash(back) == state_hash(state)
