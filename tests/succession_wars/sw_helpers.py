@@ -8,12 +8,14 @@ Region gets a garrison, and the Davion border at Daniels is held by Lindon's Com
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event
 from mekref.rules.succession_wars import game
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.data import sample_map
-from mekref.rules.succession_wars.model import REFEREE, SWState
+from mekref.rules.succession_wars.model import REFEREE, Status, SWState
 from mekref.rules.succession_wars.start import free_setup_pieces
 
 SEED = "succession-wars-test"
@@ -89,3 +91,67 @@ class Game:
         assert self.state.active == house
         while self.state.active == house and not self.state.winner:
             self.end_phase(house)
+
+
+# --- state surgery for focused tests --------------------------------------------------------------
+
+
+def to_phase(g: Game, house: str, phase: str) -> None:
+    """Pass whole turns until ``house`` is active, then end phases until ``phase``."""
+    while g.state.active != house:
+        g.pass_turn(g.state.active)
+    while g.state.phase.value != phase:
+        g.end_phase(house)
+
+
+def edit(g: Game, **changes: object) -> None:
+    """Replace parts of the state directly (only for tests that set up a position)."""
+    g.state = replace(g.state, **changes)  # type: ignore[arg-type]
+
+
+def move_unit(g: Game, uid: str, region: str, **changes: object) -> None:
+    unit = g.state.units[uid]
+    units = dict(g.state.units)
+    units[uid] = replace(unit, region=region, status=Status.ACTIVE, **changes)  # type: ignore[arg-type]
+    edit(g, units=units)
+
+
+def move_ship(g: Game, sid: str, region: str, **changes: object) -> None:
+    ships = dict(g.state.jumpships)
+    ships[sid] = replace(g.state.jumpships[sid], region=region, **changes)  # type: ignore[arg-type]
+    edit(g, jumpships=ships)
+
+
+def move_leader(g: Game, lid: str, region: str, **changes: object) -> None:
+    leaders = dict(g.state.leaders)
+    leaders[lid] = replace(g.state.leaders[lid], region=region, **changes)  # type: ignore[arg-type]
+    edit(g, leaders=leaders)
+
+
+def clear_region(g: Game, region: str) -> None:
+    """Take every unit, JumpShip and Leader out of ``region`` (units to the destroyed pile)."""
+    units = {
+        k: (replace(u, region="", status=Status.DESTROYED) if u.region == region else u)
+        for k, u in g.state.units.items()
+    }
+    ships = {
+        k: (replace(s, region="", status=Status.DESTROYED) if s.region == region else s)
+        for k, s in g.state.jumpships.items()
+    }
+    leaders = {
+        k: (replace(ld, region="Atreus") if ld.region == region else ld)
+        for k, ld in g.state.leaders.items()
+    }
+    edit(g, units=units, jumpships=ships, leaders=leaders)
+
+
+def set_house(g: Game, house: str, **changes: object) -> None:
+    houses = dict(g.state.houses)
+    houses[house] = replace(houses[house], **changes)  # type: ignore[arg-type]
+    edit(g, houses=houses)
+
+
+def set_region(g: Game, region: str, **changes: object) -> None:
+    regions = dict(g.state.regions)
+    regions[region] = replace(regions[region], **changes)  # type: ignore[arg-type]
+    edit(g, regions=regions)
