@@ -126,6 +126,8 @@ async def build_server(
         options=[
             ("grpc.max_receive_message_length", opts.max_message_bytes),
             ("grpc.max_send_message_length", opts.max_message_bytes),
+            # A second mekref on the same port must fail to start, not silently share it.
+            ("grpc.so_reuseport", 0),
             # Keepalive: notice vanished clients so their streams end and free their slot.
             ("grpc.keepalive_time_ms", 60_000),
             ("grpc.keepalive_timeout_ms", 20_000),
@@ -145,12 +147,14 @@ async def build_server(
     reflection.enable_server_reflection(
         (*SERVICE_NAMES, "grpc.health.v1.Health", reflection.SERVICE_NAME), server
     )
-    if tls is not None:
-        port = server.add_secure_port(address, tls.credentials())
-    else:
-        port = server.add_insecure_port(address)
-    if port == 0:
-        raise OSError(f"cannot listen on {address}")
+    try:
+        if tls is not None:
+            port = server.add_secure_port(address, tls.credentials())
+        else:
+            port = server.add_insecure_port(address)
+    except RuntimeError as exc:  # gRPC's only signal for a failed bind
+        services.executor.shutdown(wait=False)
+        raise OSError(f"cannot listen on {address}: in use or not an address of this host") from exc
     return Built(server, services, port, health)
 
 

@@ -5,10 +5,13 @@ Rules, in order (the referee sees everything):
 1. an event naming a ``side_id`` belongs to that side (orders, imports, pools);
 2. otherwise an event naming a pool, person, unit or formation belongs to that object's side
    (looked up in the folded state);
-3. otherwise it is public only if its type is listed in :data:`PUBLIC`, with the fields listed
-   there removed (the dice seed: knowing it would let a player predict every future roll);
-4. anything else is hidden. New event types are therefore secret until someone decides they
-   are public: a forgotten case hides too much, never too little.
+3. an engagement is shown to the sides fighting it;
+4. otherwise it is public only if its type is listed in :data:`PUBLIC`, with the fields listed
+   there removed (the dice seed: knowing it would let a player predict every future roll; the
+   start of the strategic map lists every unit's movement, the enemy's included);
+5. anything else is hidden. New event types are therefore secret until someone decides they
+   are public: a forgotten case hides too much, never too little. Battle files and
+   resolutions stay with the referee; a side reads its cut with GetBattleReport.
 """
 
 from __future__ import annotations
@@ -22,6 +25,20 @@ from mekref.rules.campaign_state import CampaignState
 #: Public event types and the fields removed before a side sees them.
 PUBLIC: Mapping[str, frozenset[str]] = {
     "CampaignCreated": frozenset({"seed"}),
+    # The strategic turn's public facts (mekref.rules.tripwire.turn.events).
+    "StrategicMapStarted": frozenset({"mobility"}),
+    "WeatherRolled": frozenset(),
+    "UnrestChanged": frozenset(),
+    "FacilityDestroyed": frozenset(),
+    "LocationControlChanged": frozenset(),
+    "UnguidedArtilleryFired": frozenset(),
+    "StrategicVictoryScored": frozenset(),
+    "LeaderCaptured": frozenset(),
+    "DayEnded": frozenset(),
+}
+#: Events shown only to the sides taking part, found at this path in the payload.
+PARTICIPANTS: Mapping[str, tuple[str, ...]] = {
+    "EngagementDetermined": ("engagement", "sides"),
 }
 
 _OWNER_REFS = ("pool_id", "from_pool", "person_id", "unit_id", "formation_id")
@@ -58,6 +75,12 @@ def visible_payload(
     owner = _owner(payload, state)
     if owner is not None:
         return payload if owner == viewer.side_id else None
+    path = PARTICIPANTS.get(event_type)
+    if path is not None:
+        sides: Any = payload
+        for key in path:
+            sides = sides.get(key, {}) if isinstance(sides, Mapping) else {}
+        return payload if isinstance(sides, list) and viewer.side_id in sides else None
     removed = PUBLIC.get(event_type)
     if removed is None:
         return None

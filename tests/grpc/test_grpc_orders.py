@@ -1,0 +1,263 @@
+"""OrdersService on the Ginestra test campaign: the round trip, refusals with field details,
+secrecy of orders on the stream and in views, concurrent submitters, the referee's turn."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_helpers import Running, Stubs, field_violations, reason_of, status_of
+
+from mekref.daemon.grpc.server import GrpcServer, ServerOptions
+from mekref.daemon.grpc.tokens import Role, TokenStore
+from mekref.daemon.store import open_store
+from mekref.rules.campaign_commands import OpenPool
+from mekref.rules.campaign_state import PoolKind
+from mekref.v1 import campaign_pb2, event_pb2, orders_pb2
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "turn"))
+pytest.importorskip("mekref.rules.tripwire.turn.orders")
+world = pytest.importorskip("turn_world")
+setup = pytest.importorskip("mekref.rules.tripwire.turn.setup")
+
+Order = orders_pb2.FormationOrder
+
+
+@pytest.fixture
+def ginestra(tmp_path: Path) -> Iterator[Running]:
+    from mekref.rules.campaign_commands import CreateCampaign, ImportForce, SideSpec
+
+    db = str(tmp_path / "g.db")
+    store, tokens = open_store(db), TokenStore(db)
+    server = GrpcServer(store, tokens, "127.0.0.1:0", options=ServerOptions(stream_poll_seconds=0.2))
+    port = server.start()
+    runner = server.services.runner
+    cid = runner.create(
+        CreateCampaign(
+            actor=world.REFEREE,
+            name="Ginestra",
+            ruleset="tripwire",
+            seed="ginestra-grpc",
+            sides=(
+                SideSpec(side_id="loyalist", name="Loyalists"),
+                SideSpec(side_id="rebel", name="Rebels"),
+            ),
+        )
+    ).campaign_id
+    FS = setup.FormationSpec
+    for command in (
+        ImportForce(actor="ref", side_id="loyalist", force=world._force(world.LOYALIST),
+                    accept_unchecked=world.NOTE),
+        ImportForce(actor="ref", side_id="rebel", force=world._force(world.REBEL),
+                    accept_unchecked=world.NOTE),
+        setup.StartStrategicMap(
+            actor="ref", map_name="ginestra", attacker="rebel", defender="loyalist",
+            mobility=world.mobility(),
+            control=(("Bagnorgeio", "loyalist"), ("Forward Deployment Base", "rebel")),
+        ),
+        OpenPool(actor="ref", pool_id="cap", side_id="loyalist", name="Bagnorgeio",
+                 kind=PoolKind.LOCATION, location="Bagnorgeio", opening_balance=50),
+        setup.PlaceFormations(actor="loyalist", side_id="loyalist", day=1, formations=(
+            FS(formation_id="alpha", name="Alpha",
+               unit_ids=("L-GRF", "L-WVR", "L-SHD", "L-LCT"), hex="0508"),
+            FS(formation_id="air", name="Air", unit_ids=("L-RPR",), hex="0610"),
+            FS(formation_id="hover", name="Hover", unit_ids=("L-MAX",), hex="0610"),
+        )),
+        setup.PlaceFormations(actor="rebel", side_id="rebel", day=1, formations=(
+            FS(formation_id="bravo", name="Bravo", unit_ids=("R-JR7", "R-MAD", "R-AS7")),
+            FS(formation_id="tanks", name="Tanks", unit_ids=("R-BLD",)),
+        )),
+    ):  # fmt: skip
+        runner.execute(cid, command)
+    sides = {
+        s: tokens.issue(Role.SIDE, campaign_id=cid, side_id=s).secret
+        for s in ("loyalist", "rebel")
+    }
+    running = Running(server, store, tokens, port, cid, tokens.issue(Role.REFEREE).secret, sides, {})
+    yield running
+    running.close()
+    server.stop(1)
+    tokens.close()
+    store.close()
+
+
+def _submit(s: Stubs, cid: str, *orders: orders_pb2.FormationOrder, day: int = 1) -> orders_pb2.SubmitOrdersResponse:
+    return s.orders.SubmitOrders(
+        orders_pb2.SubmitOrdersRequest(campaign_id=cid, day=day, orders=list(orders)),
+        metadata=s.md,
+    )
+
+
+def _listed(s: Stubs, cid: str) -> list[tuple[str, str]]:
+    got = s.orders.ListOrders(orders_pb2.ListOrdersRequest(campaign_id=cid), metadata=s.md)
+    return [(o.formation_id, o.action) for o in got.orders]
+
+
+def test_submit_replace_withdraw_round_trip(ginestra: Running) -> None:
+    g, cid = ginestra, ginestra.campaign_id
+    loyal = g.as_side("loyalist")
+    done = _submit(loyal, cid, Order(formation_id="alpha", action="guard"))
+    assert [(o.formation_id, o.action) for o in done.orders] == [("alpha", "guard")]
+    assert done.last_seq == g.store.last_seq(cid)
+    moved = _submit(loyal, cid, Order(formation_id="alpha", action="move", path=["0607", "0707"]),
+                    Order(formation_id="hover", action="rest"))  # fmt: skip
+    assert [(o.formation_id, o.action) for o in moved.orders] == [
+        ("alpha", "move"),
+        ("hover", "rest"),
+    ]
+    assert list(moved.orders[0].path) == ["0607", "0707"]
+    assert _listed(loyal, cid) == [("alpha", "move"), ("hover", "rest")]
+    withdrawn = loyal.orders.WithdrawOrders(
+        orders_pb2.WithdrawOrdersRequest(campaign_id=cid, day=1, formation_ids=["alpha"]),
+        metadata=loyal.md,
+    )
+    assert [o.formation_id for o in withdrawn.orders] == ["hover"]
+    rebel = g.as_side("rebel")
+    assert _listed(rebel, cid) == []
+    ref = g.as_referee()
+    seen = ref.orders.ListOrders(
+        orders_pb2.ListOrdersRequest(campaign_id=cid, side_id="loyalist"), metadata=ref.md
+    )
+    assert [o.formation_id for o in seen.orders] == ["hover"]
+
+
+def test_params_and_target_round_trip(ginestra: Running) -> None:
+    g, cid = ginestra, ginestra.campaign_id
+    rebel = g.as_side("rebel")
+    done = _submit(rebel, cid, Order(formation_id="bravo", action="orbital_insertion", target="1712"))
+    assert done.orders[0].HasField("target") and done.orders[0].target == "1712"
+    loyal = g.as_side("loyalist")
+    done = _submit(
+        loyal, cid,
+        Order(formation_id="alpha", action="repair", params={"pool": "cap", "wp": "10"}),
+    )  # fmt: skip
+    assert dict(done.orders[0].params) == {"pool": "cap", "wp": "10"}
+    assert not done.orders[0].HasField("target")
+
+
+def test_refusals_carry_the_field_and_the_rule_code(ginestra: Running) -> None:
+    g, cid = ginestra, ginestra.campaign_id
+    loyal = g.as_side("loyalist")
+    cases = [
+        (Order(formation_id="alpha", action="teleport"), grpc.StatusCode.INVALID_ARGUMENT,
+         "unknown_action", "orders[0].action"),
+        (Order(formation_id="alpha", action="move", path=["0707"]),
+         grpc.StatusCode.INVALID_ARGUMENT, "illegal_path", "orders[0].path[0]"),
+    ]  # fmt: skip
+    for order, code, reason, field in cases:
+        with pytest.raises(grpc.RpcError) as caught:
+            _submit(loyal, cid, order)
+        assert caught.value.code() == code
+        assert reason_of(caught.value) == reason
+        assert field_violations(caught.value)[0][0] == field
+    with pytest.raises(grpc.RpcError) as caught:
+        _submit(loyal, cid, Order(formation_id="alpha", action="guard"), day=4)
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert reason_of(caught.value) == "wrong_day"
+    with pytest.raises(grpc.RpcError) as caught:
+        _submit(loyal, cid, Order(formation_id="alpha", action="repair",
+                                  params={"pool": "cap", "wp": "80"}))  # fmt: skip
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    status = status_of(caught.value)
+    assert status is not None
+    failure = error_details_pb2.PreconditionFailure()
+    assert any(d.Unpack(failure) for d in status.details if d.Is(failure.DESCRIPTOR))
+    assert failure.violations[0].subject == "orders[0].params.wp"
+    # Request shape problems are caught before the rules, all at once.
+    with pytest.raises(grpc.RpcError) as caught:
+        _submit(loyal, cid, Order(formation_id="", action=""), Order(formation_id="x", action="y", path=["1"] * 65))
+    assert {f for f, _ in field_violations(caught.value)} == {
+        "orders[0].formation_id", "orders[0].action", "orders[1].path"}  # fmt: skip
+
+
+def test_an_enemy_formation_is_answered_like_a_missing_one(ginestra: Running) -> None:
+    g, cid = ginestra, ginestra.campaign_id
+    loyal = g.as_side("loyalist")
+    answers = []
+    for fid in ("bravo", "ghost"):
+        with pytest.raises(grpc.RpcError) as caught:
+            _submit(loyal, cid, Order(formation_id=fid, action="guard"))
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        answers.append((reason_of(caught.value), (caught.value.details() or "").replace(fid, "X")))
+    assert answers[0] == answers[1]
+
+
+def test_orders_stay_secret_on_the_stream_and_in_views(ginestra: Running) -> None:
+    g, cid = ginestra, ginestra.campaign_id
+    _submit(g.as_side("loyalist"), cid, Order(formation_id="alpha", action="move", path=["0607"]))
+    _submit(g.as_side("rebel"), cid, Order(formation_id="bravo", action="orbital_insertion", target="1712"))
+
+    def stream(s: Stubs) -> list[event_pb2.CampaignEvent]:
+        return [a.event for a in s.events.SubscribeEvents(
+            event_pb2.SubscribeEventsRequest(campaign_id=cid, stop_at_head=True), metadata=s.md)]  # fmt: skip
+
+    loyal_events = stream(g.as_side("loyalist"))
+    rebel_events = stream(g.as_side("rebel"))
+    loyal_text = " ".join(e.payload_json for e in loyal_events)
+    rebel_text = " ".join(e.payload_json for e in rebel_events)
+    assert "OrdersSubmitted" in {e.type for e in loyal_events}
+    assert "1712" not in loyal_text and "bravo" not in loyal_text and "R-AS7" not in loyal_text
+    assert "0508" not in rebel_text and "0607" not in rebel_text and "alpha" not in rebel_text
+    started = next(e for e in rebel_events if e.type == "StrategicMapStarted")
+    assert "mobility" not in json.loads(started.payload_json)
+    everything = stream(g.as_referee())
+    assert {"1712", "0607"} <= set(" ".join(e.payload_json for e in everything).replace('"', " ").split())
+    view = g.as_side("rebel").campaigns.GetSideView(
+        campaign_pb2.GetSideViewRequest(campaign_id=cid), metadata=g.as_side("rebel").md
+    )
+    data = json.loads(view.view_json)
+    assert {f["formation_id"] for f in data["formations"]} == {"bravo", "tanks"}
+    assert "alpha" not in view.view_json and "0508" not in view.view_json
+
+
+def test_only_the_referee_resolves_the_turn(ginestra: Running) -> None:
+    g, cid = ginestra, ginestra.campaign_id
+    loyal = g.as_side("loyalist")
+    with pytest.raises(grpc.RpcError) as caught:
+        loyal.orders.ResolveTurn(orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=loyal.md)
+    assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    _submit(g.as_side("rebel"), cid, Order(formation_id="bravo", action="orbital_insertion", target="1712"))
+    ref = g.as_referee()
+    done = ref.orders.ResolveTurn(orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=ref.md)
+    assert "DayEnded" in done.event_types
+    assert done.last_seq == g.store.last_seq(cid)
+    with pytest.raises(grpc.RpcError) as caught:
+        ref.orders.ResolveTurn(orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=ref.md)
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+
+
+def test_concurrent_submitters(ginestra: Running) -> None:
+    g, cid = ginestra, ginestra.campaign_id
+    before = g.store.last_seq(cid)
+    plans = [
+        ("loyalist", "alpha", "guard"), ("loyalist", "hover", "rest"), ("loyalist", "air", "rest"),
+        ("rebel", "bravo", "rest"), ("rebel", "tanks", "rest"),
+    ]  # fmt: skip
+    errors: list[BaseException] = []
+    rounds = 6
+
+    def submitter(side: str, fid: str, action: str) -> None:
+        stubs = g.as_side(side)
+        try:
+            for _ in range(rounds):
+                _submit(stubs, cid, Order(formation_id=fid, action=action))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=submitter, args=plan) for plan in plans]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert g.store.last_seq(cid) == before + rounds * len(plans)
+    seqs = [e.seq for e in g.store.read(cid)]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert _listed(g.as_side("loyalist"), cid) == [("air", "rest"), ("alpha", "guard"), ("hover", "rest")]
+    assert _listed(g.as_side("rebel"), cid) == [("bravo", "rest"), ("tanks", "rest")]
