@@ -132,13 +132,27 @@ def arrivals(
     return tuple(out)
 
 
+def air_formations(s: StrategicState) -> tuple[Formation, ...]:
+    """Formations with a fighter in them, by id (found once per day, not per battle)."""
+    return tuple(
+        f
+        for _, f in sorted(s.formations.items())
+        if any(s.mobility[u].mode == AEROSPACE for u in f.unit_ids if u in s.mobility)
+    )
+
+
 def aerospace_assets(
-    s: StrategicState, hexmap: HexMap, at: Hex, sides: Sequence[str], busy: frozenset[str]
+    s: StrategicState,
+    hexmap: HexMap,
+    at: Hex,
+    sides: Sequence[str],
+    busy: frozenset[str],
+    air: Sequence[Formation],
 ) -> tuple[tuple[str, str, int], ...]:
     """Fighters of the sides that can reach ``at`` with 100+ fuel and fuel to return (line 316);
     those on Strike, Overflight or CAP today cannot be called (line 315)."""
     out: list[tuple[str, str, int]] = []
-    for f in sorted(s.formations.values(), key=lambda f: f.formation_id):
+    for f in air:
         if f.side_id not in sides or f.formation_id in busy or f.hex == IN_ORBIT:
             continue
         base = to_hex(f.hex)
@@ -165,6 +179,7 @@ def set_up(
     formations: Sequence[Formation],
     orders: Mapping[str, FormationOrder],
     dice: Dice,
+    air: Sequence[Formation] | None = None,
 ) -> tuple[EngagementSetup, list[Roll], Dice]:
     sides = tuple(sorted({f.side_id for f in formations}))
     acts: dict[str, list[str]] = {side: [] for side in sides}
@@ -240,7 +255,9 @@ def set_up(
         terrain=terrain,
         weather=weather_text,
         arrivals=arrivals(state, s, formations, stationary),
-        aerospace=aerospace_assets(s, hexmap, at, sides, busy),
+        aerospace=aerospace_assets(
+            s, hexmap, at, sides, busy, air_formations(s) if air is None else air
+        ),
         command_centre=tuple(cc),
         notes=tuple(notes),
     )

@@ -17,8 +17,18 @@ def hexmap_of(strategic: StrategicState) -> HexMap:
     return _parse(strategic.map_name, strategic.map_text)
 
 
+@lru_cache(maxsize=65536)
+def _hex(text: str) -> Hex:
+    return parse_label(text)
+
+
+def hex_at(text: str) -> Hex:
+    """The hex of a label (cached: a day's resolution reads the same labels many times)."""
+    return _hex(text)
+
+
 def to_hex(text: str) -> Hex | None:
-    return None if text == IN_ORBIT else parse_label(text)
+    return None if text == IN_ORBIT else _hex(text)
 
 
 def to_label(h: Hex | None) -> str:

@@ -24,7 +24,6 @@ from mekref.hexmap import (
     label,
     line,
     location_sensors,
-    parse_label,
     visible_hexes,
 )
 from mekref.rules.campaign_state import CampaignState, PoolKind
@@ -49,7 +48,7 @@ from mekref.rules.tripwire.turn.events import (
     UnrestChanged,
     WeatherRolled,
 )
-from mekref.rules.tripwire.turn.mapdata import hexmap_of
+from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of
 from mekref.rules.tripwire.turn.movement import resolve_day
 from mekref.rules.tripwire.turn.orders import MOVING, ResolveTurn
 from mekref.rules.tripwire.turn.state import (
@@ -164,7 +163,7 @@ def _actions(d: _Day) -> list[tuple[Hex, tuple[str, ...]]]:
     for fid, o in sorted(d.orders.items()):
         f = d.formations[fid]
         if o.action in LANDING and o.target is not None:
-            d.formations[fid] = replace(f, hex=label(parse_label(o.target)))
+            d.formations[fid] = replace(f, hex=label(hex_at(o.target)))
         elif o.action == "achieve_orbit":
             d.formations[fid] = replace(f, hex=IN_ORBIT)
     planned: list[PlannedMove] = []
@@ -172,9 +171,9 @@ def _actions(d: _Day) -> list[tuple[Hex, tuple[str, ...]]]:
         act = d.action(fid)
         if f.hex == IN_ORBIT or act == "shadow":
             continue
-        path: tuple[Hex, ...] = (parse_label(f.hex),)
+        path: tuple[Hex, ...] = (hex_at(f.hex),)
         if act in MOVING:
-            path += tuple(parse_label(p) for p in d.orders[fid].path)
+            path += tuple(hex_at(p) for p in d.orders[fid].path)
         planned.append(PlannedMove(fid, f.side_id, path))
     outcome = resolve_day(planned)
     for fid, h in outcome.final_hex.items():
@@ -220,7 +219,7 @@ def _shadow(d: _Day) -> None:
 
 
 def _location(d: _Day, f: Formation):  # type: ignore[no-untyped-def]
-    return None if f.hex == IN_ORBIT else d.hexmap.location_at(parse_label(f.hex))
+    return None if f.hex == IN_ORBIT else d.hexmap.location_at(hex_at(f.hex))
 
 
 def _player_actions(d: _Day) -> None:
@@ -450,7 +449,7 @@ def _sightings(d: _Day) -> None:
     for side in sides:
         held = [name for name, holder in sorted(d.control.items()) if holder == side]
         sensors = [
-            Sensor(side, SensorKind.PRESENCE, parse_label(f.hex))
+            Sensor(side, SensorKind.PRESENCE, hex_at(f.hex))
             for f in d.formations.values()
             if f.side_id == side and f.hex != IN_ORBIT
         ]
@@ -462,13 +461,13 @@ def _sightings(d: _Day) -> None:
         if o.action not in ("overflight", "surveillance") or o.target is None:
             continue
         f = d.formations[fid]
-        target = parse_label(o.target)
+        target = hex_at(o.target)
         if o.action == "overflight" and f.hex != IN_ORBIT:
             sensor = Sensor(
                 f.side_id,
                 SensorKind.OVERFLIGHT,
-                parse_label(f.hex),
-                tuple(line(parse_label(f.hex), target))[1:],
+                hex_at(f.hex),
+                tuple(line(hex_at(f.hex), target))[1:],
             )
             default = "altitude_2_5"
         else:
@@ -517,9 +516,16 @@ def _rank(info: str) -> int:
 
 
 def _engagements(d: _Day, encounters: list[tuple[Hex, tuple[str, ...]]]) -> None:
+    air: tuple[Formation, ...] | None = None  # fighters where they ended the day, found once
     for i, (at, names) in enumerate(encounters):
         eid = f"day{d.day}-{label(at)}-{i + 1}"
         forms = [d.formations[n] for n in names]
+        if air is None:
+            air = tuple(
+                f
+                for _, f in sorted(d.formations.items())
+                if any(d.s.mobility[u].mode == AEROSPACE for u in f.unit_ids)
+            )
         setup, rolls, d.dice = engagement.set_up(
             d.state,
             d.s,
@@ -530,6 +536,7 @@ def _engagements(d: _Day, encounters: list[tuple[Hex, tuple[str, ...]]]) -> None
             formations=forms,
             orders=d.orders,
             dice=d.dice,
+            air=air,
         )
         d.events.append(EngagementDetermined(engagement=setup, rolls=tuple(rolls)))
 

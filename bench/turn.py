@@ -1,0 +1,217 @@
+"""``python -m bench.turn``: resolve one day on a 5,000-hex map with 50-400 formations.
+
+Prints a Markdown table: how long ``ResolveTurn`` (decide and fold) takes as the number of
+formations grows. Half the formations belong to each side; each is a lance of four 'Mechs
+(walk 5: 3 strategic MP) on a random plains hex with a random three-hex move, so some meet.
+The map is 71 x 71 hexes (5,041) with woods, hills and four weather regions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from fractions import Fraction
+
+from mekref.hexmap import Hex, label, neighbours, parse_label, parse_map
+from mekref.rules import CampaignState, RefereeNote, decide, dice_for, execute, fold
+from mekref.rules.campaign_commands import CreateCampaign, ImportForce, SideSpec
+from mekref.rules.model import (
+    Company,
+    CompanyRole,
+    CrewSkills,
+    ForceDescription,
+    ForceUnit,
+    UnitKind,
+)
+from mekref.rules.model import Lance as ForceLance
+from mekref.rules.tripwire.turn.mapdata import hexmap_of
+from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
+from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
+from mekref.rules.tripwire.turn.state import UnitMobility
+
+SIZE = 71
+COUNTS = (50, 100, 200, 400)
+SIDES = ("red", "blue")
+
+
+def map_text() -> str:
+    half = SIZE // 2
+    return f"""
+[map]
+name = "Bench"
+width = {SIZE}
+height = {SIZE}
+default_terrain = "plains"
+
+[[terrain]]
+type = "light_woods"
+hexes = ["0505:2020", "4040:5555"]
+
+[[terrain]]
+type = "hills"
+hexes = ["3005:3515", "0550:1565"]
+
+[[region]]
+name = "North West"
+climate = -1
+hexes = ["0101:{half:02}{half:02}"]
+
+[[region]]
+name = "North East"
+climate = 0
+hexes = ["{half + 1:02}01:{SIZE:02}{half:02}"]
+
+[[region]]
+name = "South West"
+climate = 1
+hexes = ["01{half + 1:02}:{half:02}{SIZE:02}"]
+
+[[region]]
+name = "South East"
+climate = 2
+hexes = ["{half + 1:02}{half + 1:02}:{SIZE:02}{SIZE:02}"]
+"""
+
+
+def _force(side: str, formations: int) -> ForceDescription:
+    lances = []
+    for f in range(formations):
+        units = tuple(
+            ForceUnit(
+                unit_id=f"{side}-{f}-{u}",
+                chassis="Griffin",
+                model="GRF-1N",
+                kind=UnitKind.MEK,
+                tonnage=Fraction(55),
+                bv=1272,
+                crew=(CrewSkills(person_id=f"{side}-{f}-{u}-p", name="P", gunnery=4, piloting=5),),
+            )
+            for u in range(4)
+        )
+        lances.append(ForceLance(name=f"{side} lance {f}", units=units))
+    return ForceDescription(
+        companies=(Company(name=side, role=CompanyRole.MEK_COMPANY, lances=tuple(lances)),)
+    )
+
+
+def build(formations: int, seed: int) -> tuple[CampaignState, ResolveTurn]:
+    rng = random.Random(seed)
+    per_side = formations // 2
+    note = RefereeNote(referee="bench", reason="benchmark force")
+    state = CampaignState()
+    text = map_text()
+    commands = [
+        CreateCampaign(
+            actor="bench",
+            name="Bench",
+            ruleset="tripwire",
+            seed=f"bench-{seed}",
+            sides=tuple(SideSpec(side_id=s, name=s) for s in SIDES),
+        ),
+        *(
+            ImportForce(actor="bench", side_id=s, force=_force(s, per_side), accept_unchecked=note)
+            for s in SIDES
+        ),
+        StartStrategicMap(
+            actor="bench",
+            map_name="bench",
+            map_text=text,
+            attacker="red",
+            defender="blue",
+            mobility=tuple(
+                UnitMobility(unit_id=f"{s}-{f}-{u}", walk_mp=5, mode="leg")
+                for s in SIDES
+                for f in range(per_side)
+                for u in range(4)
+            ),
+        ),
+    ]
+    for cmd in commands:
+        _, state = execute(state, cmd)
+    assert state.strategic is not None
+    hexmap = hexmap_of(state.strategic)
+    plains = [h for h in hexmap.hexes() if hexmap.terrain_at(h) == "plains"]
+    for s in SIDES:
+        # The defender places anywhere; the bench lets the attacker start on the map too by
+        # placing it as a reorganisation after a Day Zero landing would have happened.
+        specs = tuple(
+            FormationSpec(
+                formation_id=f"{s}-{f}",
+                name=f"{s} {f}",
+                unit_ids=tuple(f"{s}-{f}-{u}" for u in range(4)),
+                hex=label(rng.choice(plains)) if s == "blue" else "",
+            )
+            for f in range(per_side)
+        )
+        _, state = execute(state, PlaceFormations(actor=s, side_id=s, day=1, formations=specs))
+    # Land the attacker, then move everyone on day 2.
+    landing = tuple(
+        FormationOrder(
+            formation_id=f"red-{f}", action="orbital_insertion", target=label(rng.choice(plains))
+        )
+        for f in range(per_side)
+    )
+    _, state = execute(state, SubmitOrders(actor="red", side_id="red", day=1, orders=landing))
+    _, state = execute(state, ResolveTurn(actor="bench", day=1))
+    assert state.strategic is not None
+    for s in SIDES:
+        orders = []
+        for fid, f in sorted(state.strategic.formations.items()):
+            if f.side_id != s:
+                continue
+            path: list[Hex] = [parse_label(f.hex)]
+            for _ in range(3):
+                options = [
+                    n
+                    for n in neighbours(path[-1])
+                    if hexmap.in_bounds(n) and hexmap.terrain_at(n) == "plains" and n not in path
+                ]
+                if not options:
+                    break
+                path.append(rng.choice(options))
+            orders.append(
+                FormationOrder(
+                    formation_id=fid, action="move", path=tuple(label(h) for h in path[1:])
+                )
+                if len(path) > 1
+                else FormationOrder(formation_id=fid, action="guard")
+            )
+        _, state = execute(state, SubmitOrders(actor=s, side_id=s, day=2, orders=tuple(orders)))
+    return state, ResolveTurn(actor="bench", day=2)
+
+
+def time_day(state: CampaignState, cmd: ResolveTurn, repeats: int) -> tuple[float, int, int]:
+    times = []
+    events = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        events = decide(state, cmd, dice_for(state))
+        fold(events, state)
+        times.append(time.perf_counter() - start)
+    engagements = sum(1 for e in events if type(e).__name__ == "EngagementDetermined")
+    return statistics.median(times), len(events), engagements
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.turn", description=__doc__)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=3065)
+    args = parser.parse_args(argv)
+    hexes = sum(1 for _ in parse_map(map_text(), "bench").hexes())
+    print(f"### Resolving one day ({hexes:,} hexes, median of {args.repeats})\n")
+    print("| formations | resolve (ms) | per formation (µs) | events | engagements |")
+    print("|---:|---:|---:|---:|---:|")
+    for n in COUNTS:
+        state, cmd = build(n, args.seed)
+        seconds, events, engagements = time_day(state, cmd, args.repeats)
+        print(
+            f"| {n} | {seconds * 1000:.1f} | {seconds / n * 1e6:.0f} | {events} | {engagements} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
