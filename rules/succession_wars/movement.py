@@ -64,14 +64,16 @@ def check_path(
             raise Refusal("not_adjacent", f"{step} does not border {here}")
         last = n == len(path) - 1
         if not last:
-            if state.enemy_units(step, house):
+            target = board.region(step)
+            terra = target is not None and target.terra
+            if carries_units and terra:
+                raise Refusal("terra", "a player may not move combat units through Earth")
+            # Empty JumpShips may pass Earth freely (ruling SW-20); nothing passes other enemies.
+            if state.enemy_units(step, house) and not terra:
                 raise Refusal(
                     "enemy_in_path",
                     f"players may not move through {step}: it holds enemy combat units",
                 )
-            target = board.region(step)
-            if carries_units and target is not None and target.terra:
-                raise Refusal("terra", "a player may not move combat units through Earth")
         here = step
 
 

@@ -40,7 +40,9 @@ def play_campaign(seed: str = SEED) -> Game:
     g.end_phase(L, 2)  # -> tech -> place
     g.run(
         m.SWPlaceUnits(
-            actor=L, house=L, placements=(m.Placement(piece="liao-capellan-hussars-2", region="Sian"),)
+            actor=L,
+            house=L,
+            placements=(m.Placement(piece="liao-capellan-hussars-2", region="Sian"),),
         )
     )
     g.end_phase(L, 2)  # -> taxes -> Marik's turn

@@ -52,13 +52,21 @@ EXTRA_EVENTS: list[Event] = [
     m.SWMercenaryCreated(house="Liao", unit="liao-mercenary-1", region="Sian", value=4),
     m.SWAuctionOpened(lot="Bandit Kingdoms", kind="periphery", opener="Liao"),
     m.SWAuctionSettled(
-        lot="Bandit Kingdoms", kind="periphery", bids=(m.Bid(house="Liao", amount=5),), winner="Liao", price=5
+        lot="Bandit Kingdoms",
+        kind="periphery",
+        bids=(m.Bid(house="Liao", amount=5),),
+        winner="Liao",
+        price=5,
     ),
-    m.SWAllegianceChanged(owner="Liao", units=("u",), jumpships=("s",), regions=("Bandit Kingdoms",)),
+    m.SWAllegianceChanged(
+        owner="Liao", units=("u",), jumpships=("s",), regions=("Bandit Kingdoms",)
+    ),
     m.SWHouseOut(house="Davion"),
     m.SWTechPending(house="Davion", delta=-1, reason="r"),
     m.SWCenterChanged(region="Achemar", center=CenterState.DAMAGED, reason="r"),
-    m.SWPieceBought(house="Liao", item="conventional", piece="c", value=2, kind=Kind.CONVENTIONAL, new=True),
+    m.SWPieceBought(
+        house="Liao", item="conventional", piece="c", value=2, kind=Kind.CONVENTIONAL, new=True
+    ),
 ]
 
 
