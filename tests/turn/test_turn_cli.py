@@ -1,0 +1,116 @@
+"""The turn's command line on a real SQLite store: orders, resolution, export, the map."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from turn_world import LOYALIST, NOTE, REBEL, REFEREE, _force, mobility
+
+from mekref.adapters.megamek.mul_reader import read_mul_bytes
+from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.cli import main
+from mekref.daemon.store import open_store
+from mekref.rules.campaign_commands import CreateCampaign, ImportForce, SideSpec
+from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    path = str(tmp_path / "ginestra.db")
+    store = open_store(path)
+    try:
+        runner = CampaignRunner(store)
+        done = runner.create(
+            CreateCampaign(
+                actor=REFEREE,
+                name="Ginestra",
+                ruleset="tripwire",
+                seed="cli",
+                sides=(
+                    SideSpec(side_id="loyalist", name="Loyalists"),
+                    SideSpec(side_id="rebel", name="Rebels"),
+                ),
+            )
+        )
+        cid = done.campaign_id
+        for side, rows in (("loyalist", LOYALIST), ("rebel", REBEL)):
+            runner.execute(
+                cid,
+                ImportForce(actor=REFEREE, side_id=side, force=_force(rows), accept_unchecked=NOTE),
+            )
+        runner.execute(
+            cid,
+            StartStrategicMap(
+                actor=REFEREE,
+                map_name="ginestra",
+                attacker="rebel",
+                defender="loyalist",
+                mobility=mobility(),
+                control=(("Bagnorgeio", "loyalist"),),
+            ),
+        )
+        for side, spec in (
+            (
+                "loyalist",
+                FormationSpec(
+                    formation_id="alpha",
+                    name="Alpha",
+                    unit_ids=("L-GRF", "L-WVR", "L-SHD", "L-LCT"),
+                    hex="0508",
+                ),
+            ),
+            (
+                "rebel",
+                FormationSpec(formation_id="bravo", name="Bravo", unit_ids=("R-JR7", "R-MAD")),
+            ),
+        ):
+            runner.execute(
+                cid, PlaceFormations(actor=side, side_id=side, day=1, formations=(spec,))
+            )
+    finally:
+        store.close()
+    return path
+
+
+def test_orders_resolve_export_and_map(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
+                 "--order", "alpha:move:0607,0707"]) == 0  # fmt: skip
+    assert main(["orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
+                 "--order", "bravo:orbital_insertion::0707",
+                 "--param", "bravo:objective=raid"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["orders", "list", "--db", db, "--side", "rebel"]) == 0
+    listed = capsys.readouterr().out
+    assert "bravo: orbital_insertion -> 0707 (objective=raid)" in listed and "alpha" not in listed
+    assert main(["turn", "resolve", "--db", db, "--day", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "engagement day1-0707-1" in out
+    target = tmp_path / "out"
+    assert main(["engagement", "export", "--db", db, "--side", "rebel", "-o", str(target)]) == 0
+    mul = read_mul_bytes((target / "day1-0707-1-rebel.mul").read_bytes())
+    assert {e.external_id for e in mul.entities} == {"R-JR7", "R-MAD"}
+    assert "Raid" in (target / "day1-0707-1-rebel.md").read_text(encoding="utf-8")
+    svg = tmp_path / "rebel.svg"
+    assert main(["map", "render", "--db", db, "--side", "rebel", "-o", str(svg)]) == 0
+    text = svg.read_text(encoding="utf-8")
+    assert text.startswith("<svg") and "Bravo" in text
+
+
+def test_refused_orders_exit_3_with_the_reason(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
+                 "--order", "alpha:move:0607,0707,0806,0906"])  # fmt: skip
+    assert code == 3
+    err = capsys.readouterr().err
+    assert "illegal_path" in err and "0906" in err
+    code = main(["orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
+                 "--order", "alpha"])  # fmt: skip
+    assert code == 2
+
+
+def test_map_show_needs_no_database(tmp_path: Path) -> None:
+    out = tmp_path / "g.svg"
+    assert main(["map", "show", "-o", str(out)]) == 0
+    assert "Bagnorgeio" in out.read_text(encoding="utf-8")
