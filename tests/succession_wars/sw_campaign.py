@@ -6,8 +6,9 @@ the values they produce are worked out in test_sw_campaign.py.
 
 from __future__ import annotations
 
-from mekref.rules.succession_wars import messages as m
 from sw_helpers import SEED, Game
+
+from mekref.rules.succession_wars import messages as m
 
 L, D, S, K = "Liao", "Davion", "Steiner", "Kurita"
 CAV1 = "liao-st-ives-armored-cavalry-1"

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from mekref.rules.succession_wars import game
-from mekref.rules.succession_wars import messages as m
-from mekref.rules.succession_wars.model import CenterState, LeaderStatus, Phase, Status
+from collections.abc import Sequence
+from typing import TypeVar
+
 from sw_campaign import CAV1, CAV2, LING, play_campaign
 from sw_helpers import Game
 
+from mekref.rules.messages import Event
+from mekref.rules.succession_wars import game
+from mekref.rules.succession_wars import messages as m
+from mekref.rules.succession_wars.model import CenterState, LeaderStatus, Phase, Status
 
-def _of(events: list[object], kind: type) -> list:  # type: ignore[type-arg]
+E = TypeVar("E", bound=Event)
+
+
+def _of(events: Sequence[Event], kind: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, kind)]
 
 

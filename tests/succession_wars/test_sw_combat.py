@@ -4,16 +4,6 @@ captures, Manufacturing Center damage, Terra, and battles reported from MegaMek.
 from __future__ import annotations
 
 import pytest
-
-from mekref.rules.refusal import Refusal
-from mekref.rules.succession_wars import messages as m
-from mekref.rules.succession_wars.model import (
-    REFEREE,
-    CenterState,
-    Interdict,
-    LeaderStatus,
-    Status,
-)
 from sw_helpers import (
     Game,
     clear_region,
@@ -24,6 +14,16 @@ from sw_helpers import (
     set_house,
     set_region,
     to_phase,
+)
+
+from mekref.rules.refusal import Refusal
+from mekref.rules.succession_wars import messages as m
+from mekref.rules.succession_wars.model import (
+    REFEREE,
+    CenterState,
+    Interdict,
+    LeaderStatus,
+    Status,
 )
 
 L, D = "Liao", "Davion"
@@ -320,7 +320,7 @@ def test_attacking_earth_brings_a_housewide_interdict() -> None:
     move_unit(g, CAV1, "Earth")
     move_unit(g, CAV2, "Earth")
     g.end_phase(L)
-    assert g.state.combat is None
+    assert g.state.phase.value == "combat"
     g.run(m.SWAttack(actor=L, house=L, region="Earth", pairs=((CAV1, CAV2),)))
     with pytest.raises(Refusal):
         g.run(m.SWCounterattack(actor=L, house="ComStar", region="Earth"))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sw_campaign import play_campaign
+from sw_helpers import Game
 
 from mekref.rules.codec import canonical_json
 from mekref.rules.messages import (
@@ -21,8 +23,6 @@ from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.data import load_tables
 from mekref.rules.succession_wars.model import CenterState, Kind, Phase
 from mekref.rules.succession_wars.tech import clamp, effects
-from sw_campaign import play_campaign
-from sw_helpers import Game
 
 # Messages the scripted campaign does not produce, so the round trip still covers every type.
 EXTRA_COMMANDS: list[Command] = [

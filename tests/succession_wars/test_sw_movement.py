@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from sw_helpers import Game, clear_region, move_ship, move_unit, set_house, to_phase
 
 from mekref.rules.refusal import Refusal
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.model import Kind, LeaderStatus, Status
-from sw_helpers import Game, clear_region, move_ship, move_unit, set_house, to_phase
 
 L = "Liao"
 CAV1 = "liao-st-ives-armored-cavalry-1"
