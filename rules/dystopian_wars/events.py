@@ -1,0 +1,195 @@
+"""What happened in a Dystopian Wars campaign. Each event carries everything its fold needs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mekref.rules.dystopian_wars.model import Battle, Fleet, RepairBill, Squadron, Stake, Territory
+from mekref.rules.messages import EVENTS, Event
+
+
+@EVENTS.register("DWCampaignCreated")
+@dataclass(frozen=True, kw_only=True)
+class CampaignCreated(Event):
+    seed: str
+    fleets: tuple[Fleet, ...]
+    actor: str
+
+
+@EVENTS.register("DWTerritoriesGenerated")
+@dataclass(frozen=True, kw_only=True)
+class TerritoriesGenerated(Event):
+    territories: tuple[Territory, ...]
+
+
+@EVENTS.register("DWTerritoryGranted")
+@dataclass(frozen=True, kw_only=True)
+class TerritoryGranted(Event):
+    territory_id: str
+    fleet_id: str | None
+    reason: str
+    actor: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class StrategyScore:
+    fleet_id: str
+    die: int
+    bonus: int  # the rank's Activation Bonus plus Tactical Prowess (0 for a stand-in)
+    total: int
+
+
+@EVENTS.register("DWBattleSetUp")
+@dataclass(frozen=True, kw_only=True)
+class BattleSetUp(Event):
+    battle: Battle
+    strategy: tuple[StrategyScore, ...]  # the deciding round of the strategy roll
+    size_die: int
+
+
+@EVENTS.register("DWSquadronsBroken")
+@dataclass(frozen=True, kw_only=True)
+class SquadronsBroken(Event):
+    """Squadrons starting this battle Broken (Opium Traders' roll of 1, or shore leave)."""
+
+    fleet_id: str
+    squadron_ids: tuple[str, ...]
+
+
+@EVENTS.register("DWStaked")
+@dataclass(frozen=True, kw_only=True)
+class Staked(Event):
+    battle_id: str
+    stake: Stake
+
+
+@EVENTS.register("DWBattleResolved")
+@dataclass(frozen=True, kw_only=True)
+class BattleResolved(Event):
+    battle_id: str
+    battle_type: str
+    victor: str | None  # None: a draw
+    how: str  # "field_order", "victory_points" or "draw"
+    victory_points: tuple[int, int]
+
+
+@EVENTS.register("DWLoansEnded")
+@dataclass(frozen=True, kw_only=True)
+class LoansEnded(Event):
+    territory_ids: tuple[str, ...]
+
+
+@EVENTS.register("DWTerritoryTaken")
+@dataclass(frozen=True, kw_only=True)
+class TerritoryTaken(Event):
+    territory_id: str
+    from_fleet: str
+    to_fleet: str
+
+
+@EVENTS.register("DWTerritoryLent")
+@dataclass(frozen=True, kw_only=True)
+class TerritoryLent(Event):
+    """A Raid: the victor has the territory's RP and MARs for one battle (line 205)."""
+
+    territory_id: str
+    from_fleet: str
+    to_fleet: str
+
+
+@EVENTS.register("DWSquadronAfterBattle")
+@dataclass(frozen=True, kw_only=True)
+class SquadronAfterBattle(Event):
+    fleet_id: str
+    squadron_id: str
+    ships: int
+    destroyed: bool
+    bill: RepairBill
+    xp_change: int
+    xp: int
+    reasons: tuple[str, ...]
+    broken_next_battle: bool
+
+
+@EVENTS.register("DWSkillGained")
+@dataclass(frozen=True, kw_only=True)
+class SkillGained(Event):
+    fleet_id: str
+    squadron_id: str
+    at_xp: int  # the experience break rolled for
+    skill_set: str | None
+    skill: str | None  # None: every skill already held or not applicable
+
+
+@EVENTS.register("DWCommodoreExperience")
+@dataclass(frozen=True, kw_only=True)
+class CommodoreExperience(Event):
+    fleet_id: str
+    xp_change: int
+    xp: int
+    reasons: tuple[str, ...]
+
+
+@EVENTS.register("DWTacticalProwess")
+@dataclass(frozen=True, kw_only=True)
+class TacticalProwess(Event):
+    fleet_id: str
+    change: int
+    prowess: int
+
+
+@EVENTS.register("DWCommodoreInjury")
+@dataclass(frozen=True, kw_only=True)
+class CommodoreInjury(Event):
+    fleet_id: str
+    result: str  # a key of the injury table
+    hospital_reroll: bool
+    successor: str | None  # the new commodore when the old one is dead
+
+
+@EVENTS.register("DWGameMissed")
+@dataclass(frozen=True, kw_only=True)
+class GameMissed(Event):
+    fleet_id: str
+    games_to_miss: int  # left after this battle
+
+
+@EVENTS.register("DWRequisitionGranted")
+@dataclass(frozen=True, kw_only=True)
+class RequisitionGranted(Event):
+    fleet_id: str
+    territory_rp: tuple[tuple[str, int], ...]  # (territory, RP) in territory order
+    prize_rp: int
+    total: int
+
+
+@EVENTS.register("DWRepaired")
+@dataclass(frozen=True, kw_only=True)
+class Repaired(Event):
+    fleet_id: str
+    squadron_id: str
+    rp_spent: int
+    free: bool
+    complete: bool  # False: points applied, the ship stays in dry dock
+
+
+@EVENTS.register("DWSquadronRequisitioned")
+@dataclass(frozen=True, kw_only=True)
+class SquadronRequisitioned(Event):
+    fleet_id: str
+    squadron: Squadron
+    rp_spent: int
+
+
+@EVENTS.register("DWCommodoreReleased")
+@dataclass(frozen=True, kw_only=True)
+class CommodoreReleased(Event):
+    fleet_id: str
+    ransom_rp: int
+
+
+@EVENTS.register("DWCampaignWon")
+@dataclass(frozen=True, kw_only=True)
+class CampaignWon(Event):
+    fleet_id: str
+    condition: str  # "territories" or "commodore"

@@ -1,0 +1,170 @@
+"""Fleets, squadrons, commodores, territories and the battle in progress."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+
+
+class VesselClass(StrEnum):
+    """The classes the campaign tables tell apart.
+
+    The first five are the rows of the repair table (lines 232-236); ``MASSIVE`` is a Massive
+    vessel that is not a Dreadnought (ruling DW-3).
+    """
+
+    SMALL = "small"
+    CRUISER_BOMBER = "cruiser_bomber"  # Medium: "Cruisers or Bombers"
+    MEDIUM_CAPITAL = "medium_capital"  # Medium: "Med Flyers, Gunships and Carriers"
+    LARGE = "large"  # "Battleships, “Specials” and Large Flyers"
+    MASSIVE = "massive"
+    DREADNOUGHT = "dreadnought"
+
+    @property
+    def repair_row(self) -> str:
+        # Ruling DW-3: a Massive vessel other than a Dreadnought repairs as a "Special".
+        return "large" if self is VesselClass.MASSIVE else self.value
+
+    @property
+    def skill_row(self) -> str:
+        if self in (VesselClass.SMALL, VesselClass.CRUISER_BOMBER, VesselClass.MEDIUM_CAPITAL):
+            return "small_medium"
+        return "dreadnought" if self is VesselClass.DREADNOUGHT else "large_massive"
+
+    @property
+    def is_medium(self) -> bool:
+        return self in (VesselClass.CRUISER_BOMBER, VesselClass.MEDIUM_CAPITAL)
+
+    @property
+    def large_or_massive(self) -> bool:
+        """The treaty's "Large or Massive Class vessels" (Dreadnoughts are Massive)."""
+        return self in (VesselClass.LARGE, VesselClass.MASSIVE, VesselClass.DREADNOUGHT)
+
+
+class Category(StrEnum):
+    NAVAL = "naval"
+    AERIAL = "aerial"
+    LAND = "land"
+
+
+class CommodoreStatus(StrEnum):
+    ACTIVE = "active"
+    CAPTURED = "captured"  # until the ransom is paid
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepairBill:
+    """What a squadron needs after a battle, in table columns (priced by its class row)."""
+
+    minor: bool = False  # damaged ships: the Minor Repairs column, once per squadron
+    major_ships: int = 0  # ships lost from a squadron, or a crippled single ship
+    replacement: bool = False  # the squadron (or single ship) is gone
+
+    @property
+    def empty(self) -> bool:
+        return not self.minor and not self.major_ships and not self.replacement
+
+
+@dataclass(frozen=True, kw_only=True)
+class Squadron:
+    squadron_id: str
+    name: str
+    vessel_class: VesselClass
+    category: Category
+    ships: int  # afloat now
+    ships_max: int
+    points: int  # after optional upgrades, before skills
+    flagship: bool = False
+    shields_per_ship: int = 0
+    guardians_per_ship: int = 0
+    free_tiny_flyer_wing: bool = False
+    xp: int = 0
+    skills: tuple[str, ...] = ()
+    skill_rolls: int = 0  # experience breaks already rolled for
+    destroyed: bool = False
+    bill: RepairBill = field(default_factory=RepairBill)
+    dry_dock: int = 0  # RP already applied to the bill (line 227, option a)
+    broken_next_battle: bool = False
+
+    @property
+    def cost(self) -> Fraction:
+        """Points with skills: "+10%" of the squadron per skill (line 280)."""
+        return Fraction(self.points) * (10 + len(self.skills)) / 10
+
+
+@dataclass(frozen=True, kw_only=True)
+class Commodore:
+    name: str
+    xp: int = 0
+    prowess: int = 0  # +1 per double 6, -1 per double 1 (Tactical Prowess)
+    status: CommodoreStatus = CommodoreStatus.ACTIVE
+    games_to_miss: int = 0
+    succession: int = 0  # how many commodores this fleet has lost to the injury table
+
+    @property
+    def present(self) -> bool:
+        return self.status is CommodoreStatus.ACTIVE and self.games_to_miss == 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fleet:
+    fleet_id: str
+    player: str
+    nation: str
+    commodore: Commodore
+    squadrons: dict[str, Squadron]
+    rp: int = 0  # Requisition Points to spend since the last battle
+    free_replacements_used: int = 0  # since the last battle
+
+
+@dataclass(frozen=True, kw_only=True)
+class Territory:
+    territory_id: str
+    kind: str  # a key of tables/territories.toml
+    holder: str | None
+    lent_to: str | None = None  # a Raid's victor, until it has fought one battle
+
+
+@dataclass(frozen=True, kw_only=True)
+class Stake:
+    fleet_id: str  # who chose the pair
+    own: str
+    enemy: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Battle:
+    battle_id: str
+    fleets: tuple[str, str]
+    chooser: str  # won the strategy roll: stakes first
+    battle_type: str  # a key of tables/battle_size.toml
+    points: int
+    ranks: tuple[int, int]  # the commodores' ranks when the battle was set up
+    present: tuple[bool, bool]  # whether each commodore leads (not injured, not captured)
+    stakes: tuple[Stake, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class DystopianState:
+    seed: str = ""
+    created: bool = False
+    fleets: dict[str, Fleet] = field(default_factory=dict)
+    territories: dict[str, Territory] = field(default_factory=dict)
+    battle: Battle | None = None
+    battles_fought: int = 0
+    winner: str | None = None
+    win_condition: str | None = None
+    rolls_used: int = 0
+    events_applied: int = 0
+
+    def held(self, fleet_id: str) -> tuple[Territory, ...]:
+        """Territories whose RP and rules the fleet has now (its own unless raided, plus loans)."""
+        return tuple(
+            t
+            for _, t in sorted(self.territories.items())
+            if (t.holder == fleet_id and t.lent_to is None) or t.lent_to == fleet_id
+        )
+
+    def owned_count(self, fleet_id: str) -> int:
+        return sum(1 for t in self.territories.values() if t.holder == fleet_id)

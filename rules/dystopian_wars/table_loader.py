@@ -1,0 +1,296 @@
+"""The Dystopian Wars campaign tables, loaded once from ``tables/*.toml`` into typed rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from mekref.rules.tables import (
+    SourceRef,
+    TableError,
+    int_field,
+    load_toml,
+    rows,
+    section,
+    source_of,
+    str_field,
+)
+
+_PACKAGE = "mekref.rules.dystopian_wars.tables"
+
+
+def _load(name: str) -> dict[str, Any]:
+    return load_toml(_PACKAGE, f"{name}.toml")
+
+
+def _strs(row: dict[str, Any], name: str) -> tuple[str, ...]:
+    value = row.get(name, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TableError(f"field {name!r} must be a list of text in {row!r}")
+    return tuple(value)
+
+
+def _ints(row: dict[str, Any], name: str) -> tuple[int, ...]:
+    value = row.get(name)
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise TableError(f"field {name!r} must be a list of integers in {row!r}")
+    return tuple(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rule:
+    """A campaign number (or none) and the line that states it."""
+
+    values: dict[str, Any]
+    ref: SourceRef
+
+    def int(self, name: str) -> int:
+        return int_field(self.values, name)
+
+    def text(self, name: str) -> str:
+        return str_field(self.values, name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TerritoryRow:
+    key: str
+    name: str
+    pair: str
+    large: bool
+    rp: int | None  # a fixed grant ...
+    rp_die: int | None  # ... or one die of this many sides, rolled at each grant
+    shore_leave: int
+    hospital: bool
+    broken_on: int | None
+    free_replacement: tuple[str, ...]  # repair-table rows one squadron of may be replaced free
+    dual_shields: bool
+    ref: SourceRef
+
+    @property
+    def special_rules(self) -> tuple[str, ...]:
+        # The table's own words (columns 3 and 4 of the row) for scenario sheets.
+        return tuple(part.strip() for part in self.ref.source.split("\t")[2:] if part.strip())
+
+
+@dataclass(frozen=True, kw_only=True)
+class BattleSizeRow:
+    key: str
+    low: int
+    high: int
+    points: int
+    stakes: int
+    conquest: str  # "raid", "take" or "choose"
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepairRow:
+    key: str
+    minor: int
+    major: int
+    replacement: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class XpRow:
+    key: str
+    xp: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class SkillBreaksRow:
+    key: str
+    breaks: tuple[int, ...]
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class BandRow:
+    key: str
+    low: int
+    high: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class SkillRow:
+    skill_set: str
+    face: int
+    name: str
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankRow:
+    rank: int
+    name: str
+    min_xp: int
+    bonus: int
+    mars: tuple[str, ...]
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class InjuryRow:
+    key: str
+    low: int
+    high: int
+    miss_games: int
+    xp: int
+    ref: SourceRef
+
+
+@dataclass(frozen=True, kw_only=True)
+class DystopianTables:
+    rules: dict[str, Rule]
+    territories: dict[str, TerritoryRow]
+    battle_sizes: tuple[BattleSizeRow, ...]
+    repairs: dict[str, RepairRow]
+    squadron_xp: dict[str, XpRow]
+    skill_breaks: dict[str, SkillBreaksRow]
+    skill_sets: tuple[BandRow, ...]
+    skills: dict[tuple[str, int], SkillRow]
+    commodore_xp: dict[str, XpRow]
+    ranks: tuple[RankRow, ...]
+    injuries: tuple[InjuryRow, ...]
+
+    def rule(self, key: str) -> Rule:
+        try:
+            return self.rules[key]
+        except KeyError:
+            raise TableError(f"no campaign rule {key!r}") from None
+
+    def battle_size(self, key: str) -> BattleSizeRow:
+        for row in self.battle_sizes:
+            if row.key == key:
+                return row
+        raise TableError(f"no battle size {key!r}")
+
+
+def _optional_int(row: dict[str, Any], name: str) -> int | None:
+    return int_field(row, name) if name in row else None
+
+
+def _bool(row: dict[str, Any], name: str) -> bool:
+    value = row.get(name, False)
+    if not isinstance(value, bool):
+        raise TableError(f"field {name!r} must be true or false in {row!r}")
+    return value
+
+
+def _territory(r: dict[str, Any]) -> TerritoryRow:
+    row = TerritoryRow(
+        key=str_field(r, "key"),
+        name=str_field(r, "name"),
+        pair=str_field(r, "pair"),
+        large=_bool(r, "large"),
+        rp=_optional_int(r, "rp"),
+        rp_die=_optional_int(r, "rp_die"),
+        shore_leave=_optional_int(r, "shore_leave") or 0,
+        hospital=_bool(r, "hospital"),
+        broken_on=_optional_int(r, "broken_on"),
+        free_replacement=_strs(r, "free_replacement"),
+        dual_shields=_bool(r, "dual_shields"),
+        ref=source_of(r),
+    )
+    if (row.rp is None) == (row.rp_die is None):
+        raise TableError(f"territory {row.key!r} needs exactly one of rp and rp_die")
+    return row
+
+
+def _xp(data: dict[str, Any], name: str) -> dict[str, XpRow]:
+    return {
+        str_field(r, "key"): XpRow(key=str_field(r, "key"), xp=int_field(r, "xp"), ref=source_of(r))
+        for r in rows(data, name)
+    }
+
+
+@cache
+def load_tables() -> DystopianTables:
+    campaign = _load("campaign")
+    exp = _load("experience")
+    return DystopianTables(
+        rules={
+            key: Rule(
+                values={
+                    k: v for k, v in section(campaign, key).items() if k not in ("line", "source")
+                },
+                ref=source_of(section(campaign, key)),
+            )
+            for key in campaign
+        },
+        territories={t.key: t for t in map(_territory, rows(_load("territories"), "territory"))},
+        battle_sizes=tuple(
+            BattleSizeRow(
+                key=str_field(r, "key"),
+                low=int_field(r, "low"),
+                high=int_field(r, "high"),
+                points=int_field(r, "points"),
+                stakes=int_field(r, "stakes"),
+                conquest=str_field(r, "conquest"),
+                ref=source_of(r),
+            )
+            for r in rows(_load("battle_size"), "size")
+        ),
+        repairs={
+            str_field(r, "key"): RepairRow(
+                key=str_field(r, "key"),
+                minor=int_field(r, "minor"),
+                major=int_field(r, "major"),
+                replacement=int_field(r, "replacement"),
+                ref=source_of(r),
+            )
+            for r in rows(_load("repair_costs"), "row")
+        },
+        squadron_xp=_xp(exp, "squadron_xp"),
+        skill_breaks={
+            str_field(r, "key"): SkillBreaksRow(
+                key=str_field(r, "key"), breaks=_ints(r, "breaks"), ref=source_of(r)
+            )
+            for r in rows(exp, "skill_breaks")
+        },
+        skill_sets=tuple(
+            BandRow(
+                key=str_field(r, "key"),
+                low=int_field(r, "low"),
+                high=int_field(r, "high"),
+                ref=source_of(r),
+            )
+            for r in rows(exp, "skill_set")
+        ),
+        skills={
+            (str_field(r, "set"), int_field(r, "face")): SkillRow(
+                skill_set=str_field(r, "set"),
+                face=int_field(r, "face"),
+                name=str_field(r, "name"),
+                ref=source_of(r),
+            )
+            for r in rows(exp, "skill")
+        },
+        commodore_xp=_xp(exp, "commodore_xp"),
+        ranks=tuple(
+            RankRow(
+                rank=int_field(r, "rank"),
+                name=str_field(r, "name"),
+                min_xp=int_field(r, "min_xp"),
+                bonus=int_field(r, "bonus"),
+                mars=_strs(r, "mars"),
+                ref=source_of(r),
+            )
+            for r in rows(exp, "rank")
+        ),
+        injuries=tuple(
+            InjuryRow(
+                key=str_field(r, "key"),
+                low=int_field(r, "low"),
+                high=int_field(r, "high"),
+                miss_games=int_field(r, "miss_games"),
+                xp=int_field(r, "xp"),
+                ref=source_of(r),
+            )
+            for r in rows(exp, "injury")
+        ),
+    )

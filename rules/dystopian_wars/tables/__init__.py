@@ -1,0 +1,1 @@
+"""Dystopian Wars campaign tables as TOML package data; every row quotes its source line."""
