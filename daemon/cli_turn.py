@@ -11,6 +11,7 @@ engagement export per side, the MegaMek unit list and the scenario sheet of each
 from __future__ import annotations
 
 import argparse
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,8 @@ from mekref.daemon.cli_campaign import (
     out_console,
     run_command,
 )
+from mekref.daemon.samples import ginestra as GINESTRA
+from mekref.rules.campaign_state import CampaignState
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.turn import events as ev
@@ -37,6 +40,8 @@ from mekref.rules.tripwire.turn.orders import (
     WithdrawOrders,
     orders_of,
 )
+from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
+from mekref.rules.tripwire.turn.state import UnitMobility
 from mekref.rules.tripwire.turn.weather import level_name
 
 ORDERS_EPILOG = f"""\
@@ -52,6 +57,16 @@ examples:
       --param bravo:objective=raid
   mekref orders list --db g.db --side rebel
   mekref orders withdraw --db g.db --side rebel --day 1 bravo
+"""
+
+
+SETUP_DESCRIPTION = """\
+Start the strategic map of a campaign whose forces are imported, and place each side's
+formations (the defender's secret Day Zero placement; the attacker at the pirate point).
+The file names the map, attacker and defender, who holds which location, each design's
+Walk/Cruise MP and movement mode, and the formations by unit name ("chassis model"): each
+name takes the next unit of that design the side imported. See
+daemon/samples/ginestra/strategic.toml.
 """
 
 
@@ -86,8 +101,22 @@ def register(sub: Any) -> None:
     withdraw.add_argument("formations", nargs="+", metavar="FORMATION")
     withdraw.set_defaults(handler=guarded(run_withdraw), command_name="orders withdraw")
 
-    turn = sub.add_parser("turn", help="resolve the day (referee)")
+    turn = sub.add_parser("turn", help="set up the strategic map, resolve the day (referee)")
     turn_acts = turn.add_subparsers(title="actions", metavar="ACTION")
+    setup = turn_acts.add_parser(
+        "setup",
+        help="start the strategic map and place every formation from a set-up file",
+        description=SETUP_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_db(setup)
+    setup.add_argument(
+        "--file",
+        type=Path,
+        default=None,
+        help="the set-up TOML (default: the bundled Ginestra demo, daemon/samples/ginestra)",
+    )
+    setup.set_defaults(handler=guarded(run_setup), command_name="turn setup")
     resolve = turn_acts.add_parser("resolve", help="weather, actions, movement, engagements")
     add_db(resolve)
     resolve.add_argument("--day", type=int, required=True)
@@ -259,4 +288,95 @@ def run_export(args: argparse.Namespace) -> int:
         base.with_suffix(".mul").write_text(mul, encoding="utf-8")
         base.with_suffix(".md").write_text(sheet, encoding="utf-8")
         console.print(f"wrote {base}.mul and {base}.md")
+    return EXIT_OK
+
+
+def _setup_commands(
+    state: CampaignState, data: dict[str, Any]
+) -> tuple[StartStrategicMap, list[PlaceFormations]]:
+    designs = {str(u["name"]): u for u in data.get("unit", [])}
+    by_name: dict[tuple[str, str], list[str]] = {}
+    mobility: list[UnitMobility] = []
+    for uid, unit in state.units.items():
+        name = f"{unit.chassis} {unit.model}".strip()
+        by_name.setdefault((unit.side_id, name), []).append(uid)
+        spec = designs.get(name)
+        if spec is None:
+            raise CliError(f"no [[unit]] entry for {name!r} (unit {uid}); add its walk and mode")
+        fuel = int(spec.get("fuel", 0))
+        mobility.append(
+            UnitMobility(
+                unit_id=uid,
+                walk_mp=int(spec["walk"]),
+                mode=str(spec["mode"]),
+                rugged=bool(spec.get("rugged", False)),
+                fuel=fuel,
+                max_fuel=fuel,
+                safe_thrust=int(spec.get("safe_thrust", 0)),
+                conventional=bool(spec.get("conventional", False)),
+                crew_slots=int(spec.get("crew_slots", 1)),
+            )
+        )
+    start = StartStrategicMap(
+        actor="referee",
+        map_name=str(data.get("map", "ginestra")),
+        attacker=str(data["attacker"]),
+        defender=str(data["defender"]),
+        mobility=tuple(mobility),
+        control=tuple(sorted((str(k), str(v)) for k, v in data.get("control", {}).items())),
+        unrest=tuple(sorted((str(k), int(v)) for k, v in data.get("unrest", {}).items())),
+        sheets_per_engagement=int(data.get("sheets_per_engagement", 2)),
+    )
+    specs: dict[str, list[FormationSpec]] = {}
+    for f in data.get("formation", []):
+        side = str(f["side"])
+        ids = []
+        for name in f["units"]:
+            pool = by_name.get((side, str(name)), [])
+            if not pool:
+                raise CliError(f"formation {f['id']}: {side} has no (more) {name!r} to place")
+            ids.append(pool.pop(0))
+        specs.setdefault(side, []).append(
+            FormationSpec(
+                formation_id=str(f["id"]),
+                name=str(f.get("name", f["id"])),
+                unit_ids=tuple(ids),
+                hex=str(f.get("hex", "")),
+                commander_bonus=int(f.get("commander_bonus", 0)),
+                carries_leader=bool(f.get("carries_leader", False)),
+                baggage_person_days=int(f.get("baggage_person_days", 0)),
+            )
+        )
+    places = [
+        PlaceFormations(actor=side, side_id=side, day=1, formations=tuple(found))
+        for side, found in sorted(specs.items())
+    ]
+    return start, places
+
+
+def run_setup(args: argparse.Namespace) -> int:
+    path = args.file or (GINESTRA.FOLDER / "strategic.toml")
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read ({exc.strerror})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise CliError(f"{path}: not valid TOML ({exc})") from exc
+    with opened(args.db) as store:
+        cid = campaign_id_of(store, args.campaign)
+        runner = CampaignRunner(store)
+        try:
+            start, places = _setup_commands(runner.load(cid).state, data)
+        except (KeyError, ValueError, TypeError) as exc:
+            raise CliError(f"{path}: {exc}") from exc
+        run_command(runner, cid, start)
+        for place in places:
+            run_command(runner, cid, place)
+    console = out_console()
+    console.print(
+        f"strategic map {start.map_name!r} started: "
+        f"{start.attacker} attacks, {start.defender} defends"
+    )
+    for place in places:
+        console.print(f"  {place.side_id}: {len(place.formations)} formation(s) placed")
     return EXIT_OK
