@@ -245,6 +245,7 @@ class BattleLedger:
     captured_people: dict[str, str] = field(default_factory=dict)  # person -> captor side
     kills: dict[str, int] = field(default_factory=dict)  # person -> kills credited
     may_train: dict[str, int] = field(default_factory=dict)  # person -> battle number earned
+    trained: dict[str, int] = field(default_factory=dict)  # person -> track of the last training
     victory_points: dict[str, int] = field(default_factory=dict)
     bv_override: dict[str, int] = field(default_factory=dict)  # unit -> BV after reconfiguring
     scrapped: tuple[str, ...] = ()

@@ -355,3 +355,8 @@ register_evolver(LoadoutsRecorded, _evolve_loadouts)
 register_evolver(BattleReportReceived, _evolve_report)
 register_evolver(BattleControlSet, _evolve_control)
 register_evolver(BattleResolved, _evolve_resolved)
+
+# The spending commands register on import; loading this module loads them too.
+from mekref.rules.tripwire import battle_spending as _spending  # noqa: E402
+
+_ = _spending
