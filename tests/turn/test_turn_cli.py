@@ -114,3 +114,26 @@ def test_map_show_needs_no_database(tmp_path: Path) -> None:
     out = tmp_path / "g.svg"
     assert main(["map", "show", "-o", str(out)]) == 0
     assert "Bagnorgeio" in out.read_text(encoding="utf-8")
+
+
+def test_the_ginestra_sample_sets_up_from_its_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mekref.daemon.samples.ginestra import FOLDER
+
+    units = Path(__file__).parents[1] / "fixtures" / "megamek" / "units"
+    db = str(tmp_path / "demo.db")
+    assert main(["campaign", "new", "--db", db, "--name", "Ginestra", "--seed", "3065",
+                 "--side", "loyalist:Loyalists", "--side", "rebel:Rebels"]) == 0  # fmt: skip
+    for side in ("loyalist", "rebel"):
+        assert main(["force", "import", "--db", db, "--side", side, str(FOLDER / f"{side}.mul"),
+                     "--units-dir", str(units), "--unchecked", "--referee", "Ref",
+                     "--reason", "demo forces"]) == 0  # fmt: skip
+    assert main(["turn", "setup", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "loyalist: 4 formation(s) placed" in out and "rebel: 2 formation(s) placed" in out
+    assert main(["turn", "resolve", "--db", db, "--day", "1"]) == 0
+    # Bagnorgeio: militia and guard (6 units) garrison it, the leader sits in the seat of power
+    # (1 + 2 VP); Alpha garrisons the Manufacturing Facility (1): 4. The rebels' base is held
+    # by nobody on the ground yet: 0.
+    assert "strategic VP: loyalist 4, rebel 0" in capsys.readouterr().out
