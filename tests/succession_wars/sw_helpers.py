@@ -112,7 +112,8 @@ def edit(g: Game, **changes: object) -> None:
 def move_unit(g: Game, uid: str, region: str, **changes: object) -> None:
     unit = g.state.units[uid]
     units = dict(g.state.units)
-    units[uid] = replace(unit, region=region, status=Status.ACTIVE, **changes)  # type: ignore[arg-type]
+    fields: dict[str, object] = {"status": Status.ACTIVE, **changes}
+    units[uid] = replace(unit, region=region, **fields)  # type: ignore[arg-type]
     edit(g, units=units)
 
 
