@@ -46,15 +46,11 @@ def test_mech_prices_follow_the_tech_level(tech: int, mech: int, merc: int) -> N
     set_house(g, L, tech=tech, cash=100)
     g.run(m.SWBuy(actor=L, house=L, item="house_mech", unit=RESERVE))
     assert _cash(g) == 100 - mech
-    merc = "liao-15th-dracon-1"
-    move_unit(g, merc, "", status=Status.DESTROYED)
-    g.run(m.SWBuy(actor=L, house=L, item="merc_rebuild", unit=merc))
-    assert _cash(g) == 100 - mech - merc_price(tech)
-    assert g.state.units[merc].status is Status.PENDING and g.state.units[merc].value == 4
-
-
-def merc_price(tech: int) -> int:
-    return effects(load_tables(), tech).merc_price
+    dracon = "liao-15th-dracon-1"  # a Mercenary counter (2) lost in combat
+    move_unit(g, dracon, "", status=Status.DESTROYED)
+    g.run(m.SWBuy(actor=L, house=L, item="merc_rebuild", unit=dracon))
+    assert _cash(g) == 100 - mech - merc
+    assert g.state.units[dracon].status is Status.PENDING and g.state.units[dracon].value == 4
 
 
 def test_tech_effects_hold_away_from_zero() -> None:

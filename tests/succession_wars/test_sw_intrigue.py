@@ -86,7 +86,7 @@ def test_bribed_mercenary_leader_takes_his_force() -> None:
         assert rolled.success == (rolled.rolls[0].faces[0] + 2 > 7)
         if rolled.success:
             break
-    assert rolled.success
+    assert isinstance(rolled, m.SWBribeRolled) and rolled.success
     dragoons = [u for u in g.state.units.values() if u.formation == "Wolf's Dragoons"]
     assert {u.owner for u in dragoons} == {L}
     assert g.state.leaders["kurita-jaime-wolf"].owner == L
