@@ -20,6 +20,7 @@ from mekref.daemon import (
     cli_replay,
     cli_report,
     cli_serve,
+    cli_spend,
     cli_status,
     cli_turn,
 )
@@ -52,6 +53,7 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     cli_force,
     cli_battle,
     cli_report,
+    cli_spend,
     cli_map,
     cli_turn,
 )

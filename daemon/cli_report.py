@@ -69,6 +69,14 @@ def heal_cost(state: CampaignState, person_id: str) -> int | None:
         return None
 
 
+def _fate(state: CampaignState, unit_id: str) -> str:
+    if unit_id in state.battles.sold:
+        return "sold"
+    if unit_id in state.battles.scrapped:
+        return "scrapped"
+    return state.battles.fates.get(unit_id, Fate.OPERATIONAL).value
+
+
 def build_report(
     state: CampaignState, rolls: list[dict[str, Any]], side: str | None
 ) -> dict[str, Any]:
@@ -88,7 +96,7 @@ def build_report(
                 "company": u.company,
                 "lance": u.lance,
                 "bv": u.bv or None,
-                "fate": state.battles.fates.get(u.unit_id, Fate.OPERATIONAL).value,
+                "fate": _fate(state, u.unit_id),
                 "repair": {
                     "armor_sp": line.armor_sp + line.armor_deferred_sp,
                     "internal_sp": line.internal_sp,

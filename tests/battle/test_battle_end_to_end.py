@@ -269,3 +269,29 @@ def test_closing_early_needs_the_referee(cli: Cli, tmp_path: Path) -> None:
     assert code == 0, err
     code, out, _ = cli("battle", "pending", "--db", db)
     assert "no battle is waiting" in out
+
+
+def test_spending_from_the_command_line(cli: Cli, tmp_path: Path) -> None:
+    """After the battle: a Union pool (250 WP, "Each Union DropShip carries 250 WP"), the
+    Griffin's restorable armor (4 SP), healing Kai's 2 hits (30 SP, first aid)."""
+    db = str(tmp_path / "c.db")
+    files = setup_campaign(cli, tmp_path, db)
+    units = ("--units-dir", str(UNITS_DIR))
+    assert (
+        cli("battle", "ingest", "--db", db, str(files["red"]), "--control", "red", *units)[0] == 0
+    )
+    assert cli("battle", "ingest", "--db", db, str(files["blue"]), *units)[0] == 0
+    code, out, err = cli("pool", "open", "--db", db, "--side", "red", "--id", "union",
+                         "--name", "Union", "--dropship", "Union")  # fmt: skip
+    assert code == 0, err
+    code, out, err = cli("spend", "repair", "--db", db, "--unit", "r1", "--pool", "union",
+                         "--task", "armor")  # fmt: skip
+    assert code == 0, err
+    assert "pool union (Union): 246 WP" in out
+    code, out, err = cli("spend", "heal", "--db", db, "--person", "p-r1", "--pool", "union")
+    assert code == 0, err
+    assert "pool union (Union): 216 WP" in out
+    code, out, err = cli("spend", "heal", "--db", db, "--person", "p-r2", "--pool", "union")
+    assert code == 3 and "MASH" in err  # 3 hits need a MASH unit or a hospital
+    code, out, err = cli("spend", "sell", "--db", db, "--unit", "r1", "--pool", "union")
+    assert code == 3 and "repair it fully before selling" in err

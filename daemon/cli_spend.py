@@ -1,0 +1,288 @@
+"""``mekref spend``: spend WarChest between tracks (and ``mekref pool`` to open pools).
+
+Every action names the pool that pays (``--pool``); the rules refuse with the reason and the
+rule line when WP, a facility or the rules do not allow it, and nothing is recorded then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import uuid
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.cli_campaign import (
+    EXIT_OK,
+    add_db,
+    campaign_id_of,
+    guarded,
+    opened,
+    out_console,
+    run_command,
+)
+from mekref.rules.campaign_commands import HealPerson, OpenPool, TransferWarChest
+from mekref.rules.campaign_state import PoolKind
+from mekref.rules.messages import Command, Event
+from mekref.rules.tripwire.battle_spending import (
+    ChangeFormation,
+    CombineInfantry,
+    DeployUnrepaired,
+    Disposal,
+    DisposeUnit,
+    HirePerson,
+    RansomPerson,
+    ReconfigureUnit,
+    RecruitCaptured,
+    RepairTask,
+    RepairUnit,
+    SeatSparePilot,
+    TrainSkill,
+)
+from mekref.rules.tripwire.training import Skill, TrainingRoute
+
+HELP = "spend WarChest between tracks: repair, rearm, heal, train, hire, sell, scrap..."
+DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
+EPILOG = """\
+examples:
+  mekref pool open --db c.db --side red --id union-a --name "Union A" --dropship Union
+  mekref pool open --db c.db --side red --id fdb --name "Forward Base" \
+      --location "Forward Deployment Base"
+  mekref spend repair --db c.db --unit UNIT --pool union-a --task armor
+  mekref spend repair --db c.db --unit UNIT --pool union-a --task internal --repair-facility
+  mekref spend heal --db c.db --person PERSON --pool union-a --hospital
+  mekref spend train --db c.db --person PERSON --pool union-a --skill gunnery
+  mekref spend hire --db c.db --side red --pool fdb --name "Nia Kell" --gunnery 4 --piloting 5
+  mekref spend sell --db c.db --unit UNIT --pool fdb
+  mekref spend move --db c.db --from fdb --to union-a --amount 100
+"""
+
+Builder = Callable[[argparse.Namespace], Command]
+
+
+def _repair(a: argparse.Namespace) -> Command:
+    return RepairUnit(
+        unit_id=a.unit,
+        pool_id=a.pool,
+        task=RepairTask(a.task),
+        at_repair_facility=a.repair_facility,
+        actor="cli",
+    )
+
+
+def _rearm(a: argparse.Namespace) -> Command:
+    return RepairUnit(unit_id=a.unit, pool_id=a.pool, task=RepairTask.REARM, actor="cli")
+
+
+def _heal(a: argparse.Namespace) -> Command:
+    return HealPerson(person_id=a.person, pool_id=a.pool, at_hospital=a.hospital, actor="cli")
+
+
+def _train(a: argparse.Namespace) -> Command:
+    return TrainSkill(
+        person_id=a.person,
+        pool_id=a.pool,
+        skill=Skill(a.skill),
+        route=TrainingRoute(a.route),
+        actor="cli",
+    )
+
+
+def _hire(a: argparse.Namespace) -> Command:
+    return HirePerson(
+        person_id=a.id or str(uuid.uuid4()),
+        side_id=a.side,
+        pool_id=a.pool,
+        name=a.name,
+        gunnery=a.gunnery,
+        piloting=a.piloting,
+        vehicle_crew=a.vehicle_crew,
+        actor="cli",
+    )
+
+
+def _reconfigure(a: argparse.Namespace) -> Command:
+    return ReconfigureUnit(
+        unit_id=a.unit, pool_id=a.pool, configuration=a.configuration, bv=a.bv, actor="cli"
+    )
+
+
+def _formation(a: argparse.Namespace) -> Command:
+    return ChangeFormation(
+        side_id=a.side, pool_id=a.pool, lance=a.lance, formation=a.formation, actor="cli"
+    )
+
+
+def _scrap(a: argparse.Namespace) -> Command:
+    return DisposeUnit(unit_id=a.unit, pool_id=a.pool, how=Disposal.SCRAP, actor="cli")
+
+
+def _sell(a: argparse.Namespace) -> Command:
+    return DisposeUnit(unit_id=a.unit, pool_id=a.pool, how=Disposal.SELL, actor="cli")
+
+
+def _ransom(a: argparse.Namespace) -> Command:
+    return RansomPerson(person_id=a.person, pool_id=a.pool, actor="cli")
+
+
+def _recruit(a: argparse.Namespace) -> Command:
+    return RecruitCaptured(
+        person_id=a.person, pool_id=a.pool, opponent_unrest=a.opponent_unrest, actor="cli"
+    )
+
+
+def _move(a: argparse.Namespace) -> Command:
+    return TransferWarChest(from_pool=a.from_pool, to_pool=a.to_pool, amount=a.amount, actor="cli")
+
+
+def _seat(a: argparse.Namespace) -> Command:
+    return SeatSparePilot(
+        unit_id=a.unit, leaving_person_id=a.leaving, spare_person_id=a.spare, actor="cli"
+    )
+
+
+def _combine(a: argparse.Namespace) -> Command:
+    return CombineInfantry(keep_unit_id=a.keep, merge_unit_id=a.merge, actor="cli")
+
+
+def _deploy(a: argparse.Namespace) -> Command:
+    return DeployUnrepaired(unit_id=a.unit, actor="cli")
+
+
+def _pool(a: argparse.Namespace) -> Command:
+    if sum(x is not None for x in (a.dropship, a.location, a.cargo_tons)) != 1:
+        from mekref.daemon.cli_campaign import CliError
+
+        raise CliError("give exactly one of --dropship CLASS, --location NAME, --cargo-tons T")
+    kind = PoolKind.DROPSHIP if a.dropship else PoolKind.LOCATION if a.location else PoolKind.CARGO
+    return OpenPool(
+        pool_id=a.id,
+        side_id=a.side,
+        name=a.name,
+        kind=kind,
+        location=a.location,
+        dropship_class=a.dropship,
+        cargo_tons=Fraction(a.cargo_tons) if a.cargo_tons else None,
+        opening_balance=a.balance,
+        actor="cli",
+    )
+
+
+def _unit_pool(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--unit", required=True, metavar="UNIT_ID")
+    p.add_argument("--pool", required=True, metavar="POOL_ID", help="the pool that pays")
+
+
+def _person_pool(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--person", required=True, metavar="PERSON_ID")
+    p.add_argument("--pool", required=True, metavar="POOL_ID", help="the pool that pays")
+
+
+def register(sub: Any) -> None:
+    kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    pool_parser: argparse.ArgumentParser = sub.add_parser("pool", help="open a WarChest pool")
+    pool_actions = pool_parser.add_subparsers(title="actions", metavar="ACTION")
+    p = pool_actions.add_parser("open", help="open a pool (location, DropShip or cargo)", **kw)
+    add_db(p)
+    p.add_argument("--side", required=True)
+    p.add_argument("--id", required=True, help="the pool's id")
+    p.add_argument("--name", required=True)
+    p.add_argument("--dropship", metavar="CLASS", help="Union (250 WP), Gazelle (2,500 WP)")
+    p.add_argument("--location", metavar="NAME", help="a strategic location of the rule set")
+    p.add_argument("--cargo-tons", metavar="T", help="a cargo unit: 5 WP per cargo ton")
+    p.add_argument("--balance", type=int, help="opening WP (default: the rule set's)")
+    p.set_defaults(handler=guarded(_runner(_pool)), command_name="pool open")
+
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "spend", help=HELP, description=DESCRIPTION, **kw
+    )
+    actions = parser.add_subparsers(title="actions", metavar="ACTION")
+
+    def action(name: str, help_text: str, build: Builder) -> argparse.ArgumentParser:
+        a = actions.add_parser(name, help=help_text, **kw)
+        add_db(a)
+        a.set_defaults(handler=guarded(_runner(build)), command_name=f"spend {name}")
+        return a
+
+    a = action("repair", "repair armor or internal structure", _repair)
+    _unit_pool(a)
+    a.add_argument("--task", required=True, choices=[t.value for t in RepairTask])
+    a.add_argument("--repair-facility", action="store_true", help="a repair bay is present")
+    _unit_pool(action("rearm", "reload a unit's ammunition", _rearm))
+    a = action("heal", "heal one hit of a person", _heal)
+    _person_pool(a)
+    a.add_argument("--hospital", action="store_true", help="a MASH unit or hospital is present")
+    a = action("train", "improve one skill by one point", _train)
+    _person_pool(a)
+    a.add_argument("--skill", required=True, choices=[s.value for s in Skill])
+    a.add_argument("--route", default="kill", choices=[r.value for r in TrainingRoute])
+    a = action("hire", "hire a pilot or vehicle crew", _hire)
+    a.add_argument("--side", required=True)
+    a.add_argument("--pool", required=True)
+    a.add_argument("--name", required=True)
+    a.add_argument("--gunnery", type=int, required=True)
+    a.add_argument("--piloting", type=int, required=True)
+    a.add_argument("--vehicle-crew", action="store_true")
+    a.add_argument("--id", help="the person's id (default: a new UUID)")
+    a = action("reconfigure", "reconfigure an omni unit", _reconfigure)
+    _unit_pool(a)
+    a.add_argument("--configuration", required=True)
+    a.add_argument("--bv", type=int, required=True, help="the new configuration's BV")
+    a = action("formation", "change a lance's formation (100 SP)", _formation)
+    a.add_argument("--side", required=True)
+    a.add_argument("--pool", required=True)
+    a.add_argument("--lance", required=True)
+    a.add_argument("--formation", required=True)
+    _unit_pool(action("scrap", "scrap a unit for WP", _scrap))
+    _unit_pool(action("sell", "sell a fully repaired unit", _sell))
+    _person_pool(action("ransom", "pay 100 WP to get a captured person back", _ransom))
+    a = action("recruit", "try to recruit a captured person (2d6, 8+)", _recruit)
+    _person_pool(a)
+    a.add_argument("--opponent-unrest", type=int, default=7)
+    a = action("move", "move WP between two pools of a side", _move)
+    a.add_argument("--from", dest="from_pool", required=True)
+    a.add_argument("--to", dest="to_pool", required=True)
+    a.add_argument("--amount", type=int, required=True)
+    a = action("seat", "seat a spare pilot (medical leave)", _seat)
+    a.add_argument("--unit", required=True)
+    a.add_argument("--leaving", required=True, metavar="PERSON_ID")
+    a.add_argument("--spare", required=True, metavar="PERSON_ID")
+    a = action("combine", "combine two understrength infantry or BA units", _combine)
+    a.add_argument("--keep", required=True, metavar="UNIT_ID")
+    a.add_argument("--merge", required=True, metavar="UNIT_ID")
+    a = action("deploy-unrepaired", "record that a unit deploys unrepaired", _deploy)
+    a.add_argument("--unit", required=True)
+
+
+def _runner(build: Builder) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        command = build(args)
+        with opened(args.db) as store:
+            runner = CampaignRunner(store)
+            cid = campaign_id_of(store, args.campaign)
+            done = run_command(runner, cid, command)
+            console = out_console()
+            for event in done.events:
+                console.print(describe(event))
+            for pool in sorted(done.state.pools.values(), key=lambda p: p.pool_id):
+                if pool.pool_id in _pools_named(command):
+                    console.print(f"  pool {pool.pool_id} ({pool.name}): {pool.balance} WP")
+        return EXIT_OK
+
+    return run
+
+
+def _pools_named(command: Command) -> set[str]:
+    return {
+        str(v)
+        for k, v in vars(command).items()
+        if k in ("pool_id", "from_pool", "to_pool") and v is not None
+    }
+
+
+def describe(event: Event) -> str:
+    fields = {k: v for k, v in vars(event).items() if k not in ("rolls", "actor", "damage_after")}
+    text = ", ".join(f"{k}={getattr(v, 'value', v)}" for k, v in fields.items())
+    rolls = "; ".join(f"{r.name}: {' '.join(map(str, r.faces))}" for r in event.rolls)
+    return f"{type(event).TYPE}: {text}" + (f" (dice: {rolls})" if rolls else "")
