@@ -25,6 +25,7 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
 from mekref.daemon.grpc.auth import AuthInterceptor, Authenticator
+from mekref.daemon.grpc.batcher import CommandBatcher
 from mekref.daemon.grpc.hub import EventHub
 from mekref.daemon.grpc.runner import CachingRunner
 from mekref.daemon.grpc.services.base import Services
@@ -121,6 +122,7 @@ async def build_server(
         stream_poll_seconds=opts.stream_poll_seconds,
         stream_write_timeout=opts.stream_write_timeout,
     )
+    services.batcher = CommandBatcher(services.runner, services.executor)
     server = aio.server(
         interceptors=[AuthInterceptor(Authenticator(tokens))],
         options=[

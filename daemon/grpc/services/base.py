@@ -22,11 +22,14 @@ import structlog
 from grpc import aio
 from grpc_status import rpc_status
 
+from mekref.daemon.campaigns import Executed
+from mekref.daemon.grpc.batcher import CommandBatcher
 from mekref.daemon.grpc.errors import ApiError, invalid, refusal_error, store_error
 from mekref.daemon.grpc.hub import EventHub
 from mekref.daemon.grpc.runner import CachingRunner
 from mekref.daemon.grpc.tokens import TokenStore
 from mekref.daemon.store import EventStore, StoreError
+from mekref.rules.messages import Command
 from mekref.rules.refusal import Refusal
 
 P = ParamSpec("P")
@@ -51,6 +54,16 @@ class Services:
     uploads_dir: Any
     stream_poll_seconds: float = 1.0
     stream_write_timeout: float = 30.0
+    batcher: CommandBatcher | None = None
+
+    async def execute(self, context: Context, campaign_id: str, command: Command) -> Executed:
+        """Run a command through the group-commit queue (or alone without one)."""
+        remaining = context.time_remaining()
+        if remaining is not None and remaining <= 0:
+            raise ApiError(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline passed", "deadline")
+        if self.batcher is None:
+            return await self.run(context, self.runner.execute, campaign_id, command)
+        return await self.batcher.execute(campaign_id, command)
 
     async def run(self, context: Context, fn: Callable[..., T], *args: Any) -> T:
         remaining = context.time_remaining()

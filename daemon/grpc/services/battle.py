@@ -194,13 +194,10 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
                 actor=principal.actor, battle_id=request.battle_id, side_id=side, note=note
             )
 
-        def apply() -> battle_pb2.SetRefereeInputsResponse:
-            executed = self.s.runner.execute(cid, command)
-            return battle_pb2.SetRefereeInputsResponse(
-                first_seq=executed.first_seq, last_seq=executed.last_seq
-            )
-
-        return await self.s.run(context, apply)
+        executed = await self.s.execute(context, cid, command)
+        return battle_pb2.SetRefereeInputsResponse(
+            first_seq=executed.first_seq, last_seq=executed.last_seq
+        )
 
     @rpc
     async def ExportScenario(

@@ -90,14 +90,11 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
             ),
         )
 
-        def submit() -> orders_pb2.SubmitOrdersResponse:
-            executed = self.s.runner.execute(cid, command)
-            return orders_pb2.SubmitOrdersResponse(
-                orders=[order_message(o) for o in module.orders_of(executed.state, side_id)],
-                last_seq=executed.last_seq,
-            )
-
-        return await self.s.run(context, submit)
+        executed = await self.s.execute(context, cid, command)
+        return orders_pb2.SubmitOrdersResponse(
+            orders=[order_message(o) for o in module.orders_of(executed.state, side_id)],
+            last_seq=executed.last_seq,
+        )
 
     @rpc
     async def WithdrawOrders(
@@ -116,14 +113,11 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
             formation_ids=tuple(request.formation_ids),
         )
 
-        def withdraw() -> orders_pb2.WithdrawOrdersResponse:
-            executed = self.s.runner.execute(cid, command)
-            return orders_pb2.WithdrawOrdersResponse(
-                orders=[order_message(o) for o in module.orders_of(executed.state, side_id)],
-                last_seq=executed.last_seq,
-            )
-
-        return await self.s.run(context, withdraw)
+        executed = await self.s.execute(context, cid, command)
+        return orders_pb2.WithdrawOrdersResponse(
+            orders=[order_message(o) for o in module.orders_of(executed.state, side_id)],
+            last_seq=executed.last_seq,
+        )
 
     @rpc
     async def ListOrders(
@@ -154,12 +148,9 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         module = _orders_module()
         command = module.ResolveTurn(actor=principal.actor, day=request.day)
 
-        def resolve() -> orders_pb2.ResolveTurnResponse:
-            executed = self.s.runner.execute(cid, command)
-            return orders_pb2.ResolveTurnResponse(
-                first_seq=executed.first_seq,
-                last_seq=executed.last_seq,
-                event_types=[type(e).TYPE for e in executed.events],
-            )
-
-        return await self.s.run(context, resolve)
+        executed = await self.s.execute(context, cid, command)
+        return orders_pb2.ResolveTurnResponse(
+            first_seq=executed.first_seq,
+            last_seq=executed.last_seq,
+            event_types=[type(e).TYPE for e in executed.events],
+        )
