@@ -31,13 +31,15 @@ from mekref.daemon.cli_campaign import (
 from mekref.daemon.cli_force import design_lookup, read_mul
 from mekref.daemon.store import FileRef
 from mekref.rules.campaign_state import CampaignState
+from mekref.rules.engine import dice_for
+from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_messages import (
     BattleReportReceived,
     BattleResolved,
     CloseBattle,
     SetBattleControl,
 )
-from mekref.rules.tripwire.battles import pending_battles
+from mekref.rules.tripwire.battles import pending_battles, retreat_check
 
 HELP = "ingest battle files and resolve battles (battle ingest|close|control|pending)"
 INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
@@ -46,6 +48,7 @@ examples:
   mekref battle ingest --db c.db logs/Ann.mul logs/Bob.mul --control loyalists
   mekref battle ingest --db c.db logs/Ann.mul --units-dir ~/megamek/data/mekfiles
   mekref battle pending --db c.db
+  mekref battle retreat-check --db c.db --battle battle-0a1b2c3d4e5f --side federalists
   mekref battle control --db c.db --battle battle-0a1b2c3d4e5f --side federalists
   mekref battle close --db c.db --battle battle-0a1b2c3d4e5f --control loyalists \\
       --referee Ann --reason "Bob's laptop died; his file is lost"
@@ -81,6 +84,14 @@ def register(sub: Any) -> None:
     close.add_argument("--control", metavar="SIDE", help="the side that controls the field")
     add_referee(close)
     close.set_defaults(handler=guarded(run_close), command_name="battle close")
+
+    check = actions.add_parser("retreat-check", help="may a side call a retreat now?", **kw)
+    add_db(check)
+    check.add_argument("--battle", required=True, metavar="ID")
+    check.add_argument("--side", required=True)
+    check.add_argument("--objectives-destroyed", action="store_true")
+    check.add_argument("--ammo-dry", action="store_true", help="all non-MG ammo is spent")
+    check.set_defaults(handler=guarded(run_retreat_check), command_name="battle retreat-check")
 
     pending = actions.add_parser("pending", help="list battles waiting for files", **kw)
     add_db(pending)
@@ -178,6 +189,31 @@ def run_close(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_retreat_check(args: argparse.Namespace) -> int:
+    with opened(args.db) as store:
+        runner = CampaignRunner(store)
+        state = runner.load(campaign_id_of(store, args.campaign)).state
+    try:
+        met = retreat_check(
+            state,
+            args.battle,
+            args.side,
+            dice_for(state),
+            defended_objectives_destroyed=args.objectives_destroyed,
+            ammo_weapons_dry=args.ammo_dry,
+        )
+    except Refusal as exc:
+        raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
+    console = out_console()
+    if not met:
+        console.print(f"{args.side} may not call a retreat: no condition of line 340 is met")
+        return EXIT_OK
+    console.print(f"{args.side} may call a retreat:")
+    for ref in met:
+        console.print(f"  - line {ref.line}: {ref.source}")
+    return EXIT_OK
+
+
 def run_pending(args: argparse.Namespace) -> int:
     with opened(args.db) as store:
         runner = CampaignRunner(store)
@@ -199,4 +235,3 @@ def _print_pending(console: Any, state: CampaignState, always: bool = False) -> 
             f" of {', '.join(p.sides_expected)}; missing {missing}; "
             f"control {p.control_side or 'not set'}"
         )
-    _ = CliError

@@ -15,8 +15,10 @@ from mekref.rules.campaign_state import CampaignState, Person, PersonStatus
 from mekref.rules.dice import Dice
 from mekref.rules.engine import register_decider, register_evolver
 from mekref.rules.messages import Event
+from mekref.rules.model import UnitRole
 from mekref.rules.refusal import Refusal
 from mekref.rules.rulesets import RuleSet
+from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire.battle_messages import (
     BattleControlSet,
     BattleReportReceived,
@@ -36,6 +38,7 @@ from mekref.rules.tripwire.battle_model import (
     RecordSection,
 )
 from mekref.rules.tripwire.battle_resolution import resolve
+from mekref.rules.tripwire.victory import RetreatSituation, retreat_conditions
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,6 +103,54 @@ def reporting_side(state: CampaignState, file: BattleFile) -> str | None:
 
 def _all_reported(state: CampaignState, battle: Battle) -> bool:
     return not pending(state, battle).sides_missing
+
+
+def retreat_check(
+    state: CampaignState,
+    battle_id: str,
+    side_id: str,
+    dice: Dice,
+    *,
+    defended_objectives_destroyed: bool = False,
+    ammo_weapons_dry: bool = False,
+) -> tuple[SourceRef, ...]:
+    """The retreat conditions (line 340) ``side_id`` meets in an open battle, from its files.
+
+    A question, not a command: nothing is recorded. Ruling BR-10: "damage (on BV)" counts the
+    BV of units destroyed in the game or captured so far; the force commander is "killed" when
+    the files show the commander's pilot dead.
+    """
+    battle = _battle(state, battle_id)
+    _check_side(state, side_id)
+    resolution, _ = resolve(state, battle, side_id, dice, None)
+    sides = {s.side_id: s for s in resolution.sides}
+    own = sides.get(side_id)
+    if own is None:
+        raise Refusal("not_in_battle", f"side {side_id!r} has no unit in battle {battle_id}")
+    enemy_start = sum(s.starting_bv for s in resolution.sides if s.side_id != side_id)
+    enemy_lost = sum(s.destroyed_bv for s in resolution.sides if s.side_id != side_id)
+    commander_killed = any(
+        p.side_id == side_id
+        and p.fate in (PersonFate.KIA, PersonFate.DIED_OF_WOUNDS)
+        and any(
+            UnitRole.FORCE_COMMANDER in u.roles and u.crew[:1] == (p.person_id,)
+            for u in state.units.values()
+        )
+        for p in resolution.people
+    )
+    return retreat_conditions(
+        RetreatSituation(
+            own_bv=own.starting_bv - own.destroyed_bv,
+            enemy_bv=enemy_start - enemy_lost,
+            own_starting_bv=own.starting_bv,
+            own_damage_bv=own.destroyed_bv,
+            enemy_starting_bv=enemy_start,
+            enemy_damage_bv=enemy_lost,
+            own_commander_killed=commander_killed,
+            defended_objectives_destroyed=defended_objectives_destroyed,
+            ammo_weapons_dry=ammo_weapons_dry,
+        )
+    )
 
 
 # --- deciders ---------------------------------------------------------------------------------

@@ -360,3 +360,23 @@ def test_commander_lost_and_vp_rows() -> None:
     assert sides["blue"].vp_delta == -2 - 1
     assert sides["blue"].retires  # 1,000 of 2,000 left: "reaches 50% of its starting BV"
     assert state.battles.victory_points == {"red": 3, "blue": 0}
+
+
+def test_ruling_br10_retreat_check_from_the_files_so_far() -> None:
+    """ "A retreat may only be called if: ... The players force has suffered 25% damage (on BV)
+    ... The players force commander has been killed" (lines 340-346)."""
+    state = campaign((fu("r1", bv=1000, commander=True), fu("r2", bv=1000)), (fu("b1", bv=1000),))
+    _, state = run(
+        state,
+        submit(file("a", seen("r1", S.SALVAGE, hits=6), seen("r2", S.SURVIVORS),
+                    seen("b1", S.SALVAGE))),
+    )  # fmt: skip
+    from mekref.rules.engine import dice_for
+    from mekref.rules.tripwire.battles import retreat_check
+
+    met = retreat_check(state, "battle-" + "a" * 12, "red", dice_for(state))
+    keys = [ref.line for ref in met]
+    # Red lost 1,000 of 2,000 (50% >= 25%) and its commander; Blue is 1,000 v Red's 1,000 left.
+    assert len(keys) == 2
+    assert len(retreat_check(state, "battle-" + "a" * 12, "blue", dice_for(state))) == 1
+    assert state.rolls_used == 0  # a question: no roll was used
