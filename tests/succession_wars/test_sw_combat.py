@@ -338,3 +338,12 @@ def test_attacking_earth_brings_a_housewide_interdict() -> None:
         survivors = tuple(u.id for u in g.state.combat_units("Earth", L))
         g.run(m.SWReportBattle(actor=L, house=L, region="Earth", destroyed=survivors))
     assert Interdict(house=L, region="", until="turn") in g.state.interdicts
+
+
+def test_attacker_names_the_defender_among_several() -> None:
+    """Ruling SW-22: Liao, Davion and Marik in Daniels; Liao must say whom it attacks."""
+    g = battle((HIGH,), (GUARD1, "marik-head-hunters-1"))
+    cmd = m.SWAttack(actor=L, house=L, region="Daniels")
+    assert refused(g, cmd) == "name_defender"
+    attack(g, against=D)
+    assert g.state.combat is not None and g.state.combat.defender == D

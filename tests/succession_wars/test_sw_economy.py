@@ -189,3 +189,15 @@ def test_taxes_add_administration_and_resource_management() -> None:
     assert taxes(g.state, L) == 32
     set_house(g, L, tech=17)
     assert taxes(g.state, L) == 39
+
+
+def test_unplaced_pieces_wait_for_a_later_turn() -> None:
+    """Ruling SW-29: a new 'Mech not placed this turn is still set aside next turn."""
+    g = _spend()
+    g.run(m.SWBuy(actor=L, house=L, item="house_mech", unit=RESERVE))
+    to_phase(g, L, "taxes")
+    g.pass_turn(L)
+    to_phase(g, L, "place")
+    assert g.state.units[RESERVE].status is Status.PENDING
+    g.run(m.SWPlaceUnits(actor=L, house=L, placements=(m.Placement(piece=RESERVE, region="Sian"),)))
+    assert g.state.units[RESERVE].region == "Sian"
