@@ -380,3 +380,25 @@ def test_ruling_br10_retreat_check_from_the_files_so_far() -> None:
     assert len(keys) == 2
     assert len(retreat_check(state, "battle-" + "a" * 12, "blue", dice_for(state))) == 1
     assert state.rolls_used == 0  # a question: no roll was used
+
+
+def test_ruling_br8_first_unit_of_each_lance_leads_it() -> None:
+    """ "Each Lance in the force is lead by a Lieutenant who must be Veteran." (line 12)"""
+    from mekref.adapters.megamek.mul_model import MulFile, RootKind
+    from mekref.daemon.cli_force import build_units
+    from mekref.rules.campaign_state import CampaignState
+
+    units = [mek("Griffin", "GRF-1N", f"u{i}", pilot(f"P{i}", f"p{i}")) for i in range(6)]
+    units[0] = replace(units[0], commander=True)
+    mul = MulFile(root=RootKind.UNIT, version="0.49.19", entities=tuple(units))
+    built = build_units(mul, CampaignState(), None, None)
+    roles = [(b.lance, sorted(r.value for r in b.unit.roles)) for b in built]
+    assert roles == [
+        ("Lance 1", ["force_commander"]),
+        ("Lance 1", []),
+        ("Lance 1", []),
+        ("Lance 1", []),
+        ("Lance 2", ["lance_leader"]),
+        ("Lance 2", []),
+    ]
+    assert [b.unit.unit_id for b in built] == [f"u{i}" for i in range(6)]  # ids kept
