@@ -11,6 +11,7 @@ from mekref.hexmap import Hex, PlannedMove, neighbours, resolve_moves
 from mekref.rules import Dice, Refusal
 from mekref.rules.tripwire.turn import artillery, engagement, fuel, recruit, surveillance, unrest
 from mekref.rules.tripwire.turn import weather as wx
+from mekref.rules.tripwire.turn.events import UnguidedArtilleryFired
 from mekref.rules.tripwire.turn.movement import resolve_day
 from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
 from mekref.rules.tripwire.turn.plugin import RecordLeaderCaptured
@@ -94,7 +95,7 @@ def test_unguided_artillery_is_resolved_by_the_engine() -> None:
     )
     _, fired = run(state, cmd)
     (shot,) = fired
-    assert isinstance(shot, artillery.UnguidedArtilleryFired)
+    assert isinstance(shot, UnguidedArtilleryFired)
     assert shot.attacks_per_piece == 3 and shot.target_number == 11
     hits = [r for r in shot.rolls if r.name.startswith("unguided")]
     assert len(hits) == 3

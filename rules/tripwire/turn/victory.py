@@ -49,10 +49,13 @@ def strategic_vp(
 
 def end_reason(state: CampaignState, s: StrategicState, vp: Mapping[str, int]) -> str:
     target = int(single("strategic_victory", "end")["vp"])
-    winners = sorted(side for side, points in vp.items() if points >= target)
+    # Battle VP (kept by the battle rules) and strategic VP count together (line 415).
+    battle = state.battles.victory_points
+    total = {side: vp.get(side, 0) + battle.get(side, 0) for side in sorted({*vp, *battle})}
+    winners = sorted(side for side, points in total.items() if points >= target)
     if winners:
-        best = max(vp.values())
-        top = sorted(side for side, points in vp.items() if points == best)
+        best = max(total.values())
+        top = sorted(side for side, points in total.items() if points == best)
         return f"{', '.join(winners)} reached {target} VP; most VP: {', '.join(top)}"
     if s.leader_captured:
         return f"the leader of {', '.join(s.leader_captured)} was captured"

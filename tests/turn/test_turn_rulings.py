@@ -1,0 +1,164 @@
+"""One test per ruling of docs/turn.md that the other files do not already hold."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from turn_world import REFEREE, placed, run, started
+
+from mekref.hexmap import sample_map
+from mekref.rules import CampaignState, Dice
+from mekref.rules.campaign_commands import OpenPool
+from mekref.rules.campaign_state import PoolKind
+from mekref.rules.tripwire.turn import engagement, unrest
+from mekref.rules.tripwire.turn import events as ev
+from mekref.rules.tripwire.turn import weather as wx
+from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
+from mekref.rules.tripwire.turn.setup import FormationSpec
+
+Order = FormationOrder
+
+
+def _two(loyal_hex: str, loyal_units: tuple[str, ...] = ("L-GRF",)) -> CampaignState:
+    return placed(
+        started(),
+        (FormationSpec(formation_id="a", name="A", unit_ids=loyal_units, hex=loyal_hex),),
+        (FormationSpec(formation_id="b", name="B", unit_ids=("R-JR7", "R-MAD")),),
+    )
+
+
+def _day(state: CampaignState, loyal: tuple[Order, ...], rebel: tuple[Order, ...]):  # type: ignore[no-untyped-def]
+    assert state.strategic is not None
+    day = state.strategic.day
+    return run(
+        state,
+        SubmitOrders(actor="loyalist", side_id="loyalist", day=day, orders=loyal),
+        SubmitOrders(actor="rebel", side_id="rebel", day=day, orders=rebel),
+        ResolveTurn(actor=REFEREE, day=day),
+    )
+
+
+def test_ruling_t_w1_modified_weather_rolls_stay_on_the_table() -> None:
+    hot = sample_map("ginestra")  # climates -1, 0, +1 and +2
+    for seed in range(40):
+        regions, rolls, _ = wx.roll_start(hot, Dice(f"w{seed}"))
+        for region, roll in zip(
+            regions, (r for r in rolls if r.name.startswith("starting")), strict=True
+        ):
+            climate = {r.name: r.climate for r in hot.regions}[region.region]
+            total = min(12, max(2, roll.total + climate))
+            assert (
+                region.level
+                == {2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 1, 8: 2, 9: 3, 10: 4, 11: 5, 12: 6}[total]
+            )
+
+
+def test_ruling_t_o1_a_formation_in_orbit_lands_whatever_its_units() -> None:
+    state, _ = _day(
+        _two("0508"), (), (Order(formation_id="b", action="orbital_insertion", target="1712"),)
+    )
+    assert state.strategic is not None and state.strategic.formations["b"].hex == "1712"
+
+
+def test_ruling_t_e2_a_landing_on_a_guarded_hex_is_an_assault() -> None:
+    _, events = _day(
+        _two("1105"),
+        (Order(formation_id="a", action="guard"),),
+        (Order(formation_id="b", action="orbital_insertion", target="1105"),),
+    )
+    (found,) = [e for e in events if isinstance(e, ev.EngagementDetermined)]
+    assert isinstance(found, ev.EngagementDetermined)
+    g = found.engagement
+    assert (g.kind, g.attacker) == ("assault", "rebel")
+    assert {a.formation_id: a.turn for a in g.arrivals}["a"] == 0
+    assert (
+        dict(g.ambush_totals)["loyalist"]
+        == sum(r.total for r in found.rolls if "loyalist" in r.name) + 4
+    )
+
+
+def test_ruling_t_e3_arrival_turns_at_the_ends() -> None:
+    assert engagement.arrival_turn(15) == 1
+    assert engagement.arrival_turn(0) is None
+
+
+def test_ruling_t_u1_unrest_stays_on_the_table() -> None:
+    assert unrest.clamp(14) == 12 and unrest.clamp(0) == 2
+
+
+def test_ruling_t_c1_control_and_its_pools_change_hands() -> None:
+    # The rebels are still in orbit; a loyalist lance walks into their empty base (1712).
+    state = _two("1612")
+    state, _ = run(
+        state,
+        OpenPool(
+            actor=REFEREE,
+            pool_id="fdb",
+            side_id="rebel",
+            name="Forward Deployment Base",
+            kind=PoolKind.LOCATION,
+            location="Forward Deployment Base",
+        ),
+    )
+    state, events = _day(state, (Order(formation_id="a", action="move", path=("1712",)),), ())
+    assert state.strategic is not None
+    assert state.strategic.control["Forward Deployment Base"] == "loyalist"
+    assert state.pools["fdb"].side_id == "loyalist"
+    (change,) = [e for e in events if isinstance(e, ev.LocationControlChanged)]
+    assert isinstance(change, ev.LocationControlChanged) and change.pools == ("fdb",)
+
+
+def test_ruling_t_v1_a_garrison_is_a_lance() -> None:
+    three, _ = _day(
+        _two("1105", ("L-GRF", "L-WVR", "L-SHD")), (Order(formation_id="a", action="guard"),), ()
+    )
+    four, _ = _day(
+        _two("1105", ("L-GRF", "L-WVR", "L-SHD", "L-LCT")),
+        (Order(formation_id="a", action="guard"),),
+        (),
+    )
+    assert three.strategic is not None and four.strategic is not None
+    assert three.strategic.vp["loyalist"] == 0
+    assert four.strategic.vp["loyalist"] == 1
+
+
+def test_ruling_t_l1_loot_fills_the_pool_to_its_room() -> None:
+    state = _two("1712")
+    state, _ = run(
+        state,
+        OpenPool(
+            actor=REFEREE,
+            pool_id="truck",
+            side_id="loyalist",
+            name="Truck",
+            kind=PoolKind.CARGO,
+            cargo_tons=Fraction(10),
+        ),
+    )
+    state, events = _day(
+        state, (Order(formation_id="a", action="looting", params=(("pool", "truck"),)),), ()
+    )
+    (loot,) = [e for e in events if isinstance(e, ev.LocationLooted)]
+    assert isinstance(loot, ev.LocationLooted)
+    assert loot.wp == min(50, loot.rolls[0].total * 100)  # a 10-ton truck carries 50 WP
+    assert state.pools["truck"].balance == loot.wp
+
+
+def test_ruling_t_fu1_fighters_refuel_at_a_held_fuel_dump() -> None:
+    state = placed(
+        started(),
+        (FormationSpec(formation_id="air", name="Air", unit_ids=("L-RPR",), hex="0610"),),
+        (FormationSpec(formation_id="b", name="B", unit_ids=("R-JR7",)),),
+    )
+    state, _ = _day(state, (Order(formation_id="air", action="overflight", target="0707"),), ())
+    assert state.strategic is not None and state.strategic.mobility["L-RPR"].fuel == 400
+
+
+def test_ruling_t_r2_recruiting_once_a_week_at_a_recruitment_point() -> None:
+    state = _two("1105")
+    state, events = _day(state, (Order(formation_id="a", action="recruit"),), ())
+    assert len([e for e in events if isinstance(e, ev.RecruitsFound)]) == 1
+    state, events = _day(state, (Order(formation_id="a", action="recruit"),), ())
+    assert [e for e in events if isinstance(e, ev.RecruitsFound)] == []
+    notes = [n for e in events if isinstance(e, ev.FormationsUpdated) for n in e.notes]
+    assert any("once per week" in n for n in notes)
