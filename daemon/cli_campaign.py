@@ -43,11 +43,15 @@ examples:
 
 
 def err_console() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
 
 
 def out_console() -> Console:
-    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120)
+    # No markup: unit and pilot names carry brackets ("Elemental Battle Armor [Laser]") and
+    # rule quotes are printed in brackets; rich would swallow them as style tags.
+    return Console(
+        highlight=False, markup=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120
+    )
 
 
 class CliError(Exception):
@@ -173,7 +177,7 @@ def _new(args: argparse.Namespace) -> int:
         except Refusal as exc:
             raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
     console = out_console()
-    console.print(f"campaign [bold]{args.name}[/bold] created: id {done.campaign_id}")
+    console.print(f"campaign {args.name} created: id {done.campaign_id}", style="bold")
     console.print(f"ruleset {args.ruleset}, seed {seed}")
     for s in sides:
         console.print(f"  side {s.side_id}: {s.name}")

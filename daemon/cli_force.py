@@ -32,6 +32,7 @@ from mekref.daemon.battle_input import loadout_of
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
+    EXIT_REFUSED,
     CliError,
     add_db,
     add_referee,
@@ -311,13 +312,22 @@ def run_import(args: argparse.Namespace) -> int:
         console = out_console()
         _print_units(console, units)
         if report.violations:
-            console.print(f"[bold]force construction: {len(report.violations)} violation(s)[/bold]")
+            console.print(
+                f"force construction: {len(report.violations)} violation(s)", style="bold"
+            )
             for v in report.violations:
                 console.print(f"  - {v.describe()}")
         else:
-            console.print("[bold]force construction: no violation[/bold]")
+            console.print("force construction: no violation", style="bold")
         if args.check_only:
             return EXIT_OK
+        if report.violations and not args.unchecked:
+            raise CliError(
+                f"refused: the force breaks {len(report.violations)} construction rule(s), "
+                "listed above; a referee may import it with --unchecked --referee NAME "
+                "--reason TEXT",
+                EXIT_REFUSED,
+            )
         command = ImportForce(
             side_id=args.side,
             force=force,

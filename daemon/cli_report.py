@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
 def _print(report: dict[str, Any]) -> None:
     console = out_console()
     console.print(
-        f"[bold]{report['campaign']}[/bold]  tracks completed: {report['tracks_completed']}"
+        f"{report['campaign']}  tracks completed: {report['tracks_completed']}", style="bold"
     )
     units = Table(title="units", title_justify="left")
     for col in ("id", "unit", "side", "fate", "armor", "internal", "rearm", "total SP", "hours"):
@@ -231,7 +231,7 @@ def _print(report: dict[str, Any]) -> None:
             f"{len(b['files'])} file(s)"
         )
         for c in b["conflicts"]:
-            console.print(f"  [yellow]conflict[/yellow] {c}")
+            console.print(f"  conflict: {c}", style="yellow")
     if report["dice"]:
         dice = Table(title="dice", title_justify="left")
         for col in ("#", "roll", "faces", "total"):
