@@ -33,8 +33,15 @@ from mekref.daemon.grpc.tokens import Role, TokenStore
 from mekref.daemon.store import open_store
 from mekref.rules.campaign_commands import CreateCampaign, ImportForce, SideSpec
 from mekref.rules.messages import RefereeNote
-from mekref.rules.model import Company, CompanyRole, CrewSkills, ForceDescription, ForceUnit, Lance
-from mekref.rules.model import UnitKind
+from mekref.rules.model import (
+    Company,
+    CompanyRole,
+    CrewSkills,
+    ForceDescription,
+    ForceUnit,
+    Lance,
+    UnitKind,
+)
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
 from mekref.rules.tripwire.turn.state import UnitMobility
 from mekref.v1 import diagnostics_pb2, diagnostics_pb2_grpc, orders_pb2, orders_pb2_grpc
@@ -261,7 +268,9 @@ def markdown(results: list[Result]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.grpc", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.grpc", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--clients", type=int, default=64, help="concurrent clients (default 64)")
     parser.add_argument(
         "--seconds", type=float, default=10.0, help="seconds per RPC, split over the rounds"

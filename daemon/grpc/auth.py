@@ -14,7 +14,7 @@ import inspect
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from grpc import aio
@@ -31,6 +31,8 @@ PUBLIC_PREFIXES = (
 #: How long a looked-up token is trusted before the database is asked again (revocation delay).
 CACHE_SECONDS = 5.0
 
+if TYPE_CHECKING:  # generic only in the type stubs
+    Handler = grpc.RpcMethodHandler[Any, Any]
 _PRINCIPAL: contextvars.ContextVar[Principal] = contextvars.ContextVar("mekref_principal")
 
 
@@ -39,7 +41,9 @@ def current_principal() -> Principal:
     try:
         return _PRINCIPAL.get()
     except LookupError:
-        raise ApiError(grpc.StatusCode.UNAUTHENTICATED, "no credentials", "unauthenticated") from None
+        raise ApiError(
+            grpc.StatusCode.UNAUTHENTICATED, "no credentials", "unauthenticated"
+        ) from None
 
 
 class Authenticator:
@@ -91,9 +95,9 @@ class AuthInterceptor(aio.ServerInterceptor):
 
     async def intercept_service(
         self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Handler | None]],
         handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
+    ) -> Handler | None:
         handler = await continuation(handler_call_details)
         method: str = handler_call_details.method
         if handler is None or method.startswith(PUBLIC_PREFIXES):
@@ -102,10 +106,10 @@ class AuthInterceptor(aio.ServerInterceptor):
         return _wrap(handler, principal)
 
 
-def _wrap(handler: grpc.RpcMethodHandler, principal: Principal | None) -> grpc.RpcMethodHandler:
+def _wrap(handler: Handler, principal: Principal | None) -> Handler:
     """The same handler, run with the principal set (or refusing the call without one)."""
     if handler.unary_unary is not None:
-        inner_uu = handler.unary_unary
+        inner_uu: Any = handler.unary_unary
 
         async def unary_unary(request: Any, context: aio.ServicerContext[Any, Any]) -> Any:
             if principal is None:
@@ -119,7 +123,7 @@ def _wrap(handler: grpc.RpcMethodHandler, principal: Principal | None) -> grpc.R
             response_serializer=handler.response_serializer,
         )
     if handler.unary_stream is not None:
-        inner_us = handler.unary_stream
+        inner_us: Any = handler.unary_stream
         if inspect.isasyncgenfunction(inner_us):
 
             async def stream_gen(request: Any, context: aio.ServicerContext[Any, Any]) -> Any:

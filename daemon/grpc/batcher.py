@@ -26,6 +26,8 @@ class CommandBatcher:
         self._max = max_batch
         self._queues: dict[str, list[tuple[Command, asyncio.Future[Executed]]]] = {}
         self._draining: set[str] = set()
+        # The loop keeps only weak references to tasks: hold them until they finish.
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def execute(self, campaign_id: str, command: Command) -> Executed:
         loop = asyncio.get_running_loop()
@@ -33,7 +35,9 @@ class CommandBatcher:
         self._queues.setdefault(campaign_id, []).append((command, future))
         if campaign_id not in self._draining:
             self._draining.add(campaign_id)
-            loop.create_task(self._drain(campaign_id))
+            task = loop.create_task(self._drain(campaign_id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         return await future
 
     async def _drain(self, campaign_id: str) -> None:

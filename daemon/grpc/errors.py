@@ -12,10 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 from google.protobuf import any_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+# googleapis-common-protos ships no type stubs; its messages are typed Any here.
+from google.rpc import code_pb2, error_details_pb2, status_pb2  # type: ignore[import-untyped]
 
 from mekref.daemon.store import (
     CampaignNotFound,
@@ -48,7 +51,8 @@ class ApiError(Exception):
     def __str__(self) -> str:
         return f"{self.code.name}: {self.message}"
 
-    def to_status(self) -> status_pb2.Status:
+    def to_status(self) -> Any:
+        """The ``google.rpc.Status`` to send (``grpc_status.rpc_status.to_status`` wraps it)."""
         details: list[any_pb2.Any] = []
         if self.reason:
             info = error_details_pb2.ErrorInfo(
@@ -80,9 +84,9 @@ class ApiError(Exception):
         )
 
 
-def _pack(message: object) -> any_pb2.Any:
+def _pack(message: Any) -> any_pb2.Any:
     packed = any_pb2.Any()
-    packed.Pack(message)  # type: ignore[arg-type]
+    packed.Pack(message)
     return packed
 
 
@@ -126,7 +130,15 @@ def unimplemented(what: str) -> ApiError:
 # Refusal codes whose cause is a value the client chose rather than the campaign's state;
 # prefixes cover families (unknown_action, bad_param, illegal_path ...). The rest are
 # FAILED_PRECONDITION: the request may be fine another day (wrong_day, insufficient_wp).
-_ARGUMENT_PREFIXES = ("unknown_", "bad_", "illegal_", "invalid_", "duplicate_", "empty_", "not_your")
+_ARGUMENT_PREFIXES = (
+    "unknown_",
+    "bad_",
+    "illegal_",
+    "invalid_",
+    "duplicate_",
+    "empty_",
+    "not_your",
+)
 _ARGUMENT_CODES = frozenset({"wrong_units"})
 # The rules write refusals as "orders[0].path[2]: what is wrong"; the prefix is the field.
 _FIELD_PREFIX = re.compile(r"([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*): ")

@@ -9,6 +9,7 @@ periodic poll; appends made through this server wake streams at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 
 class EventHub:
@@ -39,7 +40,5 @@ class EventHub:
         if self.closed.is_set():
             return
         event = self._waiters.setdefault(campaign_id, asyncio.Event())
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
-        except TimeoutError:
-            pass

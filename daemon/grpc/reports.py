@@ -43,14 +43,10 @@ def battle_report(state: CampaignState, battle_id: str, side_id: str | None) -> 
     if resolution is None:
         return report
     units = [
-        u
-        for u in resolution.units
-        if side_id is None or side_id in (u.side_id, u.salvaged_by)
+        u for u in resolution.units if side_id is None or side_id in (u.side_id, u.salvaged_by)
     ]
     people = [
-        p
-        for p in resolution.people
-        if side_id is None or side_id in (p.side_id, p.captured_by)
+        p for p in resolution.people if side_id is None or side_id in (p.side_id, p.captured_by)
     ]
     outcomes = [s for s in resolution.sides if side_id is None or s.side_id == side_id]
     report.update(

@@ -35,14 +35,15 @@ from mekref.rules.engine import decide, dice_for, evolve, fold
 from mekref.rules.messages import Command, Event
 from mekref.rules.refusal import Refusal
 
-
 #: The API keeps folded state in memory, so snapshots only speed up a cold start; taking one
 #: costs a full serialisation of the state, so the API takes them less often than the CLI.
 SNAPSHOT_EVERY = 1000
 
 
 class CachingRunner(CampaignRunner):
-    def __init__(self, store: EventStore, *, on_append: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, store: EventStore, *, on_append: Callable[[str], None] | None = None
+    ) -> None:
         super().__init__(store)
         self._cache: dict[str, Loaded] = {}
         self._lock = threading.Lock()
@@ -123,9 +124,11 @@ class CachingRunner(CampaignRunner):
                     if isinstance(d, Exception):
                         out.append(d)
                         continue
-                    events, first = d
+                    produced, first = d
                     out.append(
-                        Executed(campaign_id, events, first, first + len(events) - 1, next(after))
+                        Executed(
+                            campaign_id, produced, first, first + len(produced) - 1, next(after)
+                        )
                     )
                 return out
         assert last_error is not None
@@ -141,8 +144,6 @@ class CachingRunner(CampaignRunner):
             self.store.save_snapshot(campaign_id, after, text, digest)
 
     @staticmethod
-    def _empty(
-        campaign_id: str, decided: tuple[tuple[Event, ...], int], state: object
-    ) -> Executed:
+    def _empty(campaign_id: str, decided: tuple[tuple[Event, ...], int], state: object) -> Executed:
         _, first = decided
         return Executed(campaign_id, (), first, first - 1, state)  # type: ignore[arg-type]

@@ -24,7 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from mekref.daemon.grpc.auth import AuthInterceptor, Authenticator
+from mekref.daemon.grpc.auth import Authenticator, AuthInterceptor
 from mekref.daemon.grpc.batcher import CommandBatcher
 from mekref.daemon.grpc.hub import EventHub
 from mekref.daemon.grpc.runner import CachingRunner
@@ -216,9 +216,7 @@ class GrpcServer:
     async def _main(self) -> None:
         self._done = asyncio.Event()
         try:
-            self._built = await build_server(
-                *self._args, tls=self._tls, options=self._options
-            )
+            self._built = await build_server(*self._args, tls=self._tls, options=self._options)
             await self._built.server.start()
             for name in ("", *SERVICE_NAMES):
                 await self._built.health.set(name, health_pb2.HealthCheckResponse.SERVING)

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("mekref.v1.campaign_pb2", reason="run 'make proto' to generate the API code")
 
-from grpc_helpers import Running, start, stop  # noqa: E402
+from grpc_helpers import Running, start, stop
 
 
 @pytest.fixture

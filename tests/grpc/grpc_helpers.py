@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-from google.rpc import error_details_pb2, status_pb2
+from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
 
 from mekref.daemon.grpc.server import GrpcServer, ServerOptions
@@ -183,9 +183,7 @@ def start(db: Path, **options: Any) -> Running:
     port = server.start()
     cid, pools = seed_campaign(server)
     referee = tokens.issue(Role.REFEREE, label="test referee").secret
-    sides = {
-        s: tokens.issue(Role.SIDE, campaign_id=cid, side_id=s, label=s).secret for s in SIDES
-    }
+    sides = {s: tokens.issue(Role.SIDE, campaign_id=cid, side_id=s, label=s).secret for s in SIDES}
     return Running(server, store, tokens, port, cid, referee, sides, pools)
 
 
@@ -196,7 +194,7 @@ def stop(running: Running, grace: float = 1.0) -> None:
     running.store.close()
 
 
-def status_of(error: grpc.RpcError) -> status_pb2.Status | None:
+def status_of(error: grpc.RpcError) -> Any:
     return rpc_status.from_call(error)  # type: ignore[arg-type]
 
 
@@ -211,7 +209,7 @@ def field_violations(error: grpc.RpcError) -> list[tuple[str, str]]:
     return found
 
 
-def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo:
+def error_info(error: grpc.RpcError) -> Any:
     status = status_of(error)
     for detail in status.details if status else ():
         if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
@@ -222,7 +220,7 @@ def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo:
 
 
 def reason_of(error: grpc.RpcError) -> str:
-    return error_info(error).reason
+    return str(error_info(error).reason)
 
 
 def iterate(stream: Iterator[Any], count: int) -> list[Any]:

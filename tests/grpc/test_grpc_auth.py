@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -64,7 +66,7 @@ def test_revoked_token_stops_working(api: Running) -> None:
 
 def test_health_and_reflection_need_no_token(api: Running) -> None:
     channel = grpc.insecure_channel(api.target)
-    health = health_pb2_grpc.HealthStub(channel)
+    health: Any = health_pb2_grpc.HealthStub(channel)  # the stubs lack its methods
     assert (
         health.Check(health_pb2.HealthCheckRequest()).status
         == health_pb2.HealthCheckResponse.SERVING
@@ -73,9 +75,11 @@ def test_health_and_reflection_need_no_token(api: Running) -> None:
         health.Check(health_pb2.HealthCheckRequest(service="mekref.v1.OrdersService")).status
         == health_pb2.HealthCheckResponse.SERVING
     )
-    reflect = reflection_pb2_grpc.ServerReflectionStub(channel)
+    reflect: Any = reflection_pb2_grpc.ServerReflectionStub(channel)
     answers = list(
-        reflect.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
+        reflect.ServerReflectionInfo(
+            iter([reflection_pb2.ServerReflectionRequest(list_services="")])
+        )
     )
     names = {s.name for s in answers[0].list_services_response.service}
     assert {"mekref.v1.CampaignService", "mekref.v1.EventService", "grpc.health.v1.Health"} <= names

@@ -184,7 +184,9 @@ def test_hostile_and_oversized_uploads_are_refused(battle: Battle) -> None:
 
 def test_a_file_of_another_campaign_is_refused(battle: Battle) -> None:
     b = battle
-    foreign = (Path(__file__).resolve().parents[1] / "fixtures" / "megamek" / "bob.mul").read_bytes()
+    foreign = (
+        Path(__file__).resolve().parents[1] / "fixtures" / "megamek" / "bob.mul"
+    ).read_bytes()
     with pytest.raises(grpc.RpcError) as caught:
         _upload(b, "red", "bob.mul", foreign)
     assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION

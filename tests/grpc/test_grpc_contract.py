@@ -67,7 +67,9 @@ def lint(path: Path) -> list[str]:
                 else:
                     _, client_stream, req, _, resp = rpc.groups()
                     if req != f"{name}Request" or resp != f"{name}Response":
-                        problems.append(f"{at}: rpc {name} takes {name}Request, returns {name}Response")
+                        problems.append(
+                            f"{at}: rpc {name} takes {name}Request, returns {name}Response"
+                        )
                     if client_stream:
                         problems.append(f"{at}: rpc {name}: no client streaming in this API")
             if "{" in line and kind != "rpc":
@@ -187,5 +189,7 @@ def test_generated_code_is_up_to_date(tmp_path: Path) -> None:
     fresh = tmp_path / "mekref" / "v1"
     names = sorted(p.name for p in fresh.iterdir())
     assert names, "protoc produced nothing"
-    stale = [n for n in names if not (GEN / n).exists() or not filecmp.cmp(fresh / n, GEN / n, False)]
+    stale = [
+        n for n in names if not (GEN / n).exists() or not filecmp.cmp(fresh / n, GEN / n, False)
+    ]
     assert stale == [], f"generated code is out of date ({stale}): run 'make proto'"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2
+from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 from grpc_helpers import Running, Stubs, field_violations, reason_of, status_of
 
 from mekref.daemon.grpc.server import GrpcServer, ServerOptions
@@ -35,7 +35,9 @@ def ginestra(tmp_path: Path) -> Iterator[Running]:
 
     db = str(tmp_path / "g.db")
     store, tokens = open_store(db), TokenStore(db)
-    server = GrpcServer(store, tokens, "127.0.0.1:0", options=ServerOptions(stream_poll_seconds=0.2))
+    server = GrpcServer(
+        store, tokens, "127.0.0.1:0", options=ServerOptions(stream_poll_seconds=0.2)
+    )
     port = server.start()
     runner = server.services.runner
     cid = runner.create(
@@ -76,10 +78,11 @@ def ginestra(tmp_path: Path) -> Iterator[Running]:
     ):  # fmt: skip
         runner.execute(cid, command)
     sides = {
-        s: tokens.issue(Role.SIDE, campaign_id=cid, side_id=s).secret
-        for s in ("loyalist", "rebel")
+        s: tokens.issue(Role.SIDE, campaign_id=cid, side_id=s).secret for s in ("loyalist", "rebel")
     }
-    running = Running(server, store, tokens, port, cid, tokens.issue(Role.REFEREE).secret, sides, {})
+    running = Running(
+        server, store, tokens, port, cid, tokens.issue(Role.REFEREE).secret, sides, {}
+    )
     yield running
     running.close()
     server.stop(1)
@@ -87,7 +90,9 @@ def ginestra(tmp_path: Path) -> Iterator[Running]:
     store.close()
 
 
-def _submit(s: Stubs, cid: str, *orders: orders_pb2.FormationOrder, day: int = 1) -> orders_pb2.SubmitOrdersResponse:
+def _submit(
+    s: Stubs, cid: str, *orders: orders_pb2.FormationOrder, day: int = 1
+) -> orders_pb2.SubmitOrdersResponse:
     return s.orders.SubmitOrders(
         orders_pb2.SubmitOrdersRequest(campaign_id=cid, day=day, orders=list(orders)),
         metadata=s.md,
@@ -130,7 +135,9 @@ def test_submit_replace_withdraw_round_trip(ginestra: Running) -> None:
 def test_params_and_target_round_trip(ginestra: Running) -> None:
     g, cid = ginestra, ginestra.campaign_id
     rebel = g.as_side("rebel")
-    done = _submit(rebel, cid, Order(formation_id="bravo", action="orbital_insertion", target="1712"))
+    done = _submit(
+        rebel, cid, Order(formation_id="bravo", action="orbital_insertion", target="1712")
+    )
     assert done.orders[0].HasField("target") and done.orders[0].target == "1712"
     loyal = g.as_side("loyalist")
     done = _submit(
@@ -171,7 +178,12 @@ def test_refusals_carry_the_field_and_the_rule_code(ginestra: Running) -> None:
     assert failure.violations[0].subject == "orders[0].params.wp"
     # Request shape problems are caught before the rules, all at once.
     with pytest.raises(grpc.RpcError) as caught:
-        _submit(loyal, cid, Order(formation_id="", action=""), Order(formation_id="x", action="y", path=["1"] * 65))
+        _submit(
+            loyal,
+            cid,
+            Order(formation_id="", action=""),
+            Order(formation_id="x", action="y", path=["1"] * 65),
+        )
     assert {f for f, _ in field_violations(caught.value)} == {
         "orders[0].formation_id", "orders[0].action", "orders[1].path"}  # fmt: skip
 
@@ -191,11 +203,15 @@ def test_an_enemy_formation_is_answered_like_a_missing_one(ginestra: Running) ->
 def test_orders_stay_secret_on_the_stream_and_in_views(ginestra: Running) -> None:
     g, cid = ginestra, ginestra.campaign_id
     _submit(g.as_side("loyalist"), cid, Order(formation_id="alpha", action="move", path=["0607"]))
-    _submit(g.as_side("rebel"), cid, Order(formation_id="bravo", action="orbital_insertion", target="1712"))
+    _submit(
+        g.as_side("rebel"),
+        cid,
+        Order(formation_id="bravo", action="orbital_insertion", target="1712"),
+    )
 
     def stream(s: Stubs) -> list[event_pb2.CampaignEvent]:
-        return [a.event for a in s.events.SubscribeEvents(
-            event_pb2.SubscribeEventsRequest(campaign_id=cid, stop_at_head=True), metadata=s.md)]  # fmt: skip
+        request = event_pb2.SubscribeEventsRequest(campaign_id=cid, stop_at_head=True)
+        return [a.event for a in s.events.SubscribeEvents(request, metadata=s.md)]
 
     loyal_events = stream(g.as_side("loyalist"))
     rebel_events = stream(g.as_side("rebel"))
@@ -207,7 +223,9 @@ def test_orders_stay_secret_on_the_stream_and_in_views(ginestra: Running) -> Non
     started = next(e for e in rebel_events if e.type == "StrategicMapStarted")
     assert "mobility" not in json.loads(started.payload_json)
     everything = stream(g.as_referee())
-    assert {"1712", "0607"} <= set(" ".join(e.payload_json for e in everything).replace('"', " ").split())
+    assert {"1712", "0607"} <= set(
+        " ".join(e.payload_json for e in everything).replace('"', " ").split()
+    )
     view = g.as_side("rebel").campaigns.GetSideView(
         campaign_pb2.GetSideViewRequest(campaign_id=cid), metadata=g.as_side("rebel").md
     )
@@ -220,15 +238,25 @@ def test_only_the_referee_resolves_the_turn(ginestra: Running) -> None:
     g, cid = ginestra, ginestra.campaign_id
     loyal = g.as_side("loyalist")
     with pytest.raises(grpc.RpcError) as caught:
-        loyal.orders.ResolveTurn(orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=loyal.md)
+        loyal.orders.ResolveTurn(
+            orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=loyal.md
+        )
     assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
-    _submit(g.as_side("rebel"), cid, Order(formation_id="bravo", action="orbital_insertion", target="1712"))
+    _submit(
+        g.as_side("rebel"),
+        cid,
+        Order(formation_id="bravo", action="orbital_insertion", target="1712"),
+    )
     ref = g.as_referee()
-    done = ref.orders.ResolveTurn(orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=ref.md)
+    done = ref.orders.ResolveTurn(
+        orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=ref.md
+    )
     assert "DayEnded" in done.event_types
     assert done.last_seq == g.store.last_seq(cid)
     with pytest.raises(grpc.RpcError) as caught:
-        ref.orders.ResolveTurn(orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=ref.md)
+        ref.orders.ResolveTurn(
+            orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=ref.md
+        )
     assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
 
 
@@ -259,5 +287,9 @@ def test_concurrent_submitters(ginestra: Running) -> None:
     assert g.store.last_seq(cid) == before + rounds * len(plans)
     seqs = [e.seq for e in g.store.read(cid)]
     assert seqs == list(range(1, len(seqs) + 1))
-    assert _listed(g.as_side("loyalist"), cid) == [("air", "rest"), ("alpha", "guard"), ("hover", "rest")]
+    assert _listed(g.as_side("loyalist"), cid) == [
+        ("air", "rest"),
+        ("alpha", "guard"),
+        ("hover", "rest"),
+    ]
     assert _listed(g.as_side("rebel"), cid) == [("bravo", "rest"), ("tanks", "rest")]

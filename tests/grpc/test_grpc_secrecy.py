@@ -65,7 +65,8 @@ def _on_campaign(s: Stubs, cid: str) -> dict[str, Callable[[], object]]:
         "ListOrders": lambda: s.orders.ListOrders(
             orders_pb2.ListOrdersRequest(campaign_id=cid), metadata=md),
         "UploadBattleFile": lambda: s.battles.UploadBattleFile(
-            battle_pb2.UploadBattleFileRequest(campaign_id=cid, file_name="a.mul", content=b"<unit/>"),
+            battle_pb2.UploadBattleFileRequest(
+                campaign_id=cid, file_name="a.mul", content=b"<unit/>"),
             metadata=md),
         "SubscribeEvents": lambda: list(s.events.SubscribeEvents(
             event_pb2.SubscribeEventsRequest(campaign_id=cid, stop_at_head=True), metadata=md)),

@@ -36,7 +36,8 @@ _OUTCOMES = {
 
 
 def store_upload(folder: Path, data: bytes, sha256: str) -> Path:
-    """Write ``data`` as ``<folder>/<sha256>.mul`` (atomically); the name is ours, not the client's."""
+    """Write ``data`` as ``<folder>/<sha256>.mul`` atomically: the name is ours, never the
+    client's."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{sha256}.mul"
     if target.exists():

@@ -33,7 +33,9 @@ def timestamp(when: Any) -> Timestamp:
     return stamp
 
 
-def campaign_message(campaign: Campaign, state: CampaignState, last_seq: int) -> common_pb2.Campaign:
+def campaign_message(
+    campaign: Campaign, state: CampaignState, last_seq: int
+) -> common_pb2.Campaign:
     return common_pb2.Campaign(
         campaign_id=campaign.id,
         name=campaign.name,

@@ -37,7 +37,9 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
     def __init__(self, services: Services) -> None:
         self.s = services
 
-    async def SubscribeEvents(
+    # A coroutine writing with context.write (not a generator) so each write can time out;
+    # grpc.aio accepts both forms, the generated stub names only the generator one.
+    async def SubscribeEvents(  # type: ignore[override]
         self, request: event_pb2.SubscribeEventsRequest, context: Context
     ) -> None:
         try:
