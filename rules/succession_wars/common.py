@@ -220,6 +220,17 @@ def take_region(b: Builder, house: str, region: str) -> None:
     for who, delta, reason in changes:
         if who in state.houses and delta:
             b.add(m.SWTechPending(house=who, delta=delta, reason=reason))
+    if info.periphery:
+        # Whoever captures a Periphery state's Region gains control of its forces (ruling SW-32).
+        forces = tuple(
+            sorted(
+                u.id
+                for u in b.state.units.values()
+                if u.house == info.house and u.status is Status.ACTIVE and u.owner != house
+            )
+        )
+        if forces:
+            b.add(m.SWAllegianceChanged(owner=house, units=forces))
     after_change(b)
 
 

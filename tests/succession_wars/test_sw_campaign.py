@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
+import pytest
 from sw_campaign import CAV1, CAV2, LING, play_campaign
 from sw_helpers import Game
 
 from mekref.rules.messages import Event
+from mekref.rules.refusal import Refusal
 from mekref.rules.succession_wars import game
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.model import CenterState, LeaderStatus, Phase, Status
@@ -130,10 +132,6 @@ def test_scripted_campaign_to_victory() -> None:
 
 
 def test_nothing_is_decided_after_victory() -> None:
-    import pytest
-
-    from mekref.rules.refusal import Refusal
-
     g = play_campaign()
     with pytest.raises(Refusal) as err:
         g.run(m.SWEndPhase(actor="Liao", house="Liao"))

@@ -3,6 +3,8 @@ captures, Manufacturing Center damage, Terra, and battles reported from MegaMek.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from sw_helpers import (
     Game,
@@ -118,7 +120,6 @@ def test_a_single_counter_of_ten_kills_without_a_roll() -> None:
     """Ruling SW-02: any attack value of 10 or more kills, a single counter included."""
     g = battle((HIGH,), (GUARD1,))
     units = dict(g.state.units)
-    from dataclasses import replace
 
     units[HIGH] = replace(units[HIGH], value=10)
     edit(g, units=units)
@@ -171,7 +172,6 @@ def test_retreat_must_end_in_a_friendly_region() -> None:
     move_ship(g, "liao-js-2", "Daniels")
     # Pick a seed position where both sides survive round 1: set values so nobody can hit.
     units = dict(g.state.units)
-    from dataclasses import replace
 
     for uid in (SIAN, "liao-sian-reserves-2", LINDON, "davion-millers-marauders-1"):
         units[uid] = replace(units[uid], value=0)
@@ -347,3 +347,21 @@ def test_attacker_names_the_defender_among_several() -> None:
     assert refused(g, cmd) == "name_defender"
     attack(g, against=D)
     assert g.state.combat is not None and g.state.combat.defender == D
+
+
+def test_capturing_a_periphery_region_takes_its_forces() -> None:
+    """Ruling SW-32: Davion bought the Outworlds Alliance and moved one garrison counter to
+    Robinson; Liao takes the Alliance's Region and with it that counter. Periphery armies
+    cannot be rebuilt."""
+    g = battle((CAV1, CAV2), (), region="Outworlds Alliance")
+    regions = dict(g.state.regions)
+    regions["Outworlds Alliance"] = replace(regions["Outworlds Alliance"], controller=D)
+    edit(g, regions=regions)
+    move_unit(g, "outworlds-alliance-garrison-1", "Robinson", owner=D)
+    move_unit(g, "outworlds-alliance-garrison-2", "", status=Status.DESTROYED, owner=D)
+    g.end_phase(L)
+    assert g.state.controller("Outworlds Alliance") == L
+    assert g.state.units["outworlds-alliance-garrison-1"].owner == L
+    to_phase(g, D, "spend")
+    cmd = m.SWBuy(actor=D, house=D, item="house_mech", unit="outworlds-alliance-garrison-2")
+    assert refused(g, cmd) == "no_counter"

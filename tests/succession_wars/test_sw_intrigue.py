@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from sw_helpers import Game, move_leader, move_unit, set_house
+from sw_helpers import Game, edit, move_leader, move_unit, set_house
 
 from mekref.rules.refusal import Refusal
 from mekref.rules.succession_wars import messages as m
@@ -122,8 +122,6 @@ def test_interdict_falls_back() -> None:
 def test_interdicts_last_until_the_end_of_the_affected_players_turn() -> None:
     g = Game()
     edit_interdicts = (Interdict(house=L, region="Sian"), Interdict(house=D, region="Robinson"))
-    from sw_helpers import edit
-
     edit(g, interdicts=edit_interdicts)
     g.pass_turn(L)
     assert g.state.interdicts == (Interdict(house=D, region="Robinson"),)
@@ -212,8 +210,6 @@ def test_hand_holds_four_cards_at_most_and_refills_from_a_reshuffle() -> None:
     g.run(m.SWGiveCard(actor=D, house=D, to=L, card=13, price=4))
     assert g.state.houses[L].hand == (13,) and _cash(g, D) == 53 and _cash(g, L) == 34
     # Empty draw pile: the discard pile is reshuffled with named rolls.
-    from sw_helpers import edit
-
     edit(g, deck=(), discard=(1, 2, 3, 4, 5))
     events = g.run(m.SWEndPhase(actor=L, house=L))
     drawn = events[0]
