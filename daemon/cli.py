@@ -22,6 +22,7 @@ from mekref.daemon import (
     cli_serve,
     cli_spend,
     cli_status,
+    cli_token,
     cli_turn,
 )
 
@@ -56,6 +57,7 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     cli_spend,
     cli_map,
     cli_turn,
+    cli_token,
 )
 
 
