@@ -22,9 +22,8 @@ from mekref.daemon.store import (
 )
 from mekref.daemon.store import Event as StoredEvent
 from mekref.rules.campaign_commands import CreateCampaign
-from mekref.rules.campaign_state import CampaignState, state_hash
 from mekref.rules.codec import canonical_json, decode, to_jsonable
-from mekref.rules.engine import decide, dice_for, evolve, fold
+from mekref.rules.games import Game, load_game
 from mekref.rules.messages import COMMANDS, EVENTS, Command, Event
 
 #: A snapshot every this many events keeps start-up fast without writing one per command.
@@ -35,7 +34,8 @@ MAX_RETRIES = 5
 
 @dataclass(frozen=True)
 class Loaded:
-    state: CampaignState
+    #: The rule set's own state type: ``CampaignState`` for TripWire campaigns.
+    state: Any
     last_seq: int
 
 
@@ -45,7 +45,7 @@ class Executed:
     events: tuple[Event, ...]
     first_seq: int
     last_seq: int
-    state: CampaignState
+    state: Any
     #: The battle file had already been applied: nothing was decided or appended.
     already_applied: bool = False
 
@@ -65,32 +65,57 @@ def command_to_json(command: Command) -> dict[str, Any]:
 class CampaignRunner:
     def __init__(self, store: EventStore) -> None:
         self.store = store
+        self._games: dict[str, Game] = {}
+
+    def game(self, campaign_id: str) -> Game:
+        """The campaign's rule set (loading it also registers its event types)."""
+        game = self._games.get(campaign_id)
+        if game is None:
+            game = load_game(self.store.get_campaign(campaign_id).ruleset)
+            self._games[campaign_id] = game
+        return game
 
     # -- creating -------------------------------------------------------------------------
     def create(self, command: CreateCampaign, campaign_id: str | None = None) -> Executed:
+        return self.start(command.name, command.ruleset, command, campaign_id)
+
+    def start(
+        self, name: str, ruleset: str, command: Command, campaign_id: str | None = None
+    ) -> Executed:
+        """Create a campaign under any rule set and run the command that sets it up."""
+        load_game(ruleset)  # refuses an unknown rule set before anything is stored
         campaign_id = campaign_id or str(uuid.uuid4())
-        self.store.create_campaign(command.name, command.ruleset, campaign_id=campaign_id)
+        self.store.create_campaign(name, ruleset, campaign_id=campaign_id)
         return self.execute(campaign_id, command)
 
     # -- reading --------------------------------------------------------------------------
     def load(self, campaign_id: str) -> Loaded:
+        game = self.game(campaign_id)
         snapshot = self.store.latest_snapshot(campaign_id)
-        state = CampaignState()
+        state = game.initial_state()
         after = 0
         if snapshot is not None:
-            state = decode(CampaignState, json.loads(snapshot.state))
+            state = decode(game.state_type, json.loads(snapshot.state))
             after = snapshot.seq
         last = after
         for stored in self.store.iter_events(campaign_id, after_seq=after):
-            state = evolve(state, event_from_stored(stored))
+            state = game.evolve(state, event_from_stored(stored))
             last = stored.seq
         return Loaded(state, last)
 
-    def replay(self, campaign_id: str) -> CampaignState:
+    def replay(self, campaign_id: str) -> Any:
         """State folded from the whole log, ignoring snapshots (what a replay proves)."""
-        return fold(event_from_stored(e) for e in self.store.iter_events(campaign_id))
+        game = self.game(campaign_id)
+        state = game.initial_state()
+        for stored in self.store.iter_events(campaign_id):
+            state = game.evolve(state, event_from_stored(stored))
+        return state
+
+    def state_hash(self, campaign_id: str, state: Any) -> str:
+        return self.game(campaign_id).state_hash(state)
 
     def events(self, campaign_id: str, after_seq: int = 0) -> Iterator[tuple[int, Event]]:
+        self.game(campaign_id)
         for stored in self.store.iter_events(campaign_id, after_seq=after_seq):
             yield stored.seq, event_from_stored(stored)
 
@@ -113,7 +138,8 @@ class CampaignRunner:
                         campaign_id, (), loaded.last_seq + 1, loaded.last_seq, loaded.state, True
                     )
                 loaded = self.load(campaign_id)
-                events = decide(loaded.state, command, dice_for(loaded.state))
+                game = self.game(campaign_id)
+                events = game.decide(loaded.state, command, game.dice_for(loaded.state, command))
                 new = [NewEvent(type(e).TYPE, event_to_json(e)) for e in events]
                 try:
                     result = self.store.append(
@@ -122,7 +148,9 @@ class CampaignRunner:
                 except ConcurrencyError as exc:
                     last_error = exc
                     continue
-                state = fold(events, loaded.state)
+                state = loaded.state
+                for event in events:
+                    state = game.evolve(state, event)
                 if result.already_applied:
                     return Executed(
                         campaign_id, (), result.first_seq, result.last_seq, loaded.state, True
@@ -134,10 +162,11 @@ class CampaignRunner:
         assert last_error is not None
         raise last_error
 
-    def _maybe_snapshot(
-        self, campaign_id: str, before: int, after: int, state: CampaignState
-    ) -> None:
+    def _maybe_snapshot(self, campaign_id: str, before: int, after: int, state: Any) -> None:
         if after // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
             self.store.save_snapshot(
-                campaign_id, after, canonical_json(to_jsonable(state)), state_hash(state)
+                campaign_id,
+                after,
+                canonical_json(to_jsonable(state)),
+                self.state_hash(campaign_id, state),
             )
