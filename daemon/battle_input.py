@@ -361,6 +361,7 @@ def report_command(
                 mobility=_mobility(cond, unit.kind),
                 crew=_crew(state, e, unit),
                 crew_damage=_crew_damage(e) if unit.kind.is_vehicle else 0,
+                move_mp=design.walk_mp if design is not None else None,
                 matched_by=how,
             )
         )

@@ -20,11 +20,11 @@ from mekref.daemon.cli_campaign import (
     opened,
     out_console,
 )
-from mekref.rules.campaign_state import CampaignState, PersonStatus
+from mekref.rules.campaign_state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire import injuries
+from mekref.rules.tripwire import injuries, repair
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
-from mekref.rules.tripwire.battle_resolution import repair_line
+from mekref.rules.tripwire.battle_resolution import repair_line, subject_for
 from mekref.rules.tripwire.table_loader import load_tables
 
 HELP = "print the campaign's units, people, WarChest, victory points and dice"
@@ -69,6 +69,15 @@ def heal_cost(state: CampaignState, person_id: str) -> int | None:
         return None
 
 
+def _value(price: Any, unit: CampaignUnit, damage: UnitDamage) -> int | None:
+    """Scrap or sale value now, or None when the rules refuse it (e.g. not fully repaired)."""
+    try:
+        value: int = price(subject_for(unit, damage))
+        return value
+    except Refusal:
+        return None
+
+
 def _fate(state: CampaignState, unit_id: str) -> str:
     if unit_id in state.battles.sold:
         return "sold"
@@ -97,6 +106,9 @@ def build_report(
                 "lance": u.lance,
                 "bv": u.bv or None,
                 "fate": _fate(state, u.unit_id),
+                "scrap_wp": _value(repair.scrap_value, u, damage),
+                "sell_wp": _value(repair.sell_value, u, damage),
+                "crew_hits": state.battles.crew_damage.get(u.unit_id, 0),
                 "repair": {
                     "armor_sp": line.armor_sp + line.armor_deferred_sp,
                     "internal_sp": line.internal_sp,

@@ -31,6 +31,7 @@ from mekref.rules.tripwire.battle_spending import (
     DeployUnrepaired,
     Disposal,
     DisposeUnit,
+    HealVehicleCrew,
     HirePerson,
     RansomPerson,
     ReconfigureUnit,
@@ -77,6 +78,10 @@ def _rearm(a: argparse.Namespace) -> Command:
 
 def _heal(a: argparse.Namespace) -> Command:
     return HealPerson(person_id=a.person, pool_id=a.pool, at_hospital=a.hospital, actor="cli")
+
+
+def _heal_crew(a: argparse.Namespace) -> Command:
+    return HealVehicleCrew(unit_id=a.unit, pool_id=a.pool, at_hospital=a.hospital, actor="cli")
 
 
 def _train(a: argparse.Namespace) -> Command:
@@ -212,6 +217,9 @@ def register(sub: Any) -> None:
     _unit_pool(action("rearm", "reload a unit's ammunition", _rearm))
     a = action("heal", "heal one hit of a person", _heal)
     _person_pool(a)
+    a.add_argument("--hospital", action="store_true", help="a MASH unit or hospital is present")
+    a = action("heal-crew", "heal one driver/commander hit of a vehicle crew", _heal_crew)
+    _unit_pool(a)
     a.add_argument("--hospital", action="store_true", help="a MASH unit or hospital is present")
     a = action("train", "improve one skill by one point", _train)
     _person_pool(a)

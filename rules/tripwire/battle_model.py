@@ -101,6 +101,7 @@ class ReportedUnit:
     mobility: UnitMobility
     crew: tuple[ReportedPerson, ...] = ()
     crew_damage: int = 0  # vehicles: driver and commander hit results (Heal Vehicle Crew row)
+    move_mp: int | None = None  # the design's walk/cruise/ground MP, when the design is known
     matched_by: str = "external_id"  # or "name": chassis + model (+ pilot) was unambiguous
 
 
@@ -166,6 +167,8 @@ class UnitOutcome:
     must_withdraw: bool = False  # cannot retreat on its own (line 339)
     scrap_wp: int | None = None  # None: cannot be scrapped
     crew_heal_sp: int = 0  # vehicles: 60 per driver/commander hit
+    crew_damage: int = 0  # vehicles: driver/commander hit results still to heal
+    surrenders_if_retreating: bool = False  # foot infantry with a move of 1 (line 349)
     reasons: tuple[str, ...] = ()  # why this fate: section, rule rows
 
 
@@ -246,6 +249,8 @@ class BattleLedger:
     kills: dict[str, int] = field(default_factory=dict)  # person -> kills credited
     may_train: dict[str, int] = field(default_factory=dict)  # person -> battle number earned
     trained: dict[str, int] = field(default_factory=dict)  # person -> track of the last training
+    crew_damage: dict[str, int] = field(default_factory=dict)  # vehicle -> crew hits to heal
+    crew_healed: dict[str, int] = field(default_factory=dict)  # vehicle -> track of last heal
     victory_points: dict[str, int] = field(default_factory=dict)
     bv_override: dict[str, int] = field(default_factory=dict)  # unit -> BV after reconfiguring
     scrapped: tuple[str, ...] = ()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from mekref.rules.campaign_state import CampaignState, CampaignUnit
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import RefereeNote
-from mekref.rules.model import UnitRole
+from mekref.rules.model import UnitKind, UnitRole
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire import injuries
@@ -39,7 +39,12 @@ from mekref.rules.tripwire.repair import (
 )
 from mekref.rules.tripwire.salvage import can_retreat, salvage_reasons
 from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
-from mekref.rules.tripwire.victory import BattleOutcome, battle_vp, must_retire
+from mekref.rules.tripwire.victory import (
+    BattleOutcome,
+    battle_vp,
+    infantry_must_surrender,
+    must_retire,
+)
 
 #: Fates that count as "destroyed" for the victory rows and the 50% retirement.
 DESTROYED_FATES = frozenset(
@@ -274,6 +279,12 @@ def _unit_outcome(
         and not can_retreat(chosen.mobility),
         scrap_wp=scrap,
         crew_heal_sp=crew_heal,
+        crew_damage=chosen.crew_damage,
+        # "Infantry with a move of 1 and no transport have to lay down arms and surrender."
+        # The files do not say who carries whom: a foot unit of move 1 is flagged.
+        surrenders_if_retreating=unit.kind is UnitKind.CONVENTIONAL_INFANTRY
+        and chosen.move_mp is not None
+        and infantry_must_surrender(chosen.move_mp, has_transport=False, tables=t),
         reasons=tuple(why),
     )
 

@@ -18,7 +18,7 @@ from mekref.rules.messages import COMMANDS, EVENTS, Command, Event
 from mekref.rules.model import UnitKind
 from mekref.rules.refusal import Refusal
 from mekref.rules.rulesets import RuleSet
-from mekref.rules.tripwire import personnel, repair
+from mekref.rules.tripwire import injuries, personnel, repair
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.battle_resolution import subject_for
 from mekref.rules.tripwire.skills import training_level
@@ -47,6 +47,16 @@ class RepairUnit(Command):
     pool_id: str
     task: RepairTask
     at_repair_facility: bool = False  # a repair bay at the location or a DropShip bay
+
+
+@COMMANDS.register("HealVehicleCrew")
+@dataclass(frozen=True, kw_only=True)
+class HealVehicleCrew(Command):
+    """Heal one driver/commander hit of a vehicle crew (60 SP, always a MASH or hospital)."""
+
+    unit_id: str
+    pool_id: str
+    at_hospital: bool
 
 
 @COMMANDS.register("ReconfigureUnit")
@@ -160,6 +170,17 @@ class UnitRepaired(Event):
     cost_sp: int
     tech_hours: int
     damage_after: UnitDamage
+    actor: str
+
+
+@EVENTS.register("VehicleCrewHealed")
+@dataclass(frozen=True, kw_only=True)
+class VehicleCrewHealed(Event):
+    unit_id: str
+    pool_id: str
+    damage_after: int
+    cost_sp: int
+    track: int
     actor: str
 
 
@@ -393,6 +414,33 @@ def _armor_restored(unit: CampaignUnit, damage: UnitDamage) -> UnitDamage:
         for loc in damage.locations
     )
     return replace(damage, locations=locations, suits_damaged=0)
+
+
+def _decide_heal_crew(
+    state: CampaignState, cmd: HealVehicleCrew, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    unit = _unit(state, cmd.unit_id)
+    damage = state.battles.crew_damage.get(unit.unit_id, 0)
+    if not damage:
+        raise Refusal("not_injured", f"the crew of {unit.chassis} {unit.model} has no hit to heal")
+    if not cmd.at_hospital:
+        # "Damage of 3 or more hits (or a Crew/Driver injured result for a vehicle) requires
+        # access to a MASH unit or Hospital." (line 126)
+        raise Refusal("needs_hospital", "a vehicle crew hit needs a MASH unit or a hospital")
+    if state.battles.crew_healed.get(unit.unit_id) == state.tracks_completed:
+        raise Refusal("healed_this_track", "this crew was already healed this track")
+    cost = injuries.vehicle_crew_heal_cost(1)
+    _paying_pool(state, cmd.pool_id, unit.side_id, cost)
+    return [
+        VehicleCrewHealed(
+            unit_id=unit.unit_id,
+            pool_id=cmd.pool_id,
+            damage_after=damage - 1,
+            cost_sp=cost,
+            track=state.tracks_completed,
+            actor=cmd.actor,
+        )
+    ]
 
 
 def _decide_reconfigure(
@@ -662,6 +710,16 @@ def _evolve_repaired(state: CampaignState, e: UnitRepaired) -> CampaignState:
     return replace(_pay(state, e.pool_id, -e.cost_sp), battles=led)
 
 
+def _evolve_crew_healed(state: CampaignState, e: VehicleCrewHealed) -> CampaignState:
+    led = state.battles
+    led = replace(
+        led,
+        crew_damage={**led.crew_damage, e.unit_id: e.damage_after},
+        crew_healed={**led.crew_healed, e.unit_id: e.track},
+    )
+    return replace(_pay(state, e.pool_id, -e.cost_sp), battles=led)
+
+
 def _evolve_reconfigured(state: CampaignState, e: UnitReconfigured) -> CampaignState:
     led = replace(state.battles, bv_override={**state.battles.bv_override, e.unit_id: e.bv})
     return replace(_pay(state, e.pool_id, -e.cost_sp), battles=led)
@@ -755,6 +813,7 @@ def _evolve_deployed(state: CampaignState, e: DeployedUnrepaired) -> CampaignSta
 
 for _command, _decider in (
     (RepairUnit, _decide_repair),
+    (HealVehicleCrew, _decide_heal_crew),
     (ReconfigureUnit, _decide_reconfigure),
     (ChangeFormation, _decide_formation),
     (DisposeUnit, _decide_dispose),
@@ -770,6 +829,7 @@ for _command, _decider in (
 
 for _event, _evolver in (
     (UnitRepaired, _evolve_repaired),
+    (VehicleCrewHealed, _evolve_crew_healed),
     (UnitReconfigured, _evolve_reconfigured),
     (FormationChanged, _evolve_formation),
     (UnitDisposed, _evolve_disposed),

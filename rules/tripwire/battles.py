@@ -333,9 +333,12 @@ def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
     units = dict(state.units)
     damage = dict(led.unit_damage)
     fates = dict(led.fates)
+    crew_damage = dict(led.crew_damage)
     for outcome in res.units:
         damage[outcome.unit_id] = outcome.damage
         fates[outcome.unit_id] = outcome.fate
+        if outcome.crew_damage:
+            crew_damage[outcome.unit_id] = outcome.crew_damage
         if outcome.salvaged_by is not None and outcome.unit_id in units:
             # Salvaged units join the controlling side's TO&E (line 136).
             unit = units[outcome.unit_id]
@@ -374,6 +377,7 @@ def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
         },
         unit_damage=damage,
         fates=fates,
+        crew_damage=crew_damage,
         captured_people=captured,
         kills=kills,
         may_train=may_train,

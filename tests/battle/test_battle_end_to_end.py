@@ -175,6 +175,11 @@ def test_two_records_resolve_the_battle(cli: Cli, tmp_path: Path) -> None:
     }  # fmt: skip
     assert units["r2"]["fate"] == "truly_destroyed"
     assert units["r2"]["repair"]["repairable"] is False
+    assert units["r2"]["scrap_wp"] == 2  # "Truly Destroyed – Tonnage/10": 20/10
+    assert (
+        units["r1"]["sell_wp"] is None
+    )  # "*** A ’Mech must be fully repaired before it can be sold."
+    assert units["r1"]["scrap_wp"] == 55  # "Internal Damage – Tonnage"
     assert units["b1"]["fate"] == "captured" and units["b1"]["side"] == "red"
     assert units["b1"]["repair"]["armor_sp"] == 7
     assert units["b1"]["repair"]["internal_sp"] == 20

@@ -402,3 +402,19 @@ def test_ruling_br8_first_unit_of_each_lance_leads_it() -> None:
         ("Lance 2", []),
     ]
     assert [b.unit.unit_id for b in built] == [f"u{i}" for i in range(6)]  # ids kept
+
+
+def test_foot_infantry_of_move_one_surrenders_if_its_side_retreats() -> None:
+    """ "Infantry with a move of 1 and no transport have to lay down arms and surrender.\""""
+    inf = UnitKind.CONVENTIONAL_INFANTRY
+    state = campaign((fu("i1", kind=inf, tons=3), fu("i2", kind=inf, tons=3)), (fu("b1"),))
+    full = UnitDamage(troopers_alive=28, troopers_max=28)
+    events, _ = run(
+        state,
+        submit(file("a", replace(seen("i1", S.SURVIVORS, kind=inf, damage=full), move_mp=1),
+                    replace(seen("i2", S.SURVIVORS, kind=inf, damage=full), move_mp=3),
+                    seen("b1", S.SALVAGE))),
+        close("battle-" + "a" * 12, "red"),
+    )  # fmt: skip
+    flags = {u.unit_id: u.surrenders_if_retreating for u in _resolved(events).resolution.units}
+    assert flags == {"i1": True, "i2": False, "b1": False}

@@ -278,3 +278,26 @@ def test_deploy_unrepaired_records_the_outstanding_bill() -> None:
     state = _after_battle()
     events, _ = run(state, DeployUnrepaired(unit_id="r1", actor="t"))
     assert events[0].outstanding_sp == 7 + 10 + 12 + 8  # type: ignore[attr-defined]
+
+
+def test_heal_vehicle_crew_one_hit_per_track_at_a_hospital() -> None:
+    """ "| Heal Vehicle Crew (Driver and/or Commander hit results) | 60 per damage |" and "(or a
+    Crew/Driver injured result for a vehicle) requires access to a MASH unit or Hospital"."""
+    from mekref.rules.tripwire.battle_spending import HealVehicleCrew
+
+    tank = fu("t1", kind=UnitKind.COMBAT_VEHICLE, tons=60, crew=2)
+    state = _pools(campaign((tank,), (fu("b1"),)))
+    vehicle = UnitKind.COMBAT_VEHICLE
+    _, state = run(
+        state,
+        submit(file("a", seen("t1", S.SURVIVORS, kind=vehicle, crew_damage=2),
+                    seen("b1", S.SALVAGE))),
+        close("battle-" + "a" * 12, "red"),
+    )  # fmt: skip
+    heal = HealVehicleCrew(unit_id="t1", pool_id="union", at_hospital=True, actor="t")
+    with pytest.raises(Refusal, match="MASH"):
+        run(state, replace(heal, at_hospital=False))
+    _, state = run(state, heal)
+    assert state.pools["union"].balance == 190 and state.battles.crew_damage["t1"] == 1
+    with pytest.raises(Refusal, match="already healed this track"):
+        run(state, heal)
