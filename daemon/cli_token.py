@@ -1,9 +1,4 @@
-"""``mekref token``: issue, list and revoke API bearer tokens.
-
-A token is printed once and stored only as its sha256, in the campaign database itself (table
-``api_tokens``). A side token acts for one side of one campaign; a referee token for one
-campaign, or for every campaign (and may create campaigns) when no campaign is named.
-"""
+"""``mekref token``: issue, list and revoke API bearer tokens (see ``DESCRIPTION``)."""
 
 from __future__ import annotations
 
@@ -14,6 +9,14 @@ from typing import Any
 from mekref.daemon.grpc.tokens import Role, TokenStore
 from mekref.daemon.store import CampaignNotFound, open_store
 from mekref.daemon.store.model import check_campaign_id
+
+DESCRIPTION = """\
+Issue, list and revoke bearer tokens for the gRPC API.
+
+A token is printed once and stored only as its sha256, in the campaign database itself (table
+api_tokens). A side token acts for one side of one campaign; a referee token for one campaign,
+or for every campaign (and may create campaigns) when no campaign is named.
+"""
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -34,7 +37,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "token",
         help="issue, list and revoke API tokens",
-        description=__doc__,
+        description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

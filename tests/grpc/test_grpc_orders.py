@@ -293,3 +293,27 @@ def test_concurrent_submitters(ginestra: Running) -> None:
         ("hover", "rest"),
     ]
     assert _listed(g.as_side("rebel"), cid) == [("bravo", "rest"), ("tanks", "rest")]
+
+
+def test_the_example_client(ginestra: Running) -> None:
+    import subprocess
+
+    g, cid = ginestra, ginestra.campaign_id
+    script = Path(__file__).resolve().parents[2] / "examples" / "orders_client.py"
+    base = [sys.executable, str(script), "--target", g.target, "--campaign", cid]
+    env = {**__import__("os").environ, "MEKREF_TOKEN": g.side_tokens["loyalist"]}
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*base, *argv], capture_output=True, text=True, env=env, timeout=60)
+
+    done = run("submit", "alpha", "move", "0607", "0707")
+    assert done.returncode == 0, done.stderr
+    assert "alpha: move 0607 0707" in done.stdout
+    refused = run("submit", "alpha", "teleport")
+    assert refused.returncode == 1
+    assert "orders[0].action" in refused.stderr
+    assert run("orders").stdout.strip() == "alpha: move 0607 0707"
+    head = g.store.last_seq(cid)
+    followed = run("follow", "--after", str(head - 1), "--limit", "1")
+    assert followed.returncode == 0, followed.stderr
+    assert f"{head:>6}  OrdersSubmitted" in followed.stdout
