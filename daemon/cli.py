@@ -15,6 +15,7 @@ from mekref.daemon import (
     cli_battle,
     cli_campaign,
     cli_force,
+    cli_game,
     cli_inspect,
     cli_map,
     cli_replay,
@@ -46,6 +47,7 @@ Run 'mekref COMMAND --help' for the options of one command.
 """
 
 SUBCOMMANDS: tuple[ModuleType, ...] = (
+    cli_game,
     cli_inspect,
     cli_serve,
     cli_status,

@@ -1,0 +1,193 @@
+"""``mekref game``: run a campaign of any rule set by entering its commands as JSON.
+
+TripWire campaigns have dedicated commands (``campaign``, ``force``, ``battle``, ``report``);
+The Succession Wars, the Dystopian Wars campaign and the objectives tracker take their results
+here, one JSON command at a time, through the same exactly-once event log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.store import StoreError, open_store
+from mekref.rules.codec import CodecError, to_jsonable
+from mekref.rules.games import game_names, load_game
+from mekref.rules.messages import COMMANDS, Command
+from mekref.rules.refusal import Refusal
+
+EXIT_REFUSED = 1
+EXIT_BAD_INPUT = 2
+
+DESCRIPTION = """\
+Run a campaign of any rule set by entering its commands as JSON: {"type": "...", ...fields}.
+Every command is checked by the rule set; a refused command changes nothing and says why.
+
+rule sets: """ + ", ".join(game_names())
+
+EPILOG = """\
+examples:
+  mekref game commands --ruleset succession_wars        the command types and their fields
+  mekref game start --db sw.db --ruleset succession_wars --name "Fourth War" start.json
+  mekref game do --db sw.db --campaign ID attack.json   one command (use - for stdin)
+  mekref game state --db sw.db --campaign ID --json     the folded state and its hash
+"""
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "game",
+        help="run a campaign of any rule set with JSON commands",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+
+    commands = actions.add_parser("commands", help="list a rule set's command types and fields")
+    commands.add_argument("--ruleset", required=True, choices=game_names())
+    commands.set_defaults(handler=_commands)
+
+    start = actions.add_parser("start", help="create a campaign and run its set-up command")
+    _db(start)
+    start.add_argument("--ruleset", required=True, choices=game_names())
+    start.add_argument("--name", required=True, help="the campaign's name")
+    start.add_argument("command", type=Path, help="JSON file with the set-up command, or -")
+    start.set_defaults(handler=_start)
+
+    do = actions.add_parser("do", help="run one command against a campaign")
+    _db(do)
+    do.add_argument("--campaign", required=True, help="campaign id (see 'mekref game list')")
+    do.add_argument("command", type=Path, help="JSON file with the command, or -")
+    do.set_defaults(handler=_do)
+
+    state = actions.add_parser("state", help="show a campaign's folded state and hash")
+    _db(state)
+    state.add_argument("--campaign", required=True)
+    state.add_argument("--json", action="store_true", help="the whole state as JSON")
+    state.set_defaults(handler=_state)
+
+    listing = actions.add_parser("list", help="list the campaigns in a database")
+    _db(listing)
+    listing.set_defaults(handler=_list)
+
+
+def _db(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", required=True, help="SQLite file or postgresql:// URL")
+
+
+def _err(message: str) -> None:
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"mekref game: {message}")
+
+
+def _read_command(path: Path) -> Command | None:
+    try:
+        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise CodecError("a command is a JSON object with a 'type'")
+        return COMMANDS.from_json(data)
+    except OSError as exc:
+        _err(f"{path}: cannot read ({exc.strerror}); check the path")
+    except json.JSONDecodeError as exc:
+        _err(f"{path}:{exc.lineno}:{exc.colno}: not JSON ({exc.msg})")
+    except (CodecError, TypeError, ValueError) as exc:
+        _err(f"{path}: not a command: {exc}; see 'mekref game commands --ruleset ...'")
+    return None
+
+
+def _commands(args: argparse.Namespace) -> int:
+    game = load_game(args.ruleset)
+    prefix = {"succession_wars": "SW", "dystopian_wars": "DW", "objectives": ""}.get(game.name)
+    table = Table(title=f"{game.title}: commands", title_justify="left")
+    table.add_column("type")
+    table.add_column("fields")
+    module_root = game.decide.__module__.rsplit(".", 1)[0]
+    for cls in COMMANDS.classes():
+        if not cls.__module__.startswith(module_root):
+            continue
+        if prefix and not cls.TYPE.startswith(prefix):
+            continue
+        fields = ", ".join(f.name for f in dataclasses.fields(cls) if f.name != "actor")
+        table.add_row(cls.TYPE, fields)
+    Console(highlight=False).print(table)
+    return 0
+
+
+def _run(args: argparse.Namespace, starting: bool) -> int:
+    command = _read_command(args.command)
+    if command is None:
+        return EXIT_BAD_INPUT
+    try:
+        with open_store(args.db) as store:
+            runner = CampaignRunner(store)
+            if starting:
+                done = runner.start(args.name, args.ruleset, command)
+            else:
+                done = runner.execute(args.campaign, command)
+            state_hash = runner.state_hash(done.campaign_id, done.state)
+    except Refusal as exc:
+        _err(f"refused: {exc}")
+        return EXIT_REFUSED
+    except StoreError as exc:
+        _err(str(exc))
+        return EXIT_BAD_INPUT
+    console = Console(highlight=False)
+    console.print(f"campaign {done.campaign_id}: events {done.first_seq}-{done.last_seq}")
+    for event in done.events:
+        rolls = ", ".join(f"{r.name} = {'+'.join(map(str, r.faces))}" for r in event.rolls)
+        console.print(f"  {event.TYPE}" + (f"  [dim]({rolls})[/dim]" if rolls else ""))
+    console.print(f"state-hash: {state_hash}")
+    return 0
+
+
+def _start(args: argparse.Namespace) -> int:
+    return _run(args, starting=True)
+
+
+def _do(args: argparse.Namespace) -> int:
+    return _run(args, starting=False)
+
+
+def _state(args: argparse.Namespace) -> int:
+    try:
+        with open_store(args.db) as store:
+            runner = CampaignRunner(store)
+            loaded = runner.load(args.campaign)
+            state_hash = runner.state_hash(args.campaign, loaded.state)
+    except StoreError as exc:
+        _err(str(exc))
+        return EXIT_BAD_INPUT
+    if args.json:
+        out = {"state": to_jsonable(loaded.state), "last_seq": loaded.last_seq}
+        json.dump({**out, "state_hash": state_hash}, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        Console(highlight=False).print(
+            f"campaign {args.campaign}: {loaded.last_seq} events\nstate-hash: {state_hash}"
+        )
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    try:
+        with open_store(args.db) as store:
+            campaigns = store.list_campaigns()
+    except StoreError as exc:
+        _err(str(exc))
+        return EXIT_BAD_INPUT
+    table = Table(title="campaigns", title_justify="left")
+    for column in ("id", "name", "rule set", "created"):
+        table.add_column(column)
+    for c in campaigns:
+        table.add_row(c.id, c.name, c.ruleset, c.created_at.isoformat(timespec="seconds"))
+    Console(highlight=False).print(table)
+    return 0

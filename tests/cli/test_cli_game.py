@@ -1,0 +1,77 @@
+"""``mekref game``: a Succession Wars campaign run from JSON commands through the event log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from succession_wars.sw_helpers import start_command
+
+from mekref.daemon.cli import main
+from mekref.rules.messages import COMMANDS
+from mekref.rules.succession_wars import messages as m
+
+
+def _write(path: Path, command: object) -> Path:
+    path.write_text(json.dumps(COMMANDS.to_json(command)), encoding="utf-8")  # type: ignore[arg-type]
+    return path
+
+
+def _hash(out: str) -> str:
+    return [line for line in out.splitlines() if line.startswith("state-hash: ")][-1]
+
+
+def test_a_succession_wars_campaign_through_the_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "sw.db")
+    start = _write(tmp_path / "start.json", start_command())
+    assert main(["game", "start", "--db", db, "--ruleset", "succession_wars",
+                 "--name", "Fourth War", str(start)]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    campaign = out.split()[1].rstrip(":")
+    started = _hash(out)
+
+    end = _write(tmp_path / "end.json", m.SWEndPhase(actor="Liao", house="Liao"))
+    assert main(["game", "do", "--db", db, "--campaign", campaign, str(end)]) == 0
+    after_one = _hash(capsys.readouterr().out)
+    assert after_one != started
+
+    assert main(["game", "state", "--db", db, "--campaign", campaign, "--json"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert "state-hash: " + state["state_hash"] == after_one
+    assert state["last_seq"] >= 2
+
+
+def test_a_refused_command_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "sw.db")
+    start = _write(tmp_path / "start.json", start_command())
+    assert main(["game", "start", "--db", db, "--ruleset", "succession_wars",
+                 "--name", "Fourth War", str(start)]) == 0  # fmt: skip
+    campaign = capsys.readouterr().out.split()[1].rstrip(":")
+    assert main(["game", "state", "--db", db, "--campaign", campaign, "--json"]) == 0
+    before = json.loads(capsys.readouterr().out)
+    # Davion does not play first: ending Davion's phase is not Davion's to do now.
+    wrong = _write(tmp_path / "wrong.json", m.SWEndPhase(actor="Davion", house="Davion"))
+    assert main(["game", "do", "--db", db, "--campaign", campaign, str(wrong)]) == 1
+    assert "refused" in capsys.readouterr().err
+    assert main(["game", "state", "--db", db, "--campaign", campaign, "--json"]) == 0
+    after = json.loads(capsys.readouterr().out)
+    assert (after["last_seq"], after["state_hash"]) == (before["last_seq"], before["state_hash"])
+
+
+def test_bad_json_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"type": "SWEndPhase", ', encoding="utf-8")
+    code = main(["game", "do", "--db", str(tmp_path / "x.db"), "--campaign", "c", str(bad)])
+    assert code == 2
+    assert "not JSON" in capsys.readouterr().err
+
+
+def test_commands_lists_the_rule_sets_types(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["game", "commands", "--ruleset", "succession_wars"]) == 0
+    out = capsys.readouterr().out
+    assert "SWAttack" in out and "SWMoveJumpShip" in out
