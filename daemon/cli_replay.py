@@ -182,7 +182,7 @@ def replay(
         for path in spec.files:
             if progress is not None and task is not None:
                 progress.update(task, description=path.name)
-            results.append(pipeline.process(path, recorded_as=path.name))
+            results.append(pipeline.process(path))
             for command in spec.after.get(path, []):
                 try:
                     runner.execute(cid, command)

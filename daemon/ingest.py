@@ -182,16 +182,12 @@ class Pipeline:
         self._quarantined: set[str] = set()
 
     # -- the pipeline ---------------------------------------------------------------------
-    def process(
-        self, path: Path, *, settled: bool = True, recorded_as: str | None = None
-    ) -> IngestResult:
+    def process(self, path: Path, *, settled: bool = True) -> IngestResult:
         """Take ``path`` through the pipeline.
 
         ``settled`` says the file has not changed for a while; a file taken on a close event
         is not, and if it fails to parse it is retried once it settles instead of being
         quarantined (a writer that closes after every chunk would otherwise lose its file).
-        ``recorded_as`` is the name the campaign keeps for the file (default: its path); a
-        replay passes the bare name so its state hash does not depend on where it ran.
         """
         before = file_stat(path)
         if before is None:
@@ -208,7 +204,7 @@ class Pipeline:
             return IngestResult(Outcome.RETRY, str(path), reason=str(exc))
         log = self.log.bind(path=str(path), sha256=read.sha256)
         try:
-            result = self._process(path, read, settled, log, recorded_as or str(path))
+            result = self._process(path, read, settled, log, path.name)
         except StoreUnavailable as exc:
             log.warning("file.store_unavailable", error=str(exc))
             return IngestResult(Outcome.RETRY, str(path), read.sha256, reason=str(exc))
@@ -292,6 +288,8 @@ class Pipeline:
                 states[campaign.id],
                 mul,
                 sha256=sha,
+                # The campaign keeps the file's name, not where it was found: the same files
+                # give the same state whether the daemon saw them or a replay fed them.
                 path=name,
                 design_for=self.design_for,
                 actor=self.actor,
@@ -329,7 +327,7 @@ class Pipeline:
         try:
             with kill_inside_commit(self.store):
                 executed = self.runner.execute(
-                    campaign.id, command, battle_file=FileRef(sha, name, battle_id)
+                    campaign.id, command, battle_file=FileRef(sha, str(path), battle_id)
                 )
         except Refusal as exc:
             return self._refused(path, read, log, exc, campaign.id)

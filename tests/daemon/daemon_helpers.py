@@ -155,6 +155,8 @@ class Serve:
         self._log = self.log_path.open("ab")
         self.proc = subprocess.Popen(argv, stdout=self._log, stderr=self._log, env=env)
         wait_until(lambda: self.events("scan.done") or self.proc_exited(), "daemon start")
+        if self.proc_exited():
+            raise AssertionError(f"mekref serve exited at start:\n{self.log_path.read_text()}")
         return self
 
     def proc_exited(self) -> bool:
