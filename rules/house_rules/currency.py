@@ -1,0 +1,42 @@
+"""Currencies in C-bills and the exchange fluctuation (lines 221-234)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from mekref.rules.dice import Dice, Roll
+from mekref.rules.house_rules.table_loader import HouseTables, load_tables
+from mekref.rules.refusal import Refusal
+
+
+def rate(currency: str, tables: HouseTables | None = None) -> Fraction:
+    t = tables or load_tables()
+    try:
+        return t.keyed("currency", "currency", currency).fraction("c_bills")
+    except ValueError:
+        raise Refusal("unknown_currency", f"no currency {currency!r}") from None
+
+
+def convert(
+    amount: Fraction | int, source: str, target: str, tables: HouseTables | None = None
+) -> Fraction:
+    """Exact: through the C-bill value of each (no rounding until money is paid)."""
+    return Fraction(amount) * rate(source, tables) / rate(target, tables)
+
+
+def fluctuate(
+    dice: Dice, currency: str, tables: HouseTables | None = None
+) -> tuple[Fraction, tuple[Roll, ...], Dice]:
+    """Ruling HOUSE-16: the 1d6 table after the currencies (lines 230-234, "Lower by 2d6%") moves
+    a currency's C-bill value; "3.4" is read as 3-4. Returns the new value."""
+    t = tables or load_tables()
+    base = rate(currency, t)
+    roll, dice = dice.roll(f"exchange fluctuation, {currency}")
+    row = t.band("currency", "fluctuation", roll.total)
+    rolls = [roll]
+    percent = 0
+    if row.int("direction"):
+        pct, dice = dice.roll(f"exchange percent, {currency}", row.int("percent_dice"))
+        rolls.append(pct)
+        percent = row.int("direction") * pct.total
+    return base * (100 + percent) / 100, tuple(rolls), dice

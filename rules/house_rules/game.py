@@ -1,0 +1,312 @@
+"""The house-rule modules' pure core: ``decide`` turns a command into events, ``evolve`` folds.
+
+Same shape as the campaign engine: the dice cursor must sit at ``state.rolls_used``, every roll
+is stored in the event that used it, and a refused command raises
+:class:`~mekref.rules.refusal.Refusal` and appends nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from mekref.rules.codec import canonical_json
+from mekref.rules.dice import Dice
+from mekref.rules.house_rules import commands as c
+from mekref.rules.house_rules import events as e
+from mekref.rules.house_rules.acquisition import acquire
+from mekref.rules.house_rules.currency import fluctuate
+from mekref.rules.house_rules.missions import roll_mission
+from mekref.rules.house_rules.model import HouseState, PartJob, Pilot
+from mekref.rules.house_rules.morale import morale_test
+from mekref.rules.house_rules.pilots import (
+    PilotStatus,
+    roll_starting_xp,
+    status_for,
+    xp_per_battle,
+)
+from mekref.rules.house_rules.random_damage import roll_pre_battle_damage
+from mekref.rules.house_rules.repairs import Attempt, botch_mark, check_rating, may_attempt
+from mekref.rules.house_rules.retreat import roll_retreat
+from mekref.rules.house_rules.table_loader import load_tables
+from mekref.rules.messages import Command, Event
+from mekref.rules.refusal import Refusal
+
+
+def initial_state() -> HouseState:
+    return HouseState()
+
+
+def dice_for(state: HouseState) -> Dice:
+    return Dice(state.seed, state.rolls_used)
+
+
+def state_hash(state: HouseState) -> str:
+    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
+
+
+def decide(state: HouseState, command: Command, dice: Dice) -> list[Event]:
+    handler = _DECIDERS.get(type(command))
+    if handler is None:
+        raise Refusal("unknown_command", f"the house rules do not handle {command.TYPE}")
+    if not isinstance(command, c.SetUp):
+        if not state.created:
+            raise Refusal("not_set_up", "set up the house-rule modules first")
+        if dice.seed != state.seed or dice.next_index != state.rolls_used:
+            raise ValueError("dice are not positioned at this campaign's next roll")
+    return handler(state, command, dice)
+
+
+def evolve(state: HouseState, event: Event) -> HouseState:
+    apply = _EVOLVERS.get(type(event))
+    if apply is None:
+        raise ValueError(f"no fold for event {type(event).__name__}")
+    new: HouseState = apply(state, event)
+    rolls_used = max([new.rolls_used, *(r.index + 1 for r in event.rolls)])
+    return replace(new, rolls_used=rolls_used, events_applied=state.events_applied + 1)
+
+
+def fold(events: Iterable[Event], state: HouseState | None = None) -> HouseState:
+    current = state or initial_state()
+    for event in events:
+        current = evolve(current, event)
+    return current
+
+
+def execute(state: HouseState, command: Command) -> tuple[list[Event], HouseState]:
+    events = decide(state, command, dice_for(state))
+    return events, fold(events, state)
+
+
+# --- decisions --------------------------------------------------------------------------------
+
+
+def _set_up(state: HouseState, cmd: c.SetUp, dice: Dice) -> list[Event]:
+    if state.created:
+        raise Refusal("already_set_up", "the house-rule modules are already set up")
+    if not cmd.seed:
+        raise Refusal("bad_seed", "a seed is needed for the dice")
+    return [e.SetUpDone(seed=cmd.seed, actor=cmd.actor)]
+
+
+def _add_pilot(state: HouseState, cmd: c.AddPilot, dice: Dice) -> list[Event]:
+    if cmd.pilot_id in state.pilots:
+        raise Refusal("duplicate_pilot", f"pilot {cmd.pilot_id!r} is already on the roster")
+    if cmd.starting_xp is not None:
+        if cmd.starting_xp < 0:
+            raise Refusal("bad_xp", "experience cannot be negative")
+        return [e.PilotJoined(pilot_id=cmd.pilot_id, name=cmd.name, xp=cmd.starting_xp)]
+    start, rolls, _ = roll_starting_xp(dice, cmd.pilot_id)
+    return [e.PilotJoined(pilot_id=cmd.pilot_id, name=cmd.name, xp=start.xp, rolls=rolls)]
+
+
+def _pilot(state: HouseState, pilot_id: str) -> Pilot:
+    pilot = state.pilots.get(pilot_id)
+    if pilot is None:
+        raise Refusal("unknown_pilot", f"no pilot {pilot_id!r}")
+    return pilot
+
+
+def _report_battle(state: HouseState, cmd: c.ReportBattle, dice: Dice) -> list[Event]:
+    """Lines 154 and 156. Ruling HOUSE-7: an injured pilot may fight (and then does not heal);
+    each active pilot who sat the battle out heals one point; 4 points is rehabilitation, 5
+    retirement (and 6 death, as MegaMek counts it)."""
+    fought = set(cmd.fought)
+    if len(fought) != len(cmd.fought):
+        raise Refusal("duplicate_pilot", "a pilot is listed twice")
+    hits = {h.pilot_id: h.hits for h in cmd.hits}
+    if len(hits) != len(cmd.hits) or any(h < 0 for h in hits.values()):
+        raise Refusal("bad_hits", "one non-negative hit count per pilot")
+    if not set(hits) <= fought:
+        raise Refusal("bad_hits", "only pilots who fought take hits")
+    for pilot_id in fought:
+        if _pilot(state, pilot_id).status is not PilotStatus.ACTIVE:
+            raise Refusal("cannot_fight", f"pilot {pilot_id!r} is not fit to fight")
+    changes: list[e.PilotChange] = []
+    for pilot_id, pilot in sorted(state.pilots.items()):
+        if pilot.status is not PilotStatus.ACTIVE:
+            continue
+        if pilot_id in fought:
+            after = pilot.hits + hits.get(pilot_id, 0)
+            status = status_for(after)
+            gained = xp_per_battle() if status is not PilotStatus.KILLED else 0
+            changes.append(
+                e.PilotChange(
+                    pilot_id=pilot_id,
+                    fought=True,
+                    xp_gained=gained,
+                    hits_before=pilot.hits,
+                    hits_after=after,
+                    status=status,
+                )
+            )
+        elif pilot.hits > 0:
+            heal = load_tables().rule("experience", "injuries").int("heal_per_battle_out")
+            changes.append(
+                e.PilotChange(
+                    pilot_id=pilot_id,
+                    fought=False,
+                    xp_gained=0,
+                    hits_before=pilot.hits,
+                    hits_after=max(0, pilot.hits - heal),
+                    status=PilotStatus.ACTIVE,
+                )
+            )
+    return [e.BattleReported(battle_id=cmd.battle_id, changes=tuple(changes))]
+
+
+def _return(state: HouseState, cmd: c.ReturnFromRehabilitation, dice: Dice) -> list[Event]:
+    # Ruling HOUSE-7: "approximately a year" is the referee's call; the pilot returns healed.
+    if _pilot(state, cmd.pilot_id).status is not PilotStatus.REHABILITATION:
+        raise Refusal("not_in_rehabilitation", f"pilot {cmd.pilot_id!r} is not in rehabilitation")
+    return [e.PilotReturned(pilot_id=cmd.pilot_id, note=cmd.note)]
+
+
+def _morale(state: HouseState, cmd: c.MoraleTestCommand, dice: Dice) -> list[Event]:
+    if cmd.unit_id in state.morale_exempt:
+        raise Refusal("no_more_morale", f"unit {cmd.unit_id!r} no longer makes morale checks")
+    test, roll, _ = morale_test(
+        dice, cmd.unit_id, cmd.turn, cmd.skill, cmd.nationality, cmd.situations
+    )
+    return [e.MoraleTested(test=test, rolls=(roll,))]
+
+
+def _damage(state: HouseState, cmd: c.RandomDamage, dice: Dice) -> list[Event]:
+    damage, rolls, _ = roll_pre_battle_damage(
+        dice, cmd.unit_id, weapons=cmd.weapons, ammo_types=cmd.ammo_types
+    )
+    return [e.PreBattleDamageRolled(damage=damage, rolls=rolls)]
+
+
+def _retreat(state: HouseState, cmd: c.Retreat, dice: Dice) -> list[Event]:
+    result, rolls, _ = roll_retreat(
+        dice,
+        cmd.unit_id,
+        cmd.piloting,
+        cmd.modifiers,
+        weapons=cmd.weapons,
+        ammo_types=cmd.ammo_types,
+    )
+    return [e.RetreatRolled(result=result, rolls=rolls)]
+
+
+def _acquire(state: HouseState, cmd: c.Acquire, dice: Dice) -> list[Event]:
+    acquisition, rolls, _ = acquire(
+        dice, cmd.item, cmd.availability, cmd.base_cost, logistics_skill=cmd.logistics_skill
+    )
+    return [e.AcquisitionRolled(acquisition=acquisition, rolls=rolls)]
+
+
+def _mission(state: HouseState, cmd: c.MissionRollCommand, dice: Dice) -> list[Event]:
+    result, rolls, _ = roll_mission(dice, cmd.mission)
+    return [e.MissionRolled(result=result, rolls=rolls)]
+
+
+def _repair(state: HouseState, cmd: c.RepairAttempt, dice: Dice) -> list[Event]:
+    rating = check_rating(cmd.rating)
+    job = state.jobs.get(cmd.part_id)
+    if job is not None and job.job != cmd.job:
+        raise Refusal("wrong_job", f"part {cmd.part_id!r} is a {job.job} job")
+    history = job.attempts if job else ()
+    permission = may_attempt(history, cmd.team_id, rating, cmd.job)
+    if not permission.allowed:
+        raise Refusal(
+            "attempt_not_allowed", permission.reason, load_tables().rule("repairs", cmd.job).ref
+        )
+    target = cmd.target_number + permission.tn_modifier
+    roll, _ = dice.roll(f"{cmd.job} attempt {len(history) + 1}, part {cmd.part_id}", 2)
+    success = roll.total >= target
+    return [
+        e.RepairAttempted(
+            part_id=cmd.part_id,
+            job=cmd.job,
+            attempt=Attempt(team_id=cmd.team_id, rating=rating, success=success),
+            target=target,
+            roll=roll.total,
+            # Ruling HOUSE-17: every failed roll leaves the mark of who may try next.
+            mark=None if success else botch_mark(rating),
+            rolls=(roll,),
+        )
+    ]
+
+
+def _exchange(state: HouseState, cmd: c.ExchangeFluctuation, dice: Dice) -> list[Event]:
+    value, rolls, _ = fluctuate(dice, cmd.currency)
+    return [e.ExchangeRateSet(currency=cmd.currency, c_bills=value, rolls=rolls)]
+
+
+_DECIDERS: dict[type[Command], Callable[[HouseState, Any, Dice], list[Event]]] = {
+    c.SetUp: _set_up,
+    c.AddPilot: _add_pilot,
+    c.ReportBattle: _report_battle,
+    c.ReturnFromRehabilitation: _return,
+    c.MoraleTestCommand: _morale,
+    c.RandomDamage: _damage,
+    c.Retreat: _retreat,
+    c.Acquire: _acquire,
+    c.MissionRollCommand: _mission,
+    c.RepairAttempt: _repair,
+    c.ExchangeFluctuation: _exchange,
+}
+
+
+# --- folds ------------------------------------------------------------------------------------
+
+
+def _pilot_changed(state: HouseState, ev: e.BattleReported) -> HouseState:
+    pilots = dict(state.pilots)
+    for change in ev.changes:
+        pilot = pilots[change.pilot_id]
+        pilots[change.pilot_id] = replace(
+            pilot,
+            xp=pilot.xp + change.xp_gained,
+            hits=change.hits_after,
+            status=change.status,
+            battles=pilot.battles + (1 if change.fought else 0),
+        )
+    return replace(state, pilots=pilots)
+
+
+def _returned(state: HouseState, ev: e.PilotReturned) -> HouseState:
+    pilot = replace(state.pilots[ev.pilot_id], hits=0, status=PilotStatus.ACTIVE)
+    return replace(state, pilots={**state.pilots, ev.pilot_id: pilot})
+
+
+def _morale_tested(state: HouseState, ev: e.MoraleTested) -> HouseState:
+    if ev.test.exempt_from_now:
+        return replace(state, morale_exempt=state.morale_exempt | {ev.test.unit_id})
+    return state
+
+
+def _repair_attempted(state: HouseState, ev: e.RepairAttempted) -> HouseState:
+    job = state.jobs.get(ev.part_id) or PartJob(part_id=ev.part_id, job=ev.job)
+    job = replace(
+        job,
+        attempts=(*job.attempts, ev.attempt),
+        marks=job.marks if ev.mark is None else (*job.marks, ev.mark),
+    )
+    return replace(state, jobs={**state.jobs, ev.part_id: job})
+
+
+def _joined(state: HouseState, ev: e.PilotJoined) -> HouseState:
+    pilot = Pilot(pilot_id=ev.pilot_id, name=ev.name, xp=ev.xp)
+    return replace(state, pilots={**state.pilots, ev.pilot_id: pilot})
+
+
+_EVOLVERS: dict[type[Event], Callable[[HouseState, Any], HouseState]] = {
+    e.SetUpDone: lambda s, ev: replace(s, seed=ev.seed, created=True),
+    e.PilotJoined: _joined,
+    e.BattleReported: _pilot_changed,
+    e.PilotReturned: _returned,
+    e.MoraleTested: _morale_tested,
+    e.PreBattleDamageRolled: lambda s, ev: s,
+    e.RetreatRolled: lambda s, ev: s,
+    e.AcquisitionRolled: lambda s, ev: s,
+    e.MissionRolled: lambda s, ev: s,
+    e.RepairAttempted: _repair_attempted,
+    e.ExchangeRateSet: lambda s, ev: replace(
+        s, exchange_rates={**s.exchange_rates, ev.currency: ev.c_bills}
+    ),
+}

@@ -1,0 +1,209 @@
+"""The house-rule modules as commands and events: a scripted campaign, determinism, and the JSON
+round trip of every ``HR`` command and event."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from mekref.rules.codec import canonical_json, decode
+from mekref.rules.dice import Dice
+from mekref.rules.house_rules import commands as c
+from mekref.rules.house_rules import events as e
+from mekref.rules.house_rules.game import decide, execute, fold, initial_state, state_hash
+from mekref.rules.house_rules.model import HouseState
+from mekref.rules.house_rules.pilots import PilotStatus
+from mekref.rules.messages import (
+    COMMANDS,
+    EVENTS,
+    Command,
+    Event,
+    RefereeNote,
+    command_from_json,
+    command_to_json,
+    event_from_json,
+    event_to_json,
+)
+from mekref.rules.refusal import Refusal
+
+NOTE = RefereeNote(referee="ref", reason="a year has passed on the campaign calendar")
+SCRIPT: list[Command] = [
+    c.SetUp(actor="ref", seed="house-3058"),
+    c.AddPilot(actor="ref", pilot_id="kai", name="Kai"),
+    c.AddPilot(actor="ref", pilot_id="lea", name="Lea"),
+    c.AddPilot(actor="ref", pilot_id="max", name="Max", starting_xp=30),
+    c.MissionRollCommand(actor="ref", mission="Garrison"),
+    c.RandomDamage(actor="ref", unit_id="griffin", weapons=("PPC", "LRM 10"), ammo_types=("LRM",)),
+    c.MoraleTestCommand(
+        actor="ref", unit_id="griffin", turn=4, skill="Regular", nationality="Davion"
+    ),
+    c.ReportBattle(
+        actor="ref",
+        battle_id="b1",
+        fought=("kai", "lea", "max"),
+        hits=(c.PilotHits(pilot_id="kai", hits=2), c.PilotHits(pilot_id="max", hits=4)),
+    ),
+    c.Retreat(actor="ref", unit_id="griffin", piloting=5, modifiers=("adjacent_edge",)),
+    c.ReportBattle(actor="ref", battle_id="b2", fought=("lea",)),
+    c.ReportBattle(actor="ref", battle_id="b3", fought=("lea",)),
+    c.ReturnFromRehabilitation(actor="ref", pilot_id="max", note=NOTE),
+    c.Acquire(actor="ref", item="Gyro", availability="uncommon", base_cost=300_000),
+    c.RepairAttempt(
+        actor="ref", part_id="gyro", job="repair", team_id="t1", rating="regular", target_number=12
+    ),
+    c.ExchangeFluctuation(actor="ref", currency="L-Bill"),
+]
+
+
+def play(script: list[Command]) -> tuple[list[Event], HouseState]:
+    state = initial_state()
+    log: list[Event] = []
+    for command in script:
+        events, state = execute(state, command)
+        log += events
+    return log, state
+
+
+def test_scripted_campaign() -> None:
+    log, state = play(SCRIPT)
+    kai, lea, max_ = state.pilots["kai"], state.pilots["lea"], state.pilots["max"]
+    # Lines 154 and 156: +1 XP per battle survived; one point healed per battle sat out.
+    assert lea.battles == 3 and kai.battles == 1 and kai.hits == 0
+    joined = {ev.pilot_id: ev.xp for ev in log if isinstance(ev, e.PilotJoined)}
+    assert kai.xp == joined["kai"] + 1 and lea.xp == joined["lea"] + 3
+    assert max_.status is PilotStatus.ACTIVE and max_.hits == 0 and max_.xp == 31
+    assert state.exchange_rates["L-Bill"] != 0
+    assert fold(log) == state
+
+
+def test_injured_pilots_may_fight_but_only_heal_sitting_out() -> None:
+    # Ruling HOUSE-7 (L156).
+    _, state = play(SCRIPT[:4])
+    _, state = execute(
+        state,
+        c.ReportBattle(
+            actor="ref", battle_id="x", fought=("kai",), hits=(c.PilotHits(pilot_id="kai", hits=2),)
+        ),
+    )
+    _, state = execute(state, c.ReportBattle(actor="ref", battle_id="y", fought=("kai",)))
+    assert state.pilots["kai"].hits == 2
+    _, state = execute(state, c.ReportBattle(actor="ref", battle_id="z", fought=("lea",)))
+    assert state.pilots["kai"].hits == 1
+    _, state = execute(
+        state,
+        c.ReportBattle(
+            actor="ref", battle_id="w", fought=("lea",), hits=(c.PilotHits(pilot_id="lea", hits=5),)
+        ),
+    )
+    assert state.pilots["lea"].status is PilotStatus.RETIRED
+    with pytest.raises(Refusal) as info:
+        execute(state, c.ReportBattle(actor="ref", battle_id="v", fought=("lea",)))
+    assert info.value.code == "cannot_fight"
+    with pytest.raises(Refusal):
+        execute(state, c.ReturnFromRehabilitation(actor="ref", pilot_id="lea", note=NOTE))
+
+
+def test_a_unit_past_twelve_stops_testing_morale() -> None:
+    # L107 "If a unit gets a result of less than 2 or greater than 12, the unit no longer makes
+    # morale checks."
+    for i in range(200):
+        _, state = play([c.SetUp(actor="ref", seed=f"m{i}")])
+        events, state = execute(
+            state,
+            c.MoraleTestCommand(
+                actor="ref",
+                unit_id="u",
+                turn=1,
+                skill="Elite",
+                nationality="Word of Blake",
+            ),
+        )
+        tested = events[0]
+        assert isinstance(tested, e.MoraleTested)
+        if tested.test.exempt_from_now:
+            with pytest.raises(Refusal) as info:
+                execute(
+                    state,
+                    c.MoraleTestCommand(
+                        actor="ref", unit_id="u", turn=2, skill="Elite", nationality="Clan"
+                    ),
+                )
+            assert info.value.code == "no_more_morale"
+            return
+    pytest.fail("no result over 12 in 200 seeds")
+
+
+def test_repair_attempts_follow_the_team_rules() -> None:
+    _, state = play(SCRIPT[:1])
+    attempt = c.RepairAttempt(
+        actor="ref", part_id="arm", job="repair", team_id="t1", rating="regular", target_number=13
+    )
+    events, state = execute(state, attempt)
+    done = events[0]
+    assert isinstance(done, e.RepairAttempted) and not done.attempt.success and done.mark == "(V)"
+    with pytest.raises(Refusal) as info:
+        execute(state, attempt)
+    assert info.value.code == "attempt_not_allowed"
+    with pytest.raises(Refusal):
+        execute(state, c.RepairAttempt(**{**attempt.__dict__, "job": "replace"}))
+    elite = c.RepairAttempt(
+        actor="ref", part_id="arm", job="repair", team_id="e1", rating="elite", target_number=13
+    )
+    events, state = execute(state, elite)
+    events, state = execute(state, elite)
+    retry = events[0]
+    assert isinstance(retry, e.RepairAttempted) and retry.target == 14
+    assert state.jobs["arm"].marks == ("(V)", "(E)", "(E)")
+
+
+def test_same_seed_same_events_and_hash() -> None:
+    log_a, a = play(SCRIPT)
+    log_b, b = play(SCRIPT)
+    assert [canonical_json(event_to_json(x)) for x in log_a] == [
+        canonical_json(event_to_json(x)) for x in log_b
+    ]
+    assert state_hash(a) == state_hash(b)
+    _, other = play([c.SetUp(actor="ref", seed="other"), *SCRIPT[1:]])
+    assert state_hash(other) != state_hash(a)
+    assert decode(HouseState, json.loads(canonical_json(a))) == a
+    replayed = fold(event_from_json(json.loads(canonical_json(event_to_json(x)))) for x in log_a)
+    assert state_hash(replayed) == state_hash(a)
+
+
+def test_a_stale_dice_cursor_is_refused() -> None:
+    _, state = play(SCRIPT[:2])
+    with pytest.raises(ValueError):
+        decide(state, SCRIPT[2], Dice("house-3058", 0))
+
+
+LOG, _ = play(SCRIPT)
+EVENT_SAMPLES: list[Event] = [
+    *LOG,
+    e.PilotReturned(pilot_id="p", note=NOTE),
+    e.ExchangeRateSet(currency="K-Bill", c_bills=Fraction(71, 100)),
+]
+COMMAND_SAMPLES: list[Command] = list(SCRIPT)
+
+
+def test_every_house_rule_message_type_has_a_sample() -> None:
+    assert {type(x).TYPE for x in EVENT_SAMPLES} == {
+        n for n in EVENTS.names() if n.startswith("HR")
+    }
+    assert {type(x).TYPE for x in COMMAND_SAMPLES} == {
+        n for n in COMMANDS.names() if n.startswith("HR")
+    }
+
+
+@pytest.mark.parametrize("event", EVENT_SAMPLES, ids=lambda x: type(x).TYPE)
+def test_event_round_trip(event: Event) -> None:
+    text = canonical_json(event_to_json(event))
+    back = event_from_json(json.loads(text))
+    assert back == event and canonical_json(event_to_json(back)) == text
+
+
+@pytest.mark.parametrize("command", COMMAND_SAMPLES, ids=lambda x: type(x).TYPE)
+def test_command_round_trip(command: Command) -> None:
+    text = canonical_json(command_to_json(command))
+    assert command_from_json(json.loads(text)) == command
