@@ -38,7 +38,9 @@ from mekref.rules.tripwire.battle_messages import (
     BattleResolved,
     CloseBattle,
     SetBattleControl,
+    SetUnitFate,
 )
+from mekref.rules.tripwire.battle_model import Fate
 from mekref.rules.tripwire.battles import pending_battles, retreat_check
 
 HELP = "ingest battle files and resolve battles (battle ingest|close|control|pending)"
@@ -48,6 +50,8 @@ examples:
   mekref battle ingest --db c.db logs/Ann.mul logs/Bob.mul --control loyalists
   mekref battle ingest --db c.db logs/Ann.mul --units-dir ~/megamek/data/mekfiles
   mekref battle pending --db c.db
+  mekref battle fate --db c.db --unit UNIT --fate captured --side loyalists \
+      --referee Ann --reason "surrendered after the game"
   mekref battle retreat-check --db c.db --battle battle-0a1b2c3d4e5f --side federalists
   mekref battle control --db c.db --battle battle-0a1b2c3d4e5f --side federalists
   mekref battle close --db c.db --battle battle-0a1b2c3d4e5f --control loyalists \\
@@ -84,6 +88,14 @@ def register(sub: Any) -> None:
     close.add_argument("--control", metavar="SIDE", help="the side that controls the field")
     add_referee(close)
     close.set_defaults(handler=guarded(run_close), command_name="battle close")
+
+    fate = actions.add_parser("fate", help="referee: correct a unit's fate", **kw)
+    add_db(fate)
+    fate.add_argument("--unit", required=True, metavar="UNIT_ID")
+    fate.add_argument("--fate", required=True, choices=[f.value for f in Fate])
+    fate.add_argument("--side", help="captured: the side that takes the unit")
+    add_referee(fate)
+    fate.set_defaults(handler=guarded(run_fate), command_name="battle fate")
 
     check = actions.add_parser("retreat-check", help="may a side call a retreat now?", **kw)
     add_db(check)
@@ -186,6 +198,22 @@ def run_close(args: argparse.Namespace) -> int:
         )
         run_command(runner, cid, command)
         out_console().print(f"battle {args.battle} resolved; see 'mekref report'")
+    return EXIT_OK
+
+
+def run_fate(args: argparse.Namespace) -> int:
+    note = referee_note(args)
+    if note is None:
+        raise CliError("a fate override needs --referee NAME and --reason TEXT")
+    command = SetUnitFate(
+        unit_id=args.unit, fate=Fate(args.fate), new_side=args.side, note=note, actor=note.referee
+    )
+    with opened(args.db) as store:
+        runner = CampaignRunner(store)
+        run_command(runner, campaign_id_of(store, args.campaign), command)
+    out_console().print(
+        f"unit {args.unit}: {args.fate}" + (f", now {args.side}'s" if args.side else "")
+    )
     return EXIT_OK
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mekref.rules.messages import COMMANDS, EVENTS, Command, Event, RefereeNote
-from mekref.rules.tripwire.battle_model import AmmoBinLoad, BattleFile, BattleResolution
+from mekref.rules.tripwire.battle_model import AmmoBinLoad, BattleFile, BattleResolution, Fate
 
 
 @COMMANDS.register("RecordLoadouts")
@@ -49,6 +49,17 @@ class CloseBattle(Command):
     note: RefereeNote | None = None
 
 
+@COMMANDS.register("SetUnitFate")
+@dataclass(frozen=True, kw_only=True)
+class SetUnitFate(Command):
+    """Referee override: correct a unit's fate (e.g. mark it captured by ``new_side``)."""
+
+    unit_id: str
+    fate: Fate
+    note: RefereeNote
+    new_side: str | None = None  # captured: the side that takes it
+
+
 @EVENTS.register("LoadoutsRecorded")
 @dataclass(frozen=True, kw_only=True)
 class LoadoutsRecorded(Event):
@@ -83,4 +94,15 @@ class BattleResolved(Event):
 
     battle_id: str
     resolution: BattleResolution
+    actor: str
+
+
+@EVENTS.register("UnitFateSet")
+@dataclass(frozen=True, kw_only=True)
+class UnitFateSet(Event):
+    unit_id: str
+    previous: Fate
+    fate: Fate
+    new_side: str | None
+    note: RefereeNote
     actor: str

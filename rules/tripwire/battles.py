@@ -27,13 +27,16 @@ from mekref.rules.tripwire.battle_messages import (
     LoadoutsRecorded,
     RecordLoadouts,
     SetBattleControl,
+    SetUnitFate,
     SubmitBattleReport,
+    UnitFateSet,
 )
 from mekref.rules.tripwire.battle_model import (
     Battle,
     BattleFile,
     BattleLedger,
     BattleStatus,
+    Fate,
     PersonFate,
     RecordSection,
 )
@@ -280,6 +283,32 @@ def _decide_close(
     return events
 
 
+def _decide_fate(
+    state: CampaignState, cmd: SetUnitFate, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    unit = state.units.get(cmd.unit_id)
+    if unit is None:
+        raise Refusal("unknown_unit", f"no unit {cmd.unit_id!r}")
+    if cmd.fate is Fate.CAPTURED:
+        if cmd.new_side is None:
+            raise Refusal("no_captor", "a captured unit names the side that takes it")
+        _check_side(state, cmd.new_side)
+        if cmd.new_side == unit.side_id:
+            raise Refusal("own_side", f"unit {unit.unit_id} already belongs to {unit.side_id}")
+    elif cmd.new_side is not None:
+        raise Refusal("bad_side", "only a captured unit changes sides")
+    return [
+        UnitFateSet(
+            unit_id=unit.unit_id,
+            previous=state.battles.fates.get(unit.unit_id, Fate.OPERATIONAL),
+            fate=cmd.fate,
+            new_side=cmd.new_side,
+            note=cmd.note,
+            actor=cmd.actor,
+        )
+    ]
+
+
 def _resolution_event(
     state: CampaignState,
     battle: Battle,
@@ -339,12 +368,7 @@ def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
         fates[outcome.unit_id] = outcome.fate
         if outcome.crew_damage:
             crew_damage[outcome.unit_id] = outcome.crew_damage
-        if outcome.salvaged_by is not None and outcome.unit_id in units:
-            # Salvaged units join the controlling side's TO&E (line 136).
-            unit = units[outcome.unit_id]
-            units[outcome.unit_id] = replace(
-                unit, side_id=outcome.salvaged_by, company="Salvage", lance="Salvage", crew=()
-            )
+    salvaged = [(o.unit_id, o.salvaged_by) for o in res.units if o.salvaged_by is not None]
     people = dict(state.people)
     captured = dict(led.captured_people)
     kills = dict(led.kills)
@@ -383,13 +407,36 @@ def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
         may_train=may_train,
         victory_points=vp,
     )
-    return replace(
+    state = replace(
         state,
         units=units,
         people=people,
         battles=new_led,
         tracks_completed=state.tracks_completed + 1,
     )
+    for unit_id, side_id in salvaged:
+        # Salvaged units join the controlling side's TO&E (line 136).
+        state = _change_sides(state, unit_id, side_id)
+    return state
+
+
+def _evolve_fate(state: CampaignState, e: UnitFateSet) -> CampaignState:
+    led = replace(state.battles, fates={**state.battles.fates, e.unit_id: e.fate})
+    state = replace(state, battles=led)
+    if e.new_side is not None:
+        state = _change_sides(state, e.unit_id, e.new_side)
+    return state
+
+
+def _change_sides(state: CampaignState, unit_id: str, side_id: str) -> CampaignState:
+    """A captured unit joins its captor's TO&E without its crew (line 136)."""
+    unit = state.units[unit_id]
+    people = dict(state.people)
+    for pid in unit.crew:
+        if pid in people:
+            people[pid] = replace(people[pid], unit_id=None)
+    moved = replace(unit, side_id=side_id, company="Salvage", lance="Salvage", crew=())
+    return replace(state, units={**state.units, unit_id: moved}, people=people)
 
 
 def _person_after(person: Person, hits: int, fate: PersonFate, rolled: bool) -> Person:
@@ -406,10 +453,12 @@ register_decider(RecordLoadouts, _decide_loadouts)
 register_decider(SubmitBattleReport, _decide_submit)
 register_decider(SetBattleControl, _decide_control)
 register_decider(CloseBattle, _decide_close)
+register_decider(SetUnitFate, _decide_fate)
 register_evolver(LoadoutsRecorded, _evolve_loadouts)
 register_evolver(BattleReportReceived, _evolve_report)
 register_evolver(BattleControlSet, _evolve_control)
 register_evolver(BattleResolved, _evolve_resolved)
+register_evolver(UnitFateSet, _evolve_fate)
 
 # The spending commands register on import; loading this module loads them too.
 from mekref.rules.tripwire import battle_spending as _spending  # noqa: E402

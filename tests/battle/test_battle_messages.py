@@ -18,9 +18,9 @@ from mekref.rules.messages import (
     event_to_json,
 )
 from mekref.rules.tripwire import battle_messages as bm
-from mekref.rules.tripwire.battle_model import AmmoBinLoad, RecordSection, ReportedKill
+from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, RecordSection, ReportedKill
 
-from .states import campaign, close, control, file, fu, run, seen, submit
+from .states import NOTE, campaign, close, control, file, fu, run, seen, submit
 
 S = RecordSection
 
@@ -34,6 +34,7 @@ def _samples() -> tuple[list[Command], list[Event], CampaignState]:
         submit(file("a", seen("r1", S.SURVIVORS, hits=5), seen("b1", S.SALVAGE), kills=(kill,))),
         control("battle-" + "a" * 12, "red"),
         submit(file("b", seen("b1", S.SURVIVORS, hits=2))),
+        bm.SetUnitFate(unit_id="r1", fate=Fate.CAPTURED, new_side="blue", note=NOTE, actor="t"),
     ]
     events, state = run(state, *commands)
     commands.append(close("battle-x", "red"))
@@ -46,7 +47,8 @@ def test_every_battle_message_type_is_exercised() -> None:
     ours_c = {n for n in COMMANDS.names() if n in {c.TYPE for c in mine}}
     assert {type(c).TYPE for c in commands} == ours_c
     assert {type(e).TYPE for e in events} == {
-        "LoadoutsRecorded", "BattleReportReceived", "BattleControlSet", "BattleResolved"
+        "LoadoutsRecorded", "BattleReportReceived", "BattleControlSet", "BattleResolved",
+        "UnitFateSet",
     }  # fmt: skip
     assert set(EVENTS.names()) >= {type(e).TYPE for e in events}
 

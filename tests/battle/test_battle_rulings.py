@@ -418,3 +418,19 @@ def test_foot_infantry_of_move_one_surrenders_if_its_side_retreats() -> None:
     )  # fmt: skip
     flags = {u.unit_id: u.surrenders_if_retreating for u in _resolved(events).resolution.units}
     assert flags == {"i1": True, "i2": False, "b1": False}
+
+
+def test_referee_marks_a_unit_captured_and_its_crew_stays_behind() -> None:
+    state = campaign((fu("r1"),), (fu("b1"),))
+    from mekref.rules.tripwire.battle_messages import SetUnitFate
+
+    from .states import NOTE
+
+    mark = SetUnitFate(unit_id="b1", fate=Fate.CAPTURED, new_side="red", note=NOTE, actor="ref")
+    _, state = run(state, mark)
+    assert state.units["b1"].side_id == "red" and state.units["b1"].crew == ()
+    assert state.people["p-b1"].unit_id is None and state.people["p-b1"].side_id == "blue"
+    with pytest.raises(Refusal, match="already belongs"):
+        run(state, mark)
+    with pytest.raises(Refusal, match="names the side"):
+        run(state, replace(mark, new_side=None))
