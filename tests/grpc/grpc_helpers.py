@@ -172,7 +172,8 @@ def seed_campaign(server: GrpcServer) -> tuple[str, dict[str, str]]:
     return cid, pools
 
 
-def start(db: Path, **options: Any) -> Running:
+def start(db: Path | str, **options: Any) -> Running:
+    """A server on a fresh database: a SQLite path, or a postgresql:// URL."""
     from mekref.daemon.store import open_store
 
     store = open_store(str(db))
