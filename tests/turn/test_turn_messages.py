@@ -1,0 +1,144 @@
+"""Every command and event of the turn survives the JSON registry (the store keeps them so)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from turn_world import mobility
+
+from mekref.rules.codec import canonical_json
+from mekref.rules.dice import Roll
+from mekref.rules.messages import COMMANDS, EVENTS, Command, Event
+from mekref.rules.tripwire.turn import events as ev
+from mekref.rules.tripwire.turn.artillery import FireUnguidedArtillery
+from mekref.rules.tripwire.turn.orders import (
+    FormationOrder,
+    ResolveTurn,
+    SubmitOrders,
+    WithdrawOrders,
+)
+from mekref.rules.tripwire.turn.plugin import RecordLeaderCaptured
+from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
+from mekref.rules.tripwire.turn.state import (
+    Arrival,
+    EngagementSetup,
+    Formation,
+    RegionWeather,
+    Sighting,
+)
+
+ROLL = Roll(name="r", index=0, sides=6, faces=(3, 4))
+ORDER = FormationOrder(
+    formation_id="a", action="move", path=("0607",), target="0707", params=(("k", "v"),)
+)
+FORMATION = Formation(formation_id="a", side_id="s", name="A", unit_ids=("u",), hex="0508")
+WEATHER = RegionWeather(region="R", level=6, storm="lightning")
+SETUP = EngagementSetup(
+    engagement_id="e",
+    day=1,
+    hex="0707",
+    kind="meeting",
+    sides=("s", "t"),
+    formations=("a", "b"),
+    attacker=None,
+    ambusher="s",
+    ambush_totals=(("s", 12), ("t", 3)),
+    objectives=(("s", "raid"),),
+    map_sheets=("Woodland (Woodlands)",),
+    terrain="plains",
+    weather="Clear, no cloud",
+    arrivals=(Arrival(formation_id="a", side_id="s", lance="L", walk_mp=5, turn=4),),
+    aerospace=(("s", "u", 150),),
+    command_centre=("s",),
+    notes=("n",),
+)
+COMMANDS_SAMPLE: list[Command] = [
+    SubmitOrders(actor="s", side_id="s", day=1, orders=(ORDER,)),
+    WithdrawOrders(actor="s", side_id="s", day=1, formation_ids=("a",)),
+    ResolveTurn(actor="ref", day=1),
+    StartStrategicMap(
+        actor="ref", map_name="ginestra", attacker="t", defender="s", mobility=mobility()
+    ),
+    PlaceFormations(
+        actor="s",
+        side_id="s",
+        day=1,
+        formations=(FormationSpec(formation_id="a", name="A", unit_ids=("u",), hex="0508"),),
+    ),
+    FireUnguidedArtillery(
+        actor="ref", engagement_id="e", firing_side="s", pieces=("u",), run_mp=5, sheets=2
+    ),
+    RecordLeaderCaptured(actor="ref", force="t"),
+]
+EVENTS_SAMPLE: list[Event] = [
+    ev.StrategicMapStarted(
+        map_name="ginestra",
+        map_text="",
+        attacker="t",
+        defender="s",
+        mobility=mobility(),
+        control=(("Bagnorgeio", "s"),),
+        unrest=(("s", 7),),
+        weather=(WEATHER,),
+        starting_bv=(("s", 100),),
+        sheets_per_engagement=2,
+        actor="ref",
+        rolls=(ROLL,),
+    ),
+    ev.FormationsPlaced(side_id="s", day=1, formations=(FORMATION,), actor="s"),
+    ev.OrdersSubmitted(side_id="s", day=1, orders=(ORDER,), actor="s"),
+    ev.OrdersWithdrawn(side_id="s", day=1, formation_ids=("a",), actor="s"),
+    ev.WeatherRolled(day=8, regions=(WEATHER,), weekly_change=True, rolls=(ROLL,)),
+    ev.FormationsUpdated(side_id="s", day=1, formations=(FORMATION,), mobility=mobility()[:1]),
+    ev.MaintenanceMissed(side_id="s", day=7, formation_id="a", unit_ids=("u",), exempt=()),
+    ev.SightingsMade(
+        side_id="s",
+        day=1,
+        sightings=(Sighting(formation_id="b", side_id="t", hex="0707", day=1, units=4),),
+    ),
+    ev.UnrestChanged(force="s", before=7, after=9, reason="looting"),
+    ev.LocationLooted(side_id="s", formation_id="a", location="L", wp=300, pool_id="p"),
+    ev.FacilityDestroyed(location="L", facility="hospital", by_force="s", civilian=True),
+    ev.RecruitsFound(
+        side_id="s",
+        day=1,
+        formation_id="a",
+        total=2,
+        available=(("admin", 2),),
+        specialities=(("admin", "hr"), ("admin", "doctor")),
+    ),
+    ev.LocationControlChanged(location="L", before=None, after="s", pools=("p",)),
+    ev.EngagementDetermined(engagement=SETUP, rolls=(ROLL,)),
+    ev.UnguidedArtilleryFired(
+        engagement_id="e",
+        firing_side="s",
+        attacks_per_piece=3,
+        target_number=11,
+        results=(("u", "miss", 0),),
+        actor="ref",
+    ),
+    ev.StrategicVictoryScored(day=1, vp=(("s", 3),), ended=""),
+    ev.LeaderCaptured(force="t", actor="ref"),
+    ev.DayEnded(day=1),
+]
+
+
+def test_every_turn_type_has_a_sample() -> None:
+    package = "mekref.rules.tripwire.turn"
+    events = {c.TYPE for c in EVENTS.classes() if c.__module__.startswith(package)}
+    commands = {c.TYPE for c in COMMANDS.classes() if c.__module__.startswith(package)}
+    assert events == {type(e).TYPE for e in EVENTS_SAMPLE}
+    assert commands == {type(c).TYPE for c in COMMANDS_SAMPLE}
+
+
+@pytest.mark.parametrize("event", EVENTS_SAMPLE, ids=lambda e: type(e).TYPE)
+def test_event_round_trip(event: Event) -> None:
+    text = canonical_json(EVENTS.to_json(event))
+    assert EVENTS.from_json(json.loads(text)) == event
+
+
+@pytest.mark.parametrize("command", COMMANDS_SAMPLE, ids=lambda c: type(c).TYPE)
+def test_command_round_trip(command: Command) -> None:
+    text = canonical_json(COMMANDS.to_json(command))
+    assert COMMANDS.from_json(json.loads(text)) == command
