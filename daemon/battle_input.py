@@ -210,17 +210,22 @@ def _ammo_used(cond: UnitCondition, loadout: tuple[AmmoBinLoad, ...] | None) -> 
     of unknown capacity costs a ton only when it is empty.
     """
     used: dict[str, Fraction] = {}
-    now = {(a.location, a.slot): a for a in cond.ammo}
+    # Vehicles write every bin of a location with index "N/A": bins of one location, slot and
+    # type are paired in file order.
+    now: dict[tuple[str, int | None, str], list[int]] = {}
+    for a in cond.ammo:
+        now.setdefault((a.location, a.slot, a.ammo_type), []).append(a.shots)
     lost = set(cond.destroyed_locations)
     if loadout:
         for b in loadout:
+            left = now.get((b.location, b.slot, b.ammo_type))
+            current = left.pop(0) if left else None
             if b.shots <= 0:
                 continue
-            current = now.get((b.location, b.slot))
             if current is None:
                 spent = b.shots if b.location in lost else 0
             else:
-                spent = max(b.shots - current.shots, 0)
+                spent = max(b.shots - current, 0)
             if spent:
                 used[b.ammo_type] = used.get(b.ammo_type, Fraction(0)) + Fraction(spent, b.shots)
     else:

@@ -119,6 +119,21 @@ class ImportedUnit:
     notes: tuple[str, ...]
 
 
+#: Ruling BR-11: "tonnage per suit" of battle armor is the top of its weight class (TechManual:
+#: PA(L) to 400 kg, Light to 750 kg, Medium to 1 t, Heavy to 1.5 t, Assault to 2 t).
+BA_SUIT_TONS: dict[str, Fraction] = {
+    "PA(L)": Fraction(2, 5),
+    "Light": Fraction(3, 4),
+    "Medium": Fraction(1),
+    "Heavy": Fraction(3, 2),
+    "Assault": Fraction(2),
+}
+
+
+def suit_tons(weight_class: str | None) -> Fraction | None:
+    return BA_SUIT_TONS.get(weight_class or "")
+
+
 def rules_kind(kind: ak.UnitKind) -> UnitKind | None:
     return _KINDS.get(kind)
 
@@ -168,8 +183,8 @@ def build_units(
         if design is None:
             notes.append("no design found: tonnage 0, repairs cannot be priced")
         tonnage = Fraction(str(design.tonnage)) if design and design.tonnage else Fraction(0)
-        if kind is UnitKind.BATTLE_ARMOR and cond.troopers_max:
-            tonnage = tonnage / cond.troopers_max if design and design.tonnage else tonnage
+        if kind is UnitKind.BATTLE_ARMOR and design is not None:
+            tonnage = suit_tons(design.ba_weight_class) or tonnage
         bv = 0
         if bv_table is not None:
             found = bv_table.bv_for_unit(e.chassis, e.model, design.mul_id if design else None)

@@ -46,7 +46,8 @@ from mekref.rules.tripwire.victory import (
     must_retire,
 )
 
-#: Fates that count as "destroyed" for the victory rows and the 50% retirement.
+#: Fates that count as "destroyed" for the victory rows and the 50% retirement (a salvaged
+#: truly destroyed wreck is counted once, as truly destroyed).
 DESTROYED_FATES = frozenset(
     {Fate.DESTROYED_REPAIRABLE, Fate.TRULY_DESTROYED, Fate.UTTERLY_DESTROYED, Fate.CAPTURED}
 )
@@ -232,7 +233,10 @@ def resolve(
             and RecordSection.DEVASTATED not in {u.section for _, u in views[unit_id]}
         ):
             salvaged_by = control
-            fate = Fate.CAPTURED
+            # A truly destroyed wreck changes hands too (it can still be scrapped), but its
+            # fate stays what it is; a repairable one is captured.
+            if fate is not Fate.TRULY_DESTROYED:
+                fate = Fate.CAPTURED
             why.append(f"salvaged by {control}, who controls the field")
         units.append(_unit_outcome(unit, chosen, fate, why, salvaged_by, reasons, t))
     by_id = {u.unit_id: u for u in units}
