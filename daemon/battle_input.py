@@ -205,7 +205,7 @@ def _ammo_used(cond: UnitCondition, loadout: tuple[AmmoBinLoad, ...] | None) -> 
     """Tons to re-arm per ammunition type.
 
     Ruling BR-6: a bin is one ton; the shots it held at import are its full load (the
-    standard load never changes, line 22). A bin in a destroyed location is a full ton to
+    standard load never changes, line 23). A bin in a destroyed location is a full ton to
     replace. Without an import load the design's capacity is used when it states one; a bin
     of unknown capacity costs a ton only when it is empty.
     """

@@ -52,7 +52,7 @@ class PersonFate(StrEnum):
 
 @dataclass(frozen=True, kw_only=True)
 class AmmoBinLoad:
-    """One ammunition bin of a unit's standard load (TripWire line 22: it never changes)."""
+    """One ammunition bin of a unit's standard load (TripWire line 23: it never changes)."""
 
     location: str
     slot: int | None

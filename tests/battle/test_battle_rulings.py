@@ -159,7 +159,7 @@ def test_ruling_br5_ejected_crews_and_crews_of_salvaged_units() -> None:
 
 def test_ruling_br6_ammunition_tons_from_the_import_load() -> None:
     """ "Each unit must select is standard load out of ammunition. This may not change through
-    the campaign." (line 22): the import list's shots are each bin's full load."""
+    the campaign." (line 23): the import list's shots are each bin's full load."""
     griffin = parse_unit_file((UNITS_DIR / "Griffin GRF-1N.mtf").read_bytes(), "Griffin GRF-1N.mtf")
     after = mek("Griffin", "GRF-1N", "g", pilot("Kai", "p"),
                 locations=(loc(2, "Right Torso", ammo=((5, "IS Ammo LRM-10", 2),)),))  # fmt: skip
@@ -288,7 +288,7 @@ def test_salvage_list_rows_decide_what_the_field_holder_takes() -> None:
 
 def test_kills_credit_the_killer_crew_once_and_allow_training() -> None:
     """ "Any MechWarriors ... who took part in a scenario and were awarded a kill may attempt to
-    train to improve their skills." (line 106)"""
+    train to improve their skills." (line 110)"""
     state = campaign((fu("r1"),), (fu("b1"),))
     kill = ReportedKill(killed_name="Griffin GRF-1N", killed_unit_ids=("b1",), killer_unit_id="r1")
     _, state = run(
@@ -320,7 +320,7 @@ def test_death_roll_at_five_hits_is_named_and_recorded() -> None:
 
 
 def test_track_counter_allows_one_heal_per_track() -> None:
-    """ "Only 1 hit can be healed per Track" (line 122): each resolved battle is a track."""
+    """ "Only 1 hit can be healed per Track" (line 123): each resolved battle is a track."""
     state = campaign((fu("r1"),), (fu("b1"),))
     _, state = run(
         state,
@@ -383,7 +383,7 @@ def test_ruling_br10_retreat_check_from_the_files_so_far() -> None:
 
 
 def test_ruling_br8_first_unit_of_each_lance_leads_it() -> None:
-    """ "Each Lance in the force is lead by a Lieutenant who must be Veteran." (line 12)"""
+    """ "Each Lance in the force is lead by a Lieutenant who must be Veteran." (line 13)"""
     from mekref.adapters.megamek.mul_model import MulFile, RootKind
     from mekref.daemon.cli_force import build_units
     from mekref.rules.campaign_state import CampaignState
