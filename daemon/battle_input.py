@@ -396,9 +396,21 @@ def report_command(
         ids_by_name.setdefault(name, []).append(uid)
     # Kill lines name only the enemies of the file's player: never count the player's own
     # units of the same display name among the victims.
+    killers = tuple(
+        ReportedKill(killed_name=k.killed, killed_unit_ids=(), killer_unit_id=k.killer)
+        for k in mul.kills
+        if k.killer in state.units
+    )
     view = reporting_side(
         state,
-        BattleFile(sha256=sha256, path=path, root="", reporting_side=None, units=tuple(units)),
+        BattleFile(
+            sha256=sha256,
+            path=path,
+            root="",
+            reporting_side=None,
+            units=tuple(units),
+            kills=killers,
+        ),
     )
     if view is not None:
         ids_by_name = {

@@ -93,14 +93,23 @@ _OWN_SECTIONS = (RecordSection.SURVIVORS, RecordSection.UNIT)
 def reporting_side(state: CampaignState, file: BattleFile) -> str | None:
     """Whose view a file is: the one side owning its ``survivors`` (or a plain list's units).
 
-    Ruling BR-1: a record whose survivors belong to several sides, or that has none of
-    ours, reports for no side; it still counts as evidence, and the referee may close the battle.
+    Ruling BR-1: a record whose survivors belong to several sides reports for no side. A
+    record with no survivors of ours (its player lost everything) is the view of the one side
+    whose units scored its kill lines, when exactly one side did. Otherwise the file reports for
+    no side; it still counts as evidence, and the referee may close the battle.
     """
     sides = {
         state.units[u.unit_id].side_id
         for u in file.units
         if u.section in _OWN_SECTIONS and u.unit_id in state.units
     }
+    if not sides:
+        killers = {
+            state.units[k.killer_unit_id].side_id
+            for k in file.kills
+            if k.killer_unit_id in state.units
+        }
+        sides = killers if len(killers) == 1 else set()
     return sides.pop() if len(sides) == 1 else None
 
 

@@ -48,6 +48,11 @@ def test_ruling_br1_survivors_of_two_sides_report_for_no_side() -> None:
     both = file("a", seen("r1", S.SURVIVORS), seen("b1", S.SURVIVORS))
     assert reporting_side(state, both) is None
     assert reporting_side(state, file("b", seen("r1", S.SURVIVORS), seen("b1", S.SALVAGE))) == "red"
+    # Red lost everything, but its wrecks scored the kill lines: still Red's view.
+    kill = ReportedKill(killed_name="g", killed_unit_ids=("b1",), killer_unit_id="r1")
+    wiped = file("c", seen("r1", S.SALVAGE), seen("b1", S.SALVAGE), kills=(kill,))
+    assert reporting_side(state, wiped) == "red"
+    assert reporting_side(state, file("d", seen("r1", S.SALVAGE), seen("b1", S.SALVAGE))) is None
 
 
 def test_battle_waits_for_every_side_then_resolves_with_control() -> None:
