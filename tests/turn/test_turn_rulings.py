@@ -162,3 +162,40 @@ def test_ruling_t_r2_recruiting_once_a_week_at_a_recruitment_point() -> None:
     assert [e for e in events if isinstance(e, ev.RecruitsFound)] == []
     notes = [n for e in events if isinstance(e, ev.FormationsUpdated) for n in e.notes]
     assert any("once per week" in n for n in notes)
+
+
+def test_ruling_t_u3_martial_law_holds_unrest_down_until_it_stops() -> None:
+    # Alpha (4 units) keeps martial law in the Facility for 7 days: 1 point per unit, at most
+    # 4 (line 216): unrest 7 -> 3. On day 8 it stops: back to 7, plus 1: 8.
+    state = _two("1105", ("L-GRF", "L-WVR", "L-SHD", "L-LCT"))
+    for _ in range(7):
+        state, _ = _day(state, (Order(formation_id="a", action="martial_law"),), ())
+    assert state.strategic is not None
+    assert state.strategic.unrest["loyalist"] == 3
+    assert state.strategic.suppressed == {"a": ("loyalist", "martial_law", 4)}
+    state, _ = _day(state, (Order(formation_id="a", action="guard"),), ())
+    assert state.strategic is not None
+    assert state.strategic.unrest["loyalist"] == 8 and state.strategic.suppressed == {}
+
+
+def test_ruling_t_u4_despised_forces_are_bombed_in_population_centres() -> None:
+    state = placed(
+        started(),
+        (FormationSpec(formation_id="a", name="A", unit_ids=("L-GRF", "L-WVR"), hex="1105"),),
+        (FormationSpec(formation_id="b", name="B", unit_ids=("R-JR7",)),),
+    )
+    assert state.strategic is not None
+    from dataclasses import replace
+
+    state = replace(state, strategic=replace(state.strategic, unrest={"loyalist": 12, "rebel": 7}))
+    struck = []
+    for _ in range(8):
+        state, events = _day(state, (Order(formation_id="a", action="guard"),), ())
+        rolls = [r for e in events for r in e.rolls if r.name == "sabotage, a"]
+        assert len(rolls) == 1  # one 1D6 a day (line 401)
+        hits = [e for e in events if isinstance(e, ev.SabotageRolled) and e.unit_id is not None]
+        assert len(hits) == (1 if rolls[0].total == 6 else 0)
+        struck += hits
+    for hit in struck:
+        assert isinstance(hit, ev.SabotageRolled)
+        assert hit.unit_id in ("L-GRF", "L-WVR") and hit.damage % 5 == 0 and 5 <= hit.damage <= 30

@@ -231,6 +231,17 @@ def set_up(
                 f"{side} was on Guard: may predesignate 4 artillery hexes per map sheet and "
                 "place 50% of its force in hidden deployment (line 320)"
             )
+    walks = {
+        side: [s.mobility[u].walk_mp for f in formations if f.side_id == side for u in f.unit_ids]
+        for side in sides
+    }
+    for side, goal in objective.items():
+        others = [w for x in sides if x != side for w in walks[x]]
+        if goal == "hide_and_seek" and others and min(walks[side]) >= max(others):
+            notes.append(
+                f"{side} plays Hide and Seek with movement equal to or above every enemy unit: "
+                "it succeeds without a battle and may go back to the hex it came from (line 287)"
+            )
     if attacker is not None:
         notes.append(
             f"{attacker} chooses the time of the attack and where its artillery and "

@@ -180,6 +180,30 @@ class StrategicVictoryScored(Event):
     ended: str
 
 
+@EVENTS.register("UnrestSuppressed")
+@dataclass(frozen=True, kw_only=True)
+class UnrestSuppressed(Event):
+    """Martial Law or Round Them Up begins holding unrest down (``amount`` > 0), or ends."""
+
+    formation_id: str
+    force: str
+    action: str
+    amount: int
+    active: bool
+
+
+@EVENTS.register("SabotageRolled")
+@dataclass(frozen=True, kw_only=True)
+class SabotageRolled(Event):
+    """Despised: the day's 1D6; on a 6 a bombing hits one unit for 1D6 x 5 damage (line 401),
+    which the referee applies. ``unit_id`` is None when the die did not come up 6."""
+
+    side_id: str
+    formation_id: str
+    unit_id: str | None
+    damage: int
+
+
 @EVENTS.register("LeaderCaptured")
 @dataclass(frozen=True, kw_only=True)
 class LeaderCaptured(Event):

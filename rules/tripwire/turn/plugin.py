@@ -25,11 +25,13 @@ from mekref.rules.tripwire.turn.events import (
     OrdersSubmitted,
     OrdersWithdrawn,
     RecruitsFound,
+    SabotageRolled,
     SightingsMade,
     StrategicMapStarted,
     StrategicVictoryScored,
     UnguidedArtilleryFired,
     UnrestChanged,
+    UnrestSuppressed,
     WeatherRolled,
 )
 
@@ -127,6 +129,14 @@ def _captured(state: CampaignState, e: LeaderCaptured) -> CampaignState:
     return _with(state, leader_captured=tuple(sorted({*s.leader_captured, e.force})), ended=reason)
 
 
+def _suppressed(state: CampaignState, e: UnrestSuppressed) -> CampaignState:
+    s = strategic_of(state)
+    held = {k: v for k, v in s.suppressed.items() if k != e.formation_id}
+    if e.active:
+        held[e.formation_id] = (e.force, e.action, e.amount)
+    return _with(state, suppressed=dict(sorted(held.items())))
+
+
 def _day_ended(state: CampaignState, e: DayEnded) -> CampaignState:
     return _with(state, day=e.day + 1, orders={})
 
@@ -160,4 +170,6 @@ register_evolver(LeaderCaptured, _captured)
 register_evolver(DayEnded, _day_ended)
 register_evolver(MaintenanceMissed, _no_change)
 register_evolver(RecruitsFound, _no_change)
+register_evolver(SabotageRolled, _no_change)
+register_evolver(UnrestSuppressed, _suppressed)
 register_evolver(UnguidedArtilleryFired, _no_change)

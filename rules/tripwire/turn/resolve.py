@@ -43,9 +43,11 @@ from mekref.rules.tripwire.turn.events import (
     LocationLooted,
     MaintenanceMissed,
     RecruitsFound,
+    SabotageRolled,
     SightingsMade,
     StrategicVictoryScored,
     UnrestChanged,
+    UnrestSuppressed,
     WeatherRolled,
 )
 from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of
@@ -125,6 +127,7 @@ def decide_resolve(
     encounters = _actions(d)
     _player_actions(d)
     _responses(d)
+    _sabotage(d)
     _upkeep(d)
     _control(d)
     _sightings(d)
@@ -222,7 +225,75 @@ def _location(d: _Day, f: Formation):  # type: ignore[no-untyped-def]
     return None if f.hex == IN_ORBIT else d.hexmap.location_at(hex_at(f.hex))
 
 
+def _release(d: _Day) -> None:
+    """Martial Law / Round Them Up that stopped: unrest returns plus 1 or 2 (lines 216-217)."""
+    for fid, (side, action, amount) in sorted(d.s.suppressed.items()):
+        f = d.formations.get(fid)
+        if f is not None and d.action(fid) == action and _location(d, f) is not None:
+            continue
+        rebound = unrest.delta(
+            "martial_law_rebound" if action == "martial_law" else "round_up_rebound"
+        )
+        d.events.append(
+            UnrestSuppressed(formation_id=fid, force=side, action=action, amount=0, active=False)
+        )
+        d.change_unrest(side, amount + rebound, f"{fid} stopped {action.replace('_', ' ')}")
+
+
+def _suppress(d: _Day, f: Formation, action: str, streak: int) -> None:
+    """A week of Martial Law (1 per unit) or Round Them Up (2 per unit), at most 4 units."""
+    if streak % 7 != 0 or f.formation_id in d.s.suppressed:
+        if f.formation_id not in d.s.suppressed:
+            d.note(f.side_id, f"{f.formation_id}: {action} day {streak % 7} of 7")
+        return
+    key = "martial_law" if action == "martial_law" else "round_up"
+    units = min(len(f.unit_ids), unrest.delta(f"{key}_max_units"))
+    amount = units * unrest.delta(f"{key}_per_unit")
+    d.events.append(
+        UnrestSuppressed(
+            formation_id=f.formation_id, force=f.side_id, action=action, amount=amount, active=True
+        )
+    )
+    d.change_unrest(f.side_id, -amount, f"a week of {action.replace('_', ' ')} by {f.formation_id}")
+
+
+def _sabotage(d: _Day) -> None:
+    """Despised (12): 1D6 a day per formation in a population centre; on a 6 a bombing."""
+    rule = single("unrest", "sabotage")
+    for fid, f in sorted(d.formations.items()):
+        if unrest.level_row(d.unrest.get(f.side_id, 7)).get("name") != "Despised":
+            continue
+        if _location(d, f) is None:
+            continue
+        roll = d.roll(f"sabotage, {fid}", 1)
+        if roll.total < int(rule["die_target"]):
+            d.events.append(
+                SabotageRolled(
+                    side_id=f.side_id, formation_id=fid, unit_id=None, damage=0, rolls=(roll,)
+                )
+            )
+            continue
+        rolls = [roll]
+        victim = f.unit_ids[0]
+        if len(f.unit_ids) > 1:
+            which, d.dice = d.dice.roll(f"sabotage target, {fid}", 1, len(f.unit_ids))
+            rolls.append(which)
+            victim = f.unit_ids[which.total - 1]
+        damage = d.roll(f"sabotage damage, {fid}", int(rule["damage_dice"]))
+        rolls.append(damage)
+        d.events.append(
+            SabotageRolled(
+                side_id=f.side_id,
+                formation_id=fid,
+                unit_id=victim,
+                damage=damage.total * int(rule["damage_per_pip"]),
+                rolls=tuple(rolls),
+            )
+        )
+
+
 def _player_actions(d: _Day) -> None:
+    _release(d)
     for fid, o in sorted(d.orders.items()):
         f = d.formations[fid]
         side = f.side_id
@@ -262,10 +333,8 @@ def _player_actions(d: _Day) -> None:
         elif o.action == "peacekeeping" and loc is not None and streak % 7 == 0:
             r, change, d.dice = unrest.peacekeeping_roll(d.dice, fid)
             d.change_unrest(side, change, f"a week of peacekeeping in {loc.name} (line 215)", (r,))
-        elif o.action in ("martial_law", "round_them_up"):
-            d.note(
-                side, f"{fid}: {o.action} day {streak} of 7; the referee applies the weekly effect"
-            )
+        elif o.action in ("martial_law", "round_them_up") and loc is not None:
+            _suppress(d, f, o.action, streak)
         elif o.action == "recruit":
             _recruit(d, f, loc)
         elif o.action in ("overflight", "surveillance"):

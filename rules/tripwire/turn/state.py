@@ -135,4 +135,6 @@ class StrategicState:
     vp: dict[str, int] = field(default_factory=dict)  # strategic VP by side
     starting_bv: dict[str, int] = field(default_factory=dict)
     leader_captured: tuple[str, ...] = ()  # sides whose leader was captured
+    # Martial Law / Round Them Up in force: formation -> (side, action, unrest points held down).
+    suppressed: dict[str, tuple[str, str, int]] = field(default_factory=dict)
     ended: str = ""  # why the campaign ended, once it has
