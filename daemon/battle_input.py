@@ -190,7 +190,9 @@ def _critical_hits(cond: UnitCondition) -> int:
         if not s.is_system and s.damaged
     )
     tank = sum(1 for name, _ in cond.entity.tank_crits if name in ("engine", "sensors"))
-    return systems + equipment + tank
+    # <acriticals>: each listed system is hit ("None" = destroyed); the gear is billed apart.
+    aero = sum(1 for name, _ in cond.entity.aero_crits if name != "gear")
+    return systems + equipment + tank + aero
 
 
 def loadout_of(cond: UnitCondition) -> tuple[AmmoBinLoad, ...]:
@@ -256,6 +258,8 @@ def unit_damage(
         troopers_alive=cond.troopers,
         troopers_max=cond.troopers_max,
         suits_damaged=suits_damaged,
+        landing_gear_damaged=kind is UnitKind.DROPSHIP
+        and any(name == "gear" for name, _ in cond.entity.aero_crits),
         design_known=cond.design is not None,
     )
 

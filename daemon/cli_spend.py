@@ -37,6 +37,7 @@ from mekref.rules.tripwire.battle_spending import (
     ReconfigureUnit,
     RecruitCaptured,
     RepairTask,
+    ReplaceDropShipCrew,
     RepairUnit,
     SeatSparePilot,
     TrainSkill,
@@ -82,6 +83,10 @@ def _heal(a: argparse.Namespace) -> Command:
 
 def _heal_crew(a: argparse.Namespace) -> Command:
     return HealVehicleCrew(unit_id=a.unit, pool_id=a.pool, at_hospital=a.hospital, actor="cli")
+
+
+def _dropship_crew(a: argparse.Namespace) -> Command:
+    return ReplaceDropShipCrew(unit_id=a.unit, pool_id=a.pool, members=a.members, actor="cli")
 
 
 def _train(a: argparse.Namespace) -> Command:
@@ -221,6 +226,9 @@ def register(sub: Any) -> None:
     a = action("heal-crew", "heal one driver/commander hit of a vehicle crew", _heal_crew)
     _unit_pool(a)
     a.add_argument("--hospital", action="store_true", help="a MASH unit or hospital is present")
+    a = action("dropship-crew", "replace or heal DropShip crew (100 each)", _dropship_crew)
+    _unit_pool(a)
+    a.add_argument("--members", type=int, required=True)
     a = action("train", "improve one skill by one point", _train)
     _person_pool(a)
     a.add_argument("--skill", required=True, choices=[s.value for s in Skill])

@@ -70,6 +70,7 @@ class UnitDamage:
     troopers_alive: int | None = None
     troopers_max: int | None = None
     suits_damaged: int = 0
+    landing_gear_damaged: bool = False  # DropShips: "Repair Damage to Landing Gear"
     design_known: bool = True  # False: only the file's numbers were known (nothing lost is seen)
 
     @property

@@ -70,6 +70,7 @@ def subject_for(unit: CampaignUnit, damage: UnitDamage) -> RepairSubject:
         suits=suits,
         suits_damaged=damage.suits_damaged,
         troopers_alive=damage.troopers_alive if unit.kind.is_infantry else None,
+        landing_gear_damaged=damage.landing_gear_damaged,
     )
 
 
@@ -149,6 +150,7 @@ def _has_damage(damage: UnitDamage) -> bool:
         or damage.internal_lost
         or damage.critical_hits
         or damage.suits_damaged
+        or damage.landing_gear_damaged
         or (
             damage.troopers_alive is not None
             and damage.troopers_max is not None

@@ -59,6 +59,16 @@ class HealVehicleCrew(Command):
     at_hospital: bool
 
 
+@COMMANDS.register("ReplaceDropShipCrew")
+@dataclass(frozen=True, kw_only=True)
+class ReplaceDropShipCrew(Command):
+    """Replace or heal DropShip crew members: 100 SP each."""
+
+    unit_id: str
+    pool_id: str
+    members: int
+
+
 @COMMANDS.register("ReconfigureUnit")
 @dataclass(frozen=True, kw_only=True)
 class ReconfigureUnit(Command):
@@ -181,6 +191,16 @@ class VehicleCrewHealed(Event):
     damage_after: int
     cost_sp: int
     track: int
+    actor: str
+
+
+@EVENTS.register("DropShipCrewReplaced")
+@dataclass(frozen=True, kw_only=True)
+class DropShipCrewReplaced(Event):
+    unit_id: str
+    pool_id: str
+    members: int
+    cost_sp: int
     actor: str
 
 
@@ -383,6 +403,7 @@ def _decide_repair(
         after = replace(
             damage,
             critical_hits=0,
+            landing_gear_damaged=False,
             locations=tuple(
                 replace(loc, internal_now=loc.internal_max) for loc in damage.locations
             ),
@@ -438,6 +459,27 @@ def _decide_heal_crew(
             damage_after=damage - 1,
             cost_sp=cost,
             track=state.tracks_completed,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_dropship_crew(
+    state: CampaignState, cmd: ReplaceDropShipCrew, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    unit = _unit(state, cmd.unit_id)
+    if unit.kind is not UnitKind.DROPSHIP:
+        raise Refusal("not_dropship", f"{unit.chassis} {unit.model} is not a DropShip")
+    if cmd.members <= 0:
+        raise Refusal("bad_amount", "replace at least one crew member")
+    cost = repair.dropship_crew_cost(cmd.members)
+    _paying_pool(state, cmd.pool_id, unit.side_id, cost)
+    return [
+        DropShipCrewReplaced(
+            unit_id=unit.unit_id,
+            pool_id=cmd.pool_id,
+            members=cmd.members,
+            cost_sp=cost,
             actor=cmd.actor,
         )
     ]
@@ -562,6 +604,9 @@ def _decide_train(
         took_part_with_kill=person.person_id in state.battles.may_train,
         # Ruling BR-9: a "contract" is a track: one skill per person per track.
         trained_this_contract=state.battles.trained.get(person.person_id) == state.tracks_completed,
+        # "| Train DropShip Crew | As Per MechWarrior x 4 |"
+        dropship_crew=person.unit_id in state.units
+        and state.units[person.unit_id].kind is UnitKind.DROPSHIP,
     )
     cost = training_cost(trainee, cmd.skill, cmd.route)
     _paying_pool(state, cmd.pool_id, person.side_id, cost)
@@ -693,7 +738,8 @@ def _pay(state: CampaignState, pool_id: str, delta: int) -> CampaignState:
 
 def _clean(damage: UnitDamage) -> bool:
     return not (
-        damage.armor_lost
+        damage.landing_gear_damaged
+        or damage.armor_lost
         or damage.internal_lost
         or damage.critical_hits
         or damage.suits_damaged
@@ -718,6 +764,10 @@ def _evolve_crew_healed(state: CampaignState, e: VehicleCrewHealed) -> CampaignS
         crew_healed={**led.crew_healed, e.unit_id: e.track},
     )
     return replace(_pay(state, e.pool_id, -e.cost_sp), battles=led)
+
+
+def _evolve_dropship_crew(state: CampaignState, e: DropShipCrewReplaced) -> CampaignState:
+    return _pay(state, e.pool_id, -e.cost_sp)
 
 
 def _evolve_reconfigured(state: CampaignState, e: UnitReconfigured) -> CampaignState:
@@ -814,6 +864,7 @@ def _evolve_deployed(state: CampaignState, e: DeployedUnrepaired) -> CampaignSta
 for _command, _decider in (
     (RepairUnit, _decide_repair),
     (HealVehicleCrew, _decide_heal_crew),
+    (ReplaceDropShipCrew, _decide_dropship_crew),
     (ReconfigureUnit, _decide_reconfigure),
     (ChangeFormation, _decide_formation),
     (DisposeUnit, _decide_dispose),
@@ -830,6 +881,7 @@ for _command, _decider in (
 for _event, _evolver in (
     (UnitRepaired, _evolve_repaired),
     (VehicleCrewHealed, _evolve_crew_healed),
+    (DropShipCrewReplaced, _evolve_dropship_crew),
     (UnitReconfigured, _evolve_reconfigured),
     (FormationChanged, _evolve_formation),
     (UnitDisposed, _evolve_disposed),

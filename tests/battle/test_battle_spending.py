@@ -301,3 +301,54 @@ def test_heal_vehicle_crew_one_hit_per_track_at_a_hospital() -> None:
     assert state.pools["union"].balance == 190 and state.battles.crew_damage["t1"] == 1
     with pytest.raises(Refusal, match="already healed this track"):
         run(state, heal)
+
+
+def test_dropship_costs() -> None:
+    """ "| Repair Armor on Dropship | Tonnage x 2 |", "| Repair Internal Structure/SI on DropShip |
+    Tonnage x 5 |", "| Repair Damage to Landing Gear | Tonnage /2 |", "| Replace/Heal DropShip
+    Crew | 100 per crew member |", "| Train DropShip Crew | As Per MechWarrior x 4 |".
+
+    A 1,000-ton DropShip lost 20 of 100 armor points and 5 of 20 SI, and its gear is hit:
+    armor 20/100 x 2,000 = 400; SI 5/20 x 5,000 = 1,250; gear 1,000/2 = 500; 3 crew 300;
+    the crew's gunnery 4 -> 3 ("| 4->3 | 200 |") x 4 = 800.
+    """
+    from mekref.rules.tripwire.battle_model import ReportedKill
+    from mekref.rules.tripwire.battle_spending import ReplaceDropShipCrew
+
+    ship = fu("d1", kind=UnitKind.DROPSHIP, tons=1000)
+    state = campaign((ship,), (fu("b1"),))
+    _, state = run(
+        state,
+        OpenPool(pool_id="port", side_id="red", name="Port", kind=PoolKind.LOCATION,
+                 location="Bagnorgeio Space Port", opening_balance=5000, actor="t"),
+    )  # fmt: skip
+    hurt = UnitDamage(
+        locations=(
+            LocationDamage(name="Nose", armor_max=100, armor_now=80, internal_max=0,
+                           internal_now=0),
+            LocationDamage(name="Structural Integrity", armor_max=0, armor_now=0,
+                           internal_max=20, internal_now=15),
+        ),
+        landing_gear_damaged=True,
+    )  # fmt: skip
+    kill = ReportedKill(killed_name="x", killed_unit_ids=("b1",), killer_unit_id="d1")
+    _, state = run(
+        state,
+        submit(file("a", seen("d1", S.SURVIVORS, kind=UnitKind.DROPSHIP, damage=hurt),
+                    seen("b1", S.SALVAGE), kills=(kill,))),
+        close("battle-" + "a" * 12, "red"),
+    )  # fmt: skip
+    repair_d1 = RepairUnit(unit_id="d1", pool_id="port", task=RepairTask.ARMOR, actor="t")
+    _, state = run(state, repair_d1)
+    assert state.pools["port"].balance == 5000 - 400
+    internal = replace(repair_d1, task=RepairTask.INTERNAL, at_repair_facility=True)
+    _, state = run(state, internal)
+    assert state.pools["port"].balance == 5000 - 400 - 1250 - 500
+    assert state.battles.fates["d1"] is Fate.OPERATIONAL
+    _, state = run(state, ReplaceDropShipCrew(unit_id="d1", pool_id="port", members=3, actor="t"))
+    assert state.pools["port"].balance == 2850 - 300
+    _, state = run(state, TrainSkill(person_id="p-d1", pool_id="port", skill=Skill.GUNNERY,
+                                     actor="t"))  # fmt: skip
+    assert state.pools["port"].balance == 2550 - 800
+    with pytest.raises(Refusal, match="not a DropShip"):
+        run(state, ReplaceDropShipCrew(unit_id="b1", pool_id="port", members=1, actor="t"))
