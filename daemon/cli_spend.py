@@ -37,8 +37,8 @@ from mekref.rules.tripwire.battle_spending import (
     ReconfigureUnit,
     RecruitCaptured,
     RepairTask,
-    ReplaceDropShipCrew,
     RepairUnit,
+    ReplaceDropShipCrew,
     SeatSparePilot,
     TrainSkill,
 )
