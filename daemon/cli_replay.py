@@ -34,7 +34,6 @@ from mekref.daemon.logging_setup import configure_logging
 from mekref.daemon.store import StoreError, open_store
 from mekref.daemon.watch.scan import is_battle_file
 from mekref.rules.campaign_commands import CreateCampaign
-from mekref.rules.campaign_state import state_hash
 from mekref.rules.codec import CodecError
 from mekref.rules.messages import COMMANDS, Command
 from mekref.rules.refusal import Refusal
@@ -195,7 +194,7 @@ def replay(
         # The hash of the state folded from the whole log (no snapshot), as a fresh reader
         # of this database would compute it.
         state = runner.replay(cid)
-        return ReplayOutcome(state_hash(state), results, store.last_seq(cid))
+        return ReplayOutcome(runner.state_hash(cid, state), results, store.last_seq(cid))
 
 
 def _print_results(console: Console, outcome: ReplayOutcome) -> None:

@@ -18,6 +18,7 @@ from mekref.daemon.config import default_db, is_postgres
 from mekref.daemon.ingest import battle_of_file, pending_battles
 from mekref.daemon.serve import redact
 from mekref.daemon.store import EventStore, StoreError, open_store
+from mekref.rules.campaign_state import CampaignState
 
 EXIT_STORE = 3
 
@@ -81,7 +82,10 @@ def collect(store: EventStore) -> Status:
     waiting: list[dict[str, Any]] = []
     states = {c.id: runner.load(c.id).state for c in campaigns}
     for campaign in campaigns:
-        for battle in pending_battles(states[campaign.id]):
+        state = states[campaign.id]
+        if not isinstance(state, CampaignState):
+            continue  # a rule set without battle files
+        for battle in pending_battles(state):
             waiting.append(
                 {
                     "campaign_id": campaign.id,

@@ -180,6 +180,9 @@ class Pipeline:
         self._final: dict[Path, Stat] = {}
         # sha256s quarantined by this process: a rescan does not re-judge them; a restart does.
         self._quarantined: set[str] = set()
+        # campaign id -> (last seq, state): matching a file needs every campaign's state;
+        # folding only the events since the last look keeps that cheap as logs grow.
+        self._states: dict[str, tuple[int, Any]] = {}
 
     # -- the pipeline ---------------------------------------------------------------------
     def process(self, path: Path, *, settled: bool = True) -> IngestResult:
@@ -263,7 +266,10 @@ class Pipeline:
                 log,
                 "this build of mekref cannot apply battle files yet (no battle ingestion)",
             )
-        states = {c.id: self.runner.load(c.id).state for c in campaigns}
+        # Battle files belong to campaigns whose state has units and battles (TripWire's);
+        # campaigns of other rule sets never match one.
+        states = {c.id: self.state_of(c.id) for c in campaigns}
+        campaigns = [c for c in campaigns if isinstance(states[c.id], CampaignState)]
         matching = [c for c in campaigns if battle_input.campaign_matches(states[c.id], mul)]
         if not matching:
             return self._hold(
@@ -344,10 +350,26 @@ class Pipeline:
             last_seq=executed.last_seq,
             battle_id=battle_id,
         )
+        self._states[campaign.id] = (executed.last_seq, executed.state)
         self._log_battles(log, executed.events, executed.state, sha)
         return IngestResult(
             Outcome.APPLIED, str(path), sha, campaign.id, battle_id, len(executed.events)
         )
+
+    def state_of(self, campaign_id: str) -> Any:
+        """The campaign's current state: the cached one plus any events appended since."""
+        cached = self._states.get(campaign_id)
+        if cached is None:
+            loaded = self.runner.load(campaign_id)
+            self._states[campaign_id] = (loaded.last_seq, loaded.state)
+            return loaded.state
+        last, state = cached
+        game = self.runner.game(campaign_id)
+        # Other writers (the CLI, a second replica) append too: fold what they added.
+        for seq, event in self.runner.events(campaign_id, after_seq=last):
+            state, last = game.evolve(state, event), seq
+        self._states[campaign_id] = (last, state)
+        return state
 
     def _log_battles(
         self, log: Any, events: tuple[Event, ...], state: CampaignState, sha: str

@@ -172,22 +172,24 @@ def test_bad_file_is_quarantined_with_a_reason_and_the_daemon_goes_on(
     wait_until(lambda: applied_shas(site) == [sha(good)], "a good file after a bad one")
 
 
-@pytest.mark.parametrize(
-    ("name", "data", "words"),
-    [
-        ("hostile.mul", b'<!DOCTYPE r [<!ENTITY x "y">]><record>&x;</record>', "DOCTYPE"),
-        ("ambiguous.mul", battle_bytes(7), "without guessing"),
-        ("refuse.mul", battle_bytes(8), "refused"),
-    ],
-)
-def test_other_bad_files_are_quarantined(
-    site: Site, daemon: Serve, name: str, data: bytes, words: str
-) -> None:
-    reason = site.quarantine / f"{name}.reason.txt"
-    drop(site.inbox, name, data)
-    wait_until(reason.exists, "the reason file written")
-    assert words.lower() in reason.read_text().lower()
+OTHER_BAD = [
+    ("hostile.mul", b'<!DOCTYPE r [<!ENTITY x "y">]><record>&x;</record>', "DOCTYPE"),
+    ("ambiguous.mul", battle_bytes(7), "without guessing"),
+    ("notfor.mul", battle_bytes(8), "does not belong"),
+    ("refuse.mul", battle_bytes(9), "refused"),
+]
+
+
+def test_other_bad_files_are_quarantined(site: Site, daemon: Serve) -> None:
+    # One daemon for all of them: each kind of bad file has its own reason.
+    for name, data, _ in OTHER_BAD:
+        drop(site.inbox, name, data)
+    for name, _, words in OTHER_BAD:
+        reason = site.quarantine / f"{name}.reason.txt"
+        wait_until(reason.exists, f"the reason file for {name}")
+        assert words.lower() in reason.read_text().lower(), name
     assert applied_shas(site) == []
+    assert len(status_json(site.db)["quarantined"]) == len(OTHER_BAD)
 
 
 def test_file_for_no_campaign_is_held_and_retried(site: Site) -> None:
@@ -218,7 +220,7 @@ def test_sigterm_stops_cleanly_and_a_second_signal_at_once(site: Site) -> None:
 def test_polling_mode(site: Site) -> None:
     serve = site.serve("--poll", "0.2").start()
     try:
-        data = battle_bytes(9)
+        data = battle_bytes(10)
         drop(site.inbox, "polled.mul", data)
         wait_until(lambda: applied_shas(site) == [sha(data)], "applied in polling mode")
     finally:

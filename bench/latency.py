@@ -1,0 +1,182 @@
+"""File-landed to state-committed latency of ``mekref serve``, against a bare watchdog observer.
+
+One run, one inbox, the same files: a real ``mekref serve`` subprocess (SQLite, default
+settings) and, in this process, a bare watchdog observer with an empty handler that notes
+when it sees each file closed. Files land one at a time (written and closed in place, as
+MegaMek does); the next lands after the previous one is committed.
+
+- landed: just after the file is closed (this process's wall clock);
+- bare watchdog: when the bare observer's close event arrived;
+- committed: the ``first_seen`` time the store wrote with the file's row and events (taken
+  in the transaction that commits them; same machine, same wall clock).
+
+The daemon's figure includes its debounce (0.1 s after a close event: bursts of events for
+one file merge), reading, hashing, parsing, matching, the rules and the commit.
+
+    python -m bench.latency [--files 30] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from watchdog.events import FileClosedEvent, FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.cli_replay import load_commands
+from mekref.daemon.samples.replay import FOLDER as SAMPLE
+from mekref.daemon.store import open_store
+from mekref.rules.campaign_commands import CreateCampaign
+
+TIMEOUT = 60.0
+
+
+def battle_file(n: int) -> bytes:
+    """A distinct battle record (own sha256): the sample record plus a numbered comment."""
+    return (SAMPLE / "01-bob.mul").read_bytes() + f"\n<!-- bench {n} -->\n".encode()
+
+
+def set_up(db: str) -> str:
+    setup = load_commands(SAMPLE / "setup.json")
+    assert isinstance(setup[0], CreateCampaign)
+    with open_store(db) as store:
+        runner = CampaignRunner(store)
+        cid = runner.create(setup[0]).campaign_id
+        for command in setup[1:]:
+            runner.execute(cid, command)
+    return cid
+
+
+class _Bare(FileSystemEventHandler):
+    def __init__(self) -> None:
+        self.closed: dict[str, float] = {}
+        self.lock = threading.Lock()
+
+    def on_closed(self, event: FileSystemEvent) -> None:
+        stamp = time.time()
+        if isinstance(event, FileClosedEvent):
+            with self.lock:
+                self.closed.setdefault(os.fsdecode(event.src_path), stamp)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+@dataclass(frozen=True)
+class Figures:
+    files: int
+    bare_p50_ms: float
+    bare_p99_ms: float
+    daemon_p50_ms: float
+    daemon_p99_ms: float
+    machine: str
+
+
+def _wait(condition: object, what: str) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while not condition():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise SystemExit(f"bench.latency: timed out waiting for {what}")
+        time.sleep(0.002)
+
+
+def measure(files: int) -> Figures:
+    root = Path(tempfile.mkdtemp(prefix="mekref-bench-latency-"))
+    try:
+        db = str(root / "campaign.db")
+        inbox = root / "inbox"
+        inbox.mkdir()
+        cid = set_up(db)
+        log = (root / "serve.log").open("wb")
+        daemon = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "mekref.daemon.cli", "serve", "--watch", str(inbox)),
+                *("--db", db, "--quarantine", str(root / "quarantine"), "--log-format", "json"),
+            ],
+            stdout=log,
+            stderr=log,
+        )
+        bare = _Bare()
+        observer = Observer()
+        observer.schedule(bare, str(inbox))
+        observer.start()
+        try:
+            _wait(lambda: b"scan.done" in (root / "serve.log").read_bytes(), "the daemon")
+            landed: dict[str, float] = {}
+            with open_store(db) as store:
+                for n in range(files):
+                    path = inbox / f"battle-{n:03d}.mul"
+                    with path.open("wb") as out:
+                        out.write(battle_file(n))
+                    landed[str(path)] = time.time()
+                    _wait(lambda k=n: len(store.ingested_files(cid)) == k + 1, f"file {n}")
+                committed = {f.path: f.first_seen.timestamp() for f in store.ingested_files(cid)}
+            _wait(lambda: len(bare.closed) >= files, "the bare observer")
+        finally:
+            observer.stop()
+            observer.join()
+            daemon.send_signal(signal.SIGTERM)
+            daemon.wait(timeout=TIMEOUT)
+            log.close()
+        bare_ms = [(bare.closed[p] - t) * 1000 for p, t in landed.items()]
+        daemon_ms = [(committed[p] - t) * 1000 for p, t in landed.items()]
+        return Figures(
+            files=files,
+            bare_p50_ms=percentile(bare_ms, 50),
+            bare_p99_ms=percentile(bare_ms, 99),
+            daemon_p50_ms=percentile(daemon_ms, 50),
+            daemon_p99_ms=percentile(daemon_ms, 99),
+            machine=f"{platform.machine()}, {os.cpu_count()} CPUs, Python "
+            f"{platform.python_version()}, SQLite",
+        )
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def markdown(f: Figures) -> str:
+    bare = f"{f.bare_p50_ms:.1f} | {f.bare_p99_ms:.1f}"
+    daemon = f"{f.daemon_p50_ms:.1f} | {f.daemon_p99_ms:.1f}"
+    return "\n".join(
+        [
+            f"File landed -> state committed, {f.files} files, one at a time ({f.machine}):",
+            "",
+            "| | p50 (ms) | p99 (ms) |",
+            "|---|---:|---:|",
+            f"| bare watchdog observer sees the close | {bare} |",
+            f"| `mekref serve` commits the events | {daemon} |",
+        ]
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.latency",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--files", type=int, default=30, help="files to land (30)")
+    parser.add_argument("--json", action="store_true", help="print JSON figures")
+    args = parser.parse_args(argv)
+    figures = measure(args.files)
+    print(json.dumps(asdict(figures), indent=2) if args.json else markdown(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
