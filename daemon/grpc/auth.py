@@ -9,6 +9,7 @@ not for is PERMISSION_DENIED whether or not it exists, so a refusal tells nothin
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import inspect
 import threading
@@ -55,21 +56,32 @@ class Authenticator:
         self._cache: dict[str, tuple[float, Principal | None]] = {}
         self._lock = threading.Lock()
 
-    def principal(self, metadata: Any) -> Principal | None:
-        token = bearer_token(metadata)
-        if token is None:
-            return None
-        now = time.monotonic()
+    def cached(self, token: str) -> tuple[bool, Principal | None]:
+        """(found in the cache, principal); no database access, safe on the event loop."""
         with self._lock:
             hit = self._cache.get(token)
-        if hit is not None and now - hit[0] < self._cache_seconds:
-            return hit[1]
+        if hit is not None and time.monotonic() - hit[0] < self._cache_seconds:
+            return True, hit[1]
+        return False, None
+
+    def lookup(self, token: str) -> Principal | None:
+        """Ask the database (blocking) and remember the answer for a few seconds."""
         found = self._tokens.lookup(token)
         with self._lock:
             if len(self._cache) > 10_000:  # guessed tokens must not grow memory without bound
                 self._cache.clear()
-            self._cache[token] = (now, found)
+            self._cache[token] = (time.monotonic(), found)
         return found
+
+    async def principal(self, metadata: Any) -> Principal | None:
+        token = bearer_token(metadata)
+        if token is None:
+            return None
+        hit, found = self.cached(token)
+        if hit:
+            return found
+        # A database round trip (PostgreSQL: the network) must not stall the event loop.
+        return await asyncio.get_running_loop().run_in_executor(None, self.lookup, token)
 
 
 def bearer_token(metadata: Any) -> str | None:
@@ -102,7 +114,7 @@ class AuthInterceptor(aio.ServerInterceptor):
         method: str = handler_call_details.method
         if handler is None or method.startswith(PUBLIC_PREFIXES):
             return handler
-        principal = self._auth.principal(handler_call_details.invocation_metadata)
+        principal = await self._auth.principal(handler_call_details.invocation_metadata)
         return _wrap(handler, principal)
 
 

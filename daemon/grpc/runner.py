@@ -144,6 +144,8 @@ class CachingRunner(CampaignRunner):
             self.store.save_snapshot(campaign_id, after, text, digest)
 
     @staticmethod
-    def _empty(campaign_id: str, decided: tuple[tuple[Event, ...], int], state: object) -> Executed:
+    def _empty(
+        campaign_id: str, decided: tuple[tuple[Event, ...], int], state: CampaignState
+    ) -> Executed:
         _, first = decided
-        return Executed(campaign_id, (), first, first - 1, state)  # type: ignore[arg-type]
+        return Executed(campaign_id, (), first, first - 1, state)

@@ -181,6 +181,8 @@ class GrpcServer:
         self._ready = threading.Event()
         self._done: asyncio.Event | None = None
         self._error: BaseException | None = None
+        self._stop_lock = threading.Lock()
+        self._stopping = False
 
     @property
     def port(self) -> int:
@@ -237,12 +239,19 @@ class GrpcServer:
         self._done.set()
 
     def stop(self, grace: float = 5.0) -> None:
-        """Refuse new calls, give in-flight ones ``grace`` seconds, then end; idempotent."""
-        if self._thread is None or self._built is None or self._loop.is_closed():
+        """Refuse new calls, give in-flight ones ``grace`` seconds, then end.
+
+        Safe to call twice and from several threads at once (a signal handler and a test,
+        say): the first call stops the server, the others wait for it to be stopped.
+        """
+        with self._stop_lock:
+            first, self._stopping = not self._stopping, True
+        if self._thread is None or self._built is None:
             return
-        future = asyncio.run_coroutine_threadsafe(self._stop(grace), self._loop)
-        future.result(timeout=grace + 30)
-        self._thread.join(timeout=30)
+        if first and not self._loop.is_closed():
+            future = asyncio.run_coroutine_threadsafe(self._stop(grace), self._loop)
+            future.result(timeout=grace + 30)
+        self._thread.join(timeout=grace + 30)
 
     def wait(self) -> None:
         """Block until the server stops."""

@@ -239,3 +239,13 @@ def test_standalone_module_and_token_cli(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_stop_from_two_threads_at_once(api: Running) -> None:
+    stoppers = [threading.Thread(target=api.server.stop, args=(1.0,)) for _ in range(3)]
+    for t in stoppers:
+        t.start()
+    for t in stoppers:
+        t.join(timeout=20)
+    assert not any(t.is_alive() for t in stoppers)
+    api.server.stop(1.0)  # and once more, after it is stopped
