@@ -163,7 +163,7 @@ def _fate(
     unit: CampaignUnit,
     chosen: ReportedUnit,
     views: list[tuple[BattleFile, ReportedUnit]],
-    killed_names: set[str],
+    killed_ids: set[str],
     reported_sides: set[str],
 ) -> tuple[Fate, list[str]]:
     """Fate from the sections every file put the unit in, and its damage.
@@ -187,7 +187,7 @@ def _fate(
         wreck = RecordSection.SALVAGE in own_sections
     else:
         wreck = RecordSection.SALVAGE in any_sections and (
-            unit.unit_id in killed_names or bool(salvage_reasons(chosen.mobility))
+            unit.unit_id in killed_ids or bool(salvage_reasons(chosen.mobility))
         )
     if wreck:
         return Fate.DESTROYED_REPAIRABLE, [*why, "destroyed in the game, repairable"]
@@ -215,7 +215,7 @@ def resolve(
 ) -> tuple[BattleResolution, tuple[Roll, ...]]:
     t = tables or load_tables()
     views = _views(battle)
-    killed_names = {uid for f in battle.files for k in f.kills for uid in k.killed_unit_ids}
+    killed_ids = {uid for f in battle.files for k in f.kills for uid in k.killed_unit_ids}
     reported_sides = {f.reporting_side for f in battle.files if f.reporting_side}
     conflicts: list[Conflict] = []
     units: list[UnitOutcome] = []
@@ -225,7 +225,7 @@ def resolve(
         _, chosen = _authoritative(unit.side_id, views[unit_id])
         chosen_views[unit_id] = chosen
         conflicts.extend(_conflicts(unit_id, chosen, views[unit_id]))
-        fate, why = _fate(unit, chosen, views[unit_id], killed_names, reported_sides)
+        fate, why = _fate(unit, chosen, views[unit_id], killed_ids, reported_sides)
         reasons = tuple(cite(r) for r in salvage_reasons(chosen.mobility))
         salvaged_by: str | None = None
         if (

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from mekref.rules.campaign_state import CampaignState, Person, PersonStatus
 from mekref.rules.dice import Dice
 from mekref.rules.engine import register_decider, register_evolver
-from mekref.rules.messages import Event
+from mekref.rules.messages import Event, RefereeNote
 from mekref.rules.model import UnitRole
 from mekref.rules.refusal import Refusal
 from mekref.rules.rulesets import RuleSet
@@ -237,12 +237,11 @@ def _decide_submit(
         else:
             battle_id, opened = f"battle-{file.sha256[:12]}", True
     number = len(state.battles.battles) + 1 if opened else state.battles.battles[battle_id].number
-    events: list[Event] = [
-        BattleReportReceived(
-            battle_id=battle_id, number=number, opened=opened, file=file, actor=cmd.actor
-        )
-    ]
-    after = _evolve_report(state, events[0])  # type: ignore[arg-type]
+    received = BattleReportReceived(
+        battle_id=battle_id, number=number, opened=opened, file=file, actor=cmd.actor
+    )
+    events: list[Event] = [received]
+    after = _evolve_report(state, received)
     battle = after.battles.battles[battle_id]
     if battle.control_side is not None and _all_reported(after, battle):
         events.append(_resolution_event(after, battle, battle.control_side, None, dice, cmd.actor))
@@ -322,13 +321,10 @@ def _resolution_event(
     state: CampaignState,
     battle: Battle,
     control: str,
-    note: object,
+    closed_by: RefereeNote | None,
     dice: Dice,
     actor: str,
 ) -> BattleResolved:
-    from mekref.rules.messages import RefereeNote
-
-    closed_by = note if isinstance(note, RefereeNote) else None
     resolution, rolls = resolve(state, battle, control, dice, closed_by)
     return BattleResolved(
         battle_id=battle.battle_id, resolution=resolution, rolls=rolls, actor=actor
