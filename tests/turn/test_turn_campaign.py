@@ -22,12 +22,17 @@ Day 1: alpha moves 0607, 0707, 0806 along the Northern Highway (1 MP each on the
   No two enemies share or swap a hex: no encounter. Rations: alpha and militia left their
   supply dumps (day 1 on rations); tanks stand in the rebels' Forward Deployment Base, which
   has a supply dump (0).
+  Sensors: the Manufacturing Facility's Medium DropPort brings a Deep Space Array (line 274)
+  watching Arda Valley and the two sectors bordering it longest, Castell'Arquato and the Eastern
+  Highlands (hexmap ruling R7): both landings (1612 and 1712, Eastern Highlands) are detected
+  and the loyalists see "something" there (presence). The satellite access rolls (2d6, 9+,
+  line 270): loyalist 2+1=3, rebel 2+3=5, neither gets through.
 Day 2: alpha 0906, 1005, 1105 (road, 3 MP) into the Manufacturing Facility. militia 1113,
   1212, 1313, 1412 (road, 4 MP); bravo 1512, 1412 (road, 2 MP). Step 1: militia 1113, bravo
   1512; step 2: militia 1212, bravo 1412 (its path ends there); step 3: militia 1313; step 4:
   militia enters 1412 where bravo stands: a same-hex encounter in 1412 (line 280), both
-  moving: a meeting engagement (line 293). tanks loot the Forward Deployment Base: 1D6 = 2
-  -> 200 WP into its pool (1000 -> 1200) and rebel unrest 7 -> 9 (line 218).
+  moving: a meeting engagement (line 293). tanks loot the Forward Deployment Base: 1D6 = 6
+  -> 600 WP into its pool (1000 -> 1600) and rebel unrest 7 -> 9 (line 218).
   Arrival turns (lines 297-303): bravo's lance walks 3 -> turn 3; the Maxim's 8 -> turn 3.
   Objectives from the orders: militia breakthrough, bravo hold the line.
   Strategic VP: alpha (4 units, a lance) holds the Manufacturing Facility unopposed: loyalist
@@ -35,11 +40,11 @@ Day 2: alpha 0906, 1005, 1105 (road, 3 MP) into the Manufacturing Facility. mili
 Days 3-9: alpha keeps peacekeeping in the Facility; militia and bravo stay in 1412, so the
   meeting is set up again every day until the battle is fought.
 Day 7: seven days without maintenance (line 199) for every formation: a location and a
-  critical roll per unit, except the Griffin GRF-1N (Rugged). The Bulldog's location roll is
-  1+1 = 2, so it rolls a second critical.
-Day 8: the weekly weather change (lines 384-391): Arda Valley 1+1=2 "Move 2 places up" ->
-  already clear, stays level 0; Castell'Arquato 4+2=6, Eastern Highlands 3+5=8 and Southern
-  Marshes 5+4=9 "No change" (the storm is rolled again for the stormy row: 1+6=7, none).
+  critical roll per unit, except the Griffin GRF-1N (Rugged). No location roll is a 2 (the
+  floating critical), so each unit rolls exactly one critical.
+Day 8: the weekly weather change (lines 384-391): Arda Valley 5+4=9, Castell'Arquato 5+3=8 and
+  Eastern Highlands 4+2=6 "No change" (the stormy row rolls its storm again: 4+3=7, none);
+  Southern Marshes 2+1=3 "Move 1 place up": Heavy Rain (level 5) -> Medium Rain (level 4).
 Day 9: the seventh day of alpha's peacekeeping: 1D6 = 4, on 4-6 unrest falls by 1 (line 215):
   loyalist unrest 7 -> 6.
 """
@@ -203,12 +208,13 @@ def test_weather_changes_on_day_eight_only() -> None:
     rolled = _of(DAYS[7][1], ev.WeatherRolled)[0]
     assert isinstance(rolled, ev.WeatherRolled)
     faces = {r.name: r.faces for r in rolled.rolls}
-    assert faces["weather change, Arda Valley"] == (1, 1)
+    assert faces["weather change, Southern Marshes"] == (2, 1)
+    assert faces["weather change, Arda Valley"] == (5, 4)
     assert {w.region: w.level for w in rolled.regions} == {
         "Arda Valley": 0,
         "Castell'Arquato": 2,
         "Eastern Highlands": 6,
-        "Southern Marshes": 5,
+        "Southern Marshes": 4,
     }
 
 
@@ -220,8 +226,8 @@ def test_unrest_day_by_day() -> None:
         assert (s.unrest["loyalist"], s.unrest["rebel"]) == (loyal, rebel), day
     loot = _of(DAYS[1][1], ev.LocationLooted)[0]
     assert isinstance(loot, ev.LocationLooted)
-    assert (loot.rolls[0].faces, loot.wp) == ((2,), 200)
-    assert DAYS[1][0].pools["fdb"].balance == 1200
+    assert (loot.rolls[0].faces, loot.wp) == ((6,), 600)
+    assert DAYS[1][0].pools["fdb"].balance == 1600
 
 
 def test_maintenance_missed_on_day_seven_spares_the_rugged_griffin() -> None:
@@ -235,10 +241,25 @@ def test_maintenance_missed_on_day_seven_spares_the_rugged_griffin() -> None:
     assert [r.name for r in missed["tanks"].rolls] == [
         "maintenance location (front), R-BLD",
         "maintenance critical, R-BLD",
-        "maintenance critical 2, R-BLD",
     ]
+    for e in missed.values():
+        assert len(e.rolls) == 2 * len(e.unit_ids)  # no location roll of 2
     for day in (1, 2, 3, 4, 5, 6, 8, 9):
         assert _of(DAYS[day - 1][1], ev.MaintenanceMissed) == [], day
+
+
+def test_landings_seen_by_a_deep_space_array() -> None:
+    s = DAYS[0][0].strategic
+    assert s is not None
+    assert [(x.formation_id, x.hex, x.info) for x in s.sightings["loyalist"]] == [
+        ("bravo", "1612", "presence"),
+        ("tanks", "1712", "presence"),
+    ]
+    assert s.sightings["rebel"] == ()
+    (loyal,) = [
+        e for e in _of(DAYS[0][1], ev.SightingsMade) if getattr(e, "side_id", "") == "loyalist"
+    ]
+    assert [(r.name, r.total) for r in loyal.rolls] == [("satellite access, loyalist", 3)]
 
 
 def test_strategic_vp_for_a_garrisoned_location() -> None:

@@ -4,6 +4,8 @@ formations or orders)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from turn_world import REFEREE, placed, run, started
 
@@ -27,8 +29,8 @@ from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations
 Order = FormationOrder
 
 
-def _state() -> CampaignState:
-    state = started()
+def _state(control: tuple[tuple[str, str], ...] = ()) -> CampaignState:
+    state = started(control=control)
     state, _ = run(
         state,
         OpenPool(
@@ -207,8 +209,9 @@ def test_the_orders_event_is_private_to_its_side() -> None:
 
 
 def test_side_view_never_shows_the_enemys_hidden_formations_or_orders() -> None:
+    # The loyalists start holding nothing; the rebels land far away and write tomorrow's orders.
     state, _ = run(
-        STATE,
+        _state(control=(("Forward Deployment Base", "rebel"),)),
         _submit("rebel", Order(formation_id="bravo", action="orbital_insertion", target="1712")),
         _submit("loyalist", Order(formation_id="alpha", action="guard")),
         ResolveTurn(actor=REFEREE, day=1),
@@ -217,32 +220,69 @@ def test_side_view_never_shows_the_enemys_hidden_formations_or_orders() -> None:
         ),
     )
     loyal = side_view(state, "loyalist")
-    text = canonical_json(loyal)
     assert {f.formation_id for f in loyal.formations} == {"alpha", "air", "hover"}
-    assert all(s.formation_id not in ("bravo", "tanks") for s in loyal.sightings)
-    assert "1712" not in text and "1612" not in text and "tanks" not in text and "bravo" not in text
     assert loyal.orders == ()
+    assert all(x.side_id == "rebel" for x in loyal.sightings)
+    # What the loyalists know of a rebel formation is a sighting, if their sensors made one;
+    # of anything unseen (the tanks still in orbit, the rebels' orders) there is no trace.
+    seen = {x.formation_id for x in loyal.sightings}
+    text = canonical_json(replace(loyal, sightings=()))
+    assert "tanks" not in canonical_json(loyal) and "1612" not in canonical_json(loyal)
+    assert "bravo" not in text and "1712" not in text
+    assert seen <= {"bravo"}
     rebel = side_view(state, "rebel")
     assert [o.formation_id for o in rebel.orders] == ["tanks"]
     assert "0508" not in canonical_json(rebel)
 
 
+def test_side_view_of_a_random_day_holds_only_own_formations_and_sightings() -> None:
+    for seed in range(6):
+        state = placed(
+            started(seed=f"secrecy-{seed}"),
+            (FormationSpec(formation_id="alpha", name="A", unit_ids=("L-GRF",), hex="0707"),),
+            (FormationSpec(formation_id="bravo", name="B", unit_ids=("R-JR7",)),),
+        )
+        state, _ = run(
+            state,
+            _submit(
+                "rebel", Order(formation_id="bravo", action="orbital_insertion", target="1512")
+            ),
+            ResolveTurn(actor=REFEREE, day=1),
+        )
+        view = side_view(state, "loyalist")
+        assert [f.formation_id for f in view.formations] == ["alpha"]
+        hidden = canonical_json(replace(view, sightings=()))
+        assert "bravo" not in hidden and "1512" not in hidden
+        assert all(x.formation_id == "bravo" and x.hex == "1512" for x in view.sightings)
+
+
 def test_a_seen_enemy_appears_as_a_sighting_only() -> None:
+    # Nobody holds a sensor site: alpha stands in open country (0607), bravo lands unseen.
+    state = placed(
+        started(control=(("Forward Deployment Base", "rebel"),)),
+        (
+            FormationSpec(
+                formation_id="alpha",
+                name="Alpha",
+                unit_ids=("L-GRF", "L-WVR", "L-SHD", "L-LCT"),
+                hex="0607",
+            ),
+        ),
+        (FormationSpec(formation_id="bravo", name="Bravo", unit_ids=("R-JR7", "R-MAD")),),
+    )
     state, _ = run(
-        STATE,
-        _submit("rebel", Order(formation_id="bravo", action="orbital_insertion", target="0707")),
+        state,
+        _submit("rebel", Order(formation_id="bravo", action="orbital_insertion", target="0806")),
         ResolveTurn(actor=REFEREE, day=1),
     )
-    view = side_view(state, "loyalist")
-    # 0707 is next to nothing the loyalists hold; bravo landed unseen.
-    assert view.sightings == ()
+    assert side_view(state, "loyalist").sightings == ()
     state, _ = run(
         state,
         _submit(
-            "loyalist", Order(formation_id="alpha", action="move", path=("0607", "0707")), day=2
+            "loyalist", Order(formation_id="alpha", action="move", path=("0707", "0806")), day=2
         ),
         ResolveTurn(actor=REFEREE, day=2),
     )
     view = side_view(state, "loyalist")
-    assert [(s.formation_id, s.hex) for s in view.sightings] == [("bravo", "0707")]
+    assert [(s.formation_id, s.hex) for s in view.sightings] == [("bravo", "0806")]
     assert all(f.side_id == "loyalist" for f in view.formations)

@@ -515,6 +515,8 @@ def _sightings(d: _Day) -> None:
                         day=d.day, info=info, units=units,
                     )  # fmt: skip
 
+    surveyed: dict[str, list[Roll]] = {}
+    landed = sorted(fid for fid, o in d.orders.items() if o.action in LANDING)
     for side in sides:
         held = [name for name, holder in sorted(d.control.items()) if holder == side]
         sensors = [
@@ -523,9 +525,22 @@ def _sightings(d: _Day) -> None:
             if f.side_id == side and f.hex != IN_ORBIT
         ]
         sensors += location_sensors(d.hexmap, side, held)
+        uplink = [n for n in held if "satlink" in d.hexmap.location(n).facilities]
+        if uplink:
+            # Each turn a force at a SatLink rolls 2d6; on 9+ it reaches the satellite (line 270).
+            access = d.roll(f"satellite access, {side}", 2)
+            surveyed.setdefault(side, []).append(access)
+            if access.total >= int(single("surveillance", "satellite_access")["target"]):
+                at = d.hexmap.location(uplink[0]).hex
+                sensors.append(Sensor(side, SensorKind.SATELLITE_MONITOR, at))
         cover = visible_hexes(side, d.hexmap, sensors)
         reveal(side, cover.ground, "unit_type")
-    surveyed: dict[str, list[Roll]] = {}
+        # A Deep Space Array or a satellite detects landings in the sectors it watches.
+        for fid in landed:
+            f = d.formations[fid]
+            region = d.hexmap.region_of(hex_at(f.hex)) if f.hex != IN_ORBIT else None
+            if f.side_id != side and region is not None and region.name in cover.orbital_regions:
+                reveal(side, frozenset({hex_at(f.hex)}), "presence")
     for fid, o in sorted(d.orders.items()):
         if o.action not in ("overflight", "surveillance") or o.target is None:
             continue
