@@ -14,7 +14,7 @@ ORDERS_MODULE = "mekref.rules.tripwire.turn.orders"
 BATTLES_MODULE = "mekref.rules.tripwire.battles"
 BATTLE_INPUT_MODULE = "mekref.daemon.battle_input"
 
-SCENARIO_MODULES = ("mekref.daemon.scenario", "mekref.daemon.scenario_export")
+EXPORT_MODULE = "mekref.rules.tripwire.turn.export"
 
 
 def optional_module(name: str) -> ModuleType | None:
@@ -24,11 +24,3 @@ def optional_module(name: str) -> ModuleType | None:
         if exc.name is not None and (name == exc.name or name.startswith(exc.name + ".")):
             return None
         raise
-
-
-def first_module(names: tuple[str, ...]) -> ModuleType | None:
-    for name in names:
-        module = optional_module(name)
-        if module is not None:
-            return module
-    return None

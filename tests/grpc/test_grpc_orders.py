@@ -317,3 +317,71 @@ def test_the_example_client(ginestra: Running) -> None:
     followed = run("follow", "--after", str(head - 1), "--limit", "1")
     assert followed.returncode == 0, followed.stderr
     assert f"{head:>6}  OrdersSubmitted" in followed.stdout
+
+
+def _play_two_days(g: Running) -> str:
+    """Days 1-2 of the turn tests' plan: bravo meets the hover unit in 1412 on day 2."""
+    cid = g.campaign_id
+    loyal, rebel, ref = g.as_side("loyalist"), g.as_side("rebel"), g.as_referee()
+    plan = {
+        1: (
+            [Order(formation_id="alpha", action="move", path=["0607", "0707", "0806"]),
+             Order(formation_id="hover", action="move", path=["0711", "0811", "0912", "1012"]),
+             Order(formation_id="air", action="guard")],
+            [Order(formation_id="bravo", action="orbital_insertion", target="1612"),
+             Order(formation_id="tanks", action="orbital_insertion", target="1712")],
+        ),
+        2: (
+            [Order(formation_id="alpha", action="move", path=["0906", "1005", "1105"]),
+             Order(formation_id="hover", action="move", path=["1113", "1212", "1313", "1412"],
+                   params={"objective": "breakthrough"}),
+             Order(formation_id="air", action="guard")],
+            [Order(formation_id="bravo", action="move", path=["1512", "1412"],
+                   params={"objective": "hold_the_line"}),
+             Order(formation_id="tanks", action="rest")],
+        ),
+    }  # fmt: skip
+    for day, (loyal_orders, rebel_orders) in plan.items():
+        _submit(loyal, cid, *loyal_orders, day=day)
+        _submit(rebel, cid, *rebel_orders, day=day)
+        ref.orders.ResolveTurn(
+            orders_pb2.ResolveTurnRequest(campaign_id=cid, day=day), metadata=ref.md
+        )
+    view = rebel.campaigns.GetSideView(
+        campaign_pb2.GetSideViewRequest(campaign_id=cid), metadata=rebel.md
+    )
+    (engagement,) = json.loads(view.view_json)["engagements"]
+    return str(engagement["engagement_id"])
+
+
+def test_export_scenario_for_each_side_of_an_engagement(ginestra: Running) -> None:
+    from mekref.adapters.megamek.mul_reader import read_mul_bytes
+    from mekref.v1 import battle_pb2
+
+    g, cid = ginestra, ginestra.campaign_id
+    eid = _play_two_days(g)
+    state = g.server.services.runner.load(cid).state
+    for side, expected in (("rebel", {"R-JR7", "R-MAD", "R-AS7"}), ("loyalist", {"L-MAX"})):
+        stubs = g.as_side(side)
+        got = stubs.battles.ExportScenario(
+            battle_pb2.ExportScenarioRequest(campaign_id=cid, battle_id=eid), metadata=stubs.md
+        )
+        assert got.file_name == f"{eid}-{side}.mul"
+        mul = read_mul_bytes(got.content, got.file_name)
+        assert {e.external_id for e in mul.entities} == expected
+        assert all(state.units[u].side_id == side for u in expected)
+        assert got.sheet_markdown
+    for side, other in (("rebel", "loyalist"), ("loyalist", "rebel")):
+        stubs = g.as_side(side)
+        with pytest.raises(grpc.RpcError) as caught:
+            stubs.battles.ExportScenario(
+                battle_pb2.ExportScenarioRequest(campaign_id=cid, battle_id=eid, side_id=other),
+                metadata=stubs.md,
+            )
+        assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    stubs = g.as_side("rebel")
+    with pytest.raises(grpc.RpcError) as caught:
+        stubs.battles.ExportScenario(
+            battle_pb2.ExportScenarioRequest(campaign_id=cid, battle_id="nope"), metadata=stubs.md
+        )
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND

@@ -208,14 +208,32 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
         side_id = auth.acting_side(auth.current_principal(), cid, request.side_id)
         if not request.battle_id:
             raise invalid("battle_id", "name the engagement")
-        module = contracts.first_module(contracts.SCENARIO_MODULES)
-        if module is None or not hasattr(module, "export_scenario"):
+        module = contracts.optional_module(contracts.EXPORT_MODULE)
+        if module is None:
             raise unimplemented("scenario export")
+        eid = request.battle_id
 
         def export() -> battle_pb2.ExportScenarioResponse:
             state = self.s.runner.load(cid).state
-            name, text = module.export_scenario(state, request.battle_id, side_id)
-            data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-            return battle_pb2.ExportScenarioResponse(file_name=str(name), content=data)
+            strategic = getattr(state, "strategic", None)
+            fought = [
+                e
+                for e in getattr(strategic, "engagements", ())
+                if e.engagement_id == eid and side_id in e.sides
+            ]
+            if not fought:
+                # The same answer for "no such engagement" and "not yours": nothing leaks.
+                raise ApiError(
+                    grpc.StatusCode.NOT_FOUND,
+                    f"no engagement {eid!r} for side {side_id!r}",
+                    "unknown_engagement",
+                )
+            mul = module.scenario_mul(state, eid, side_id)
+            sheet = module.scenario_sheet(state, eid, side_id)
+            return battle_pb2.ExportScenarioResponse(
+                file_name=f"{eid}-{side_id}.mul",
+                content=mul.encode("utf-8"),
+                sheet_markdown=sheet,
+            )
 
         return await self.s.run(context, export)
