@@ -3,7 +3,8 @@
 One run, one inbox, the same files: a real ``mekref serve`` subprocess (SQLite, default
 settings) and, in this process, a bare watchdog observer with an empty handler that notes
 when it sees each file closed. Files land one at a time (written and closed in place, as
-MegaMek does); the next lands after the previous one is committed.
+MegaMek does); the next lands after the previous one is committed and the referee has given
+the field to its side (so each file opens and resolves a battle of its own).
 
 - landed: just after the file is closed (this process's wall clock);
 - bare watchdog: when the bare observer's close event arrived;
@@ -19,6 +20,7 @@ one file merge), reading, hashing, parsing, matching, the rules and the commit.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -40,6 +42,7 @@ from mekref.daemon.cli_replay import load_commands
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.daemon.store import open_store
 from mekref.rules.campaign_commands import CreateCampaign
+from mekref.rules.tripwire.battle_messages import SetBattleControl
 
 TIMEOUT = 60.0
 
@@ -120,12 +123,19 @@ def measure(files: int) -> Figures:
             _wait(lambda: b"scan.done" in (root / "serve.log").read_bytes(), "the daemon")
             landed: dict[str, float] = {}
             with open_store(db) as store:
+                runner = CampaignRunner(store)
                 for n in range(files):
                     path = inbox / f"battle-{n:03d}.mul"
                     with path.open("wb") as out:
                         out.write(battle_file(n))
                     landed[str(path)] = time.time()
                     _wait(lambda k=n: len(store.ingested_files(cid)) == k + 1, f"file {n}")
+                    # The referee gives the field to its side: the battle resolves and the
+                    # next file opens a new one, as in a campaign (not timed).
+                    battle = "battle-" + hashlib.sha256(battle_file(n)).hexdigest()[:12]
+                    runner.execute(
+                        cid, SetBattleControl(actor="Referee", battle_id=battle, side_id="home")
+                    )
                 committed = {f.path: f.first_seen.timestamp() for f in store.ingested_files(cid)}
             _wait(lambda: len(bare.closed) >= files, "the bare observer")
         finally:
