@@ -136,6 +136,8 @@ class TacticalProwess(Event):
     fleet_id: str
     change: int
     prowess: int
+    genius: bool  # a double 6 was rolled: Dash and Elan for the commodore's ship
+    ineptitude: bool  # a double 1 was rolled: Chaos and Disarray until repaired
 
 
 @EVENTS.register("DWCommodoreInjury")

@@ -122,8 +122,21 @@ def _commodore_xp(state: DystopianState, ev: e.CommodoreExperience) -> Dystopian
 
 
 def _prowess(state: DystopianState, ev: e.TacticalProwess) -> DystopianState:
-    commodore = state.fleets[ev.fleet_id].commodore
-    return _commodore(state, ev.fleet_id, replace(commodore, prowess=ev.prowess))
+    fleet = state.fleets[ev.fleet_id]
+    commodore = replace(
+        fleet.commodore,
+        prowess=ev.prowess,
+        dash_and_elan=fleet.commodore.dash_and_elan or ev.genius,
+    )
+    chaos = fleet.flagship_chaos or ev.ineptitude
+    squadrons = dict(fleet.squadrons)
+    if ev.ineptitude:
+        # Ruling DW-23: the critical effect is repaired like minor damage to the flagship.
+        for key, squadron in squadrons.items():
+            if squadron.flagship and not squadron.destroyed and not squadron.bill.replacement:
+                squadrons[key] = replace(squadron, bill=replace(squadron.bill, minor=True))
+    fleet = replace(fleet, commodore=commodore, flagship_chaos=chaos, squadrons=squadrons)
+    return _fleet(state, fleet)
 
 
 def _injury(state: DystopianState, ev: e.CommodoreInjury) -> DystopianState:
@@ -164,6 +177,7 @@ def _repaired(state: DystopianState, ev: e.Repaired) -> DystopianState:
         rp=fleet.rp - ev.rp_spent,
         free_replacements_used=fleet.free_replacements_used + (1 if ev.free else 0),
         squadrons={**fleet.squadrons, squadron.squadron_id: squadron},
+        flagship_chaos=fleet.flagship_chaos and not (ev.complete and squadron.flagship),
     )
     return _fleet(state, fleet)
 

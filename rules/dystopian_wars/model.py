@@ -98,6 +98,8 @@ class Commodore:
     name: str
     xp: int = 0
     prowess: int = 0  # +1 per double 6, -1 per double 1 (Tactical Prowess)
+    #: A double 6: "His ship benefits from the Dash and Elan MAR from now on" (line 163).
+    dash_and_elan: bool = False
     status: CommodoreStatus = CommodoreStatus.ACTIVE
     games_to_miss: int = 0
     succession: int = 0  # how many commodores this fleet has lost to the injury table
@@ -115,6 +117,9 @@ class Fleet:
     commodore: Commodore
     squadrons: dict[str, Squadron]
     rp: int = 0  # Requisition Points to spend since the last battle
+    #: A double 1: the flagship "suffers from the Chaos and Disarray Critical Effect (but not HP
+    #: loss) until repaired" (line 165); cleared by the flagship squadron's next repair.
+    flagship_chaos: bool = False
     free_replacements_used: int = 0  # since the last battle
 
 

@@ -241,7 +241,11 @@ def _commodore(
     if result.double_sixes or result.double_ones:
         out.append(
             e.TacticalProwess(
-                fleet_id=fleet.fleet_id, change=prowess, prowess=commodore.prowess + prowess
+                fleet_id=fleet.fleet_id,
+                change=prowess,
+                prowess=commodore.prowess + prowess,
+                genius=result.double_sixes > 0,
+                ineptitude=result.double_ones > 0,
             )
         )
     xp = max(0, commodore.xp + change)

@@ -82,3 +82,10 @@ def rank_for(piloting: int, gunnery: int, tables: HouseTables | None = None) -> 
             return row
     # Worse than 7/7 is still untrained.
     return t.rows("experience", "rank")[0]
+
+
+def lam_piloting_cost(steps: int = 1, tables: HouseTables | None = None) -> int:
+    """Line 104: a LAM pilot spends 6 experience points per point of Piloting improved."""
+    if steps < 0:
+        raise ValueError("steps cannot be negative")
+    return steps * (tables or load_tables()).rule("experience", "lam").int("xp_per_piloting_step")

@@ -515,7 +515,21 @@ def test_tactical_prowess_double_sixes_and_ones() -> None:
         result("sun", 0, double_ones=2),
     )
     assert state.fleets["brit"].commodore.prowess == 1
+    assert state.fleets["brit"].commodore.dash_and_elan  # line 163
     assert state.fleets["sun"].commodore.prowess == -2
+    # Line 165: Chaos and Disarray on the flagship "until repaired".
+    assert state.fleets["sun"].flagship_chaos and not state.fleets["brit"].flagship_chaos
+
+
+def test_ruling_chaos_and_disarray_is_repaired_as_minor_damage() -> None:
+    # Ruling DW-23 (line 165 "until repaired").
+    _, state = report(
+        with_battle(create(), "skirmish"), result("brit", 0), result("sun", 0, double_ones=1)
+    )
+    flag = state.fleets["sun"].squadrons["flag"]
+    assert flag.bill.minor and repair_cost(flag) == 2  # the Battleships row's Minor Repairs
+    _, state = run(state, c.Repair(actor="sun", fleet_id="sun", squadron_id="flag"))
+    assert not state.fleets["sun"].flagship_chaos
 
 
 def _injured(

@@ -229,7 +229,7 @@ EVENT_SAMPLES: list[Event] = [
         fleet_id="a", squadron_id="s", at_xp=2, skill_set="ship", skill="Die Hards", rolls=(ROLL,)
     ),
     e.CommodoreExperience(fleet_id="a", xp_change=2, xp=3, reasons=("win_skirmish",)),
-    e.TacticalProwess(fleet_id="a", change=1, prowess=1),
+    e.TacticalProwess(fleet_id="a", change=1, prowess=1, genius=True, ineptitude=False),
     e.CommodoreInjury(
         fleet_id="a", result="dead", hospital_reroll=True, successor="n", rolls=(ROLL, ROLL)
     ),

@@ -23,6 +23,7 @@ from mekref.rules.house_rules.morale import morale_modifier, morale_test
 from mekref.rules.house_rules.pilots import (
     PilotStatus,
     base_skill,
+    lam_piloting_cost,
     rank_for,
     roll_starting_xp,
     status_for,
@@ -87,6 +88,11 @@ def test_ruling_rank_by_combined_skill() -> None:
     assert rank_for(5, 4).text("name") == "Regular" and rank_for(5, 3).text("name") == "Regular"
     assert rank_for(4, 3).text("name") == "Veteran" and rank_for(3, 3).text("name") == "Veteran"
     assert rank_for(3, 2).text("name") == "Elite" and rank_for(1, 1).text("name") == "Elite"
+
+
+def test_lam_pilots_pay_six_per_piloting_step() -> None:
+    # L104 "LAM pilots must also spend 6 experience points in order to lower their piloting"
+    assert lam_piloting_cost() == 6 and lam_piloting_cost(2) == 12
 
 
 def test_injury_status_by_points() -> None:
