@@ -18,7 +18,7 @@ from types import FrameType
 
 from mekref.daemon.grpc.server import DEFAULT_ADDRESS, GrpcServer, ServerOptions, TlsFiles
 from mekref.daemon.grpc.tokens import TokenStore
-from mekref.daemon.store import open_store
+from mekref.daemon.store import EventStore, open_store
 
 EPILOG = """\
 examples:
@@ -48,6 +48,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="where uploads and quarantined files go (default: beside a SQLite database)",
     )
+    parser.add_argument(
+        "--units-dir",
+        type=Path,
+        help="MegaMek unit designs (.mtf/.blk) for uploaded battle files, as 'mekref serve'",
+    )
     parser.add_argument("--grace", type=float, default=5.0, help="seconds for in-flight calls")
     parser.add_argument(
         "--stream-write-timeout",
@@ -58,14 +63,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _pipeline(store: object, data_dir: Path | None) -> object | None:
+def _pipeline(store: EventStore, data_dir: Path | None, units_dir: Path | None) -> object | None:
+    """The watcher's file pipeline, which uploads go through (exactly once, quarantine)."""
     if data_dir is None:
         return None
-    try:
-        from mekref.daemon.ingest import Pipeline
-    except ModuleNotFoundError:
-        return None
-    return Pipeline(store, quarantine_dir=data_dir / "quarantine")  # type: ignore[arg-type]
+    from mekref.daemon.design_lookup import catalog_lookup
+    from mekref.daemon.ingest import Pipeline
+
+    designs = catalog_lookup(units_dir, progress=False) if units_dir else None
+    return Pipeline(store, quarantine_dir=data_dir / "quarantine", design_for=designs)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -79,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         data_dir = Path(args.db).expanduser().resolve().with_suffix(".data")
     with open_store(args.db) as store, TokenStore(args.db) as tokens:
         options = ServerOptions(
-            pipeline=_pipeline(store, data_dir),
+            pipeline=_pipeline(store, data_dir, args.units_dir),
             uploads_dir=data_dir / "uploads" if data_dir else None,
             stream_write_timeout=args.stream_write_timeout,
         )
