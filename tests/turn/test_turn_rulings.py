@@ -199,3 +199,20 @@ def test_ruling_t_u4_despised_forces_are_bombed_in_population_centres() -> None:
     for hit in struck:
         assert isinstance(hit, ev.SabotageRolled)
         assert hit.unit_id in ("L-GRF", "L-WVR") and hit.damage % 5 == 0 and 5 <= hit.damage <= 30
+
+
+def test_ruling_t_o2_a_landing_combines_with_a_move() -> None:
+    # Bravo (speed 4: 2 MP) lands on the Southern Road in 1612 and walks on to 1512 and 1412.
+    state, _ = _day(
+        _two("0508"),
+        (),
+        (
+            Order(
+                formation_id="b",
+                action="orbital_insertion",
+                target="1612",
+                path=("1512", "1412"),
+            ),
+        ),
+    )
+    assert state.strategic is not None and state.strategic.formations["b"].hex == "1412"

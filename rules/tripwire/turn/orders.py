@@ -43,6 +43,8 @@ __all__ = [
 #: Every action of the Actions list (lines 179-242 of the rule text), by key.
 ACTIONS: frozenset[str] = frozenset(action_rows())
 MOVING = frozenset({"move", "forced_march"})
+#: Free actions that put a formation down in a hex; a path after the target moves it on.
+LANDING = frozenset({"orbital_insertion", "suborbital_hop", "combat_drop"})
 #: Actions that keep a formation in its hex (and take no path).
 STATIONARY = ACTIONS - MOVING - {"shadow", "orbital_insertion", "suborbital_hop", "combat_drop"}
 
@@ -90,8 +92,11 @@ def _parse(text: str, field: str) -> str:
         raise Refusal("illegal_path", f"{field}: {text!r} is not a hex label ({exc})") from None
 
 
-def _check_path(s: StrategicState, f: Formation, order: FormationOrder, field: str) -> None:
-    if f.hex == IN_ORBIT:
+def _check_path(
+    s: StrategicState, f: Formation, order: FormationOrder, field: str, start: str | None = None
+) -> None:
+    start = f.hex if start is None else start
+    if start == IN_ORBIT:
         raise Refusal(
             "illegal_path",
             f"{field}.path: {f.formation_id} is in orbit; land it first (orbital_insertion)",
@@ -100,7 +105,7 @@ def _check_path(s: StrategicState, f: Formation, order: FormationOrder, field: s
         raise Refusal(
             "illegal_path", f"{field}.path: a {order.action} order lists the hexes entered"
         )
-    hexes = [to_hex(f.hex)] + [
+    hexes = [to_hex(start)] + [
         to_hex(_parse(p, f"{field}.path[{i}]")) for i, p in enumerate(order.path)
     ]
     movement = movement_of(s, f, forced_march=order.action == "forced_march")
@@ -138,13 +143,16 @@ def _check_order(
             f"{field}.action: {order.action} is for {row.units.replace('_', ' ')} units only "
             f"(rule, line {row.ref.line})",
         )
-    if order.action in MOVING:
-        _check_path(s, f, order, field)
-    elif order.path:
-        raise Refusal("illegal_path", f"{field}.path: a {order.action} order takes no path")
-    landing = order.action in ("orbital_insertion", "suborbital_hop", "combat_drop")
+    landing = order.action in LANDING
     if landing and not _on_map(s, order.target, f"{field}.target"):
         raise Refusal("illegal_path", f"{field}.target: name the hex to land in, on the map")
+    if order.action in MOVING:
+        _check_path(s, f, order, field)
+    elif landing and order.path and order.target is not None:
+        # A free action combines with a move (lines 178, 207, 211): land, then move on.
+        _check_path(s, f, order, field, start=label(parse_label(order.target)))
+    elif order.path:
+        raise Refusal("illegal_path", f"{field}.path: a {order.action} order takes no path")
     if order.action in ("overflight", "strike", "combat_air_patrol"):
         fuel.check_order(s, f, order, field)
     if order.action in ("looting", "destruction", "peacekeeping", "martial_law", "round_them_up"):

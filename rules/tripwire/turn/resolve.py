@@ -52,7 +52,7 @@ from mekref.rules.tripwire.turn.events import (
 )
 from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of
 from mekref.rules.tripwire.turn.movement import resolve_day
-from mekref.rules.tripwire.turn.orders import MOVING, ResolveTurn
+from mekref.rules.tripwire.turn.orders import LANDING, MOVING, ResolveTurn
 from mekref.rules.tripwire.turn.state import (
     IN_ORBIT,
     Formation,
@@ -63,7 +63,6 @@ from mekref.rules.tripwire.turn.state import (
 )
 from mekref.rules.tripwire.turn.victory import end_reason, strategic_vp
 
-LANDING = frozenset({"orbital_insertion", "suborbital_hop", "combat_drop"})
 DEFAULT_PILOTING = 5  # when a unit's crew is not on the roster (ruling T-S1)
 
 
@@ -175,13 +174,13 @@ def _actions(d: _Day) -> list[tuple[Hex, tuple[str, ...]]]:
         if f.hex == IN_ORBIT or act == "shadow":
             continue
         path: tuple[Hex, ...] = (hex_at(f.hex),)
-        if act in MOVING:
+        if act in MOVING or act in LANDING:
             path += tuple(hex_at(p) for p in d.orders[fid].path)
         planned.append(PlannedMove(fid, f.side_id, path))
     outcome = resolve_day(planned)
     for fid, h in outcome.final_hex.items():
         f = d.formations[fid]
-        wanted = len(d.orders[fid].path) if d.action(fid) in MOVING else 0
+        wanted = len(d.orders[fid].path) if fid in d.orders else 0
         if outcome.steps_taken.get(fid, 0) < wanted:
             d.note(
                 f.side_id, f"{fid} stopped in {label(h)}: an encounter stops movement (line 179)"
