@@ -152,6 +152,47 @@ def build_report(
             "control": b.control_side,
             "files": [f.sha256 for f in b.files],
             "conflicts": [c.detail for c in b.resolution.conflicts] if b.resolution else [],
+            "sides": [
+                {
+                    "side": x.side_id,
+                    "starting_bv": x.starting_bv,
+                    "destroyed_bv": x.destroyed_bv,
+                    "vp": x.vp_delta,
+                    "awards": list(x.vp_awards),
+                    "retires": x.retires,
+                }
+                for x in (b.resolution.sides if b.resolution else ())
+                if not side or x.side_id == side
+            ],
+            "units": [
+                {
+                    "id": o.unit_id,
+                    "side": o.side_id,
+                    "fate": o.fate.value,
+                    "salvaged_by": o.salvaged_by,
+                    "must_withdraw": o.must_withdraw,
+                    "surrenders_if_retreating": o.surrenders_if_retreating,
+                    "reasons": list(o.reasons),
+                    "salvage_rows": list(o.salvage_reasons),
+                    "repair_rules": list(o.repair.rules),
+                }
+                for o in (b.resolution.units if b.resolution else ())
+                if not side or o.side_id == side
+            ],
+            "people": [
+                {
+                    "id": p.person_id,
+                    "side": p.side_id,
+                    "hits": p.hits,
+                    "fate": p.fate.value,
+                    "captured_by": p.captured_by,
+                    "kills": p.kills,
+                    "may_train": p.may_train,
+                    "death_roll": list(p.death_roll.faces) if p.death_roll else None,
+                }
+                for p in (b.resolution.people if b.resolution else ())
+                if not side or p.side_id == side
+            ],
         }
         for b in sorted(state.battles.battles.values(), key=lambda b: b.number)
     ]
@@ -242,6 +283,13 @@ def _print(report: dict[str, Any]) -> None:
             f"battle {b['id']} (#{b['number']}): {b['status']}, control {b['control'] or '-'}, "
             f"{len(b['files'])} file(s)"
         )
+        for x in b["sides"]:
+            awards = "; ".join(x["awards"]) or "no VP row"
+            retires = ", retires (at or below half its starting BV)" if x["retires"] else ""
+            console.print(
+                f"  {x['side']}: lost {x['destroyed_bv']} of {x['starting_bv']} BV, "
+                f"VP {x['vp']:+d} ({awards}){retires}"
+            )
         for c in b["conflicts"]:
             console.print(f"  conflict: {c}", style="yellow")
     if report["dice"]:

@@ -210,6 +210,10 @@ def test_two_records_resolve_the_battle(cli: Cli, tmp_path: Path) -> None:
     assert report["victory_points"] == {"blue": 0, "red": 2}
     assert report["tracks_completed"] == 1
     assert report["battles"][0]["status"] == "resolved"
+    sides_json = {x["side"]: x for x in report["battles"][0]["sides"]}
+    assert sides_json["red"]["vp"] == 2 and sides_json["blue"]["retires"]
+    fates_json = {u["id"]: u for u in report["battles"][0]["units"]}
+    assert fates_json["b1"]["salvaged_by"] == "red" and fates_json["b1"]["salvage_rows"]
     assert any("r1" in c or "Griffin" in c for c in report["battles"][0]["conflicts"])
 
     # The resolution event itself: Blue retires at half strength, the conflict is named.
