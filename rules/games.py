@@ -41,6 +41,11 @@ _MODULES: dict[str, tuple[str, str, str]] = {
         "Dystopian Wars campaign v2.0",
     ),
     "objectives": ("mekref.rules.objectives.game", "ObjectivesState", "Objectives tracker"),
+    "house_rules": (
+        "mekref.rules.house_rules.game",
+        "HouseState",
+        "House rules (morale, experience, injuries, acquisition, technical teams)",
+    ),
 }
 
 

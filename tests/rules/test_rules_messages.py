@@ -82,9 +82,15 @@ COMMAND_SAMPLES: list[Command] = [
 ]
 
 
+_CORE_MODULES = ("mekref.rules.campaign_events", "mekref.rules.campaign_commands")
+
+
 def test_every_registered_type_has_a_sample() -> None:
-    assert sorted(type(e).TYPE for e in EVENT_SAMPLES) == list(EVENTS.names())
-    assert sorted(type(c).TYPE for c in COMMAND_SAMPLES) == list(COMMANDS.names())
+    # Other rule modules register their own types (and test them); this file covers the core's.
+    core_events = [c.TYPE for c in EVENTS.classes() if c.__module__ in _CORE_MODULES]
+    core_commands = [c.TYPE for c in COMMANDS.classes() if c.__module__ in _CORE_MODULES]
+    assert sorted(type(e).TYPE for e in EVENT_SAMPLES) == sorted(core_events)
+    assert sorted(type(c).TYPE for c in COMMAND_SAMPLES) == sorted(core_commands)
 
 
 @pytest.mark.parametrize("event", EVENT_SAMPLES, ids=lambda e: type(e).TYPE)
