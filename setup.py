@@ -31,6 +31,8 @@ def _packages() -> list[str]:
 setup(
     packages=_packages(),
     package_dir=dict(ROOTS),
-    package_data={"": ["*.toml", "*.json", "*.mul", "*.mtf", "*.blk", "*.bfs", "*.pyi", "py.typed"]},
+    package_data={
+        "": ["*.toml", "*.json", "*.mul", "*.mtf", "*.blk", "*.bfs", "*.pyi", "py.typed"]
+    },
     include_package_data=True,
 )
