@@ -120,6 +120,7 @@ EVENTS_SAMPLE: list[Event] = [
     ),
     ev.StrategicVictoryScored(day=1, vp=(("s", 3),), ended=""),
     ev.LeaderCaptured(force="t", actor="ref"),
+    ev.TransportCargoCaptured(unit_id="u", pools=("p",), after="t"),
     ev.UnrestSuppressed(formation_id="a", force="s", action="martial_law", amount=4, active=True),
     ev.SabotageRolled(side_id="s", formation_id="a", unit_id="u", damage=15, rolls=(ROLL,)),
     ev.DayEnded(day=1),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from turn_world import REFEREE, placed, run, started
+from turn_world import REFEREE, mobility, placed, run, started
 
 from mekref.hexmap import sample_map
 from mekref.rules import CampaignState, Dice
@@ -216,3 +216,49 @@ def test_ruling_t_o2_a_landing_combines_with_a_move() -> None:
         ),
     )
     assert state.strategic is not None and state.strategic.formations["b"].hex == "1412"
+
+
+def test_ruling_t_c2_a_captured_transport_brings_its_cargo() -> None:
+    from dataclasses import replace
+
+    from mekref.rules.tripwire.turn.setup import StartStrategicMap
+
+    state = started()
+    assert state.strategic is not None
+    state = replace(state, strategic=None)
+    state, _ = run(
+        state,
+        OpenPool(
+            actor=REFEREE,
+            pool_id="maxim-hold",
+            side_id="loyalist",
+            name="Maxim's hold",
+            kind=PoolKind.CARGO,
+            cargo_tons=Fraction(4),
+            opening_balance=20,
+        ),
+        StartStrategicMap(
+            actor=REFEREE,
+            map_name="ginestra",
+            attacker="rebel",
+            defender="loyalist",
+            mobility=mobility(),
+            transports=(("maxim-hold", "L-MAX"),),
+        ),
+    )
+    state = placed(
+        state,
+        (FormationSpec(formation_id="m", name="M", unit_ids=("L-MAX", "L-GRF"), hex="0707"),),
+        (FormationSpec(formation_id="b", name="B", unit_ids=("R-JR7",)),),
+    )
+    # The battle rules hand a captured unit to its captor; here the capture is set directly.
+    units = dict(state.units)
+    units["L-MAX"] = replace(units["L-MAX"], side_id="rebel")
+    state = replace(state, units=units)
+    state, events = _day(state, (), ())
+    (taken,) = [e for e in events if isinstance(e, ev.TransportCargoCaptured)]
+    assert isinstance(taken, ev.TransportCargoCaptured)
+    assert (taken.unit_id, taken.pools, taken.after) == ("L-MAX", ("maxim-hold",), "rebel")
+    assert state.pools["maxim-hold"].side_id == "rebel"
+    assert state.strategic is not None
+    assert state.strategic.formations["m"].unit_ids == ("L-GRF",)  # it left its old formation

@@ -36,6 +36,7 @@ class StrategicMapStarted(Event):
     starting_bv: tuple[tuple[str, int], ...]
     sheets_per_engagement: int
     actor: str
+    transports: tuple[tuple[str, str], ...] = ()
 
 
 @EVENTS.register("FormationsPlaced")
@@ -202,6 +203,16 @@ class SabotageRolled(Event):
     formation_id: str
     unit_id: str | None
     damage: int
+
+
+@EVENTS.register("TransportCargoCaptured")
+@dataclass(frozen=True, kw_only=True)
+class TransportCargoCaptured(Event):
+    """A transport changed sides (captured in battle): the WP it carries go with it."""
+
+    unit_id: str
+    pools: tuple[str, ...]
+    after: str
 
 
 @EVENTS.register("LeaderCaptured")

@@ -29,6 +29,7 @@ from mekref.rules.tripwire.turn.events import (
     SightingsMade,
     StrategicMapStarted,
     StrategicVictoryScored,
+    TransportCargoCaptured,
     UnguidedArtilleryFired,
     UnrestChanged,
     UnrestSuppressed,
@@ -137,6 +138,13 @@ def _suppressed(state: CampaignState, e: UnrestSuppressed) -> CampaignState:
     return _with(state, suppressed=dict(sorted(held.items())))
 
 
+def _cargo(state: CampaignState, e: TransportCargoCaptured) -> CampaignState:
+    pools = dict(state.pools)
+    for pid in e.pools:
+        pools[pid] = replace(pools[pid], side_id=e.after)
+    return replace(state, pools=pools)
+
+
 def _day_ended(state: CampaignState, e: DayEnded) -> CampaignState:
     return _with(state, day=e.day + 1, orders={})
 
@@ -170,6 +178,7 @@ register_evolver(LeaderCaptured, _captured)
 register_evolver(DayEnded, _day_ended)
 register_evolver(MaintenanceMissed, _no_change)
 register_evolver(RecruitsFound, _no_change)
+register_evolver(TransportCargoCaptured, _cargo)
 register_evolver(SabotageRolled, _no_change)
 register_evolver(UnrestSuppressed, _suppressed)
 register_evolver(UnguidedArtilleryFired, _no_change)

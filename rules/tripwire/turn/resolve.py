@@ -46,6 +46,7 @@ from mekref.rules.tripwire.turn.events import (
     SabotageRolled,
     SightingsMade,
     StrategicVictoryScored,
+    TransportCargoCaptured,
     UnrestChanged,
     UnrestSuppressed,
     WeatherRolled,
@@ -66,6 +67,37 @@ from mekref.rules.tripwire.turn.victory import end_reason, strategic_vp
 DEFAULT_PILOTING = 5  # when a unit's crew is not on the roster (ruling T-S1)
 
 
+def _prune(state: CampaignState, formations: dict[str, Formation]) -> dict[str, Formation]:
+    """Units that left their side (captured) or the roster leave their formations; a formation
+    left empty is dissolved."""
+    out: dict[str, Formation] = {}
+    for fid, f in formations.items():
+        kept = tuple(
+            u for u in f.unit_ids if u in state.units and state.units[u].side_id == f.side_id
+        )
+        if kept:
+            out[fid] = f if kept == f.unit_ids else replace(f, unit_ids=kept)
+    return out
+
+
+def _captured_cargo(d: _Day) -> None:
+    """Capturing a transport gives the captor its cargo (the issue, line 53)."""
+    by_unit: dict[str, list[str]] = {}
+    for pool_id, unit_id in sorted(d.s.transports.items()):
+        by_unit.setdefault(unit_id, []).append(pool_id)
+    for unit_id, pools in sorted(by_unit.items()):
+        unit = d.state.units.get(unit_id)
+        if unit is None:
+            continue
+        moved = tuple(
+            p for p in pools if p in d.state.pools and d.state.pools[p].side_id != unit.side_id
+        )
+        if moved:
+            d.events.append(
+                TransportCargoCaptured(unit_id=unit_id, pools=moved, after=unit.side_id)
+            )
+
+
 class _Day:
     """The working copy of one day's resolution: formations, unrest, dice, events so far."""
 
@@ -75,7 +107,7 @@ class _Day:
         self.hexmap: HexMap = hexmap_of(s)
         self.dice = dice
         self.day = s.day
-        self.formations: dict[str, Formation] = dict(s.formations)
+        self.formations: dict[str, Formation] = _prune(state, s.formations)
         self.mobility: dict[str, UnitMobility] = {}
         self.unrest = dict(s.unrest)
         self.control = dict(s.control)
@@ -122,6 +154,7 @@ def decide_resolve(
     if missing:
         raise Refusal("not_placed", f"day: {', '.join(missing)} must place formations first")
     d = _Day(state, s, dice)
+    _captured_cargo(d)
     _weather(d)
     encounters = _actions(d)
     _player_actions(d)

@@ -52,6 +52,7 @@ class StartStrategicMap(Command):
     mobility: tuple[UnitMobility, ...]
     map_text: str = ""
     control: tuple[tuple[str, str], ...] = ()  # location -> side at the start
+    transports: tuple[tuple[str, str], ...] = ()  # WarChest pool -> the unit carrying it
     unrest: tuple[tuple[str, int], ...] = ()  # side -> unrest; 7 (Neutral) when not given
     sheets_per_engagement: int = 2
 
@@ -84,6 +85,9 @@ def decide_start(
     for loc, side in cmd.control:
         if loc not in names or side not in state.sides:
             raise Refusal("bad_control", f"control: {loc!r} held by {side!r} is not on this map")
+    for pool_id, unit_id in cmd.transports:
+        if pool_id not in state.pools or unit_id not in state.units:
+            raise Refusal("bad_transport", f"transports: no pool {pool_id!r} or unit {unit_id!r}")
     for m in cmd.mobility:
         if m.unit_id not in state.units:
             raise Refusal("unknown_unit", f"mobility: no unit {m.unit_id!r} in the campaign")
@@ -106,6 +110,7 @@ def decide_start(
             weather=regions,
             starting_bv=tuple(sorted(bv.items())),
             sheets_per_engagement=cmd.sheets_per_engagement,
+            transports=tuple(sorted(cmd.transports)),
             actor=cmd.actor,
             rolls=tuple(rolls),
         )
@@ -119,6 +124,7 @@ def evolve_started(state: CampaignState, e: StrategicMapStarted) -> CampaignStat
         attacker=e.attacker,
         defender=e.defender,
         sheets_per_engagement=e.sheets_per_engagement,
+        transports=dict(e.transports),
         mobility={m.unit_id: m for m in e.mobility},
         control=dict(e.control),
         unrest=dict(e.unrest),
@@ -183,9 +189,17 @@ def decide_place(
             if where != IN_ORBIT and not hexmap.in_bounds(parse_label(where)):
                 raise Refusal("illegal_path", f"{field}.hex: {where} is off the map")
         else:
-            stands = {f.hex for f in sources.values()} | (
-                {IN_ORBIT} if len(sources) == 0 else set()
-            )
+            stands = {f.hex for f in sources.values()}
+            if not stands:
+                # Units in no formation (captured, newly recruited) join where the side already
+                # stands: one of its formations' hexes, a location it holds, or orbit (T-F2).
+                held = {
+                    label(loc.hex)
+                    for loc in hexmap.locations
+                    if s.control.get(loc.name) == cmd.side_id
+                }
+                mine = {f.hex for f in s.formations.values() if f.side_id == cmd.side_id}
+                stands = {where} if where in held | mine | {IN_ORBIT} else {"elsewhere"}
             if stands != {where}:
                 raise Refusal(
                     "reorganise_apart",

@@ -137,4 +137,5 @@ class StrategicState:
     leader_captured: tuple[str, ...] = ()  # sides whose leader was captured
     # Martial Law / Round Them Up in force: formation -> (side, action, unrest points held down).
     suppressed: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    transports: dict[str, str] = field(default_factory=dict)  # WarChest pool -> carrying unit
     ended: str = ""  # why the campaign ended, once it has
