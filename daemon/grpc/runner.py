@@ -33,7 +33,6 @@ from mekref.daemon.store import ConcurrencyError, EventStore, FileRef, NewEvent
 from mekref.rules.campaign_state import CampaignState, state_to_text
 from mekref.rules.engine import decide, dice_for, evolve, fold
 from mekref.rules.messages import Command, Event
-from mekref.rules.refusal import Refusal
 
 #: The API keeps folded state in memory, so snapshots only speed up a cold start; taking one
 #: costs a full serialisation of the state, so the API takes them less often than the CLI.
@@ -98,7 +97,8 @@ class CachingRunner(CampaignRunner):
                 for command in commands:
                     try:
                         events = decide(state, command, dice_for(state))
-                    except (Refusal, ValueError) as exc:
+                    except Exception as exc:  # refused, or a fault of this one command
+                        # Decisions are pure: whatever went wrong concerns this command alone.
                         decided.append(exc)
                         continue
                     decided.append((tuple(events), loaded.last_seq + len(appended) + 1))
