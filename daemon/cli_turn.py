@@ -15,6 +15,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from mekref.adapters.megamek.design import UnitDesign
+from mekref.adapters.megamek.mul_model import Entity
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
@@ -26,6 +28,7 @@ from mekref.daemon.cli_campaign import (
     out_console,
     run_command,
 )
+from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.samples import ginestra as GINESTRA
 from mekref.rules.campaign_state import CampaignState
 from mekref.rules.messages import Event
@@ -129,6 +132,12 @@ def register(sub: Any) -> None:
     export.add_argument("--side", required=True)
     export.add_argument("--engagement", help="one engagement id (default: all of the side's)")
     export.add_argument("-o", "--output", type=Path, required=True, metavar="DIR")
+    export.add_argument(
+        "--units-dir",
+        type=Path,
+        metavar="DIR",
+        help="unit designs (.mtf/.blk): lay the recorded battle damage on each design",
+    )
     export.set_defaults(handler=guarded(run_export), command_name="engagement export")
 
 
@@ -278,9 +287,10 @@ def run_export(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CliError(f"{args.output}: cannot create ({exc.strerror})") from exc
     console = out_console()
+    designs = _designs(state, args.side, args.units_dir)
     for eid in wanted:
         try:
-            mul = scenario_mul(state, eid, args.side)
+            mul = scenario_mul(state, eid, args.side, designs=designs)
             sheet = scenario_sheet(state, eid, args.side)
         except Refusal as exc:
             raise CliError(f"refused: {exc}") from exc
@@ -380,3 +390,21 @@ def run_setup(args: argparse.Namespace) -> int:
     for place in places:
         console.print(f"  {place.side_id}: {len(place.formations)} formation(s) placed")
     return EXIT_OK
+
+
+def _designs(state: CampaignState, side: str, units_dir: Path | None) -> dict[str, UnitDesign]:
+    """Designs of the side's units that carry a battle damage record, from ``--units-dir``."""
+    if units_dir is None:
+        return {}
+    try:
+        lookup = catalog_lookup(units_dir, progress=False)
+    except CatalogUnavailable as exc:
+        raise CliError(str(exc)) from exc
+    found: dict[str, UnitDesign] = {}
+    for uid, unit in sorted(state.units.items()):
+        if unit.side_id != side or uid not in state.battles.unit_damage:
+            continue
+        design = lookup(Entity(chassis=unit.chassis, model=unit.model, movement_mode=""))
+        if design is not None:
+            found[uid] = design
+    return found

@@ -104,3 +104,36 @@ def test_scenario_sheet() -> None:
     assert "Map sheets:" in sheet and "weather:" in sheet
     assert "| Bravo | Bravo | 3 | turn 3 |" in sheet  # walk 3: "| 3-4 | 3 |"
     assert "R-JR7" in sheet and "L-GRF" not in sheet
+
+
+def test_battle_damage_is_laid_on_the_design() -> None:
+    """The battle rules recorded the Griffin with its Center Torso at 20 of 27 armor (front 20 +
+    rear 7) and 10 of 18 internal, its Left Arm gone: the loss of 7 comes off the front first
+    (ruling T-X2): front 13, rear 7; the Left Arm goes out destroyed with 0 internal."""
+    from pathlib import Path
+
+    from mekref.adapters.megamek.mtf_reader import parse_mtf
+    from mekref.rules.tripwire.battle_model import UnitDamage
+    from mekref.rules.tripwire.repair import LocationDamage
+
+    units = Path(__file__).parents[1] / "fixtures" / "megamek" / "units"
+    griffin = parse_mtf((units / "Griffin GRF-1N.mtf").read_text(encoding="utf-8"), "griffin")
+    damage = UnitDamage(
+        locations=(
+            LocationDamage(
+                name="Center Torso", armor_max=27, armor_now=20, internal_max=18, internal_now=10
+            ),
+            LocationDamage(
+                name="Left Arm", armor_max=14, armor_now=0, internal_max=9, internal_now=0
+            ),
+        )
+    )
+    ledger = replace(STATE.battles, unit_damage={"L-GRF": damage})
+    state = replace(STATE, battles=ledger)
+    text = scenario_mul(state, EID, "loyalist", designs={"L-GRF": griffin})
+    back = {e.external_id: e for e in read_mul_bytes(text.encode("utf-8")).entities}
+    locs = {loc.name or str(loc.index): loc for loc in back["L-GRF"].locations}
+    by_index = {loc.index: loc for loc in back["L-GRF"].locations}
+    assert (by_index[1].armor, by_index[1].rear, by_index[1].internal) == (13, 7, 10)
+    assert by_index[5].destroyed and by_index[5].internal == 0
+    assert len(locs) == 2

@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from mekref.adapters.megamek.mul_model import Crew, CrewMember, Entity, MulFile, RootKind
+from mekref.adapters.megamek.design import UnitDesign
+from mekref.adapters.megamek.mul_model import (
+    Crew,
+    CrewMember,
+    Entity,
+    Location,
+    MulFile,
+    RootKind,
+)
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.rules.campaign_state import CampaignState, CampaignUnit
 from mekref.rules.model import UnitKind
@@ -60,8 +68,46 @@ def _mode(s: StrategicState, unit: CampaignUnit) -> str:
     return _MEGAMEK_MODE.get(mode, mode.capitalize())
 
 
+def damaged_locations(
+    state: CampaignState, unit_id: str, design: UnitDesign
+) -> tuple[Location, ...]:
+    """The unit's locations as the battle rules last recorded them, laid on its design.
+
+    The campaign keeps each location's armor as one figure (front and rear together); the loss
+    is taken from the front first, then the rear (ruling T-X2). Locations the record does not
+    name go out as designed.
+    """
+    damage = state.battles.unit_damage.get(unit_id)
+    if damage is None:
+        return ()
+    by_name = {loc.name: loc for loc in damage.locations}
+    out: list[Location] = []
+    for spec in design.locations:
+        rec = by_name.get(spec.name)
+        if rec is None:
+            continue
+        loss = rec.armor_max - rec.armor_now
+        front = spec.armor or 0
+        rear = spec.rear_armor
+        out.append(
+            Location(
+                index=spec.index,
+                name=spec.name,
+                armor=max(0, front - loss) if spec.armor is not None else None,
+                rear=None if rear is None else max(0, rear - max(0, loss - front)),
+                internal=rec.internal_now if spec.internal is not None else None,
+                destroyed=rec.internal_max > 0 and rec.internal_now == 0,
+            )
+        )
+    return tuple(out)
+
+
 def _entity(
-    state: CampaignState, s: StrategicState, unit: CampaignUnit, last: Entity | None
+    state: CampaignState,
+    s: StrategicState,
+    unit: CampaignUnit,
+    last: Entity | None,
+    design: UnitDesign | None = None,
 ) -> Entity:
     members = []
     for pid in unit.crew:
@@ -103,6 +149,7 @@ def _entity(
         movement_mode=_mode(s, unit),
         external_id=unit.unit_id,
         crew=crew,
+        locations=damaged_locations(state, unit.unit_id, design) if design is not None else (),
     )
 
 
@@ -111,13 +158,20 @@ def scenario_mul(
     engagement_id: str,
     side_id: str,
     last_seen: Mapping[str, Entity] | None = None,
+    designs: Mapping[str, UnitDesign] | None = None,
 ) -> str:
-    """The side's unit list for the engagement, as MegaMek reads it."""
+    """The side's unit list for the engagement, as MegaMek reads it.
+
+    ``last_seen``: the MegaMek entity last read for a unit, carried as is (with our ids);
+    ``designs``: unit designs by unit id, to lay the battle rules' damage record on.
+    """
     s = strategic_of(state)
     e = engagement(s, engagement_id)
     seen = last_seen or {}
+    known = designs or {}
     entities = tuple(
-        _entity(state, s, u, seen.get(u.unit_id)) for u in committed_units(state, e, side_id)
+        _entity(state, s, u, seen.get(u.unit_id), known.get(u.unit_id))
+        for u in committed_units(state, e, side_id)
     )
     return write_mul(MulFile(root=RootKind.UNIT, version=DEFAULT_WRITE_VERSION, entities=entities))
 
