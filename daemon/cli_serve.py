@@ -4,22 +4,25 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import structlog
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.daemon.config import ConfigError, build_config, default_db
+from mekref.daemon.config import ConfigError, ServeConfig, build_config, default_db
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.ingest import Pipeline
 from mekref.daemon.logging_setup import LogFormat, configure_logging
 from mekref.daemon.serve import Daemon, redact
 from mekref.daemon.shutdown import Shutdown
-from mekref.daemon.store import StoreError, open_store
+from mekref.daemon.store import EventStore, StoreError, open_store
 
 EXIT_CONFIG = 2
 EXIT_STORE = 3
+#: Seconds in-flight API calls get to finish on shutdown.
+GRPC_GRACE = 5.0
 
 HELP = "watch folders for battle files and apply each one exactly once"
 DESCRIPTION = f"""\
@@ -47,6 +50,7 @@ examples:
   mekref serve --watch ~/megamek/logs --watch ~/inbox --db ~/campaigns/tripwire.db
   mekref serve --watch /mnt/share/logs --poll 5          network drive: poll every 5 s
   mekref serve --watch ~/megamek/logs --db postgresql://mekref@dbhost/mekref
+  mekref serve --watch ~/megamek/logs --grpc 127.0.0.1:50051   also serve the API
   mekref serve --config mekref.toml                      settings from a file (see docs/daemon.md)
   mekref status --db ~/campaigns/tripwire.db             what the daemon has done
 """
@@ -93,6 +97,11 @@ def register(sub: Any) -> None:
         metavar="SECONDS",
         help="how long a file written in place must stay unchanged before it is read (1)",
     )
+    parser.add_argument(
+        "--grpc",
+        metavar="HOST:PORT",
+        help="also serve the gRPC API there (port 0: any free port; tokens: mekref token)",
+    )
     parser.add_argument("--log-format", choices=("auto", "json", "console"))
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
     parser.set_defaults(handler=run)
@@ -111,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
                 "poll": args.poll,
                 "rescan": args.rescan,
                 "settle": args.settle,
+                "grpc_address": args.grpc,
                 "log_format": args.log_format,
                 "log_level": args.log_level,
             },
@@ -140,12 +150,52 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_STORE
     shutdown = Shutdown()
+    api: Any = None
     try:
         pipeline = Pipeline(store, quarantine_dir=config.quarantine_dir(), design_for=design_for)
         daemon = Daemon(config, pipeline)
+        if config.grpc_address:
+            api = start_api(config, store, design_for)
+            daemon.on_applied = api.notify
         shutdown = Shutdown(on_request=daemon.pending.wake)
         shutdown.install()
         return daemon.run(shutdown)
     finally:
+        if api is not None:
+            api.stop(GRPC_GRACE)
         store.close()
         log.info("serve.stopped", signal=shutdown.signal_name)
+
+
+def start_api(config: ServeConfig, store: EventStore, design_for: DesignLookup | None) -> Any:
+    """The gRPC API beside the watcher, on the same store; uploads take the same pipeline."""
+    # Imported here: the API's generated code and grpcio are only loaded when asked for.
+    from mekref.daemon.grpc.server import GrpcServer, ServerOptions
+    from mekref.daemon.grpc.tokens import TokenStore
+
+    assert config.grpc_address is not None
+    quarantine = config.quarantine_dir()
+    options = ServerOptions(
+        # Its own pipeline object: the watcher's caches stay single-threaded.
+        pipeline=Pipeline(store, quarantine_dir=quarantine, design_for=design_for),
+        uploads_dir=quarantine.parent / "uploads",
+    )
+    tokens = TokenStore(config.db)
+    server = GrpcServer(store, tokens, config.grpc_address, options=options)
+    port = server.start()
+    host = config.grpc_address.rsplit(":", 1)[0]
+    structlog.get_logger("mekref.serve").info("grpc.listening", address=f"{host}:{port}")
+    return _Api(server, tokens)
+
+
+@dataclass(frozen=True)
+class _Api:
+    server: Any
+    tokens: Any
+
+    def notify(self, campaign_id: str) -> None:
+        self.server.notify(campaign_id)
+
+    def stop(self, grace: float) -> None:
+        self.server.stop(grace)
+        self.tokens.close()

@@ -10,7 +10,7 @@ A ``mekref.toml`` holds the same settings as the flags, flat, e.g.::
     poll = 0                             # seconds; > 0 uses polling (network drives)
     rescan = 60                          # seconds between folder rescans
     settle = 1.0                         # seconds a file must stay unchanged (in-place writers)
-    grpc_address = "127.0.0.1:50051"     # the API (when this build has it)
+    grpc_address = "127.0.0.1:50051"     # also serve the gRPC API there (omit: no API)
     log_format = "auto"                  # auto | json | console
     log_level = "info"
 

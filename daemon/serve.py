@@ -42,6 +42,8 @@ class Daemon:
     config: ServeConfig
     pipeline: Pipeline
     clock: Callable[[], float] = time.monotonic
+    #: Called with the campaign id after a file is applied (wakes the API's event streams).
+    on_applied: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
         self.pending = PendingFiles(settle=self.config.settle)
@@ -64,6 +66,8 @@ class Daemon:
             return
         if result.outcome is Outcome.RETRY:
             self.pending.retry_later(ready.path)
+        elif result.outcome is Outcome.APPLIED and result.campaign_id and self.on_applied:
+            self.on_applied(result.campaign_id)
 
     def run(self, shutdown: Shutdown) -> int:
         config = self.config

@@ -225,3 +225,15 @@ def test_polling_mode(site: Site) -> None:
         wait_until(lambda: applied_shas(site) == [sha(data)], "applied in polling mode")
     finally:
         assert serve.stop() == 0
+
+
+def test_the_api_runs_beside_the_watcher(site: Site) -> None:
+    serve = site.serve("--grpc", "127.0.0.1:0").start()
+    try:
+        listening = wait_until(lambda: serve.events("grpc.listening"), "the API listening")
+        assert not listening[0]["address"].endswith(":0")  # the port the system picked
+        data = battle_bytes(11)
+        drop(site.inbox, "with-api.mul", data)
+        wait_until(lambda: applied_shas(site) == [sha(data)], "applied with the API running")
+    finally:
+        assert serve.stop() == 0
