@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -151,13 +151,24 @@ def _force_path(entity: Entity) -> tuple[str, str] | None:
     return names[-2], names[-1]
 
 
-def _fresh(candidate: str | None, used: set[str], taken: set[str]) -> str:
+#: Namespace of the ids mekref derives for imported units and people (a fixed UUID).
+ID_NAMESPACE = uuid.UUID("6f1d3a52-8d7e-4a47-9f0e-3c1b2a4d5e60")
+
+
+def _fresh(candidate: str | None, used: set[str], taken: set[str], seed_text: str) -> str:
+    """The file's externalId when it is free; else a UUID derived from the campaign seed and
+    the unit's place in the list, so importing the same list into a fresh campaign with the
+    same seed gives the same ids (and replaying its battles the same state hash)."""
     if candidate and candidate not in used and candidate not in taken:
         used.add(candidate)
         return candidate
-    new = str(uuid.uuid4())
-    used.add(new)
-    return new
+    attempt = 0
+    while True:
+        new = str(uuid.uuid5(ID_NAMESPACE, f"{seed_text}|{attempt}"))
+        if new not in used and new not in taken:
+            used.add(new)
+            return new
+        attempt += 1
 
 
 def build_units(
@@ -165,12 +176,14 @@ def build_units(
     state: CampaignState,
     design_for: DesignLookup | None,
     bv_table: BvTable | None,
+    side_id: str = "",
 ) -> list[ImportedUnit]:
     used: set[str] = set()
     taken_units, taken_people = set(state.units), set(state.people)
     out: list[ImportedUnit] = []
     entities = [e for e in mul.entities if not e.is_ejected_crew]
     for position, e in enumerate(entities):
+        key = f"{state.seed}|{side_id}|{position}|{e.chassis}|{e.model}"
         design = design_for(e) if design_for is not None else None
         cond = merge_condition(e, design)
         notes: list[str] = []
@@ -201,19 +214,21 @@ def build_units(
             roles.add(UnitRole.OMNI)
         crew = tuple(
             CrewSkills(
-                person_id=_fresh(m.external_id, used, taken_people),
+                person_id=_fresh(
+                    m.external_id, used, taken_people, f"{key}|person|{seat}|{m.name}"
+                ),
                 name=m.name,
                 gunnery=m.gunnery if m.gunnery is not None else (m.gunnery_aero or 4),
                 piloting=m.piloting if m.piloting is not None else (m.piloting_aero or 5),
             )
-            for m in e.members
+            for seat, m in enumerate(e.members)
         )
         path = _force_path(e)
         if path is None:
             lance_no = position // LANCE_SIZE
             path = (f"Company {lance_no // LANCES_PER_COMPANY + 1}", f"Lance {lance_no + 1}")
         unit = ForceUnit(
-            unit_id=_fresh(e.external_id, used, taken_units),
+            unit_id=_fresh(e.external_id, used, taken_units, f"{key}|unit"),
             chassis=e.chassis,
             model=e.model,
             kind=kind,
@@ -230,12 +245,12 @@ def build_units(
     leaders: set[tuple[str, str]] = set()
     final: list[ImportedUnit] = []
     for item in out:
-        key = (item.company, item.lance)
+        lance = (item.company, item.lance)
         unit = item.unit
-        if key not in leaders:
-            leaders.add(key)
+        if lance not in leaders:
+            leaders.add(lance)
             if not unit.has(UnitRole.FORCE_COMMANDER):
-                unit = ForceUnit(**{**unit.__dict__, "roles": unit.roles | {UnitRole.LANCE_LEADER}})
+                unit = replace(unit, roles=unit.roles | {UnitRole.LANCE_LEADER})
         final.append(ImportedUnit(unit, item.company, item.lance, item.loadout, item.notes))
     return final
 
@@ -320,7 +335,7 @@ def run_import(args: argparse.Namespace) -> int:
         runner = CampaignRunner(store)
         cid = campaign_id_of(store, args.campaign)
         state = runner.load(cid).state
-        units = build_units(mul, state, design_for, table)
+        units = build_units(mul, state, design_for, table, args.side)
         force = force_of(units)
         ruleset = load_ruleset(state.ruleset)
         report = ruleset.check_force(force)

@@ -439,3 +439,25 @@ def test_referee_marks_a_unit_captured_and_its_crew_stays_behind() -> None:
         run(state, mark)
     with pytest.raises(Refusal, match="names the side"):
         run(state, replace(mark, new_side=None))
+
+
+def test_imported_ids_are_derived_from_the_seed_when_the_list_has_none() -> None:
+    from mekref.adapters.megamek.mul_model import MulFile, RootKind
+    from mekref.daemon.cli_force import build_units
+
+    anonymous = mek("Griffin", "GRF-1N", "x", pilot("Kai", "y"))
+    anonymous = replace(anonymous, external_id=None)
+    crew = anonymous.crew
+    assert crew is not None
+    anonymous = replace(
+        anonymous, crew=replace(crew, members=(replace(crew.members[0], external_id=None),))
+    )
+    mul = MulFile(root=RootKind.UNIT, version="0.49.19", entities=(anonymous, anonymous))
+    state = campaign((fu("r1"),), (fu("b1"),))
+    first = build_units(mul, state, None, None, "red")
+    again = build_units(mul, state, None, None, "red")
+    ids = [(b.unit.unit_id, b.unit.crew[0].person_id) for b in first]
+    assert ids == [(b.unit.unit_id, b.unit.crew[0].person_id) for b in again]
+    assert len({i for pair in ids for i in pair}) == 4  # all distinct UUIDs
+    other = build_units(mul, replace(state, seed="another"), None, None, "red")
+    assert other[0].unit.unit_id != first[0].unit.unit_id
