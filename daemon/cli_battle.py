@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ from mekref.rules.tripwire.battle_messages import (
     CloseBattle,
     SetBattleControl,
     SetUnitFate,
+    SubmitBattleReport,
 )
 from mekref.rules.tripwire.battle_model import Fate
 from mekref.rules.tripwire.battles import pending_battles, retreat_check
@@ -128,8 +130,8 @@ def run_ingest(args: argparse.Namespace) -> int:
                 )
             except (FileNotForCampaign, AmbiguousMatch) as exc:
                 raise CliError(str(exc), EXIT_REFUSED) from exc
-            if args.battle:
-                command = type(command)(**{**command.__dict__, "battle_id": args.battle})
+            if args.battle and isinstance(command, SubmitBattleReport):
+                command = replace(command, battle_id=args.battle)
             done = run_command(runner, cid, command, FileRef(sha256=sha, path=str(path)))
             if done.already_applied:
                 console.print(f"{path}: already ingested (sha256 {sha[:12]}), nothing to do")

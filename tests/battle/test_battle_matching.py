@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +17,8 @@ from mekref.daemon.battle_input import (
 )
 from mekref.rules.tripwire.battle_messages import SubmitBattleReport
 
-from .builders import mek, pilot
+from .builders import mek, pilot, record, unit_list
+from .conftest import Cli
 from .states import campaign, fu
 
 SHA = "c" * 64
@@ -92,3 +94,32 @@ def test_report_command_carries_pure_data() -> None:
     assert [u.unit_id for u in cmd.file.units] == ["g1"]
     assert cmd.file.units[0].crew[0].person_id == "p-g1" and cmd.file.units[0].crew[0].hits == 2
     assert cmd.file.unmatched == ("Atlas AS7-D",)
+
+
+def test_the_cli_names_ambiguous_candidates_in_one_line(cli: Cli, tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    assert cli("campaign", "new", "--db", db, "--name", "A", "--seed", "1",
+               "--side", "red:Red", "--side", "blue:Blue")[0] == 0  # fmt: skip
+    twins = [
+        mek("Griffin", "GRF-1N", "g1", pilot("Kai", "p1")),
+        mek("Griffin", "GRF-1N", "g2", pilot("Gus", "p2")),
+    ]
+    (tmp_path / "red.mul").write_text(unit_list(twins), encoding="utf-8")
+    ok = ("--unchecked", "--referee", "Ann", "--reason", "test")
+    assert (
+        cli("force", "import", "--db", db, "--side", "red", str(tmp_path / "red.mul"), *ok)[0] == 0
+    )
+    stranger = _anonymous(
+        mek("Griffin", "GRF-1N", "x", pilot("Stranger", "y"), section=Section.SURVIVORS)
+    )
+    (tmp_path / "r.mul").write_text(record([stranger]), encoding="utf-8")
+    code, _, err = cli("battle", "ingest", "--db", db, str(tmp_path / "r.mul"))
+    assert code == 3
+    assert "fits 2 campaign units" in err and "g1 (Griffin GRF-1N, Kai" in err and "g2" in err
+    assert len(err.strip().splitlines()) == 1
+    other = mek(
+        "Atlas", "AS7-D", "elsewhere", pilot("Nobody", "p-elsewhere"), section=Section.SURVIVORS
+    )
+    (tmp_path / "o.mul").write_text(record([other]), encoding="utf-8")
+    code, _, err = cli("battle", "ingest", "--db", db, str(tmp_path / "o.mul"))
+    assert code == 3 and "not for this campaign" in err
