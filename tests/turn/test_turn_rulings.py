@@ -7,7 +7,7 @@ from fractions import Fraction
 from turn_world import REFEREE, mobility, placed, run, started
 
 from mekref.hexmap import sample_map
-from mekref.rules import CampaignState, Dice
+from mekref.rules import CampaignState, Dice, Event
 from mekref.rules.campaign_commands import OpenPool
 from mekref.rules.campaign_state import PoolKind
 from mekref.rules.tripwire.turn import engagement, unrest
@@ -27,7 +27,9 @@ def _two(loyal_hex: str, loyal_units: tuple[str, ...] = ("L-GRF",)) -> CampaignS
     )
 
 
-def _day(state: CampaignState, loyal: tuple[Order, ...], rebel: tuple[Order, ...]):  # type: ignore[no-untyped-def]
+def _day(
+    state: CampaignState, loyal: tuple[Order, ...], rebel: tuple[Order, ...]
+) -> tuple[CampaignState, list[Event]]:
     assert state.strategic is not None
     day = state.strategic.day
     return run(

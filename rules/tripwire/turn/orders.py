@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from mekref.hexmap import PathProblem, label, parse_label, validate_path
 from mekref.hexmap.geometry import LabelError
-from mekref.rules.campaign_state import CampaignState, PoolKind
+from mekref.rules.campaign_state import CampaignState, Pool
 from mekref.rules.dice import Dice
 from mekref.rules.messages import COMMANDS, Command, Event
 from mekref.rules.refusal import Refusal
@@ -20,7 +20,7 @@ from mekref.rules.tripwire.turn import fuel
 from mekref.rules.tripwire.turn.common import is_air, movement_of, own_formation, strategic_of
 from mekref.rules.tripwire.turn.data import action_rows
 from mekref.rules.tripwire.turn.events import OrdersSubmitted, OrdersWithdrawn
-from mekref.rules.tripwire.turn.mapdata import hexmap_of, to_hex
+from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of, to_hex
 from mekref.rules.tripwire.turn.state import (
     IN_ORBIT,
     Formation,
@@ -105,11 +105,11 @@ def _check_path(
         raise Refusal(
             "illegal_path", f"{field}.path: a {order.action} order lists the hexes entered"
         )
-    hexes = [to_hex(start)] + [
-        to_hex(_parse(p, f"{field}.path[{i}]")) for i, p in enumerate(order.path)
+    hexes = [hex_at(start)] + [
+        hex_at(_parse(p, f"{field}.path[{i}]")) for i, p in enumerate(order.path)
     ]
     movement = movement_of(s, f, forced_march=order.action == "forced_march")
-    check = validate_path(hexmap_of(s), movement, hexes)  # type: ignore[arg-type]
+    check = validate_path(hexmap_of(s), movement, hexes)
     if not check.ok:
         step = (check.step or 1) - 1
         where = label(check.at) if check.at is not None else "?"
@@ -156,7 +156,7 @@ def _check_order(
     if order.action in ("overflight", "strike", "combat_air_patrol"):
         fuel.check_order(s, f, order, field)
     if order.action in ("looting", "destruction", "peacekeeping", "martial_law", "round_them_up"):
-        loc = hexmap_of(s).location_at(to_hex(f.hex)) if f.hex != IN_ORBIT else None  # type: ignore[arg-type]
+        loc = hexmap_of(s).location_at(hex_at(f.hex)) if f.hex != IN_ORBIT else None
         if loc is None:
             raise Refusal(
                 "not_at_location", f"{field}.action: {f.formation_id} is not in a location's hex"
@@ -197,14 +197,12 @@ def _int_param(order: FormationOrder, name: str, field: str) -> int:
     return int(raw)
 
 
-def _pool_for(state: CampaignState, side_id: str, order: FormationOrder, field: str):  # type: ignore[no-untyped-def]
+def _pool_for(state: CampaignState, side_id: str, order: FormationOrder, field: str) -> Pool:
+    # A location's pool belongs to whoever holds the location (control moves it): owning the
+    # pool is the whole check.
     pool = state.pools.get(order.param("pool"))
     if pool is None or pool.side_id != side_id:
         raise Refusal("bad_param", f"{field}.params.pool: name a WarChest pool of {side_id!r}")
-    if pool.kind is PoolKind.LOCATION and pool.name not in (
-        state.strategic.control if state.strategic else {}
-    ):
-        pass  # location pools of held locations are fine; control is checked when spent
     return pool
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from mekref.rules.campaign_state import CampaignState
 from mekref.rules.dice import Dice
@@ -56,8 +57,8 @@ def _decide_leader(
     return [LeaderCaptured(force=cmd.force, actor=cmd.actor)]
 
 
-def _with(state: CampaignState, **changes: object) -> CampaignState:
-    return replace(state, strategic=replace(strategic_of(state), **changes))  # type: ignore[arg-type]
+def _with(state: CampaignState, **changes: Any) -> CampaignState:
+    return replace(state, strategic=replace(strategic_of(state), **changes))
 
 
 def _weather(state: CampaignState, e: WeatherRolled) -> CampaignState:

@@ -18,6 +18,7 @@ from dataclasses import replace
 from mekref.hexmap import (
     Hex,
     HexMap,
+    Location,
     PlannedMove,
     Sensor,
     SensorKind,
@@ -253,7 +254,7 @@ def _shadow(d: _Day) -> None:
             d.note(f.side_id, f"{fid} could not shadow {o.target}: it needs more movement points")
 
 
-def _location(d: _Day, f: Formation):  # type: ignore[no-untyped-def]
+def _location(d: _Day, f: Formation) -> Location | None:
     return None if f.hex == IN_ORBIT else d.hexmap.location_at(hex_at(f.hex))
 
 
@@ -370,12 +371,12 @@ def _player_actions(d: _Day) -> None:
         elif o.action == "recruit":
             _recruit(d, f, loc)
         elif o.action in ("overflight", "surveillance"):
-            pass  # resolved with the sightings, once positions are final
+            continue  # resolved with the sightings, once positions are final
         elif o.action in ("repair", "load_unload"):
             d.note(side, f"{fid}: {o.action} takes the day; pay through the WarChest commands")
 
 
-def _recruit(d: _Day, f: Formation, loc) -> None:  # type: ignore[no-untyped-def]
+def _recruit(d: _Day, f: Formation, loc: Location | None) -> None:
     every = int(single("recruit", "weekly")["every_days"])
     if d.day - f.last_recruit_day < every:
         d.note(
