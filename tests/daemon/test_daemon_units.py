@@ -1,0 +1,199 @@
+"""The daemon's parts in-process: settings, readiness, quarantine naming, the pipeline."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import fake_battle_input
+import pytest
+from daemon_helpers import OTHER_FORCE, battle_bytes, new_campaign, sha
+
+from mekref.daemon.config import ConfigError, build_config, load_toml
+from mekref.daemon.ingest import Outcome, Pipeline
+from mekref.daemon.serve import redact
+from mekref.daemon.store import open_store
+from mekref.daemon.watch.quarantine import Reason, quarantine_copy
+from mekref.daemon.watch.readiness import PendingFiles
+from mekref.daemon.watch.scan import is_battle_file
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_config_file_paths_are_relative_to_the_file(tmp_path: Path) -> None:
+    (tmp_path / "inbox").mkdir()
+    config = tmp_path / "mekref.toml"
+    config.write_text('db = "c.db"\nwatch = ["inbox"]\npoll = 2\nrecursive = true\n')
+    built = build_config(config, {"settle": 0.5})
+    assert built.db == str(tmp_path / "c.db")
+    assert built.watch == (tmp_path / "inbox",)
+    assert (built.poll, built.recursive, built.settle) == (2.0, True, 0.5)
+    assert built.quarantine_dir() == tmp_path / "quarantine"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("colour = 1\n", "unknown setting"),
+        ("poll = 'fast'\n", "number of seconds"),
+        ("watch = [", "not valid TOML"),
+    ],
+)
+def test_bad_config_says_which_setting(tmp_path: Path, text: str, words: str) -> None:
+    config = tmp_path / "mekref.toml"
+    config.write_text(text)
+    with pytest.raises(ConfigError, match=words):
+        load_toml(config)
+
+
+def test_serve_without_a_folder_says_what_to_do() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "mekref.daemon.cli", "serve", "--db", "/nonexistent/x.db"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2
+    assert "--watch" in out.stderr
+
+
+def test_status_of_a_missing_database_is_an_error(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "mekref.daemon.cli", "status", "--db", str(tmp_path / "no.db")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 3 and "--db" in out.stderr
+    assert not (tmp_path / "no.db").exists()
+
+
+def test_events_for_one_path_merge_and_wait_for_the_debounce(tmp_path: Path) -> None:
+    clock = Clock()
+    pending = PendingFiles(debounce=0.1, settle=1.0, clock=clock)
+    path = tmp_path / "a.mul"
+    path.write_bytes(b"x")
+    for _ in range(5):
+        pending.notify(path, complete=True)
+    assert len(pending) == 1
+    assert pending.take(0) is None  # not yet: the debounce runs
+    clock.now += 0.2
+    ready = pending.take(0)
+    assert ready is not None and ready.path == path and not ready.settled
+    assert pending.take(0) is None
+
+
+def test_an_in_place_writer_is_taken_once_stable(tmp_path: Path) -> None:
+    clock = Clock()
+    pending = PendingFiles(settle=1.0, clock=clock)
+    path = tmp_path / "b.mul"
+    path.write_bytes(b"x")
+    pending.notify(path, complete=False)
+    clock.now += 1.1
+    path.write_bytes(b"xy")  # still growing at the first look
+    assert pending.take(0) is None
+    clock.now += 1.1
+    ready = pending.take(0)
+    assert ready is not None and ready.settled
+
+
+def test_a_file_gone_before_it_is_ready_is_dropped(tmp_path: Path) -> None:
+    clock = Clock()
+    pending = PendingFiles(clock=clock)
+    path = tmp_path / "c.mul"
+    path.write_bytes(b"x")
+    pending.notify(path, complete=True)
+    path.unlink()
+    clock.now += 5
+    assert pending.take(0) is None and len(pending) == 0
+
+
+def test_scan_takes_old_files_at_once(tmp_path: Path) -> None:
+    pending = PendingFiles(settle=1.0)
+    path = tmp_path / "old.mul"
+    path.write_bytes(b"x")
+    os.utime(path, (1_000_000, 1_000_000))
+    pending.found(path)
+    ready = pending.take(0)
+    assert ready is not None and ready.settled
+
+
+def test_which_names_are_battle_files() -> None:
+    assert is_battle_file("Bob.MUL") and is_battle_file("/x/y/a.mul")
+    assert not is_battle_file(".a.mul") and not is_battle_file("a.mul.part")
+
+
+def test_quarantine_names_never_overwrite_another_file(tmp_path: Path) -> None:
+    reason = Reason("bad", "x.mul:1:1", "fix it")
+    when = datetime.now(UTC)
+    first = quarantine_copy(tmp_path, Path("x.mul"), "a" * 64, reason, data=b"1", when=when)
+    again = quarantine_copy(tmp_path, Path("x.mul"), "a" * 64, reason, data=b"1", when=when)
+    other = quarantine_copy(tmp_path, Path("x.mul"), "b" * 64, reason, data=b"2", when=when)
+    assert first == again == tmp_path / "x.mul"
+    assert other == tmp_path / f"x.{'b' * 12}.mul"
+    assert other.read_bytes() == b"2" and first.read_bytes() == b"1"
+    assert (tmp_path / f"x.{'b' * 12}.mul.reason.txt").exists()
+
+
+def test_redact_hides_the_password() -> None:
+    assert redact("postgresql://u:secret@h:5432/db") == "postgresql://u:***@h:5432/db"
+    assert redact("/tmp/c.db") == "/tmp/c.db"
+
+
+def test_a_file_over_the_size_cap_is_quarantined(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    new_campaign(db)
+    big = tmp_path / "big.mul"
+    data = battle_bytes(1)
+    big.write_bytes(data)
+    with open_store(db) as store:
+        pipeline = Pipeline(
+            store,
+            quarantine_dir=tmp_path / "q",
+            battle_input=fake_battle_input,  # type: ignore[arg-type]
+            max_bytes=1000,
+        )
+        result = pipeline.process(big)
+        assert result.outcome is Outcome.QUARANTINED and result.sha256 == sha(data)
+        assert "byte limit" in (result.reason or "")
+        assert (tmp_path / "q" / "big.mul").read_bytes() == data
+        # Seen again (a rescan): not judged twice by the same process.
+        os.utime(big, None)
+        assert pipeline.process(big).outcome is Outcome.ALREADY_QUARANTINED
+
+
+def test_the_pipeline_applies_once_and_holds_strangers(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    cid = new_campaign(db)
+    with open_store(db) as store:
+        pipeline = Pipeline(
+            store,
+            quarantine_dir=tmp_path / "q",
+            battle_input=fake_battle_input,  # type: ignore[arg-type]
+        )
+        first = tmp_path / "one.mul"
+        first.write_bytes(battle_bytes(1))
+        assert pipeline.process(first).outcome is Outcome.APPLIED
+        assert pipeline.process(first).outcome is Outcome.UNCHANGED
+        copy = tmp_path / "two.mul"
+        copy.write_bytes(battle_bytes(1))
+        assert pipeline.process(copy).outcome is Outcome.ALREADY_APPLIED
+        stranger = tmp_path / "stranger.mul"
+        stranger.write_bytes(
+            (
+                Path(__file__).parents[1] / "fixtures/megamek/mekhq-fixedmuls-aceARC2R.mul"
+            ).read_bytes()
+        )
+        assert pipeline.process(stranger).outcome is Outcome.UNMATCHED
+        assert pipeline.process(stranger).outcome is Outcome.UNMATCHED  # retried, still held
+        assert [u.path for u in store.unmatched_files()] == [str(stranger)]
+        assert len(store.ingested_files(cid)) == 1
