@@ -461,3 +461,21 @@ def test_imported_ids_are_derived_from_the_seed_when_the_list_has_none() -> None
     assert len({i for pair in ids for i in pair}) == 4  # all distinct UUIDs
     other = build_units(mul, replace(state, seed="another"), None, None, "red")
     assert other[0].unit.unit_id != first[0].unit.unit_id
+
+
+def test_utterly_destroyed_when_every_internal_location_is_gone() -> None:
+    """ "Utterly Destroyed – Any unit that has had every internal location destroyed ...
+    Utterly destroyed units can never be scrapped.\""""
+    state = campaign((fu("r1"),), (fu("b1"),))
+    gone = UnitDamage(
+        locations=tuple(replace(loc, armor_now=0, internal_now=0) for loc in mek_locations())
+    )
+    events, state = run(
+        state,
+        submit(file("a", seen("r1", S.SURVIVORS), seen("b1", S.DEVASTATED, damage=gone))),
+        close("battle-" + "a" * 12, "red"),
+    )
+    b1 = next(u for u in _resolved(events).resolution.units if u.unit_id == "b1")
+    assert b1.fate is Fate.UTTERLY_DESTROYED
+    assert b1.scrap_wp is None and b1.salvaged_by is None
+    assert state.units["b1"].side_id == "blue"
