@@ -188,11 +188,7 @@ def test_the_pipeline_applies_once_and_holds_strangers(tmp_path: Path) -> None:
         copy.write_bytes(battle_bytes(1))
         assert pipeline.process(copy).outcome is Outcome.ALREADY_APPLIED
         stranger = tmp_path / "stranger.mul"
-        stranger.write_bytes(
-            (
-                Path(__file__).parents[1] / "fixtures/megamek/mekhq-fixedmuls-aceARC2R.mul"
-            ).read_bytes()
-        )
+        stranger.write_bytes(OTHER_FORCE.read_bytes())
         assert pipeline.process(stranger).outcome is Outcome.UNMATCHED
         assert pipeline.process(stranger).outcome is Outcome.UNMATCHED  # retried, still held
         assert [u.path for u in store.unmatched_files()] == [str(stranger)]
