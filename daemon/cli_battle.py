@@ -45,7 +45,7 @@ from mekref.rules.tripwire.battle_messages import (
 from mekref.rules.tripwire.battle_model import Fate
 from mekref.rules.tripwire.battles import pending_battles, retreat_check
 
-HELP = "ingest battle files and resolve battles (battle ingest|close|control|pending)"
+HELP = "battle files in, battles resolved (ingest, control, close, fate, retreat-check, pending)"
 INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 EPILOG = """\
 examples:
