@@ -13,7 +13,6 @@ from types import ModuleType
 ORDERS_MODULE = "mekref.rules.tripwire.turn.orders"
 BATTLES_MODULE = "mekref.rules.tripwire.battles"
 BATTLE_INPUT_MODULE = "mekref.daemon.battle_input"
-
 EXPORT_MODULE = "mekref.rules.tripwire.turn.export"
 
 

@@ -11,14 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from typing import Any
 
 import grpc
+from grpc import aio
 from grpc_status import rpc_status
 
 from mekref.daemon.grpc import auth
 from mekref.daemon.grpc.errors import ApiError, invalid
-from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, to_api_error
+from mekref.daemon.grpc.services.base import (
+    Context,
+    Services,
+    check_campaign_id,
+    log,
+    to_api_error,
+)
 from mekref.daemon.grpc.services.campaign import timestamp
 from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.grpc.visibility import visible_payload
@@ -44,12 +52,17 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
     ) -> None:
         try:
             await self._stream(request, context)
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, aio.AbortError):
             raise
         except Exception as exc:
             error = to_api_error(exc)
             if error is None:
-                raise
+                # Internals stay in the server log; the client gets an incident to quote.
+                incident = uuid.uuid4().hex[:12]
+                log.exception("stream.failed", incident=incident)
+                error = ApiError(
+                    grpc.StatusCode.INTERNAL, f"internal error (incident {incident})", "internal"
+                )
             await context.abort_with_status(rpc_status.to_status(error.to_status()))
 
     async def _stream(self, request: event_pb2.SubscribeEventsRequest, context: Context) -> None:
