@@ -14,6 +14,7 @@ pilot's name when several units share a design. Several candidates left is an
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import PurePath
 
@@ -103,13 +104,27 @@ def _by_person(state: CampaignState, entity: Entity) -> str | None:
     return None
 
 
-def match_units(state: CampaignState, mul: MulFile) -> dict[int, tuple[str, str]]:
-    """Entity position in ``mul.entities`` -> (campaign unit id, how it was matched)."""
+def match_units(
+    state: CampaignState, mul: MulFile, assigned: Mapping[int, str] | None = None
+) -> dict[int, tuple[str, str]]:
+    """Entity position in ``mul.entities`` -> (campaign unit id, how it was matched).
+
+    ``assigned`` is the referee's word for entities names cannot settle: the entity's line in
+    the file -> the campaign unit id.
+    """
     found: dict[int, tuple[str, str]] = {}
+    by_line = dict(assigned or {})
+    for line, unit_id in by_line.items():
+        if unit_id not in state.units:
+            raise AmbiguousMatch(f"line {line}", (), f"--assign {line}={unit_id}: no such unit")
+        if not any(e.line == line for e in mul.entities):
+            raise AmbiguousMatch(f"line {line}", (), f"--assign {line}: no entity starts there")
     for i, e in enumerate(mul.entities):
         if e.is_ejected_crew:
             continue
-        if e.external_id and e.external_id in state.units:
+        if e.line is not None and e.line in by_line:
+            found[i] = (by_line[e.line], "referee")
+        elif e.external_id and e.external_id in state.units:
             found[i] = (e.external_id, "external_id")
         elif (pid_unit := _by_person(state, e)) is not None:
             found[i] = (pid_unit, "pilot_external_id")
@@ -139,7 +154,8 @@ def match_units(state: CampaignState, mul: MulFile) -> dict[int, tuple[str, str]
                     listed,
                     f"{e.display_name} (pilot {pilots}, line {e.line}) fits {len(candidates)} "
                     f"campaign units and the pilot's name does not decide: {'; '.join(listed)}. "
-                    "Give the entity its unit's externalId, or name the unit with the referee.",
+                    f"Give the entity its unit's externalId, or have the referee name it "
+                    f"(--assign {e.line}=UNIT_ID).",
                 )
             candidates = by_pilot
         if len(candidates) == 1:
@@ -340,9 +356,13 @@ def report_command(
     path: str,
     design_for: DesignLookup | None,
     actor: str,
+    assigned: Mapping[int, str] | None = None,
 ) -> Command:
-    """The ``SubmitBattleReport`` a file becomes. Raises FileNotForCampaign / AmbiguousMatch."""
-    matches = match_units(state, mul)
+    """The ``SubmitBattleReport`` a file becomes. Raises FileNotForCampaign / AmbiguousMatch.
+
+    ``assigned``: the referee's matches for entities by their line in the file.
+    """
+    matches = match_units(state, mul, assigned)
     _, people_ids = _file_ids(mul)
     if not matches:
         ids, _ = _file_ids(mul)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,8 @@ EPILOG = """\
 examples:
   mekref battle ingest --db c.db logs/Ann.mul logs/Bob.mul --control loyalists
   mekref battle ingest --db c.db logs/Ann.mul --units-dir ~/megamek/data/mekfiles
+  mekref battle ingest --db c.db logs/Ann.mul --assign 12=UNIT_ID --referee Ann \
+      --reason "the Griffin at line 12 is Kai's"
   mekref battle pending --db c.db
   mekref battle fate --db c.db --unit UNIT --fate captured --side loyalists \
       --referee Ann --reason "surrendered after the game"
@@ -74,6 +77,12 @@ def register(sub: Any) -> None:
     ingest.add_argument("--control", metavar="SIDE", help="the side that controls the field")
     ingest.add_argument("--units-dir", type=Path, metavar="DIR", help="unit designs (.mtf/.blk)")
     ingest.add_argument("--battle", metavar="ID", help="join this battle (default: by units)")
+    ingest.add_argument(
+        "--assign",
+        action="append",
+        metavar="LINE=UNIT_ID",
+        help="referee: the entity starting at LINE is campaign unit UNIT_ID (repeat)",
+    )
     add_referee(ingest)
     ingest.set_defaults(handler=guarded(run_ingest), command_name="battle ingest")
 
@@ -116,6 +125,9 @@ def run_ingest(args: argparse.Namespace) -> int:
     design_for = design_lookup(args.units_dir)
     console = out_console()
     note = referee_note(args)
+    assigned = _assignments(args.assign or ())
+    if assigned and note is None:
+        raise CliError("--assign is the referee's word: add --referee NAME --reason TEXT")
     with opened(args.db) as store:
         runner = CampaignRunner(store)
         cid = campaign_id_of(store, args.campaign)
@@ -126,7 +138,13 @@ def run_ingest(args: argparse.Namespace) -> int:
             state = runner.load(cid).state
             try:
                 command = report_command(
-                    state, mul, sha256=sha, path=str(path), design_for=design_for, actor="cli"
+                    state,
+                    mul,
+                    sha256=sha,
+                    path=str(path),
+                    design_for=design_for,
+                    actor=note.referee if note else "cli",
+                    assigned=assigned,
                 )
             except (FileNotForCampaign, AmbiguousMatch) as exc:
                 raise CliError(str(exc), EXIT_REFUSED) from exc
@@ -169,6 +187,16 @@ def run_ingest(args: argparse.Namespace) -> int:
                     console.print(f"battle {battle_id} resolved, {args.control} holds the field")
         _print_pending(console, runner.load(cid).state)
     return EXIT_OK
+
+
+def _assignments(items: Sequence[str]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for item in items:
+        line, sep, unit_id = item.partition("=")
+        if not sep or not line.strip().isdigit() or not unit_id.strip():
+            raise CliError(f"--assign {item!r}: write LINE=UNIT_ID, e.g. --assign 12=UNIT_ID")
+        out[int(line)] = unit_id.strip()
+    return out
 
 
 def run_control(args: argparse.Namespace) -> int:

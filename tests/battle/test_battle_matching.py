@@ -117,6 +117,15 @@ def test_the_cli_names_ambiguous_candidates_in_one_line(cli: Cli, tmp_path: Path
     assert code == 3
     assert "fits 2 campaign units" in err and "g1 (Griffin GRF-1N, Kai" in err and "g2" in err
     assert len(err.strip().splitlines()) == 1
+    line = err.split("--assign ")[1].split("=")[0]
+    code, _, err = cli("battle", "ingest", "--db", db, str(tmp_path / "r.mul"),
+                       "--assign", f"{line}=g2")  # fmt: skip
+    assert code == 2 and "referee's word" in err
+    word = ("--referee", "Ann", "--reason", "it is Gus's")
+    code, out, err = cli("battle", "ingest", "--db", db, str(tmp_path / "r.mul"),
+                         "--assign", f"{line}=g2", *word)  # fmt: skip
+    assert code == 0, err
+    assert "1 units for battle" in out
     other = mek(
         "Atlas", "AS7-D", "elsewhere", pilot("Nobody", "p-elsewhere"), section=Section.SURVIVORS
     )
