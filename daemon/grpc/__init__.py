@@ -3,17 +3,38 @@
 ``serve_grpc(store, tokens, "127.0.0.1:50051")`` starts it in the background and returns a
 handle to stop; ``python -m mekref.daemon.grpc --db campaign.db`` runs it alone. See
 docs/api.md for the contract, authentication and a grpcurl session.
+
+The names below are imported on first use: ``mekref token`` (which needs only the token store)
+must keep working in a checkout whose generated API code (``make proto``) is missing.
 """
 
-from mekref.daemon.grpc.server import (
-    DEFAULT_ADDRESS,
-    GrpcServer,
-    ServerOptions,
-    TlsFiles,
-    build_server,
-    serve_grpc,
-)
-from mekref.daemon.grpc.tokens import Principal, Role, TokenStore
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mekref.daemon.grpc.server import (
+        DEFAULT_ADDRESS,
+        GrpcServer,
+        ServerOptions,
+        TlsFiles,
+        build_server,
+        serve_grpc,
+    )
+    from mekref.daemon.grpc.tokens import Principal, Role, TokenStore
+
+_WHERE = {
+    "DEFAULT_ADDRESS": "server",
+    "GrpcServer": "server",
+    "ServerOptions": "server",
+    "TlsFiles": "server",
+    "build_server": "server",
+    "serve_grpc": "server",
+    "Principal": "tokens",
+    "Role": "tokens",
+    "TokenStore": "tokens",
+}
 
 __all__ = [
     "DEFAULT_ADDRESS",
@@ -26,3 +47,10 @@ __all__ = [
     "build_server",
     "serve_grpc",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
