@@ -22,10 +22,12 @@ from mekref.daemon.cli_campaign import (
     EXIT_OK,
     CliError,
     add_db,
+    add_referee,
     campaign_id_of,
     guarded,
     opened,
     out_console,
+    referee_note,
     run_command,
 )
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
@@ -43,6 +45,7 @@ from mekref.rules.tripwire.turn.orders import (
     WithdrawOrders,
     orders_of,
 )
+from mekref.rules.tripwire.turn.plugin import RepositionFormation
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
 from mekref.rules.tripwire.turn.state import UnitMobility
 from mekref.rules.tripwire.turn.weather import level_name
@@ -120,6 +123,14 @@ def register(sub: Any) -> None:
         help="the set-up TOML (default: the bundled Ginestra demo, daemon/samples/ginestra)",
     )
     setup.set_defaults(handler=guarded(run_setup), command_name="turn setup")
+    move = turn_acts.add_parser(
+        "reposition", help="referee: put a formation in a hex (a retreat after a battle)"
+    )
+    add_db(move)
+    move.add_argument("--formation", required=True)
+    move.add_argument("--hex", required=True, help='"CCRR", or "" for orbit')
+    add_referee(move)
+    move.set_defaults(handler=guarded(run_reposition), command_name="turn reposition")
     resolve = turn_acts.add_parser("resolve", help="weather, actions, movement, engagements")
     add_db(resolve)
     resolve.add_argument("--day", type=int, required=True)
@@ -408,3 +419,15 @@ def _designs(state: CampaignState, side: str, units_dir: Path | None) -> dict[st
         if design is not None:
             found[uid] = design
     return found
+
+
+def run_reposition(args: argparse.Namespace) -> int:
+    note = referee_note(args)
+    if note is None:
+        raise CliError("a reposition is the referee's decision: give --referee NAME and --reason")
+    cmd = RepositionFormation(actor="referee", formation_id=args.formation, hex=args.hex, note=note)
+    with opened(args.db) as store:
+        cid = campaign_id_of(store, args.campaign)
+        run_command(CampaignRunner(store), cid, cmd)
+    out_console().print(f"{args.formation} now stands in {args.hex or 'orbit'}")
+    return EXIT_OK

@@ -137,3 +137,18 @@ def test_the_ginestra_sample_sets_up_from_its_files(
     # (1 + 2 VP); Alpha garrisons the Manufacturing Facility (1): 4. The rebels' base is held
     # by nobody on the ground yet: 0.
     assert "strategic VP: loyalist 4, rebel 0" in capsys.readouterr().out
+
+
+def test_the_ginestra_demo_plays_end_to_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mekref.daemon.samples.ginestra import demo
+
+    monkeypatch.chdir(Path(__file__).parents[2])
+    assert demo.main(["--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "engagement day1-1105-1: assault in 1105" in out
+    assert "loyalist holds the field" in out
+    for name in ("before-loyalist.svg", "after-loyalist.svg", "after-rebel.svg",
+                 "day1-1105-1-loyalist.mul", "day1-1105-1-rebel.md"):  # fmt: skip
+        assert (tmp_path / name).exists(), name

@@ -9,7 +9,7 @@ from turn_world import mobility
 
 from mekref.rules.codec import canonical_json
 from mekref.rules.dice import Roll
-from mekref.rules.messages import COMMANDS, EVENTS, Command, Event
+from mekref.rules.messages import COMMANDS, EVENTS, Command, Event, RefereeNote
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.artillery import FireUnguidedArtillery
 from mekref.rules.tripwire.turn.orders import (
@@ -18,7 +18,7 @@ from mekref.rules.tripwire.turn.orders import (
     SubmitOrders,
     WithdrawOrders,
 )
-from mekref.rules.tripwire.turn.plugin import RecordLeaderCaptured
+from mekref.rules.tripwire.turn.plugin import RecordLeaderCaptured, RepositionFormation
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
 from mekref.rules.tripwire.turn.state import (
     Arrival,
@@ -70,6 +70,9 @@ COMMANDS_SAMPLE: list[Command] = [
         actor="ref", engagement_id="e", firing_side="s", pieces=("u",), run_mp=5, sheets=2
     ),
     RecordLeaderCaptured(actor="ref", force="t"),
+    RepositionFormation(
+        actor="ref", formation_id="b", hex="1106", note=RefereeNote(referee="R", reason="r")
+    ),
 ]
 EVENTS_SAMPLE: list[Event] = [
     ev.StrategicMapStarted(
@@ -120,6 +123,15 @@ EVENTS_SAMPLE: list[Event] = [
     ),
     ev.StrategicVictoryScored(day=1, vp=(("s", 3),), ended=""),
     ev.LeaderCaptured(force="t", actor="ref"),
+    ev.FormationRepositioned(
+        side_id="t",
+        formation_id="b",
+        before="1105",
+        after="1106",
+        referee="R",
+        reason="r",
+        actor="R",
+    ),
     ev.TransportCargoCaptured(unit_id="u", pools=("p",), after="t"),
     ev.UnrestSuppressed(formation_id="a", force="s", action="martial_law", amount=4, active=True),
     ev.SabotageRolled(side_id="s", formation_id="a", unit_id="u", damage=15, rolls=(ROLL,)),

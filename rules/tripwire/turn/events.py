@@ -215,6 +215,20 @@ class TransportCargoCaptured(Event):
     after: str
 
 
+@EVENTS.register("FormationRepositioned")
+@dataclass(frozen=True, kw_only=True)
+class FormationRepositioned(Event):
+    """Referee: a formation put in another hex (a strategic retreat after a battle)."""
+
+    side_id: str
+    formation_id: str
+    before: str
+    after: str
+    referee: str
+    reason: str
+    actor: str
+
+
 @EVENTS.register("LeaderCaptured")
 @dataclass(frozen=True, kw_only=True)
 class LeaderCaptured(Event):

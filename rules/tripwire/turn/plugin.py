@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from mekref.hexmap import label, parse_label
+from mekref.hexmap.geometry import LabelError
 from mekref.rules.campaign_state import CampaignState
 from mekref.rules.dice import Dice
 from mekref.rules.engine import register_decider, register_evolver
-from mekref.rules.messages import COMMANDS, Command, Event
+from mekref.rules.messages import COMMANDS, Command, Event, RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.rulesets import RuleSet
 from mekref.rules.tripwire.turn import artillery, orders, resolve, setup
@@ -17,6 +19,7 @@ from mekref.rules.tripwire.turn.events import (
     DayEnded,
     EngagementDetermined,
     FacilityDestroyed,
+    FormationRepositioned,
     FormationsPlaced,
     FormationsUpdated,
     LeaderCaptured,
@@ -36,6 +39,8 @@ from mekref.rules.tripwire.turn.events import (
     UnrestSuppressed,
     WeatherRolled,
 )
+from mekref.rules.tripwire.turn.mapdata import hexmap_of
+from mekref.rules.tripwire.turn.state import IN_ORBIT
 
 
 @COMMANDS.register("RecordLeaderCaptured")
@@ -44,6 +49,52 @@ class RecordLeaderCaptured(Command):
     """Referee: a side's leader was captured and returned to the captor's DropShip (line 162)."""
 
     force: str
+
+
+@COMMANDS.register("RepositionFormation")
+@dataclass(frozen=True, kw_only=True)
+class RepositionFormation(Command):
+    """Referee: move a formation to a hex (or orbit, ""), e.g. the loser's retreat after a
+    battle. The rules do not say where a beaten force goes; the referee does (ruling T-E7)."""
+
+    formation_id: str
+    hex: str
+    note: RefereeNote
+
+
+def _decide_reposition(
+    state: CampaignState, cmd: RepositionFormation, dice: Dice, rules: RuleSet | None
+) -> list[Event]:
+    s = strategic_of(state)
+    f = s.formations.get(cmd.formation_id)
+    if f is None:
+        raise Refusal("unknown_formation", f"formation_id: no formation {cmd.formation_id!r}")
+    where = cmd.hex
+    if where != IN_ORBIT:
+        try:
+            h = parse_label(where)
+        except LabelError as exc:
+            raise Refusal("illegal_path", f"hex: {exc}") from None
+        if not hexmap_of(s).in_bounds(h):
+            raise Refusal("illegal_path", f"hex: {where} is off the map")
+        where = label(h)
+    return [
+        FormationRepositioned(
+            side_id=f.side_id,
+            formation_id=f.formation_id,
+            before=f.hex,
+            after=where,
+            referee=cmd.note.referee,
+            reason=cmd.note.reason,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _repositioned(state: CampaignState, e: FormationRepositioned) -> CampaignState:
+    s = strategic_of(state)
+    f = s.formations[e.formation_id]
+    return _with(state, formations={**s.formations, f.formation_id: replace(f, hex=e.after)})
 
 
 def _decide_leader(
@@ -161,6 +212,8 @@ register_decider(orders.WithdrawOrders, orders.decide_withdraw)
 register_decider(orders.ResolveTurn, resolve.decide_resolve)
 register_decider(artillery.FireUnguidedArtillery, artillery.decide_fire)
 register_decider(RecordLeaderCaptured, _decide_leader)
+register_decider(RepositionFormation, _decide_reposition)
+register_evolver(FormationRepositioned, _repositioned)
 
 register_evolver(StrategicMapStarted, setup.evolve_started)
 register_evolver(FormationsPlaced, setup.evolve_placed)

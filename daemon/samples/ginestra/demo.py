@@ -1,0 +1,123 @@
+"""Play the Ginestra demo: set-up, days of orders, an engagement, the export, a recorded battle
+coming back, and the map before and after.
+
+Run from the project folder (it reads the fixture unit designs):
+``python -m mekref.daemon.samples.ginestra.demo [--out DIR]``. Every step is a ``mekref``
+command, printed before it runs, so the demo doubles as a walk-through.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from mekref.adapters.megamek.mul_model import Location, MulFile, RootKind, Section
+from mekref.adapters.megamek.mul_reader import read_mul_bytes
+from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
+from mekref.daemon.cli import main as cli
+from mekref.daemon.samples.ginestra import FOLDER
+
+UNITS = Path.cwd() / "tests" / "fixtures" / "megamek" / "units"
+
+
+def step(title: str, *argv: str) -> None:
+    print(f"\n## {title}\n$ mekref {' '.join(argv)}", flush=True)
+    code = cli(list(argv))
+    if code != 0:
+        raise SystemExit(f"demo: 'mekref {' '.join(argv)}' exited with {code}")
+
+
+def battle_records(out: Path, engagement: str) -> tuple[Path, Path]:
+    """What MegaMek would write back after the assault: the rebels' Jenner is wrecked and left
+    on the field, the Griffin is scarred, the loyalists hold the field. Built from the exported
+    lists, so every entity keeps its externalId."""
+    loyal = read_mul_bytes((out / f"{engagement}-loyalist.mul").read_bytes())
+    rebel = read_mul_bytes((out / f"{engagement}-rebel.mul").read_bytes())
+    scarred = []
+    for e in loyal.entities:
+        if e.chassis == "Griffin":
+            # Center Torso front armour 20 -> 8, internal 18 -> 14 (MUL location 1).
+            e = replace(e, locations=(Location(index=1, name="", armor=8, internal=14, rear=7),))
+        scarred.append(replace(e, section=Section.SURVIVORS))
+    jenner = [e for e in rebel.entities if e.chassis == "Jenner"]
+    others = [e for e in rebel.entities if e.chassis != "Jenner"]
+    wreck = [
+        replace(
+            e,
+            section=Section.SALVAGE,
+            locations=(Location(index=6, name="", armor=0, internal=0, destroyed=True),),
+        )
+        for e in jenner
+    ]
+    loyal_record = MulFile(
+        root=RootKind.RECORD, version=DEFAULT_WRITE_VERSION, entities=(*scarred, *wreck)
+    )
+    rebel_record = MulFile(
+        root=RootKind.RECORD,
+        version=DEFAULT_WRITE_VERSION,
+        entities=(*(replace(e, section=Section.SURVIVORS) for e in others), *wreck),
+    )
+    a, b = out / "loyalist-record.mul", out / "rebel-record.mul"
+    a.write_text(write_mul(loyal_record), encoding="utf-8")
+    b.write_text(write_mul(rebel_record), encoding="utf-8")
+    return a, b
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mekref.daemon.samples.ginestra.demo")
+    parser.add_argument("--out", type=Path, help="keep the files here (default: a temp folder)")
+    args = parser.parse_args(argv)
+    if not UNITS.is_dir():
+        print(f"demo: run it from the project folder (no {UNITS})", file=sys.stderr)
+        return 2
+    out = args.out or Path(tempfile.mkdtemp(prefix="ginestra-"))
+    out.mkdir(parents=True, exist_ok=True)
+    db = str(out / "ginestra.db")
+    step("A campaign with the two Ginestra factions", "campaign", "new", "--db", db,
+         "--name", "Ginestra", "--seed", "3065",
+         "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
+    for side in ("loyalist", "rebel"):
+        step(f"The {side} force from its unit list", "force", "import", "--db", db,
+             "--side", side, str(FOLDER / f"{side}.mul"), "--units-dir", str(UNITS),
+             "--unchecked", "--referee", "Demo", "--reason", "militia and a lance")  # fmt: skip
+    step("The strategic map: Day Zero", "turn", "setup", "--db", db)
+    step("What the loyalists see before", "map", "render", "--db", db, "--side", "loyalist",
+         "-o", str(out / "before-loyalist.svg"))  # fmt: skip
+    step("Rebel orders for day 1 (secret)", "orders", "submit", "--db", db, "--side", "rebel",
+         "--day", "1", "--order", "bravo:orbital_insertion::1105",
+         "--order", "r-militia:orbital_insertion::1712",
+         "--param", "bravo:objective=raid")  # fmt: skip
+    step("Loyalist orders for day 1 (secret)", "orders", "submit", "--db", db,
+         "--side", "loyalist", "--day", "1", "--order", "alpha:guard",
+         "--order", "l-guard:guard", "--order", "l-militia:move:0509,0609")  # fmt: skip
+    step("The referee resolves day 1", "turn", "resolve", "--db", db, "--day", "1")
+    for side in ("loyalist", "rebel"):
+        step(f"The {side} scenario for MegaMek", "engagement", "export", "--db", db,
+             "--side", side, "-o", str(out), "--units-dir", str(UNITS))  # fmt: skip
+    engagement = "day1-1105-1"
+    loyal_record, rebel_record = battle_records(out, engagement)
+    step("The battle comes back from MegaMek", "battle", "ingest", "--db", db,
+         str(loyal_record), str(rebel_record), "--control", "loyalist",
+         "--units-dir", str(UNITS))  # fmt: skip
+    step("The beaten rebels fall back (the referee decides where)", "turn", "reposition",
+         "--db", db, "--formation", "bravo", "--hex", "1106", "--referee", "Demo",
+         "--reason", "lost the assault on the Facility")  # fmt: skip
+    step("Day 2: the militia rolls on to the Space Port", "orders", "submit", "--db", db,
+         "--side", "loyalist", "--day", "2", "--order", "l-militia:move:0610")  # fmt: skip
+    step("The referee resolves day 2", "turn", "resolve", "--db", db, "--day", "2")
+    step("What the loyalists see after", "map", "render", "--db", db, "--side", "loyalist",
+         "-o", str(out / "after-loyalist.svg"))  # fmt: skip
+    step("What the rebels see after", "map", "render", "--db", db, "--side", "rebel",
+         "-o", str(out / "after-rebel.svg"))  # fmt: skip
+    print(f"\nfiles in {out}")
+    if args.out is None and "--keep" in (argv or []):
+        shutil.rmtree(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
