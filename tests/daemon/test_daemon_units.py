@@ -18,7 +18,7 @@ from mekref.daemon.serve import redact
 from mekref.daemon.store import open_store
 from mekref.daemon.watch.quarantine import Reason, quarantine_copy
 from mekref.daemon.watch.readiness import PendingFiles
-from mekref.daemon.watch.scan import is_battle_file
+from mekref.daemon.watch.scan import is_battle_file, scan_folders
 
 
 class Clock:
@@ -193,3 +193,29 @@ def test_the_pipeline_applies_once_and_holds_strangers(tmp_path: Path) -> None:
         assert pipeline.process(stranger).outcome is Outcome.UNMATCHED  # retried, still held
         assert [u.path for u in store.unmatched_files()] == [str(stranger)]
         assert len(store.ingested_files(cid)) == 1
+
+
+def test_a_second_signal_exits_at_once() -> None:
+    # The first signal only asks for a stop; the second must not wait for anything.
+    program = (
+        "import os, signal, time\n"
+        "from mekref.daemon.shutdown import Shutdown\n"
+        "s = Shutdown(); s.install()\n"
+        "os.kill(os.getpid(), signal.SIGTERM)\n"
+        "assert s.requested.is_set() and s.signal_name == 'SIGTERM'\n"
+        "os.kill(os.getpid(), signal.SIGINT)\n"
+        "time.sleep(60)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, timeout=60)
+    assert out.returncode == 128 + 2, out.stderr
+
+
+def test_scan_finds_battle_files_recursively_only_when_asked(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    for name in ("b.mul", "a.MUL", "notes.txt", "sub/c.mul"):
+        (tmp_path / name).write_bytes(b"x")
+    flat = [p.relative_to(tmp_path).as_posix() for p in scan_folders([tmp_path], recursive=False)]
+    deep = [p.relative_to(tmp_path).as_posix() for p in scan_folders([tmp_path], recursive=True)]
+    assert flat == ["a.MUL", "b.mul"]
+    assert deep == ["a.MUL", "b.mul", "sub/c.mul"]
+    assert list(scan_folders([tmp_path / "missing"], recursive=True)) == []
