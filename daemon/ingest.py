@@ -180,6 +180,7 @@ class Pipeline:
         self._final: dict[Path, Stat] = {}
         # sha256s quarantined by this process: a rescan does not re-judge them; a restart does.
         self._quarantined: set[str] = set()
+        self._held: set[str] = set()  # sha256s held as unmatched by this process
         # campaign id -> (last seq, state): matching a file needs every campaign's state;
         # folding only the events since the last look keeps that cheap as logs grow.
         self._states: dict[str, tuple[int, Any]] = {}
@@ -407,7 +408,9 @@ class Pipeline:
 
     def _hold(self, path: Path, sha: str, log: Any, reason: str) -> IngestResult:
         self.store.hold_unmatched(sha, str(path), reason)
-        log.info("file.unmatched", reason=reason)
+        # Said once at info; every rescan retries it, which is only worth a debug line.
+        (log.debug if sha in self._held else log.info)("file.unmatched", reason=reason)
+        self._held.add(sha)
         return IngestResult(Outcome.UNMATCHED, str(path), sha, reason=reason)
 
     def _quarantine(

@@ -193,7 +193,7 @@ def test_other_bad_files_are_quarantined(site: Site, daemon: Serve) -> None:
 
 
 def test_file_for_no_campaign_is_held_and_retried(site: Site) -> None:
-    serve = site.serve("--rescan", "0.5").start()
+    serve = site.serve("--rescan", "0.5", "--log-level", "debug").start()
     try:
         data = OTHER_FORCE.read_bytes()
         drop(site.inbox, "stranger.mul", data)
