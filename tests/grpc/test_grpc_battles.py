@@ -150,6 +150,18 @@ def test_two_uploads_and_control_resolve_the_battle(battle: Battle) -> None:
     assert [s["side_id"] for s in reports["blue"]["side_outcomes"]] == ["blue"]
 
 
+def test_a_side_cannot_upload_the_other_sides_record(battle: Battle) -> None:
+    b = battle
+    with pytest.raises(grpc.RpcError) as caught:
+        _upload(b, "blue", "Red.mul", b.files["red"].read_bytes())
+    assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert reason_of(caught.value) == "not_your_file"
+    assert "red" not in (caught.value.details() or "").lower()
+    assert not b.store.ingested_files()
+    done = _upload(b, "referee", "Red.mul", b.files["red"].read_bytes())
+    assert done.outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED
+
+
 def test_uploads_are_stored_under_their_hash_never_the_clients_name(battle: Battle) -> None:
     b = battle
     data = b.files["red"].read_bytes()

@@ -78,9 +78,12 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             raise invalid("file_name", "at most 255 characters")
         if self.s.pipeline is None or self.s.uploads_dir is None:
             raise unimplemented("battle file upload")
-        return await self.s.run(context, self._upload, cid, data)
+        principal = auth.current_principal()
+        return await self.s.run(context, self._upload, cid, data, principal.side_id)
 
-    def _upload(self, cid: str, data: bytes) -> battle_pb2.UploadBattleFileResponse:
+    def _upload(
+        self, cid: str, data: bytes, side_id: str | None
+    ) -> battle_pb2.UploadBattleFileResponse:
         sha = hashlib.sha256(data).hexdigest()
         try:
             # Hostile or broken XML is refused here, before anything is written to disk.
@@ -101,6 +104,8 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
                     "no unit or person in this file belongs to this campaign",
                     "file_not_for_campaign",
                 )
+            if side_id is not None:
+                self._check_own_view(battle_input, state, mul, sha, side_id)
         if not self.s.store.has_file(cid, sha):
             path = store_upload(Path(self.s.uploads_dir), data, sha)
             result = self.s.pipeline.process(path)
@@ -130,6 +135,39 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             last_seq=last,
             reason=reason,
         )
+
+    def _check_own_view(
+        self, battle_input: Any, state: Any, mul: Any, sha: str, side_id: str
+    ) -> None:
+        """A side uploads its own player's record only: another side's is acting for it.
+
+        The file's view is worked out as the pipeline will (``report_command``); a file whose
+        units cannot be matched is left to the pipeline, which quarantines it with the reason.
+        """
+        try:
+            command = battle_input.report_command(
+                state,
+                mul,
+                sha256=sha,
+                path="upload",
+                design_for=getattr(self.s.pipeline, "design_for", None),
+                actor=side_id,
+            )
+        except (battle_input.FileNotForCampaign, battle_input.AmbiguousMatch):
+            return
+        battles = contracts.optional_module(contracts.BATTLES_MODULE)
+        file = getattr(command, "file", None)
+        if battles is None or file is None:
+            return
+        # The rules name the view when they take the file in; ask them the same way now.
+        view = battles.reporting_side(state, file)
+        if view != side_id:
+            # Neither whose view it is nor whether it is anyone's: only that it is not yours.
+            raise ApiError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "this file is not your side's view of the battle; the referee uploads it",
+                "not_your_file",
+            )
 
     @rpc
     async def ListPendingBattles(
