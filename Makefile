@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 # links files one by one, so a new module is invisible until then).
 SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' \) -not -path 'proto/gen/*' 2>/dev/null)
 
-.PHONY: help install demo test lint fmt bench clean
+.PHONY: help install demo test lint fmt bench clean proto
 help:
 	@echo "make demo   set up, then run the bundled sample campaign end to end"
 	@echo "make test   set up, then run the whole test suite (what CI runs)"
@@ -31,9 +31,9 @@ install: $(VENV)/.installed
 
 # Generated API code is produced by the build, never committed (issue 5 fills proto/mekref/v1).
 proto:
-	@mkdir -p proto/gen/mekref/v1 && touch proto/gen/mekref/v1/__init__.py
+	@mkdir -p proto/gen/mekref/v1 && touch proto/gen/mekref/v1/__init__.py proto/gen/mekref/v1/py.typed
 	@if ls proto/mekref/v1/*.proto >/dev/null 2>&1; then \
-	  $(BIN)/python -m grpc_tools.protoc -Iproto --python_out=proto/gen --grpc_python_out=proto/gen \
+	  PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m grpc_tools.protoc -Iproto --python_out=proto/gen --grpc_python_out=proto/gen \
 	    --mypy_out=proto/gen --mypy_grpc_out=proto/gen proto/mekref/v1/*.proto; fi
 
 demo: install
