@@ -10,6 +10,7 @@ value that was appended.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
@@ -105,6 +106,14 @@ def from_jsonable(hint: Any, data: JsonValue) -> Any:
     raise CodecError(f"unsupported type hint {hint!r}")
 
 
+@functools.cache
+def _fields_of(cls: type) -> dict[str, Any]:
+    """Field name -> resolved type hint. Resolving hints is slow and a class never changes, so
+    decoding a long event log would otherwise spend most of its time here."""
+    hints = get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+
+
 def _from_jsonable_class(cls: type, data: JsonValue) -> Any:
     if issubclass(cls, Enum):
         return cls(data)
@@ -127,15 +136,14 @@ def _from_jsonable_class(cls: type, data: JsonValue) -> Any:
     if dataclasses.is_dataclass(cls):
         if not isinstance(data, dict):
             raise CodecError(f"expected an object for {cls.__name__}")
-        hints = get_type_hints(cls)
+        fields = _fields_of(cls)
         kwargs: dict[str, Any] = {}
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - known - {"type"}
+        unknown = set(data) - fields.keys() - {"type"}
         if unknown:
             raise CodecError(f"unknown fields for {cls.__name__}: {sorted(unknown)}")
-        for f in dataclasses.fields(cls):
-            if f.name in data:
-                kwargs[f.name] = from_jsonable(hints[f.name], data[f.name])
+        for name, hint in fields.items():
+            if name in data:
+                kwargs[name] = from_jsonable(hint, data[name])
         try:
             return cls(**kwargs)
         except (TypeError, ValueError) as exc:  # a missing field, or a value the class refuses
