@@ -46,6 +46,7 @@ examples:
   mekref map show -o ginestra.svg                        the bundled Ginestra map
   mekref map show --map my-planet.toml -o check.svg      check a map file while writing it
   mekref map render --db ginestra.db --side rebel -o rebel.svg
+  mekref map render --db ginestra.db --side rebel -o rebel.png    a picture instead
                                                          what the rebels know, fog of war
 """
 
@@ -58,12 +59,25 @@ def register(sub: Any) -> None:
     render = actions.add_parser("render", help="one side's view of a campaign's map")
     add_db(render)
     render.add_argument("--side", required=True, help="the side whose view to draw")
-    render.add_argument("-o", "--output", type=Path, help="SVG file (default: standard output)")
+    render.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        help="SVG or PNG file, by its extension (default: SVG on standard output)",
+    )
     render.set_defaults(handler=guarded(run_render), command_name="map render")
     show = actions.add_parser("show", help="a map without a campaign (default: Ginestra)")
     show.add_argument("--map", default="ginestra", help="a bundled map name or a map TOML file")
-    show.add_argument("-o", "--output", type=Path, help="SVG file (default: standard output)")
+    show.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        help="SVG or PNG file, by its extension (default: SVG on standard output)",
+    )
     show.set_defaults(handler=guarded(run_show), command_name="map show")
+
+
+OUTPUT_HELP = "SVG or PNG file, by its extension (default: SVG on standard output)"
 
 
 def _write(svg: str, output: Path | None) -> None:
@@ -71,7 +85,13 @@ def _write(svg: str, output: Path | None) -> None:
         sys.stdout.write(svg)
         return
     try:
-        output.write_text(svg, encoding="utf-8")
+        if output.suffix.lower() == ".png":
+            # A picture people can paste anywhere; cairosvg draws our SVG with libcairo.
+            import cairosvg  # type: ignore[import-untyped]
+
+            cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=str(output), scale=1.5)
+        else:
+            output.write_text(svg, encoding="utf-8")
     except OSError as exc:
         raise CliError(f"{output}: cannot write ({exc.strerror})") from exc
     out_console().print(f"wrote {output}")
