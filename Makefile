@@ -38,6 +38,8 @@ proto:
 
 demo: install
 	$(BIN)/python -m mekref.daemon.demo
+	$(BIN)/python -m mekref.daemon.samples.ginestra.demo --out demo-out
+	@echo "maps and scenario files of the Ginestra demo: demo-out/ (open the .png maps)"
 
 test: install
 	$(BIN)/python -m pytest -q

@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
              "--unchecked", "--referee", "Demo", "--reason", "militia and a lance")  # fmt: skip
     step("The strategic map: Day Zero", "turn", "setup", "--db", db)
     step("What the loyalists see before", "map", "render", "--db", db, "--side", "loyalist",
-         "-o", str(out / "before-loyalist.svg"))  # fmt: skip
+         "-o", str(out / "before-loyalist.png"))  # fmt: skip
     step("Rebel orders for day 1 (secret)", "orders", "submit", "--db", db, "--side", "rebel",
          "--day", "1", "--order", "bravo:orbital_insertion::1105",
          "--order", "r-militia:orbital_insertion::1712",
@@ -110,9 +110,9 @@ def main(argv: list[str] | None = None) -> int:
          "--side", "loyalist", "--day", "2", "--order", "l-militia:move:0610")  # fmt: skip
     step("The referee resolves day 2", "turn", "resolve", "--db", db, "--day", "2")
     step("What the loyalists see after", "map", "render", "--db", db, "--side", "loyalist",
-         "-o", str(out / "after-loyalist.svg"))  # fmt: skip
+         "-o", str(out / "after-loyalist.png"))  # fmt: skip
     step("What the rebels see after", "map", "render", "--db", db, "--side", "rebel",
-         "-o", str(out / "after-rebel.svg"))  # fmt: skip
+         "-o", str(out / "after-rebel.png"))  # fmt: skip
     print(f"\nfiles in {out}")
     if args.out is None and "--keep" in (argv or []):
         shutil.rmtree(out)
