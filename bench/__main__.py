@@ -1,14 +1,36 @@
-"""``python -m bench``: run every benchmark and print Markdown ready for the README."""
+"""``python -m bench``: run every benchmark and print Markdown ready for the README.
+
+Each benchmark compares against a baseline measured in the same run on the same input: bare
+lxml for parsing, a bare watchdog observer for file latency, parse-only for replay, an echo RPC
+for the API, and a growing formation count for the strategic turn. ``python -m bench NAME``
+runs one (``parse``, ``latency``, ``replay``, ``grpc``, ``turn``).
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
-from bench import parse
+from bench import grpc, latency, parse, replay, turn
+
+BENCHES: dict[str, Callable[[list[str] | None], int]] = {
+    "parse": parse.main,
+    "latency": latency.main,
+    "replay": replay.main,
+    "grpc": grpc.main,
+    "turn": turn.main,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
-    return parse.main(argv)
+    args = list(sys.argv[1:] if argv is None else argv)
+    chosen = [a for a in args if a in BENCHES] or list(BENCHES)
+    rest = [a for a in args if a not in BENCHES]
+    worst = 0
+    for name in chosen:
+        print(f"\n## bench.{name}\n", flush=True)
+        worst = max(worst, BENCHES[name](rest))
+    return worst
 
 
 if __name__ == "__main__":
