@@ -16,8 +16,10 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.cli_campaign import err_console
 from mekref.daemon.store import StoreError, open_store
 from mekref.rules.codec import CodecError, to_jsonable
 from mekref.rules.games import game_names, load_game
@@ -84,8 +86,13 @@ def _db(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", required=True, help="SQLite file or postgresql:// URL")
 
 
+def _out() -> Console:
+    # No markup: campaign names and roll names (which quote people and units) may hold brackets.
+    return Console(highlight=False, markup=False)
+
+
 def _err(message: str) -> None:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"mekref game: {message}")
+    err_console().print(f"mekref game: {message}")
 
 
 def _read_command(path: Path) -> Command | None:
@@ -118,7 +125,7 @@ def _commands(args: argparse.Namespace) -> int:
             continue
         fields = ", ".join(f.name for f in dataclasses.fields(cls) if f.name != "actor")
         table.add_row(cls.TYPE, fields)
-    Console(highlight=False).print(table)
+    _out().print(table)
     return 0
 
 
@@ -140,11 +147,11 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
     except StoreError as exc:
         _err(str(exc))
         return EXIT_BAD_INPUT
-    console = Console(highlight=False)
+    console = _out()
     console.print(f"campaign {done.campaign_id}: events {done.first_seq}-{done.last_seq}")
     for event in done.events:
         rolls = ", ".join(f"{r.name} = {'+'.join(map(str, r.faces))}" for r in event.rolls)
-        console.print(f"  {event.TYPE}" + (f"  [dim]({rolls})[/dim]" if rolls else ""))
+        console.print(Text.assemble(f"  {event.TYPE}", (f"  ({rolls})" if rolls else "", "dim")))
     console.print(f"state-hash: {state_hash}")
     return 0
 
@@ -171,7 +178,7 @@ def _state(args: argparse.Namespace) -> int:
         json.dump({**out, "state_hash": state_hash}, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        Console(highlight=False).print(
+        _out().print(
             f"campaign {args.campaign}: {loaded.last_seq} events\nstate-hash: {state_hash}"
         )
     return 0
@@ -189,5 +196,5 @@ def _list(args: argparse.Namespace) -> int:
         table.add_column(column)
     for c in campaigns:
         table.add_row(c.id, c.name, c.ruleset, c.created_at.isoformat(timespec="seconds"))
-    Console(highlight=False).print(table)
+    _out().print(table)
     return 0

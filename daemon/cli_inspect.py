@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
@@ -21,6 +22,7 @@ from mekref.adapters.megamek.mul_summary import (
     summarize,
     summary_to_json,
 )
+from mekref.daemon.cli_campaign import err_console, out_console
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 
 EXIT_MISSING_FILE = 2
@@ -59,7 +61,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = err_console()
     design_for: DesignLookup | None = None
     if args.units_dir is not None:
         try:
@@ -89,8 +91,7 @@ def run(args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        # Piped output gets a fixed, roomy width instead of rich's 80 columns.
-        console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+        console = out_console()
         for summary in summaries:
             _print_tables(console, summary)
     return worst
@@ -109,8 +110,11 @@ def _ammo_by_type(bins: tuple[AmmoSummary, ...]) -> str:
 
 def _print_tables(console: Console, s: FileSummary) -> None:
     console.print(
-        f"[bold]{s.path}[/bold]  <{s.root}> MegaMek {s.version or '(no version: very old file)'}"
-        f"  {len(s.units)} entities"
+        Text.assemble(
+            (s.path, "bold"),
+            f"  <{s.root}> MegaMek {s.version or '(no version: very old file)'}",
+            f"  {len(s.units)} entities",
+        )
     )
     sections: dict[str, list[UnitSummary]] = {}
     for unit in s.units:
@@ -145,7 +149,7 @@ def _print_tables(console: Console, s: FileSummary) -> None:
             kills.add_row(killed, killer or "None (unknown)")
         console.print(kills)
     for notice in s.notices:
-        console.print(f"[yellow]note[/yellow] {notice}")
+        console.print(Text.assemble(("note", "yellow"), f" {notice}"))
     console.print(
-        "[dim]kind '?' = guessed from the file's shape; pass --units-dir for designs[/dim]"
+        Text("kind '?' = guessed from the file's shape; pass --units-dir for designs", "dim")
     )

@@ -28,6 +28,7 @@ from rich.table import Table
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.cli_campaign import err_console
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.ingest import IngestResult, Outcome, Pipeline
 from mekref.daemon.logging_setup import configure_logging
@@ -215,7 +216,7 @@ def _print_results(console: Console, outcome: ReplayOutcome) -> None:
 
 def run(args: argparse.Namespace) -> int:
     configure_logging("console", args.log_level)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = err_console()
     design_for: DesignLookup | None = None
     if args.units_dir is not None:
         try:
@@ -230,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
         db = args.db or str(Path(tmp) / "replay.db")
         try:
             with Progress(
-                TextColumn("{task.description}"),
+                TextColumn("{task.description}", markup=False),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
@@ -251,7 +252,8 @@ def run(args: argparse.Namespace) -> int:
         except StoreError as exc:
             err.print(f"mekref replay: database {db}: {exc}")
             return EXIT_BAD_INPUT
-    console = Console(highlight=False)
+    # No markup: file names and quarantine reasons are printed as they are.
+    console = Console(highlight=False, markup=False)
     _print_results(console, outcome)
     if not outcome.all_applied:
         err.print("mekref replay: some files were not applied (see the table)")

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.config import default_db, is_postgres
@@ -136,7 +137,8 @@ def _table(title: str, columns: list[str], rows: list[list[str]]) -> Table:
     for column in columns:
         table.add_column(column, overflow="fold")
     for row in rows:
-        table.add_row(*row)
+        # Text, not markup: paths and reasons come from outside and may hold brackets.
+        table.add_row(*(Text(cell) for cell in row))
     return table
 
 

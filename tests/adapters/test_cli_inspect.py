@@ -102,3 +102,22 @@ def test_help_teaches() -> None:
         check=True,
     )
     assert "--units-dir" in run.stdout and "exit codes" in run.stdout
+
+
+def test_bracketed_names_print_verbatim(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Pilot names come from the file: rich markup in them must neither vanish nor crash the table.
+    text = RECORD.read_text(encoding="utf-8")
+    renamed = text.replace("Orselina Ríos", "Orselina [red] Ríos [/b]")
+    record = tmp_path / "[draft] record.mul"
+    record.write_text(renamed, encoding="utf-8")
+    assert main(["inspect", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "[draft] record.mul" in out and "[red]" in out and "[/b]" in out
+
+
+def test_bracketed_missing_path_is_named_verbatim(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "[/old]" / "gone.mul"
+    assert main(["inspect", str(missing)]) == 2
+    assert f"{missing}: cannot read" in capsys.readouterr().err

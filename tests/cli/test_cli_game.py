@@ -75,3 +75,14 @@ def test_commands_lists_the_rule_sets_types(capsys: pytest.CaptureFixture[str]) 
     assert main(["game", "commands", "--ruleset", "succession_wars"]) == 0
     out = capsys.readouterr().out
     assert "SWAttack" in out and "SWMoveJumpShip" in out
+
+
+def test_bracketed_path_in_an_error_is_printed_verbatim(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # rich would read "[draft]" as a style tag and drop it, and crash on "[/draft]".
+    for name in ("[draft] end.json", "[/draft] end.json"):
+        missing = tmp_path / name
+        code = main(["game", "do", "--db", str(tmp_path / "x.db"), "--campaign", "c", str(missing)])
+        assert code == 2
+        assert f"{missing}: cannot read" in capsys.readouterr().err

@@ -72,3 +72,12 @@ def test_a_folder_that_cannot_be_replayed_says_why(
     out = replay(tmp_path)
     assert out.returncode == 2
     assert words in out.stderr
+
+
+def test_a_bracketed_path_is_named_verbatim(tmp_path: Path) -> None:
+    # rich would read "[/old]" as a closing style tag and crash instead of naming the file.
+    db = tmp_path / "[" / "old] replay.db"
+    db.parent.mkdir()
+    db.write_bytes(b"")
+    out = replay(SAMPLE, "--db", str(db))
+    assert out.returncode == 2 and f"{db} exists" in out.stderr

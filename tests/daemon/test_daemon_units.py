@@ -219,3 +219,21 @@ def test_scan_finds_battle_files_recursively_only_when_asked(tmp_path: Path) -> 
     assert flat == ["a.MUL", "b.mul"]
     assert deep == ["a.MUL", "b.mul", "sub/c.mul"]
     assert list(scan_folders([tmp_path / "missing"], recursive=True)) == []
+
+
+def test_status_prints_file_names_and_reasons_verbatim() -> None:
+    # Paths and reasons come from the outside: rich markup in them must neither vanish nor crash.
+    from rich.console import Console
+
+    from mekref.daemon.cli_status import Status, print_status
+
+    quarantined = {
+        "when": "2026-01-01T00:00:00",
+        "path": "/drop/[/old] battle.mul",
+        "reason": "not XML near [red]",
+        "copy": "/q/x",
+    }
+    console = Console(record=True, width=200)
+    print_status(Status([], [], [], [], [quarantined]), console)
+    text = console.export_text()
+    assert "[/old] battle.mul" in text and "[red]" in text
