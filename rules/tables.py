@@ -60,6 +60,32 @@ def fraction_field(row: dict[str, Any], name: str) -> Fraction:
     raise TableError(f"field {name!r} must be an integer or 'n/d' text in {row!r}")
 
 
+def bool_field(row: dict[str, Any], name: str) -> bool:
+    """A true/false field; a row without it says false."""
+    value = row.get(name, False)
+    if not isinstance(value, bool):
+        raise TableError(f"field {name!r} must be true or false in {row!r}")
+    return value
+
+
+def str_list_field(row: dict[str, Any], name: str, *, optional: bool = False) -> tuple[str, ...]:
+    """A list of text; with ``optional``, a row without it holds an empty list."""
+    value = row.get(name, [] if optional else None)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TableError(f"field {name!r} must be a list of text in {row!r}")
+    return tuple(value)
+
+
+def int_list_field(row: dict[str, Any], name: str, *, optional: bool = False) -> tuple[int, ...]:
+    """A list of integers (never true/false); with ``optional``, a missing field is empty."""
+    value = row.get(name, [] if optional else None)
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise TableError(f"field {name!r} must be a list of integers in {row!r}")
+    return tuple(value)
+
+
 def rows(data: dict[str, Any], name: str) -> list[dict[str, Any]]:
     value = data.get(name)
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):

@@ -9,12 +9,15 @@ from typing import Any
 from mekref.rules.tables import (
     SourceRef,
     TableError,
+    bool_field,
     int_field,
+    int_list_field,
     load_toml,
     rows,
     section,
     source_of,
     str_field,
+    str_list_field,
 )
 
 _PACKAGE = "mekref.rules.dystopian_wars.tables"
@@ -22,20 +25,6 @@ _PACKAGE = "mekref.rules.dystopian_wars.tables"
 
 def _load(name: str) -> dict[str, Any]:
     return load_toml(_PACKAGE, f"{name}.toml")
-
-
-def _strs(row: dict[str, Any], name: str) -> tuple[str, ...]:
-    value = row.get(name, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise TableError(f"field {name!r} must be a list of text in {row!r}")
-    return tuple(value)
-
-
-def _ints(row: dict[str, Any], name: str) -> tuple[int, ...]:
-    value = row.get(name)
-    if not isinstance(value, list) or not all(type(v) is int for v in value):
-        raise TableError(f"field {name!r} must be a list of integers in {row!r}")
-    return tuple(value)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -174,26 +163,19 @@ def _optional_int(row: dict[str, Any], name: str) -> int | None:
     return int_field(row, name) if name in row else None
 
 
-def _bool(row: dict[str, Any], name: str) -> bool:
-    value = row.get(name, False)
-    if not isinstance(value, bool):
-        raise TableError(f"field {name!r} must be true or false in {row!r}")
-    return value
-
-
 def _territory(r: dict[str, Any]) -> TerritoryRow:
     row = TerritoryRow(
         key=str_field(r, "key"),
         name=str_field(r, "name"),
         pair=str_field(r, "pair"),
-        large=_bool(r, "large"),
+        large=bool_field(r, "large"),
         rp=_optional_int(r, "rp"),
         rp_die=_optional_int(r, "rp_die"),
         shore_leave=_optional_int(r, "shore_leave") or 0,
-        hospital=_bool(r, "hospital"),
+        hospital=bool_field(r, "hospital"),
         broken_on=_optional_int(r, "broken_on"),
-        free_replacement=_strs(r, "free_replacement"),
-        dual_shields=_bool(r, "dual_shields"),
+        free_replacement=str_list_field(r, "free_replacement", optional=True),
+        dual_shields=bool_field(r, "dual_shields"),
         ref=source_of(r),
     )
     if (row.rp is None) == (row.rp_die is None):
@@ -248,7 +230,7 @@ def load_tables() -> DystopianTables:
         squadron_xp=_xp(exp, "squadron_xp"),
         skill_breaks={
             str_field(r, "key"): SkillBreaksRow(
-                key=str_field(r, "key"), breaks=_ints(r, "breaks"), ref=source_of(r)
+                key=str_field(r, "key"), breaks=int_list_field(r, "breaks"), ref=source_of(r)
             )
             for r in rows(exp, "skill_breaks")
         },
@@ -277,7 +259,7 @@ def load_tables() -> DystopianTables:
                 name=str_field(r, "name"),
                 min_xp=int_field(r, "min_xp"),
                 bonus=int_field(r, "bonus"),
-                mars=_strs(r, "mars"),
+                mars=str_list_field(r, "mars", optional=True),
                 ref=source_of(r),
             )
             for r in rows(exp, "rank")

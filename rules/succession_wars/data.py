@@ -16,39 +16,19 @@ from mekref.rules.succession_wars.model import Region, SWMap
 from mekref.rules.tables import (
     SourceRef,
     TableError,
+    bool_field,
     int_field,
+    int_list_field,
     load_toml,
     rows,
     section,
     source_of,
     str_field,
+    str_list_field,
 )
 
 _TABLES = "mekref.rules.succession_wars.tables"
 _MAPS = "mekref.rules.succession_wars.maps"
-
-
-def _int_list(row: dict[str, Any], name: str) -> tuple[int, ...]:
-    value = row.get(name, [])
-    if not isinstance(value, list) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
-        raise TableError(f"field {name!r} must be a list of integers in {row!r}")
-    return tuple(value)
-
-
-def _str_list(row: dict[str, Any], name: str) -> tuple[str, ...]:
-    value = row.get(name, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise TableError(f"field {name!r} must be a list of text in {row!r}")
-    return tuple(value)
-
-
-def _bool(row: dict[str, Any], name: str) -> bool:
-    value = row.get(name, False)
-    if not isinstance(value, bool):
-        raise TableError(f"field {name!r} must be true or false in {row!r}")
-    return value
 
 
 def _opt_int(row: dict[str, Any], name: str, default: int = 0) -> int:
@@ -218,7 +198,7 @@ def load_tables() -> Tables:
         tech_high=int_field(singles["tech_range"], "high"),
         tech_events={str_field(r, "key"): int_field(r, "change") for r in rows(data, "tech_event")},
         center_damage={
-            int_field(r, "face"): _bool(r, "damaged") for r in rows(data, "center_damage")
+            int_field(r, "face"): bool_field(r, "damaged") for r in rows(data, "center_damage")
         },
         attack_modifiers=tuple(
             AttackModifier(
@@ -303,18 +283,22 @@ def load_oob_3025() -> OrderOfBattle:
             FormationRow(
                 house=str_field(r, "house"),
                 name=str_field(r, "name"),
-                available=_int_list(r, "available"),
-                reserve=_int_list(r, "reserve"),
+                available=int_list_field(r, "available", optional=True),
+                reserve=int_list_field(r, "reserve", optional=True),
                 setup=str_field(r, "setup"),
-                mercenary=_bool(r, "mercenary"),
+                mercenary=bool_field(r, "mercenary"),
                 ref=source_of(r),
             )
             for r in rows(data, "unit")
         ),
         jumpships={
-            str_field(r, "house"): _int_list(r, "capacities") for r in rows(data, "jumpships")
+            str_field(r, "house"): int_list_field(r, "capacities", optional=True)
+            for r in rows(data, "jumpships")
         },
-        centers={str_field(r, "house"): _str_list(r, "regions") for r in rows(data, "centers")},
+        centers={
+            str_field(r, "house"): str_list_field(r, "regions", optional=True)
+            for r in rows(data, "centers")
+        },
         leaders=tuple(
             [_leader(r, False) for r in rows(data, "leader")]
             + [_leader(r, True) for r in rows(data, "mercenary_leader")]
@@ -323,7 +307,8 @@ def load_oob_3025() -> OrderOfBattle:
             (str_field(r, "house"), str_field(r, "name")) for r in rows(data, "unrated_leader")
         ),
         garrisons={
-            str_field(r, "owner"): _int_list(r, "values") for r in rows(data, "neutral_garrison")
+            str_field(r, "owner"): int_list_field(r, "values", optional=True)
+            for r in rows(data, "neutral_garrison")
         },
         neutral_jumpships={k: tuple(v) for k, v in neutral_js.items()},
     )
@@ -382,7 +367,7 @@ def parse_map(text: str) -> SWMap:
         raise TableError("a Region is listed twice")
     borders: dict[str, set[str]] = {n: set() for n in names}
     for r in raw:
-        for other in _str_list(r, "borders"):
+        for other in str_list_field(r, "borders", optional=True):
             if other not in borders:
                 raise TableError(f"{r['name']!r} borders unknown Region {other!r}")
             if other == r["name"]:
@@ -400,9 +385,9 @@ def parse_map(text: str) -> SWMap:
                 house=str_field(r, "house"),
                 resource=int_field(r, "resource"),
                 capital=capital,
-                center=_bool(r, "center"),
-                periphery=_bool(r, "periphery"),
-                terra=_bool(r, "terra"),
+                center=bool_field(r, "center"),
+                periphery=bool_field(r, "periphery"),
+                terra=bool_field(r, "terra"),
                 borders=tuple(sorted(borders[str_field(r, "name")])),
             )
         )

@@ -21,6 +21,7 @@ from mekref.rules.tables import (
     section,
     source_of,
     str_field,
+    str_list_field,
 )
 
 _PACKAGE = "mekref.rules.tripwire.tables"
@@ -28,13 +29,6 @@ _PACKAGE = "mekref.rules.tripwire.tables"
 
 def _load(name: str) -> dict[str, Any]:
     return load_toml(_PACKAGE, f"{name}.toml")
-
-
-def _str_list(row: dict[str, Any], name: str) -> tuple[str, ...]:
-    value = row.get(name)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise TableError(f"field {name!r} must be a list of text in {row!r}")
-    return tuple(value)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -215,7 +209,7 @@ class Limit:
         return str_field(self.values, name)
 
     def texts(self, name: str) -> tuple[str, ...]:
-        return _str_list(self.values, name)
+        return str_list_field(self.values, name)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -302,7 +296,7 @@ def _warchest() -> WarChestTables:
             str_field(r, "name"): LocationRow(
                 name=str_field(r, "name"),
                 wp=int_field(r, "wp"),
-                facilities=_str_list(r, "facilities"),
+                facilities=str_list_field(r, "facilities"),
                 ref=source_of(r),
             )
             for r in rows(data, "location")
@@ -426,7 +420,7 @@ def _retreat() -> RetreatTables:
     infantry = section(data, "infantry")
     return RetreatTables(
         conditions=conditions,
-        before_battle_allowed=_str_list(before, "allowed"),
+        before_battle_allowed=str_list_field(before, "allowed"),
         before_battle_ref=source_of(before),
         rescue_hexes=int_field(capture, "rescue_hexes"),
         capture_ref=source_of(capture),
@@ -471,7 +465,7 @@ def load_tables() -> TripWireTables:
             AmmoTierRow(
                 name=str_field(r, "name"),
                 match=str_field(r, "match"),
-                keywords=_str_list(r, "keywords"),
+                keywords=str_list_field(r, "keywords"),
                 ref=source_of(r),
             )
             for r in rows(_load("ammo_tiers"), "tier")
