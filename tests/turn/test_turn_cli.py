@@ -149,6 +149,6 @@ def test_the_ginestra_demo_plays_end_to_end(
     out = capsys.readouterr().out
     assert "engagement day1-1105-1: assault in 1105" in out
     assert "loyalist holds the field" in out
-    for name in ("before-loyalist.svg", "after-loyalist.svg", "after-rebel.svg",
+    for name in ("before-loyalist.png", "after-loyalist.png", "after-rebel.png",
                  "day1-1105-1-loyalist.mul", "day1-1105-1-rebel.md"):  # fmt: skip
         assert (tmp_path / name).exists(), name
