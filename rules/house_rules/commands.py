@@ -59,6 +59,18 @@ class RandomDamage(Command):
     unit_id: str
     weapons: tuple[str, ...] = ()
     ammo_types: tuple[str, ...] = ()
+    kind: str = "biped_mek"  # a UnitKind value: biped or quad 'Mech, LAM, QuadVee, tank
+    locations: tuple[str, ...] = ()  # the unit's location names, when known (a tank's turret)
+
+
+@COMMANDS.register("HRMapSheets")
+@dataclass(frozen=True, kw_only=True)
+class MapSheets(Command):
+    """Roll the battlefield: the terrain (unless named) and ``maps`` sheets from its table."""
+
+    battle_id: str
+    terrain: str | None = None  # a terrain group ("Hills" ...) or "Solaris VII"
+    maps: int = 1
 
 
 @COMMANDS.register("HRRetreat")

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from mekref.rules.house_rules.acquisition import Acquisition
+from mekref.rules.house_rules.mapsheets import Battlefield
 from mekref.rules.house_rules.missions import MissionRoll
 from mekref.rules.house_rules.morale import MoraleTest
 from mekref.rules.house_rules.pilots import PilotStatus
@@ -64,6 +65,13 @@ class MoraleTested(Event):
 @dataclass(frozen=True, kw_only=True)
 class PreBattleDamageRolled(Event):
     damage: PreBattleDamage
+
+
+@EVENTS.register("HRMapSheetsRolled")
+@dataclass(frozen=True, kw_only=True)
+class MapSheetsRolled(Event):
+    battle_id: str
+    battlefield: Battlefield
 
 
 @EVENTS.register("HRRetreatRolled")

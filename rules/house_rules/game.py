@@ -12,12 +12,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
+from mekref.adapters.megamek.unit_kinds import UnitKind
 from mekref.rules.codec import canonical_json
 from mekref.rules.dice import Dice
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
 from mekref.rules.house_rules.acquisition import acquire
 from mekref.rules.house_rules.currency import fluctuate
+from mekref.rules.house_rules.mapsheets import roll_battlefield
 from mekref.rules.house_rules.missions import roll_mission
 from mekref.rules.house_rules.model import HouseState, PartJob, Pilot
 from mekref.rules.house_rules.morale import morale_test
@@ -174,10 +176,26 @@ def _morale(state: HouseState, cmd: c.MoraleTestCommand, dice: Dice) -> list[Eve
 
 
 def _damage(state: HouseState, cmd: c.RandomDamage, dice: Dice) -> list[Event]:
+    try:
+        kind = UnitKind(cmd.kind)
+    except ValueError:
+        raise Refusal("unknown_unit_kind", f"no unit kind {cmd.kind!r}") from None
     damage, rolls, _ = roll_pre_battle_damage(
-        dice, cmd.unit_id, weapons=cmd.weapons, ammo_types=cmd.ammo_types
+        dice,
+        cmd.unit_id,
+        weapons=cmd.weapons,
+        ammo_types=cmd.ammo_types,
+        kind=kind,
+        locations=cmd.locations,
     )
     return [e.PreBattleDamageRolled(damage=damage, rolls=rolls)]
+
+
+def _map_sheets(state: HouseState, cmd: c.MapSheets, dice: Dice) -> list[Event]:
+    field, rolls, _ = roll_battlefield(
+        dice, f"battle {cmd.battle_id}", terrain=cmd.terrain, maps=cmd.maps
+    )
+    return [e.MapSheetsRolled(battle_id=cmd.battle_id, battlefield=field, rolls=rolls)]
 
 
 def _retreat(state: HouseState, cmd: c.Retreat, dice: Dice) -> list[Event]:
@@ -244,6 +262,7 @@ _DECIDERS: dict[type[Command], Callable[[HouseState, Any, Dice], list[Event]]] =
     c.ReturnFromRehabilitation: _return,
     c.MoraleTestCommand: _morale,
     c.RandomDamage: _damage,
+    c.MapSheets: _map_sheets,
     c.Retreat: _retreat,
     c.Acquire: _acquire,
     c.MissionRollCommand: _mission,
@@ -302,6 +321,7 @@ _EVOLVERS: dict[type[Event], Callable[[HouseState, Any], HouseState]] = {
     e.PilotReturned: _returned,
     e.MoraleTested: _morale_tested,
     e.PreBattleDamageRolled: lambda s, ev: s,
+    e.MapSheetsRolled: lambda s, ev: s,
     e.RetreatRolled: lambda s, ev: s,
     e.AcquisitionRolled: lambda s, ev: s,
     e.MissionRolled: lambda s, ev: s,

@@ -29,6 +29,7 @@ TABLE_NAMES = (
     "currency",
     "experience",
     "hit_locations",
+    "mapsheets",
     "missions",
     "morale",
     "random_damage",

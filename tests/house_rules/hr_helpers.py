@@ -18,3 +18,10 @@ def griffin() -> UnitCondition:
     name = "Griffin GRF-1N.mtf"
     design = parse_unit_file((UNITS / name).read_bytes(), name)
     return merge_condition(Entity("Griffin", "GRF-1N", "Biped"), design)
+
+
+def bulldog() -> UnitCondition:
+    """Bulldog Medium Tank, undamaged (a tracked tank with a turret)."""
+    name = "Bulldog Medium Tank.blk"
+    design = parse_unit_file((UNITS / name).read_bytes(), name)
+    return merge_condition(Entity(design.chassis, design.model, "Tracked"), design)

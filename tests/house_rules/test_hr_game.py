@@ -54,6 +54,8 @@ SCRIPT: list[Command] = [
         actor="ref", part_id="gyro", job="repair", team_id="t1", rating="regular", target_number=12
     ),
     c.ExchangeFluctuation(actor="ref", currency="L-Bill"),
+    c.MapSheets(actor="ref", battle_id="b4"),
+    c.RandomDamage(actor="ref", unit_id="bulldog", kind="tank", weapons=("Large Laser",)),
 ]
 
 

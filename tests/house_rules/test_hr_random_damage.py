@@ -7,15 +7,17 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from hr_helpers import griffin
+from hr_helpers import bulldog, griffin
 
-from mekref.adapters.megamek.condition import AmmoCondition
+from mekref.adapters.megamek.condition import AmmoCondition, UnitCondition
 from mekref.adapters.megamek.design import SystemKind
 from mekref.adapters.megamek.unit_kinds import UnitKind
 from mekref.rules.dice import Dice
 from mekref.rules.house_rules.random_damage import (
     ARMOR_OR_AMMO,
     BIPED_LOCATIONS,
+    QUAD_LOCATIONS,
+    QUAD_NAMES,
     DamageResult,
     Effect,
     LocationDamage,
@@ -170,8 +172,134 @@ def test_rolled_damage_applies_to_a_real_condition() -> None:
         assert after.entity == before.entity and after.design == before.design
 
 
-def test_only_biped_meks() -> None:
-    tank = replace(griffin(), kind=UnitKind.TANK)
+def test_only_meks_and_ground_vehicles() -> None:
+    # Rulings HOUSE-20, HOUSE-21: the tables cover 'Mechs and (through the standard table)
+    # ground vehicles; other kinds have no hit-location table here.
+    vtol = replace(griffin(), kind=UnitKind.VTOL)
     with pytest.raises(Refusal) as info:
-        apply_to_condition(tank, _damage())
-    assert info.value.code == "not_a_biped_mek"
+        apply_to_condition(vtol, _damage())
+    assert info.value.code == "no_hit_location_table"
+    with pytest.raises(Refusal) as info:
+        roll_pre_battle_damage(Dice("v"), "u", kind=UnitKind.VTOL)
+    assert info.value.code == "no_hit_location_table"
+    with pytest.raises(Refusal) as info:
+        apply_to_condition(bulldog(), _damage())  # rolled for a biped, applied to a tank
+    assert info.value.code == "wrong_hit_location_table"
+
+
+def _rolled(kind: UnitKind, locations: tuple[str, ...] = ()) -> list[DamageResult]:
+    results: list[DamageResult] = []
+    for i in range(300):
+        damage, _, _ = roll_pre_battle_damage(
+            Dice(f"{kind}-{i}"), "u", weapons=WEAPONS, times=3, kind=kind, locations=locations
+        )
+        assert damage.kind is kind
+        results += damage.results
+    return results
+
+
+def _quad() -> UnitCondition:
+    """The Griffin's numbers on a four-legged body (MegaMek's QuadMek location numbering)."""
+    before = griffin()
+    locations = tuple(
+        replace(loc, name=QUAD_NAMES.get(loc.name, loc.name)) for loc in before.locations
+    )
+    return replace(before, kind=UnitKind.QUAD_MEK, locations=locations)
+
+
+def test_ruling_quads_read_the_tables_through_megameks_numbering() -> None:
+    # Ruling HOUSE-20. L138 "Roll 1d6, apply result as damage to all right side locations front
+    # and back." L145 "Leg actuator damaged. Determine at random and ignore hip."
+    results = _rolled(UnitKind.QUAD_MEK)
+    placed = {d.location for r in results for d in r.damage}
+    assert placed == set(QUAD_LOCATIONS) and "Right Arm" not in placed
+    right = next(r for r in results if r.kind == "side_damage" and r.roll == 4)
+    assert {(d.location, d.rear) for d in right.damage} == {
+        ("Front Right Leg", False), ("Right Torso", False), ("Rear Right Leg", False),
+        ("Right Torso", True),
+    }  # fmt: skip
+    legs = {ef.location for r in results if r.kind == "leg_actuator" for ef in r.effects}
+    assert legs == {"Front Right Leg", "Front Left Leg", "Rear Right Leg", "Rear Left Leg"}
+    before = _quad()
+    leg = before.location("Front Right Leg")
+    torso = before.location("Right Torso")
+    assert leg is not None and torso is not None
+    after = apply_to_condition(
+        before,
+        PreBattleDamage(
+            unit_id="u",
+            count_roll=2,
+            kind=UnitKind.QUAD_MEK,
+            results=(
+                DamageResult(
+                    roll=14,
+                    kind="one_location",
+                    line=148,
+                    damage=(
+                        LocationDamage(
+                            location="Front Right Leg", points=leg.armor + leg.internal + 3
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    )
+    leg2, torso2 = after.location("Front Right Leg"), after.location("Right Torso")
+    assert leg2 is not None and leg2.destroyed and torso2 is not None
+    assert torso2.armor == torso.armor - 3
+
+
+def test_ruling_vehicles_use_the_ground_vehicle_table() -> None:
+    # Ruling HOUSE-21. L145 "Leg actuator damaged. Determine at random and ignore hip. Roll again
+    # for vehicles." L139 "20 points of damage applied in 5 point clusters using the front hit
+    # location table." L150 "Two points of damage to all locations."
+    results = _rolled(UnitKind.TANK)
+    assert "leg_actuator" not in {r.kind for r in results}
+    clusters = {d.location for r in results if r.kind == "clusters" for d in r.damage}
+    assert clusters == {"Front", "Right", "Left", "Turret"}  # no Rear from the front
+    for r in results:
+        if r.kind == "side_damage":
+            assert [d.location for d in r.damage] == ["Right" if r.roll == 4 else "Left"]
+            assert not r.damage[0].rear
+        if r.kind == "all_locations":
+            assert [(d.location, d.points) for d in r.damage] == [
+                ("Front", 2), ("Right", 2), ("Left", 2), ("Rear", 2), ("Turret", 2),
+            ]  # fmt: skip
+    no_turret = ("Body", "Front", "Right", "Left", "Rear")
+    placed = {d.location for r in _rolled(UnitKind.TANK, no_turret) for d in r.damage}
+    assert "Turret" not in placed and "Front" in placed
+
+
+def test_ruling_vehicle_damage_does_not_transfer() -> None:
+    # Ruling HOUSE-22 (MegaMek's Tank.getTransferLocation: the excess is lost).
+    before = bulldog()
+    front = before.location("Front")
+    assert front is not None
+    hit = LocationDamage(location="Front", points=front.armor + front.internal + 9)
+    damage = PreBattleDamage(
+        unit_id="u",
+        count_roll=2,
+        kind=UnitKind.TANK,
+        results=(DamageResult(roll=14, kind="one_location", line=148, damage=(hit,)),),
+    )
+    after = apply_to_condition(before, damage)
+    front2 = after.location("Front")
+    assert front2 is not None and front2.destroyed
+    assert after.armor_lost == front.armor
+    assert [loc for loc in after.locations if loc.name != "Front"] == [
+        loc for loc in before.locations if loc.name != "Front"
+    ]
+    turretless = replace(before, locations=tuple(x for x in before.locations if x.name != "Turret"))
+    turret_hit = replace(
+        damage,
+        results=(
+            DamageResult(
+                roll=14,
+                kind="one_location",
+                line=148,
+                damage=(LocationDamage(location="Turret", points=4),),
+            ),
+        ),
+    )
+    hit_front = apply_to_condition(turretless, turret_hit).location("Front")
+    assert hit_front is not None and hit_front.armor == front.armor - 4
