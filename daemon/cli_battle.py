@@ -24,6 +24,8 @@ from mekref.daemon.cli_campaign import (
     add_db,
     add_referee,
     campaign_id_of,
+    campaign_state,
+    execute,
     guarded,
     opened,
     out_console,
@@ -200,34 +202,28 @@ def _assignments(items: Sequence[str]) -> dict[int, str]:
 
 
 def run_control(args: argparse.Namespace) -> int:
-    with opened(args.db) as store:
-        runner = CampaignRunner(store)
-        cid = campaign_id_of(store, args.campaign)
-        command = SetBattleControl(
-            battle_id=args.battle, side_id=args.side, note=referee_note(args), actor="cli"
-        )
-        done = run_command(runner, cid, command)
-        console = out_console()
-        console.print(f"battle {args.battle}: {args.side} controls the field")
-        if any(isinstance(e, BattleResolved) for e in done.events):
-            console.print(f"battle {args.battle} resolved")
-        _print_pending(console, done.state)
+    command = SetBattleControl(
+        battle_id=args.battle, side_id=args.side, note=referee_note(args), actor="cli"
+    )
+    done = execute(args, command)
+    console = out_console()
+    console.print(f"battle {args.battle}: {args.side} controls the field")
+    if any(isinstance(e, BattleResolved) for e in done.events):
+        console.print(f"battle {args.battle} resolved")
+    _print_pending(console, done.state)
     return EXIT_OK
 
 
 def run_close(args: argparse.Namespace) -> int:
-    with opened(args.db) as store:
-        runner = CampaignRunner(store)
-        cid = campaign_id_of(store, args.campaign)
-        note = referee_note(args)
-        command = CloseBattle(
-            battle_id=args.battle,
-            control_side=args.control,
-            note=note,
-            actor=note.referee if note else "cli",
-        )
-        run_command(runner, cid, command)
-        out_console().print(f"battle {args.battle} resolved; see 'mekref report'")
+    note = referee_note(args)
+    command = CloseBattle(
+        battle_id=args.battle,
+        control_side=args.control,
+        note=note,
+        actor=note.referee if note else "cli",
+    )
+    execute(args, command)
+    out_console().print(f"battle {args.battle} resolved; see 'mekref report'")
     return EXIT_OK
 
 
@@ -238,9 +234,7 @@ def run_fate(args: argparse.Namespace) -> int:
     command = SetUnitFate(
         unit_id=args.unit, fate=Fate(args.fate), new_side=args.side, note=note, actor=note.referee
     )
-    with opened(args.db) as store:
-        runner = CampaignRunner(store)
-        run_command(runner, campaign_id_of(store, args.campaign), command)
+    execute(args, command)
     out_console().print(
         f"unit {args.unit}: {args.fate}" + (f", now {args.side}'s" if args.side else "")
     )
@@ -248,9 +242,7 @@ def run_fate(args: argparse.Namespace) -> int:
 
 
 def run_retreat_check(args: argparse.Namespace) -> int:
-    with opened(args.db) as store:
-        runner = CampaignRunner(store)
-        state = runner.load(campaign_id_of(store, args.campaign)).state
+    state = campaign_state(args)
     try:
         met = retreat_check(
             state,
@@ -273,10 +265,7 @@ def run_retreat_check(args: argparse.Namespace) -> int:
 
 
 def run_pending(args: argparse.Namespace) -> int:
-    with opened(args.db) as store:
-        runner = CampaignRunner(store)
-        cid = campaign_id_of(store, args.campaign)
-        _print_pending(out_console(), runner.load(cid).state, always=True)
+    _print_pending(out_console(), campaign_state(args), always=True)
     return EXIT_OK
 
 

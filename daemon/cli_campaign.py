@@ -1,7 +1,7 @@
 """``mekref campaign new``: create a campaign with its sides in an event store (a file).
 
 Also the helpers the other campaign commands share: open the store named by ``--db``, find
-its campaign, run a command and turn a refusal into one readable line.
+its campaign, load its state or run a command, and turn a refusal into one readable line.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from rich.console import Console
 from mekref.daemon.campaigns import CampaignRunner, Executed
 from mekref.daemon.store import EventStore, FileRef, open_store
 from mekref.rules.campaign_commands import CreateCampaign, SideSpec
+from mekref.rules.campaign_state import CampaignState
 from mekref.rules.messages import Command, RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.rulesets import ruleset_names
@@ -99,6 +100,21 @@ def run_command(
         return runner.execute(campaign_id, command, battle_file=battle_file)
     except Refusal as exc:
         raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
+
+
+def campaign_state(args: argparse.Namespace) -> CampaignState:
+    """The current state of the campaign that ``--db`` and ``--campaign`` name."""
+    with opened(args.db) as store:
+        state: CampaignState = (
+            CampaignRunner(store).load(campaign_id_of(store, args.campaign)).state
+        )
+    return state
+
+
+def execute(args: argparse.Namespace, command: Command) -> Executed:
+    """Run one command against the campaign that ``--db`` and ``--campaign`` name."""
+    with opened(args.db) as store:
+        return run_command(CampaignRunner(store), campaign_id_of(store, args.campaign), command)
 
 
 def referee_note(args: argparse.Namespace) -> RefereeNote | None:

@@ -12,14 +12,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     CliError,
     add_db,
-    campaign_id_of,
+    campaign_state,
     guarded,
-    opened,
     out_console,
 )
 from mekref.hexmap import (
@@ -123,10 +121,7 @@ def side_svg(state: CampaignState, side: str) -> str:
 
 
 def run_render(args: argparse.Namespace) -> int:
-    with opened(args.db) as store:
-        cid = campaign_id_of(store, args.campaign)
-        state = CampaignRunner(store).load(cid).state
-    _write(side_svg(state, args.side), args.output)
+    _write(side_svg(campaign_state(args), args.side), args.output)
     return EXIT_OK
 
 

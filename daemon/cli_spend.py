@@ -12,15 +12,12 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     add_db,
-    campaign_id_of,
+    execute,
     guarded,
-    opened,
     out_console,
-    run_command,
 )
 from mekref.rules.campaign_commands import HealPerson, OpenPool, TransferWarChest
 from mekref.rules.campaign_state import PoolKind
@@ -274,16 +271,13 @@ def register(sub: Any) -> None:
 def _runner(build: Builder) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         command = build(args)
-        with opened(args.db) as store:
-            runner = CampaignRunner(store)
-            cid = campaign_id_of(store, args.campaign)
-            done = run_command(runner, cid, command)
-            console = out_console()
-            for event in done.events:
-                console.print(describe(event))
-            for pool in sorted(done.state.pools.values(), key=lambda p: p.pool_id):
-                if pool.pool_id in _pools_named(command):
-                    console.print(f"  pool {pool.pool_id} ({pool.name}): {pool.balance} WP")
+        done = execute(args, command)
+        console = out_console()
+        for event in done.events:
+            console.print(describe(event))
+        for pool in sorted(done.state.pools.values(), key=lambda p: p.pool_id):
+            if pool.pool_id in _pools_named(command):
+                console.print(f"  pool {pool.pool_id} ({pool.name}): {pool.balance} WP")
         return EXIT_OK
 
     return run

@@ -24,6 +24,8 @@ from mekref.daemon.cli_campaign import (
     add_db,
     add_referee,
     campaign_id_of,
+    campaign_state,
+    execute,
     guarded,
     opened,
     out_console,
@@ -182,9 +184,7 @@ def run_submit(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     orders = tuple(parse_order(o, params) for o in args.order)
     cmd = SubmitOrders(actor=args.side, side_id=args.side, day=args.day, orders=orders)
-    with opened(args.db) as store:
-        cid = campaign_id_of(store, args.campaign)
-        run_command(CampaignRunner(store), cid, cmd)
+    execute(args, cmd)
     out_console().print(f"{len(orders)} order(s) stored for {args.side}, day {args.day}")
     return EXIT_OK
 
@@ -201,9 +201,7 @@ def describe(o: FormationOrder) -> str:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    with opened(args.db) as store:
-        cid = campaign_id_of(store, args.campaign)
-        state = CampaignRunner(store).load(cid).state
+    state = campaign_state(args)
     console = out_console()
     day = state.strategic.day if state.strategic else 0
     mine = orders_of(state, args.side)
@@ -217,9 +215,7 @@ def run_withdraw(args: argparse.Namespace) -> int:
     cmd = WithdrawOrders(
         actor=args.side, side_id=args.side, day=args.day, formation_ids=tuple(args.formations)
     )
-    with opened(args.db) as store:
-        cid = campaign_id_of(store, args.campaign)
-        run_command(CampaignRunner(store), cid, cmd)
+    execute(args, cmd)
     out_console().print(f"withdrew orders for {', '.join(args.formations)}")
     return EXIT_OK
 
@@ -267,9 +263,7 @@ def summary(events: tuple[Event, ...] | list[Event]) -> list[str]:
 
 
 def run_resolve(args: argparse.Namespace) -> int:
-    with opened(args.db) as store:
-        cid = campaign_id_of(store, args.campaign)
-        done = run_command(CampaignRunner(store), cid, ResolveTurn(actor="referee", day=args.day))
+    done = execute(args, ResolveTurn(actor="referee", day=args.day))
     console = out_console()
     console.print(f"day {args.day} resolved: {len(done.events)} events")
     for text in summary(done.events):
@@ -278,9 +272,7 @@ def run_resolve(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    with opened(args.db) as store:
-        cid = campaign_id_of(store, args.campaign)
-        state = CampaignRunner(store).load(cid).state
+    state = campaign_state(args)
     if state.strategic is None:
         raise CliError("the strategic map is not set up in this campaign")
     wanted = [
@@ -426,8 +418,6 @@ def run_reposition(args: argparse.Namespace) -> int:
     if note is None:
         raise CliError("a reposition is the referee's decision: give --referee NAME and --reason")
     cmd = RepositionFormation(actor="referee", formation_id=args.formation, hex=args.hex, note=note)
-    with opened(args.db) as store:
-        cid = campaign_id_of(store, args.campaign)
-        run_command(CampaignRunner(store), cid, cmd)
+    execute(args, cmd)
     out_console().print(f"{args.formation} now stands in {args.hex or 'orbit'}")
     return EXIT_OK
