@@ -38,6 +38,7 @@ proto:
 
 demo: install
 	$(BIN)/python -m mekref.daemon.demo
+	@rm -rf demo-out  # each demo starts a fresh campaign
 	$(BIN)/python -m mekref.daemon.samples.ginestra.demo --out demo-out
 	@echo "maps and scenario files of the Ginestra demo: demo-out/ (open the .png maps)"
 
