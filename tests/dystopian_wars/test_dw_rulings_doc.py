@@ -2,40 +2,22 @@
 
 from __future__ import annotations
 
-import ast
-import re
 from pathlib import Path
+
+from rulings_doc import (
+    check_every_cited_ruling_is_documented,
+    check_every_ruling_names_an_existing_test,
+)
+
+import mekref.rules.dystopian_wars
 
 HERE = Path(__file__).parent
 DOC = HERE.parents[1] / "docs" / "dystopian-wars.md"
-REFERENCE = re.compile(r"`(?:(test_\w+\.py))?::(test_\w+)`")
-
-
-def _tests_in(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
 
 
 def test_every_ruling_names_an_existing_test() -> None:
-    text = DOC.read_text(encoding="utf-8")
-    sections = re.split(r"^### ", text.split("## Rulings", 1)[1], flags=re.M)[1:]
-    assert len(sections) >= 20
-    for section in sections:
-        current: str | None = None
-        found = 0
-        for match in REFERENCE.finditer(section):
-            current = match.group(1) or current
-            assert current is not None, match.group(0)
-            assert match.group(2) in _tests_in(HERE / current), f"{current}::{match.group(2)}"
-            found += 1
-        assert found, section.splitlines()[0]
+    check_every_ruling_names_an_existing_test(DOC, HERE, at_least=20)
 
 
 def test_every_ruling_cited_in_code_or_tests_is_documented() -> None:
-    import mekref.rules.dystopian_wars
-
-    headings = set(re.findall(r"^### (DW-\d+)", DOC.read_text(encoding="utf-8"), re.M))
-    package = Path(mekref.rules.dystopian_wars.__file__).resolve().parent
-    sources = [*package.rglob("*.py"), *HERE.glob("*.py")]
-    cited = {r for p in sources for r in re.findall(r"DW-\d+", p.read_text(encoding="utf-8"))}
-    assert cited <= headings, sorted(cited - headings)
+    check_every_cited_ruling_is_documented(DOC, mekref.rules.dystopian_wars, HERE, "DW")
