@@ -16,7 +16,7 @@ help:
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip "setuptools>=69" wheel
+	$(BIN)/pip install --quiet --upgrade pip "setuptools>=77" wheel
 
 $(VENV)/.deps: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]' --config-settings editable_mode=strict
@@ -24,7 +24,9 @@ $(VENV)/.deps: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed: $(VENV)/.deps setup.py $(SOURCES)
 	@$(MAKE) --no-print-directory proto
-	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e . --config-settings editable_mode=strict
+	@echo "linking the editable install (new files appear in build/__editable__...)"
+	@$(BIN)/pip install --quiet --no-deps --no-build-isolation -e . \
+	  --config-settings editable_mode=strict 2> $(VENV)/install.log || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 
 install: $(VENV)/.installed
@@ -34,7 +36,7 @@ proto:
 	@mkdir -p proto/gen/mekref/v1 && touch proto/gen/mekref/v1/__init__.py proto/gen/mekref/v1/py.typed
 	@if ls proto/mekref/v1/*.proto >/dev/null 2>&1; then \
 	  PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m grpc_tools.protoc -Iproto --python_out=proto/gen --grpc_python_out=proto/gen \
-	    --mypy_out=proto/gen --mypy_grpc_out=proto/gen proto/mekref/v1/*.proto; fi
+	    --mypy_out=quiet:proto/gen --mypy_grpc_out=quiet:proto/gen proto/mekref/v1/*.proto; fi
 
 demo: install
 	$(BIN)/python -m mekref.daemon.demo
