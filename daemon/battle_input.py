@@ -23,6 +23,7 @@ from mekref.adapters.megamek.design import SystemKind
 from mekref.adapters.megamek.ejections import find_ejections
 from mekref.adapters.megamek.mul_model import Entity, MulFile, RootKind, Section
 from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.adapters.megamek.unit_kinds import location_name
 from mekref.rules.campaign_state import CampaignState, CampaignUnit
 from mekref.rules.messages import Command
 from mekref.rules.model import UnitKind
@@ -35,6 +36,7 @@ from mekref.rules.tripwire.battle_model import (
     ReportedKill,
     ReportedPerson,
     ReportedUnit,
+    SlotDamage,
     UnitDamage,
 )
 from mekref.rules.tripwire.battles import reporting_side
@@ -259,6 +261,37 @@ def _ammo_used(cond: UnitCondition, loadout: tuple[AmmoBinLoad, ...] | None) -> 
     return tuple(AmmoUse(ammo_type=k, tons=v) for k, v in sorted(used.items()))
 
 
+def _damaged_slots(cond: UnitCondition) -> tuple[SlotDamage, ...]:
+    """Every slot the file marks hit, destroyed or missing, outside lost locations (a lost
+    location goes out destroyed as a whole)."""
+    out = []
+    design = cond.design
+    for loc in cond.entity.locations:
+        if loc.destroyed:
+            continue
+        name = loc.name or location_name(cond.kind, loc.index) or f"location {loc.index}"
+        for s in loc.slots:
+            if not s.damaged:
+                continue
+            system = (
+                design.system_at(loc.index, s.index)
+                if design is not None and s.is_system and s.index
+                else None
+            )
+            out.append(
+                SlotDamage(
+                    location=name,
+                    slot=s.index,
+                    item=s.type,
+                    system=None if system is None else system.value,
+                    hit=s.is_hit,
+                    destroyed=s.is_destroyed,
+                    missing=s.is_missing,
+                )
+            )
+    return tuple(out)
+
+
 def unit_damage(
     cond: UnitCondition, kind: UnitKind, loadout: tuple[AmmoBinLoad, ...] | None = None
 ) -> UnitDamage:
@@ -277,6 +310,8 @@ def unit_damage(
         landing_gear_damaged=kind is UnitKind.DROPSHIP
         and any(name == "gear" for name, _ in cond.entity.aero_crits),
         design_known=cond.design is not None,
+        ammo_bins=loadout_of(cond),
+        damaged_slots=_damaged_slots(cond),
     )
 
 

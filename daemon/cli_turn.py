@@ -396,7 +396,8 @@ def run_setup(args: argparse.Namespace) -> int:
 
 
 def _designs(state: CampaignState, side: str, units_dir: Path | None) -> dict[str, UnitDesign]:
-    """Designs of the side's units that carry a battle damage record, from ``--units-dir``."""
+    """Designs of the side's units that carry a battle damage record or a recorded standard
+    load of ammunition, from ``--units-dir``."""
     if units_dir is None:
         return {}
     try:
@@ -405,7 +406,8 @@ def _designs(state: CampaignState, side: str, units_dir: Path | None) -> dict[st
         raise CliError(str(exc)) from exc
     found: dict[str, UnitDesign] = {}
     for uid, unit in sorted(state.units.items()):
-        if unit.side_id != side or uid not in state.battles.unit_damage:
+        recorded = uid in state.battles.unit_damage or uid in state.battles.loadouts
+        if unit.side_id != side or not recorded:
             continue
         design = lookup(Entity(chassis=unit.chassis, model=unit.model, movement_mode=""))
         if design is not None:

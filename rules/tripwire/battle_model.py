@@ -61,6 +61,21 @@ class AmmoBinLoad:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SlotDamage:
+    """A damaged critical slot as the last battle file wrote it (``isHit``, ``isDestroyed``,
+    ``isMissing``). ``item`` is the slot's ``type`` ("System" or the equipment's name);
+    ``system`` the system the design puts there ("gyro"), when the design was known."""
+
+    location: str
+    slot: int | None
+    item: str
+    system: str | None = None
+    hit: bool = False
+    destroyed: bool | None = None
+    missing: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
 class UnitDamage:
     """The absolute condition of a unit after a battle, reduced to what the rules price."""
 
@@ -72,6 +87,10 @@ class UnitDamage:
     suits_damaged: int = 0
     landing_gear_damaged: bool = False  # DropShips: "Repair Damage to Landing Gear"
     design_known: bool = True  # False: only the file's numbers were known (nothing lost is seen)
+    # What the last battle file said, for the scenario export: every ammunition bin with the
+    # shots left, and every damaged critical slot. Empty: nothing recorded (as designed).
+    ammo_bins: tuple[AmmoBinLoad, ...] = ()
+    damaged_slots: tuple[SlotDamage, ...] = ()
 
     @property
     def armor_lost(self) -> int:

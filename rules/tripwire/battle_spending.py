@@ -403,6 +403,7 @@ def _decide_repair(
         after = replace(
             damage,
             critical_hits=0,
+            damaged_slots=(),
             landing_gear_damaged=False,
             locations=tuple(
                 replace(loc, internal_now=loc.internal_max) for loc in damage.locations
@@ -412,7 +413,11 @@ def _decide_repair(
         if not damage.ammo_used:
             raise Refusal("nothing_to_repair", "no ammunition to replace")
         cost, hours = bill.rearm_sp, t.tasks["reload"].hours
-        after = replace(damage, ammo_used=())
+        # Ruling T-X3: the bins are filled to the standard load the import list recorded (line
+        # 23); without one, MegaMek's own full load stands (no bins are written).
+        after = replace(
+            damage, ammo_used=(), ammo_bins=state.battles.loadouts.get(unit.unit_id, ())
+        )
     _paying_pool(state, cmd.pool_id, unit.side_id, cost)
     return [
         UnitRepaired(

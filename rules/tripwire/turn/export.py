@@ -19,11 +19,13 @@ from mekref.adapters.megamek.mul_model import (
     Location,
     MulFile,
     RootKind,
+    Slot,
 )
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.rules.campaign_state import CampaignState, CampaignUnit
 from mekref.rules.model import UnitKind
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.state import EngagementSetup, StrategicState
 
@@ -75,20 +77,30 @@ def damaged_locations(
 
     The campaign keeps each location's armor as one figure (front and rear together); the loss
     is taken from the front first, then the rear (ruling T-X2). Locations the record does not
-    name go out as designed.
+    name go out as designed. Every ammunition bin goes out with its shots (the last battle
+    file's count, else the standard load recorded at import), and every damaged critical slot
+    as MegaMek writes it (``isHit``, ``isDestroyed``, ``isMissing``; ruling T-X3).
     """
     damage = state.battles.unit_damage.get(unit_id)
-    if damage is None:
+    bins = (damage.ammo_bins if damage is not None else ()) or state.battles.loadouts.get(
+        unit_id, ()
+    )
+    if damage is None and not bins:
         return ()
-    by_name = {loc.name: loc for loc in damage.locations}
+    by_name = {loc.name: loc for loc in damage.locations} if damage is not None else {}
+    slots = _slots_by_location(damage.damaged_slots if damage is not None else (), bins)
     out: list[Location] = []
     for spec in design.locations:
         rec = by_name.get(spec.name)
+        written = slots.get(spec.name, ())
         if rec is None:
+            if written:
+                out.append(Location(index=spec.index, name=spec.name, slots=written))
             continue
         loss = rec.armor_max - rec.armor_now
         front = spec.armor or 0
         rear = spec.rear_armor
+        destroyed = rec.internal_max > 0 and rec.internal_now == 0
         out.append(
             Location(
                 index=spec.index,
@@ -96,10 +108,28 @@ def damaged_locations(
                 armor=max(0, front - loss) if spec.armor is not None else None,
                 rear=None if rear is None else max(0, rear - max(0, loss - front)),
                 internal=rec.internal_now if spec.internal is not None else None,
-                destroyed=rec.internal_max > 0 and rec.internal_now == 0,
+                destroyed=destroyed,
+                slots=() if destroyed else written,
             )
         )
     return tuple(out)
+
+
+def _slots_by_location(
+    damaged: tuple[SlotDamage, ...], bins: tuple[AmmoBinLoad, ...]
+) -> dict[str, tuple[Slot, ...]]:
+    """Location name -> its written slots, in slot order: bins with their shots, damaged slots
+    with their flags (a damaged bin is one slot carrying both)."""
+    found: dict[str, dict[tuple[int, int], Slot]] = {}
+    for n, b in enumerate(bins):
+        key = (b.slot, 0) if b.slot is not None else (10_000, n)
+        found.setdefault(b.location, {})[key] = Slot(index=b.slot, type=b.ammo_type, shots=b.shots)
+    for n, d in enumerate(damaged):
+        key = (d.slot, 0) if d.slot is not None else (20_000, n)
+        here = found.setdefault(d.location, {})
+        base = here.get(key, Slot(index=d.slot, type=d.item))
+        here[key] = replace(base, is_hit=d.hit, is_destroyed=d.destroyed, is_missing=d.missing)
+    return {name: tuple(v for _, v in sorted(slots.items())) for name, slots in found.items()}
 
 
 def _entity(
