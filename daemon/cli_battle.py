@@ -54,10 +54,10 @@ EPILOG = """\
 examples:
   mekref battle ingest --db c.db logs/Ann.mul logs/Bob.mul --control loyalists
   mekref battle ingest --db c.db logs/Ann.mul --units-dir ~/megamek/data/mekfiles
-  mekref battle ingest --db c.db logs/Ann.mul --assign 12=UNIT_ID --referee Ann \
+  mekref battle ingest --db c.db logs/Ann.mul --assign 12=UNIT_ID --referee Ann \\
       --reason "the Griffin at line 12 is Kai's"
   mekref battle pending --db c.db
-  mekref battle fate --db c.db --unit UNIT --fate captured --side loyalists \
+  mekref battle fate --db c.db --unit UNIT --fate captured --side loyalists \\
       --referee Ann --reason "surrendered after the game"
   mekref battle retreat-check --db c.db --battle battle-0a1b2c3d4e5f --side federalists
   mekref battle control --db c.db --battle battle-0a1b2c3d4e5f --side federalists
@@ -67,7 +67,9 @@ examples:
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser("battle", help=HELP)
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "battle", help=HELP, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
     kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
 

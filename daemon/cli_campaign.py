@@ -151,7 +151,13 @@ def guarded(run: Any) -> Any:
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser("campaign", help=HELP, description=DESCRIPTION)
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "campaign",
+        help=HELP,
+        description=DESCRIPTION,
+        epilog=NEW_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
     new = actions.add_parser(
         "new",

@@ -275,7 +275,9 @@ def force_of(units: list[ImportedUnit]) -> ForceDescription:
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser("force", help=HELP)
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "force", help=HELP, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
     imp = actions.add_parser(
         "import",

@@ -41,6 +41,7 @@ examples:
   mekref game start --db sw.db --ruleset succession_wars --name "Fourth War" start.json
   mekref game do --db sw.db --campaign ID attack.json   one command (use - for stdin)
   mekref game state --db sw.db --campaign ID --json     the folded state and its hash
+  mekref game list --db sw.db                           the campaigns in a database, with ids
 """
 
 
@@ -53,31 +54,34 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
 
-    commands = actions.add_parser("commands", help="list a rule set's command types and fields")
+    commands = actions.add_parser(
+        "commands", help="list a rule set's command types and fields", **kw
+    )
     commands.add_argument("--ruleset", required=True, choices=game_names())
     commands.set_defaults(handler=_commands)
 
-    start = actions.add_parser("start", help="create a campaign and run its set-up command")
+    start = actions.add_parser("start", help="create a campaign and run its set-up command", **kw)
     _db(start)
     start.add_argument("--ruleset", required=True, choices=game_names())
     start.add_argument("--name", required=True, help="the campaign's name")
     start.add_argument("command", type=Path, help="JSON file with the set-up command, or -")
     start.set_defaults(handler=_start)
 
-    do = actions.add_parser("do", help="run one command against a campaign")
+    do = actions.add_parser("do", help="run one command against a campaign", **kw)
     _db(do)
     do.add_argument("--campaign", required=True, help="campaign id (see 'mekref game list')")
     do.add_argument("command", type=Path, help="JSON file with the command, or -")
     do.set_defaults(handler=_do)
 
-    state = actions.add_parser("state", help="show a campaign's folded state and hash")
+    state = actions.add_parser("state", help="show a campaign's folded state and hash", **kw)
     _db(state)
     state.add_argument("--campaign", required=True)
     state.add_argument("--json", action="store_true", help="the whole state as JSON")
     state.set_defaults(handler=_state)
 
-    listing = actions.add_parser("list", help="list the campaigns in a database")
+    listing = actions.add_parser("list", help="list the campaigns in a database", **kw)
     _db(listing)
     listing.set_defaults(handler=_list)
 

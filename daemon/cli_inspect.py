@@ -41,12 +41,22 @@ exit codes: 0 read, 2 file missing, 3 file unreadable (broken, truncated), 4 fil
 what is wrong, and what to do.
 """
 
+EPILOG = """\
+examples:
+  mekref inspect logs/Bob.mul                 what a battle record says, section by section
+  mekref inspect logs/Ann.mul logs/Bob.mul    both players' views of one battle
+  mekref inspect logs/Bob.mul --json          the same as JSON, for scripts
+  mekref inspect force.mul --units-dir ~/megamek/data/mekfiles
+                                              add tonnage, tech base and unit type from designs
+"""
+
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "inspect",
         help=HELP,
         description=DESCRIPTION,
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path, help=".mul file(s)")

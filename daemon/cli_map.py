@@ -43,18 +43,16 @@ EPILOG = """\
 examples:
   mekref map show -o ginestra.svg                        the bundled Ginestra map
   mekref map show --map my-planet.toml -o check.svg      check a map file while writing it
-  mekref map render --db ginestra.db --side rebel -o rebel.svg
-  mekref map render --db ginestra.db --side rebel -o rebel.png    a picture instead
-                                                         what the rebels know, fog of war
+  mekref map render --db ginestra.db --side rebel -o rebel.svg   what the rebels know (fog of war)
+  mekref map render --db ginestra.db --side rebel -o rebel.png   the same, as a picture
 """
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "map", help=HELP, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    parser: argparse.ArgumentParser = sub.add_parser("map", help=HELP, **kw)
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
-    render = actions.add_parser("render", help="one side's view of a campaign's map")
+    render = actions.add_parser("render", help="one side's view of a campaign's map", **kw)
     add_db(render)
     render.add_argument("--side", required=True, help="the side whose view to draw")
     render.add_argument(
@@ -64,7 +62,7 @@ def register(sub: Any) -> None:
         help="SVG or PNG file, by its extension (default: SVG on standard output)",
     )
     render.set_defaults(handler=guarded(run_render), command_name="map render")
-    show = actions.add_parser("show", help="a map without a campaign (default: Ginestra)")
+    show = actions.add_parser("show", help="a map without a campaign (default: Ginestra)", **kw)
     show.add_argument("--map", default="ginestra", help="a bundled map name or a map TOML file")
     show.add_argument(
         "-o",

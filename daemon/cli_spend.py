@@ -46,7 +46,7 @@ DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 EPILOG = """\
 examples:
   mekref pool open --db c.db --side red --id union-a --name "Union A" --dropship Union
-  mekref pool open --db c.db --side red --id fdb --name "Forward Base" \
+  mekref pool open --db c.db --side red --id fdb --name "Forward Base" \\
       --location "Forward Deployment Base"
   mekref spend repair --db c.db --unit UNIT --pool union-a --task armor
   mekref spend repair --db c.db --unit UNIT --pool union-a --task internal --repair-facility
@@ -188,7 +188,7 @@ def _person_pool(p: argparse.ArgumentParser) -> None:
 
 def register(sub: Any) -> None:
     kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
-    pool_parser: argparse.ArgumentParser = sub.add_parser("pool", help="open a WarChest pool")
+    pool_parser: argparse.ArgumentParser = sub.add_parser("pool", help="open a WarChest pool", **kw)
     pool_actions = pool_parser.add_subparsers(title="actions", metavar="ACTION")
     p = pool_actions.add_parser("open", help="open a pool (location, DropShip or cargo)", **kw)
     add_db(p)

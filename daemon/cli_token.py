@@ -42,8 +42,9 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
 
-    create = sub.add_parser("create", help="issue a token (printed once)")
+    create = sub.add_parser("create", help="issue a token (printed once)", **kw)
     create.add_argument("--db", required=True, help="database path or postgresql:// URL")
     who = create.add_mutually_exclusive_group(required=True)
     who.add_argument("--side", metavar="SIDE_ID", help="a token acting for this side")
@@ -56,11 +57,11 @@ def register(subparsers: Any) -> None:
     create.add_argument("--label", default="", help="a note saying who holds the token")
     create.set_defaults(handler=_create)
 
-    listing = sub.add_parser("list", help="list tokens (ids and grants, never secrets)")
+    listing = sub.add_parser("list", help="list tokens (ids and grants, never secrets)", **kw)
     listing.add_argument("--db", required=True, help="database path or postgresql:// URL")
     listing.set_defaults(handler=_list)
 
-    revoke = sub.add_parser("revoke", help="revoke a token by its id")
+    revoke = sub.add_parser("revoke", help="revoke a token by its id", **kw)
     revoke.add_argument("--db", required=True, help="database path or postgresql:// URL")
     revoke.add_argument("token_id", help="the id shown by 'mekref token list'")
     revoke.set_defaults(handler=_revoke)

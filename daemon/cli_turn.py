@@ -67,6 +67,15 @@ examples:
   mekref orders withdraw --db g.db --side rebel --day 1 bravo
 """
 
+TURN_EPILOG = """\
+examples:
+  mekref turn setup --db g.db                                   the bundled Ginestra set-up
+  mekref turn setup --db g.db --file my-campaign/strategic.toml
+  mekref turn resolve --db g.db --day 1                         once every side's orders are in
+  mekref turn reposition --db g.db --formation bravo --hex 0912 --referee Ann \\
+      --reason "bravo retreats after the battle"
+  mekref engagement export --db g.db --side loyalist -o out/ --units-dir ~/megamek/data/mekfiles
+"""
 
 SETUP_DESCRIPTION = """\
 Start the strategic map of a campaign whose forces are imported, and place each side's
@@ -98,24 +107,29 @@ def register(sub: Any) -> None:
     submit.add_argument("--order", action="append", required=True, metavar="SPEC")
     submit.add_argument("--param", action="append", default=[], metavar="FORMATION:KEY=VALUE")
     submit.set_defaults(handler=guarded(run_submit), command_name="orders submit")
-    listing = acts.add_parser("list", help="a side's orders for the day")
+    kw: dict[str, Any] = {
+        "epilog": ORDERS_EPILOG,
+        "formatter_class": argparse.RawDescriptionHelpFormatter,
+    }
+    listing = acts.add_parser("list", help="a side's orders for the day", **kw)
     add_db(listing)
     listing.add_argument("--side", required=True)
     listing.set_defaults(handler=guarded(run_list), command_name="orders list")
-    withdraw = acts.add_parser("withdraw", help="drop orders for some formations")
+    withdraw = acts.add_parser("withdraw", help="drop orders for some formations", **kw)
     add_db(withdraw)
     withdraw.add_argument("--side", required=True)
     withdraw.add_argument("--day", type=int, required=True)
     withdraw.add_argument("formations", nargs="+", metavar="FORMATION")
     withdraw.set_defaults(handler=guarded(run_withdraw), command_name="orders withdraw")
 
-    turn = sub.add_parser("turn", help="set up the strategic map, resolve the day (referee)")
+    kw = {"epilog": TURN_EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    turn = sub.add_parser("turn", help="set up the strategic map, resolve the day (referee)", **kw)
     turn_acts = turn.add_subparsers(title="actions", metavar="ACTION")
     setup = turn_acts.add_parser(
         "setup",
         help="start the strategic map and place every formation from a set-up file",
         description=SETUP_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        **kw,
     )
     add_db(setup)
     setup.add_argument(
@@ -126,21 +140,23 @@ def register(sub: Any) -> None:
     )
     setup.set_defaults(handler=guarded(run_setup), command_name="turn setup")
     move = turn_acts.add_parser(
-        "reposition", help="referee: put a formation in a hex (a retreat after a battle)"
+        "reposition", help="referee: put a formation in a hex (a retreat after a battle)", **kw
     )
     add_db(move)
     move.add_argument("--formation", required=True)
     move.add_argument("--hex", required=True, help='"CCRR", or "" for orbit')
     add_referee(move)
     move.set_defaults(handler=guarded(run_reposition), command_name="turn reposition")
-    resolve = turn_acts.add_parser("resolve", help="weather, actions, movement, engagements")
+    resolve = turn_acts.add_parser("resolve", help="weather, actions, movement, engagements", **kw)
     add_db(resolve)
     resolve.add_argument("--day", type=int, required=True)
     resolve.set_defaults(handler=guarded(run_resolve), command_name="turn resolve")
 
-    engagement = sub.add_parser("engagement", help="export engagements for MegaMek")
+    engagement = sub.add_parser("engagement", help="export engagements for MegaMek", **kw)
     eng_acts = engagement.add_subparsers(title="actions", metavar="ACTION")
-    export = eng_acts.add_parser("export", help="a side's unit list (.mul) and scenario sheet")
+    export = eng_acts.add_parser(
+        "export", help="a side's unit list (.mul) and scenario sheet", **kw
+    )
     add_db(export)
     export.add_argument("--side", required=True)
     export.add_argument("--engagement", help="one engagement id (default: all of the side's)")
