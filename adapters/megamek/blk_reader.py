@@ -350,7 +350,7 @@ def parse_blk(text: str, source: str) -> UnitDesign:
     movement = r.text("motion_type") or ""
 
     armor_values = tuple(_ints(r, "armor"))
-    names = _location_names(kind, armor_values, doc, r)
+    names = _location_names(kind, armor_values, r)
     trooper_count: int | None = None
     squad_size = squad_count = None
     if kind is UnitKind.BATTLE_ARMOR:
@@ -370,7 +370,7 @@ def parse_blk(text: str, source: str) -> UnitDesign:
         si = r.integer("structural_integrity")
 
     engine = _engine(r, kind, support, movement, tonnage or 0.0, walk, safe_thrust)
-    equipment, ammo = _equipment(doc, kind, names)
+    equipment, ammo = _equipment(doc, names)
     bays = tuple(parse_transporter(line) for line in r.all("transporters") if line.strip())
     weight_class = r.integer("weightclass")
 
@@ -456,9 +456,7 @@ def _ints(r: _Reader, tag: str) -> list[int]:
     return out
 
 
-def _location_names(
-    kind: UnitKind, armor: tuple[int, ...], doc: BlkDocument, r: _Reader
-) -> tuple[str, ...]:
+def _location_names(kind: UnitKind, armor: tuple[int, ...], r: _Reader) -> tuple[str, ...]:
     """The locations this unit really has: turrets exist only when armor is listed for them."""
     names = LOCATION_NAMES.get(kind)
     if names is None:
@@ -572,7 +570,7 @@ def _is_equipment_tag(tag: str) -> bool:
 
 
 def _equipment(
-    doc: BlkDocument, kind: UnitKind, names: tuple[str, ...]
+    doc: BlkDocument, names: tuple[str, ...]
 ) -> tuple[tuple[Equipment, ...], tuple[AmmoBin, ...]]:
     index_of = {name.casefold(): i for i, name in enumerate(names)}
     # BLK writes the BA unit location as "Point" (Clan) or "Squad" (IS), and dual-turret

@@ -38,7 +38,7 @@ def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-def _decode(data: bytes, path: str, notices: list[Notice]) -> str:
+def _decode(data: bytes, notices: list[Notice]) -> str:
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:
@@ -83,7 +83,7 @@ def parse_untrusted_xml(
             "MegaMek may still be writing it; wait until it is complete, or save it again",
         )
     notices: list[Notice] = []
-    text = _decode(data, path, notices)
+    text = _decode(data, notices)
     dtd = _DTD.search(text)
     if dtd:
         raise _refuse(
