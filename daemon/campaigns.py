@@ -66,6 +66,10 @@ class CampaignRunner:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._games: dict[str, Game] = {}
+        # The newest state this runner folded, per campaign. Events are immutable and the log
+        # only grows, so a cached state at seq N stays true: loading folds only what came
+        # after it (another replica's appends included) instead of decoding the whole log.
+        self._latest: dict[str, Loaded] = {}
 
     def game(self, campaign_id: str) -> Game:
         """The campaign's rule set (loading it also registers its event types)."""
@@ -83,7 +87,11 @@ class CampaignRunner:
         self, name: str, ruleset: str, command: Command, campaign_id: str | None = None
     ) -> Executed:
         """Create a campaign under any rule set and run the command that sets it up."""
-        load_game(ruleset)  # refuses an unknown rule set before anything is stored
+        game = load_game(ruleset)  # refuses an unknown rule set before anything is stored
+        # Decide once on the empty state first: a refused set-up must not leave an empty
+        # campaign behind in the store.
+        empty = game.initial_state()
+        game.decide(empty, command, game.dice_for(empty, command))
         campaign_id = campaign_id or str(uuid.uuid4())
         self.store.create_campaign(name, ruleset, campaign_id=campaign_id)
         return self.execute(campaign_id, command)
@@ -91,17 +99,27 @@ class CampaignRunner:
     # -- reading --------------------------------------------------------------------------
     def load(self, campaign_id: str) -> Loaded:
         game = self.game(campaign_id)
-        snapshot = self.store.latest_snapshot(campaign_id)
-        state = game.initial_state()
-        after = 0
-        if snapshot is not None:
-            state = decode(game.state_type, json.loads(snapshot.state))
-            after = snapshot.seq
+        cached = self._latest.get(campaign_id)
+        if cached is not None:
+            state, after = cached.state, cached.last_seq
+        else:
+            state, after = game.initial_state(), 0
+            snapshot = self.store.latest_snapshot(campaign_id)
+            if snapshot is not None:
+                state = decode(game.state_type, json.loads(snapshot.state))
+                after = snapshot.seq
         last = after
         for stored in self.store.iter_events(campaign_id, after_seq=after):
             state = game.evolve(state, event_from_stored(stored))
             last = stored.seq
-        return Loaded(state, last)
+        loaded = Loaded(state, last)
+        self._remember(campaign_id, loaded)
+        return loaded
+
+    def _remember(self, campaign_id: str, loaded: Loaded) -> None:
+        current = self._latest.get(campaign_id)
+        if current is None or current.last_seq <= loaded.last_seq:
+            self._latest[campaign_id] = loaded
 
     def replay(self, campaign_id: str) -> Any:
         """State folded from the whole log, ignoring snapshots (what a replay proves)."""
@@ -155,6 +173,7 @@ class CampaignRunner:
                     return Executed(
                         campaign_id, (), result.first_seq, result.last_seq, loaded.state, True
                     )
+                self._remember(campaign_id, Loaded(state, result.last_seq))
                 self._maybe_snapshot(campaign_id, loaded.last_seq, result.last_seq, state)
                 return Executed(
                     campaign_id, tuple(events), result.first_seq, result.last_seq, state
