@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mekref.rules.dystopian_wars.model import Category, VesselClass
+from mekref.rules.dystopian_wars.model import Category, FieldOrder, VesselClass
 from mekref.rules.messages import COMMANDS, Command
 
 
@@ -43,6 +43,29 @@ class CreateCampaign(Command):
 
     seed: str
     fleets: tuple[FleetSpec, ...]
+    #: The group's Field Orders (2.3 "As per Spartan Games Update"); empty: none are drawn.
+    field_orders: tuple[FieldOrder, ...] = ()
+
+
+@COMMANDS.register("DWSetMap")
+@dataclass(frozen=True, kw_only=True)
+class SetMap(Command):
+    """The referee enters the campaign map's borders (line 90: "a Map Based campaign")."""
+
+    borders: tuple[tuple[str, str], ...]
+    reason: str
+
+
+@COMMANDS.register("DWAssignMAR")
+@dataclass(frozen=True, kw_only=True)
+class AssignMar(Command):
+    """Give a territory's "One Squadron has the ... MAR" to one of the fleet's squadrons."""
+
+    fleet_id: str
+    territory_id: str
+    squadron_id: str
+    mar: str
+    grant: int = 0  # a Refinery's second grant is 1
 
 
 @COMMANDS.register("DWGrantTerritory")
@@ -102,6 +125,8 @@ class FleetResult:
     double_ones: int = 0
     shore_leave: tuple[str, ...] = ()  # squadrons that ignore the crippled loss (Town)
     skills_not_applicable: tuple[str, ...] = ()  # skills to reroll for this fleet's squadrons
+    #: The game turn on which the fleet achieved its Field Order; None: it did not.
+    field_order_turn: int | None = None
 
 
 @COMMANDS.register("DWReportBattle")

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mekref.rules.dystopian_wars.model import Battle, Fleet, RepairBill, Squadron, Stake, Territory
+from mekref.rules.dystopian_wars.model import (
+    Battle,
+    FieldOrder,
+    Fleet,
+    MarAssignment,
+    RepairBill,
+    Squadron,
+    Stake,
+    Territory,
+)
 from mekref.rules.messages import EVENTS, Event
 
 
@@ -14,6 +23,21 @@ class CampaignCreated(Event):
     seed: str
     fleets: tuple[Fleet, ...]
     actor: str
+    field_orders: tuple[FieldOrder, ...] = ()
+
+
+@EVENTS.register("DWMapSet")
+@dataclass(frozen=True, kw_only=True)
+class MapSet(Event):
+    borders: tuple[tuple[str, str], ...]
+    reason: str
+    actor: str
+
+
+@EVENTS.register("DWMarAssigned")
+@dataclass(frozen=True, kw_only=True)
+class MarAssigned(Event):
+    assignment: MarAssignment
 
 
 @EVENTS.register("DWTerritoriesGenerated")

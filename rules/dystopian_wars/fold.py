@@ -61,7 +61,21 @@ def _territory(state: DystopianState, territory_id: str, **changes: Any) -> Dyst
 
 
 def _created(state: DystopianState, ev: e.CampaignCreated) -> DystopianState:
-    return replace(state, seed=ev.seed, created=True, fleets={f.fleet_id: f for f in ev.fleets})
+    return replace(
+        state,
+        seed=ev.seed,
+        created=True,
+        fleets={f.fleet_id: f for f in ev.fleets},
+        field_orders=ev.field_orders,
+    )
+
+
+def _mar_assigned(state: DystopianState, ev: e.MarAssigned) -> DystopianState:
+    a = ev.assignment
+    kept = tuple(
+        x for x in state.mar_assignments if (x.territory_id, x.grant) != (a.territory_id, a.grant)
+    )
+    return replace(state, mar_assignments=(*kept, a))
 
 
 def _generated(state: DystopianState, ev: e.TerritoriesGenerated) -> DystopianState:
@@ -224,4 +238,6 @@ _EVOLVERS: dict[type[Event], Callable[[DystopianState, Any], DystopianState]] = 
     e.SquadronRequisitioned: _requisitioned,
     e.CommodoreReleased: _released,
     e.CampaignWon: lambda s, ev: replace(s, winner=ev.fleet_id, win_condition=ev.condition),
+    e.MapSet: lambda s, ev: replace(s, borders=ev.borders),
+    e.MarAssigned: _mar_assigned,
 }

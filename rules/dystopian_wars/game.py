@@ -14,7 +14,7 @@ from typing import Any
 from mekref.rules.codec import canonical_json
 from mekref.rules.dice import Dice
 from mekref.rules.dystopian_wars import commands as c
-from mekref.rules.dystopian_wars import logistics, postbattle, prebattle
+from mekref.rules.dystopian_wars import logistics, mars, postbattle, prebattle
 from mekref.rules.dystopian_wars.fold import evolve, fold, initial_state
 from mekref.rules.dystopian_wars.model import DystopianState
 from mekref.rules.messages import Command, Event
@@ -36,6 +36,8 @@ _DECIDERS: dict[type[Command], Callable[[DystopianState, Any, Dice], list[Event]
     c.GrantTerritory: prebattle.grant,
     c.StartBattle: prebattle.start_battle,
     c.StakeTerritories: prebattle.stake,
+    c.SetMap: prebattle.set_map,
+    c.AssignMar: mars.assign,
     c.ReportBattle: postbattle.report,
     c.Repair: logistics.repair,
     c.RequisitionSquadron: logistics.requisition,

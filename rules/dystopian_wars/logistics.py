@@ -6,9 +6,11 @@ from mekref.rules.dice import Dice
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
 from mekref.rules.dystopian_wars.experience import repair_cost
+from mekref.rules.dystopian_wars.mars import dual_shields
 from mekref.rules.dystopian_wars.model import CommodoreStatus, DystopianState, Fleet
 from mekref.rules.dystopian_wars.prebattle import new_squadron
 from mekref.rules.dystopian_wars.table_loader import load_tables
+from mekref.rules.dystopian_wars.treaty import treaty_violations
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 
@@ -84,6 +86,17 @@ def requisition(state: DystopianState, cmd: c.RequisitionSquadron, dice: Dice) -
     if cmd.squadron.flagship:
         raise Refusal("bad_squadron", "the fleet already has its flagship")
     squadron = new_squadron(cmd.squadron)
+    # The treaty's shield limits hold for new squadrons too; the Scientist's Eyrie allows dual
+    # shield generators (line 122). Ruling DW-29.
+    problems = [
+        p
+        for p in treaty_violations(
+            fleet.nation, (squadron,), dual_shields=dual_shields(state, fleet.fleet_id)
+        )
+        if "generator" in p
+    ]
+    if problems:
+        raise Refusal("treaty", "; ".join(problems), load_tables().rule("treaty_shields").ref)
     row = load_tables().repairs[squadron.vessel_class.repair_row]
     if row.replacement > fleet.rp:
         raise Refusal(

@@ -139,6 +139,28 @@ class Stake:
 
 
 @dataclass(frozen=True, kw_only=True)
+class FieldOrder:
+    """A Field Order of the group's deck: 2.3 says only "As per Spartan Games Update", so the
+    orders are the campaign's data (ruling DW-24)."""
+
+    number: int
+    name: str
+    text: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarAssignment:
+    """A territory's "One Squadron has the ... MAR", given to one squadron of the fleet using
+    the territory; in force while the fleet holds (or has on loan) the territory."""
+
+    territory_id: str
+    grant: int  # which of the row's grants (a Refinery has two)
+    fleet_id: str
+    squadron_id: str
+    mar: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class Battle:
     battle_id: str
     fleets: tuple[str, str]
@@ -148,6 +170,8 @@ class Battle:
     ranks: tuple[int, int]  # the commodores' ranks when the battle was set up
     present: tuple[bool, bool]  # whether each commodore leads (not injured, not captured)
     stakes: tuple[Stake, ...] = ()
+    #: The Field Order each fleet drew (numbers of the campaign's deck), when it has one.
+    field_orders: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -160,6 +184,10 @@ class DystopianState:
     battles_fought: int = 0
     winner: str | None = None
     win_condition: str | None = None
+    field_orders: tuple[FieldOrder, ...] = ()  # the group's deck (2.3)
+    #: The campaign map's borders (pairs of territory ids), when the referee has entered it.
+    borders: tuple[tuple[str, str], ...] = ()
+    mar_assignments: tuple[MarAssignment, ...] = ()
     rolls_used: int = 0
     events_applied: int = 0
 

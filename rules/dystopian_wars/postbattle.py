@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
@@ -14,7 +16,8 @@ from mekref.rules.dystopian_wars.experience import (
     squadron_xp,
 )
 from mekref.rules.dystopian_wars.fold import fold
-from mekref.rules.dystopian_wars.model import Battle, DystopianState, Fleet
+from mekref.rules.dystopian_wars.mars import squadron_mars
+from mekref.rules.dystopian_wars.model import Battle, DystopianState, Fleet, VesselClass
 from mekref.rules.dystopian_wars.table_loader import load_tables
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
@@ -33,6 +36,13 @@ def report(state: DystopianState, cmd: c.ReportBattle, dice: Dice) -> list[Event
         raise Refusal("bad_result", "report one result for each of the battle's fleets")
     for r in cmd.results:
         _check_result(state, state.fleets[r.fleet_id], r)
+    problems = [
+        f"{r.fleet_id}: {p}"
+        for r in cmd.results
+        for p in force_problems(battle, state.fleets[r.fleet_id], r)
+    ]
+    if problems:
+        raise Refusal("force_limits", "; ".join(problems), size.ref)
     victor, how = _victor(battle, cmd)
     loser = None if victor is None else next(f for f in battle.fleets if f != victor)
     vp = (results[battle.fleets[0]].victory_points, results[battle.fleets[1]].victory_points)
@@ -57,7 +67,7 @@ def report(state: DystopianState, cmd: c.ReportBattle, dice: Dice) -> list[Event
         fleet = state.fleets[fleet_id]
         result = results[fleet_id]
         won = fleet_id == victor
-        squadron_events, dice = _squadrons(fleet, result, won, dice)
+        squadron_events, dice = _squadrons(state, fleet, result, won, dice)
         out += squadron_events
         commodore_events, dice = _commodore(state, battle, index, fleet, result, victor, dice)
         out += commodore_events
@@ -97,12 +107,69 @@ def _check_result(state: DystopianState, fleet: Fleet, result: c.FleetResult) ->
         raise Refusal("bad_result", "counts cannot be negative")
 
 
+def force_problems(battle: Battle, fleet: Fleet, result: c.FleetResult) -> tuple[str, ...]:
+    """2.2's Points and Forces columns against the squadrons the fleet fought with.
+
+    Ruling DW-28: the squadrons a result lists are the fleet's force (ruling DW-21); their
+    points are their cost with skills, for the ships afloat at the start (a squadron short of
+    ships counts its share); "1 DN or 2 other Large/Massive Max" counts ships: one Dreadnought
+    and nothing else Large or Massive, or up to two other Large or Massive ships. The commodore's
+    flagship counts in the points but not against the Forces column: the campaign has the
+    commodore lead every battle he is fit for (strategy roll, Tactical Prowess, injury roll).
+    """
+    size = load_tables().battle_size(battle.battle_type)
+    fought = [fleet.squadrons[r.squadron_id] for r in result.squadrons]
+    out: list[str] = []
+    points = sum(
+        (s.cost * s.ships / s.ships_max for s in fought if not s.free_tiny_flyer_wing),
+        Fraction(0),
+    )
+    squadrons = [s for s in fought if not s.flagship]
+    if points > battle.points:
+        out.append(f"{points} points is over the battle's {battle.points} (line 150)")
+    if size.small_medium_only:
+        big = sorted(s.squadron_id for s in squadrons if s.vessel_class.large_or_massive)
+        if big:
+            out.append(f"Small/Med Only, not {', '.join(big)} ({size.ref.line})")
+    if size.max_dreadnoughts is not None and size.max_other_large is not None:
+        dns = sum(s.ships for s in squadrons if s.vessel_class is VesselClass.DREADNOUGHT)
+        others = sum(
+            s.ships
+            for s in squadrons
+            if s.vessel_class.large_or_massive and s.vessel_class is not VesselClass.DREADNOUGHT
+        )
+        if dns > size.max_dreadnoughts or (dns and others) or others > size.max_other_large:
+            out.append(
+                f"{dns} Dreadnought(s) and {others} other Large/Massive ship(s): 1 DN or 2 other"
+                f" Large/Massive Max ({size.ref.line})"
+            )
+    return tuple(out)
+
+
 def _victor(battle: Battle, cmd: c.ReportBattle) -> tuple[str | None, str]:
-    """3.1: the first Field Order achieved; otherwise a VP lead over 10% of the points."""
+    """3.1: the first Field Order achieved; otherwise a VP lead over 10% of the points.
+
+    Ruling DW-24: the report gives each fleet's turn (``field_order_turn``), or names the first
+    fleet outright (``field_order_first``); both must agree. The same turn, or neither, is left
+    to victory points (line 201).
+    """
+    turns = {r.fleet_id: r.field_order_turn for r in cmd.results}
+    if any(t is not None and t < 1 for t in turns.values()):
+        raise Refusal("bad_result", "a game turn is 1 or more")
+    achieved = {f: t for f, t in turns.items() if t is not None}
+    first: str | None = None
+    if achieved:
+        earliest = min(achieved.values())
+        leaders = [f for f, t in achieved.items() if t == earliest]
+        first = leaders[0] if len(leaders) == 1 else None
     if cmd.field_order_first is not None:
         if cmd.field_order_first not in battle.fleets:
             raise Refusal("bad_result", f"{cmd.field_order_first!r} did not fight this battle")
-        return cmd.field_order_first, "field_order"
+        if achieved and first != cmd.field_order_first:
+            raise Refusal("bad_result", "field_order_first disagrees with the turns reported")
+        first = cmd.field_order_first
+    if first is not None:
+        return first, "field_order"
     t = load_tables()
     margin_percent = t.rule("victor_margin").int("percent")
     by_fleet = {r.fleet_id: r.victory_points for r in cmd.results}
@@ -134,7 +201,7 @@ def _conquest(battle: Battle, cmd: c.ReportBattle, victor: str, loser: str) -> l
 
 
 def _squadrons(
-    fleet: Fleet, result: c.FleetResult, won: bool, dice: Dice
+    state: DystopianState, fleet: Fleet, result: c.FleetResult, won: bool, dice: Dice
 ) -> tuple[list[Event], Dice]:
     t = load_tables()
     out: list[Event] = []
@@ -175,12 +242,14 @@ def _squadrons(
             )
         )
         breaks = t.skill_breaks[squadron.vessel_class.skill_row].breaks
+        # Ruling DW-27: MARs from territories and the commodore's rank count as "already have".
+        granted = squadron_mars(state, fleet.fleet_id, squadron.squadron_id)
         held = squadron.skills
         for at_xp in breaks[squadron.skill_rolls :]:
             if xp < at_xp:
                 break
             skill_set, skill, rolls, dice = roll_skill(
-                dice, squadron.squadron_id, at_xp, held, result.skills_not_applicable
+                dice, squadron.squadron_id, at_xp, (*held, *granted), result.skills_not_applicable
             )
             held = (*held, skill) if skill else held
             out.append(

@@ -69,10 +69,18 @@ def create(state: DystopianState, cmd: c.CreateCampaign, dice: Dice) -> list[Eve
         )
     if problems:
         raise Refusal("treaty", "; ".join(problems), load_tables().rule("fleet_points").ref)
+    numbers = [o.number for o in cmd.field_orders]
+    if len(set(numbers)) != len(numbers) or any(not o.name.strip() for o in cmd.field_orders):
+        raise Refusal("bad_field_orders", "Field Orders have distinct numbers and a name each")
     dice = Dice(cmd.seed, dice.next_index)  # the campaign's own seed from its first roll on
     territories, rolls = _generate_territories(tuple(ids), dice)
     return [
-        e.CampaignCreated(seed=cmd.seed, fleets=tuple(fleets), actor=cmd.actor),
+        e.CampaignCreated(
+            seed=cmd.seed,
+            fleets=tuple(fleets),
+            actor=cmd.actor,
+            field_orders=tuple(sorted(cmd.field_orders, key=lambda o: o.number)),
+        ),
         e.TerritoriesGenerated(territories=territories, rolls=rolls),
     ]
 
@@ -174,6 +182,14 @@ def start_battle(state: DystopianState, cmd: c.StartBattle, dice: Dice) -> list[
     size_roll, dice = dice.roll(f"battle size, {cmd.battle_id}")
     rolls.append(size_roll)
     size = next(r for r in t.battle_sizes if r.low <= size_roll.total <= r.high)
+    # 2.3 Roll for Field Orders. Ruling DW-24: each fleet rolls a die over the group's deck.
+    orders: list[int] = []
+    for fleet in fleets if state.field_orders else ():
+        order_roll, dice = dice.roll(
+            f"field order, {cmd.battle_id}, fleet {fleet.fleet_id}", 1, len(state.field_orders)
+        )
+        rolls.append(order_roll)
+        orders.append(state.field_orders[order_roll.total - 1].number)
     battle = Battle(
         battle_id=cmd.battle_id,
         fleets=(a, b),
@@ -182,6 +198,7 @@ def start_battle(state: DystopianState, cmd: c.StartBattle, dice: Dice) -> list[
         points=size.points,
         ranks=(ranks[0], ranks[1]),
         present=present,
+        field_orders=tuple(orders),
     )
     out: list[Event] = [
         e.BattleSetUp(battle=battle, strategy=scores, size_die=size_roll.total, rolls=tuple(rolls))
@@ -237,9 +254,59 @@ def stake(state: DystopianState, cmd: c.StakeTerritories, dice: Dice) -> list[Ev
             raise Refusal("bad_stake", f"{territory_id!r} is not held by {holder!r}")
         if any(territory_id in (s.own, s.enemy) for s in battle.stakes):
             raise Refusal("bad_stake", f"{territory_id!r} is already staked")
+    if state.borders and not within_reach(state, cmd.own, cmd.enemy, battle.fleets):
+        raise Refusal(
+            "not_adjacent",
+            f"{cmd.own!r} and {cmd.enemy!r} are neither adjacent nor one territory of another"
+            " fleet apart",
+            load_tables().rule("strategy").ref,
+        )
     return [
         e.Staked(
             battle_id=battle.battle_id,
             stake=Stake(fleet_id=cmd.fleet_id, own=cmd.own, enemy=cmd.enemy),
         )
+    ]
+
+
+def neighbours(borders: tuple[tuple[str, str], ...]) -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for a, b in borders:
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def within_reach(state: DystopianState, own: str, enemy: str, combatants: tuple[str, str]) -> bool:
+    """Line 136: the staked pair "must be adjacent to each other or no more than ONE enemy held
+    territory away (not the combatants ...)".
+
+    Ruling DW-25: one territory between them, held by a fleet that is not fighting this battle;
+    an unheld territory (the Eyrie before it is placed) does not open a way.
+    """
+    near = neighbours(state.borders)
+    own_n, enemy_n = near.get(own, frozenset()), near.get(enemy, frozenset())
+    if enemy in own_n:
+        return True
+    for between in sorted(own_n & enemy_n):
+        holder = state.territories[between].holder
+        if holder is not None and holder not in combatants:
+            return True
+    return False
+
+
+def set_map(state: DystopianState, cmd: c.SetMap, dice: Dice) -> list[Event]:
+    """The referee enters the map's borders; every id is a territory of the campaign."""
+    if not cmd.reason.strip():
+        raise Refusal("no_reason", "a referee's map gives a reason")
+    borders: set[tuple[str, str]] = set()
+    for a, b in cmd.borders:
+        for territory_id in (a, b):
+            if territory_id not in state.territories:
+                raise Refusal("unknown_territory", f"no territory {territory_id!r}")
+        if a == b:
+            raise Refusal("bad_map", f"{a!r} cannot border itself")
+        borders.add((min(a, b), max(a, b)))
+    return [
+        e.MapSet(borders=tuple(sorted(borders)), reason=cmd.reason, actor=cmd.actor),
     ]

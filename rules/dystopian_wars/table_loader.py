@@ -42,6 +42,15 @@ class Rule:
 
 
 @dataclass(frozen=True, kw_only=True)
+class MarGrant:
+    """One "One Squadron has the ... MAR" of a territory row: the MARs offered, and the vessel
+    classes that may take it (empty: any)."""
+
+    mars: tuple[str, ...]
+    classes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class TerritoryRow:
     key: str
     name: str
@@ -55,6 +64,7 @@ class TerritoryRow:
     free_replacement: tuple[str, ...]  # repair-table rows one squadron of may be replaced free
     dual_shields: bool
     ref: SourceRef
+    mar_grants: tuple[MarGrant, ...] = ()
 
     @property
     def special_rules(self) -> tuple[str, ...]:
@@ -71,6 +81,9 @@ class BattleSizeRow:
     stakes: int
     conquest: str  # "raid", "take" or "choose"
     ref: SourceRef
+    small_medium_only: bool = False  # "Small/Med Only"
+    max_dreadnoughts: int | None = None  # "1 DN or 2 other Large/Massive Max": DN ships ...
+    max_other_large: int | None = None  # ... or other Large/Massive ships, not both
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,10 +190,19 @@ def _territory(r: dict[str, Any]) -> TerritoryRow:
         free_replacement=str_list_field(r, "free_replacement", optional=True),
         dual_shields=bool_field(r, "dual_shields"),
         ref=source_of(r),
+        mar_grants=tuple(_mar_grant(g) for g in r.get("mar_grants", [])),
     )
     if (row.rp is None) == (row.rp_die is None):
         raise TableError(f"territory {row.key!r} needs exactly one of rp and rp_die")
     return row
+
+
+def _mar_grant(g: Any) -> MarGrant:
+    if not isinstance(g, dict):
+        raise TableError(f"a MAR grant is a table, not {g!r}")
+    return MarGrant(
+        mars=str_list_field(g, "mars"), classes=str_list_field(g, "classes", optional=True)
+    )
 
 
 def _xp(data: dict[str, Any], name: str) -> dict[str, XpRow]:
@@ -214,6 +236,9 @@ def load_tables() -> DystopianTables:
                 stakes=int_field(r, "stakes"),
                 conquest=str_field(r, "conquest"),
                 ref=source_of(r),
+                small_medium_only=bool_field(r, "small_medium_only"),
+                max_dreadnoughts=_optional_int(r, "max_dreadnoughts"),
+                max_other_large=_optional_int(r, "max_other_large"),
             )
             for r in rows(_load("battle_size"), "size")
         ),

@@ -132,6 +132,7 @@ def result(
     double_ones: int = 0,
     shore_leave: tuple[str, ...] = (),
     skills_not_applicable: tuple[str, ...] = (),
+    field_order_turn: int | None = None,
 ) -> c.FleetResult:
     return c.FleetResult(
         fleet_id=fleet_id,
@@ -142,6 +143,7 @@ def result(
         double_ones=double_ones,
         shore_leave=shore_leave,
         skills_not_applicable=skills_not_applicable,
+        field_order_turn=field_order_turn,
     )
 
 

@@ -4,6 +4,8 @@ round trip of every Dystopian Wars command and event."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from fractions import Fraction
 
 import pytest
 from dw_helpers import BRIT, SUN, result, squadron, stake_all
@@ -17,12 +19,15 @@ from mekref.rules.dystopian_wars.game import decide, execute, fold, initial_stat
 from mekref.rules.dystopian_wars.model import (
     Battle,
     DystopianState,
+    FieldOrder,
     Fleet,
+    MarAssignment,
     RepairBill,
     Stake,
     Territory,
     VesselClass,
 )
+from mekref.rules.dystopian_wars.table_loader import load_tables
 from mekref.rules.messages import (
     COMMANDS,
     EVENTS,
@@ -45,6 +50,54 @@ def _loser_territory(state: DystopianState, victor: str) -> str | None:
     return losers[0] if battle.battle_type == "battle_royale" else None
 
 
+def _within_points(
+    state: DystopianState, fleet_id: str, wanted: tuple[c.SquadronResult, ...]
+) -> tuple[c.SquadronResult, ...]:
+    """The squadrons, flagship first, that fit the battle's points (2.2; ruling DW-28)."""
+    battle = state.battle
+    assert battle is not None
+    squadrons = state.fleets[fleet_id].squadrons
+    order = sorted(wanted, key=lambda r: not squadrons[r.squadron_id].flagship)
+    kept: list[c.SquadronResult] = []
+    points = Fraction(0)
+    for r in order:
+        s = squadrons[r.squadron_id]
+        share = s.cost * s.ships / s.ships_max
+        if points + share <= battle.points:
+            kept.append(r)
+            points += share
+    return tuple(r for r in wanted if r in kept)
+
+
+DECK = tuple(FieldOrder(number=n, name=f"Group order {n}") for n in range(1, 7))
+
+
+def _assign_first_mars(
+    state: DystopianState, fleet_id: str, do: Callable[[DystopianState, Command], DystopianState]
+) -> DystopianState:
+    """Each territory MAR goes to the fleet's first squadron (by id) that may take it."""
+    tables = load_tables()
+    for territory in state.held(fleet_id):
+        for index, grant in enumerate(tables.territories[territory.kind].mar_grants):
+            fitting = [
+                sid
+                for sid, sq in sorted(state.fleets[fleet_id].squadrons.items())
+                if not grant.classes or sq.vessel_class.value in grant.classes
+            ]
+            state = do(
+                state,
+                c.AssignMar(
+                    actor=fleet_id,
+                    fleet_id=fleet_id,
+                    territory_id=territory.territory_id,
+                    squadron_id=fitting[0],
+                    mar=grant.mars[-1],
+                    grant=index,
+                ),
+            )
+    return state
+
+
 def play_campaign(seed: str) -> tuple[list[Command], list[Event], DystopianState]:
     """Britannia wins every battle by its Field Order; the Blazing Sun loses ships each time and
     both sides repair with what their territories grant, until someone wins the campaign."""
@@ -57,7 +110,23 @@ def play_campaign(seed: str) -> tuple[list[Command], list[Event], DystopianState
         log.extend(events)
         return state
 
-    state = do(initial_state(), c.CreateCampaign(actor="ref", seed=seed, fleets=(BRIT, SUN)))
+    state = do(
+        initial_state(),
+        c.CreateCampaign(actor="ref", seed=seed, fleets=(BRIT, SUN), field_orders=DECK),
+    )
+    # The group's map: every Britannian territory borders every other one.
+    brit_ids = sorted(t for t in state.territories if t.startswith("brit:"))
+    sun_ids = sorted(t for t in state.territories if not t.startswith("brit:"))
+    state = do(
+        state,
+        c.SetMap(
+            actor="ref",
+            borders=tuple((a, b) for a in brit_ids for b in sun_ids),
+            reason="the group's map",
+        ),
+    )
+    for fleet_id in ("brit", "sun"):
+        state = _assign_first_mars(state, fleet_id, do)
     state = do(
         state,
         c.GrantTerritory(
@@ -85,26 +154,38 @@ def play_campaign(seed: str) -> tuple[list[Command], list[Event], DystopianState
         report = c.ReportBattle(
             actor="ref",
             battle_id=f"b{n}",
-            field_order_first="brit",
             conquest_choice=_loser_territory(state, "brit"),
             results=(
                 result(
                     "brit",
                     400,
-                    SR(
-                        squadron_id="cruisers",
-                        damaged=True,
-                        kills=(K(vessel_class=VesselClass.SMALL, prized=True),) * 4,
+                    *_within_points(
+                        state,
+                        "brit",
+                        (
+                            SR(
+                                squadron_id="cruisers",
+                                damaged=True,
+                                kills=(K(vessel_class=VesselClass.SMALL, prized=True),) * 4,
+                            ),
+                            SR(
+                                squadron_id="frigates",
+                                ships_lost=1,
+                                kills=(K(vessel_class=VesselClass.SMALL, last_of_squadron=True),),
+                            ),
+                            SR(squadron_id="flag", kills=(K(vessel_class=VesselClass.LARGE),)),
+                        ),
                     ),
-                    SR(
-                        squadron_id="frigates",
-                        ships_lost=1,
-                        kills=(K(vessel_class=VesselClass.SMALL, last_of_squadron=True),),
-                    ),
-                    SR(squadron_id="flag", kills=(K(vessel_class=VesselClass.LARGE),)),
                     double_sixes=1 if n == 2 else 0,
+                    field_order_turn=3,
                 ),
-                result("sun", 150, *sun_results, flagship_lost=sun_flag_lost),
+                result(
+                    "sun",
+                    150,
+                    *_within_points(state, "sun", sun_results),
+                    flagship_lost=sun_flag_lost,
+                    field_order_turn=None if n % 2 else 4,
+                ),
             ),
         )
         state = do(state, report)
@@ -194,12 +275,18 @@ BATTLE = Battle(
     stakes=(Stake(fleet_id="a", own="x", enemy="y"),),
 )
 EVENT_SAMPLES: list[Event] = [
-    e.CampaignCreated(seed="s", fleets=(FLEET,), actor="ref"),
+    e.CampaignCreated(seed="s", fleets=(FLEET,), actor="ref", field_orders=DECK[:2]),
     e.TerritoriesGenerated(
         territories=(Territory(territory_id="t", kind="town", holder="a", lent_to="b"),),
         rolls=(ROLL,),
     ),
     e.TerritoryGranted(territory_id="t", fleet_id=None, reason="r", actor="ref"),
+    e.MapSet(borders=(("t", "u"),), reason="r", actor="ref"),
+    e.MarAssigned(
+        assignment=MarAssignment(
+            territory_id="t", grant=1, fleet_id="a", squadron_id="s", mar="Sturginum Boost"
+        )
+    ),
     e.BattleSetUp(
         battle=BATTLE,
         strategy=(e.StrategyScore(fleet_id="a", die=3, bonus=1, total=4),),
