@@ -5,12 +5,10 @@ The dice are the caller's: these functions take the 2d6 total already rolled.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
-from mekref.hexmap.tables import terrain_table
+from mekref.hexmap.tables import load_data, terrain_table
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,8 +20,7 @@ class SheetRow:
 
 @cache
 def _data() -> dict[str, object]:
-    text = resources.files("mekref.hexmap.data").joinpath("mapsheets.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    return load_data("mapsheets.toml")
 
 
 @cache

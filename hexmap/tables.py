@@ -77,14 +77,15 @@ class SensorRules:
     overflight_radius: int
 
 
-def _load(name: str) -> dict[str, Any]:
+def load_data(name: str) -> dict[str, Any]:
+    """A TOML table shipped in ``mekref.hexmap.data`` (package data, never a user path)."""
     text = resources.files("mekref.hexmap.data").joinpath(name).read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 
 @cache
 def terrain_table() -> dict[str, Terrain]:
-    data = _load("terrain.toml")
+    data = load_data("terrain.toml")
     categories: dict[str, int] = {k: int(v["cost"]) for k, v in data["category"].items()}
     table: dict[str, Terrain] = {}
     for row in data["terrain"]:
@@ -104,8 +105,8 @@ def terrain_table() -> dict[str, Terrain]:
 
 @cache
 def movement_rules() -> MovementRules:
-    data = _load("movement.toml")
-    terrain = _load("terrain.toml")
+    data = load_data("movement.toml")
+    terrain = load_data("terrain.toml")
     mods = data["modifiers"]
     fm = data["forced_march"]
     rows = tuple(
@@ -141,13 +142,13 @@ def facility_table() -> dict[str, Facility]:
             implies=frozenset(row.get("implies", ())),
             source=row["source"],
         )
-        for row in _load("facilities.toml")["facility"]
+        for row in load_data("facilities.toml")["facility"]
     }
 
 
 @cache
 def sensor_rules() -> SensorRules:
-    data = _load("sensors.toml")
+    data = load_data("sensors.toml")
     return SensorRules(
         radar_range_km=int(data["radar"]["range_km"]),
         satellite_radius=int(data["satellite"]["radius_hexes"]),
@@ -173,5 +174,5 @@ def table_sources(name: str) -> list[str]:
             for value in node:
                 walk(value)
 
-    walk(_load(name))
+    walk(load_data(name))
     return found
