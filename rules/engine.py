@@ -99,21 +99,24 @@ def execute(state: CampaignState, command: Command) -> tuple[list[Event], Campai
 # --- decisions --------------------------------------------------------------------------------
 
 
-def _side(state: CampaignState, side_id: str) -> Side:
+def side_of(state: CampaignState, side_id: str) -> Side:
+    """The side, or a refusal naming the unknown id."""
     side = state.sides.get(side_id)
     if side is None:
         raise Refusal("unknown_side", f"no side {side_id!r} in this campaign")
     return side
 
 
-def _pool(state: CampaignState, pool_id: str) -> Pool:
+def pool_of(state: CampaignState, pool_id: str) -> Pool:
+    """The WarChest pool, or a refusal naming the unknown id."""
     pool = state.pools.get(pool_id)
     if pool is None:
         raise Refusal("unknown_pool", f"no WarChest pool {pool_id!r}")
     return pool
 
 
-def _person(state: CampaignState, person_id: str) -> Person:
+def person_of(state: CampaignState, person_id: str) -> Person:
+    """The person, or a refusal naming the unknown id."""
     person = state.people.get(person_id)
     if person is None:
         raise Refusal("unknown_person", f"no person {person_id!r}")
@@ -149,7 +152,7 @@ def _decide_import(
     state: CampaignState, cmd: ImportForce, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
     assert rules is not None
-    _side(state, cmd.side_id)
+    side_of(state, cmd.side_id)
     if cmd.side_id in state.force_checks:
         raise Refusal("already_imported", f"side {cmd.side_id!r} already has a force")
     unit_ids = [u.unit_id for u in cmd.force.units]
@@ -188,7 +191,7 @@ def _decide_open_pool(
     state: CampaignState, cmd: OpenPool, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
     assert rules is not None
-    _side(state, cmd.side_id)
+    side_of(state, cmd.side_id)
     if cmd.pool_id in state.pools:
         raise Refusal("duplicate_id", f"pool {cmd.pool_id!r} already exists")
     capacity: int | None
@@ -229,7 +232,7 @@ def _decide_credit(
     state: CampaignState, cmd: CreditPool, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
     _positive(cmd.amount)
-    pool = _pool(state, cmd.pool_id)
+    pool = pool_of(state, cmd.pool_id)
     room = _room(pool)
     if room is not None and cmd.amount > room:
         raise Refusal(
@@ -244,7 +247,7 @@ def _decide_debit(
     state: CampaignState, cmd: DebitPool, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
     _positive(cmd.amount)
-    pool = _pool(state, cmd.pool_id)
+    pool = pool_of(state, cmd.pool_id)
     if cmd.amount > pool.balance:
         raise Refusal(
             "insufficient_wp", f"pool {pool.name!r} holds {pool.balance} WP, not {cmd.amount}"
@@ -258,7 +261,7 @@ def _decide_transfer(
     state: CampaignState, cmd: TransferWarChest, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
     _positive(cmd.amount)
-    source, target = _pool(state, cmd.from_pool), _pool(state, cmd.to_pool)
+    source, target = pool_of(state, cmd.from_pool), pool_of(state, cmd.to_pool)
     if source.pool_id == target.pool_id:
         raise Refusal("same_pool", "a transfer moves WP between two different pools")
     if source.side_id != target.side_id:
@@ -283,7 +286,7 @@ def _decide_set_hits(
     state: CampaignState, cmd: SetPersonHits, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
     assert rules is not None
-    person = _person(state, cmd.person_id)
+    person = person_of(state, cmd.person_id)
     if not 0 <= cmd.hits <= rules.kia_hits():
         raise Refusal("bad_hits", f"hits run from 0 to {rules.kia_hits()}, got {cmd.hits}")
     return [
@@ -301,7 +304,7 @@ def _decide_heal(
     state: CampaignState, cmd: HealPerson, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
     assert rules is not None
-    person = _person(state, cmd.person_id)
+    person = person_of(state, cmd.person_id)
     if person.status is PersonStatus.DEAD:
         raise Refusal("dead", f"{person.name} is dead")
     cost = rules.heal_cost(person.hits)  # refuses 0 hits and KIA
@@ -313,7 +316,7 @@ def _decide_heal(
         )
     if person.healed_in_track == state.tracks_completed:
         raise Refusal("healed_this_track", f"{person.name} was already healed this track")
-    pool = _pool(state, cmd.pool_id)
+    pool = pool_of(state, cmd.pool_id)
     if pool.side_id != person.side_id:
         raise Refusal("other_side", "healing is paid from the person's own side's WarChest")
     if cost > pool.balance:
@@ -337,7 +340,7 @@ def _decide_death_roll(
     state: CampaignState, cmd: ResolveDeathRoll, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
     assert rules is not None
-    person = _person(state, cmd.person_id)
+    person = person_of(state, cmd.person_id)
     if person.status is PersonStatus.DEAD or not rules.death_roll_due(person.hits):
         raise Refusal("no_death_roll", f"{person.name} is not at the death roll's hits")
     if person.death_rolled:

@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from mekref.rules.campaign_state import CampaignState, CampaignUnit, Person, PersonStatus, Pool
 from mekref.rules.dice import Dice
-from mekref.rules.engine import register_decider, register_evolver
+from mekref.rules.engine import person_of, pool_of, register_decider, register_evolver, side_of
 from mekref.rules.messages import COMMANDS, EVENTS, Command, Event
 from mekref.rules.model import UnitKind
 from mekref.rules.refusal import Refusal
@@ -326,17 +326,8 @@ def _unit(state: CampaignState, unit_id: str) -> CampaignUnit:
     return unit
 
 
-def _person(state: CampaignState, person_id: str) -> Person:
-    person = state.people.get(person_id)
-    if person is None:
-        raise Refusal("unknown_person", f"no person {person_id!r}")
-    return person
-
-
 def _paying_pool(state: CampaignState, pool_id: str, side_id: str, cost: int) -> Pool:
-    pool = state.pools.get(pool_id)
-    if pool is None:
-        raise Refusal("unknown_pool", f"no WarChest pool {pool_id!r}")
+    pool = pool_of(state, pool_id)
     if pool.side_id != side_id:
         raise Refusal("other_side", f"pool {pool.name!r} belongs to side {pool.side_id}")
     if cost > pool.balance:
@@ -553,7 +544,7 @@ def _decide_dispose(
 def _decide_ransom(
     state: CampaignState, cmd: RansomPerson, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
-    person = _person(state, cmd.person_id)
+    person = person_of(state, cmd.person_id)
     if cmd.person_id not in state.battles.captured_people:
         raise Refusal("not_captured", f"{person.name} is not held captive")
     cost = personnel.ransom_cost(1)
@@ -568,7 +559,7 @@ def _decide_ransom(
 def _decide_recruit(
     state: CampaignState, cmd: RecruitCaptured, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
-    person = _person(state, cmd.person_id)
+    person = person_of(state, cmd.person_id)
     captor = state.battles.captured_people.get(person.person_id)
     if captor is None:
         raise Refusal("not_captured", f"{person.name} is not held captive")
@@ -599,7 +590,7 @@ def _decide_recruit(
 def _decide_train(
     state: CampaignState, cmd: TrainSkill, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
-    person = _person(state, cmd.person_id)
+    person = person_of(state, cmd.person_id)
     if person.status is PersonStatus.DEAD or person.person_id in state.battles.captured_people:
         raise Refusal("unavailable", f"{person.name} is dead or captive")
     trainee = Trainee(
@@ -634,8 +625,7 @@ def _decide_train(
 def _decide_hire(
     state: CampaignState, cmd: HirePerson, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
-    if cmd.side_id not in state.sides:
-        raise Refusal("unknown_side", f"no side {cmd.side_id!r}")
+    side_of(state, cmd.side_id)
     if cmd.person_id in state.people:
         raise Refusal("duplicate_id", f"person id {cmd.person_id!r} is taken")
     if not cmd.name.strip():
@@ -660,8 +650,8 @@ def _decide_seat(
     state: CampaignState, cmd: SeatSparePilot, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
     unit = _unit(state, cmd.unit_id)
-    leaving = _person(state, cmd.leaving_person_id)
-    spare = _person(state, cmd.spare_person_id)
+    leaving = person_of(state, cmd.leaving_person_id)
+    spare = person_of(state, cmd.spare_person_id)
     if leaving.person_id not in unit.crew:
         raise Refusal("not_crew", f"{leaving.name} does not crew {unit.chassis} {unit.model}")
     if spare.side_id != unit.side_id:

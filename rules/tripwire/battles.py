@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from mekref.rules.campaign_state import CampaignState, Person, PersonStatus
 from mekref.rules.dice import Dice
-from mekref.rules.engine import register_decider, register_evolver
+from mekref.rules.engine import register_decider, register_evolver, side_of
 from mekref.rules.messages import Event, RefereeNote
 from mekref.rules.model import UnitRole
 from mekref.rules.refusal import Refusal
@@ -133,7 +133,7 @@ def retreat_check(
     the files show the commander's pilot dead.
     """
     battle = _battle(state, battle_id)
-    _check_side(state, side_id)
+    side_of(state, side_id)
     resolution, _ = resolve(state, battle, side_id, dice, None)
     sides = {s.side_id: s for s in resolution.sides}
     own = sides.get(side_id)
@@ -182,15 +182,10 @@ def _open(state: CampaignState, battle_id: str) -> Battle:
     return battle
 
 
-def _check_side(state: CampaignState, side_id: str) -> None:
-    if side_id not in state.sides:
-        raise Refusal("unknown_side", f"no side {side_id!r} in this campaign")
-
-
 def _decide_loadouts(
     state: CampaignState, cmd: RecordLoadouts, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
-    _check_side(state, cmd.side_id)
+    side_of(state, cmd.side_id)
     for unit_id, _ in cmd.loadouts:
         unit = state.units.get(unit_id)
         if unit is None or unit.side_id != cmd.side_id:
@@ -252,7 +247,7 @@ def _decide_control(
     state: CampaignState, cmd: SetBattleControl, dice: Dice, rules: RuleSet | None
 ) -> list[Event]:
     battle = _open(state, cmd.battle_id)
-    _check_side(state, cmd.side_id)
+    side_of(state, cmd.side_id)
     event = BattleControlSet(
         battle_id=battle.battle_id, side_id=cmd.side_id, note=cmd.note, actor=cmd.actor
     )
@@ -271,7 +266,7 @@ def _decide_close(
     control = cmd.control_side or battle.control_side
     if control is None:
         raise Refusal("no_control", "say which side controls the field to close the battle")
-    _check_side(state, control)
+    side_of(state, control)
     missing = pending(state, battle).sides_missing
     if missing and cmd.note is None:
         raise Refusal(
@@ -300,7 +295,7 @@ def _decide_fate(
     if cmd.fate is Fate.CAPTURED:
         if cmd.new_side is None:
             raise Refusal("no_captor", "a captured unit names the side that takes it")
-        _check_side(state, cmd.new_side)
+        side_of(state, cmd.new_side)
         if cmd.new_side == unit.side_id:
             raise Refusal("own_side", f"unit {unit.unit_id} already belongs to {unit.side_id}")
     elif cmd.new_side is not None:
