@@ -7,6 +7,7 @@ its campaign, load its state or run a command, and turn a refusal into one reada
 from __future__ import annotations
 
 import argparse
+import json
 import secrets
 import sys
 from collections.abc import Iterator
@@ -53,6 +54,12 @@ def out_console() -> Console:
     return Console(
         highlight=False, markup=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120
     )
+
+
+def print_json(data: object) -> None:
+    """``--json`` output: indented, non-ASCII names kept as they are, one trailing newline."""
+    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
 
 
 class CliError(Exception):

@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.cli_campaign import err_console
+from mekref.daemon.cli_campaign import err_console, print_json
 from mekref.daemon.store import StoreError, open_store
 from mekref.rules.codec import CodecError, to_jsonable
 from mekref.rules.games import game_names, load_game
@@ -179,8 +179,7 @@ def _state(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     if args.json:
         out = {"state": to_jsonable(loaded.state), "last_seq": loaded.last_seq}
-        json.dump({**out, "state_hash": state_hash}, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        print_json({**out, "state_hash": state_hash})
     else:
         _out().print(
             f"campaign {args.campaign}: {loaded.last_seq} events\nstate-hash: {state_hash}"

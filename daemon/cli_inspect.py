@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +20,7 @@ from mekref.adapters.megamek.mul_summary import (
     summarize,
     summary_to_json,
 )
-from mekref.daemon.cli_campaign import err_console, out_console
+from mekref.daemon.cli_campaign import err_console, out_console, print_json
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 
 EXIT_MISSING_FILE = 2
@@ -98,8 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         payload = [summary_to_json(s) for s in summaries]
         out: object = payload[0] if len(args.files) == 1 and payload else payload
-        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        print_json(out)
     else:
         console = out_console()
         for summary in summaries:

@@ -4,8 +4,6 @@ victory points and every die rolled."""
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
 from rich.table import Table
@@ -19,6 +17,7 @@ from mekref.daemon.cli_campaign import (
     guarded,
     opened,
     out_console,
+    print_json,
 )
 from mekref.rules.campaign_state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.refusal import Refusal
@@ -223,8 +222,7 @@ def run(args: argparse.Namespace) -> int:
         ]  # fmt: skip
     report = build_report(state, rolls, args.side)
     if args.json:
-        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        print_json(report)
         return EXIT_OK
     _print(report)
     return EXIT_OK

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.cli_campaign import print_json
 from mekref.daemon.config import default_db, is_postgres
 from mekref.daemon.ingest import battle_of_file, pending_battles
 from mekref.daemon.serve import redact
@@ -212,8 +212,7 @@ def run(args: argparse.Namespace) -> int:
     with store:
         status = collect(store)
     if args.json:
-        json.dump(status.to_json(), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        print_json(status.to_json())
     else:
         print_status(status, Console(highlight=False))
     return 0
