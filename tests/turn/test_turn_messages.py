@@ -135,6 +135,25 @@ EVENTS_SAMPLE: list[Event] = [
     ev.TransportCargoCaptured(unit_id="u", pools=("p",), after="t"),
     ev.UnrestSuppressed(formation_id="a", force="s", action="martial_law", amount=4, active=True),
     ev.SabotageRolled(side_id="s", formation_id="a", unit_id="u", damage=15, rolls=(ROLL,)),
+    ev.ResponseMade(
+        side_id="s",
+        day=1,
+        formation_id="a",
+        action="respond",
+        before="orbit",
+        hex="1105",
+        against=("b",),
+        detected_by=("deep_space_array",),
+    ),
+    ev.MobsRaised(
+        force="s",
+        location="L",
+        kind="angry",
+        count=4,
+        cause="battle",
+        engagement_id="e",
+        rolls=(ROLL,),
+    ),
     ev.DayEnded(day=1),
 ]
 

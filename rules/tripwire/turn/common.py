@@ -9,6 +9,8 @@ from mekref.rules.tripwire.turn.state import Formation, StrategicState, UnitMobi
 
 AEROSPACE = "aerospace"
 DROPSHIP = "dropship"
+#: Facilities that make a location an airfield for Intercept (ruling T-RS2).
+AIRFIELD = frozenset({"dropport_small", "dropport_medium", "dropport_large", "repair_af"})
 #: Aerospace fighters "have full VTOL abilities" (line 410): on the ground map they move as VTOLs.
 _AS_MODE = {AEROSPACE: MovementMode.VTOL, DROPSHIP: MovementMode.VTOL}
 

@@ -240,3 +240,37 @@ class LeaderCaptured(Event):
 @dataclass(frozen=True, kw_only=True)
 class DayEnded(Event):
     day: int
+
+
+@EVENTS.register("ResponseMade")
+@dataclass(frozen=True, kw_only=True)
+class ResponseMade(Event):
+    """A response action that went off (lines 212-213). ``respond``: the DropShip formation
+    hopped or landed from ``before`` to ``hex`` after the enemy moves it ``detected_by`` saw;
+    ``intercept``: the fighters at an airfield in ``hex`` meet the airborne ``against`` there
+    before they can attack (rulings T-RS1, T-RS2)."""
+
+    side_id: str
+    day: int
+    formation_id: str
+    action: str
+    before: str
+    hex: str
+    against: tuple[str, ...]
+    detected_by: tuple[str, ...]
+
+
+@EVENTS.register("MobsRaised")
+@dataclass(frozen=True, kw_only=True)
+class MobsRaised(Event):
+    """1d3 mobs a battle or a week of peacekeeping raises in a population centre (lines
+    395-401): ``supportive`` of ``force`` at unrest 2-4, ``angry`` against it at 10-12, doubled
+    when Devoted (2) or Despised (12). A public fact: the crowds are in the streets. What mobs
+    do is the referee's (ruling T-U5); ``engagement_id`` names the battle, if it was one."""
+
+    force: str
+    location: str
+    kind: str
+    count: int
+    cause: str
+    engagement_id: str = ""

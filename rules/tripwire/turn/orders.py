@@ -17,7 +17,14 @@ from mekref.rules.messages import COMMANDS, Command, Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.rulesets import RuleSet
 from mekref.rules.tripwire.turn import fuel
-from mekref.rules.tripwire.turn.common import is_air, movement_of, own_formation, strategic_of
+from mekref.rules.tripwire.turn.common import (
+    AIRFIELD,
+    DROPSHIP,
+    is_air,
+    movement_of,
+    own_formation,
+    strategic_of,
+)
 from mekref.rules.tripwire.turn.data import action_rows
 from mekref.rules.tripwire.turn.events import OrdersSubmitted, OrdersWithdrawn
 from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of, to_hex
@@ -133,6 +140,14 @@ def _check_order(
     # Day Zero: the attacker's force lands from the pirate point aboard its DropShips (line 172),
     # so a formation in orbit may land whatever its units are (ruling T-O1).
     carried = f.hex == IN_ORBIT and order.action in ("orbital_insertion", "combat_drop")
+    if order.action == "respond":
+        # "A DropShip (and the loaded units)": in orbit its DropShip carries it (T-O1); on the
+        # ground a DropShip among its units carries the rest (ruling T-RS1).
+        carried = f.hex == IN_ORBIT or any(
+            s.mobility.get(u) is not None and s.mobility[u].mode == DROPSHIP for u in f.unit_ids
+        )
+        if order.target is not None and not _on_map(s, order.target, f"{field}.target"):
+            raise Refusal("illegal_path", f"{field}.target: the hex to respond to, on the map")
     if order.action in ("orbital_insertion", "combat_drop") and f.hex != IN_ORBIT:
         raise Refusal("not_in_orbit", f"{field}.action: {f.formation_id} is not in orbit")
     if order.action == "achieve_orbit" and f.hex == IN_ORBIT:
@@ -155,6 +170,14 @@ def _check_order(
         raise Refusal("illegal_path", f"{field}.path: a {order.action} order takes no path")
     if order.action in ("overflight", "strike", "combat_air_patrol"):
         fuel.check_order(s, f, order, field)
+    if order.action == "intercept":
+        loc = hexmap_of(s).location_at(hex_at(f.hex)) if f.hex != IN_ORBIT else None
+        if loc is None or not AIRFIELD & set(loc.facilities):
+            raise Refusal(
+                "not_at_location",
+                f"{field}.action: {f.formation_id} is not at an airfield (a DropPort or an "
+                "aerospace repair facility, line 212)",
+            )
     if order.action in ("looting", "destruction", "peacekeeping", "martial_law", "round_them_up"):
         loc = hexmap_of(s).location_at(hex_at(f.hex)) if f.hex != IN_ORBIT else None
         if loc is None:

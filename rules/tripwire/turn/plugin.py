@@ -26,9 +26,11 @@ from mekref.rules.tripwire.turn.events import (
     LocationControlChanged,
     LocationLooted,
     MaintenanceMissed,
+    MobsRaised,
     OrdersSubmitted,
     OrdersWithdrawn,
     RecruitsFound,
+    ResponseMade,
     SabotageRolled,
     SightingsMade,
     StrategicMapStarted,
@@ -234,5 +236,7 @@ register_evolver(MaintenanceMissed, _no_change)
 register_evolver(RecruitsFound, _no_change)
 register_evolver(TransportCargoCaptured, _cargo)
 register_evolver(SabotageRolled, _no_change)
+register_evolver(ResponseMade, _no_change)
+register_evolver(MobsRaised, _no_change)
 register_evolver(UnrestSuppressed, _suppressed)
 register_evolver(UnguidedArtilleryFired, _no_change)

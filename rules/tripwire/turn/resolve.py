@@ -5,8 +5,11 @@
    formation's movement at once (encounters stop movement, hexmap ruling R6), shadowing,
    fatigue, aerospace fuel.
 3. Player actions: looting, destruction, peacekeeping, recruiting, maintenance, surveillance.
-4. Responses (respond, intercept) are noted for the referee; they move nothing by themselves.
-5. Engagements: a scenario set-up for every encounter.
+4. Responses: a DropShip formation on Respond hops or lands after an enemy hop, landing or
+   launch its sensors saw; fighters on Intercept at an airfield meet enemy aircraft and landings
+   in their hex (rulings T-RS1, T-RS2). Either may start an engagement.
+5. Engagements: a scenario set-up for every encounter; a battle in a population centre raises
+   mobs at the unrest levels that have them (ruling T-U5).
 Then the day's upkeep (maintenance clock, rations, refuelling), location control, sightings,
 strategic VP and the end of the day.
 """
@@ -33,7 +36,7 @@ from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.rulesets import RuleSet
 from mekref.rules.tripwire.turn import engagement, fuel, recruit, surveillance, unrest, weather
-from mekref.rules.tripwire.turn.common import AEROSPACE, movement_of, strategic_of
+from mekref.rules.tripwire.turn.common import AEROSPACE, AIRFIELD, movement_of, strategic_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.events import (
     DayEnded,
@@ -43,7 +46,9 @@ from mekref.rules.tripwire.turn.events import (
     LocationControlChanged,
     LocationLooted,
     MaintenanceMissed,
+    MobsRaised,
     RecruitsFound,
+    ResponseMade,
     SabotageRolled,
     SightingsMade,
     StrategicVictoryScored,
@@ -119,6 +124,8 @@ class _Day:
         }
         self.maintained: set[str] = set()
         self.destroyed = {k: set(v) for k, v in s.destroyed.items()}
+        self.satellite: dict[str, Roll] = {}  # a SatLink roll made early, for a Respond order
+        self.engagement_notes: dict[str, list[str]] = {}  # hex -> notes for its engagement
 
     def roll(self, name: str, count: int) -> Roll:
         r, self.dice = self.dice.roll(name, count)
@@ -159,7 +166,7 @@ def decide_resolve(
     _weather(d)
     encounters = _actions(d)
     _player_actions(d)
-    _responses(d)
+    encounters = _merge(encounters, _responses(d))
     _sabotage(d)
     _upkeep(d)
     _control(d)
@@ -364,8 +371,10 @@ def _player_actions(d: _Day) -> None:
             if amount:
                 d.change_unrest(side, amount, f"destroying the {o.target} of {loc.name} (line 219)")
         elif o.action == "peacekeeping" and loc is not None and streak % 7 == 0:
+            level = d.unrest.get(side, 7)
             r, change, d.dice = unrest.peacekeeping_roll(d.dice, fid)
             d.change_unrest(side, change, f"a week of peacekeeping in {loc.name} (line 215)", (r,))
+            _mobs(d, side, level, loc.name, f"peacekeeping, {fid}")
         elif o.action in ("martial_law", "round_them_up") and loc is not None:
             _suppress(d, f, o.action, streak)
         elif o.action == "recruit":
@@ -418,12 +427,180 @@ def _recruit(d: _Day, f: Formation, loc: Location | None) -> None:
     )
 
 
-def _responses(d: _Day) -> None:
+def _mobs(d: _Day, force: str, level: int, location: str, cause: str, eid: str = "") -> str:
+    """Roll the mobs a battle or peacekeeping action raises (ruling T-U5); the sheet's note."""
+    got = unrest.mob_roll(d.dice, force, level, cause)
+    if got is None:
+        return ""
+    kind, count, roll, d.dice = got
+    d.events.append(
+        MobsRaised(
+            force=force,
+            location=location,
+            kind=kind,
+            count=count,
+            cause=cause.split(",")[0],
+            engagement_id=eid,
+            rolls=(roll,),
+        )
+    )
+    side = d.state.sides[force].name if force in d.state.sides else force
+    whom = f"supporting the {side}" if kind == "supportive" else f"against the {side}"
+    line_no = 396 if kind == "supportive" else 400
+    return (
+        f"Mobs (line {line_no}): {count} {kind} mob(s) in {location} {whom} (unrest {level}); "
+        "the referee fields them"
+    )
+
+
+def _merge(
+    encounters: list[tuple[Hex, tuple[str, ...]]], extra: list[tuple[Hex, tuple[str, ...]]]
+) -> list[tuple[Hex, tuple[str, ...]]]:
+    """Responses join the encounter already in their hex, or start one there."""
+    out = list(encounters)
+    for at, names in extra:
+        for i, (h, old) in enumerate(out):
+            if h == at:
+                out[i] = (h, tuple(dict.fromkeys((*old, *names))))
+                break
+        else:
+            out.append((at, tuple(dict.fromkeys(names))))
+    return out
+
+
+def _detectors(d: _Day, side: str, at: Hex) -> tuple[str, ...]:
+    """Which of ``side``'s sensors see an enemy hop, landing or launch at ``at`` (line 213:
+    "Radar (in range) or a Deep Space Array/Satellite")."""
+    held = [name for name, holder in sorted(d.control.items()) if holder == side]
+    sensors = [
+        Sensor(side, SensorKind.PRESENCE, hex_at(f.hex))
+        for f in d.formations.values()
+        if f.side_id == side and f.hex != IN_ORBIT
+    ]
+    sensors += location_sensors(d.hexmap, side, held)
+    cover = visible_hexes(side, d.hexmap, sensors)
+    region = d.hexmap.region_of(at)
+    found = []
+    if at in cover.air:
+        found.append("radar")
+    if region is not None and region.name in cover.orbital_regions:
+        found.append("deep_space_array")
+    uplink = [n for n in held if "satlink" in d.hexmap.location(n).facilities]
+    if uplink and region is not None:
+        if side not in d.satellite:
+            # The day's SatLink roll (line 270), made now so the feed can warn of the hop; the
+            # sightings use the same roll.
+            d.satellite[side] = d.roll(f"satellite access, {side}", 2)
+        target = int(single("surveillance", "satellite_access")["target"])
+        if d.satellite[side].total >= target:
+            feed = Sensor(side, SensorKind.SATELLITE_MONITOR, d.hexmap.location(uplink[0]).hex)
+            if region.name in visible_hexes(side, d.hexmap, [feed]).orbital_regions:
+                found.append("satellite")
+    return tuple(found)
+
+
+def _responses(d: _Day) -> list[tuple[Hex, tuple[str, ...]]]:
+    """Respond, then Intercept (lines 212-213); the encounters they start."""
+    extra: list[tuple[Hex, tuple[str, ...]]] = []
     for fid, o in sorted(d.orders.items()):
-        if o.action in ("respond", "intercept"):
-            d.note(
-                d.formations[fid].side_id, f"{fid}: {o.action} stands ready; the referee plays it"
-            )
+        if o.action == "respond":
+            _respond(d, fid, o, extra)
+    for fid, o in sorted(d.orders.items()):
+        if o.action == "intercept":
+            _intercept(d, fid, extra)
+    return extra
+
+
+def _respond(
+    d: _Day, fid: str, o: FormationOrder, extra: list[tuple[Hex, tuple[str, ...]]]
+) -> None:
+    f = d.formations[fid]
+    side = f.side_id
+    seen: list[tuple[str, str, str, tuple[str, ...]]] = []  # enemy, its action, hex, sensors
+    for efid, eo in sorted(d.orders.items()):
+        ef = d.formations.get(efid)
+        if ef is None or ef.side_id == side:
+            continue
+        if eo.action in LANDING and eo.target:
+            at = label(hex_at(eo.target))
+        elif eo.action == "achieve_orbit" and d.s.formations[efid].hex != IN_ORBIT:
+            at = d.s.formations[efid].hex  # where it took off
+        else:
+            continue
+        how = _detectors(d, side, hex_at(at))
+        if how:
+            seen.append((efid, eo.action, at, how))
+    landings = [x for x in seen if x[1] in LANDING]
+    dest = label(hex_at(o.target)) if o.target else (landings[0][2] if landings else None)
+    if not seen or dest is None:
+        why = "no enemy hop, landing or launch was detected" if not seen else "name a hex"
+        d.note(side, f"{fid}: respond stands ready; {why} (line 213)")
+        return
+    action = "orbital_insertion" if f.hex == IN_ORBIT else "suborbital_hop"
+    d.events.append(
+        ResponseMade(
+            side_id=side,
+            day=d.day,
+            formation_id=fid,
+            action="respond",
+            before=f.hex,
+            hex=dest,
+            against=tuple(x[0] for x in seen),
+            detected_by=tuple(sorted({h for x in seen for h in x[3]})),
+        )
+    )
+    d.formations[fid] = replace(f, hex=dest)
+    # It lands like any hop or insertion: in motion (T-E2), seen landing by enemy arrays.
+    d.orders[fid] = replace(o, action=action, target=dest, path=())
+    enemies = tuple(
+        e.formation_id
+        for _, e in sorted(d.formations.items())
+        if e.hex == dest and e.side_id != side
+    )
+    if enemies:
+        extra.append((hex_at(dest), (fid, *enemies)))
+
+
+def _intercept(d: _Day, fid: str, extra: list[tuple[Hex, tuple[str, ...]]]) -> None:
+    f = d.formations[fid]
+    side = f.side_id
+    loc = _location(d, f)
+    if loc is None or not AIRFIELD & set(loc.facilities):
+        d.note(side, f"{fid}: intercept needs an airfield (line 212)")
+        return
+    here = hex_at(f.hex)
+    against = []
+    for efid, eo in sorted(d.orders.items()):
+        ef = d.formations.get(efid)
+        if ef is None or ef.side_id == side or not eo.target:
+            continue
+        if eo.action in LANDING and hex_at(eo.target) == here:
+            against.append(efid)
+        elif eo.action in ("overflight", "strike") and ef.hex != IN_ORBIT:
+            start = hex_at(d.s.formations[efid].hex)
+            if start != here and here in tuple(line(start, hex_at(eo.target))):
+                against.append(efid)
+    if not against:
+        d.note(side, f"{fid}: intercept stands ready; nothing airborne entered {f.hex}")
+        return
+    d.events.append(
+        ResponseMade(
+            side_id=side,
+            day=d.day,
+            formation_id=fid,
+            action="intercept",
+            before=f.hex,
+            hex=f.hex,
+            against=tuple(against),
+            detected_by=("presence",),
+        )
+    )
+    names = ", ".join(against)
+    d.engagement_notes.setdefault(f.hex, []).append(
+        f"Interception (line 212): {fid} meets {names} before it is close enough to attack "
+        f"{loc.name} or the units in {f.hex}: fight the air battle first"
+    )
+    extra.append((here, (fid, *against)))
 
 
 def _upkeep(d: _Day) -> None:
@@ -561,11 +738,13 @@ def _sightings(d: _Day) -> None:
         uplink = [n for n in held if "satlink" in d.hexmap.location(n).facilities]
         if uplink:
             # Each turn a force at a SatLink rolls 2d6; on 9+ it reaches the satellite (line 270).
-            access = d.roll(f"satellite access, {side}", 2)
+            access = d.satellite.get(side) or d.roll(f"satellite access, {side}", 2)
             surveyed.setdefault(side, []).append(access)
             if access.total >= int(single("surveillance", "satellite_access")["target"]):
                 at = d.hexmap.location(uplink[0]).hex
                 sensors.append(Sensor(side, SensorKind.SATELLITE_MONITOR, at))
+        elif side in d.satellite:
+            surveyed.setdefault(side, []).append(d.satellite[side])  # the uplink fell today
         cover = visible_hexes(side, d.hexmap, sensors)
         reveal(side, cover.ground, "unit_type")
         # A Deep Space Array or a satellite detects landings in the sectors it watches.
@@ -655,7 +834,22 @@ def _engagements(d: _Day, encounters: list[tuple[Hex, tuple[str, ...]]]) -> None
             dice=d.dice,
             air=air,
         )
+        notes = list(d.engagement_notes.get(label(at), ()))
+        mobs: list[Event] = []
+        loc = d.hexmap.location_at(at)
+        if loc is not None:
+            # A battle in a population centre (any strategic location, ruling T-L1) raises mobs.
+            for side in sorted(setup.sides):
+                before = len(d.events)
+                note = _mobs(d, side, d.unrest.get(side, 7), loc.name, f"battle, {eid}", eid)
+                mobs += d.events[before:]
+                del d.events[before:]
+                if note:
+                    notes.append(note)
+        if notes:
+            setup = replace(setup, notes=(*setup.notes, *notes))
         d.events.append(EngagementDetermined(engagement=setup, rolls=tuple(rolls)))
+        d.events.extend(mobs)
 
 
 def _victory(d: _Day) -> None:

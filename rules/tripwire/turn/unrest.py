@@ -48,3 +48,15 @@ def loot_roll(dice: Dice, formation_id: str) -> tuple[Roll, int, Dice]:
     """Looting: 1D6 x 100 WP (line 218)."""
     roll, dice = dice.roll(f"looting, {formation_id}", 1)
     return roll, roll.total * delta("looting_wp_per_pip"), dice
+
+
+def mob_roll(dice: Dice, force: str, level: int, cause: str) -> tuple[str, int, Roll, Dice] | None:
+    """Mobs of one battle or peacekeeping action in a population centre (lines 395-401):
+    1d3, doubled when Devoted or Despised; None at a level that raises none (no die rolled).
+    Returns (``supportive`` or ``angry``, how many, the roll, the dice)."""
+    row = level_row(level)
+    kind = str(row.get("mobs") or "")
+    if not kind:
+        return None
+    roll, dice = dice.roll(f"mobs, {force}, {cause}", 1, 3)
+    return kind, roll.total * int(row.get("multiplier")), roll, dice
