@@ -17,7 +17,8 @@ from typing import Any
 from rich.console import Console
 
 from mekref.daemon.campaigns import CampaignRunner, Executed
-from mekref.daemon.store import EventStore, FileRef, open_store
+from mekref.daemon.serve import redact
+from mekref.daemon.store import EventStore, FileRef, StoreError, open_store
 from mekref.rules.campaign_commands import CreateCampaign, SideSpec
 from mekref.rules.campaign_state import CampaignState
 from mekref.rules.messages import Command, RefereeNote
@@ -74,8 +75,8 @@ class CliError(Exception):
 def opened(db: str) -> Iterator[EventStore]:
     try:
         store = open_store(db)
-    except (ValueError, OSError) as exc:
-        raise CliError(f"cannot open the store {db!r}: {exc}") from exc
+    except (StoreError, ValueError, OSError) as exc:
+        raise CliError(f"cannot open the store {redact(db)!r}: {exc}") from exc
     try:
         yield store
     finally:

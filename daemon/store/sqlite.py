@@ -69,6 +69,12 @@ class SqliteEventStore(SqlEventStore):
         except sqlite3.OperationalError as exc:
             self.close()
             raise StoreUnavailable(f"sqlite {self.path}: {exc}") from exc
+        except sqlite3.DatabaseError as exc:
+            # Not SQLite at all (a mistyped --db naming a .mul or a text file): nothing to retry.
+            self.close()
+            raise StoreError(
+                f"sqlite {self.path}: {exc}; name the event store's file (or a new file) in --db"
+            ) from exc
 
     @property
     def engine(self) -> Engine:

@@ -86,3 +86,18 @@ def test_bracketed_path_in_an_error_is_printed_verbatim(
         code = main(["game", "do", "--db", str(tmp_path / "x.db"), "--campaign", "c", str(missing)])
         assert code == 2
         assert f"{missing}: cannot read" in capsys.readouterr().err
+
+
+def test_a_store_that_cannot_be_opened_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    not_a_db = tmp_path / "notes.txt"
+    not_a_db.write_text("not a database " * 20, encoding="utf-8")
+    for argv in (["game", "list"], ["report"], ["battle", "pending"]):
+        assert main([*argv, "--db", str(not_a_db)]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "not a database" in err
+    unreachable = "postgresql://referee:s3cret@127.0.0.1:1/x?connect_timeout=5"
+    assert main(["report", "--db", unreachable]) == 2
+    err = capsys.readouterr().err
+    assert "cannot open the store" in err and "s3cret" not in err

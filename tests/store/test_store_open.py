@@ -125,6 +125,14 @@ def test_connections_of_finished_threads_are_closed(store_url: str) -> None:
         assert len(store._conns) <= 2  # type: ignore[attr-defined]
 
 
+def test_a_file_that_is_not_a_database_is_a_store_error(tmp_path: Path) -> None:
+    # A mistyped --db (a .mul, a text file) must be a StoreError callers report, not a crash.
+    not_a_db = tmp_path / "force.mul"
+    not_a_db.write_text("<unit>" + "x" * 200 + "</unit>\n", encoding="utf-8")
+    with pytest.raises(StoreError, match="not a database"):
+        open_store(str(not_a_db))
+
+
 def test_an_unreachable_postgresql_is_store_unavailable() -> None:
     # Port 1 on loopback: nothing listens there, so the connection is refused at once.
     with pytest.raises(StoreUnavailable):
