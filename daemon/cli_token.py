@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from mekref.daemon.grpc.tokens import Role, TokenStore
-from mekref.daemon.store import CampaignNotFound, open_store
+from mekref.daemon.serve import redact
+from mekref.daemon.store import CampaignNotFound, StoreError, open_store
 from mekref.daemon.store.model import check_campaign_id
 
 DESCRIPTION = """\
@@ -55,16 +57,31 @@ def register(subparsers: Any) -> None:
         help="the campaign (default: the only one in the database; for --referee: all)",
     )
     create.add_argument("--label", default="", help="a note saying who holds the token")
-    create.set_defaults(handler=_create)
+    create.set_defaults(handler=_reported(_create))
 
     listing = sub.add_parser("list", help="list tokens (ids and grants, never secrets)", **kw)
     listing.add_argument("--db", required=True, help="database path or postgresql:// URL")
-    listing.set_defaults(handler=_list)
+    listing.set_defaults(handler=_reported(_list))
 
     revoke = sub.add_parser("revoke", help="revoke a token by its id", **kw)
     revoke.add_argument("--db", required=True, help="database path or postgresql:// URL")
     revoke.add_argument("token_id", help="the id shown by 'mekref token list'")
-    revoke.set_defaults(handler=_revoke)
+    revoke.set_defaults(handler=_reported(_revoke))
+
+
+def _reported(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Wrap a handler: a database it cannot open or use is one line on stderr, exit 1."""
+
+    def handler(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except (StoreError, ValueError, OSError) as exc:
+            print(
+                f"mekref token: cannot use the database {redact(args.db)}: {exc}", file=sys.stderr
+            )
+            return EXIT_ERROR
+
+    return handler
 
 
 def _campaign_for_side(db: str, requested: str | None, side: str) -> str:

@@ -21,6 +21,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
+from mekref.daemon.store.errors import StoreError, StoreUnavailable
+
 _PG_SCHEMES = ("postgresql://", "postgres://")
 _SQLITE_SCHEME = "sqlite:///"
 _PREFIX = "mkr_"
@@ -132,7 +134,10 @@ class _PostgresDb:
     def __init__(self, dsn: str) -> None:
         import psycopg
 
-        self._conn = psycopg.connect(dsn, autocommit=True)
+        try:
+            self._conn = psycopg.connect(dsn, autocommit=True)
+        except psycopg.Error as exc:
+            raise StoreUnavailable(f"tokens: postgresql: connection failed: {exc}") from exc
         self._lock = threading.Lock()
 
     def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -165,8 +170,13 @@ class TokenStore:
     """Issue, look up, list and revoke tokens in the store's database (``url`` as open_store)."""
 
     def __init__(self, url: str) -> None:
+        # Driver errors become StoreError, as from the event store: callers report one line.
         self._db = _open_db(url)
-        self._db.run(_CREATE)
+        try:
+            self._db.run(_CREATE)
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise StoreError(f"tokens: {exc}; name the event store's file in --db") from exc
 
     def close(self) -> None:
         self._db.close()
