@@ -16,7 +16,7 @@ from mekref.rules.dice import Dice
 from mekref.rules.messages import COMMANDS, Command, Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.rulesets import RuleSet
-from mekref.rules.tripwire.turn import fuel
+from mekref.rules.tripwire.turn import fuel, surveillance
 from mekref.rules.tripwire.turn.common import (
     AIRFIELD,
     DROPSHIP,
@@ -196,6 +196,11 @@ def _check_order(
                 raise Refusal("bad_target", f"{field}.target: {loc.name} has no standing {fac!r}")
     if order.action == "shadow" and (order.target is None or order.target not in s.formations):
         raise Refusal("bad_target", f"{field}.target: name the formation to shadow")
+    if order.action == "identify":
+        target = s.formations.get(order.target or "")
+        if target is None or target.side_id == side_id:
+            raise Refusal("bad_target", f"{field}.target: name the enemy formation to identify")
+        surveillance.identify_conditions(order, f"{field}.params")
     if order.action == "repair":
         pool = _pool_for(state, side_id, order, field)
         amount = _int_param(order, "wp", field)

@@ -25,6 +25,7 @@ from mekref.hexmap import (
     PlannedMove,
     Sensor,
     SensorKind,
+    distance,
     label,
     line,
     location_sensors,
@@ -785,6 +786,9 @@ def _sightings(d: _Day) -> None:
         surveyed.setdefault(f.side_id, []).append(roll)
         if info != surveillance.NOTHING:
             reveal(f.side_id, visible_hexes(f.side_id, d.hexmap, [sensor]).ground, info)
+    for fid, o in sorted(d.orders.items()):
+        if o.action == "identify":
+            _identify(d, fid, o, found, surveyed)
     for side in sides:
         d.events.append(
             SightingsMade(
@@ -793,6 +797,46 @@ def _sightings(d: _Day) -> None:
                 sightings=tuple(v for _, v in sorted(found[side].items())),
                 rolls=tuple(surveyed.get(side, ())),
             )
+        )
+
+
+def _identify(
+    d: _Day,
+    fid: str,
+    o: FormationOrder,
+    found: dict[str, dict[str, Sighting]],
+    surveyed: dict[str, list[Roll]],
+) -> None:
+    """Identify/Scan (lines 359-372, ruling T-S2): the best pilot's Piloting roll with the range,
+    probe and sensors-only modifiers against one enemy formation in the same or an adjacent
+    hex; the margin says how much is learned (-4 unit type ... +2 markings and damage)."""
+    f = d.formations[fid]
+    target = d.formations.get(o.target or "")
+    if (
+        target is None
+        or f.hex == IN_ORBIT
+        or target.hex == IN_ORBIT
+        or distance(hex_at(f.hex), hex_at(target.hex)) > 1
+    ):
+        d.note(f.side_id, f"{fid}: identify: nothing in sight (the same or an adjacent hex)")
+        return
+    mod = surveillance.identify_conditions(o)
+    piloting = _piloting(d, f)
+    roll, margin, d.dice = surveillance.roll_check(d.dice, f"identify, {fid}", piloting, mod)
+    surveyed.setdefault(f.side_id, []).append(roll)
+    info = surveillance.identify_info(margin)
+    d.note(f.side_id, f"{fid}: identify roll {roll.total} against {piloting + mod}: {info}")
+    if info == surveillance.NOTHING:
+        return
+    old = found[f.side_id].get(target.formation_id)
+    if old is None or _rank(info) > _rank(old.info):
+        found[f.side_id][target.formation_id] = Sighting(
+            formation_id=target.formation_id,
+            side_id=target.side_id,
+            hex=target.hex,
+            day=d.day,
+            info=info,
+            units=len(target.unit_ids),
         )
 
 

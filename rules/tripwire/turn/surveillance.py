@@ -14,6 +14,7 @@ from mekref.rules.tripwire.turn.data import (
     surveillance_margins,
     table_rows,
 )
+from mekref.rules.tripwire.turn.state import FormationOrder
 
 NOTHING = "nothing"
 
@@ -75,3 +76,24 @@ def roll_check(dice: Dice, name: str, piloting: int, modifier: int) -> tuple[Rol
     """A Piloting roll: 2d6 against piloting + modifiers; returns the margin of success."""
     roll, dice = dice.roll(name, 2)
     return roll, roll.total - (piloting + modifier), dice
+
+
+def identify_conditions(order: FormationOrder, field: str = "params") -> int:
+    """The Identify/Scan modifier an order's params give (ruling T-S2): ``range`` (visual range
+    in map-sheet hexes, 1-60; default 1), ``probe=yes`` (an Active Probe in range),
+    ``sensors=yes`` (no direct line of sight)."""
+    raw = order.param("range", "1")
+    if not raw.isdigit() or int(raw) < 1:
+        raise Refusal("bad_param", f"{field}.range: a visual range of 1-60 hexes, got {raw!r}")
+    flags = {}
+    for key in ("probe", "sensors"):
+        value = order.param(key, "no")
+        if value not in ("yes", "no"):
+            raise Refusal("bad_param", f"{field}.{key}: yes or no, got {value!r}")
+        flags[key] = value == "yes"
+    try:
+        return identify_modifier(
+            int(raw), active_probe=flags["probe"], sensors_only=flags["sensors"]
+        )
+    except Refusal as exc:
+        raise Refusal("bad_param", f"{field}.range: {exc.message}") from exc
