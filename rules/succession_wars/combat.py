@@ -90,6 +90,25 @@ def roll_side(
     assert state.combat is not None
     t = tables()
     groups = _groups(state, house, region, pairs)
+    # Ruling SW-13: a Leader bribed away from this House, still here for the first round,
+    # breaks up as many combinations as his Military Ability (the strongest) and takes his
+    # Combat Ability off the strongest attack.
+    turncoats = [
+        ld
+        for ld in state.leaders.values()
+        if ld.turncoat == "first_round" and ld.region == region and ld.house == house
+    ]
+    nullified: list[tuple[str, ...]] = []
+    if turncoats:
+        combos = sorted(
+            (g for g in groups if len(g) > 1),
+            key=lambda g: -sum(unit_value(state, state.units[uid], region) for uid in g),
+        )
+        nullified = combos[: sum(ld.military for ld in turncoats)]
+        groups = [g for g in groups if g not in nullified] + [
+            (uid,) for g in nullified for uid in g
+        ]
+    penalty = sum(ld.combat for ld in turncoats)
     bonus = 0
     if leader:
         ld = state.leaders.get(leader)
@@ -97,7 +116,9 @@ def roll_side(
             raise Refusal("no_leader", f"{leader} is not a free Leader of {house} in {region}")
         if tuple(leader_group) not in groups:
             raise Refusal(
-                "bad_combination", "the Leader's Combat Ability goes to one of the attacks"
+                "bad_combination",
+                "the Leader's Combat Ability goes to one of the attacks"
+                + (f" (a bribed Leader broke up {nullified})" if nullified else ""),
             )
         bonus = ld.combat
     allowed = tech_of(state, house).boosted_mechs - state.boosts_used.get(house, 0)
@@ -118,11 +139,17 @@ def roll_side(
     results: list[m.GroupResult] = []
     rolls = []
     hits = 0
-    for n, group in enumerate(groups, start=1):
+    values: list[int] = []
+    for group in groups:
         value = sum(unit_value(state, state.units[uid], region) for uid in group)
         value += 2 * sum(1 for uid in group if uid in boosted)
         if tuple(group) == tuple(leader_group) and leader:
             value += bonus
+        values.append(value)
+    if penalty and values:
+        strongest = values.index(max(values))
+        values[strongest] -= penalty
+    for n, (group, value) in enumerate(zip(groups, values, strict=True), start=1):
         if value >= t.auto_kill_at:
             results.append(m.GroupResult(units=group, value=value, auto=True, face=0, hit=True))
             hits += 1
@@ -143,6 +170,8 @@ def roll_side(
             hits=hits,
             boosts=len(boosted),
             rolls=tuple(rolls),
+            nullified=tuple(nullified),
+            turncoat_penalty=penalty if values else 0,
         )
     )
 
@@ -186,14 +215,22 @@ def _begin(b: Builder, house: str, region: str, against: str, modifier: int) -> 
 
 def decide_attack(state: SWState, cmd: m.SWAttack, dice: Dice) -> list[Event]:
     check_actor(state, cmd.actor, cmd.house)
-    check_turn(state, cmd.house, Phase.COMBAT)
+    c = state.combat
+    # Ruling SW-34: after a Mercenary force changes sides, the House beside it may attack at
+    # once, out of turn; such a fight goes on through its rounds the same way.
+    immediate = c is None and (cmd.house, cmd.region) in state.immediate_combat
+    continuing = c is not None and c.region == cmd.region and c.attacker == cmd.house
+    if not (immediate or continuing):
+        check_turn(state, cmd.house, Phase.COMBAT)
     region_of(state, cmd.region)
     if state.auction is not None:
         raise Refusal("auction_open", f"settle the auction for {state.auction.lot} first")
     b = Builder(state, dice)
-    c = state.combat
     if c is None:
-        _begin(b, cmd.house, cmd.region, cmd.against, cmd.center_modifier)
+        against = cmd.against
+        if immediate and not against:
+            against = next((o for o in sorted(state.owners_in(cmd.region)) if o != cmd.house), "")
+        _begin(b, cmd.house, cmd.region, against, cmd.center_modifier)
     elif c.region != cmd.region or c.stage != "attack":
         raise Refusal("combat_in_progress", f"the combat in {c.region} awaits: {c.stage}")
     roll_side(
@@ -279,6 +316,7 @@ def resolve(b: Builder) -> None:
     dfn = state.combat_units(c.region, c.defender)
     if att and dfn:
         b.add(m.SWCombatRoundEnded(region=c.region, round=c.round))
+        turncoats_after_round(b, c.region, (c.attacker, c.defender))
         return
     winner = c.attacker if att else c.defender if dfn else ""
     b.add(m.SWCombatEnded(region=c.region, winner=winner))
@@ -335,8 +373,25 @@ def resolve(b: Builder) -> None:
                 )
             )
             after_change(b)
+    turncoats_after_round(b, c.region, (c.attacker, c.defender))
     if c.defender == TERRA_OWNER and c.attacker in b.state.houses:
         b.add(m.SWInterdicted(house=c.attacker, region="", until="turn", reason="attacked Earth"))
+
+
+def turncoats_after_round(b: Builder, region: str, sides: tuple[str, str]) -> None:
+    """Line 339: after the first round, a bribed Leader beside loyal units may be killed by them
+    (he stays, "exposed", until the phase ends); otherwise he takes refuge in the enemy capital."""
+    for ld in sorted(b.state.leaders.values(), key=lambda x: x.id):
+        if ld.turncoat != "first_round" or ld.region != region or ld.house not in sides:
+            continue
+        loyal = bool(b.state.combat_units(region, ld.house))
+        b.add(
+            m.SWTurncoatMoved(
+                leader=ld.id,
+                exposed=loyal,
+                region=region if loyal else b.state.capital_of(ld.owner),
+            )
+        )
 
 
 def decide_report(state: SWState, cmd: m.SWReportBattle, dice: Dice) -> list[Event]:

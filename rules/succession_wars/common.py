@@ -144,11 +144,33 @@ def capitals_held(state: SWState, player: str) -> tuple[str, ...]:
     )
 
 
+def leader_player(state: SWState, ld: Leader) -> str:
+    """The player who controls a Leader: his owner's, or, captured, whoever holds the capital he
+    is held in (line 315: "held and controlled by whomever controls the capital"); "" when
+    killed or held by a neutral."""
+    if ld.status is LeaderStatus.KILLED:
+        return ""
+    if ld.status is LeaderStatus.CAPTURED:
+        holder = state.controller(ld.region) if ld.region in state.regions else ""
+        return state.player_of(holder)
+    return state.player_of(ld.owner)
+
+
 def after_change(b: Builder) -> None:
-    """Check Houses knocked out and a winner after anything that moves Leaders or Regions."""
+    """Check Houses changing hands or knocked out, and a winner, after anything that moves
+    Leaders or Regions."""
     state = b.state
     for house, h in state.houses.items():
         if h.out:
+            continue
+        # Line 339: "When a player controls all the Leaders of another House, he controls that
+        # House." Ruling SW-33: the living ones, all controlled by one player.
+        living = [ld for ld in house_leaders(state, house) if ld.status is not LeaderStatus.KILLED]
+        controllers = {leader_player(state, ld) for ld in living}
+        if living and len(controllers) == 1 and "" not in controllers:
+            (player,) = controllers
+            if player != h.player:
+                b.add(m.SWHouseControlled(house=house, player=player, previous=h.player))
             continue
         leaders = house_leaders(state, house)
         if leaders and all(

@@ -82,6 +82,7 @@ def _phase(state: SWState, e: m.SWPhaseBegan) -> SWState:
     new = state
     if e.phase is Phase.DRAW and state.active:
         new = end_of_turn(new, state.active)
+    new = replace(new, immediate_combat=())  # "immediately": offers lapse with the phase
     new = replace(new, active=e.house, phase=e.phase, round=e.round, turn_no=e.turn_no)
     if e.phase is Phase.DRAW:
         # A new turn: per-turn allowances reset; note who stands on a Manufacturing Center now,
@@ -241,6 +242,7 @@ def _region_captured(state: SWState, e: m.SWRegionCaptured) -> SWState:
 def _combat_began(state: SWState, e: m.SWCombatBegan) -> SWState:
     return replace(
         state,
+        immediate_combat=tuple(o for o in state.immediate_combat if o[1] != e.region),
         combat=Combat(
             region=e.region,
             attacker=e.attacker,
@@ -329,7 +331,11 @@ def _interdicted(state: SWState, e: m.SWInterdicted) -> SWState:
 
 
 def _killed(state: SWState, e: m.SWLeaderKilled) -> SWState:
-    return _leader(state, e.leader, status=LeaderStatus.KILLED, region="")
+    return _leader(state, e.leader, status=LeaderStatus.KILLED, region="", turncoat="")
+
+
+def _turncoat_moved(state: SWState, e: m.SWTurncoatMoved) -> SWState:
+    return _leader(state, e.leader, region=e.region, turncoat="exposed" if e.exposed else "")
 
 
 def _bribed(state: SWState, e: m.SWBribeRolled) -> SWState:
@@ -344,7 +350,13 @@ def _bribed(state: SWState, e: m.SWBribeRolled) -> SWState:
             new = _unit(new, uid, owner=e.house)
         return new
     return _leader(
-        new, e.leader, status=LeaderStatus.BRIBED, owner=e.house, captor=e.house, region=e.held_at
+        new,
+        e.leader,
+        status=LeaderStatus.BRIBED,
+        owner=e.house,
+        captor=e.house,
+        region=e.held_at,
+        turncoat="first_round" if e.turncoat else "",
     )
 
 
@@ -408,6 +420,15 @@ def _allegiance(state: SWState, e: m.SWAllegianceChanged) -> SWState:
     return new
 
 
+def _offered(state: SWState, e: m.SWImmediateCombatOffered) -> SWState:
+    offers = [(h, e.region) for h in e.houses if (h, e.region) not in state.immediate_combat]
+    return replace(state, immediate_combat=(*state.immediate_combat, *offers))
+
+
+def _controlled(state: SWState, e: m.SWHouseControlled) -> SWState:
+    return _house(state, e.house, player=e.player)
+
+
 def _out(state: SWState, e: m.SWHouseOut) -> SWState:
     return _house(state, e.house, out=True)
 
@@ -445,6 +466,7 @@ _EVOLVERS: dict[type[Event], Callable[[SWState, Any], SWState]] = {
     m.SWCenterDamageRolled: _noted,
     m.SWInterdicted: _interdicted,
     m.SWLeaderKilled: _killed,
+    m.SWTurncoatMoved: _turncoat_moved,
     m.SWBribeRolled: _bribed,
     m.SWLeaderReleased: _released,
     m.SWCardGiven: _card_given,
@@ -454,6 +476,8 @@ _EVOLVERS: dict[type[Event], Callable[[SWState, Any], SWState]] = {
     m.SWAuctionSettled: _auction_settled,
     m.SWAllegianceChanged: _allegiance,
     m.SWHouseOut: _out,
+    m.SWHouseControlled: _controlled,
+    m.SWImmediateCombatOffered: _offered,
     m.SWGameWon: _won,
 }
 

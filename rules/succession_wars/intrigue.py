@@ -76,6 +76,14 @@ def decide_bribe(state: SWState, cmd: m.SWBribe, dice: Dice) -> list[Event]:
     else:
         # A failed bribe's money goes to the Leader's player.
         _pay(b, cmd.house, t.bribe_price, ld.owner, f"failed bribe of {ld.name}")
+    # Ruling SW-13: a House Leader bribed beside his House's combat units and an enemy's stays
+    # for the first round of combat there; otherwise he takes refuge in the briber's capital.
+    turncoat = (
+        success
+        and not ld.mercenary
+        and bool(state.combat_units(ld.region, ld.owner))
+        and bool(state.enemy_units(ld.region, ld.owner))
+    )
     switched: tuple[str, ...] = ()
     if success and ld.mercenary:
         # A bribed Mercenary Leader takes his whole force with him.
@@ -92,20 +100,36 @@ def decide_bribe(state: SWState, cmd: m.SWBribe, dice: Dice) -> list[Event]:
             leader=ld.id,
             bonus=bonus,
             success=success,
-            held_at=state.capital_of(cmd.house),
+            held_at=ld.region if turncoat else state.capital_of(cmd.house),
             switched_units=switched,
             free=cmd.free,
+            turncoat=turncoat,
             rolls=(roll,),
         )
     )
+    if switched:
+        # Line 341: "if the force is in the same Region with formerly friendly but now enemy
+        # forces, it must be attacked."
+        offer_immediate_combat(b, cmd.house, switched)
     after_change(b)
     return b.events
 
 
 def decide_kill(state: SWState, cmd: m.SWKillLeader, dice: Dice) -> list[Event]:
     check_actor(state, cmd.actor, cmd.house)
-    check_quiet(state)
     ld = leader_of(state, cmd.leader)
+    if ld.turncoat == "exposed":
+        # Line 339: "If loyal units remain in the same Region as a bribed Leader after the first
+        # round of combat, they have the option of killing him." Between rounds too.
+        if ld.house != cmd.house or not state.combat_units(ld.region, cmd.house):
+            raise Refusal("not_loyal", f"only {ld.house}'s units beside {ld.name} may kill him")
+        if state.combat is not None and state.combat.stage != "attack":
+            raise Refusal("combat_in_progress", "between the rounds of combat")
+        b = Builder(state, dice)
+        b.add(m.SWLeaderKilled(leader=ld.id, by=cmd.house))
+        after_change(b)
+        return b.events
+    check_quiet(state)
     if ld.status is not LeaderStatus.CAPTURED:
         raise Refusal("not_captured", f"{ld.name} is not a captured Leader")
     holder = state.controller(ld.region)
@@ -294,8 +318,28 @@ def decide_settle_auction(state: SWState, cmd: m.SWSettleAuction, dice: Dice) ->
             regions=tuple(regions),
         )
     )
+    offer_immediate_combat(b, winner, tuple(u.id for u in units))
     after_change(b)
     return b.events
+
+
+def offer_immediate_combat(b: Builder, employer: str, units: tuple[str, ...]) -> None:
+    """Line 387: "If there are opposing units in the Region ... combat must occur. At the
+    opposing player's option, combat may occur immediately." Ruling SW-34."""
+    state = b.state
+    regions = sorted(
+        {
+            state.units[uid].region
+            for uid in units
+            if state.units[uid].status is Status.ACTIVE and state.units[uid].region
+        }
+    )
+    for region in regions:
+        houses = tuple(
+            sorted(h for h in state.owners_in(region) if h != employer and h in state.houses)
+        )
+        if houses:
+            b.add(m.SWImmediateCombatOffered(region=region, houses=houses, mercenary=employer))
 
 
 # --- Event Cards and payments --------------------------------------------------------------------

@@ -404,6 +404,10 @@ class SWCombatRolled(Event):
     results: tuple[GroupResult, ...]
     hits: int
     boosts: int = 0  # tech boosts used
+    #: A bribed Leader's first round (ruling SW-13): combinations he broke up, and the Combat
+    #: Ability taken off the strongest attack.
+    nullified: tuple[tuple[str, ...], ...] = ()
+    turncoat_penalty: int = 0
 
 
 @EVENTS.register("SWLossesTaken")
@@ -468,7 +472,10 @@ class SWBribeRolled(Event):
     leader: str
     bonus: int
     success: bool
-    held_at: str  # where a bribed House Leader takes refuge
+    held_at: str  # where a bribed House Leader takes refuge (or stays, when ``turncoat``)
+    #: A House Leader bribed beside his House's units and an enemy's stays for the first round
+    #: of combat there (ruling SW-13).
+    turncoat: bool = False
     switched_units: tuple[str, ...] = ()  # a bribed Mercenary Leader's force
     free: bool = False  # one of Liao's free attempts
 
@@ -534,6 +541,38 @@ class SWAllegianceChanged(Event):
     jumpships: tuple[str, ...] = ()
     leaders: tuple[str, ...] = ()
     regions: tuple[str, ...] = ()
+
+
+@EVENTS.register("SWTurncoatMoved")
+@dataclass(frozen=True, kw_only=True)
+class SWTurncoatMoved(Event):
+    """A bribed Leader's first round is over: still beside his House's units ("exposed"), or
+    gone to the briber's capital for the rest of the game (``refuge``)."""
+
+    leader: str
+    exposed: bool
+    region: str  # where he is now
+
+
+@EVENTS.register("SWImmediateCombatOffered")
+@dataclass(frozen=True, kw_only=True)
+class SWImmediateCombatOffered(Event):
+    """A Mercenary force changed sides beside other Houses' units: they may attack it at once
+    (ruling SW-34)."""
+
+    region: str
+    houses: tuple[str, ...]
+    mercenary: str  # the new employer
+
+
+@EVENTS.register("SWHouseControlled")
+@dataclass(frozen=True, kw_only=True)
+class SWHouseControlled(Event):
+    """A player controls all the Leaders of another House, and so that House (ruling SW-33)."""
+
+    house: str
+    player: str
+    previous: str
 
 
 @EVENTS.register("SWHouseOut")

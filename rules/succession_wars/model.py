@@ -133,6 +133,9 @@ class Leader:
     status: LeaderStatus = LeaderStatus.FREE
     region: str = ""
     captor: str = ""  # who took him (captured or bribed)
+    #: A bribed House Leader still beside his House's units (ruling SW-13): "first_round" until
+    #: the first round of combat there ends, then "exposed" while his House may kill him.
+    turncoat: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -220,6 +223,9 @@ class SWState:
     earth_taken: bool = False  # the first-control bonus is gone
     earth_bonus_due: str = ""  # House owed the C-Bills at the end of its turn
     auction: Auction | None = None
+    #: (House, Region): a Mercenary force changed sides beside this House's units, which may
+    #: attack it at once, out of turn (ruling SW-34); offers lapse when the phase ends.
+    immediate_combat: tuple[tuple[str, str], ...] = ()
     next_serial: int = 1  # for ids of newly built pieces
     winner: str = ""  # the winning player
 

@@ -78,7 +78,29 @@ def taxes(state: SWState, house: str) -> int:
             for ld in state.leaders_in(region.name, house)
             if ld.status is LeaderStatus.FREE
         )
+        # Line 335: a bribed Leader's "taxes are reduced by the amount of his Administration
+        # Skill" while he is still in a Region of his House (ruling SW-13).
+        total -= sum(
+            ld.admin
+            for ld in state.leaders.values()
+            if ld.turncoat and ld.house == house and ld.region == region.name
+        )
     return total + tech_of(state, house).tax_bonus
+
+
+def turncoats_take_refuge(b: Builder) -> None:
+    """At the end of any phase, a bribed Leader whose House let him be (or who no longer stands
+    beside his House's units and an enemy's) takes refuge in the briber's capital."""
+    for ld in sorted(b.state.leaders.values(), key=lambda x: x.id):
+        if not ld.turncoat:
+            continue
+        contested_here = bool(b.state.combat_units(ld.region, ld.house)) and bool(
+            b.state.enemy_units(ld.region, ld.house)
+        )
+        if ld.turncoat == "exposed" or not contested_here:
+            b.add(
+                m.SWTurncoatMoved(leader=ld.id, exposed=False, region=b.state.capital_of(ld.owner))
+            )
 
 
 def _next_house(state: SWState) -> tuple[str, int]:
@@ -98,6 +120,7 @@ def decide_end_phase(state: SWState, cmd: m.SWEndPhase, dice: Dice) -> list[Even
     b = Builder(state, dice)
     house = cmd.house
     phase = state.phase
+    turncoats_take_refuge(b)
     if phase is Phase.DRAW:
         draw_cards(b, house)
     if phase is Phase.COMBAT:

@@ -62,6 +62,9 @@ EXTRA_EVENTS: list[Event] = [
         owner="Liao", units=("u",), jumpships=("s",), regions=("Bandit Kingdoms",)
     ),
     m.SWHouseOut(house="Davion"),
+    m.SWHouseControlled(house="Davion", player="Bo", previous="Ann"),
+    m.SWTurncoatMoved(leader="davion-ran-felsner", exposed=True, region="Daniels"),
+    m.SWImmediateCombatOffered(region="Dieron", houses=("Kurita",), mercenary="Liao"),
     m.SWTechPending(house="Davion", delta=-1, reason="r"),
     m.SWCenterChanged(region="Achemar", center=CenterState.DAMAGED, reason="r"),
     m.SWPieceBought(

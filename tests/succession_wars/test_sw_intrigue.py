@@ -81,8 +81,7 @@ def test_bribed_mercenary_leader_takes_his_force() -> None:
         g.run(m.SWPlayCard(actor=L, house=L, card=46))
         assert g.state.houses[L].bribe_bonus == 2
         events = g.run(m.SWBribe(actor=L, house=L, leader="kurita-jaime-wolf"))
-        rolled = events[-1]
-        assert isinstance(rolled, m.SWBribeRolled)
+        rolled = next(ev for ev in events if isinstance(ev, m.SWBribeRolled))
         assert rolled.success == (rolled.rolls[0].faces[0] + 2 > 7)
         if rolled.success:
             break
@@ -236,10 +235,13 @@ def test_captured_leaders_can_be_killed_by_their_holder_or_ransomed() -> None:
 
 def test_a_house_with_no_free_leaders_is_out() -> None:
     """Ruling SW-17: with every Davion Leader captured or killed, Davion is out and its turns
-    are skipped; the game goes on."""
+    are skipped; the game goes on. (The captives are held by both players, so no one player
+    controls all of them: ruling SW-33.)"""
     g = Game()
-    for lid in ("davion-hanse-davion", "davion-michael-hasek-davion", "davion-ran-felsner"):
+    for lid in ("davion-hanse-davion", "davion-michael-hasek-davion"):
         move_leader(g, lid, "Sian", status=LeaderStatus.CAPTURED, captor=L)
+    for lid in ("davion-ran-felsner", "davion-nathan-l-armstrong"):
+        move_leader(g, lid, "Tharkad", status=LeaderStatus.CAPTURED, captor="Steiner")
     move_leader(g, "davion-olivia-fenlon", "Sian", status=LeaderStatus.CAPTURED, captor=L)
     move_leader(g, "davion-hanse-davion", "Sian", status=LeaderStatus.CAPTURED, captor=L)
     events = g.run(m.SWKillLeader(actor=L, house=L, leader="davion-olivia-fenlon"))
