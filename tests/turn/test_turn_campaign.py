@@ -32,7 +32,9 @@ Day 2: alpha 0906, 1005, 1105 (road, 3 MP) into the Manufacturing Facility. mili
   1512; step 2: militia 1212, bravo 1412 (its path ends there); step 3: militia 1313; step 4:
   militia enters 1412 where bravo stands: a same-hex encounter in 1412 (line 280), both
   moving: a meeting engagement (line 293). tanks loot the Forward Deployment Base: 1D6 = 6
-  -> 600 WP into its pool (1000 -> 1600) and rebel unrest 7 -> 9 (line 218).
+  -> 600 WP into its pool (1000 -> 1600) and rebel unrest in the Forward Deployment Base
+  7 -> 9 (line 218: "+2 Unrest"; ruling T-U6: the town they looted keeps its own rating, the
+  rebels' rating everywhere else stays 7).
   Arrival turns (lines 297-303): bravo's lance walks 3 -> turn 3; the Maxim's 8 -> turn 3.
   Objectives from the orders: militia breakthrough, bravo hold the line.
   Strategic VP: alpha (4 units, a lance) holds the Manufacturing Facility unopposed: loyalist
@@ -46,7 +48,8 @@ Day 8: the weekly weather change (lines 384-391): Arda Valley 5+4=9, Castell'Arq
   Eastern Highlands 4+2=6 "No change" (the stormy row rolls its storm again: 4+3=7, none);
   Southern Marshes 2+1=3 "Move 1 place up": Heavy Rain (level 5) -> Medium Rain (level 4).
 Day 9: the seventh day of alpha's peacekeeping: 1D6 = 4, on 4-6 unrest falls by 1 (line 215):
-  loyalist unrest 7 -> 6.
+  loyalist unrest in the Manufacturing Facility, where alpha keeps the peace, 7 -> 6 (ruling
+  T-U6: elsewhere it stays 7).
 """
 
 from __future__ import annotations
@@ -219,11 +222,21 @@ def test_weather_changes_on_day_eight_only() -> None:
 
 
 def test_unrest_day_by_day() -> None:
+    """Per population centre (ruling T-U6): (loyalists in the Facility, rebels in their base);
+    each force's rating everywhere else stays 7."""
+    from mekref.rules.tripwire.turn.unrest import rating
+
     expected = {1: (7, 7), 2: (7, 9)} | {d: (7, 9) for d in range(3, 9)} | {9: (6, 9)}
     for day, (loyal, rebel) in expected.items():
         s = DAYS[day - 1][0].strategic
         assert s is not None
-        assert (s.unrest["loyalist"], s.unrest["rebel"]) == (loyal, rebel), day
+        in_facility = rating(
+            s.unrest, s.local_unrest, "loyalist", "Combat Systems Manufacturing Facility"
+        )
+        in_base = rating(s.unrest, s.local_unrest, "rebel", "Forward Deployment Base")
+        assert (in_facility, in_base) == (loyal, rebel), day
+        assert (s.unrest["loyalist"], s.unrest["rebel"]) == (7, 7), day
+        assert rating(s.unrest, s.local_unrest, "rebel", "Bagnorgeio") == 7
     loot = _of(DAYS[1][1], ev.LocationLooted)[0]
     assert isinstance(loot, ev.LocationLooted)
     assert (loot.rolls[0].faces, loot.wp) == ((6,), 600)

@@ -168,16 +168,21 @@ def test_ruling_t_r2_recruiting_once_a_week_at_a_recruitment_point() -> None:
 
 def test_ruling_t_u3_martial_law_holds_unrest_down_until_it_stops() -> None:
     # Alpha (4 units) keeps martial law in the Facility for 7 days: 1 point per unit, at most
-    # 4 (line 216): unrest 7 -> 3. On day 8 it stops: back to 7, plus 1: 8.
+    # 4 (line 216): unrest in "one population center" 7 -> 3. On day 8 it stops: back to 7,
+    # plus 1: 8. The loyalists' rating elsewhere stays 7 (ruling T-U6).
+    facility = "Combat Systems Manufacturing Facility"
     state = _two("1105", ("L-GRF", "L-WVR", "L-SHD", "L-LCT"))
     for _ in range(7):
         state, _ = _day(state, (Order(formation_id="a", action="martial_law"),), ())
     assert state.strategic is not None
-    assert state.strategic.unrest["loyalist"] == 3
+    assert state.strategic.local_unrest == {facility: {"loyalist": 3}}
+    assert state.strategic.unrest["loyalist"] == 7
     assert state.strategic.suppressed == {"a": ("loyalist", "martial_law", 4)}
+    assert state.strategic.suppressed_at == {"a": facility}
     state, _ = _day(state, (Order(formation_id="a", action="guard"),), ())
     assert state.strategic is not None
-    assert state.strategic.unrest["loyalist"] == 8 and state.strategic.suppressed == {}
+    assert state.strategic.local_unrest == {facility: {"loyalist": 8}}
+    assert state.strategic.suppressed == {} and state.strategic.suppressed_at == {}
 
 
 def test_ruling_t_u4_despised_forces_are_bombed_in_population_centres() -> None:
@@ -264,3 +269,33 @@ def test_ruling_t_c2_a_captured_transport_brings_its_cargo() -> None:
     assert state.pools["maxim-hold"].side_id == "rebel"
     assert state.strategic is not None
     assert state.strategic.formations["m"].unit_ids == ("L-GRF",)  # it left its old formation
+
+
+def test_ruling_t_u6_unrest_per_population_centre() -> None:
+    """Line 216: Martial Law "reduces the unrest in one population center"; a centre keeps its
+    own rating once a force's deeds there changed it; the government building (line 404) moves
+    the force's rating everywhere, each centre's own rating with it, on the table."""
+    from dataclasses import replace
+
+    base: dict[str, int] = {"rebel": 7}
+    local: dict[str, dict[str, int]] = {}
+    unrest.apply(base, local, "rebel", "Forward Deployment Base", 7, 9)
+    assert unrest.rating(base, local, "rebel", "Forward Deployment Base") == 9
+    assert unrest.rating(base, local, "rebel", "Bagnorgeio") == 7
+    assert unrest.rating(base, local, "rebel") == 7
+    unrest.apply(base, local, "rebel", "", 7, 6)
+    assert base == {"rebel": 6} and local == {"Forward Deployment Base": {"rebel": 8}}
+    low = {"X": {"rebel": 2}}
+    unrest.apply(base, low, "rebel", "", 6, 5)
+    assert low == {"X": {"rebel": 2}}  # T-U1: on the table
+    # Hated in the Facility: no recruiting there (line 400), whatever the force's rating.
+    state = _two("1105")
+    assert state.strategic is not None
+    facility = "Combat Systems Manufacturing Facility"
+    state = replace(
+        state, strategic=replace(state.strategic, local_unrest={facility: {"loyalist": 10}})
+    )
+    state, events = _day(state, (Order(formation_id="a", action="recruit"),), ())
+    assert [e for e in events if isinstance(e, ev.RecruitsFound)] == []
+    notes = [n for e in events if isinstance(e, ev.FormationsUpdated) for n in e.notes]
+    assert any(f"unrest 10 in {facility}: recruitment not possible" in n for n in notes)

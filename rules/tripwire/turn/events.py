@@ -111,10 +111,14 @@ class SightingsMade(Event):
 @EVENTS.register("UnrestChanged")
 @dataclass(frozen=True, kw_only=True)
 class UnrestChanged(Event):
+    """A force's unrest rating changed: in one population centre (``location``), or everywhere
+    (``location`` empty: its rating and every centre's rating move together; ruling T-U6)."""
+
     force: str
     before: int
     after: int
     reason: str
+    location: str = ""
 
 
 @EVENTS.register("LocationLooted")
@@ -191,6 +195,7 @@ class UnrestSuppressed(Event):
     action: str
     amount: int
     active: bool
+    location: str = ""  # the population centre it holds down
 
 
 @EVENTS.register("SabotageRolled")

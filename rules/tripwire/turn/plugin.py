@@ -13,7 +13,7 @@ from mekref.rules.engine import register_decider, register_evolver
 from mekref.rules.messages import COMMANDS, Command, Event, RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.rulesets import RuleSet
-from mekref.rules.tripwire.turn import artillery, orders, resolve, setup
+from mekref.rules.tripwire.turn import artillery, orders, resolve, setup, unrest
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.events import (
     DayEnded,
@@ -134,7 +134,10 @@ def _sighted(state: CampaignState, e: SightingsMade) -> CampaignState:
 
 def _unrest(state: CampaignState, e: UnrestChanged) -> CampaignState:
     s = strategic_of(state)
-    return _with(state, unrest={**s.unrest, e.force: e.after})
+    base = dict(s.unrest)
+    local = {loc: dict(v) for loc, v in s.local_unrest.items()}
+    unrest.apply(base, local, e.force, e.location, e.before, e.after)
+    return _with(state, unrest=base, local_unrest=local)
 
 
 def _looted(state: CampaignState, e: LocationLooted) -> CampaignState:
@@ -187,9 +190,14 @@ def _captured(state: CampaignState, e: LeaderCaptured) -> CampaignState:
 def _suppressed(state: CampaignState, e: UnrestSuppressed) -> CampaignState:
     s = strategic_of(state)
     held = {k: v for k, v in s.suppressed.items() if k != e.formation_id}
+    where = {k: v for k, v in s.suppressed_at.items() if k != e.formation_id}
     if e.active:
         held[e.formation_id] = (e.force, e.action, e.amount)
-    return _with(state, suppressed=dict(sorted(held.items())))
+        if e.location:
+            where[e.formation_id] = e.location
+    return _with(
+        state, suppressed=dict(sorted(held.items())), suppressed_at=dict(sorted(where.items()))
+    )
 
 
 def _cargo(state: CampaignState, e: TransportCargoCaptured) -> CampaignState:

@@ -117,6 +117,7 @@ class _Day:
         self.formations: dict[str, Formation] = _prune(state, s.formations)
         self.mobility: dict[str, UnitMobility] = {}
         self.unrest = dict(s.unrest)
+        self.local_unrest = {loc: dict(v) for loc, v in s.local_unrest.items()}
         self.control = dict(s.control)
         self.events: list[Event] = []
         self.notes: dict[str, list[str]] = {}
@@ -135,15 +136,31 @@ class _Day:
     def note(self, side: str, text: str) -> None:
         self.notes.setdefault(side, []).append(text)
 
+    def rating(self, force: str, location: str = "") -> int:
+        return unrest.rating(self.unrest, self.local_unrest, force, location)
+
     def change_unrest(
-        self, force: str, amount: int, reason: str, rolls: tuple[Roll, ...] = ()
+        self,
+        force: str,
+        amount: int,
+        reason: str,
+        rolls: tuple[Roll, ...] = (),
+        location: str = "",
     ) -> None:
-        before = self.unrest.get(force, unrest.clamp(7))
+        """Change a force's unrest in one population centre, or everywhere (T-U6)."""
+        before = self.rating(force, location)
         after = unrest.clamp(before + amount)
-        self.unrest[force] = after
+        unrest.apply(self.unrest, self.local_unrest, force, location, before, after)
         if after != before or rolls:
             self.events.append(
-                UnrestChanged(force=force, before=before, after=after, reason=reason, rolls=rolls)
+                UnrestChanged(
+                    force=force,
+                    before=before,
+                    after=after,
+                    reason=reason,
+                    rolls=rolls,
+                    location=location,
+                )
             )
 
     def action(self, fid: str) -> str:
@@ -275,13 +292,23 @@ def _release(d: _Day) -> None:
         rebound = unrest.delta(
             "martial_law_rebound" if action == "martial_law" else "round_up_rebound"
         )
+        where = d.s.suppressed_at.get(fid, "")
         d.events.append(
-            UnrestSuppressed(formation_id=fid, force=side, action=action, amount=0, active=False)
+            UnrestSuppressed(
+                formation_id=fid,
+                force=side,
+                action=action,
+                amount=0,
+                active=False,
+                location=where,
+            )
         )
-        d.change_unrest(side, amount + rebound, f"{fid} stopped {action.replace('_', ' ')}")
+        d.change_unrest(
+            side, amount + rebound, f"{fid} stopped {action.replace('_', ' ')}", location=where
+        )
 
 
-def _suppress(d: _Day, f: Formation, action: str, streak: int) -> None:
+def _suppress(d: _Day, f: Formation, action: str, streak: int, where: str) -> None:
     """A week of Martial Law (1 per unit) or Round Them Up (2 per unit), at most 4 units."""
     if streak % 7 != 0 or f.formation_id in d.s.suppressed:
         if f.formation_id not in d.s.suppressed:
@@ -292,19 +319,30 @@ def _suppress(d: _Day, f: Formation, action: str, streak: int) -> None:
     amount = units * unrest.delta(f"{key}_per_unit")
     d.events.append(
         UnrestSuppressed(
-            formation_id=f.formation_id, force=f.side_id, action=action, amount=amount, active=True
+            formation_id=f.formation_id,
+            force=f.side_id,
+            action=action,
+            amount=amount,
+            active=True,
+            location=where,
         )
     )
-    d.change_unrest(f.side_id, -amount, f"a week of {action.replace('_', ' ')} by {f.formation_id}")
+    d.change_unrest(
+        f.side_id,
+        -amount,
+        f"a week of {action.replace('_', ' ')} by {f.formation_id} in {where}",
+        location=where,
+    )
 
 
 def _sabotage(d: _Day) -> None:
     """Despised (12): 1D6 a day per formation in a population centre; on a 6 a bombing."""
     rule = single("unrest", "sabotage")
     for fid, f in sorted(d.formations.items()):
-        if unrest.level_row(d.unrest.get(f.side_id, 7)).get("name") != "Despised":
+        loc = _location(d, f)
+        if loc is None:
             continue
-        if _location(d, f) is None:
+        if unrest.level_row(d.rating(f.side_id, loc.name)).get("name") != "Despised":
             continue
         roll = d.roll(f"sabotage, {fid}", 1)
         if roll.total < int(rule["die_target"]):
@@ -360,7 +398,9 @@ def _player_actions(d: _Day) -> None:
                     rolls=(r,),
                 )
             )
-            d.change_unrest(side, unrest.delta("looting"), f"looting {loc.name} (line 218)")
+            d.change_unrest(
+                side, unrest.delta("looting"), f"looting {loc.name} (line 218)", location=loc.name
+            )
         elif o.action == "destruction" and loc is not None and o.target:
             amount = unrest.destruction_unrest(o.target)
             d.destroyed.setdefault(loc.name, set()).add(o.target)
@@ -370,14 +410,25 @@ def _player_actions(d: _Day) -> None:
                 )
             )
             if amount:
-                d.change_unrest(side, amount, f"destroying the {o.target} of {loc.name} (line 219)")
+                d.change_unrest(
+                    side,
+                    amount,
+                    f"destroying the {o.target} of {loc.name} (line 219)",
+                    location=loc.name,
+                )
         elif o.action == "peacekeeping" and loc is not None and streak % 7 == 0:
-            level = d.unrest.get(side, 7)
+            level = d.rating(side, loc.name)
             r, change, d.dice = unrest.peacekeeping_roll(d.dice, fid)
-            d.change_unrest(side, change, f"a week of peacekeeping in {loc.name} (line 215)", (r,))
+            d.change_unrest(
+                side,
+                change,
+                f"a week of peacekeeping in {loc.name} (line 215)",
+                (r,),
+                location=loc.name,
+            )
             _mobs(d, side, level, loc.name, f"peacekeeping, {fid}")
         elif o.action in ("martial_law", "round_them_up") and loc is not None:
-            _suppress(d, f, o.action, streak)
+            _suppress(d, f, o.action, streak, loc.name)
         elif o.action == "recruit":
             _recruit(d, f, loc)
         elif o.action in ("overflight", "surveillance"):
@@ -405,13 +456,13 @@ def _recruit(d: _Day, f: Formation, loc: Location | None) -> None:
             "(ruling T-R2)",
         )
         return
-    result = recruit.roll_recruits(d.dice, f.formation_id, d.unrest.get(f.side_id, 7))
+    level = d.rating(f.side_id, loc.name)
+    result = recruit.roll_recruits(d.dice, f.formation_id, level)
     d.formations[f.formation_id] = replace(f, last_recruit_day=d.day)
     if result is None:
         d.note(
             f.side_id,
-            f"{f.formation_id}: unrest {d.unrest.get(f.side_id)}: "
-            "recruitment not possible (line 400)",
+            f"{f.formation_id}: unrest {level} in {loc.name}: recruitment not possible (line 400)",
         )
         return
     available, special, rolls, d.dice = result
@@ -885,7 +936,7 @@ def _engagements(d: _Day, encounters: list[tuple[Hex, tuple[str, ...]]]) -> None
             # A battle in a population centre (any strategic location, ruling T-L1) raises mobs.
             for side in sorted(setup.sides):
                 before = len(d.events)
-                note = _mobs(d, side, d.unrest.get(side, 7), loc.name, f"battle, {eid}", eid)
+                note = _mobs(d, side, d.rating(side, loc.name), loc.name, f"battle, {eid}", eid)
                 mobs += d.events[before:]
                 del d.events[before:]
                 if note:

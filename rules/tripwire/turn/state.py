@@ -126,7 +126,10 @@ class StrategicState:
     orders: dict[str, tuple[FormationOrder, ...]] = field(default_factory=dict)  # by side
     placed: tuple[str, ...] = ()  # sides that made their Day Zero placement
     weather: dict[str, RegionWeather] = field(default_factory=dict)  # by region name
-    unrest: dict[str, int] = field(default_factory=dict)  # by side
+    unrest: dict[str, int] = field(default_factory=dict)  # by side: its rating everywhere
+    # Ruling T-U6: a population centre where a force's deeds changed its rating keeps its own
+    # rating for that force: location -> side -> unrest there.
+    local_unrest: dict[str, dict[str, int]] = field(default_factory=dict)
     control: dict[str, str] = field(default_factory=dict)  # location name -> side
     looted: tuple[str, ...] = ()  # locations already looted (once per city)
     destroyed: dict[str, tuple[str, ...]] = field(default_factory=dict)  # location -> facilities
@@ -137,5 +140,6 @@ class StrategicState:
     leader_captured: tuple[str, ...] = ()  # sides whose leader was captured
     # Martial Law / Round Them Up in force: formation -> (side, action, unrest points held down).
     suppressed: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    suppressed_at: dict[str, str] = field(default_factory=dict)  # formation -> its location
     transports: dict[str, str] = field(default_factory=dict)  # WarChest pool -> carrying unit
     ended: str = ""  # why the campaign ended, once it has

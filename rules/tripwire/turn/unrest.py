@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.tripwire.turn.data import RangeRow, keyed, lookup, single, unrest_levels
 
@@ -60,3 +62,38 @@ def mob_roll(dice: Dice, force: str, level: int, cause: str) -> tuple[str, int, 
         return None
     roll, dice = dice.roll(f"mobs, {force}, {cause}", 1, 3)
     return kind, roll.total * int(row.get("multiplier")), roll, dice
+
+
+NEUTRAL = 7
+
+
+def rating(
+    base: Mapping[str, int],
+    local: Mapping[str, Mapping[str, int]],
+    force: str,
+    location: str = "",
+) -> int:
+    """A force's unrest in a population centre: the centre's own rating once the force's deeds
+    there changed it, else the force's rating (ruling T-U6)."""
+    if location and force in local.get(location, {}):
+        return local[location][force]
+    return base.get(force, NEUTRAL)
+
+
+def apply(
+    base: dict[str, int],
+    local: dict[str, dict[str, int]],
+    force: str,
+    location: str,
+    before: int,
+    after: int,
+) -> None:
+    """Record a change (in place): in one centre, or everywhere (the force's rating and each
+    centre's own rating move by the same amount, kept on the table)."""
+    if location:
+        local.setdefault(location, {})[force] = after
+        return
+    base[force] = after
+    for ratings in local.values():
+        if force in ratings:
+            ratings[force] = clamp(ratings[force] + after - before)

@@ -32,6 +32,8 @@ class SideView:
     unrest: tuple[tuple[str, int], ...]
     vp: tuple[tuple[str, int], ...]
     ended: str
+    # (location, side, unrest there) where a centre's rating differs from the side's (T-U6).
+    local_unrest: tuple[tuple[str, str, int], ...] = ()
 
 
 def side_view(state: CampaignState, side_id: str) -> SideView:
@@ -59,4 +61,9 @@ def side_view(state: CampaignState, side_id: str) -> SideView:
         unrest=tuple(sorted(s.unrest.items())),
         vp=tuple(sorted(s.vp.items())),
         ended=s.ended,
+        local_unrest=tuple(
+            (loc, side, level)
+            for loc, ratings in sorted(s.local_unrest.items())
+            for side, level in sorted(ratings.items())
+        ),
     )
