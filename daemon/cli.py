@@ -37,21 +37,32 @@ once, and keeps the books (salvage, repairs, ammunition, injuries, kills, WarChe
 """
 
 EPILOG = """\
-examples:
-  mekref inspect logs/Bob.mul                 what a battle record says, section by section
-  mekref inspect logs/Bob.mul --json          the same as JSON, for scripts
-  mekref inspect force.mul --units-dir ~/megamek/data/mekfiles
-                                              add tonnage, tech base and unit type from designs
+a campaign, start to finish:
+  mekref campaign new --db camp.db --name "Operation TripWire" --seed 3065
+  mekref force import --db camp.db --side loyalists alpha.mul --units-dir ~/megamek/data/mekfiles
+  mekref serve --db camp.db --watch ~/megamek/logs     apply every battle file MegaMek writes
+  mekref status --db camp.db                           what the daemon applied, held, quarantined
+  mekref report --db camp.db                           fates, repair bills, injuries, WarChest, VP
+  mekref spend repair --db camp.db ...                 pay for repairs between tracks
 
-Run 'mekref COMMAND --help' for the options of one command.
+the strategic map and the daily turn:
+  mekref map show -o ginestra.png                      the bundled Ginestra map
+  mekref orders submit --db camp.db --side rebel --day 1 --order bravo:move:0506,0606
+  mekref turn resolve --db camp.db --day 1
+  mekref engagement export --db camp.db --side rebel -o scenario/
+
+other tools:
+  mekref inspect logs/Bob.mul [--json]                 what a MegaMek file says, changing nothing
+  mekref replay DIR --ruleset tripwire --seed 7        prints state-hash: <hex> (for CI)
+  mekref token create --db camp.db --side rebel        a token for the gRPC API
+  mekref game commands --ruleset succession_wars       other rule sets, driven by JSON commands
+
+Run 'mekref COMMAND --help' for the options and examples of one command.
 """
 
 SUBCOMMANDS: tuple[ModuleType, ...] = (
-    cli_game,
-    cli_inspect,
     cli_serve,
     cli_status,
-    cli_replay,
     cli_campaign,
     cli_force,
     cli_battle,
@@ -59,7 +70,10 @@ SUBCOMMANDS: tuple[ModuleType, ...] = (
     cli_spend,
     cli_map,
     cli_turn,
+    cli_inspect,
+    cli_replay,
     cli_token,
+    cli_game,
 )
 
 

@@ -38,7 +38,7 @@ from mekref.rules.tripwire.turn.mapdata import hexmap_of
 from mekref.rules.tripwire.turn.state import IN_ORBIT
 from mekref.rules.tripwire.turn.view import side_view
 
-HELP = "draw the strategic map as SVG (map render, map show)"
+HELP = "draw the strategic map as SVG or PNG (map render, map show)"
 EPILOG = """\
 examples:
   mekref map show -o ginestra.svg                        the bundled Ginestra map
