@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -131,10 +131,6 @@ def _pick(unit: str, rows: Sequence[BvRow], how: BvMatch, key: str, source: str)
         )
     row = next(r for r in rows if r.bv is not None)
     return BvResult(unit, row.bv, how, f"{key} in {source} line {row.line}", row)
-
-
-def merge_tables(tables: Iterable[BvTable], source: str = "combined") -> BvTable:
-    return BvTable(source, tuple(row for table in tables for row in table.rows))
 
 
 # ---- readers ------------------------------------------------------------------------------

@@ -13,8 +13,7 @@ import hashlib
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -231,12 +230,3 @@ class TokenStore:
             (when, token_id),
         )
         return changed == 1
-
-
-@contextmanager
-def open_tokens(url: str) -> Iterator[TokenStore]:
-    store = TokenStore(url)
-    try:
-        yield store
-    finally:
-        store.close()

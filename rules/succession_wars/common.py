@@ -258,15 +258,3 @@ def take_region(b: Builder, house: str, region: str) -> None:
 
 def active_houses(state: SWState) -> list[str]:
     return [h for h in state.sequence if not state.houses[h].out]
-
-
-def pieces_in(state: SWState, region: str, owner: str) -> int:
-    return (
-        len(state.combat_units(region, owner))
-        + len(state.ships_in(region, owner))
-        + len(state.leaders_in(region, owner))
-    )
-
-
-def is_active_unit(unit: Unit) -> bool:
-    return unit.status is Status.ACTIVE

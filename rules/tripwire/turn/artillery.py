@@ -8,7 +8,7 @@ on the scatter table (+2 in narrow confines).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from mekref.rules.campaign_state import CampaignState
 from mekref.rules.dice import Dice, Roll
@@ -110,7 +110,3 @@ def decide_fire(
             rolls=tuple(rolls),
         )
     ]
-
-
-def evolve_fired(state: CampaignState, e: UnguidedArtilleryFired) -> CampaignState:
-    return replace(state)  # the results are for the referee and MegaMek; the state keeps no tally
