@@ -37,7 +37,7 @@ once, and keeps the books (salvage, repairs, ammunition, injuries, kills, WarChe
 """
 
 EPILOG = """\
-a campaign, start to finish:
+examples: a campaign, start to finish
   mekref campaign new --db camp.db --name "Operation TripWire" --seed 3065
   mekref force import --db camp.db --side loyalists alpha.mul --units-dir ~/megamek/data/mekfiles
   mekref serve --db camp.db --watch ~/megamek/logs     apply every battle file MegaMek writes
@@ -45,13 +45,13 @@ a campaign, start to finish:
   mekref report --db camp.db                           fates, repair bills, injuries, WarChest, VP
   mekref spend repair --db camp.db ...                 pay for repairs between tracks
 
-the strategic map and the daily turn:
+examples: the strategic map and the daily turn
   mekref map show -o ginestra.png                      the bundled Ginestra map
   mekref orders submit --db camp.db --side rebel --day 1 --order bravo:move:0506,0606
   mekref turn resolve --db camp.db --day 1
   mekref engagement export --db camp.db --side rebel -o scenario/
 
-other tools:
+examples: other tools
   mekref inspect logs/Bob.mul [--json]                 what a MegaMek file says, changing nothing
   mekref replay DIR --ruleset tripwire --seed 7        prints state-hash: <hex> (for CI)
   mekref token create --db camp.db --side rebel        a token for the gRPC API
