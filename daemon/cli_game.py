@@ -20,7 +20,9 @@ from rich.text import Text
 
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_campaign import err_console, print_json
-from mekref.daemon.store import StoreError, open_store
+from mekref.daemon.serve import redact
+from mekref.daemon.store import CampaignNotFound, StoreError, open_store
+from mekref.daemon.store.model import check_campaign_id
 from mekref.rules.codec import CodecError, to_jsonable
 from mekref.rules.games import game_names, load_game
 from mekref.rules.messages import COMMANDS, Command
@@ -133,9 +135,22 @@ def _commands(args: argparse.Namespace) -> int:
     return 0
 
 
+def _campaign_id(args: argparse.Namespace) -> str | None:
+    """``--campaign`` checked before any store is opened; None (and a line said) when bad."""
+    try:
+        return check_campaign_id(args.campaign)
+    except ValueError:
+        _err(f"--campaign {args.campaign!r} is not a campaign id; {_list_hint(args)}")
+        return None
+
+
+def _list_hint(args: argparse.Namespace) -> str:
+    return f"'mekref game list --db {redact(args.db)}' shows the campaigns"
+
+
 def _run(args: argparse.Namespace, starting: bool) -> int:
     command = _read_command(args.command)
-    if command is None:
+    if command is None or (not starting and _campaign_id(args) is None):
         return EXIT_BAD_INPUT
     try:
         with open_store(args.db) as store:
@@ -148,6 +163,9 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
     except Refusal as exc:
         _err(f"refused: {exc}")
         return EXIT_REFUSED
+    except CampaignNotFound as exc:
+        _err(f"{exc}; {_list_hint(args)}")
+        return EXIT_BAD_INPUT
     except StoreError as exc:
         _err(str(exc))
         return EXIT_BAD_INPUT
@@ -169,11 +187,16 @@ def _do(args: argparse.Namespace) -> int:
 
 
 def _state(args: argparse.Namespace) -> int:
+    if _campaign_id(args) is None:
+        return EXIT_BAD_INPUT
     try:
         with open_store(args.db) as store:
             runner = CampaignRunner(store)
             loaded = runner.load(args.campaign)
             state_hash = runner.state_hash(args.campaign, loaded.state)
+    except CampaignNotFound as exc:
+        _err(f"{exc}; {_list_hint(args)}")
+        return EXIT_BAD_INPUT
     except StoreError as exc:
         _err(str(exc))
         return EXIT_BAD_INPUT

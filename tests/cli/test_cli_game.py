@@ -101,3 +101,17 @@ def test_a_store_that_cannot_be_opened_is_one_line(
     assert main(["report", "--db", unreachable]) == 2
     err = capsys.readouterr().err
     assert "cannot open the store" in err and "s3cret" not in err
+
+
+def test_a_campaign_that_is_not_there_is_one_line_that_names_the_way_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "sw.db")
+    end = _write(tmp_path / "end.json", m.SWEndPhase(actor="Liao", house="Liao"))
+    missing = "0b8a2f0e-4b8e-4d8e-9d5e-2f1d3c4b5a69"
+    for campaign in ("nope", missing):
+        for argv in (["state"], ["do"]):
+            extra = [str(end)] if argv == ["do"] else []
+            assert main(["game", *argv, "--db", db, "--campaign", campaign, *extra]) == 2
+            err = capsys.readouterr().err
+            assert len(err.strip().splitlines()) == 1 and "mekref game list" in err
