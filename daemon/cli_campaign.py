@@ -89,7 +89,8 @@ def campaign_id_of(store: EventStore, wanted: str | None) -> str:
         for c in campaigns:
             if wanted in (c.id, c.name):
                 return c.id
-        raise CliError(f"no campaign {wanted!r} in this store")
+        known = ", ".join(f"{c.name} ({c.id})" for c in campaigns) or "none"
+        raise CliError(f"no campaign {wanted!r} in this store; campaigns there: {known}")
     if not campaigns:
         raise CliError("the store holds no campaign; create one with 'mekref campaign new'")
     if len(campaigns) > 1:
