@@ -19,9 +19,9 @@ from rich.table import Table
 from rich.text import Text
 
 from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.cli_campaign import err_console, print_json
+from mekref.daemon.cli_campaign import err_console, guarded, opened, print_json
 from mekref.daemon.serve import redact
-from mekref.daemon.store import CampaignNotFound, StoreError, open_store
+from mekref.daemon.store import CampaignNotFound, StoreError
 from mekref.daemon.store.model import check_campaign_id
 from mekref.rules.codec import CodecError, to_jsonable
 from mekref.rules.games import game_names, load_game
@@ -69,23 +69,23 @@ def register(sub: Any) -> None:
     start.add_argument("--ruleset", required=True, choices=game_names())
     start.add_argument("--name", required=True, help="the campaign's name")
     start.add_argument("command", type=Path, help="JSON file with the set-up command, or -")
-    start.set_defaults(handler=_start)
+    start.set_defaults(handler=guarded(_start), command_name="game")
 
     do = actions.add_parser("do", help="run one command against a campaign", **kw)
     _db(do)
     do.add_argument("--campaign", required=True, help="campaign id (see 'mekref game list')")
     do.add_argument("command", type=Path, help="JSON file with the command, or -")
-    do.set_defaults(handler=_do)
+    do.set_defaults(handler=guarded(_do), command_name="game")
 
     state = actions.add_parser("state", help="show a campaign's folded state and hash", **kw)
     _db(state)
     state.add_argument("--campaign", required=True)
     state.add_argument("--json", action="store_true", help="the whole state as JSON")
-    state.set_defaults(handler=_state)
+    state.set_defaults(handler=guarded(_state), command_name="game")
 
     listing = actions.add_parser("list", help="list the campaigns in a database", **kw)
     _db(listing)
-    listing.set_defaults(handler=_list)
+    listing.set_defaults(handler=guarded(_list), command_name="game")
 
 
 def _db(parser: argparse.ArgumentParser) -> None:
@@ -153,7 +153,7 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
     if command is None or (not starting and _campaign_id(args) is None):
         return EXIT_BAD_INPUT
     try:
-        with open_store(args.db) as store:
+        with opened(args.db) as store:
             runner = CampaignRunner(store)
             if starting:
                 done = runner.start(args.name, args.ruleset, command)
@@ -190,7 +190,7 @@ def _state(args: argparse.Namespace) -> int:
     if _campaign_id(args) is None:
         return EXIT_BAD_INPUT
     try:
-        with open_store(args.db) as store:
+        with opened(args.db) as store:
             runner = CampaignRunner(store)
             loaded = runner.load(args.campaign)
             state_hash = runner.state_hash(args.campaign, loaded.state)
@@ -212,7 +212,7 @@ def _state(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     try:
-        with open_store(args.db) as store:
+        with opened(args.db) as store:
             campaigns = store.list_campaigns()
     except StoreError as exc:
         _err(str(exc))

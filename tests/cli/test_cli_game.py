@@ -115,3 +115,9 @@ def test_a_campaign_that_is_not_there_is_one_line_that_names_the_way_out(
             assert main(["game", *argv, "--db", db, "--campaign", campaign, *extra]) == 2
             err = capsys.readouterr().err
             assert len(err.strip().splitlines()) == 1 and "mekref game list" in err
+
+
+def test_an_unsupported_database_url_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["game", "list", "--db", "mysql://x/y"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mekref game: ") and "postgresql://" in err
