@@ -30,6 +30,7 @@ from mekref.adapters.megamek.mul_model import (
     RootKind,
     Section,
     Slot,
+    build,
 )
 from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES, parse_untrusted_xml
 
@@ -402,7 +403,8 @@ def _read_entity(ctx: _Context, el: etree._Element, section: Section) -> Entity:
             if tag not in PRESERVED_ELEMENTS:
                 ctx.note(child, f"unknown element <{tag}> in entity kept as-is")
             preserved.append(_raw(child))
-    return Entity(
+    return build(
+        Entity,
         chassis=chassis,
         model=get("model", ""),
         movement_mode=get("type", ""),
@@ -425,7 +427,7 @@ def _read_entity(ctx: _Context, el: etree._Element, section: Section) -> Entity:
         locations=tuple(locations),
         preserved=tuple(preserved),
         escape_craft=tuple(escape_craft),
-        **fields,  # type: ignore[arg-type]
+        **fields,
     )
 
 
@@ -483,12 +485,7 @@ def _read_member(
         else:
             values[name] = _int_or_none(ctx, el, attr, raw)
     values.setdefault("name", "")
-    return CrewMember(
-        slot=slot,
-        hits=_hits(ctx, el),
-        extra=tuple(extra),
-        **values,  # type: ignore[arg-type]
-    )
+    return build(CrewMember, slot=slot, hits=_hits(ctx, el), extra=tuple(extra), **values)
 
 
 def _crew_fields(
@@ -515,7 +512,7 @@ def _read_pilot(ctx: _Context, el: etree._Element) -> Crew:
     member = _read_member(ctx, el, slot=None, items=items)
     crew_extra = tuple((k, v) for k, v in items if k not in _PILOT_NAMED)
     fields = _crew_fields(ctx, el, dict(items))
-    return Crew(members=(member,), extra=crew_extra, **fields)  # type: ignore[arg-type]
+    return build(Crew, members=(member,), extra=crew_extra, **fields)
 
 
 def _read_crew(ctx: _Context, el: etree._Element) -> Crew:
@@ -526,11 +523,12 @@ def _read_crew(ctx: _Context, el: etree._Element) -> Crew:
             members.append(_read_member(ctx, child, slot=slot, keep_unknown=True))
         else:
             ctx.note(child, f"unknown element <{child.tag}> in <crew> ignored")
-    return Crew(
+    return build(
+        Crew,
         members=tuple(members),
         crew_type=el.get("crewType", ""),
         extra=_extra(el, CREW_ATTRIBUTES),
-        **_crew_fields(ctx, el),  # type: ignore[arg-type]
+        **_crew_fields(ctx, el),
     )
 
 
@@ -605,14 +603,15 @@ def _read_location(ctx: _Context, el: etree._Element) -> Location:
     raw_index = el.get("index")
     if raw_index is None:
         raw_index = _required(ctx, el, "index")
-    return Location(
+    return build(
+        Location,
         index=_int(ctx, el, "index", raw_index),
         name=name,
         destroyed=_true(el.get("isDestroyed")),
         blown_off=blown_off,
         slots=tuple(slots),
         unknown=tuple(unknown),
-        **values,  # type: ignore[arg-type]
+        **values,
     )
 
 
@@ -632,8 +631,11 @@ def _read_slot(ctx: _Context, el: etree._Element) -> Slot:
     # ProtoMeks, gun emplacements and pre-0.4x tanks write equipment outside the crit table.
     index = None if raw_index == "N/A" else _int_or_none(ctx, el, "index", raw_index)
     if a.keys() <= _PLAIN_SLOT:  # most slots: ammo with shots, or equipment with no state
-        return Slot(index, raw_type, _int_or_none(ctx, el, "shots", get("shots")))
-    return Slot(
+        return build(
+            Slot, index=index, type=raw_type, shots=_int_or_none(ctx, el, "shots", get("shots"))
+        )
+    return build(
+        Slot,
         index=index,
         type=raw_type,
         shots=_int_or_none(ctx, el, "shots", get("shots")),
