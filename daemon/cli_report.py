@@ -116,6 +116,9 @@ def build_report(
                     "tech_hours": line.tech_hours,
                     "repairable": line.repairable,
                     "needs_repair_facility": line.needs_repair_facility,
+                    # Armor and structure are priced by tonnage; a unit imported without its
+                    # design has none, so its zeros mean "unknown", not "free".
+                    "priced": u.tonnage > 0,
                 },
             }
         )
@@ -236,20 +239,29 @@ def _print(report: dict[str, Any]) -> None:
     units = Table(title="units", title_justify="left")
     for col in ("id", "unit", "side", "fate", "armor", "internal", "rearm", "total SP", "hours"):
         units.add_column(col, overflow="fold")
+    unpriced = False
     for u in report["units"]:
         r = u["repair"]
+        priced = r["priced"]
+        unpriced = unpriced or not priced
         units.add_row(
             u["id"][:8],
             f"{u['chassis']} {u['model']}".strip(),
             u["side"],
             u["fate"].replace("_", " "),
-            str(r["armor_sp"]),
-            str(r["internal_sp"]) if r["repairable"] else "irreparable",
+            str(r["armor_sp"]) if priced else "?",
+            ("irreparable" if not r["repairable"] else str(r["internal_sp"]) if priced else "?"),
             str(r["rearm_sp"]),
             str(r["total_sp"]),
             str(r["tech_hours"]),
         )
     console.print(units)
+    if unpriced:
+        console.print(
+            "? = no design known for the unit, so armor and structure cannot be priced: "
+            "import its force with --units-dir (MegaMek's data/mekfiles)",
+            style="dim",
+        )
     people = Table(title="people", title_justify="left")
     for col in ("id", "name", "side", "hits", "status", "heal SP", "kills"):
         people.add_column(col, overflow="fold")
