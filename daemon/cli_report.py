@@ -116,10 +116,10 @@ def build_report(
                     "tech_hours": line.tech_hours,
                     "repairable": line.repairable,
                     "needs_repair_facility": line.needs_repair_facility,
-                    # Armor and structure are priced by tonnage; a unit imported without its
-                    # design has none, so its zeros mean "unknown", not "free".
-                    "priced": u.tonnage > 0,
                 },
+                # Armor and structure are priced by tonnage; a unit imported without its
+                # design has none, so its repair zeros mean "unknown", not "free".
+                "repair_priced": u.tonnage > 0,
             }
         )
     people = []
@@ -242,7 +242,7 @@ def _print(report: dict[str, Any]) -> None:
     unpriced = False
     for u in report["units"]:
         r = u["repair"]
-        priced = r["priced"]
+        priced = u["repair_priced"]
         unpriced = unpriced or not priced
         units.add_row(
             u["id"][:8],

@@ -70,7 +70,7 @@ def test_real_record_ingests_by_external_id(cli: Cli, tmp_path: Path) -> None:
     assert report["tracks_completed"] == 1
     # Imported without --units-dir: no tonnage, so armor and structure are not priced, and the
     # report says so instead of showing a bill of 0.
-    assert all(u["repair"]["priced"] is False for u in report["units"])
+    assert all(u["repair_priced"] is False for u in report["units"])
     code, out, err = cli("report", "--db", db)
     assert code == 0, err
     assert "no design known" in out
