@@ -196,9 +196,13 @@ def _line(element: etree._Element) -> int | None:
     return line if isinstance(line, int) else None
 
 
-def _attributes(element: etree._Element) -> Attributes:
+def _items(element: etree._Element) -> list[tuple[str, str]]:
     # lxml hands back str for documents parsed from text; the stubs allow bytes too.
-    return tuple(cast(list[tuple[str, str]], element.items()))
+    return cast(list[tuple[str, str]], element.items())
+
+
+def _attributes(element: etree._Element) -> Attributes:
+    return tuple(_items(element))
 
 
 def _attr_dict(element: etree._Element) -> dict[str, str]:
@@ -345,12 +349,13 @@ def _required(ctx: _Context, element: etree._Element, name: str) -> str:
 
 
 def _read_entity(ctx: _Context, el: etree._Element, section: Section) -> Entity:
-    a = _attr_dict(el)
+    items = _items(el)
+    a = dict(items)
     get = a.get
     chassis = get("chassis")
     if chassis is None:
         chassis = _required(ctx, el, "chassis")
-    extra = tuple((k, v) for k, v in a.items() if k not in ENTITY_ATTRIBUTES)
+    extra = tuple(item for item in items if item[0] not in ENTITY_ATTRIBUTES)
     for name, _value in extra:
         if name not in ENTITY_EXTRA_KNOWN:
             ctx.note_once(el, f"entity@{name}", f"unknown attribute {name}= on <entity> kept as-is")
@@ -358,10 +363,11 @@ def _read_entity(ctx: _Context, el: etree._Element, section: Section) -> Entity:
     locations: list[Location] = []
     preserved: list[str] = []
     escape_craft: list[str] = []
-    for child in _elements(el):
+    read_location = _read_location
+    for child in el.iterchildren(etree.Element):  # as _elements(), without the extra call
         tag = child.tag
         if tag == "location":
-            locations.append(_read_location(ctx, child))
+            locations.append(read_location(ctx, child))
         elif tag == "pilot":
             fields["crew"] = _read_pilot(ctx, child)
         elif tag == "Game":
@@ -445,8 +451,7 @@ def _split(raw: str | None) -> tuple[str, ...]:
     return tuple(part for part in raw.split("::") if part)
 
 
-def _hits(ctx: _Context, el: etree._Element) -> int:
-    raw = el.get("hits")
+def _hits(ctx: _Context, el: etree._Element, raw: str | None) -> int:
     if raw is None:
         return 0
     if raw.strip() == "Dead":
@@ -456,36 +461,54 @@ def _hits(ctx: _Context, el: etree._Element) -> int:
     return min(max(hits, 0), DEAD_HITS)
 
 
+#: Per-person attributes kept as written; the numbers are in ``_PERSON_NUMBERS``, and the rest
+#: are ``hits``, ``externalId`` and the ``clanperson`` flag.
+_PERSON_TEXT = frozenset({"name", "nick", "gender"})
+_PERSON_NUMBERS = {
+    attr: name
+    for attr, name in PERSON_ATTRIBUTES.items()
+    if attr not in _PERSON_TEXT and attr not in ("hits", "externalId", "clanperson")
+}
+
+
 def _read_member(
     ctx: _Context,
     el: etree._Element,
     *,
     slot: int | None,
     keep_unknown: bool = False,
-    items: Attributes | None = None,
+    items: list[tuple[str, str]] | None = None,
 ) -> CrewMember:
     """One person. ``keep_unknown``: a ``<crewMember>`` holds only per-person attributes, so
     every attribute the model does not name is this person's ``extra`` (on a lone ``<pilot>``
     the unnamed ones go to the crew instead)."""
     values: dict[str, object] = {}
     extra: list[tuple[str, str]] = []
-    for attr, raw in _attributes(el) if items is None else items:
+    raw_hits = None
+    for attr, raw in _items(el) if items is None else items:
+        # Skills are most of a person's attributes: test for them first, and convert inline
+        # (what _int_or_none does, without a call per attribute).
+        name = _PERSON_NUMBERS.get(attr)
+        if name is not None:
+            try:
+                values[name] = int(raw)
+            except ValueError:
+                values[name] = _int(ctx, el, attr, raw)
+            continue
         name = PERSON_ATTRIBUTES.get(attr)
         if name is None:
             if attr in PERSON_EXTRA or (keep_unknown and attr != "slot"):
                 extra.append((attr, raw))
-        elif attr in ("name", "nick", "gender"):
+        elif attr in _PERSON_TEXT:
             values[name] = raw
         elif attr == "hits":
-            continue
+            raw_hits = raw  # read after the others, as a number or "Dead"
         elif attr == "externalId":
             values[name] = _external_id(raw)
-        elif attr == "clanperson":
+        else:  # clanperson, the one flag
             values[name] = raw.strip().lower() == "true"
-        else:
-            values[name] = _int_or_none(ctx, el, attr, raw)
     values.setdefault("name", "")
-    return build(CrewMember, slot=slot, hits=_hits(ctx, el), extra=tuple(extra), **values)
+    return build(CrewMember, slot=slot, hits=_hits(ctx, el, raw_hits), extra=tuple(extra), **values)
 
 
 def _crew_fields(
@@ -508,10 +531,16 @@ _PILOT_NAMED = frozenset(PERSON_ATTRIBUTES) | PERSON_EXTRA | CREW_ATTRIBUTES
 
 
 def _read_pilot(ctx: _Context, el: etree._Element) -> Crew:
-    items = _attributes(el)
+    items = _items(el)
+    a = dict(items)
     member = _read_member(ctx, el, slot=None, items=items)
-    crew_extra = tuple((k, v) for k, v in items if k not in _PILOT_NAMED)
-    fields = _crew_fields(ctx, el, dict(items))
+    # Most pilots carry no crew-wide attribute the model does not name: one subset test in C.
+    crew_extra = (
+        ()
+        if a.keys() <= _PILOT_NAMED
+        else tuple(item for item in items if item[0] not in _PILOT_NAMED)
+    )
+    fields = _crew_fields(ctx, el, a)
     return build(Crew, members=(member,), extra=crew_extra, **fields)
 
 
@@ -577,10 +606,11 @@ def _read_location(ctx: _Context, el: etree._Element) -> Location:
     values: dict[str, object] = {}
     slots: list[Slot] = []
     unknown: list[str] = []
-    for child in _elements(el):
+    read_slot = _read_slot
+    for child in el.iterchildren(etree.Element):  # as _elements(), without the extra call
         tag = child.tag
         if tag == "slot":
-            slots.append(_read_slot(ctx, child))
+            slots.append(read_slot(ctx, child))
         elif tag == "armor":
             kind = child.get("type", "Front")
             key = _ARMOR_FIELDS.get(kind)
@@ -615,30 +645,46 @@ def _read_location(ctx: _Context, el: etree._Element) -> Location:
     )
 
 
-_PLAIN_SLOT = frozenset({"index", "type", "shots"})
+#: A plain slot's state: every field at its default; ``_plain_slot`` fills index, type and shots.
+_PLAIN_SLOT_STATE = build(Slot, index=None, type="", shots=None).__dict__
+
+
+def _plain_slot(index: int | None, type_: str, shots: int | None) -> Slot:
+    """``build(Slot, index=..., type=..., shots=...)`` without the per-call keyword packing and
+    name checks: the names are fixed and ``build`` checked them once for the template above.
+    Most slots take this path, and these per-call costs were most of a slot's construction."""
+    slot: Slot = object.__new__(Slot)
+    state = slot.__dict__
+    state.update(_PLAIN_SLOT_STATE)
+    state["index"] = index
+    state["type"] = type_
+    state["shots"] = shots
+    return slot
 
 
 def _read_slot(ctx: _Context, el: etree._Element) -> Slot:
-    a = _attr_dict(el)
-    get = a.get
-    raw_index = get("index")
+    # Most slots carry only index, type and shots: three get() calls and a count of the
+    # attributes cost half of copying them all into a dict, which only the others need.
+    raw_index = el.get("index")
     if raw_index is None:
         raw_index = _required(ctx, el, "index")
-    raw_type = get("type")
+    raw_type = el.get("type")
     if raw_type is None:
         raw_type = _required(ctx, el, "type")
+    raw_shots = el.get("shots")
     raw_index = raw_index.strip()
     # ProtoMeks, gun emplacements and pre-0.4x tanks write equipment outside the crit table.
     index = None if raw_index == "N/A" else _int_or_none(ctx, el, "index", raw_index)
-    if a.keys() <= _PLAIN_SLOT:  # most slots: ammo with shots, or equipment with no state
-        return build(
-            Slot, index=index, type=raw_type, shots=_int_or_none(ctx, el, "shots", get("shots"))
-        )
+    shots = _int_or_none(ctx, el, "shots", raw_shots)
+    if len(el.attrib) == (2 if raw_shots is None else 3):  # no attribute but these
+        return _plain_slot(index, raw_type, shots)
+    a = dict(_items(el))
+    get = a.get
     return build(
         Slot,
         index=index,
         type=raw_type,
-        shots=_int_or_none(ctx, el, "shots", get("shots")),
+        shots=shots,
         is_hit=_true(get("isHit")),
         is_destroyed=_bool_or_none(get("isDestroyed")),
         is_missing=_true(get("isMissing")),
