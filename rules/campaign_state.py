@@ -6,13 +6,12 @@ dicts that are never mutated after construction (copy on write in evolve).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
-from mekref.rules.codec import CodecError, canonical_json, decode
+from mekref.rules.codec import CodecError, canonical_json, content_hash, decode
 from mekref.rules.model import TechBase, UnitKind, UnitRole
 from mekref.rules.tripwire.battle_model import BattleLedger
 from mekref.rules.tripwire.turn.state import StrategicState
@@ -106,7 +105,7 @@ class CampaignState:
 
 def state_hash(state: CampaignState) -> str:
     """sha256 of the canonical JSON of the state: equal states hash equal on any machine."""
-    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
+    return content_hash(state)
 
 
 def state_to_text(state: CampaignState) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import types
 import typing
@@ -60,6 +61,13 @@ def to_jsonable(value: object) -> JsonValue:
 def canonical_json(value: object) -> str:
     """The one text form of a value: sorted keys, compact separators, UTF-8 kept as is."""
     return json.dumps(to_jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def content_hash(value: object) -> str:
+    """sha256 of the canonical JSON of ``value``: equal values hash equal on any machine.
+
+    Every rule set's ``state_hash`` is this; replays compare it."""
+    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
 
 
 def from_jsonable(hint: Any, data: JsonValue) -> Any:

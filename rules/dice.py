@@ -70,3 +70,10 @@ def verify(seed: str, roll: Roll) -> bool:
         _face(seed, roll.index, roll.name, d, roll.sides) for d in range(len(roll.faces))
     )
     return expected == roll.faces
+
+
+def require_cursor(dice: Dice, seed: str, rolls_used: int, what: str = "campaign") -> None:
+    """Refuse dice that are not at ``what``'s next roll: a stale cursor would silently reuse or
+    skip rolls, and a replay would then diverge."""
+    if dice.seed != seed or dice.next_index != rolls_used:
+        raise ValueError(f"dice are not positioned at this {what}'s next roll")

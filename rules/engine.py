@@ -46,7 +46,7 @@ from mekref.rules.campaign_state import (
     PoolKind,
     Side,
 )
-from mekref.rules.dice import Dice
+from mekref.rules.dice import Dice, require_cursor
 from mekref.rules.messages import Command, Event
 from mekref.rules.plugins import load_extensions
 from mekref.rules.refusal import Refusal
@@ -67,9 +67,7 @@ def decide(state: CampaignState, command: Command, dice: Dice) -> list[Event]:
         return handler(state, command, dice, None)
     if not state.created:
         raise Refusal("no_campaign", "create the campaign first")
-    if dice.seed != state.seed or dice.next_index != state.rolls_used:
-        # A stale cursor would silently reuse or skip rolls: replay would then diverge.
-        raise ValueError("dice are not positioned at this campaign's next roll")
+    require_cursor(dice, state.seed, state.rolls_used, "campaign")
     return handler(state, command, dice, load_ruleset(state.ruleset))
 
 

@@ -7,12 +7,11 @@ is stored in the event that used it, and a refused command raises
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from mekref.rules.codec import canonical_json
-from mekref.rules.dice import Dice
+from mekref.rules.codec import content_hash
+from mekref.rules.dice import Dice, require_cursor
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import logistics, mars, postbattle, prebattle
 from mekref.rules.dystopian_wars.fold import evolve, fold, initial_state
@@ -28,7 +27,7 @@ def dice_for(state: DystopianState) -> Dice:
 
 
 def state_hash(state: DystopianState) -> str:
-    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
+    return content_hash(state)
 
 
 _DECIDERS: dict[type[Command], Callable[[DystopianState, Any, Dice], list[Event]]] = {
@@ -54,8 +53,7 @@ def decide(state: DystopianState, command: Command, dice: Dice) -> list[Event]:
     if not isinstance(command, c.CreateCampaign):
         if not state.created:
             raise Refusal("no_campaign", "create the campaign first")
-        if dice.seed != state.seed or dice.next_index != state.rolls_used:
-            raise ValueError("dice are not positioned at this campaign's next roll")
+        require_cursor(dice, state.seed, state.rolls_used, "campaign")
     return handler(state, command, dice)
 
 

@@ -7,14 +7,13 @@ is stored in the event that used it, and a refused command raises
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
 from mekref.adapters.megamek.unit_kinds import UnitKind
-from mekref.rules.codec import canonical_json
-from mekref.rules.dice import Dice
+from mekref.rules.codec import content_hash
+from mekref.rules.dice import Dice, require_cursor
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
 from mekref.rules.house_rules.acquisition import acquire
@@ -46,7 +45,7 @@ def dice_for(state: HouseState) -> Dice:
 
 
 def state_hash(state: HouseState) -> str:
-    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
+    return content_hash(state)
 
 
 def decide(state: HouseState, command: Command, dice: Dice) -> list[Event]:
@@ -56,8 +55,7 @@ def decide(state: HouseState, command: Command, dice: Dice) -> list[Event]:
     if not isinstance(command, c.SetUp):
         if not state.created:
             raise Refusal("not_set_up", "set up the house-rule modules first")
-        if dice.seed != state.seed or dice.next_index != state.rolls_used:
-            raise ValueError("dice are not positioned at this campaign's next roll")
+        require_cursor(dice, state.seed, state.rolls_used, "campaign")
     return handler(state, command, dice)
 
 

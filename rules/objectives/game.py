@@ -8,13 +8,12 @@ nothing.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-from mekref.rules.codec import canonical_json
-from mekref.rules.dice import Dice
+from mekref.rules.codec import content_hash
+from mekref.rules.dice import Dice, require_cursor
 from mekref.rules.messages import Command, Event
 from mekref.rules.objectives import commands as c
 from mekref.rules.objectives import events as e
@@ -38,7 +37,7 @@ def dice_for(state: ObjectivesState) -> Dice:
 
 
 def state_hash(state: ObjectivesState) -> str:
-    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
+    return content_hash(state)
 
 
 def decide(state: ObjectivesState, command: Command, dice: Dice) -> list[Event]:
@@ -48,8 +47,7 @@ def decide(state: ObjectivesState, command: Command, dice: Dice) -> list[Event]:
     if not isinstance(command, c.SetUpScenario):
         if not state.set_up:
             raise Refusal("no_scenario", "set up the scenario's objectives first")
-        if dice.seed != state.seed or dice.next_index != state.rolls_used:
-            raise ValueError("dice are not positioned at this scenario's next roll")
+        require_cursor(dice, state.seed, state.rolls_used, "scenario")
     events: list[Event] = handler(state, command, dice)
     return events
 

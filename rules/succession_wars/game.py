@@ -9,12 +9,11 @@ causes; ``evolve(state, event)`` applies one event and never refuses; ``fold`` r
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from mekref.rules.codec import canonical_json
-from mekref.rules.dice import Dice
+from mekref.rules.codec import content_hash
+from mekref.rules.dice import Dice, require_cursor
 from mekref.rules.messages import Command, Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.succession_wars import combat, economy, intrigue, movement, turn
@@ -75,9 +74,7 @@ def decide(state: SWState, command: Command, dice: Dice) -> list[Event]:
         raise Refusal("not_started", "set up the game first (SWStartCampaign)")
     if state.phase is Phase.OVER:
         raise Refusal("game_over", f"the game is over: {state.winner} won")
-    if dice.seed != state.seed or dice.next_index != state.rolls_used:
-        # A stale cursor would silently reuse or skip rolls: replay would then diverge.
-        raise ValueError("dice are not positioned at this game's next roll")
+    require_cursor(dice, state.seed, state.rolls_used, "game")
     return handler(state, command, dice)
 
 
@@ -100,4 +97,4 @@ def execute(state: SWState, command: Command) -> tuple[list[Event], SWState]:
 
 def state_hash(state: SWState) -> str:
     """sha256 of the canonical JSON of the state: equal states, equal hashes, on any machine."""
-    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
+    return content_hash(state)
