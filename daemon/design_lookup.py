@@ -12,10 +12,11 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from mekref.adapters.megamek.catalog import CatalogEntry, CatalogIndex, load_design, scan_folder
+from mekref.adapters.megamek.catalog import CatalogEntry, CatalogIndex
 from mekref.adapters.megamek.design import UnitDesign, UnitFileError
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.daemon.unit_catalog import load_design, scan_folder
 
 
 class CatalogUnavailable(Exception):

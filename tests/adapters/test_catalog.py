@@ -18,16 +18,11 @@ from mekref.adapters.megamek.bv_table import (
     parse_mul_csv,
     parse_units_txt,
 )
-from mekref.adapters.megamek.catalog import (
-    CatalogEntry,
-    LookupStatus,
-    build_catalog,
-    load_design,
-    normalise_name,
-    scan_folder,
-)
+from mekref.adapters.megamek.catalog import CatalogEntry, LookupStatus, normalise_name
 from mekref.adapters.megamek.unit_file import parse_unit_file
 from mekref.adapters.megamek.unit_kinds import UnitKind
+from mekref.daemon import unit_catalog
+from mekref.daemon.unit_catalog import build_catalog, load_design, scan_folder
 
 UNITS = Path(__file__).resolve().parents[1] / "fixtures" / "megamek" / "units"
 
@@ -64,7 +59,8 @@ class CountingParser:
 @pytest.fixture
 def counting(monkeypatch: pytest.MonkeyPatch) -> CountingParser:
     counter = CountingParser()
-    monkeypatch.setattr(catalog_module, "parse_entries", counter)
+    # The scanner (the daemon's half of the catalog) is what parses; count its calls.
+    monkeypatch.setattr(unit_catalog, "parse_entries", counter)
     return counter
 
 
@@ -137,7 +133,7 @@ def test_damaged_cache_is_ignored_and_rewritten(data_dir: Path, tmp_path: Path) 
     cache_file.write_text("{not json")
     index = scan_folder(data_dir, cache)
     assert len(index) == 6
-    assert json.loads(cache_file.read_text())["format"] == catalog_module.CACHE_FORMAT
+    assert json.loads(cache_file.read_text())["format"] == unit_catalog.CACHE_FORMAT
 
 
 def test_broken_files_are_listed_not_fatal(data_dir: Path) -> None:
