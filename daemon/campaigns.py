@@ -8,7 +8,9 @@ there is one) in one transaction. The rules stay pure; this module is the impera
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,7 +24,7 @@ from mekref.daemon.store import (
 )
 from mekref.daemon.store import Event as StoredEvent
 from mekref.rules.campaign_commands import CreateCampaign
-from mekref.rules.codec import canonical_json, decode, to_jsonable
+from mekref.rules.codec import canonical_json, decode
 from mekref.rules.games import Game, load_game
 from mekref.rules.messages import COMMANDS, EVENTS, Command, Event
 
@@ -63,6 +65,9 @@ def command_to_json(command: Command) -> dict[str, Any]:
 
 
 class CampaignRunner:
+    #: Events between snapshots; a long-running server keeps state in memory and may raise it.
+    snapshot_every = SNAPSHOT_EVERY
+
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._games: dict[str, Game] = {}
@@ -70,6 +75,7 @@ class CampaignRunner:
         # only grows, so a cached state at seq N stays true: loading folds only what came
         # after it (another replica's appends included) instead of decoding the whole log.
         self._latest: dict[str, Loaded] = {}
+        self._latest_lock = threading.Lock()  # the API folds from several threads
 
     def game(self, campaign_id: str) -> Game:
         """The campaign's rule set (loading it also registers its event types)."""
@@ -99,7 +105,8 @@ class CampaignRunner:
     # -- reading --------------------------------------------------------------------------
     def load(self, campaign_id: str) -> Loaded:
         game = self.game(campaign_id)
-        cached = self._latest.get(campaign_id)
+        with self._latest_lock:
+            cached = self._latest.get(campaign_id)
         if cached is not None:
             state, after = cached.state, cached.last_seq
         else:
@@ -117,9 +124,11 @@ class CampaignRunner:
         return loaded
 
     def _remember(self, campaign_id: str, loaded: Loaded) -> None:
-        current = self._latest.get(campaign_id)
-        if current is None or current.last_seq <= loaded.last_seq:
-            self._latest[campaign_id] = loaded
+        with self._latest_lock:
+            current = self._latest.get(campaign_id)
+            # Two threads may fold concurrently; keep whichever reached further.
+            if current is None or current.last_seq <= loaded.last_seq:
+                self._latest[campaign_id] = loaded
 
     def replay(self, campaign_id: str) -> Any:
         """State folded from the whole log, ignoring snapshots (what a replay proves)."""
@@ -182,10 +191,9 @@ class CampaignRunner:
         raise last_error
 
     def _maybe_snapshot(self, campaign_id: str, before: int, after: int, state: Any) -> None:
-        if after // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
-            self.store.save_snapshot(
-                campaign_id,
-                after,
-                canonical_json(to_jsonable(state)),
-                self.state_hash(campaign_id, state),
-            )
+        if after // self.snapshot_every > before // self.snapshot_every:
+            # One serialisation: every rule set's state hash is the sha256 of exactly this
+            # canonical text (rules.codec.content_hash).
+            text = canonical_json(state)
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            self.store.save_snapshot(campaign_id, after, text, digest)
