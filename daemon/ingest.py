@@ -181,9 +181,6 @@ class Pipeline:
         # sha256s quarantined by this process: a rescan does not re-judge them; a restart does.
         self._quarantined: set[str] = set()
         self._held: set[str] = set()  # sha256s held as unmatched by this process
-        # campaign id -> (last seq, state): matching a file needs every campaign's state;
-        # folding only the events since the last look keeps that cheap as logs grow.
-        self._states: dict[str, tuple[int, Any]] = {}
 
     # -- the pipeline ---------------------------------------------------------------------
     def process(self, path: Path, *, settled: bool = True) -> IngestResult:
@@ -351,26 +348,16 @@ class Pipeline:
             last_seq=executed.last_seq,
             battle_id=battle_id,
         )
-        self._states[campaign.id] = (executed.last_seq, executed.state)
         self._log_battles(log, executed.events, executed.state, sha)
         return IngestResult(
             Outcome.APPLIED, str(path), sha, campaign.id, battle_id, len(executed.events)
         )
 
     def state_of(self, campaign_id: str) -> Any:
-        """The campaign's current state: the cached one plus any events appended since."""
-        cached = self._states.get(campaign_id)
-        if cached is None:
-            loaded = self.runner.load(campaign_id)
-            self._states[campaign_id] = (loaded.last_seq, loaded.state)
-            return loaded.state
-        last, state = cached
-        game = self.runner.game(campaign_id)
-        # Other writers (the CLI, a second replica) append too: fold what they added.
-        for seq, event in self.runner.events(campaign_id, after_seq=last):
-            state, last = game.evolve(state, event), seq
-        self._states[campaign_id] = (last, state)
-        return state
+        """The campaign's current state. Matching a file needs every campaign's state; the
+        runner keeps the newest one it folded and reads only the events appended since (by
+        this process, the CLI or another replica), so this stays cheap as logs grow."""
+        return self.runner.load(campaign_id).state
 
     def _log_battles(
         self, log: Any, events: tuple[Event, ...], state: CampaignState, sha: str
