@@ -31,9 +31,9 @@ from grpc import aio
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.grpc.tokens import Role, TokenStore
 from mekref.daemon.store import open_store
-from mekref.rules.campaign_commands import CreateCampaign, ImportForce, SideSpec
 from mekref.rules.messages import RefereeNote
-from mekref.rules.model import (
+from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
+from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
     CrewSkills,

@@ -41,8 +41,8 @@ from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_replay import load_commands
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.daemon.store import open_store
-from mekref.rules.campaign_commands import CreateCampaign
 from mekref.rules.tripwire.battle_messages import SetBattleControl
+from mekref.rules.tripwire.commands import CreateCampaign
 
 TIMEOUT = 60.0
 

@@ -32,8 +32,11 @@ from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.daemon.cli_replay import AFTER, FORMAT, SETUP, replay
 from mekref.daemon.logging_setup import configure_logging
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
-from mekref.rules.messages import COMMANDS
 from mekref.rules.tripwire.battle_messages import SetBattleControl
+from mekref.rules.tripwire.game import TRIPWIRE
+
+# This rule set's message codec (names kept from the shared registry).
+COMMANDS = TRIPWIRE.commands
 
 
 def build(folder: Path, files: int) -> list[bytes]:

@@ -16,9 +16,10 @@ import time
 from fractions import Fraction
 
 from mekref.hexmap import Hex, label, neighbours, parse_label, parse_map
-from mekref.rules import CampaignState, RefereeNote, decide, dice_for, execute, fold
-from mekref.rules.campaign_commands import CreateCampaign, ImportForce, SideSpec
-from mekref.rules.model import (
+from mekref.rules.messages import RefereeNote
+from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
+from mekref.rules.tripwire.game import decide, dice_for, execute, fold
+from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
     CrewSkills,
@@ -26,7 +27,8 @@ from mekref.rules.model import (
     ForceUnit,
     UnitKind,
 )
-from mekref.rules.model import Lance as ForceLance
+from mekref.rules.tripwire.model import Lance as ForceLance
+from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.mapdata import hexmap_of
 from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap

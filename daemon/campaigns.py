@@ -1,9 +1,17 @@
 """Run rules-engine commands against a stored campaign: the one path every entry point takes.
 
-The CLI, the watcher and the gRPC servicers all call :class:`CampaignRunner`. It loads the folded
-state (latest snapshot plus the events after it), lets the rules engine decide under the
-campaign's writer lock, and appends the events (with the battle file that caused them, when
-there is one) in one transaction. The rules stay pure; this module is the imperative shell.
+The CLI, the watcher and the gRPC servicers all call :class:`CampaignRunner` (one per process,
+built by the composition root, :mod:`mekref.daemon.app`). It loads the folded state (latest
+snapshot plus the events after it), lets the campaign's rule set decide under the campaign's
+writer lock, and appends the events (with the battle file that caused them, when there is one)
+in one transaction. The rules stay pure; this module is the imperative shell.
+
+Group commit: a busy turn has dozens of sides' clients submitting at once, and each append is a
+durable (fsync'd) commit. :meth:`CampaignRunner.execute_many` decides several commands one after
+the other, each on the state the previous ones left (exactly as if they had been executed one
+by one), and appends all their events in one transaction. A refused command is answered alone
+and leaves no trace; the others go on. If the append fails, none of the batch was acknowledged,
+so none was applied.
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ import hashlib
 import json
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,10 +31,11 @@ from mekref.daemon.store import (
     NewEvent,
 )
 from mekref.daemon.store import Event as StoredEvent
-from mekref.rules.campaign_commands import CreateCampaign
 from mekref.rules.codec import canonical_json, decode
-from mekref.rules.games import Game, load_game
-from mekref.rules.messages import COMMANDS, EVENTS, Command, Event
+from mekref.rules.kernel import RuleSet
+from mekref.rules.messages import Command, Event, event_text
+from mekref.rules.registry import ruleset
+from mekref.rules.tripwire.commands import CreateCampaign
 
 #: A snapshot every this many events keeps start-up fast without writing one per command.
 SNAPSHOT_EVERY = 200
@@ -52,54 +61,57 @@ class Executed:
     already_applied: bool = False
 
 
-def event_to_json(event: Event) -> str:
-    return canonical_json(EVENTS.to_json(event))
-
-
-def event_from_stored(stored: StoredEvent) -> Event:
-    return EVENTS.from_json(json.loads(stored.payload))
-
-
-def command_to_json(command: Command) -> dict[str, Any]:
-    return COMMANDS.to_json(command)
+def event_from_stored(game: RuleSet[Any], stored: StoredEvent) -> Event:
+    return game.events.from_json(json.loads(stored.payload))
 
 
 class CampaignRunner:
-    #: Events between snapshots; a long-running server keeps state in memory and may raise it.
-    snapshot_every = SNAPSHOT_EVERY
-
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.store = store
-        self._games: dict[str, Game] = {}
+        #: Events between snapshots; a long-running server keeps state in memory and may
+        #: raise it (a snapshot costs a full serialisation of the state).
+        self.snapshot_every = snapshot_every
+        #: Called with the campaign id after every append (wakes the API's live streams).
+        self._listeners: list[Callable[[str], None]] = []
+        self._games: dict[str, RuleSet[Any]] = {}
         # The newest state this runner folded, per campaign. Events are immutable and the log
         # only grows, so a cached state at seq N stays true: loading folds only what came
         # after it (another replica's appends included) instead of decoding the whole log.
         self._latest: dict[str, Loaded] = {}
         self._latest_lock = threading.Lock()  # the API folds from several threads
 
-    def game(self, campaign_id: str) -> Game:
-        """The campaign's rule set (loading it also registers its event types)."""
+    def on_append(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(campaign_id)`` after each append this runner makes."""
+        self._listeners.append(listener)
+
+    def _appended(self, campaign_id: str) -> None:
+        for listener in self._listeners:
+            listener(campaign_id)
+
+    def game(self, campaign_id: str) -> RuleSet[Any]:
+        """The campaign's rule set."""
         game = self._games.get(campaign_id)
         if game is None:
-            game = load_game(self.store.get_campaign(campaign_id).ruleset)
+            game = ruleset(self.store.get_campaign(campaign_id).ruleset)
             self._games[campaign_id] = game
         return game
 
     # -- creating -------------------------------------------------------------------------
     def create(self, command: CreateCampaign, campaign_id: str | None = None) -> Executed:
+        """Create a TripWire campaign from its set-up command."""
         return self.start(command.name, command.ruleset, command, campaign_id)
 
     def start(
-        self, name: str, ruleset: str, command: Command, campaign_id: str | None = None
+        self, name: str, ruleset_name: str, command: Command, campaign_id: str | None = None
     ) -> Executed:
         """Create a campaign under any rule set and run the command that sets it up."""
-        game = load_game(ruleset)  # refuses an unknown rule set before anything is stored
+        game = ruleset(ruleset_name)  # refuses an unknown rule set before anything is stored
         # Decide once on the empty state first: a refused set-up must not leave an empty
         # campaign behind in the store.
         empty = game.initial_state()
         game.decide(empty, command, game.dice_for(empty, command))
         campaign_id = campaign_id or str(uuid.uuid4())
-        self.store.create_campaign(name, ruleset, campaign_id=campaign_id)
+        self.store.create_campaign(name, ruleset_name, campaign_id=campaign_id)
         return self.execute(campaign_id, command)
 
     # -- reading --------------------------------------------------------------------------
@@ -117,7 +129,7 @@ class CampaignRunner:
                 after = snapshot.seq
         last = after
         for stored in self.store.iter_events(campaign_id, after_seq=after):
-            state = game.evolve(state, event_from_stored(stored))
+            state = game.evolve(state, event_from_stored(game, stored))
             last = stored.seq
         loaded = Loaded(state, last)
         self._remember(campaign_id, loaded)
@@ -135,16 +147,16 @@ class CampaignRunner:
         game = self.game(campaign_id)
         state = game.initial_state()
         for stored in self.store.iter_events(campaign_id):
-            state = game.evolve(state, event_from_stored(stored))
+            state = game.evolve(state, event_from_stored(game, stored))
         return state
 
     def state_hash(self, campaign_id: str, state: Any) -> str:
         return self.game(campaign_id).state_hash(state)
 
     def events(self, campaign_id: str, after_seq: int = 0) -> Iterator[tuple[int, Event]]:
-        self.game(campaign_id)
+        game = self.game(campaign_id)
         for stored in self.store.iter_events(campaign_id, after_seq=after_seq):
-            yield stored.seq, event_from_stored(stored)
+            yield stored.seq, event_from_stored(game, stored)
 
     # -- writing --------------------------------------------------------------------------
     def execute(
@@ -167,7 +179,7 @@ class CampaignRunner:
                 loaded = self.load(campaign_id)
                 game = self.game(campaign_id)
                 events = game.decide(loaded.state, command, game.dice_for(loaded.state, command))
-                new = [NewEvent(type(e).TYPE, event_to_json(e)) for e in events]
+                new = [NewEvent(type(e).TYPE, event_text(e)) for e in events]
                 try:
                     result = self.store.append(
                         campaign_id, loaded.last_seq, new, ingested_file=battle_file
@@ -184,11 +196,74 @@ class CampaignRunner:
                     )
                 self._remember(campaign_id, Loaded(state, result.last_seq))
                 self._maybe_snapshot(campaign_id, loaded.last_seq, result.last_seq, state)
+                if events:
+                    self._appended(campaign_id)
                 return Executed(
                     campaign_id, tuple(events), result.first_seq, result.last_seq, state
                 )
         assert last_error is not None
         raise last_error
+
+    def execute_many(
+        self, campaign_id: str, commands: Sequence[Command]
+    ) -> list[Executed | Exception]:
+        """Decide ``commands`` in order and append all their events in one commit.
+
+        Returns, per command, its :class:`Executed` or the exception that refused it.
+        """
+        last_error: ConcurrencyError | None = None
+        with self.store.writer(campaign_id):
+            game = self.game(campaign_id)
+            for _ in range(MAX_RETRIES):
+                loaded = self.load(campaign_id)
+                state = loaded.state
+                decided: list[tuple[tuple[Event, ...], int] | Exception] = []
+                appended: list[Event] = []
+                states = []
+                for command in commands:
+                    try:
+                        events = game.decide(state, command, game.dice_for(state, command))
+                    except Exception as exc:  # refused, or a fault of this one command
+                        # Decisions are pure: whatever went wrong concerns this command alone.
+                        decided.append(exc)
+                        continue
+                    decided.append((tuple(events), loaded.last_seq + len(appended) + 1))
+                    for event in events:
+                        state = game.evolve(state, event)
+                    states.append(state)
+                    appended += events
+                if not appended:
+                    return [d if isinstance(d, Exception) else self._empty(campaign_id, d, state)
+                            for d in decided]  # fmt: skip
+                new = [NewEvent(type(e).TYPE, event_text(e)) for e in appended]
+                try:
+                    result = self.store.append(campaign_id, loaded.last_seq, new)
+                except ConcurrencyError as exc:
+                    last_error = exc
+                    continue
+                self._remember(campaign_id, Loaded(state, result.last_seq))
+                self._maybe_snapshot(campaign_id, loaded.last_seq, result.last_seq, state)
+                self._appended(campaign_id)
+                out: list[Executed | Exception] = []
+                after = iter(states)
+                for d in decided:
+                    if isinstance(d, Exception):
+                        out.append(d)
+                        continue
+                    produced, first = d
+                    out.append(
+                        Executed(
+                            campaign_id, produced, first, first + len(produced) - 1, next(after)
+                        )
+                    )
+                return out
+        assert last_error is not None
+        raise last_error
+
+    @staticmethod
+    def _empty(campaign_id: str, decided: tuple[tuple[Event, ...], int], state: Any) -> Executed:
+        _, first = decided
+        return Executed(campaign_id, (), first, first - 1, state)
 
     def _maybe_snapshot(self, campaign_id: str, before: int, after: int, state: Any) -> None:
         if after // self.snapshot_every > before // self.snapshot_every:

@@ -9,14 +9,10 @@ control is known; before that, ``battle close`` resolves it on a referee's word.
 from __future__ import annotations
 
 import argparse
-import hashlib
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from mekref.daemon.battle_input import AmbiguousMatch, FileNotForCampaign, report_command
-from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     EXIT_REFUSED,
@@ -25,6 +21,7 @@ from mekref.daemon.cli_campaign import (
     add_referee,
     campaign_id_of,
     campaign_state,
+    err_console,
     execute,
     guarded,
     opened,
@@ -32,10 +29,8 @@ from mekref.daemon.cli_campaign import (
     referee_note,
     run_command,
 )
-from mekref.daemon.cli_force import design_lookup, read_mul
-from mekref.daemon.store import FileRef
-from mekref.rules.campaign_state import CampaignState
-from mekref.rules.engine import dice_for
+from mekref.daemon.cli_force import design_lookup
+from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_messages import (
     BattleReportReceived,
@@ -43,17 +38,18 @@ from mekref.rules.tripwire.battle_messages import (
     CloseBattle,
     SetBattleControl,
     SetUnitFate,
-    SubmitBattleReport,
 )
 from mekref.rules.tripwire.battle_model import Fate
 from mekref.rules.tripwire.battles import pending_battles, retreat_check
+from mekref.rules.tripwire.game import dice_for
+from mekref.rules.tripwire.state import CampaignState
 
 HELP = "battle files in, battles resolved (ingest, control, close, fate, retreat-check, pending)"
 INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 EPILOG = """\
 examples:
-  mekref battle ingest --db c.db logs/Ann.mul logs/Bob.mul --control loyalists
-  mekref battle ingest --db c.db logs/Ann.mul --units-dir ~/megamek/data/mekfiles
+  mekref battle ingest --db c.db logs/Ann.mul logs/Bob.mul --control loyalists \\
+      --units-dir ~/megamek/data/mekfiles
   mekref battle ingest --db c.db logs/Ann.mul --assign 12=UNIT_ID --referee Ann \\
       --reason "the Griffin at line 12 is Kai's"
   mekref battle pending --db c.db
@@ -126,62 +122,37 @@ def register(sub: Any) -> None:
 
 
 def run_ingest(args: argparse.Namespace) -> int:
-    design_for = design_lookup(args.units_dir)
-    console = out_console()
     note = referee_note(args)
     assigned = _assignments(args.assign or ())
     if assigned and note is None:
         raise CliError("--assign is the referee's word: add --referee NAME --reason TEXT")
-    with opened(args.db) as store:
-        runner = CampaignRunner(store)
-        cid = campaign_id_of(store, args.campaign)
+    console = out_console()
+    failed = 0
+    with opened(args.db, designs=design_lookup(args.units_dir)) as app:
+        cid = campaign_id_of(app.store, args.campaign)
+        state = app.runner.load(cid).state
+        # Checked before any file is applied: a bad --control must not leave the files in
+        # and the control out (a rerun would then find nothing to do).
+        if args.control and args.control not in state.sides:
+            sides = ", ".join(sorted(state.sides))
+            raise CliError(f"--control {args.control!r}: no such side; sides: {sides}")
+        options = IngestOptions(
+            campaign_id=cid,
+            battle_id=args.battle,
+            assigned=assigned or None,
+            actor=note.referee if note else "cli",
+        )
         battles: list[str] = []
         for path in args.files:
-            mul, data = read_mul(path)
-            sha = hashlib.sha256(data).hexdigest()
-            state = runner.load(cid).state
-            try:
-                command = report_command(
-                    state,
-                    mul,
-                    sha256=sha,
-                    path=str(path),
-                    design_for=design_for,
-                    actor=note.referee if note else "cli",
-                    assigned=assigned,
-                )
-            except (FileNotForCampaign, AmbiguousMatch) as exc:
-                raise CliError(str(exc), EXIT_REFUSED) from exc
-            if args.battle and isinstance(command, SubmitBattleReport):
-                command = replace(command, battle_id=args.battle)
-            done = run_command(runner, cid, command, FileRef(sha256=sha, path=str(path)))
-            if done.already_applied:
-                console.print(f"{path}: already ingested (sha256 {sha[:12]}), nothing to do")
-                continue
-            for event in done.events:
-                if isinstance(event, BattleReportReceived):
-                    battles.append(event.battle_id)
-                    f = event.file
-                    console.print(
-                        f"{path}: {len(f.units)} units for battle {event.battle_id}"
-                        f"{' (new)' if event.opened else ''}, view of side "
-                        f"{f.reporting_side or '(none)'}"
-                        + (
-                            f"; not in the campaign: {', '.join(f.unmatched)}"
-                            if f.unmatched
-                            else ""
-                        )
-                    )
-                if isinstance(event, BattleResolved):
-                    console.print(f"battle {event.battle_id} resolved")
+            result = app.pipeline.process(path, options=options)
+            failed += _print_result(console, path, result, battles)
         if args.control:
             for battle_id in dict.fromkeys(battles):
-                state = runner.load(cid).state
-                battle = state.battles.battles.get(battle_id)
+                battle = app.runner.load(cid).state.battles.battles.get(battle_id)
                 if battle is None or battle.resolution is not None:
                     continue
                 done = run_command(
-                    runner,
+                    app.runner,
                     cid,
                     SetBattleControl(
                         battle_id=battle_id, side_id=args.control, note=note, actor="cli"
@@ -189,8 +160,42 @@ def run_ingest(args: argparse.Namespace) -> int:
                 )
                 if any(isinstance(e, BattleResolved) for e in done.events):
                     console.print(f"battle {battle_id} resolved, {args.control} holds the field")
-        _print_pending(console, runner.load(cid).state)
-    return EXIT_OK
+        _print_pending(console, app.runner.load(cid).state)
+    return EXIT_REFUSED if failed else EXIT_OK
+
+
+# What the referee reads for an outcome that took nothing in.
+_OUTCOME_WORDS = {
+    Outcome.NOT_FOR_CAMPAIGN: "not for this campaign",
+    Outcome.UNMATCHED: "matches no campaign",
+    Outcome.QUARANTINED: "quarantined",
+    Outcome.SKIPPED: "not read",
+}
+
+
+def _print_result(console: Any, path: Path, result: IngestResult, battles: list[str]) -> int:
+    """Say what became of one file; 1 when it was not taken in (quarantined, refused)."""
+    sha = (result.sha256 or "")[:12]
+    if result.outcome is Outcome.ALREADY_APPLIED:
+        console.print(f"{path}: already ingested (sha256 {sha}), nothing to do")
+        return 0
+    if result.outcome is not Outcome.APPLIED:
+        what = _OUTCOME_WORDS.get(result.outcome, result.outcome.value.replace("_", " "))
+        err_console().print(f"mekref battle ingest: {path}: {what}: {result.reason}")
+        return 1
+    for event in result.applied:
+        if isinstance(event, BattleReportReceived):
+            battles.append(event.battle_id)
+            f = event.file
+            unmatched = f"; not in the campaign: {', '.join(f.unmatched)}" if f.unmatched else ""
+            console.print(
+                f"{path}: {len(f.units)} units for battle {event.battle_id}"
+                f"{' (new)' if event.opened else ''}, view of side "
+                f"{f.reporting_side or '(none)'}{unmatched}"
+            )
+        if isinstance(event, BattleResolved):
+            console.print(f"battle {event.battle_id} resolved")
+    return 0
 
 
 def _assignments(items: Sequence[str]) -> dict[int, str]:

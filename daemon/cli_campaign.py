@@ -16,14 +16,16 @@ from typing import Any
 
 from rich.console import Console
 
+from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.daemon.app import App
 from mekref.daemon.campaigns import CampaignRunner, Executed
+from mekref.daemon.config import ServeConfig
 from mekref.daemon.serve import redact
 from mekref.daemon.store import EventStore, FileRef, StoreError, open_store
-from mekref.rules.campaign_commands import CreateCampaign, SideSpec
-from mekref.rules.campaign_state import CampaignState
 from mekref.rules.messages import Command, RefereeNote
 from mekref.rules.refusal import Refusal
-from mekref.rules.rulesets import ruleset_names
+from mekref.rules.tripwire.commands import CreateCampaign, SideSpec
+from mekref.rules.tripwire.state import CampaignState
 
 EXIT_OK = 0
 EXIT_REFUSED = 3
@@ -72,25 +74,36 @@ class CliError(Exception):
 
 
 @contextmanager
-def opened(db: str) -> Iterator[EventStore]:
+def opened(db: str, *, designs: DesignLookup | None = None) -> Iterator[App]:
+    """The app (store, runner, battle-file pipeline) on the store ``--db`` names."""
     try:
         store = open_store(db)
     except (StoreError, ValueError, OSError) as exc:
         raise CliError(f"cannot open the store {redact(db)!r}: {exc}") from exc
+    app = App(ServeConfig(db=db), store, designs)
     try:
-        yield store
+        yield app
     finally:
-        store.close()
+        app.close()
 
 
 def campaign_id_of(store: EventStore, wanted: str | None) -> str:
+    """The campaign ``wanted`` names: its id, a unique prefix of its id, or its name; with no
+    ``wanted``, the store's only campaign. Anything else is one line listing the campaigns."""
     campaigns = store.list_campaigns()
     if wanted:
-        for c in campaigns:
-            if wanted in (c.id, c.name):
-                return c.id
+        exact = [c for c in campaigns if wanted in (c.id, c.name)]
+        found = exact or [c for c in campaigns if c.id.startswith(wanted.lower())]
+        if len(found) == 1:
+            return found[0].id
+        if found:
+            names = ", ".join(f"{c.name} ({c.id})" for c in found)
+            raise CliError(f"{wanted!r} fits several campaigns: {names}; give more of the id")
         known = ", ".join(f"{c.name} ({c.id})" for c in campaigns) or "none"
-        raise CliError(f"no campaign {wanted!r} in this store; campaigns there: {known}")
+        raise CliError(
+            f"no campaign {wanted!r} in this store; campaigns there: {known} "
+            "('mekref game list --db …' shows the campaigns with their ids)"
+        )
     if not campaigns:
         raise CliError("the store holds no campaign; create one with 'mekref campaign new'")
     if len(campaigns) > 1:
@@ -113,17 +126,15 @@ def run_command(
 
 def campaign_state(args: argparse.Namespace) -> CampaignState:
     """The current state of the campaign that ``--db`` and ``--campaign`` name."""
-    with opened(args.db) as store:
-        state: CampaignState = (
-            CampaignRunner(store).load(campaign_id_of(store, args.campaign)).state
-        )
+    with opened(args.db) as app:
+        state: CampaignState = app.runner.load(campaign_id_of(app.store, args.campaign)).state
     return state
 
 
 def execute(args: argparse.Namespace, command: Command) -> Executed:
     """Run one command against the campaign that ``--db`` and ``--campaign`` name."""
-    with opened(args.db) as store:
-        return run_command(CampaignRunner(store), campaign_id_of(store, args.campaign), command)
+    with opened(args.db) as app:
+        return run_command(app.runner, campaign_id_of(app.store, args.campaign), command)
 
 
 def referee_note(args: argparse.Namespace) -> RefereeNote | None:
@@ -177,7 +188,12 @@ def register(sub: Any) -> None:
     )
     new.add_argument("--db", required=True, metavar="FILE", help="event store (file or URL)")
     new.add_argument("--name", required=True, help="the campaign's name")
-    new.add_argument("--ruleset", default="tripwire", choices=ruleset_names())
+    new.add_argument(
+        "--ruleset",
+        default="tripwire",
+        choices=("tripwire",),
+        help="TripWire (the other rule sets start with 'mekref game start')",
+    )
     new.add_argument("--seed", help="seed of the campaign's dice (default: a random one)")
     new.add_argument(
         "--side",
@@ -201,10 +217,9 @@ def _new(args: argparse.Namespace) -> int:
     command = CreateCampaign(
         name=args.name, ruleset=args.ruleset, seed=str(seed), sides=sides, actor="cli"
     )
-    with opened(args.db) as store:
-        runner = CampaignRunner(store)
+    with opened(args.db) as app:
         try:
-            done = runner.create(command)
+            done = app.runner.create(command)
         except Refusal as exc:
             raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
     console = out_console()

@@ -28,8 +28,6 @@ from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mul_model import Entity, MulFile
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.daemon.battle_input import loadout_of
-from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     EXIT_REFUSED,
@@ -44,9 +42,11 @@ from mekref.daemon.cli_campaign import (
     run_command,
 )
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
-from mekref.rules.campaign_commands import ImportForce
-from mekref.rules.campaign_state import CampaignState
-from mekref.rules.model import (
+from mekref.rules.tripwire.battle_input import loadout_of
+from mekref.rules.tripwire.battle_messages import RecordLoadouts
+from mekref.rules.tripwire.battle_model import AmmoBinLoad
+from mekref.rules.tripwire.commands import ImportForce
+from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
     CrewSkills,
@@ -58,9 +58,8 @@ from mekref.rules.model import (
     UnitKind,
     UnitRole,
 )
-from mekref.rules.rulesets import load_ruleset
-from mekref.rules.tripwire.battle_messages import RecordLoadouts
-from mekref.rules.tripwire.battle_model import AmmoBinLoad
+from mekref.rules.tripwire.ruleset import tripwire_rules
+from mekref.rules.tripwire.state import CampaignState
 
 HELP = "import a side's TO&E from a MegaMek unit list (force import)"
 DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
@@ -333,14 +332,13 @@ def run_import(args: argparse.Namespace) -> int:
     note = referee_note(args)
     if args.unchecked and note is None:
         raise CliError("--unchecked needs the referee's word: add --referee NAME --reason TEXT")
-    with opened(args.db) as store:
-        runner = CampaignRunner(store)
-        cid = campaign_id_of(store, args.campaign)
+    with opened(args.db) as app:
+        runner = app.runner
+        cid = campaign_id_of(app.store, args.campaign)
         state = runner.load(cid).state
         units = build_units(mul, state, design_for, table, args.side)
         force = force_of(units)
-        ruleset = load_ruleset(state.ruleset)
-        report = ruleset.check_force(force)
+        report = tripwire_rules().check_force(force)
         console = out_console()
         _print_units(console, units)
         if report.violations:

@@ -1,16 +1,17 @@
 """``mekref game``: run a campaign of any rule set by entering its commands as JSON.
 
-TripWire campaigns have dedicated commands (``campaign``, ``force``, ``battle``, ``report``);
-The Succession Wars, the Dystopian Wars campaign and the objectives tracker take their results
-here, one JSON command at a time, through the same exactly-once event log.
+TripWire campaigns also have dedicated commands (``campaign``, ``force``, ``battle``,
+``report``...); every rule set (TripWire, The Succession Wars, the Dystopian Wars campaign, the
+objectives tracker, the house rules) takes its commands here, one JSON command at a time,
+through the same exactly-once event log.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +19,20 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.cli_campaign import err_console, guarded, opened, print_json
-from mekref.daemon.serve import redact
+from mekref.daemon.cli_campaign import (
+    CliError,
+    campaign_id_of,
+    guarded,
+    opened,
+    print_json,
+)
 from mekref.daemon.store import CampaignNotFound, StoreError
-from mekref.daemon.store.model import check_campaign_id
 from mekref.rules.codec import CodecError, to_jsonable
-from mekref.rules.games import game_names, load_game
-from mekref.rules.messages import COMMANDS, Command
+from mekref.rules.kernel import RuleSet
+from mekref.rules.messages import Command, message_to_json
 from mekref.rules.refusal import Refusal
+from mekref.rules.registry import RULESET_NAMES, ruleset
+from mekref.rules.schema import CommandSchema, FieldSchema, command_schema
 
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
@@ -34,15 +40,24 @@ EXIT_BAD_INPUT = 2
 DESCRIPTION = """\
 Run a campaign of any rule set by entering its commands as JSON: {"type": "...", ...fields}.
 Every command is checked by the rule set; a refused command changes nothing and says why.
+'mekref game commands --ruleset R' lists a rule set's commands with their fields and an
+example of each. A command's "actor" says who gives it ('referee', or a side: a House, a fleet,
+a scenario side); --actor fills it in when the JSON leaves it out.
 
-rule sets: """ + ", ".join(game_names())
+Wherever a campaign id is asked for, its name or the first characters of its id will do.
+
+rule sets: """ + ", ".join(RULESET_NAMES)
 
 EPILOG = """\
 examples:
-  mekref game commands --ruleset succession_wars        the command types and their fields
+  mekref game commands --ruleset succession_wars        the commands, their fields, examples
+  mekref game commands --ruleset objectives --json      the same, for programs
   mekref game start --db sw.db --ruleset succession_wars --name "Fourth War" start.json
-  mekref game do --db sw.db --campaign ID attack.json   one command (use - for stdin)
-  mekref game state --db sw.db --campaign ID --json     the folded state and its hash
+  mekref game do --db sw.db --campaign "Fourth War" attack.json   one command (- for stdin)
+  echo '{"type": "SWEndPhase", "house": "Davion"}' | \\
+      mekref game do --db sw.db --campaign 3f2a --actor Davion -
+  mekref game state --db sw.db --campaign 3f2a --json   the folded state and its hash
+  mekref game state --db sw.db --campaign 3f2a --side Davion   what one side may see
   mekref game list --db sw.db                           the campaigns in a database, with ids
 """
 
@@ -59,122 +74,206 @@ def register(sub: Any) -> None:
     kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
 
     commands = actions.add_parser(
-        "commands", help="list a rule set's command types and fields", **kw
+        "commands", help="a rule set's commands: fields, types, allowed values, examples", **kw
     )
-    commands.add_argument("--ruleset", required=True, choices=game_names())
-    commands.set_defaults(handler=_commands)
+    commands.add_argument("--ruleset", required=True, choices=RULESET_NAMES)
+    commands.add_argument("--type", metavar="TYPE", help="only this command")
+    commands.add_argument("--json", action="store_true", help="the schema as JSON")
+    commands.set_defaults(handler=guarded(_commands), command_name="game commands")
 
     start = actions.add_parser("start", help="create a campaign and run its set-up command", **kw)
     _db(start)
-    start.add_argument("--ruleset", required=True, choices=game_names())
+    start.add_argument("--ruleset", required=True, choices=RULESET_NAMES)
     start.add_argument("--name", required=True, help="the campaign's name")
-    start.add_argument("command", type=Path, help="JSON file with the set-up command, or -")
-    start.set_defaults(handler=guarded(_start), command_name="game")
+    _command_args(start)
+    start.set_defaults(handler=guarded(_start), command_name="game start")
 
     do = actions.add_parser("do", help="run one command against a campaign", **kw)
     _db(do)
-    do.add_argument("--campaign", required=True, help="campaign id (see 'mekref game list')")
-    do.add_argument("command", type=Path, help="JSON file with the command, or -")
-    do.set_defaults(handler=guarded(_do), command_name="game")
+    do.add_argument("--campaign", help="campaign id, id prefix or name (see 'mekref game list')")
+    _command_args(do)
+    do.set_defaults(handler=guarded(_do), command_name="game do")
 
-    state = actions.add_parser("state", help="show a campaign's folded state and hash", **kw)
+    state = actions.add_parser("state", help="show a campaign's state (or a side's view)", **kw)
     _db(state)
-    state.add_argument("--campaign", required=True)
+    state.add_argument("--campaign", help="campaign id, id prefix or name")
+    state.add_argument("--side", help="show only what this side may see")
     state.add_argument("--json", action="store_true", help="the whole state as JSON")
-    state.set_defaults(handler=guarded(_state), command_name="game")
+    state.set_defaults(handler=guarded(_state), command_name="game state")
 
     listing = actions.add_parser("list", help="list the campaigns in a database", **kw)
     _db(listing)
-    listing.set_defaults(handler=guarded(_list), command_name="game")
+    listing.add_argument("--json", action="store_true", help="the list as JSON")
+    listing.set_defaults(handler=guarded(_list), command_name="game list")
 
 
 def _db(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", required=True, help="SQLite file or postgresql:// URL")
 
 
+def _command_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("command", type=Path, help="JSON file with the command, or - for stdin")
+    parser.add_argument("--actor", help="who gives the command, when the JSON does not say")
+    parser.add_argument("--json", action="store_true", help="the events as JSON")
+
+
 def _out() -> Console:
     # No markup: campaign names and roll names (which quote people and units) may hold brackets.
-    return Console(highlight=False, markup=False)
+    return Console(highlight=False, markup=False, soft_wrap=True)
 
 
-def _err(message: str) -> None:
-    err_console().print(f"mekref game: {message}")
+# -- reading commands ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class _CommandText:
+    """A command file read and parsed as JSON, not yet decoded by a rule set."""
+
+    where: str
+    data: dict[str, Any]
 
 
-def _read_command(path: Path) -> Command | None:
+def _read_json(path: Path, actor: str | None) -> _CommandText:
+    where = "stdin" if str(path) == "-" else str(path)
     try:
         text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            raise CodecError("a command is a JSON object with a 'type'")
-        return COMMANDS.from_json(data)
     except OSError as exc:
-        _err(f"{path}: cannot read ({exc.strerror}); check the path")
+        raise CliError(f"{where}: cannot read ({exc.strerror}); check the path") from None
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
-        _err(f"{path}:{exc.lineno}:{exc.colno}: not JSON ({exc.msg})")
-    except (CodecError, TypeError, ValueError) as exc:
-        _err(f"{path}: not a command: {exc}; see 'mekref game commands --ruleset ...'")
-    return None
+        raise CliError(f"{where}:{exc.lineno}:{exc.colno}: not JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise CliError(f'{where}: a command is a JSON object: {{"type": "...", ...}}')
+    if "actor" not in data:
+        if actor is None:
+            raise CliError(
+                f'{where}: say who gives the command: "actor" in the JSON or --actor '
+                "('referee', or a side)"
+            )
+        data["actor"] = actor
+    return _CommandText(where, data)
+
+
+def _decode(game: RuleSet[Any], text: _CommandText) -> Command:
+    where, data = text.where, text.data
+    kind = data.get("type")
+    if isinstance(kind, str) and kind not in game.commands:
+        raise CliError(
+            f"{where}: {game.title} has no command {kind!r}; "
+            f"see 'mekref game commands --ruleset {game.name}'"
+        )
+    try:
+        return game.commands.from_json(data)
+    except CodecError as exc:
+        raise CliError(
+            f"{where}: not a {game.name} command: {exc}; "
+            f"see 'mekref game commands --ruleset {game.name} --type {kind}'"
+        ) from None
+
+
+# -- commands -----------------------------------------------------------------------------
+def _schema_json(schema: CommandSchema, setup: bool) -> dict[str, Any]:
+    def fields(items: tuple[FieldSchema, ...]) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": f.name,
+                "type": f.type,
+                "required": f.required,
+                **({"allowed": list(f.allowed)} if f.allowed else {}),
+                **({} if f.required else {"default": f.default}),
+            }
+            for f in items
+        ]
+
+    return {
+        "type": schema.type,
+        "description": schema.doc,
+        "setup": setup,
+        "fields": fields(schema.fields),
+        "objects": {name: fields(items) for name, items in schema.objects},
+        "example": schema.example,
+    }
 
 
 def _commands(args: argparse.Namespace) -> int:
-    game = load_game(args.ruleset)
-    prefix = {"succession_wars": "SW", "dystopian_wars": "DW", "objectives": ""}.get(game.name)
-    table = Table(title=f"{game.title}: commands", title_justify="left")
-    table.add_column("type")
-    table.add_column("fields")
-    module_root = game.decide.__module__.rsplit(".", 1)[0]
-    for cls in COMMANDS.classes():
-        if not cls.__module__.startswith(module_root):
-            continue
-        if prefix and not cls.TYPE.startswith(prefix):
-            continue
-        fields = ", ".join(f.name for f in dataclasses.fields(cls) if f.name != "actor")
-        table.add_row(cls.TYPE, fields)
-    _out().print(table)
+    game = ruleset(args.ruleset)
+    classes = [c for c in game.commands.classes() if args.type in (None, c.TYPE)]
+    if not classes:
+        raise CliError(f"{game.title} has no command {args.type!r}")
+    schemas = [(command_schema(c), c in game.setup) for c in classes]
+    if args.json:
+        print_json({"ruleset": game.name, "title": game.title, "commands": [
+            _schema_json(s, setup) for s, setup in schemas
+        ]})  # fmt: skip
+        return 0
+    console = _out()
+    console.print(f"{game.title}: {len(schemas)} commands (* required)")
+    for schema, setup in schemas:
+        console.print()
+        heading = f"{schema.type}{'  (sets the campaign up: game start)' if setup else ''}"
+        console.print(Text(heading, style="bold"))
+        if schema.doc:
+            console.print(f"  {schema.doc}")
+        _print_fields(console, schema.fields, "  ")
+        for name, fields in schema.objects:
+            console.print(f"  {name}:")
+            _print_fields(console, fields, "    ")
+        console.print(f"  example: {json.dumps(schema.example, ensure_ascii=False)}")
     return 0
 
 
-def _campaign_id(args: argparse.Namespace) -> str | None:
-    """``--campaign`` checked before any store is opened; None (and a line said) when bad."""
-    try:
-        return check_campaign_id(args.campaign)
-    except ValueError:
-        _err(f"--campaign {args.campaign!r} is not a campaign id; {_list_hint(args)}")
-        return None
+def _print_fields(console: Console, fields: tuple[FieldSchema, ...], indent: str) -> None:
+    for f in fields:
+        mark = "*" if f.required else " "
+        extra = "" if f.required else f"  (default {json.dumps(f.default)})"
+        console.print(f"{indent}{mark} {f.name}: {f.type}{extra}")
 
 
-def _list_hint(args: argparse.Namespace) -> str:
-    return f"'mekref game list --db {redact(args.db)}' shows the campaigns"
+# -- running ------------------------------------------------------------------------------
+def _print_events(
+    game: RuleSet[Any], campaign_id: str, first: int, last: int, events: Any, state_hash: str
+) -> None:
+    console = _out()
+    console.print(f"campaign {campaign_id}: events {first}-{last}")
+    for event in events:
+        console.print(f"  {game.outcome(event)}")
+    console.print(f"state-hash: {state_hash}")
+
+
+def _events_json(
+    game: RuleSet[Any], campaign_id: str, first: int, last: int, events: Any, state_hash: str
+) -> dict[str, Any]:
+    return {
+        "campaign_id": campaign_id,
+        "first_seq": first,
+        "last_seq": last,
+        "events": [{"outcome": game.outcome(e), "event": message_to_json(e)} for e in events],
+        "state_hash": state_hash,
+    }
 
 
 def _run(args: argparse.Namespace, starting: bool) -> int:
-    command = _read_command(args.command)
-    if command is None or (not starting and _campaign_id(args) is None):
-        return EXIT_BAD_INPUT
+    # The command file is read before the store is opened: a typo in it is reported as
+    # such, whatever the state of the store.
+    text = _read_json(args.command, args.actor)
     try:
-        with opened(args.db) as store:
-            runner = CampaignRunner(store)
+        with opened(args.db) as app:
             if starting:
-                done = runner.start(args.name, args.ruleset, command)
+                game = ruleset(args.ruleset)
+                done = app.runner.start(args.name, args.ruleset, _decode(game, text))
             else:
-                done = runner.execute(args.campaign, command)
-            state_hash = runner.state_hash(done.campaign_id, done.state)
+                campaign_id = campaign_id_of(app.store, args.campaign)
+                game = app.runner.game(campaign_id)
+                done = app.runner.execute(campaign_id, _decode(game, text))
+            state_hash = game.state_hash(done.state)
     except Refusal as exc:
-        _err(f"refused: {exc}")
-        return EXIT_REFUSED
-    except CampaignNotFound as exc:
-        _err(f"{exc}; {_list_hint(args)}")
-        return EXIT_BAD_INPUT
-    except StoreError as exc:
-        _err(str(exc))
-        return EXIT_BAD_INPUT
-    console = _out()
-    console.print(f"campaign {done.campaign_id}: events {done.first_seq}-{done.last_seq}")
-    for event in done.events:
-        rolls = ", ".join(f"{r.name} = {'+'.join(map(str, r.faces))}" for r in event.rolls)
-        console.print(Text.assemble(f"  {event.TYPE}", (f"  ({rolls})" if rolls else "", "dim")))
-    console.print(f"state-hash: {state_hash}")
+        raise CliError(f"refused: {exc}", EXIT_REFUSED) from None
+    except (CampaignNotFound, StoreError) as exc:
+        raise CliError(str(exc)) from None
+    shown = (game, done.campaign_id, done.first_seq, done.last_seq, done.events, state_hash)
+    if args.json:
+        print_json(_events_json(*shown))
+    else:
+        _print_events(*shown)
     return 0
 
 
@@ -187,40 +286,53 @@ def _do(args: argparse.Namespace) -> int:
 
 
 def _state(args: argparse.Namespace) -> int:
-    if _campaign_id(args) is None:
-        return EXIT_BAD_INPUT
-    try:
-        with opened(args.db) as store:
-            runner = CampaignRunner(store)
-            loaded = runner.load(args.campaign)
-            state_hash = runner.state_hash(args.campaign, loaded.state)
-    except CampaignNotFound as exc:
-        _err(f"{exc}; {_list_hint(args)}")
-        return EXIT_BAD_INPUT
-    except StoreError as exc:
-        _err(str(exc))
-        return EXIT_BAD_INPUT
+    with opened(args.db) as app:
+        campaign_id = campaign_id_of(app.store, args.campaign)
+        game = app.runner.game(campaign_id)
+        loaded = app.runner.load(campaign_id)
+        sides = game.sides_of(loaded.state)
+        if args.side is not None and args.side not in sides:
+            known = ", ".join(sorted(sides)) or "none (this rule set has no sides)"
+            raise CliError(f"no side {args.side!r} in this campaign; sides: {known}")
+        state_hash = game.state_hash(loaded.state)
     if args.json:
-        out = {"state": to_jsonable(loaded.state), "last_seq": loaded.last_seq}
-        print_json({**out, "state_hash": state_hash})
+        view = game.view_for(loaded.state, args.side) if args.side else to_jsonable(loaded.state)
+        out = {"state": view, "last_seq": loaded.last_seq, "ruleset": game.name}
+        print_json({**out, **({"side": args.side} if args.side else {"state_hash": state_hash})})
+        return 0
+    console = _out()
+    console.print(f"campaign {campaign_id} ({game.title}): {loaded.last_seq} events")
+    if sides:
+        console.print("sides: " + ", ".join(f"{k} ({v})" for k, v in sides.items()))
+    if args.side:
+        console.print(json.dumps(game.view_for(loaded.state, args.side), indent=2))
     else:
-        _out().print(
-            f"campaign {args.campaign}: {loaded.last_seq} events\nstate-hash: {state_hash}"
-        )
+        console.print(f"state-hash: {state_hash}")
     return 0
 
 
 def _list(args: argparse.Namespace) -> int:
-    try:
-        with opened(args.db) as store:
-            campaigns = store.list_campaigns()
-    except StoreError as exc:
-        _err(str(exc))
-        return EXIT_BAD_INPUT
+    with opened(args.db) as app:
+        campaigns = app.store.list_campaigns()
+    if args.json:
+        print_json(
+            [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "ruleset": c.ruleset,
+                    "created_at": c.created_at.isoformat(timespec="seconds"),
+                }
+                for c in campaigns
+            ]
+        )
+        return 0
     table = Table(title="campaigns", title_justify="left")
-    for column in ("id", "name", "rule set", "created"):
-        table.add_column(column)
+    # Ids are never cut short: they are what the other commands take.
+    table.add_column("id", no_wrap=True, min_width=36)
+    for column in ("name", "rule set", "created"):
+        table.add_column(column, overflow="fold")
     for c in campaigns:
         table.add_row(c.id, c.name, c.ruleset, c.created_at.isoformat(timespec="seconds"))
-    _out().print(table)
+    Console(highlight=False, markup=False, width=max(120, _out().width)).print(table)
     return 0

@@ -33,7 +33,7 @@ from mekref.hexmap import (
     sample_map,
     visible_hexes,
 )
-from mekref.rules.campaign_state import CampaignState
+from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.mapdata import hexmap_of
 from mekref.rules.tripwire.turn.state import IN_ORBIT
 from mekref.rules.tripwire.turn.view import side_view

@@ -2,8 +2,8 @@
 
 A replay folder holds:
 
-- ``setup.json``: ``{"format": 1, "commands": [...]}``, rules-engine commands in their JSON
-  form (``mekref.rules.messages.COMMANDS.to_json``); the first is ``CreateCampaign``;
+- ``setup.json``: ``{"format": 1, "commands": [...]}``, TripWire commands in their JSON
+  form (``mekref.rules.messages.command_text``); the first is ``CreateCampaign``;
 - battle files ``*.mul``, applied in name order through the same pipeline ``mekref serve``
   uses (so a replay proves what the daemon would have done);
 - optionally ``<file>.after.json`` (same shape as setup.json): referee commands run right
@@ -27,17 +27,19 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.app import App, open_app
 from mekref.daemon.cli_campaign import err_console
+from mekref.daemon.config import ServeConfig
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
-from mekref.daemon.ingest import IngestResult, Outcome, Pipeline
+from mekref.daemon.ingest import IngestResult, Outcome
 from mekref.daemon.logging_setup import configure_logging
-from mekref.daemon.store import StoreError, open_store
+from mekref.daemon.store import StoreError
 from mekref.daemon.watch.scan import is_battle_file
-from mekref.rules.campaign_commands import CreateCampaign
 from mekref.rules.codec import CodecError
-from mekref.rules.messages import COMMANDS, Command
+from mekref.rules.messages import Command
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.commands import CreateCampaign
+from mekref.rules.tripwire.game import TRIPWIRE
 
 EXIT_NOT_APPLIED = 1
 EXIT_BAD_INPUT = 2
@@ -110,7 +112,7 @@ def load_commands(path: Path) -> list[Command]:
     out: list[Command] = []
     for n, item in enumerate(raw, start=1):
         try:
-            out.append(COMMANDS.from_json(item))
+            out.append(TRIPWIRE.commands.from_json(item))
         except (CodecError, TypeError, ValueError, AttributeError) as exc:
             raise ReplayInputError(f"{path}: command {n}: {exc}") from None
     return out
@@ -162,40 +164,50 @@ def replay(
 ) -> ReplayOutcome:
     """Replay ``folder`` into the fresh database ``db`` (also used by ``bench.replay``)."""
     spec = read_folder(folder, ruleset, seed)
-    with open_store(db) as store, tempfile.TemporaryDirectory(prefix="mekref-replay-") as tmp:
-        if store.list_campaigns():
-            raise ReplayInputError(f"{db}: already holds a campaign; replay into a new database")
-        runner = CampaignRunner(store)
-        create = spec.setup[0]
-        assert isinstance(create, CreateCampaign)
-        try:
-            cid = runner.create(create).campaign_id
-            for command in spec.setup[1:]:
+    with tempfile.TemporaryDirectory(prefix="mekref-replay-") as tmp:
+        config = ServeConfig(db=db, quarantine=Path(tmp) / "quarantine")
+        with open_app(config, designs=design_for) as app:
+            return _replay_into(app, folder, spec, progress)
+
+
+def _replay_into(
+    app: App, folder: Path, spec: ReplaySet, progress: Progress | None
+) -> ReplayOutcome:
+    store, runner = app.store, app.runner
+    if store.list_campaigns():
+        raise ReplayInputError(
+            f"{app.config.db}: already holds a campaign; replay into a new database"
+        )
+    create = spec.setup[0]
+    assert isinstance(create, CreateCampaign)
+    try:
+        cid = runner.create(create).campaign_id
+        for command in spec.setup[1:]:
+            runner.execute(cid, command)
+    except Refusal as exc:
+        raise ReplayInputError(f"{folder / SETUP}: the rules refused the set-up: {exc}") from None
+    pipeline = app.pipeline
+    task = progress.add_task("replaying", total=len(spec.files)) if progress else None
+    results: list[IngestResult] = []
+    for path in spec.files:
+        if progress is not None and task is not None:
+            progress.update(task, description=path.name)
+        # The person running the replay chose this folder, so a link in it is theirs to
+        # follow (the installed sample is a folder of links); the watcher never follows one.
+        results.append(pipeline.process(path.resolve()))
+        for command in spec.after.get(path, []):
+            try:
                 runner.execute(cid, command)
-        except Refusal as exc:
-            raise ReplayInputError(
-                f"{folder / SETUP}: the rules refused the set-up: {exc}"
-            ) from None
-        pipeline = Pipeline(store, quarantine_dir=Path(tmp) / "quarantine", design_for=design_for)
-        task = progress.add_task("replaying", total=len(spec.files)) if progress else None
-        results: list[IngestResult] = []
-        for path in spec.files:
-            if progress is not None and task is not None:
-                progress.update(task, description=path.name)
-            results.append(pipeline.process(path))
-            for command in spec.after.get(path, []):
-                try:
-                    runner.execute(cid, command)
-                except Refusal as exc:
-                    raise ReplayInputError(
-                        f"{path.name}{AFTER}: the rules refused {type(command).__name__}: {exc}"
-                    ) from None
-            if progress is not None and task is not None:
-                progress.advance(task)
-        # The hash of the state folded from the whole log (no snapshot), as a fresh reader
-        # of this database would compute it.
-        state = runner.replay(cid)
-        return ReplayOutcome(runner.state_hash(cid, state), results, store.last_seq(cid))
+            except Refusal as exc:
+                raise ReplayInputError(
+                    f"{path.name}{AFTER}: the rules refused {type(command).__name__}: {exc}"
+                ) from None
+        if progress is not None and task is not None:
+            progress.advance(task)
+    # The hash of the state folded from the whole log (no snapshot), as a fresh reader
+    # of this database would compute it.
+    state = runner.replay(cid)
+    return ReplayOutcome(runner.state_hash(cid, state), results, store.last_seq(cid))
 
 
 def _print_results(console: Console, outcome: ReplayOutcome) -> None:

@@ -8,7 +8,6 @@ from typing import Any
 
 from rich.table import Table
 
-from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     CliError,
@@ -19,11 +18,11 @@ from mekref.daemon.cli_campaign import (
     out_console,
     print_json,
 )
-from mekref.rules.campaign_state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import injuries, repair
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.battle_resolution import repair_line, subject_for
+from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.tripwire.table_loader import load_tables
 
 HELP = "print the campaign's units, people, WarChest, victory points and dice"
@@ -211,9 +210,9 @@ def build_report(
 
 
 def run(args: argparse.Namespace) -> int:
-    with opened(args.db) as store:
-        runner = CampaignRunner(store)
-        cid = campaign_id_of(store, args.campaign)
+    with opened(args.db) as app:
+        runner = app.runner
+        cid = campaign_id_of(app.store, args.campaign)
         state = runner.load(cid).state
         if args.side and args.side not in state.sides:
             raise CliError(f"no side {args.side!r}; sides: {', '.join(sorted(state.sides))}")

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import structlog
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.daemon.config import ConfigError, ServeConfig, build_config, default_db
+from mekref.daemon.app import App
+from mekref.daemon.config import ConfigError, build_config, default_db
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
-from mekref.daemon.ingest import Pipeline
 from mekref.daemon.logging_setup import LogFormat, configure_logging
 from mekref.daemon.serve import Daemon, redact
 from mekref.daemon.shutdown import Shutdown
-from mekref.daemon.store import EventStore, StoreError, open_store
+from mekref.daemon.store import StoreError, open_store
 
 EXIT_CONFIG = 2
 EXIT_STORE = 3
@@ -102,6 +101,14 @@ def register(sub: Any) -> None:
         metavar="HOST:PORT",
         help="also serve the gRPC API there (port 0: any free port; tokens: mekref token)",
     )
+    parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="TLS certificate for the API")
+    parser.add_argument("--tls-key", type=Path, metavar="PEM", help="its private key")
+    parser.add_argument(
+        "--tls-client-ca",
+        type=Path,
+        metavar="PEM",
+        help="mutual TLS: accept only clients with a certificate signed by this CA",
+    )
     parser.add_argument("--log-format", choices=("auto", "json", "console"))
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
     parser.set_defaults(handler=run)
@@ -121,6 +128,9 @@ def run(args: argparse.Namespace) -> int:
                 "rescan": args.rescan,
                 "settle": args.settle,
                 "grpc_address": args.grpc,
+                "tls_cert": args.tls_cert.expanduser() if args.tls_cert else None,
+                "tls_key": args.tls_key.expanduser() if args.tls_key else None,
+                "tls_client_ca": args.tls_client_ca.expanduser() if args.tls_client_ca else None,
                 "log_format": args.log_format,
                 "log_level": args.log_level,
             },
@@ -139,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"mekref serve: {exc}", file=sys.stderr)
             return EXIT_CONFIG
     try:
-        store = open_store(config.db)
+        # A long-running server keeps folded state in memory: snapshots only speed a cold start.
+        app = App(config, open_store(config.db), design_for, snapshot_every=1000)
     except (StoreError, OSError, ValueError) as exc:
         log.error("store.unavailable", db=redact(config.db), error=str(exc))
         print(
@@ -150,52 +161,22 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_STORE
     shutdown = Shutdown()
-    api: Any = None
     try:
-        pipeline = Pipeline(store, quarantine_dir=config.quarantine_dir(), design_for=design_for)
-        daemon = Daemon(config, pipeline)
+        daemon = Daemon(config, app.pipeline)
         if config.grpc_address:
-            api = start_api(config, store, design_for)
-            daemon.on_applied = api.notify
+            try:
+                server = app.start_api()
+            except OSError as exc:
+                print(f"mekref serve: {exc}", file=sys.stderr)
+                return EXIT_CONFIG
+            host = config.grpc_address.rsplit(":", 1)[0]
+            address = f"{host}:{server.port}"
+            log.info("grpc.listening", address=address, tls=config.tls_cert is not None)
+            # Tests and scripts wait for this line to learn the port (``--grpc HOST:0``).
+            print(f"listening on {address}", flush=True)
         shutdown = Shutdown(on_request=daemon.pending.wake)
         shutdown.install()
         return daemon.run(shutdown)
     finally:
-        if api is not None:
-            api.stop(GRPC_GRACE)
-        store.close()
+        app.close(GRPC_GRACE)
         log.info("serve.stopped", signal=shutdown.signal_name)
-
-
-def start_api(config: ServeConfig, store: EventStore, design_for: DesignLookup | None) -> Any:
-    """The gRPC API beside the watcher, on the same store; uploads take the same pipeline."""
-    # Imported here: the API's generated code and grpcio are only loaded when asked for.
-    from mekref.daemon.grpc.server import GrpcServer, ServerOptions
-    from mekref.daemon.grpc.tokens import TokenStore
-
-    assert config.grpc_address is not None
-    quarantine = config.quarantine_dir()
-    options = ServerOptions(
-        # Its own pipeline object: the watcher's caches stay single-threaded.
-        pipeline=Pipeline(store, quarantine_dir=quarantine, design_for=design_for),
-        uploads_dir=quarantine.parent / "uploads",
-    )
-    tokens = TokenStore(config.db)
-    server = GrpcServer(store, tokens, config.grpc_address, options=options)
-    port = server.start()
-    host = config.grpc_address.rsplit(":", 1)[0]
-    structlog.get_logger("mekref.serve").info("grpc.listening", address=f"{host}:{port}")
-    return _Api(server, tokens)
-
-
-@dataclass(frozen=True)
-class _Api:
-    server: Any
-    tokens: Any
-
-    def notify(self, campaign_id: str) -> None:
-        self.server.notify(campaign_id)
-
-    def stop(self, grace: float) -> None:
-        self.server.stop(grace)
-        self.tokens.close()

@@ -19,8 +19,6 @@ from mekref.daemon.cli_campaign import (
     guarded,
     out_console,
 )
-from mekref.rules.campaign_commands import HealPerson, OpenPool, TransferWarChest
-from mekref.rules.campaign_state import PoolKind
 from mekref.rules.messages import Command, Event
 from mekref.rules.tripwire.battle_spending import (
     ChangeFormation,
@@ -39,6 +37,8 @@ from mekref.rules.tripwire.battle_spending import (
     SeatSparePilot,
     TrainSkill,
 )
+from mekref.rules.tripwire.commands import HealPerson, OpenPool, TransferWarChest
+from mekref.rules.tripwire.state import PoolKind
 from mekref.rules.tripwire.training import Skill, TrainingRoute
 
 HELP = "spend WarChest between tracks: repair, rearm, heal, train, hire, sell, scrap..."

@@ -13,13 +13,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from mekref.daemon.app import App
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_campaign import print_json
-from mekref.daemon.config import default_db, is_postgres
-from mekref.daemon.ingest import battle_of_file, pending_battles
+from mekref.daemon.config import ServeConfig, default_db, is_postgres
 from mekref.daemon.serve import redact
 from mekref.daemon.store import EventStore, StoreError, open_store
-from mekref.rules.campaign_state import CampaignState
 
 EXIT_STORE = 3
 
@@ -77,16 +76,22 @@ def _when(at: datetime) -> str:
     return at.isoformat()
 
 
-def collect(store: EventStore) -> Status:
-    runner = CampaignRunner(store)
+def collect(store: EventStore, runner: CampaignRunner) -> Status:
     campaigns = store.list_campaigns()
     waiting: list[dict[str, Any]] = []
     states = {c.id: runner.load(c.id).state for c in campaigns}
+    files = {c.id: runner.game(c.id).battle_files for c in campaigns}
+
+    def battle_of(campaign_id: str, sha256: str) -> str | None:
+        found = files[campaign_id]
+        return found.battle_of_file(states[campaign_id], sha256) if found else None
+
     for campaign in campaigns:
         state = states[campaign.id]
-        if not isinstance(state, CampaignState):
+        taken = files[campaign.id]
+        if taken is None:
             continue  # a rule set without battle files
-        for battle in pending_battles(state):
+        for battle in taken.waiting(state):
             waiting.append(
                 {
                     "campaign_id": campaign.id,
@@ -107,7 +112,7 @@ def collect(store: EventStore) -> Status:
                 "path": f.path,
                 "sha256": f.sha256,
                 # The rules name the battle when the file joins one; the ledger knows which.
-                "battle_id": f.battle_id or battle_of_file(states[f.campaign_id], f.sha256),
+                "battle_id": f.battle_id or battle_of(f.campaign_id, f.sha256),
                 "when": _when(f.first_seen),
                 "events": f.last_seq - f.first_seq + 1,
             }
@@ -209,8 +214,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_STORE
-    with store:
-        status = collect(store)
+    app = App(ServeConfig(db=url), store)
+    try:
+        status = collect(app.store, app.runner)
+    finally:
+        app.close()
     if args.json:
         print_json(status.to_json())
     else:

@@ -85,7 +85,8 @@ def _reported(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
 
 
 def _campaign_for_side(db: str, requested: str | None, side: str) -> str:
-    from mekref.daemon.campaigns import CampaignRunner
+    from mekref.daemon.app import App
+    from mekref.daemon.config import ServeConfig
 
     with open_store(db) as store:
         if requested is None:
@@ -96,9 +97,10 @@ def _campaign_for_side(db: str, requested: str | None, side: str) -> str:
                 )
             requested = campaigns[0].id
         cid = check_campaign_id(requested)
-        state = CampaignRunner(store).load(cid).state
-        if side not in state.sides:
-            known = ", ".join(sorted(state.sides)) or "none"
+        runner = App(ServeConfig(db=db), store).runner
+        sides = runner.game(cid).sides_of(runner.load(cid).state)
+        if side not in sides:
+            known = ", ".join(sorted(sides)) or "none: only referee tokens for this rule set"
             raise ValueError(f"campaign {cid} has no side {side!r} (sides: {known})")
         return cid
 
@@ -117,8 +119,8 @@ def _create(args: argparse.Namespace) -> int:
     except (ValueError, CampaignNotFound) as exc:
         print(f"mekref token: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    with TokenStore(args.db) as tokens:
-        issued = tokens.issue(role, campaign_id=cid, side_id=args.side, label=args.label)
+    with open_store(args.db) as store:
+        issued = TokenStore(store).issue(role, campaign_id=cid, side_id=args.side, label=args.label)
     grant = "referee" if role is Role.REFEREE else f"side {args.side}"
     scope = f"campaign {cid}" if cid else "every campaign"
     print(issued.secret)
@@ -130,8 +132,8 @@ def _create(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    with TokenStore(args.db) as tokens:
-        for record in tokens.list():
+    with open_store(args.db) as store:
+        for record in TokenStore(store).list():
             p = record.principal
             state = f"revoked {record.revoked_at}" if record.revoked_at else "active"
             who = "referee" if p.side_id is None else f"side {p.side_id}"
@@ -143,8 +145,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _revoke(args: argparse.Namespace) -> int:
-    with TokenStore(args.db) as tokens:
-        if not tokens.revoke(args.token_id):
+    with open_store(args.db) as store:
+        if not TokenStore(store).revoke(args.token_id):
             print(f"mekref token: no active token {args.token_id}", file=sys.stderr)
             return EXIT_ERROR
     print(f"token {args.token_id} revoked (servers notice within a few seconds)")

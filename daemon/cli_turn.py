@@ -17,7 +17,6 @@ from typing import Any
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import Entity
-from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     CliError,
@@ -34,9 +33,9 @@ from mekref.daemon.cli_campaign import (
 )
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.samples import ginestra as GINESTRA
-from mekref.rules.campaign_state import CampaignState
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
 from mekref.rules.tripwire.turn.orders import (
@@ -391,9 +390,9 @@ def run_setup(args: argparse.Namespace) -> int:
         raise CliError(f"{path}: cannot read ({exc.strerror})") from exc
     except tomllib.TOMLDecodeError as exc:
         raise CliError(f"{path}: not valid TOML ({exc})") from exc
-    with opened(args.db) as store:
-        cid = campaign_id_of(store, args.campaign)
-        runner = CampaignRunner(store)
+    with opened(args.db) as app:
+        cid = campaign_id_of(app.store, args.campaign)
+        runner = app.runner
         try:
             start, places = _setup_commands(runner.load(cid).state, data)
         except (KeyError, ValueError, TypeError) as exc:

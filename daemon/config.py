@@ -11,6 +11,9 @@ A ``mekref.toml`` holds the same settings as the flags, flat, e.g.::
     rescan = 60                          # seconds between folder rescans
     settle = 1.0                         # seconds a file must stay unchanged (in-place writers)
     grpc_address = "127.0.0.1:50051"     # also serve the gRPC API there (omit: no API)
+    tls_cert = "server.pem"              # TLS for the API (with tls_key)
+    tls_key = "server.key"
+    tls_client_ca = "clients-ca.pem"     # mutual TLS: clients must show a certificate it signed
     log_format = "auto"                  # auto | json | console
     log_level = "info"
 
@@ -58,6 +61,9 @@ class ServeConfig:
     rescan: float = 60.0
     settle: float = 1.0
     grpc_address: str | None = None
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    tls_client_ca: Path | None = None
     log_format: str = "auto"
     log_level: str = "info"
 
@@ -69,12 +75,24 @@ class ServeConfig:
         path = self.db.removeprefix("sqlite:///")
         return Path(path).expanduser().parent / "quarantine"
 
+    def uploads_dir(self) -> Path:
+        """Where files uploaded over the API are kept (named by their sha256)."""
+        return self.quarantine_dir().parent / "uploads"
+
     def check(self) -> ServeConfig:
-        if not self.watch:
+        if not self.watch and not self.grpc_address:
             raise ConfigError(
-                "no folder to watch: pass --watch DIR (e.g. MegaMek's logs folder) or set "
-                "watch = [...] in the config file"
+                "nothing to do: pass --watch DIR (e.g. MegaMek's logs folder) or set "
+                "watch = [...] in the config file, and/or --grpc HOST:PORT to serve the API"
             )
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ConfigError("give both --tls-cert and --tls-key, or neither")
+        if self.tls_client_ca is not None and self.tls_cert is None:
+            raise ConfigError("--tls-client-ca (mutual TLS) needs --tls-cert and --tls-key")
+        for name in ("tls_cert", "tls_key", "tls_client_ca"):
+            path = getattr(self, name)
+            if path is not None and not path.is_file():
+                raise ConfigError(f"{name.replace('_', '-')} {path}: no such file")
         for folder in self.watch:
             if not folder.is_dir():
                 raise ConfigError(f"{folder}: not a folder; create it or fix the watch setting")
@@ -123,7 +141,7 @@ def load_toml(path: Path) -> dict[str, Any]:
             if not isinstance(items, list):
                 raise ConfigError(f"{path}: watch: expected a list of folders")
             out[key] = tuple(_path(v, base, key) for v in items)
-        elif key in ("quarantine", "units_dir"):
+        elif key in ("quarantine", "units_dir", "tls_cert", "tls_key", "tls_client_ca"):
             out[key] = _path(value, base, key)
         elif key == "db":
             if not isinstance(value, str):

@@ -29,8 +29,8 @@ from mekref.daemon.cli import main as cli
 from mekref.daemon.cli_replay import AFTER, load_commands
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.daemon.store import open_store
-from mekref.rules.campaign_commands import CreateCampaign
 from mekref.rules.messages import Command
+from mekref.rules.tripwire.commands import CreateCampaign
 
 TIMEOUT = 60.0
 #: The log lines worth showing, and how.

@@ -1,31 +1,34 @@
-"""The file pipeline: one battle file in, applied once, held, or quarantined.
+"""The battle-file pipeline: one file in, applied once, held, refused or quarantined.
 
-``Pipeline.process(path)`` is the one path a file takes, whether the watcher saw it, a folder
-scan found it or ``mekref replay`` feeds it:
+Every battle file takes this one path, whoever brings it: the folder watcher and a folder scan
+(``process``), ``mekref battle ingest`` (``process`` with the referee's options) and a gRPC
+upload (``ingest_bytes``):
 
-1. read the bytes with a size cap and hash them (sha256 is the file's identity);
+1. read the bytes with a size cap (regular files only, never following a link) and hash them:
+   the sha256 is the file's identity;
 2. already applied to a campaign? skip it (whatever its name);
-3. parse it (safe XML; a broken file that is still changing is retried once it settles);
-4. find its campaign (``battle_input.campaign_matches`` over the store's campaigns);
-5. turn it into a rules command (``battle_input.report_command``);
-6. ``CampaignRunner.execute(..., battle_file=FileRef(...))``: events and the file's sha256
+3. parse it once (safe XML; a broken file that is still changing is retried once it settles);
+4. find its campaign: the one the caller names, else every campaign whose rule set takes
+   battle files is asked whether the file belongs to it;
+5. turn it into that rule set's command (:class:`~mekref.rules.battle_files.BattleFiles`);
+6. ``CampaignRunner.execute(..., battle_file=FileRef(...))``: the events and the file's sha256
    commit in one transaction, so a crash leaves it applied once or not at all.
 
-A file for no known campaign is held as unmatched (listed, retried on every rescan). A bad
-file (unreadable, hostile, over the cap, ambiguous, refused by the rules) is copied to the
-quarantine folder with a reason and recorded in the store; the original is never touched.
+A file for no known campaign is held as unmatched (listed, and looked at again when the
+campaigns change). A bad file (unreadable, hostile, over the cap, ambiguous, refused by the
+rules) gets a record in the store and, when its bytes were read, a copy in the quarantine folder
+with a reason; the original is never touched.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any
 
 import structlog
 
@@ -36,57 +39,68 @@ from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.store import Campaign, EventStore, FileRef, StoreUnavailable
+from mekref.daemon.store.model import display_text
 from mekref.daemon.watch.faults import fault_point, kill_inside_commit
 from mekref.daemon.watch.quarantine import Reason, quarantine_copy
 from mekref.daemon.watch.readiness import Stat, file_stat
-from mekref.rules.campaign_state import CampaignState
+from mekref.daemon.watch.reading import FileBytes, NotRegularFile, read_capped
+from mekref.rules.battle_files import AmbiguousMatch, FileNotForCampaign, FileRequest
 from mekref.rules.messages import Command, Event
 from mekref.rules.refusal import Refusal
 
-BATTLE_INPUT_MODULE = "mekref.daemon.battle_input"
-BATTLES_MODULE = "mekref.rules.tripwire.battles"
 DEFAULT_ACTOR = "mekref serve"
 
 
-class BattleInput(Protocol):
-    """What the pipeline needs from battle ingestion (``mekref.daemon.battle_input``)."""
-
-    FileNotForCampaign: type[Exception]
-    AmbiguousMatch: type[Exception]
-
-    def campaign_matches(self, state: CampaignState, mul: MulFile) -> bool: ...
-
-    def report_command(
-        self,
-        state: CampaignState,
-        mul: MulFile,
-        *,
-        sha256: str,
-        path: str,
-        design_for: DesignLookup | None,
-        actor: str,
-    ) -> Command: ...
+class Outcome(StrEnum):
+    APPLIED = "applied"
+    ALREADY_APPLIED = "already_applied"
+    UNMATCHED = "unmatched"
+    QUARANTINED = "quarantined"
+    ALREADY_QUARANTINED = "already_quarantined"
+    #: The caller named a campaign and the file does not belong to it: nothing changed.
+    NOT_FOR_CAMPAIGN = "not_for_campaign"
+    #: A side sent a file that is not its own view of the battle: nothing changed.
+    NOT_YOUR_FILE = "not_your_file"
+    UNCHANGED = "unchanged"  # same path, size and mtime as a file already dealt with
+    SKIPPED = "skipped"  # not a regular file (a FIFO, a device, a link): never read
+    RETRY = "retry"  # unfinished, or the store is unreachable: try again later
+    GONE = "gone"
 
 
-def load_battle_input() -> BattleInput | None:
-    """The battle ingestion module, or None in a build that does not have it yet."""
-    try:
-        return cast(BattleInput, importlib.import_module(BATTLE_INPUT_MODULE))
-    except ModuleNotFoundError as exc:
-        if exc.name != BATTLE_INPUT_MODULE:
-            raise
-        return None
+@dataclass(frozen=True)
+class IngestOptions:
+    """How the caller wants a file taken in."""
+
+    #: Apply to this campaign only; a file that does not belong to it is refused.
+    campaign_id: str | None = None
+    #: A side's upload: the file must be that side's own view of the battle.
+    uploader_side: str | None = None
+    #: Join this battle instead of the one the file's units point to (referee).
+    battle_id: str | None = None
+    #: The referee's word for entities names cannot settle: entity line -> campaign unit id.
+    assigned: Mapping[int, str] | None = None
+    actor: str = DEFAULT_ACTOR
 
 
-def pending_battles(state: CampaignState) -> list[Any]:
-    """Battles waiting for files (``rules.tripwire.battles.pending_battles``), if available."""
-    try:
-        module = importlib.import_module(BATTLES_MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name != BATTLES_MODULE:
-            raise
-        return []
-    return list(module.pending_battles(state))
+@dataclass(frozen=True)
+class IngestResult:
+    outcome: Outcome
+    path: str
+    sha256: str | None = None
+    campaign_id: str | None = None
+    battle_id: str | None = None
+    events: int = 0
+    reason: str | None = None
+    #: The events the file caused (APPLIED only).
+    applied: tuple[Event, ...] = field(default=(), repr=False)
+    first_seq: int = 0
+    last_seq: int = 0
+    #: The campaign's state after the file (APPLIED only).
+    state: Any = field(default=None, repr=False, compare=False)
+    #: Why a file was quarantined, for programs: "file_too_large", "file_refused" (hostile
+    #: XML), "file_unreadable" (broken or cut short), "ambiguous_units", "several_campaigns",
+    #: "not_for_campaign" or "rules_refused".
+    code: str = ""
 
 
 def _battle_id_of(event: Event) -> str | None:
@@ -100,245 +114,272 @@ def _snake(name: str) -> str:
     return out.removeprefix("battle_")
 
 
-def battle_of_file(state: CampaignState, sha256: str) -> str | None:
-    """The battle a file joined, from the campaign's battle ledger (None if none)."""
-    ledger = getattr(state, "battles", None)
-    for battle in getattr(ledger, "battles", {}).values():
-        if any(f.sha256 == sha256 for f in battle.files):
-            return str(battle.battle_id)
-    return None
-
-
-class Outcome(StrEnum):
-    APPLIED = "applied"
-    ALREADY_APPLIED = "already_applied"
-    UNMATCHED = "unmatched"
-    QUARANTINED = "quarantined"
-    ALREADY_QUARANTINED = "already_quarantined"
-    UNCHANGED = "unchanged"  # same path, size and mtime as a file already dealt with
-    RETRY = "retry"  # unfinished, or the store is unreachable: try again later
-    GONE = "gone"
-
-
-@dataclass(frozen=True)
-class IngestResult:
-    outcome: Outcome
-    path: str
-    sha256: str | None = None
-    campaign_id: str | None = None
-    battle_id: str | None = None
-    events: int = 0
-    reason: str | None = None
-
-
-@dataclass(frozen=True)
-class _Read:
-    data: bytes | None  # None: over the cap, not kept in memory
-    sha256: str
-    size: int
-
-
-def read_capped(path: Path, max_bytes: int) -> _Read:
-    """Read up to ``max_bytes`` (+1 to tell "over"); hash the whole file either way."""
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        head = f.read(max_bytes + 1)
-        digest.update(head)
-        size = len(head)
-        if size <= max_bytes:
-            return _Read(head, digest.hexdigest(), size)
-        # Over the cap: keep hashing (identity) but do not hold the bytes.
-        while chunk := f.read(1 << 20):
-            digest.update(chunk)
-            size += len(chunk)
-    return _Read(None, digest.hexdigest(), size)
-
-
 class Pipeline:
     def __init__(
         self,
         store: EventStore,
         *,
         quarantine_dir: Path,
+        runner: CampaignRunner | None = None,
         design_for: DesignLookup | None = None,
-        battle_input: BattleInput | None = None,
-        actor: str = DEFAULT_ACTOR,
         max_bytes: int = DEFAULT_MAX_BYTES,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.store = store
-        self.runner = CampaignRunner(store)
+        self.runner = runner if runner is not None else CampaignRunner(store)
         self.quarantine_dir = quarantine_dir
         self.design_for = design_for
-        self.battle_input = battle_input if battle_input is not None else load_battle_input()
-        self.actor = actor
         self.max_bytes = max_bytes
         self._now = now
         self.log = structlog.get_logger("mekref.ingest")
         # path -> (size, mtime) of files whose fate is final (applied, duplicate,
-        # quarantined): a periodic rescan skips them without reading them again.
+        # quarantined, skipped): a periodic rescan skips them without reading them again.
         self._final: dict[Path, Stat] = {}
         # sha256s quarantined by this process: a rescan does not re-judge them; a restart does.
         self._quarantined: set[str] = set()
-        self._held: set[str] = set()  # sha256s held as unmatched by this process
+        # Held (unmatched) files: path -> (size, mtime, the campaigns as they were). A rescan
+        # looks at one again only when it or the campaigns changed.
+        self._held: dict[Path, tuple[Stat, tuple[tuple[str, int], ...]]] = {}
 
-    # -- the pipeline ---------------------------------------------------------------------
-    def process(self, path: Path, *, settled: bool = True) -> IngestResult:
-        """Take ``path`` through the pipeline.
+    # -- the doors ------------------------------------------------------------------------
+    def process(
+        self, path: Path, *, settled: bool = True, options: IngestOptions | None = None
+    ) -> IngestResult:
+        """Take the file at ``path`` through the pipeline (the watcher, a scan, the CLI).
 
         ``settled`` says the file has not changed for a while; a file taken on a close event
         is not, and if it fails to parse it is retried once it settles instead of being
         quarantined (a writer that closes after every chunk would otherwise lose its file).
         """
+        opts = options or IngestOptions()
+        where = str(path)
         before = file_stat(path)
         if before is None:
-            self.log.info("file.gone", path=str(path), sha256=None)
-            return IngestResult(Outcome.GONE, str(path))
+            self.log.info("file.gone", path=where, sha256=None)
+            return IngestResult(Outcome.GONE, where)
         if self._final.get(path) == before:
-            return IngestResult(Outcome.UNCHANGED, str(path))
+            return IngestResult(Outcome.UNCHANGED, where)
+        held = self._held.get(path)
+        if held is not None and held == (before, self._campaigns_now()):
+            return IngestResult(Outcome.UNCHANGED, where, reason="held, nothing changed")
         try:
             read = read_capped(path, self.max_bytes)
+        except NotRegularFile as exc:
+            self.log.warning(
+                "file.skipped",
+                path=where,
+                sha256=None,
+                reason=f"{exc}: mekref reads regular files only",
+            )
+            self._final[path] = before
+            return IngestResult(Outcome.SKIPPED, where, reason=f"{exc}; not read")
         except OSError as exc:
             self.log.warning(
-                "file.unreadable", path=str(path), sha256=None, error=str(exc.strerror or exc)
+                "file.unreadable", path=where, sha256=None, error=str(exc.strerror or exc)
             )
-            return IngestResult(Outcome.RETRY, str(path), reason=str(exc))
-        log = self.log.bind(path=str(path), sha256=read.sha256)
-        try:
-            result = self._process(path, read, settled, log, path.name)
-        except StoreUnavailable as exc:
-            log.warning("file.store_unavailable", error=str(exc))
-            return IngestResult(Outcome.RETRY, str(path), read.sha256, reason=str(exc))
+            return IngestResult(Outcome.RETRY, where, reason=str(exc))
+        result = self._guarded(read, where, display_text(path.name), settled, opts)
         if result.outcome in (Outcome.APPLIED, Outcome.ALREADY_APPLIED, Outcome.QUARANTINED):
             self._final[path] = before
+            self._held.pop(path, None)
+        elif result.outcome is Outcome.UNMATCHED:
+            self._held[path] = (before, self._campaigns_now())
         return result
 
-    def _process(self, path: Path, read: _Read, settled: bool, log: Any, name: str) -> IngestResult:
+    def ingest_bytes(
+        self, data: bytes, name: str, options: IngestOptions, *, shown_as: str = ""
+    ) -> IngestResult:
+        """Take bytes that arrived without a file (a gRPC upload) through the same path.
+
+        ``name`` is what the campaign records; ``shown_as`` (the sender's file name) only
+        appears in logs and quarantine records."""
+        sha = hashlib.sha256(data).hexdigest()
+        read = FileBytes(data if len(data) <= self.max_bytes else None, sha, len(data))
+        where = f"upload:{display_text(shown_as or name)}"
+        return self._guarded(read, where, display_text(name), True, options)
+
+    # -- the pipeline ---------------------------------------------------------------------
+    def _guarded(
+        self, read: FileBytes, where: str, name: str, settled: bool, opts: IngestOptions
+    ) -> IngestResult:
+        log = self.log.bind(path=where, sha256=read.sha256)
+        try:
+            return self._ingest(read, where, name, settled, opts, log)
+        except StoreUnavailable as exc:
+            log.warning("file.store_unavailable", error=str(exc))
+            return IngestResult(Outcome.RETRY, where, read.sha256, reason=str(exc))
+
+    def _ingest(
+        self, read: FileBytes, where: str, name: str, settled: bool, opts: IngestOptions, log: Any
+    ) -> IngestResult:
         sha = read.sha256
         campaigns = self.store.list_campaigns()
+        if opts.campaign_id is not None:
+            campaigns = [c for c in campaigns if c.id == opts.campaign_id]
         for campaign in campaigns:
             if self.store.has_file(campaign.id, sha):
                 log.info("file.already_applied", campaign_id=campaign.id)
-                return IngestResult(Outcome.ALREADY_APPLIED, str(path), sha, campaign.id)
+                return IngestResult(Outcome.ALREADY_APPLIED, where, sha, campaign.id)
         if sha in self._quarantined:
             log.debug("file.already_quarantined")
-            return IngestResult(Outcome.ALREADY_QUARANTINED, str(path), sha)
+            return IngestResult(Outcome.ALREADY_QUARANTINED, where, sha)
         if read.data is None:
             return self._quarantine(
-                path,
+                where,
+                name,
                 read,
                 log,
                 Reason(
                     what=f"the file is {read.size} bytes, over the {self.max_bytes} byte limit",
-                    where=str(path),
+                    where=where,
                     todo="a MegaMek battle record is far smaller; check this is the right file",
                 ),
+                opts.campaign_id,
+                code="file_too_large",
             )
         try:
-            mul = read_mul_bytes(read.data, str(path), max_bytes=self.max_bytes)
+            mul = read_mul_bytes(read.data, where, max_bytes=self.max_bytes)
         except MulReadError as exc:
             if not exc.refused and not settled:
                 log.info("file.unfinished", problem=exc.problem)
-                return IngestResult(Outcome.RETRY, str(path), sha, reason=exc.one_line())
+                return IngestResult(Outcome.RETRY, where, sha, reason=exc.one_line())
             return self._quarantine(
-                path, read, log, Reason(exc.problem, str(exc.position), exc.hint)
+                where,
+                name,
+                read,
+                log,
+                Reason(exc.problem, str(exc.position), exc.hint),
+                code="file_refused" if exc.refused else "file_unreadable",
             )
         fault_point("after_parse")
-        return self._apply(path, read, mul, campaigns, log, name)
+        return self._apply(where, name, read, mul, campaigns, opts, log)
+
+    def _candidates(self, campaigns: list[Campaign]) -> list[tuple[Campaign, Any]]:
+        """The campaigns whose rule set takes battle files, with their current state."""
+        out: list[tuple[Campaign, Any]] = []
+        for campaign in campaigns:
+            if self.runner.game(campaign.id).battle_files is not None:
+                out.append((campaign, self.runner.load(campaign.id).state))
+        return out
 
     def _apply(
         self,
-        path: Path,
-        read: _Read,
+        where: str,
+        name: str,
+        read: FileBytes,
         mul: MulFile,
         campaigns: list[Campaign],
+        opts: IngestOptions,
         log: Any,
-        name: str,
     ) -> IngestResult:
         sha = read.sha256
-        battle_input = self.battle_input
-        if battle_input is None:
-            return self._hold(
-                path,
-                sha,
-                log,
-                "this build of mekref cannot apply battle files yet (no battle ingestion)",
+        candidates = self._candidates(campaigns)
+        matching = [(c, state) for c, state in candidates if self._files(c.id).matches(state, mul)]
+        if opts.campaign_id is not None and not matching:
+            why = (
+                "no unit or person in this file belongs to this campaign"
+                if candidates
+                else "this campaign's rule set takes no battle files"
             )
-        # Battle files belong to campaigns whose state has units and battles (TripWire's);
-        # campaigns of other rule sets never match one.
-        states = {c.id: self.state_of(c.id) for c in campaigns}
-        campaigns = [c for c in campaigns if isinstance(states[c.id], CampaignState)]
-        matching = [c for c in campaigns if battle_input.campaign_matches(states[c.id], mul)]
+            log.info("file.not_for_campaign", campaign_id=opts.campaign_id, reason=why)
+            return IngestResult(Outcome.NOT_FOR_CAMPAIGN, where, sha, opts.campaign_id, reason=why)
         if not matching:
             return self._hold(
-                path, sha, log, "no unit or person in this file belongs to a known campaign"
+                where, sha, log, "no unit or person in this file belongs to a known campaign"
             )
         if len(matching) > 1:
-            names = ", ".join(f"{c.name} ({c.id})" for c in matching)
+            names = ", ".join(f"{c.name} ({c.id})" for c, _ in matching)
             return self._quarantine(
-                path,
+                where,
+                name,
                 read,
                 log,
                 Reason(
                     what=f"the file's units belong to several campaigns: {names}",
-                    where=str(path),
+                    where=where,
                     todo="split the file per campaign, or keep each campaign in its own database",
                 ),
+                code="several_campaigns",
             )
-        campaign = matching[0]
+        campaign, state = matching[0]
+        files = self._files(campaign.id)
+        assert files is not None
         log = log.bind(campaign_id=campaign.id)
+        request = FileRequest(
+            sha256=sha,
+            name=name,
+            actor=opts.actor,
+            assigned=opts.assigned,
+            battle_id=opts.battle_id,
+        )
         try:
-            command = battle_input.report_command(
-                states[campaign.id],
-                mul,
-                sha256=sha,
-                # The campaign keeps the file's name, not where it was found: the same files
-                # give the same state whether the daemon saw them or a replay fed them.
-                path=name,
-                design_for=self.design_for,
-                actor=self.actor,
-            )
-        except battle_input.AmbiguousMatch as exc:
+            command = files.command(state, mul, request, self.design_for)
+        except AmbiguousMatch as exc:
             return self._quarantine(
-                path,
+                where,
+                name,
                 read,
                 log,
                 Reason(
                     what=f"units cannot be matched without guessing: {exc}",
-                    where=str(path),
+                    where=where,
                     todo="export the scenario from mekref so units carry their ids, or have "
-                    "the referee say which unit is which",
+                    "the referee say which unit is which (battle ingest --assign)",
                 ),
                 campaign.id,
+                code="ambiguous_units",
             )
-        except battle_input.FileNotForCampaign as exc:
+        except FileNotForCampaign as exc:
             return self._quarantine(
-                path,
+                where,
+                name,
                 read,
                 log,
                 Reason(
                     what=f"the file does not belong to campaign {campaign.name}: {exc}",
-                    where=str(path),
+                    where=where,
                     todo="check that this file comes from one of this campaign's battles",
                 ),
                 campaign.id,
+                code="not_for_campaign",
             )
         except Refusal as exc:
-            return self._refused(path, read, log, exc, campaign.id)
-        battle_id = getattr(command, "battle_id", None)
-        battle_id = battle_id if isinstance(battle_id, str) else None
+            return self._refused(where, name, read, log, exc, campaign.id)
+        if opts.uploader_side is not None:
+            view = files.reporting_side(state, command)
+            if view != opts.uploader_side:
+                # Neither whose view it is nor whether it is anyone's: only that it is not yours.
+                log.info("file.not_your_file", side=opts.uploader_side)
+                return IngestResult(
+                    Outcome.NOT_YOUR_FILE,
+                    where,
+                    sha,
+                    campaign.id,
+                    reason="this file is not your side's view of the battle; the referee "
+                    "uploads it",
+                )
+        return self._execute(where, name, read, command, campaign.id, log)
+
+    def _files(self, campaign_id: str) -> Any:
+        return self.runner.game(campaign_id).battle_files
+
+    def _execute(
+        self, where: str, name: str, read: FileBytes, command: Command, campaign_id: str, log: Any
+    ) -> IngestResult:
+        sha = read.sha256
+        battle_id = self._files(campaign_id).battle_of(command)
         log = log.bind(battle_id=battle_id)
         try:
             with kill_inside_commit(self.store):
                 executed = self.runner.execute(
-                    campaign.id, command, battle_file=FileRef(sha, str(path), battle_id)
+                    campaign_id, command, battle_file=FileRef(sha, where, battle_id)
                 )
         except Refusal as exc:
-            return self._refused(path, read, log, exc, campaign.id)
+            return self._refused(where, name, read, log, exc, campaign_id)
         fault_point("after_commit")
         if executed.already_applied:
             log.info("file.already_applied")
-            return IngestResult(Outcome.ALREADY_APPLIED, str(path), sha, campaign.id, battle_id)
+            return IngestResult(Outcome.ALREADY_APPLIED, where, sha, campaign_id, battle_id)
         battles = sorted({b for e in executed.events if (b := _battle_id_of(e)) is not None})
         battle_id = battle_id or (battles[0] if len(battles) == 1 else None)
         log.info(
@@ -348,26 +389,33 @@ class Pipeline:
             last_seq=executed.last_seq,
             battle_id=battle_id,
         )
-        self._log_battles(log, executed.events, executed.state, sha)
+        self._log_battles(log, campaign_id, executed.events, executed.state, sha)
         return IngestResult(
-            Outcome.APPLIED, str(path), sha, campaign.id, battle_id, len(executed.events)
+            Outcome.APPLIED,
+            where,
+            sha,
+            campaign_id,
+            battle_id,
+            len(executed.events),
+            applied=executed.events,
+            first_seq=executed.first_seq,
+            last_seq=executed.last_seq,
+            state=executed.state,
         )
 
-    def state_of(self, campaign_id: str) -> Any:
-        """The campaign's current state. Matching a file needs every campaign's state; the
-        runner keeps the newest one it folded and reads only the events appended since (by
-        this process, the CLI or another replica), so this stays cheap as logs grow."""
-        return self.runner.load(campaign_id).state
+    def _campaigns_now(self) -> tuple[tuple[str, int], ...]:
+        """Each campaign with its last seq: what a held file's match depends on."""
+        return tuple((c.id, self.store.last_seq(c.id)) for c in self.store.list_campaigns())
 
     def _log_battles(
-        self, log: Any, events: tuple[Event, ...], state: CampaignState, sha: str
+        self, log: Any, campaign_id: str, events: tuple[Event, ...], state: Any, sha: str
     ) -> None:
         """One line per battle event the file caused, and one per battle still waiting."""
         for event in events:
             battle_id = _battle_id_of(event)
             if battle_id is not None:
                 log.info("battle." + _snake(type(event).TYPE), battle_id=battle_id)
-        for battle in pending_battles(state):
+        for battle in self._files(campaign_id).waiting(state):
             if sha in battle.files:
                 log.info(
                     "battle.waiting",
@@ -378,54 +426,76 @@ class Pipeline:
 
     # -- outcomes -------------------------------------------------------------------------
     def _refused(
-        self, path: Path, read: _Read, log: Any, exc: Refusal, campaign_id: str
+        self, where: str, name: str, read: FileBytes, log: Any, exc: Refusal, campaign_id: str
     ) -> IngestResult:
         return self._quarantine(
-            path,
+            where,
+            name,
             read,
             log,
             Reason(
                 what=f"the rules refused it: {exc}",
-                where=str(path),
+                where=where,
                 todo="fix the campaign (or the file) as the message says; the referee can "
                 "override with a recorded reason",
             ),
             campaign_id,
+            code="rules_refused",
         )
 
-    def _hold(self, path: Path, sha: str, log: Any, reason: str) -> IngestResult:
-        self.store.hold_unmatched(sha, str(path), reason)
-        # Said once at info; every rescan retries it, which is only worth a debug line.
-        (log.debug if sha in self._held else log.info)("file.unmatched", reason=reason)
-        self._held.add(sha)
-        return IngestResult(Outcome.UNMATCHED, str(path), sha, reason=reason)
+    def _hold(self, where: str, sha: str, log: Any, reason: str) -> IngestResult:
+        known = self.store.unmatched_files()
+        self.store.hold_unmatched(sha, where, reason)
+        # Said once at info; later looks at it are only worth a debug line.
+        held_before = any(u.sha256 == sha for u in known)
+        (log.debug if held_before else log.info)("file.unmatched", reason=reason)
+        return IngestResult(Outcome.UNMATCHED, where, sha, reason=reason)
 
     def _quarantine(
         self,
-        path: Path,
-        read: _Read,
+        where: str,
+        name: str,
+        read: FileBytes,
         log: Any,
         reason: Reason,
         campaign_id: str | None = None,
+        *,
+        code: str,
     ) -> IngestResult:
         when = self._now()
         try:
-            copy = str(
-                quarantine_copy(
-                    self.quarantine_dir, path, read.sha256, reason, data=read.data, when=when
-                )
+            # A file too large to hold gets only its reason file: nothing worth a copy (and
+            # copying it again on every restart would fill the disk).
+            written = quarantine_copy(
+                self.quarantine_dir,
+                name,
+                read.sha256,
+                reason,
+                data=read.data,
+                original=where,
+                when=when,
+            )
+            copy = (
+                str(written)
+                if read.data is not None
+                else "(no copy: the file is over the size limit)"
             )
         except OSError as exc:
             # The record and the log line still say what is wrong; the copy is a convenience.
             copy = f"(no copy: {exc.strerror or exc})"
             log.error("quarantine.copy_failed", folder=str(self.quarantine_dir), error=str(exc))
         self.store.quarantine_file(
-            read.sha256, str(path), copy, reason.one_line(), campaign_id=campaign_id, at=when
+            read.sha256, where, copy, reason.one_line(), campaign_id=campaign_id, at=when
         )
         self._quarantined.add(read.sha256)
         log.warning(
             "file.quarantined", reason=reason.one_line(), quarantine_path=copy, what=reason.what
         )
         return IngestResult(
-            Outcome.QUARANTINED, str(path), read.sha256, campaign_id, reason=reason.one_line()
+            Outcome.QUARANTINED,
+            where,
+            read.sha256,
+            campaign_id,
+            reason=reason.one_line(),
+            code=code,
         )

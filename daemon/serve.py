@@ -42,8 +42,6 @@ class Daemon:
     config: ServeConfig
     pipeline: Pipeline
     clock: Callable[[], float] = time.monotonic
-    #: Called with the campaign id after a file is applied (wakes the API's event streams).
-    on_applied: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
         self.pending = PendingFiles(settle=self.config.settle)
@@ -66,8 +64,6 @@ class Daemon:
             return
         if result.outcome is Outcome.RETRY:
             self.pending.retry_later(ready.path)
-        elif result.outcome is Outcome.APPLIED and result.campaign_id and self.on_applied:
-            self.on_applied(result.campaign_id)
 
     def run(self, shutdown: Shutdown) -> int:
         config = self.config
@@ -82,7 +78,6 @@ class Daemon:
             recursive=config.recursive,
             polling=config.poll or None,
             quarantine=str(config.quarantine_dir()),
-            battle_ingestion=self.pipeline.battle_input is not None,
         )
         try:
             self.log.info("scan.done", files=self.scan(), reason="startup")

@@ -1,14 +1,17 @@
 """Commands and events as frozen dataclasses that serialise to canonical JSON dicts.
 
-Every message serialises to ``{"type": <registered name>, ...fields}`` and comes back through
-the registry of its kind, so the daemon's store can keep events as JSON text and a client can
-send commands as JSON. Type names are part of the stored format: never rename one; add a new
+Every message class carries its stable type name (``TYPE``, set by :func:`command_type` or
+:func:`event_type`) and serialises to ``{"type": <name>, ...fields}``. Decoding needs to know
+which classes a name may stand for: that is a :class:`Codec`, which each rule set builds from
+its own decider and evolver tables (:mod:`mekref.rules.kernel`), so nothing is registered by
+importing a module. Type names are part of the stored format: never rename one; add a new
 type instead.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -45,24 +48,60 @@ class RefereeNote:
 
 
 M = TypeVar("M", Event, Command)
+C = TypeVar("C", bound=type[Command])
+E = TypeVar("E", bound=type[Event])
 
 
-class Registry(Generic[M]):
-    """Type name -> class, for one kind of message."""
+def _check_name(kind: str, name: str) -> None:
+    if not name or not name.isidentifier():
+        raise ValueError(f"{kind} type name {name!r} must be an identifier")
 
-    def __init__(self, kind: str) -> None:
+
+def command_type(name: str) -> Callable[[C], C]:
+    """Give a command class its stored type name (a class attribute, nothing registered)."""
+    _check_name("command", name)
+
+    def wrap(cls: C) -> C:
+        cls.TYPE = name
+        return cls
+
+    return wrap
+
+
+def event_type(name: str) -> Callable[[E], E]:
+    """Give an event class its stored type name (a class attribute, nothing registered)."""
+    _check_name("event", name)
+
+    def wrap(cls: E) -> E:
+        cls.TYPE = name
+        return cls
+
+    return wrap
+
+
+def message_to_json(message: Event | Command) -> dict[str, Any]:
+    """``{"type": TYPE, ...fields}`` for any named message."""
+    name = type(message).TYPE
+    if not name:
+        raise CodecError(f"{type(message).__name__} has no type name")
+    body = to_jsonable(message)
+    assert isinstance(body, dict)
+    return {"type": name, **body}
+
+
+class Codec(Generic[M]):
+    """Type name -> class for one kind of message of one rule set."""
+
+    def __init__(self, kind: str, classes: Iterable[type[M]]) -> None:
         self.kind = kind
         self._by_name: dict[str, type[M]] = {}
-
-    def register(self, name: str) -> Any:
-        def wrap(cls: type[M]) -> type[M]:
-            if name in self._by_name:
-                raise ValueError(f"{self.kind} type {name!r} is registered twice")
-            cls.TYPE = name
+        for cls in classes:
+            name = cls.TYPE
+            if not name:
+                raise ValueError(f"{cls.__name__} has no {kind} type name")
+            if self._by_name.get(name, cls) is not cls:
+                raise ValueError(f"{kind} type {name!r} names two classes")
             self._by_name[name] = cls
-            return cls
-
-        return wrap
 
     def names(self) -> tuple[str, ...]:
         return tuple(sorted(self._by_name))
@@ -70,52 +109,39 @@ class Registry(Generic[M]):
     def classes(self) -> tuple[type[M], ...]:
         return tuple(self._by_name[n] for n in self.names())
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def class_of(self, name: str) -> type[M]:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise CodecError(f"unknown {self.kind} type {name!r}") from None
+
     def to_json(self, message: M) -> dict[str, Any]:
-        name = type(message).TYPE
-        if self._by_name.get(name) is not type(message):
-            raise CodecError(f"{type(message).__name__} is not a registered {self.kind}")
-        body = to_jsonable(message)
-        assert isinstance(body, dict)
-        return {"type": name, **body}
+        if self._by_name.get(type(message).TYPE) is not type(message):
+            raise CodecError(f"{type(message).__name__} is not a {self.kind} of this rule set")
+        return message_to_json(message)
 
     def from_json(self, data: dict[str, Any]) -> M:
-        # Decoding a stored event must know every rule module's types, however we got here.
-        from mekref.rules.plugins import load_extensions
-
-        load_extensions()
         name = data.get("type")
-        if not isinstance(name, str) or name not in self._by_name:
-            raise CodecError(f"unknown {self.kind} type {name!r}")
-        return decode(self._by_name[name], {k: v for k, v in data.items() if k != "type"})
+        if not isinstance(name, str):
+            raise CodecError(f"a {self.kind} is a JSON object with a 'type'")
+        cls = self.class_of(name)
+        return decode(cls, {k: v for k, v in data.items() if k != "type"})
 
-
-EVENTS: Registry[Event] = Registry("event")
-COMMANDS: Registry[Command] = Registry("command")
-
-
-def event_to_json(event: Event) -> dict[str, Any]:
-    return EVENTS.to_json(event)
-
-
-def event_from_json(data: dict[str, Any]) -> Event:
-    return EVENTS.from_json(data)
-
-
-def command_to_json(command: Command) -> dict[str, Any]:
-    return COMMANDS.to_json(command)
-
-
-def command_from_json(data: dict[str, Any]) -> Command:
-    return COMMANDS.from_json(data)
+    def from_text(self, text: str) -> M:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise CodecError(f"a {self.kind} is a JSON object")
+        return self.from_json(data)
 
 
 def event_text(event: Event) -> str:
     """The canonical JSON text the event store keeps (``NewEvent.payload``), byte for byte."""
-    return canonical_json(event_to_json(event))
+    return canonical_json(message_to_json(event))
 
 
-def event_from_text(text: str) -> Event:
-    data = json.loads(text)
-    if not isinstance(data, dict):
-        raise CodecError("an event is a JSON object")
-    return event_from_json(data)
+def command_text(command: Command) -> str:
+    """The canonical JSON text of a command (what a client sends, what a recording keeps)."""
+    return canonical_json(message_to_json(command))

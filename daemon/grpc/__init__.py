@@ -1,8 +1,8 @@
 """The gRPC API: campaigns, secret orders, battle files and a live event stream.
 
-``serve_grpc(store, tokens, "127.0.0.1:50051")`` starts it in the background and returns a
-handle to stop; ``python -m mekref.daemon.grpc --db campaign.db`` runs it alone. See
-docs/api.md for the contract, authentication and a grpcurl session.
+``mekref serve --grpc HOST:PORT`` runs it (the composition root, :mod:`mekref.daemon.app`,
+builds it on the process's store, runner and battle-file pipeline). See docs/api.md for the
+contract, authentication and a grpcurl session.
 
 The names below are imported on first use: ``mekref token`` (which needs only the token store)
 must keep working in a checkout whose generated API code (``make proto``) is missing.
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
         ServerOptions,
         TlsFiles,
         build_server,
-        serve_grpc,
     )
     from mekref.daemon.grpc.tokens import Principal, Role, TokenStore
 
@@ -30,7 +29,6 @@ _WHERE = {
     "ServerOptions": "server",
     "TlsFiles": "server",
     "build_server": "server",
-    "serve_grpc": "server",
     "Principal": "tokens",
     "Role": "tokens",
     "TokenStore": "tokens",
@@ -45,7 +43,6 @@ __all__ = [
     "TlsFiles",
     "TokenStore",
     "build_server",
-    "serve_grpc",
 ]
 
 

@@ -12,15 +12,14 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import Executor
 
-from mekref.daemon.campaigns import Executed
-from mekref.daemon.grpc.runner import CachingRunner
+from mekref.daemon.campaigns import CampaignRunner, Executed
 from mekref.rules.messages import Command
 
 MAX_BATCH = 64
 
 
 class CommandBatcher:
-    def __init__(self, runner: CachingRunner, executor: Executor, max_batch: int = MAX_BATCH):
+    def __init__(self, runner: CampaignRunner, executor: Executor, max_batch: int = MAX_BATCH):
         self._runner = runner
         self._executor = executor
         self._max = max_batch

@@ -14,8 +14,8 @@ from typing import Any
 import grpc
 
 from mekref.daemon.grpc.errors import ApiError, unimplemented
-from mekref.rules.campaign_state import CampaignState
 from mekref.rules.codec import to_jsonable
+from mekref.rules.tripwire.state import CampaignState
 
 
 def _not_found(battle_id: str) -> ApiError:

@@ -27,15 +27,15 @@ from grpc_reflection.v1alpha import reflection
 from mekref.daemon.grpc.auth import Authenticator, AuthInterceptor
 from mekref.daemon.grpc.batcher import CommandBatcher
 from mekref.daemon.grpc.hub import EventHub
-from mekref.daemon.grpc.runner import CachingRunner
 from mekref.daemon.grpc.services.base import Services
 from mekref.daemon.grpc.services.battle import BattleServicer
 from mekref.daemon.grpc.services.campaign import CampaignServicer
 from mekref.daemon.grpc.services.diagnostics import DiagnosticsServicer
 from mekref.daemon.grpc.services.events import EventServicer
 from mekref.daemon.grpc.services.orders import OrdersServicer
+from mekref.daemon.grpc.services.rules import RulesServicer
 from mekref.daemon.grpc.tokens import TokenStore
-from mekref.daemon.store import EventStore
+from mekref.daemon.ingest import Pipeline
 from mekref.v1 import (
     battle_pb2,
     battle_pb2_grpc,
@@ -47,6 +47,8 @@ from mekref.v1 import (
     event_pb2_grpc,
     orders_pb2,
     orders_pb2_grpc,
+    rules_pb2,
+    rules_pb2_grpc,
 )
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
@@ -61,19 +63,27 @@ SERVICE_NAMES = (
     battle_pb2.DESCRIPTOR.services_by_name["BattleService"].full_name,
     event_pb2.DESCRIPTOR.services_by_name["EventService"].full_name,
     diagnostics_pb2.DESCRIPTOR.services_by_name["DiagnosticsService"].full_name,
+    rules_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name,
 )
 
 
 @dataclass(frozen=True)
 class TlsFiles:
-    """PEM files for TLS; without them the server listens in plain text (loopback use)."""
+    """PEM files for TLS; without them the server listens in plain text (loopback use).
+
+    With ``client_ca`` the server asks every client for a certificate signed by it (mutual
+    TLS), on top of the bearer token."""
 
     cert_file: Path
     key_file: Path
+    client_ca: Path | None = None
 
     def credentials(self) -> grpc.ServerCredentials:
+        ca = self.client_ca.read_bytes() if self.client_ca is not None else None
         return grpc.ssl_server_credentials(
-            [(self.key_file.read_bytes(), self.cert_file.read_bytes())]
+            [(self.key_file.read_bytes(), self.cert_file.read_bytes())],
+            root_certificates=ca,
+            require_client_auth=ca is not None,
         )
 
 
@@ -84,8 +94,7 @@ class ServerOptions:
     max_message_bytes: int = MAX_MESSAGE_BYTES
     stream_poll_seconds: float = 1.0
     stream_write_timeout: float = 30.0
-    #: Something with ``process(path)`` (``mekref.daemon.ingest.Pipeline``); None: no uploads.
-    pipeline: Any = None
+    #: Where uploaded files are kept (by sha256); None: uploads are not kept on disk.
     uploads_dir: Path | None = None
     extra_channel_options: Sequence[tuple[str, Any]] = field(default_factory=tuple)
 
@@ -99,25 +108,29 @@ class Built:
 
 
 async def build_server(
-    store: EventStore,
+    pipeline: Pipeline,
     tokens: TokenStore,
     address: str = DEFAULT_ADDRESS,
     *,
     tls: TlsFiles | None = None,
     options: ServerOptions | None = None,
 ) -> Built:
-    """A bound (not started) server on the running loop. ``address`` port 0 picks a free one."""
+    """A bound (not started) server on the running loop. ``address`` port 0 picks a free one.
+
+    The server shares the process's store, runner and battle-file pipeline (the composition
+    root, :mod:`mekref.daemon.app`, builds them once)."""
     opts = options or ServerOptions()
     loop = asyncio.get_running_loop()
     hub = EventHub(loop)
+    pipeline.runner.on_append(hub.notify_threadsafe)
     services = Services(
-        store=store,
-        runner=CachingRunner(store, on_append=hub.notify_threadsafe),
+        store=pipeline.store,
+        runner=pipeline.runner,
         tokens=tokens,
         hub=hub,
         executor=ThreadPoolExecutor(opts.workers, thread_name_prefix="mekref-grpc"),
         upload_max_bytes=opts.upload_max_bytes,
-        pipeline=opts.pipeline,
+        pipeline=pipeline,
         uploads_dir=opts.uploads_dir,
         stream_poll_seconds=opts.stream_poll_seconds,
         stream_write_timeout=opts.stream_write_timeout,
@@ -144,6 +157,7 @@ async def build_server(
     diagnostics_pb2_grpc.add_DiagnosticsServiceServicer_to_server(
         DiagnosticsServicer(services), server
     )
+    rules_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(services), server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     reflection.enable_server_reflection(
@@ -165,14 +179,14 @@ class GrpcServer:
 
     def __init__(
         self,
-        store: EventStore,
+        pipeline: Pipeline,
         tokens: TokenStore,
         address: str = DEFAULT_ADDRESS,
         *,
         tls: TlsFiles | None = None,
         options: ServerOptions | None = None,
     ) -> None:
-        self._args = (store, tokens, address)
+        self._args = (pipeline, tokens, address)
         self._tls = tls
         self._options = options
         self._loop = asyncio.new_event_loop()
@@ -193,12 +207,6 @@ class GrpcServer:
     def services(self) -> Services:
         assert self._built is not None, "start() first"
         return self._built.services
-
-    def notify(self, campaign_id: str) -> None:
-        """Wake live streams of a campaign (for appends made outside this server, e.g. the
-        folder watcher in the same process); without it they notice within a poll interval."""
-        if self._built is not None:
-            self._built.services.hub.notify_threadsafe(campaign_id)
 
     def start(self) -> int:
         self._thread = threading.Thread(target=self._run, name="mekref-grpc-loop", daemon=True)
@@ -257,17 +265,3 @@ class GrpcServer:
         """Block until the server stops."""
         if self._thread is not None:
             self._thread.join()
-
-
-def serve_grpc(
-    store: EventStore,
-    tokens: TokenStore,
-    address: str = DEFAULT_ADDRESS,
-    *,
-    tls: TlsFiles | None = None,
-    options: ServerOptions | None = None,
-) -> GrpcServer:
-    """Start the API server in the background and return its handle (``.stop(grace)``)."""
-    server = GrpcServer(store, tokens, address, tls=tls, options=options)
-    server.start()
-    return server

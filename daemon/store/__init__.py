@@ -22,6 +22,7 @@ from mekref.daemon.store.model import (
     NewEvent,
     QuarantinedFile,
     Snapshot,
+    TokenRow,
     UnmatchedFile,
 )
 from mekref.daemon.store.open import open_store
@@ -45,6 +46,7 @@ __all__ = [
     "Snapshot",
     "StoreError",
     "StoreUnavailable",
+    "TokenRow",
     "UnmatchedFile",
     "WriterBusy",
     "open_store",

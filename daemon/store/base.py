@@ -33,6 +33,7 @@ from mekref.daemon.store.model import (
     NewEvent,
     QuarantinedFile,
     Snapshot,
+    TokenRow,
     UnmatchedFile,
     check_campaign_id,
     check_sha256,
@@ -51,6 +52,16 @@ class Tx(Protocol):
         ...
 
     def run_many(self, sql: str, params: Sequence[Sequence[Any]]) -> None: ...
+
+
+def _token(found: Row) -> TokenRow:
+    token_id, role, campaign_id, side_id, label, created_at, revoked_at = found
+    return TokenRow(
+        str(token_id), str(role), campaign_id, side_id, str(label), str(created_at), revoked_at
+    )
+
+
+_TOKEN_COLUMNS = "token_id, role, campaign_id, side_id, label, created_at, revoked_at"
 
 
 def _max_seq(tx: Tx, campaign_id: str) -> int:
@@ -394,3 +405,44 @@ class SqlEventStore(ABC):
             self._require_campaign(self._read, cid)
             return None
         return rows.snapshot(found[0])
+
+    # -- API tokens (only the sha256 of a secret is stored) ---------------------------------
+    def add_token(self, row: TokenRow, token_sha256: str) -> None:
+        with self._tx() as tx:
+            tx.run(
+                "INSERT INTO api_tokens (token_id, token_sha256, role, campaign_id, side_id, "
+                "label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row.token_id,
+                    token_sha256,
+                    row.role,
+                    row.campaign_id,
+                    row.side_id,
+                    row.label,
+                    row.created_at,
+                ),
+            )
+
+    def live_token(self, token_sha256: str) -> TokenRow | None:
+        found = self._read(
+            f"SELECT {_TOKEN_COLUMNS} FROM api_tokens "
+            "WHERE token_sha256 = ? AND revoked_at IS NULL",
+            (token_sha256,),
+        )
+        return _token(found[0]) if found else None
+
+    def tokens(self) -> list[TokenRow]:
+        return [
+            _token(r)
+            for r in self._read(
+                f"SELECT {_TOKEN_COLUMNS} FROM api_tokens ORDER BY created_at, token_id"
+            )
+        ]
+
+    def revoke_token(self, token_id: str, *, at: datetime | None = None) -> bool:
+        with self._tx() as tx:
+            changed: int = tx.run(
+                "UPDATE api_tokens SET revoked_at = ? WHERE token_id = ? AND revoked_at IS NULL",
+                (self._now(at), token_id),
+            )
+        return changed == 1

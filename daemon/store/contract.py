@@ -16,6 +16,7 @@ from mekref.daemon.store.model import (
     NewEvent,
     QuarantinedFile,
     Snapshot,
+    TokenRow,
     UnmatchedFile,
 )
 
@@ -150,3 +151,18 @@ class EventStore(Protocol):
         ...
 
     def latest_snapshot(self, campaign_id: str) -> Snapshot | None: ...
+
+    # API tokens
+    def add_token(self, row: TokenRow, token_sha256: str) -> None:
+        """Keep a token's grant and the sha256 of its secret (never the secret)."""
+        ...
+
+    def live_token(self, token_sha256: str) -> TokenRow | None:
+        """The unrevoked token whose secret hashes to ``token_sha256``, if any."""
+        ...
+
+    def tokens(self) -> list[TokenRow]: ...
+
+    def revoke_token(self, token_id: str, *, at: datetime | None = None) -> bool:
+        """Revoke a live token; False when there is none with that id."""
+        ...

@@ -169,3 +169,14 @@ class AppendResult:
     @property
     def count(self) -> int:
         return self.last_seq - self.first_seq + 1
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRow:
+    token_id: str
+    role: str  # "referee" | "side"
+    campaign_id: str | None
+    side_id: str | None
+    label: str
+    created_at: str
+    revoked_at: str | None = None

@@ -120,8 +120,26 @@ CREATE TABLE snapshots (
 );
 """
 
+# API tokens (stored as the sha256 of the secret). IF NOT EXISTS: stores made before this
+# version created the same table outside the migrations, on first use of the API.
+_V2 = """
+CREATE TABLE IF NOT EXISTS api_tokens (
+    token_id     TEXT PRIMARY KEY,
+    token_sha256 TEXT NOT NULL UNIQUE,
+    role         TEXT NOT NULL CHECK (role IN ('referee', 'side')),
+    campaign_id  TEXT,
+    side_id      TEXT,
+    label        TEXT NOT NULL,
+    created_at   TEXT NOT NULL,
+    revoked_at   TEXT,
+    CHECK ((role = 'side') = (side_id IS NOT NULL)),
+    CHECK (role = 'referee' OR campaign_id IS NOT NULL)
+)
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "campaigns, events, files, snapshots", _V1_SQLITE, _V1_POSTGRESQL),
+    Migration(2, "API tokens", _V2, _V2),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

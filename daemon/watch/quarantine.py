@@ -9,12 +9,10 @@ with the same name gets the first 12 hex digits of its sha256 added.
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import BinaryIO
 
 
 @dataclass(frozen=True)
@@ -37,23 +35,22 @@ def _free_name(folder: Path, name: str, sha256: str, data: bytes | None) -> Path
     return folder / (f"{stem}.{sha256[:12]}.{suffix}" if dot else f"{name}.{sha256[:12]}")
 
 
-def _write_atomic(target: Path, data: bytes | BinaryIO) -> None:
+def _write_atomic(target: Path, data: bytes) -> None:
     # Written under a dot-name and renamed: a watcher of the quarantine folder (or a person)
     # never sees half a copy.
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".mekref-", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as out:
-            if isinstance(data, bytes):
-                out.write(data)
-            else:
-                shutil.copyfileobj(data, out)
+            out.write(data)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
-def reason_text(reason: Reason, *, original: str, sha256: str, when: datetime, copy: Path) -> str:
+def reason_text(
+    reason: Reason, *, original: str, sha256: str, when: datetime, copy: Path | None
+) -> str:
     return (
         f"What:    {reason.what}\n"
         f"Where:   {reason.where}\n"
@@ -61,7 +58,7 @@ def reason_text(reason: Reason, *, original: str, sha256: str, when: datetime, c
         f"\n"
         f"File:    {original}\n"
         f"sha256:  {sha256}\n"
-        f"Copy:    {copy}\n"
+        f"Copy:    {copy if copy is not None else 'none (the file is over the size limit)'}\n"
         f"When:    {when.isoformat()}\n"
         f"\n"
         f"The original file was left where it was, unchanged. mekref will not try these exact\n"
@@ -72,25 +69,37 @@ def reason_text(reason: Reason, *, original: str, sha256: str, when: datetime, c
 
 def quarantine_copy(
     folder: Path,
-    original: Path,
+    name: str,
     sha256: str,
     reason: Reason,
     *,
     data: bytes | None,
+    original: str,
     when: datetime,
 ) -> Path:
-    """Copy the judged bytes into ``folder`` with ``<name>.reason.txt``; return the copy's path.
+    """Write the judged bytes into ``folder`` as ``name`` (or a free variant) with
+    ``<name>.reason.txt`` beside it; return the copy's path.
 
-    ``data`` is None when the file was too large to hold in memory: the copy is then streamed
-    from the original.
+    ``data`` None (a file over the size limit): only the reason is written, and its path is
+    returned; copying such a file would fill the disk each time it is judged again.
     """
     folder.mkdir(parents=True, exist_ok=True)
-    target = _free_name(folder, original.name, sha256, data)
-    if data is None:
-        with original.open("rb") as src:
-            _write_atomic(target, src)
-    else:
+    target = _free_name(folder, _safe_name(name), sha256, data)
+    if data is not None:
         _write_atomic(target, data)
-    text = reason_text(reason, original=str(original), sha256=sha256, when=when, copy=target)
-    _write_atomic(target.with_name(target.name + ".reason.txt"), text.encode("utf-8"))
-    return target
+    text = reason_text(
+        reason,
+        original=original,
+        sha256=sha256,
+        when=when,
+        copy=target if data is not None else None,
+    )
+    note = target.with_name(target.name + ".reason.txt")
+    _write_atomic(note, text.encode("utf-8"))
+    return target if data is not None else note
+
+
+def _safe_name(name: str) -> str:
+    """A file name that stays inside the quarantine folder whatever the caller sent."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    return base if base not in ("", ".", "..") and not base.startswith(".") else "upload.mul"

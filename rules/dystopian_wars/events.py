@@ -14,10 +14,10 @@ from mekref.rules.dystopian_wars.model import (
     Stake,
     Territory,
 )
-from mekref.rules.messages import EVENTS, Event
+from mekref.rules.messages import Event, event_type
 
 
-@EVENTS.register("DWCampaignCreated")
+@event_type("DWCampaignCreated")
 @dataclass(frozen=True, kw_only=True)
 class CampaignCreated(Event):
     seed: str
@@ -26,7 +26,7 @@ class CampaignCreated(Event):
     field_orders: tuple[FieldOrder, ...] = ()
 
 
-@EVENTS.register("DWMapSet")
+@event_type("DWMapSet")
 @dataclass(frozen=True, kw_only=True)
 class MapSet(Event):
     borders: tuple[tuple[str, str], ...]
@@ -34,19 +34,19 @@ class MapSet(Event):
     actor: str
 
 
-@EVENTS.register("DWMarAssigned")
+@event_type("DWMarAssigned")
 @dataclass(frozen=True, kw_only=True)
 class MarAssigned(Event):
     assignment: MarAssignment
 
 
-@EVENTS.register("DWTerritoriesGenerated")
+@event_type("DWTerritoriesGenerated")
 @dataclass(frozen=True, kw_only=True)
 class TerritoriesGenerated(Event):
     territories: tuple[Territory, ...]
 
 
-@EVENTS.register("DWTerritoryGranted")
+@event_type("DWTerritoryGranted")
 @dataclass(frozen=True, kw_only=True)
 class TerritoryGranted(Event):
     territory_id: str
@@ -63,7 +63,7 @@ class StrategyScore:
     total: int
 
 
-@EVENTS.register("DWBattleSetUp")
+@event_type("DWBattleSetUp")
 @dataclass(frozen=True, kw_only=True)
 class BattleSetUp(Event):
     battle: Battle
@@ -71,7 +71,7 @@ class BattleSetUp(Event):
     size_die: int
 
 
-@EVENTS.register("DWSquadronsBroken")
+@event_type("DWSquadronsBroken")
 @dataclass(frozen=True, kw_only=True)
 class SquadronsBroken(Event):
     """Squadrons starting this battle Broken (Opium Traders' roll of 1, or shore leave)."""
@@ -80,14 +80,14 @@ class SquadronsBroken(Event):
     squadron_ids: tuple[str, ...]
 
 
-@EVENTS.register("DWStaked")
+@event_type("DWStaked")
 @dataclass(frozen=True, kw_only=True)
 class Staked(Event):
     battle_id: str
     stake: Stake
 
 
-@EVENTS.register("DWBattleResolved")
+@event_type("DWBattleResolved")
 @dataclass(frozen=True, kw_only=True)
 class BattleResolved(Event):
     battle_id: str
@@ -97,13 +97,13 @@ class BattleResolved(Event):
     victory_points: tuple[int, int]
 
 
-@EVENTS.register("DWLoansEnded")
+@event_type("DWLoansEnded")
 @dataclass(frozen=True, kw_only=True)
 class LoansEnded(Event):
     territory_ids: tuple[str, ...]
 
 
-@EVENTS.register("DWTerritoryTaken")
+@event_type("DWTerritoryTaken")
 @dataclass(frozen=True, kw_only=True)
 class TerritoryTaken(Event):
     territory_id: str
@@ -111,7 +111,7 @@ class TerritoryTaken(Event):
     to_fleet: str
 
 
-@EVENTS.register("DWTerritoryLent")
+@event_type("DWTerritoryLent")
 @dataclass(frozen=True, kw_only=True)
 class TerritoryLent(Event):
     """A Raid: the victor has the territory's RP and MARs for one battle (line 205)."""
@@ -121,7 +121,7 @@ class TerritoryLent(Event):
     to_fleet: str
 
 
-@EVENTS.register("DWSquadronAfterBattle")
+@event_type("DWSquadronAfterBattle")
 @dataclass(frozen=True, kw_only=True)
 class SquadronAfterBattle(Event):
     fleet_id: str
@@ -135,7 +135,7 @@ class SquadronAfterBattle(Event):
     broken_next_battle: bool
 
 
-@EVENTS.register("DWSkillGained")
+@event_type("DWSkillGained")
 @dataclass(frozen=True, kw_only=True)
 class SkillGained(Event):
     fleet_id: str
@@ -145,7 +145,7 @@ class SkillGained(Event):
     skill: str | None  # None: every skill already held or not applicable
 
 
-@EVENTS.register("DWCommodoreExperience")
+@event_type("DWCommodoreExperience")
 @dataclass(frozen=True, kw_only=True)
 class CommodoreExperience(Event):
     fleet_id: str
@@ -154,7 +154,7 @@ class CommodoreExperience(Event):
     reasons: tuple[str, ...]
 
 
-@EVENTS.register("DWTacticalProwess")
+@event_type("DWTacticalProwess")
 @dataclass(frozen=True, kw_only=True)
 class TacticalProwess(Event):
     fleet_id: str
@@ -164,7 +164,7 @@ class TacticalProwess(Event):
     ineptitude: bool  # a double 1 was rolled: Chaos and Disarray until repaired
 
 
-@EVENTS.register("DWCommodoreInjury")
+@event_type("DWCommodoreInjury")
 @dataclass(frozen=True, kw_only=True)
 class CommodoreInjury(Event):
     fleet_id: str
@@ -173,14 +173,14 @@ class CommodoreInjury(Event):
     successor: str | None  # the new commodore when the old one is dead
 
 
-@EVENTS.register("DWGameMissed")
+@event_type("DWGameMissed")
 @dataclass(frozen=True, kw_only=True)
 class GameMissed(Event):
     fleet_id: str
     games_to_miss: int  # left after this battle
 
 
-@EVENTS.register("DWRequisitionGranted")
+@event_type("DWRequisitionGranted")
 @dataclass(frozen=True, kw_only=True)
 class RequisitionGranted(Event):
     fleet_id: str
@@ -189,7 +189,7 @@ class RequisitionGranted(Event):
     total: int
 
 
-@EVENTS.register("DWRepaired")
+@event_type("DWRepaired")
 @dataclass(frozen=True, kw_only=True)
 class Repaired(Event):
     fleet_id: str
@@ -199,7 +199,7 @@ class Repaired(Event):
     complete: bool  # False: points applied, the ship stays in dry dock
 
 
-@EVENTS.register("DWSquadronRequisitioned")
+@event_type("DWSquadronRequisitioned")
 @dataclass(frozen=True, kw_only=True)
 class SquadronRequisitioned(Event):
     fleet_id: str
@@ -207,14 +207,14 @@ class SquadronRequisitioned(Event):
     rp_spent: int
 
 
-@EVENTS.register("DWCommodoreReleased")
+@event_type("DWCommodoreReleased")
 @dataclass(frozen=True, kw_only=True)
 class CommodoreReleased(Event):
     fleet_id: str
     ransom_rp: int
 
 
-@EVENTS.register("DWCampaignWon")
+@event_type("DWCampaignWon")
 @dataclass(frozen=True, kw_only=True)
 class CampaignWon(Event):
     fleet_id: str

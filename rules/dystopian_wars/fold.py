@@ -3,7 +3,7 @@ facts already in the log."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -18,26 +18,6 @@ from mekref.rules.dystopian_wars.model import (
 )
 from mekref.rules.dystopian_wars.table_loader import load_tables
 from mekref.rules.messages import Event
-
-
-def initial_state() -> DystopianState:
-    return DystopianState()
-
-
-def evolve(state: DystopianState, event: Event) -> DystopianState:
-    apply = _EVOLVERS.get(type(event))
-    if apply is None:
-        raise ValueError(f"no fold for event {type(event).__name__}")
-    new: DystopianState = apply(state, event)
-    rolls_used = max([new.rolls_used, *(r.index + 1 for r in event.rolls)])
-    return replace(new, rolls_used=rolls_used, events_applied=state.events_applied + 1)
-
-
-def fold(events: Iterable[Event], state: DystopianState | None = None) -> DystopianState:
-    current = state or initial_state()
-    for event in events:
-        current = evolve(current, event)
-    return current
 
 
 def _fleet(state: DystopianState, fleet: Fleet) -> DystopianState:
@@ -212,7 +192,7 @@ def _released(state: DystopianState, ev: e.CommodoreReleased) -> DystopianState:
     return _fleet(state, replace(fleet, rp=fleet.rp - ev.ransom_rp, commodore=commodore))
 
 
-_EVOLVERS: dict[type[Event], Callable[[DystopianState, Any], DystopianState]] = {
+EVOLVERS: dict[type[Event], Callable[[DystopianState, Any], DystopianState]] = {
     e.CampaignCreated: _created,
     e.TerritoriesGenerated: _generated,
     e.TerritoryGranted: lambda s, ev: _territory(

@@ -1,36 +1,26 @@
-"""The Dystopian Wars campaign's pure core: ``decide`` turns a command into events.
+"""The Dystopian Wars campaign as one rule-set value the kernel runs (:data:`DYSTOPIAN_WARS`).
 
-Same shape as the campaign engine: the dice cursor must sit at ``state.rolls_used``, every roll
-is stored in the event that used it, and a refused command raises
-:class:`~mekref.rules.refusal.Refusal` and appends nothing.
+A side is a fleet (its player's token). Battles are fought on the table and entered by the
+referee; a fleet's player stakes territories, assigns MARs, repairs, requisitions and pays
+ransoms for that fleet. What a fleet may not see: the dice seed and, until the battle is
+resolved, the Field Order the other fleet drew.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from mekref.rules.codec import content_hash
-from mekref.rules.dice import Dice, require_cursor
+from mekref.rules.codec import JsonValue, to_jsonable
+from mekref.rules.dice import Dice
 from mekref.rules.dystopian_wars import commands as c
+from mekref.rules.dystopian_wars import events as e
 from mekref.rules.dystopian_wars import logistics, mars, postbattle, prebattle
-from mekref.rules.dystopian_wars.fold import evolve, fold, initial_state
+from mekref.rules.dystopian_wars.fold import EVOLVERS
 from mekref.rules.dystopian_wars.model import DystopianState
-from mekref.rules.messages import Command, Event
-from mekref.rules.refusal import Refusal
+from mekref.rules.kernel import Decider, RuleSet
+from mekref.rules.messages import Command
 
-__all__ = ["decide", "dice_for", "evolve", "execute", "fold", "initial_state", "state_hash"]
-
-
-def dice_for(state: DystopianState) -> Dice:
-    return Dice(state.seed, state.rolls_used)
-
-
-def state_hash(state: DystopianState) -> str:
-    return content_hash(state)
-
-
-_DECIDERS: dict[type[Command], Callable[[DystopianState, Any, Dice], list[Event]]] = {
+DECIDERS: dict[type[Command], Decider[DystopianState]] = {
     c.CreateCampaign: prebattle.create,
     c.GrantTerritory: prebattle.grant,
     c.StartBattle: prebattle.start_battle,
@@ -44,20 +34,83 @@ _DECIDERS: dict[type[Command], Callable[[DystopianState, Any, Dice], list[Event]
 }
 
 
-def decide(state: DystopianState, command: Command, dice: Dice) -> list[Event]:
-    handler = _DECIDERS.get(type(command))
-    if handler is None:
-        raise Refusal(
-            "unknown_command", f"the Dystopian Wars campaign does not handle {command.TYPE}"
-        )
-    if not isinstance(command, c.CreateCampaign):
-        if not state.created:
-            raise Refusal("no_campaign", "create the campaign first")
-        require_cursor(dice, state.seed, state.rolls_used, "campaign")
-    return handler(state, command, dice)
+#: Commands a fleet's player gives for that fleet; the rest are the referee's.
+_FLEET_COMMANDS = (
+    c.StakeTerritories,
+    c.AssignMar,
+    c.Repair,
+    c.RequisitionSquadron,
+    c.ReleaseCommodore,
+)
 
 
-def execute(state: DystopianState, command: Command) -> tuple[list[Event], DystopianState]:
-    """Decide with the state's own dice cursor and fold the result."""
-    events = decide(state, command, dice_for(state))
-    return events, fold(events, state)
+def _acting_side(state: DystopianState, command: Command) -> str | None:
+    if isinstance(command, _FLEET_COMMANDS):
+        return command.fleet_id
+    return None
+
+
+class DystopianWarsViews:
+    """Every fleet sees the map, the fleets and the results; not the seed, and not the other
+    fleet's drawn Field Order while a battle is being fought."""
+
+    def sides(self, state: DystopianState) -> dict[str, str]:
+        return {f.fleet_id: f"{f.nation} ({f.player})" for _, f in sorted(state.fleets.items())}
+
+    def view(self, state: DystopianState, side: str) -> JsonValue:
+        data = to_jsonable(state)
+        assert isinstance(data, dict)
+        data.pop("seed", None)
+        battle = data.get("battle")
+        if isinstance(battle, dict) and state.battle is not None:
+            battle["field_orders"] = _own_orders(
+                state.battle.fleets, state.battle.field_orders, side
+            )
+        return data
+
+    def event_for(
+        self, state: DystopianState, event: dict[str, Any], side: str
+    ) -> dict[str, Any] | None:
+        data = dict(event)
+        if data.get("type") == e.CampaignCreated.TYPE:
+            data.pop("seed", None)
+        battle = data.get("battle")
+        if data.get("type") == e.BattleSetUp.TYPE and isinstance(battle, dict):
+            battle = dict(battle)
+            battle["field_orders"] = _own_orders(
+                tuple(battle.get("fleets") or ()), tuple(battle.get("field_orders") or ()), side
+            )
+            data["battle"] = battle
+        return data
+
+
+def _own_orders(fleets: tuple[str, ...], orders: tuple[int, ...], side: str) -> list[int | None]:
+    """The drawn Field Orders with every fleet's but ``side``'s hidden."""
+    return [o if f == side else None for f, o in zip(fleets, orders, strict=False)]
+
+
+DYSTOPIAN_WARS: RuleSet[DystopianState] = RuleSet(
+    name="dystopian_wars",
+    title="Dystopian Wars campaign v2.0",
+    state_type=DystopianState,
+    deciders=DECIDERS,
+    evolvers=EVOLVERS,
+    setup=(c.CreateCampaign,),
+    started=lambda state: state.created,
+    not_started=("no_campaign", "create the campaign first"),
+    acting_side=_acting_side,
+    views=DystopianWarsViews(),
+)
+
+initial_state = DYSTOPIAN_WARS.initial_state
+decide = DYSTOPIAN_WARS.decide
+evolve = DYSTOPIAN_WARS.evolve
+fold = DYSTOPIAN_WARS.fold
+execute = DYSTOPIAN_WARS.execute
+state_hash = DYSTOPIAN_WARS.state_hash
+
+
+def dice_for(state: DystopianState, command: Command | None = None) -> Dice:
+    if command is None:
+        return Dice(state.seed, state.rolls_used)
+    return DYSTOPIAN_WARS.dice_for(state, command)

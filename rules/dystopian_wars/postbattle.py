@@ -15,10 +15,11 @@ from mekref.rules.dystopian_wars.experience import (
     roll_skill,
     squadron_xp,
 )
-from mekref.rules.dystopian_wars.fold import fold
+from mekref.rules.dystopian_wars.fold import EVOLVERS
 from mekref.rules.dystopian_wars.mars import squadron_mars
 from mekref.rules.dystopian_wars.model import Battle, DystopianState, Fleet, VesselClass
 from mekref.rules.dystopian_wars.table_loader import load_tables
+from mekref.rules.kernel import evolve_with
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 
@@ -83,7 +84,9 @@ def report(state: DystopianState, cmd: c.ReportBattle, dice: Dice) -> list[Event
 
 def _fold_preview(state: DystopianState, events: list[Event]) -> DystopianState:
     # Later steps read the state as the earlier steps leave it (conquest before Requisition).
-    return fold(events, state)
+    for event in events:
+        state = evolve_with(EVOLVERS, state, event)
+    return state
 
 
 def _check_result(state: DystopianState, fleet: Fleet, result: c.FleetResult) -> None:

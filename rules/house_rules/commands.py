@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mekref.rules.messages import COMMANDS, Command, RefereeNote
+from mekref.rules.messages import Command, RefereeNote, command_type
 
 
-@COMMANDS.register("HRSetUp")
+@command_type("HRSetUp")
 @dataclass(frozen=True, kw_only=True)
 class SetUp(Command):
     seed: str
 
 
-@COMMANDS.register("HRAddPilot")
+@command_type("HRAddPilot")
 @dataclass(frozen=True, kw_only=True)
 class AddPilot(Command):
     pilot_id: str
@@ -28,7 +28,7 @@ class PilotHits:
     hits: int  # hits taken in this battle
 
 
-@COMMANDS.register("HRReportBattle")
+@command_type("HRReportBattle")
 @dataclass(frozen=True, kw_only=True)
 class ReportBattle(Command):
     battle_id: str
@@ -36,14 +36,14 @@ class ReportBattle(Command):
     hits: tuple[PilotHits, ...] = ()
 
 
-@COMMANDS.register("HRReturnFromRehabilitation")
+@command_type("HRReturnFromRehabilitation")
 @dataclass(frozen=True, kw_only=True)
 class ReturnFromRehabilitation(Command):
     pilot_id: str
     note: RefereeNote
 
 
-@COMMANDS.register("HRMoraleTest")
+@command_type("HRMoraleTest")
 @dataclass(frozen=True, kw_only=True)
 class MoraleTestCommand(Command):
     unit_id: str
@@ -53,7 +53,7 @@ class MoraleTestCommand(Command):
     situations: tuple[str, ...] = ()  # keys of the situation rows ("force_50", "inferno" ...)
 
 
-@COMMANDS.register("HRRandomDamage")
+@command_type("HRRandomDamage")
 @dataclass(frozen=True, kw_only=True)
 class RandomDamage(Command):
     unit_id: str
@@ -63,7 +63,7 @@ class RandomDamage(Command):
     locations: tuple[str, ...] = ()  # the unit's location names, when known (a tank's turret)
 
 
-@COMMANDS.register("HRMapSheets")
+@command_type("HRMapSheets")
 @dataclass(frozen=True, kw_only=True)
 class MapSheets(Command):
     """Roll the battlefield: the terrain (unless named) and ``maps`` sheets from its table."""
@@ -73,7 +73,7 @@ class MapSheets(Command):
     maps: int = 1
 
 
-@COMMANDS.register("HRRetreat")
+@command_type("HRRetreat")
 @dataclass(frozen=True, kw_only=True)
 class Retreat(Command):
     unit_id: str
@@ -83,7 +83,7 @@ class Retreat(Command):
     ammo_types: tuple[str, ...] = ()
 
 
-@COMMANDS.register("HRAcquire")
+@command_type("HRAcquire")
 @dataclass(frozen=True, kw_only=True)
 class Acquire(Command):
     item: str
@@ -92,13 +92,13 @@ class Acquire(Command):
     logistics_skill: int | None = None
 
 
-@COMMANDS.register("HRMissionRoll")
+@command_type("HRMissionRoll")
 @dataclass(frozen=True, kw_only=True)
 class MissionRollCommand(Command):
     mission: str
 
 
-@COMMANDS.register("HRRepairAttempt")
+@command_type("HRRepairAttempt")
 @dataclass(frozen=True, kw_only=True)
 class RepairAttempt(Command):
     part_id: str
@@ -108,7 +108,7 @@ class RepairAttempt(Command):
     target_number: int  # before the cumulative Elite modifier
 
 
-@COMMANDS.register("HRExchangeFluctuation")
+@command_type("HRExchangeFluctuation")
 @dataclass(frozen=True, kw_only=True)
 class ExchangeFluctuation(Command):
     currency: str

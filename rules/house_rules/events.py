@@ -13,17 +13,17 @@ from mekref.rules.house_rules.pilots import PilotStatus
 from mekref.rules.house_rules.random_damage import PreBattleDamage
 from mekref.rules.house_rules.repairs import Attempt
 from mekref.rules.house_rules.retreat import RetreatResult
-from mekref.rules.messages import EVENTS, Event, RefereeNote
+from mekref.rules.messages import Event, RefereeNote, event_type
 
 
-@EVENTS.register("HRSetUpDone")
+@event_type("HRSetUpDone")
 @dataclass(frozen=True, kw_only=True)
 class SetUpDone(Event):
     seed: str
     actor: str
 
 
-@EVENTS.register("HRPilotJoined")
+@event_type("HRPilotJoined")
 @dataclass(frozen=True, kw_only=True)
 class PilotJoined(Event):
     pilot_id: str
@@ -41,58 +41,58 @@ class PilotChange:
     status: PilotStatus
 
 
-@EVENTS.register("HRBattleReported")
+@event_type("HRBattleReported")
 @dataclass(frozen=True, kw_only=True)
 class BattleReported(Event):
     battle_id: str
     changes: tuple[PilotChange, ...]
 
 
-@EVENTS.register("HRPilotReturned")
+@event_type("HRPilotReturned")
 @dataclass(frozen=True, kw_only=True)
 class PilotReturned(Event):
     pilot_id: str
     note: RefereeNote
 
 
-@EVENTS.register("HRMoraleTested")
+@event_type("HRMoraleTested")
 @dataclass(frozen=True, kw_only=True)
 class MoraleTested(Event):
     test: MoraleTest
 
 
-@EVENTS.register("HRPreBattleDamageRolled")
+@event_type("HRPreBattleDamageRolled")
 @dataclass(frozen=True, kw_only=True)
 class PreBattleDamageRolled(Event):
     damage: PreBattleDamage
 
 
-@EVENTS.register("HRMapSheetsRolled")
+@event_type("HRMapSheetsRolled")
 @dataclass(frozen=True, kw_only=True)
 class MapSheetsRolled(Event):
     battle_id: str
     battlefield: Battlefield
 
 
-@EVENTS.register("HRRetreatRolled")
+@event_type("HRRetreatRolled")
 @dataclass(frozen=True, kw_only=True)
 class RetreatRolled(Event):
     result: RetreatResult
 
 
-@EVENTS.register("HRAcquisitionRolled")
+@event_type("HRAcquisitionRolled")
 @dataclass(frozen=True, kw_only=True)
 class AcquisitionRolled(Event):
     acquisition: Acquisition
 
 
-@EVENTS.register("HRMissionRolled")
+@event_type("HRMissionRolled")
 @dataclass(frozen=True, kw_only=True)
 class MissionRolled(Event):
     result: MissionRoll
 
 
-@EVENTS.register("HRRepairAttempted")
+@event_type("HRRepairAttempted")
 @dataclass(frozen=True, kw_only=True)
 class RepairAttempted(Event):
     part_id: str
@@ -103,7 +103,7 @@ class RepairAttempted(Event):
     mark: str | None  # the botch mark a failure leaves, "(R)", "(V)" or "(E)"
 
 
-@EVENTS.register("HRExchangeRateSet")
+@event_type("HRExchangeRateSet")
 @dataclass(frozen=True, kw_only=True)
 class ExchangeRateSet(Event):
     currency: str

@@ -1,19 +1,18 @@
-"""The house-rule modules' pure core: ``decide`` turns a command into events, ``evolve`` folds.
+"""The house-rule modules as one rule-set value the kernel runs (:data:`HOUSE_RULES`).
 
-Same shape as the campaign engine: the dice cursor must sit at ``state.rolls_used``, every roll
-is stored in the event that used it, and a refused command raises
-:class:`~mekref.rules.refusal.Refusal` and appends nothing.
+The referee enters what happened (battles, morale tests, damage rolls, purchases); the rules
+roll and keep the pilots' experience, injuries and morale. Commands are the referee's; every
+side sees the whole state but the dice seed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from mekref.adapters.megamek.unit_kinds import UnitKind
-from mekref.rules.codec import content_hash
-from mekref.rules.dice import Dice, require_cursor
+from mekref.rules.dice import Dice
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
 from mekref.rules.house_rules.acquisition import acquire
@@ -32,53 +31,9 @@ from mekref.rules.house_rules.random_damage import roll_pre_battle_damage
 from mekref.rules.house_rules.repairs import Attempt, botch_mark, check_rating, may_attempt
 from mekref.rules.house_rules.retreat import roll_retreat
 from mekref.rules.house_rules.table_loader import load_tables
+from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, Event
 from mekref.rules.refusal import Refusal
-
-
-def initial_state() -> HouseState:
-    return HouseState()
-
-
-def dice_for(state: HouseState) -> Dice:
-    return Dice(state.seed, state.rolls_used)
-
-
-def state_hash(state: HouseState) -> str:
-    return content_hash(state)
-
-
-def decide(state: HouseState, command: Command, dice: Dice) -> list[Event]:
-    handler = _DECIDERS.get(type(command))
-    if handler is None:
-        raise Refusal("unknown_command", f"the house rules do not handle {command.TYPE}")
-    if not isinstance(command, c.SetUp):
-        if not state.created:
-            raise Refusal("not_set_up", "set up the house-rule modules first")
-        require_cursor(dice, state.seed, state.rolls_used, "campaign")
-    return handler(state, command, dice)
-
-
-def evolve(state: HouseState, event: Event) -> HouseState:
-    apply = _EVOLVERS.get(type(event))
-    if apply is None:
-        raise ValueError(f"no fold for event {type(event).__name__}")
-    new: HouseState = apply(state, event)
-    rolls_used = max([new.rolls_used, *(r.index + 1 for r in event.rolls)])
-    return replace(new, rolls_used=rolls_used, events_applied=state.events_applied + 1)
-
-
-def fold(events: Iterable[Event], state: HouseState | None = None) -> HouseState:
-    current = state or initial_state()
-    for event in events:
-        current = evolve(current, event)
-    return current
-
-
-def execute(state: HouseState, command: Command) -> tuple[list[Event], HouseState]:
-    events = decide(state, command, dice_for(state))
-    return events, fold(events, state)
-
 
 # --- decisions --------------------------------------------------------------------------------
 
@@ -253,7 +208,7 @@ def _exchange(state: HouseState, cmd: c.ExchangeFluctuation, dice: Dice) -> list
     return [e.ExchangeRateSet(currency=cmd.currency, c_bills=value, rolls=rolls)]
 
 
-_DECIDERS: dict[type[Command], Callable[[HouseState, Any, Dice], list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[[HouseState, Any, Dice], list[Event]]] = {
     c.SetUp: _set_up,
     c.AddPilot: _add_pilot,
     c.ReportBattle: _report_battle,
@@ -312,7 +267,7 @@ def _joined(state: HouseState, ev: e.PilotJoined) -> HouseState:
     return replace(state, pilots={**state.pilots, ev.pilot_id: pilot})
 
 
-_EVOLVERS: dict[type[Event], Callable[[HouseState, Any], HouseState]] = {
+EVOLVERS: dict[type[Event], Callable[[HouseState, Any], HouseState]] = {
     e.SetUpDone: lambda s, ev: replace(s, seed=ev.seed, created=True),
     e.PilotJoined: _joined,
     e.BattleReported: _pilot_changed,
@@ -328,3 +283,28 @@ _EVOLVERS: dict[type[Event], Callable[[HouseState, Any], HouseState]] = {
         s, exchange_rates={**s.exchange_rates, ev.currency: ev.c_bills}
     ),
 }
+
+
+HOUSE_RULES: RuleSet[HouseState] = RuleSet(
+    name="house_rules",
+    title="House rules (morale, experience, injuries, acquisition, technical teams)",
+    state_type=HouseState,
+    deciders=DECIDERS,
+    evolvers=EVOLVERS,
+    setup=(c.SetUp,),
+    started=lambda state: state.created,
+    not_started=("not_set_up", "set up the house-rule modules first"),
+)
+
+initial_state = HOUSE_RULES.initial_state
+decide = HOUSE_RULES.decide
+evolve = HOUSE_RULES.evolve
+fold = HOUSE_RULES.fold
+execute = HOUSE_RULES.execute
+state_hash = HOUSE_RULES.state_hash
+
+
+def dice_for(state: HouseState, command: Command | None = None) -> Dice:
+    if command is None:
+        return Dice(state.seed, state.rolls_used)
+    return HOUSE_RULES.dice_for(state, command)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from mekref.rules.messages import COMMANDS, Command
+from mekref.rules.messages import Command, command_type
 from mekref.rules.objectives.model import DropReason, Position, UnitType
 
 
@@ -33,7 +33,7 @@ class SquadSpec:
     garrison: str | None = None
 
 
-@COMMANDS.register("OBJSetUpScenario")
+@command_type("OBJSetUpScenario")
 @dataclass(frozen=True, kw_only=True)
 class SetUpScenario(Command):
     seed: str
@@ -44,19 +44,19 @@ class SetUpScenario(Command):
     table_depth: Fraction | None = None
 
 
-@COMMANDS.register("OBJAddSquad")
+@command_type("OBJAddSquad")
 @dataclass(frozen=True, kw_only=True)
 class AddSquad(Command):
     squad: SquadSpec
 
 
-@COMMANDS.register("OBJStartRound")
+@command_type("OBJStartRound")
 @dataclass(frozen=True, kw_only=True)
 class StartRound(Command):
     round: int
 
 
-@COMMANDS.register("OBJClaim")
+@command_type("OBJClaim")
 @dataclass(frozen=True, kw_only=True)
 class Claim(Command):
     """The squad is in coherency and within 2" (or in the objective's Garrison)."""
@@ -67,13 +67,13 @@ class Claim(Command):
     enemies_qualify: bool = False
 
 
-@COMMANDS.register("OBJScan")
+@command_type("OBJScan")
 @dataclass(frozen=True, kw_only=True)
 class Scan(Command):
     squad_id: str
 
 
-@COMMANDS.register("OBJMoveSquad")
+@command_type("OBJMoveSquad")
 @dataclass(frozen=True, kw_only=True)
 class MoveSquad(Command):
     """A Moving action: where the squad ends (its Garrison, or embarked in an Aircraft)."""
@@ -83,7 +83,7 @@ class MoveSquad(Command):
     in_aircraft: bool = False
 
 
-@COMMANDS.register("OBJSearch")
+@command_type("OBJSearch")
 @dataclass(frozen=True, kw_only=True)
 class Search(Command):
     objective_id: str
@@ -94,14 +94,14 @@ class Search(Command):
     scan_tokens: tuple[str, ...] = ()
 
 
-@COMMANDS.register("OBJPass")
+@command_type("OBJPass")
 @dataclass(frozen=True, kw_only=True)
 class Pass(Command):
     from_squad: str
     to_squad: str
 
 
-@COMMANDS.register("OBJDrop")
+@command_type("OBJDrop")
 @dataclass(frozen=True, kw_only=True)
 class Drop(Command):
     squad_id: str
@@ -110,7 +110,7 @@ class Drop(Command):
     enemy_squads_within_1: tuple[str, ...] = ()
 
 
-@COMMANDS.register("OBJDestroySquad")
+@command_type("OBJDestroySquad")
 @dataclass(frozen=True, kw_only=True)
 class DestroySquad(Command):
     squad_id: str
@@ -119,13 +119,13 @@ class DestroySquad(Command):
     enemy_squads_within_1: tuple[str, ...] = ()
 
 
-@COMMANDS.register("OBJDestroyGarrison")
+@command_type("OBJDestroyGarrison")
 @dataclass(frozen=True, kw_only=True)
 class DestroyGarrison(Command):
     garrison: str
 
 
-@COMMANDS.register("OBJExtract")
+@command_type("OBJExtract")
 @dataclass(frozen=True, kw_only=True)
 class Extract(Command):
     """A scenario's extraction: the carrier leaves the table with the objective."""

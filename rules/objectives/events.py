@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mekref.rules.messages import EVENTS, Event
+from mekref.rules.messages import Event, event_type
 from mekref.rules.objectives.model import DropReason, Objective, Squad
 
 
-@EVENTS.register("OBJScenarioSetUp")
+@event_type("OBJScenarioSetUp")
 @dataclass(frozen=True, kw_only=True)
 class ScenarioSetUp(Event):
     seed: str
@@ -18,19 +18,19 @@ class ScenarioSetUp(Event):
     actor: str
 
 
-@EVENTS.register("OBJSquadAdded")
+@event_type("OBJSquadAdded")
 @dataclass(frozen=True, kw_only=True)
 class SquadAdded(Event):
     squad: Squad
 
 
-@EVENTS.register("OBJRoundStarted")
+@event_type("OBJRoundStarted")
 @dataclass(frozen=True, kw_only=True)
 class RoundStarted(Event):
     round: int
 
 
-@EVENTS.register("OBJClaimed")
+@event_type("OBJClaimed")
 @dataclass(frozen=True, kw_only=True)
 class Claimed(Event):
     objective_id: str
@@ -41,13 +41,13 @@ class Claimed(Event):
     how: str  # "claim", "search", "drop" or "close_quarters"
 
 
-@EVENTS.register("OBJScanTokenPlaced")
+@event_type("OBJScanTokenPlaced")
 @dataclass(frozen=True, kw_only=True)
 class ScanTokenPlaced(Event):
     squad_id: str
 
 
-@EVENTS.register("OBJSquadMoved")
+@event_type("OBJSquadMoved")
 @dataclass(frozen=True, kw_only=True)
 class SquadMoved(Event):
     squad_id: str
@@ -56,7 +56,7 @@ class SquadMoved(Event):
     scan_token_removed: bool
 
 
-@EVENTS.register("OBJSearchMade")
+@event_type("OBJSearchMade")
 @dataclass(frozen=True, kw_only=True)
 class SearchMade(Event):
     objective_id: str
@@ -70,7 +70,7 @@ class SearchMade(Event):
     tokens_spent: tuple[str, ...]
 
 
-@EVENTS.register("OBJPassed")
+@event_type("OBJPassed")
 @dataclass(frozen=True, kw_only=True)
 class Passed(Event):
     objective_id: str
@@ -78,7 +78,7 @@ class Passed(Event):
     to_squad: str
 
 
-@EVENTS.register("OBJDropped")
+@event_type("OBJDropped")
 @dataclass(frozen=True, kw_only=True)
 class Dropped(Event):
     objective_id: str
@@ -87,33 +87,33 @@ class Dropped(Event):
     garrison: str | None
 
 
-@EVENTS.register("OBJObjectiveDestroyed")
+@event_type("OBJObjectiveDestroyed")
 @dataclass(frozen=True, kw_only=True)
 class ObjectiveDestroyed(Event):
     objective_id: str
     squad_id: str
 
 
-@EVENTS.register("OBJObjectiveRemoved")
+@event_type("OBJObjectiveRemoved")
 @dataclass(frozen=True, kw_only=True)
 class ObjectiveRemoved(Event):
     objective_id: str
     garrison: str
 
 
-@EVENTS.register("OBJSquadDestroyed")
+@event_type("OBJSquadDestroyed")
 @dataclass(frozen=True, kw_only=True)
 class SquadDestroyed(Event):
     squad_id: str
 
 
-@EVENTS.register("OBJGarrisonDestroyed")
+@event_type("OBJGarrisonDestroyed")
 @dataclass(frozen=True, kw_only=True)
 class GarrisonDestroyed(Event):
     garrison: str
 
 
-@EVENTS.register("OBJExtracted")
+@event_type("OBJExtracted")
 @dataclass(frozen=True, kw_only=True)
 class Extracted(Event):
     objective_id: str

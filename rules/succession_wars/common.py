@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mekref.rules.dice import Dice, Roll
+from mekref.rules.kernel import evolve_with
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.data import Tables, load_tables
-from mekref.rules.succession_wars.evolve import apply
+from mekref.rules.succession_wars.evolve import EVOLVERS
 from mekref.rules.succession_wars.model import (
     REFEREE,
     CenterState,
@@ -39,7 +40,7 @@ class Builder:
 
     def add(self, event: Event) -> None:
         self.events.append(event)
-        self.state = apply(self.state, event)
+        self.state = evolve_with(EVOLVERS, self.state, event)
 
     def roll(self, name: str, sides: int = 10) -> Roll:
         roll, self.dice = self.roll_from(name, sides)

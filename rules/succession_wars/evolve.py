@@ -443,7 +443,7 @@ def end_of_turn(state: SWState, house: str) -> SWState:
     return replace(state, interdicts=kept, earth_bonus_due="")
 
 
-_EVOLVERS: dict[type[Event], Callable[[SWState, Any], SWState]] = {
+EVOLVERS: dict[type[Event], Callable[[SWState, Any], SWState]] = {
     m.SWCampaignStarted: _started,
     m.SWPhaseBegan: _phase,
     m.SWCardsDrawn: _drawn,
@@ -482,13 +482,4 @@ _EVOLVERS: dict[type[Event], Callable[[SWState, Any], SWState]] = {
 }
 
 
-def apply(state: SWState, event: Event) -> SWState:
-    handler = _EVOLVERS.get(type(event))
-    if handler is None:
-        raise ValueError(f"no Succession Wars fold for event {type(event).__name__}")
-    new = handler(state, event)
-    rolls_used = max([new.rolls_used, *(r.index + 1 for r in event.rolls)])
-    return replace(new, rolls_used=rolls_used, events_applied=state.events_applied + 1)
-
-
-__all__ = ["PHASES", "HouseState", "Leader", "RegionState", "apply", "end_of_turn", "put"]
+__all__ = ["EVOLVERS", "PHASES", "HouseState", "Leader", "RegionState", "end_of_turn", "put"]

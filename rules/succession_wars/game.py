@@ -1,28 +1,24 @@
-"""The Succession Wars as a pure, event-sourced rule set.
+"""The Succession Wars as one rule-set value the kernel runs (:data:`SUCCESSION_WARS`).
 
-``decide(state, command, dice) -> list[Event]`` validates a command against the folded state
-(raising :class:`~mekref.rules.refusal.Refusal` when the rules say no) and returns the events it
-causes; ``evolve(state, event)`` applies one event and never refuses; ``fold`` replays a log;
-``state_hash`` fingerprints a state for replay checks. Dice come in positioned at
-``state.rolls_used`` (:func:`dice_for`); every roll a decision makes is stored in its events.
+The tables list every command with its decider and every event with its evolver. A side is a
+House (a player running two Houses holds a token for each). What a House may not see: the dice
+seed, the order of the draw pile, and the cards in the other Houses' hands.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
-
-from mekref.rules.codec import content_hash
-from mekref.rules.dice import Dice, require_cursor
-from mekref.rules.messages import Command, Event
-from mekref.rules.refusal import Refusal
+from mekref.rules.dice import Dice
+from mekref.rules.kernel import Decider, RuleSet
+from mekref.rules.messages import Command
 from mekref.rules.succession_wars import combat, economy, intrigue, movement, turn
 from mekref.rules.succession_wars import messages as m
-from mekref.rules.succession_wars.evolve import apply
+from mekref.rules.succession_wars.evolve import EVOLVERS
 from mekref.rules.succession_wars.model import Phase, SWState
 from mekref.rules.succession_wars.start import decide_start
+from mekref.rules.succession_wars.views import SuccessionWarsViews
 
-_DECIDERS: dict[type[Command], Callable[[SWState, Any, Dice], list[Event]]] = {
+DECIDERS: dict[type[Command], Decider[SWState]] = {
+    m.SWStartCampaign: decide_start,
     m.SWEndPhase: turn.decide_end_phase,
     m.SWBuy: economy.decide_buy,
     m.SWBuildCenter: economy.decide_build_center,
@@ -48,53 +44,42 @@ _DECIDERS: dict[type[Command], Callable[[SWState, Any, Dice], list[Event]]] = {
 }
 
 
-def initial_state() -> SWState:
-    """The state before set-up: no board, no pieces."""
-    return SWState()
+def _acting_side(state: SWState, command: Command) -> str | None:
+    """The House the command is given for (its player's token acts as that House); the
+    referee for the rest."""
+    house = getattr(command, "house", None)
+    return house if isinstance(house, str) and house in state.houses else None
+
+
+def _over(state: SWState) -> str | None:
+    return f"{state.winner} won" if state.phase is Phase.OVER else None
+
+
+SUCCESSION_WARS: RuleSet[SWState] = RuleSet(
+    name="succession_wars",
+    title="The Succession Wars",
+    state_type=SWState,
+    deciders=DECIDERS,
+    evolvers=EVOLVERS,
+    setup=(m.SWStartCampaign,),
+    started=lambda state: state.started,
+    not_started=("not_started", "set up the game first (SWStartCampaign)"),
+    noun="game",
+    over=_over,
+    acting_side=_acting_side,
+    views=SuccessionWarsViews(),
+)
+
+initial_state = SUCCESSION_WARS.initial_state
+decide = SUCCESSION_WARS.decide
+evolve = SUCCESSION_WARS.evolve
+fold = SUCCESSION_WARS.fold
+execute = SUCCESSION_WARS.execute
+state_hash = SUCCESSION_WARS.state_hash
 
 
 def dice_for(state: SWState, command: Command | None = None) -> Dice:
     """The dice a decision on ``state`` must use (set-up rolls with the seed it brings)."""
-    if isinstance(command, m.SWStartCampaign):
-        return Dice(command.seed, 0)
-    return Dice(state.seed, state.rolls_used)
-
-
-def decide(state: SWState, command: Command, dice: Dice) -> list[Event]:
-    if isinstance(command, m.SWStartCampaign):
-        if dice != Dice(command.seed, 0):
-            raise ValueError("set-up dice must start at roll 0 of the game's seed")
-        return decide_start(state, command, dice)
-    handler = _DECIDERS.get(type(command))
-    if handler is None:
-        raise Refusal(
-            "unknown_command", f"no Succession Wars rule handles {type(command).__name__}"
-        )
-    if not state.started:
-        raise Refusal("not_started", "set up the game first (SWStartCampaign)")
-    if state.phase is Phase.OVER:
-        raise Refusal("game_over", f"the game is over: {state.winner} won")
-    require_cursor(dice, state.seed, state.rolls_used, "game")
-    return handler(state, command, dice)
-
-
-def evolve(state: SWState, event: Event) -> SWState:
-    return apply(state, event)
-
-
-def fold(events: Iterable[Event], state: SWState | None = None) -> SWState:
-    current = state or initial_state()
-    for event in events:
-        current = evolve(current, event)
-    return current
-
-
-def execute(state: SWState, command: Command) -> tuple[list[Event], SWState]:
-    """Decide with the state's own dice and fold the result: the one call a runner needs."""
-    events = decide(state, command, dice_for(state, command))
-    return events, fold(events, state)
-
-
-def state_hash(state: SWState) -> str:
-    """sha256 of the canonical JSON of the state: equal states, equal hashes, on any machine."""
-    return content_hash(state)
+    if command is None:
+        return Dice(state.seed, state.rolls_used)
+    return SUCCESSION_WARS.dice_for(state, command)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mekref.rules.messages import COMMANDS, EVENTS, Command, Event
+from mekref.rules.messages import Command, Event, command_type, event_type
 from mekref.rules.succession_wars.model import (
     CenterState,
     HouseState,
@@ -58,7 +58,7 @@ class GroupResult:
 # --- commands ------------------------------------------------------------------------------------
 
 
-@COMMANDS.register("SWStartCampaign")
+@command_type("SWStartCampaign")
 @dataclass(frozen=True, kw_only=True)
 class SWStartCampaign(Command):
     seed: str
@@ -68,13 +68,13 @@ class SWStartCampaign(Command):
     scenario: str = "3025"
 
 
-@COMMANDS.register("SWEndPhase")
+@command_type("SWEndPhase")
 @dataclass(frozen=True, kw_only=True)
 class SWEndPhase(Command):
     house: str
 
 
-@COMMANDS.register("SWBuy")
+@command_type("SWBuy")
 @dataclass(frozen=True, kw_only=True)
 class SWBuy(Command):
     house: str
@@ -83,35 +83,35 @@ class SWBuy(Command):
     free: bool = False  # use a unit owed at no cost
 
 
-@COMMANDS.register("SWBuildCenter")
+@command_type("SWBuildCenter")
 @dataclass(frozen=True, kw_only=True)
 class SWBuildCenter(Command):
     house: str
     region: str
 
 
-@COMMANDS.register("SWRepairCenter")
+@command_type("SWRepairCenter")
 @dataclass(frozen=True, kw_only=True)
 class SWRepairCenter(Command):
     house: str
     region: str
 
 
-@COMMANDS.register("SWTechRoll")
+@command_type("SWTechRoll")
 @dataclass(frozen=True, kw_only=True)
 class SWTechRoll(Command):
     house: str
     chances: int = 1
 
 
-@COMMANDS.register("SWPlaceUnits")
+@command_type("SWPlaceUnits")
 @dataclass(frozen=True, kw_only=True)
 class SWPlaceUnits(Command):
     house: str
     placements: tuple[Placement, ...]
 
 
-@COMMANDS.register("SWMoveJumpShip")
+@command_type("SWMoveJumpShip")
 @dataclass(frozen=True, kw_only=True)
 class SWMoveJumpShip(Command):
     house: str
@@ -121,14 +121,14 @@ class SWMoveJumpShip(Command):
     drop_off: tuple[str, ...] = ()  # what leaves the ship at the end of the path
 
 
-@COMMANDS.register("SWScuttleJumpShip")
+@command_type("SWScuttleJumpShip")
 @dataclass(frozen=True, kw_only=True)
 class SWScuttleJumpShip(Command):
     house: str
     jumpship: str
 
 
-@COMMANDS.register("SWAttack")
+@command_type("SWAttack")
 @dataclass(frozen=True, kw_only=True)
 class SWAttack(Command):
     house: str
@@ -141,7 +141,7 @@ class SWAttack(Command):
     center_modifier: int = -1  # Manufacturing Center damage modifier; -1 = the largest allowed
 
 
-@COMMANDS.register("SWCounterattack")
+@command_type("SWCounterattack")
 @dataclass(frozen=True, kw_only=True)
 class SWCounterattack(Command):
     house: str
@@ -152,7 +152,7 @@ class SWCounterattack(Command):
     boosted: tuple[str, ...] = ()
 
 
-@COMMANDS.register("SWTakeLosses")
+@command_type("SWTakeLosses")
 @dataclass(frozen=True, kw_only=True)
 class SWTakeLosses(Command):
     house: str
@@ -160,7 +160,7 @@ class SWTakeLosses(Command):
     units: tuple[str, ...]
 
 
-@COMMANDS.register("SWRetreat")
+@command_type("SWRetreat")
 @dataclass(frozen=True, kw_only=True)
 class SWRetreat(Command):
     house: str
@@ -168,7 +168,7 @@ class SWRetreat(Command):
     moves: tuple[RetreatMove, ...] = ()  # none: stay and fight on
 
 
-@COMMANDS.register("SWReportBattle")
+@command_type("SWReportBattle")
 @dataclass(frozen=True, kw_only=True)
 class SWReportBattle(Command):
     """A battle fought elsewhere (MegaMek): which counters died and who retreated."""
@@ -181,14 +181,14 @@ class SWReportBattle(Command):
     center_modifier: int = -1
 
 
-@COMMANDS.register("SWKillLeader")
+@command_type("SWKillLeader")
 @dataclass(frozen=True, kw_only=True)
 class SWKillLeader(Command):
     house: str
     leader: str
 
 
-@COMMANDS.register("SWRansomLeader")
+@command_type("SWRansomLeader")
 @dataclass(frozen=True, kw_only=True)
 class SWRansomLeader(Command):
     house: str  # pays, gets the Leader back
@@ -196,7 +196,7 @@ class SWRansomLeader(Command):
     price: int
 
 
-@COMMANDS.register("SWPay")
+@command_type("SWPay")
 @dataclass(frozen=True, kw_only=True)
 class SWPay(Command):
     house: str
@@ -205,7 +205,7 @@ class SWPay(Command):
     reason: str = ""
 
 
-@COMMANDS.register("SWGiveCard")
+@command_type("SWGiveCard")
 @dataclass(frozen=True, kw_only=True)
 class SWGiveCard(Command):
     house: str
@@ -214,7 +214,7 @@ class SWGiveCard(Command):
     price: int = 0
 
 
-@COMMANDS.register("SWPlayCard")
+@command_type("SWPlayCard")
 @dataclass(frozen=True, kw_only=True)
 class SWPlayCard(Command):
     house: str
@@ -224,7 +224,7 @@ class SWPlayCard(Command):
     note: str = ""  # referee-resolved cards: what was done
 
 
-@COMMANDS.register("SWBribe")
+@command_type("SWBribe")
 @dataclass(frozen=True, kw_only=True)
 class SWBribe(Command):
     house: str
@@ -232,7 +232,7 @@ class SWBribe(Command):
     free: bool = False  # one of Liao's two free attempts
 
 
-@COMMANDS.register("SWBuyInterdict")
+@command_type("SWBuyInterdict")
 @dataclass(frozen=True, kw_only=True)
 class SWBuyInterdict(Command):
     house: str
@@ -241,14 +241,14 @@ class SWBuyInterdict(Command):
     fallback_region: str = ""  # chosen by the target if 1-3 falls and the briber is not there
 
 
-@COMMANDS.register("SWOpenAuction")
+@command_type("SWOpenAuction")
 @dataclass(frozen=True, kw_only=True)
 class SWOpenAuction(Command):
     house: str
     lot: str  # a Periphery state
 
 
-@COMMANDS.register("SWSettleAuction")
+@command_type("SWSettleAuction")
 @dataclass(frozen=True, kw_only=True)
 class SWSettleAuction(Command):
     bids: tuple[Bid, ...]  # as made round the table, starting with the opener; 0 = pass
@@ -257,7 +257,7 @@ class SWSettleAuction(Command):
 # --- events --------------------------------------------------------------------------------------
 
 
-@EVENTS.register("SWCampaignStarted")
+@event_type("SWCampaignStarted")
 @dataclass(frozen=True, kw_only=True)
 class SWCampaignStarted(Event):
     seed: str
@@ -272,7 +272,7 @@ class SWCampaignStarted(Event):
     deck: tuple[int, ...]
 
 
-@EVENTS.register("SWPhaseBegan")
+@event_type("SWPhaseBegan")
 @dataclass(frozen=True, kw_only=True)
 class SWPhaseBegan(Event):
     house: str
@@ -281,7 +281,7 @@ class SWPhaseBegan(Event):
     turn_no: int
 
 
-@EVENTS.register("SWCardsDrawn")
+@event_type("SWCardsDrawn")
 @dataclass(frozen=True, kw_only=True)
 class SWCardsDrawn(Event):
     house: str
@@ -290,7 +290,7 @@ class SWCardsDrawn(Event):
     discard: tuple[int, ...]
 
 
-@EVENTS.register("SWCashChanged")
+@event_type("SWCashChanged")
 @dataclass(frozen=True, kw_only=True)
 class SWCashChanged(Event):
     house: str
@@ -298,7 +298,7 @@ class SWCashChanged(Event):
     reason: str
 
 
-@EVENTS.register("SWTechChanged")
+@event_type("SWTechChanged")
 @dataclass(frozen=True, kw_only=True)
 class SWTechChanged(Event):
     house: str
@@ -307,7 +307,7 @@ class SWTechChanged(Event):
     level: int  # after the change, held within the scale
 
 
-@EVENTS.register("SWTechPending")
+@event_type("SWTechPending")
 @dataclass(frozen=True, kw_only=True)
 class SWTechPending(Event):
     """A change applied in the Adjust Technology Scale phase of the current turn."""
@@ -317,7 +317,7 @@ class SWTechPending(Event):
     reason: str
 
 
-@EVENTS.register("SWPieceBought")
+@event_type("SWPieceBought")
 @dataclass(frozen=True, kw_only=True)
 class SWPieceBought(Event):
     house: str
@@ -330,7 +330,7 @@ class SWPieceBought(Event):
     free: bool = False  # paid with a unit owed at no cost
 
 
-@EVENTS.register("SWCenterChanged")
+@event_type("SWCenterChanged")
 @dataclass(frozen=True, kw_only=True)
 class SWCenterChanged(Event):
     region: str
@@ -339,14 +339,14 @@ class SWCenterChanged(Event):
     blocked_turn: int = -1
 
 
-@EVENTS.register("SWPiecesPlaced")
+@event_type("SWPiecesPlaced")
 @dataclass(frozen=True, kw_only=True)
 class SWPiecesPlaced(Event):
     house: str
     placements: tuple[Placement, ...]
 
 
-@EVENTS.register("SWJumpShipMoved")
+@event_type("SWJumpShipMoved")
 @dataclass(frozen=True, kw_only=True)
 class SWJumpShipMoved(Event):
     house: str
@@ -356,14 +356,14 @@ class SWJumpShipMoved(Event):
     dropped_off: tuple[str, ...]
 
 
-@EVENTS.register("SWJumpShipScuttled")
+@event_type("SWJumpShipScuttled")
 @dataclass(frozen=True, kw_only=True)
 class SWJumpShipScuttled(Event):
     house: str
     jumpship: str
 
 
-@EVENTS.register("SWPiecesCaptured")
+@event_type("SWPiecesCaptured")
 @dataclass(frozen=True, kw_only=True)
 class SWPiecesCaptured(Event):
     captor: str
@@ -374,7 +374,7 @@ class SWPiecesCaptured(Event):
     destroyed_jumpships: tuple[str, ...] = ()  # 2786: the loser's JumpShips are eliminated
 
 
-@EVENTS.register("SWRegionCaptured")
+@event_type("SWRegionCaptured")
 @dataclass(frozen=True, kw_only=True)
 class SWRegionCaptured(Event):
     house: str
@@ -383,7 +383,7 @@ class SWRegionCaptured(Event):
     blocked_turn: int
 
 
-@EVENTS.register("SWCombatBegan")
+@event_type("SWCombatBegan")
 @dataclass(frozen=True, kw_only=True)
 class SWCombatBegan(Event):
     region: str
@@ -394,7 +394,7 @@ class SWCombatBegan(Event):
     controller_before: str
 
 
-@EVENTS.register("SWCombatRolled")
+@event_type("SWCombatRolled")
 @dataclass(frozen=True, kw_only=True)
 class SWCombatRolled(Event):
     house: str
@@ -410,7 +410,7 @@ class SWCombatRolled(Event):
     turncoat_penalty: int = 0
 
 
-@EVENTS.register("SWLossesTaken")
+@event_type("SWLossesTaken")
 @dataclass(frozen=True, kw_only=True)
 class SWLossesTaken(Event):
     house: str
@@ -418,7 +418,7 @@ class SWLossesTaken(Event):
     units: tuple[str, ...]
 
 
-@EVENTS.register("SWRetreated")
+@event_type("SWRetreated")
 @dataclass(frozen=True, kw_only=True)
 class SWRetreated(Event):
     house: str
@@ -426,21 +426,21 @@ class SWRetreated(Event):
     moves: tuple[RetreatMove, ...]
 
 
-@EVENTS.register("SWCombatRoundEnded")
+@event_type("SWCombatRoundEnded")
 @dataclass(frozen=True, kw_only=True)
 class SWCombatRoundEnded(Event):
     region: str
     round: int
 
 
-@EVENTS.register("SWCombatEnded")
+@event_type("SWCombatEnded")
 @dataclass(frozen=True, kw_only=True)
 class SWCombatEnded(Event):
     region: str
     winner: str  # "" when both sides were wiped out
 
 
-@EVENTS.register("SWCenterDamageRolled")
+@event_type("SWCenterDamageRolled")
 @dataclass(frozen=True, kw_only=True)
 class SWCenterDamageRolled(Event):
     region: str
@@ -449,7 +449,7 @@ class SWCenterDamageRolled(Event):
     damaged: bool
 
 
-@EVENTS.register("SWInterdicted")
+@event_type("SWInterdicted")
 @dataclass(frozen=True, kw_only=True)
 class SWInterdicted(Event):
     house: str
@@ -458,14 +458,14 @@ class SWInterdicted(Event):
     reason: str
 
 
-@EVENTS.register("SWLeaderKilled")
+@event_type("SWLeaderKilled")
 @dataclass(frozen=True, kw_only=True)
 class SWLeaderKilled(Event):
     leader: str
     by: str
 
 
-@EVENTS.register("SWBribeRolled")
+@event_type("SWBribeRolled")
 @dataclass(frozen=True, kw_only=True)
 class SWBribeRolled(Event):
     house: str
@@ -480,14 +480,14 @@ class SWBribeRolled(Event):
     free: bool = False  # one of Liao's free attempts
 
 
-@EVENTS.register("SWLeaderReleased")
+@event_type("SWLeaderReleased")
 @dataclass(frozen=True, kw_only=True)
 class SWLeaderReleased(Event):
     leader: str
     region: str
 
 
-@EVENTS.register("SWCardGiven")
+@event_type("SWCardGiven")
 @dataclass(frozen=True, kw_only=True)
 class SWCardGiven(Event):
     house: str
@@ -495,7 +495,7 @@ class SWCardGiven(Event):
     card: int
 
 
-@EVENTS.register("SWCardPlayed")
+@event_type("SWCardPlayed")
 @dataclass(frozen=True, kw_only=True)
 class SWCardPlayed(Event):
     house: str
@@ -504,7 +504,7 @@ class SWCardPlayed(Event):
     note: str = ""
 
 
-@EVENTS.register("SWMercenaryCreated")
+@event_type("SWMercenaryCreated")
 @dataclass(frozen=True, kw_only=True)
 class SWMercenaryCreated(Event):
     house: str
@@ -513,7 +513,7 @@ class SWMercenaryCreated(Event):
     value: int
 
 
-@EVENTS.register("SWAuctionOpened")
+@event_type("SWAuctionOpened")
 @dataclass(frozen=True, kw_only=True)
 class SWAuctionOpened(Event):
     lot: str
@@ -521,7 +521,7 @@ class SWAuctionOpened(Event):
     opener: str
 
 
-@EVENTS.register("SWAuctionSettled")
+@event_type("SWAuctionSettled")
 @dataclass(frozen=True, kw_only=True)
 class SWAuctionSettled(Event):
     lot: str
@@ -531,7 +531,7 @@ class SWAuctionSettled(Event):
     price: int
 
 
-@EVENTS.register("SWAllegianceChanged")
+@event_type("SWAllegianceChanged")
 @dataclass(frozen=True, kw_only=True)
 class SWAllegianceChanged(Event):
     """Pieces and Regions passing to a new owner (won auctions)."""
@@ -543,7 +543,7 @@ class SWAllegianceChanged(Event):
     regions: tuple[str, ...] = ()
 
 
-@EVENTS.register("SWTurncoatMoved")
+@event_type("SWTurncoatMoved")
 @dataclass(frozen=True, kw_only=True)
 class SWTurncoatMoved(Event):
     """A bribed Leader's first round is over: still beside his House's units ("exposed"), or
@@ -554,7 +554,7 @@ class SWTurncoatMoved(Event):
     region: str  # where he is now
 
 
-@EVENTS.register("SWImmediateCombatOffered")
+@event_type("SWImmediateCombatOffered")
 @dataclass(frozen=True, kw_only=True)
 class SWImmediateCombatOffered(Event):
     """A Mercenary force changed sides beside other Houses' units: they may attack it at once
@@ -565,7 +565,7 @@ class SWImmediateCombatOffered(Event):
     mercenary: str  # the new employer
 
 
-@EVENTS.register("SWHouseControlled")
+@event_type("SWHouseControlled")
 @dataclass(frozen=True, kw_only=True)
 class SWHouseControlled(Event):
     """A player controls all the Leaders of another House, and so that House (ruling SW-33)."""
@@ -575,13 +575,13 @@ class SWHouseControlled(Event):
     previous: str
 
 
-@EVENTS.register("SWHouseOut")
+@event_type("SWHouseOut")
 @dataclass(frozen=True, kw_only=True)
 class SWHouseOut(Event):
     house: str
 
 
-@EVENTS.register("SWGameWon")
+@event_type("SWGameWon")
 @dataclass(frozen=True, kw_only=True)
 class SWGameWon(Event):
     player: str

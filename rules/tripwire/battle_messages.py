@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mekref.rules.messages import COMMANDS, EVENTS, Command, Event, RefereeNote
+from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, BattleFile, BattleResolution, Fate
 
 
-@COMMANDS.register("RecordLoadouts")
+@command_type("RecordLoadouts")
 @dataclass(frozen=True, kw_only=True)
 class RecordLoadouts(Command):
     """The standard ammunition load of imported units (the full bins re-arming restores)."""
@@ -17,7 +17,7 @@ class RecordLoadouts(Command):
     loadouts: tuple[tuple[str, tuple[AmmoBinLoad, ...]], ...]  # (unit id, bins)
 
 
-@COMMANDS.register("SubmitBattleReport")
+@command_type("SubmitBattleReport")
 @dataclass(frozen=True, kw_only=True)
 class SubmitBattleReport(Command):
     """One battle file (one player's view), already matched to campaign ids by the shell.
@@ -29,7 +29,7 @@ class SubmitBattleReport(Command):
     battle_id: str | None = None
 
 
-@COMMANDS.register("SetBattleControl")
+@command_type("SetBattleControl")
 @dataclass(frozen=True, kw_only=True)
 class SetBattleControl(Command):
     """Referee input: the side left holding the field (decides salvage and ejected crews)."""
@@ -39,7 +39,7 @@ class SetBattleControl(Command):
     note: RefereeNote | None = None
 
 
-@COMMANDS.register("CloseBattle")
+@command_type("CloseBattle")
 @dataclass(frozen=True, kw_only=True)
 class CloseBattle(Command):
     """Resolve a battle now. Before every side has reported this needs the referee's word."""
@@ -49,7 +49,7 @@ class CloseBattle(Command):
     note: RefereeNote | None = None
 
 
-@COMMANDS.register("SetUnitFate")
+@command_type("SetUnitFate")
 @dataclass(frozen=True, kw_only=True)
 class SetUnitFate(Command):
     """Referee override: correct a unit's fate (e.g. mark it captured by ``new_side``)."""
@@ -60,7 +60,7 @@ class SetUnitFate(Command):
     new_side: str | None = None  # captured: the side that takes it
 
 
-@EVENTS.register("LoadoutsRecorded")
+@event_type("LoadoutsRecorded")
 @dataclass(frozen=True, kw_only=True)
 class LoadoutsRecorded(Event):
     side_id: str
@@ -68,7 +68,7 @@ class LoadoutsRecorded(Event):
     actor: str
 
 
-@EVENTS.register("BattleReportReceived")
+@event_type("BattleReportReceived")
 @dataclass(frozen=True, kw_only=True)
 class BattleReportReceived(Event):
     battle_id: str
@@ -78,7 +78,7 @@ class BattleReportReceived(Event):
     actor: str
 
 
-@EVENTS.register("BattleControlSet")
+@event_type("BattleControlSet")
 @dataclass(frozen=True, kw_only=True)
 class BattleControlSet(Event):
     battle_id: str
@@ -87,7 +87,7 @@ class BattleControlSet(Event):
     actor: str
 
 
-@EVENTS.register("BattleResolved")
+@event_type("BattleResolved")
 @dataclass(frozen=True, kw_only=True)
 class BattleResolved(Event):
     """Everything the battle decided; ``rolls`` holds the death rolls it made."""
@@ -97,7 +97,7 @@ class BattleResolved(Event):
     actor: str
 
 
-@EVENTS.register("UnitFateSet")
+@event_type("UnitFateSet")
 @dataclass(frozen=True, kw_only=True)
 class UnitFateSet(Event):
     unit_id: str

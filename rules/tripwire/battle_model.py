@@ -1,6 +1,6 @@
 """What a battle file says about campaign units and people, as pure data, and the battle ledger.
 
-The daemon turns a MegaMek ``.mul`` into these values (``mekref.daemon.battle_input``); the
+The daemon turns a MegaMek ``.mul`` into these values (``mekref.rules.tripwire.battle_input``); the
 rules never see a ``MulFile``. Every value is a frozen dataclass of builtins, enums and
 fractions, so a battle report command and its events serialise to canonical JSON in the log.
 """
@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from mekref.rules.dice import Roll
 from mekref.rules.messages import RefereeNote
-from mekref.rules.model import UnitKind
+from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
 from mekref.rules.tripwire.salvage import UnitMobility
 

@@ -7,10 +7,8 @@ listed), decide each unit's fate, salvage for the side holding the field, price 
 
 from __future__ import annotations
 
-from mekref.rules.campaign_state import CampaignState, CampaignUnit
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import RefereeNote
-from mekref.rules.model import UnitKind, UnitRole
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire import injuries
@@ -30,6 +28,7 @@ from mekref.rules.tripwire.battle_model import (
     UnitDamage,
     UnitOutcome,
 )
+from mekref.rules.tripwire.model import UnitKind, UnitRole
 from mekref.rules.tripwire.repair import (
     DamageState,
     RepairSubject,
@@ -38,6 +37,7 @@ from mekref.rules.tripwire.repair import (
     scrap_value,
 )
 from mekref.rules.tripwire.salvage import can_retreat, salvage_reasons
+from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
 from mekref.rules.tripwire.victory import (
     BattleOutcome,

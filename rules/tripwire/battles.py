@@ -3,21 +3,18 @@
 A battle opens with its first file and waits for a file from every side whose units appear in
 any of its files (a ``<record>`` is one player's view) and for control of the field. When both
 are there it resolves in the same decision; the referee may close it earlier on their word.
-This module registers the battle commands with the engine (it is listed in
-``rules/plugins.py``); the arithmetic of a resolution lives in ``battle_resolution``.
+The deciders and evolvers here are table entries of the TripWire rule set
+(:mod:`mekref.rules.tripwire.game`); the arithmetic of a resolution lives in
+``battle_resolution``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from mekref.rules.campaign_state import CampaignState, Person, PersonStatus
 from mekref.rules.dice import Dice
-from mekref.rules.engine import register_decider, register_evolver, side_of
-from mekref.rules.messages import Event, RefereeNote
-from mekref.rules.model import UnitRole
+from mekref.rules.messages import Command, Event, RefereeNote
 from mekref.rules.refusal import Refusal
-from mekref.rules.rulesets import RuleSet
 from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire.battle_messages import (
     BattleControlSet,
@@ -41,6 +38,10 @@ from mekref.rules.tripwire.battle_model import (
     RecordSection,
 )
 from mekref.rules.tripwire.battle_resolution import resolve
+from mekref.rules.tripwire.campaign import Decider, Evolver, side_of
+from mekref.rules.tripwire.model import UnitRole
+from mekref.rules.tripwire.ruleset import TripWire
+from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
 from mekref.rules.tripwire.victory import RetreatSituation, retreat_conditions
 
 
@@ -183,7 +184,7 @@ def _open(state: CampaignState, battle_id: str) -> Battle:
 
 
 def _decide_loadouts(
-    state: CampaignState, cmd: RecordLoadouts, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: RecordLoadouts, dice: Dice, rules: TripWire
 ) -> list[Event]:
     side_of(state, cmd.side_id)
     for unit_id, _ in cmd.loadouts:
@@ -194,7 +195,7 @@ def _decide_loadouts(
 
 
 def _decide_submit(
-    state: CampaignState, cmd: SubmitBattleReport, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: SubmitBattleReport, dice: Dice, rules: TripWire
 ) -> list[Event]:
     file = cmd.file
     for battle in state.battles.battles.values():
@@ -244,7 +245,7 @@ def _decide_submit(
 
 
 def _decide_control(
-    state: CampaignState, cmd: SetBattleControl, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: SetBattleControl, dice: Dice, rules: TripWire
 ) -> list[Event]:
     battle = _open(state, cmd.battle_id)
     side_of(state, cmd.side_id)
@@ -260,7 +261,7 @@ def _decide_control(
 
 
 def _decide_close(
-    state: CampaignState, cmd: CloseBattle, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: CloseBattle, dice: Dice, rules: TripWire
 ) -> list[Event]:
     battle = _open(state, cmd.battle_id)
     control = cmd.control_side or battle.control_side
@@ -287,7 +288,7 @@ def _decide_close(
 
 
 def _decide_fate(
-    state: CampaignState, cmd: SetUnitFate, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: SetUnitFate, dice: Dice, rules: TripWire
 ) -> list[Event]:
     unit = state.units.get(cmd.unit_id)
     if unit is None:
@@ -449,18 +450,18 @@ def _person_after(person: Person, hits: int, fate: PersonFate, rolled: bool) -> 
     )
 
 
-register_decider(RecordLoadouts, _decide_loadouts)
-register_decider(SubmitBattleReport, _decide_submit)
-register_decider(SetBattleControl, _decide_control)
-register_decider(CloseBattle, _decide_close)
-register_decider(SetUnitFate, _decide_fate)
-register_evolver(LoadoutsRecorded, _evolve_loadouts)
-register_evolver(BattleReportReceived, _evolve_report)
-register_evolver(BattleControlSet, _evolve_control)
-register_evolver(BattleResolved, _evolve_resolved)
-register_evolver(UnitFateSet, _evolve_fate)
+DECIDERS: dict[type[Command], Decider] = {
+    RecordLoadouts: _decide_loadouts,
+    SubmitBattleReport: _decide_submit,
+    SetBattleControl: _decide_control,
+    CloseBattle: _decide_close,
+    SetUnitFate: _decide_fate,
+}
 
-# The spending commands register on import; loading this module loads them too.
-from mekref.rules.tripwire import battle_spending as _spending  # noqa: E402
-
-_ = _spending
+EVOLVERS: dict[type[Event], Evolver] = {
+    LoadoutsRecorded: _evolve_loadouts,
+    BattleReportReceived: _evolve_report,
+    BattleControlSet: _evolve_control,
+    BattleResolved: _evolve_resolved,
+    UnitFateSet: _evolve_fate,
+}

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from mekref.rules.force_report import ForceReport, Violation
-from mekref.rules.model import (
+from mekref.rules.tripwire.force_report import ForceReport, Violation
+from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
     ForceDescription,

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from mekref.rules.model import TechBase, UnitKind
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
+from mekref.rules.tripwire.model import TechBase, UnitKind
 from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
 
 

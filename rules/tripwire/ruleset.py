@@ -1,15 +1,20 @@
-"""The TripWire rule set as the engine sees it."""
+"""The TripWire tables as the deciders consult them: force checks, WarChest, injuries.
+
+The rule set's deciders receive one :class:`TripWire` (``tripwire_rules()``); it loads the TOML
+tables once per process.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 
 from mekref.rules.dice import Dice, Roll
-from mekref.rules.force_report import ForceReport
-from mekref.rules.model import ForceDescription
 from mekref.rules.tripwire import injuries, warchest
 from mekref.rules.tripwire.force_check import check_force
+from mekref.rules.tripwire.force_report import ForceReport
+from mekref.rules.tripwire.model import ForceDescription
 from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
 
 
@@ -45,3 +50,9 @@ class TripWire:
     def roll_death(self, dice: Dice, person_id: str) -> tuple[Roll, bool, Dice]:
         result, dice = injuries.roll_death(dice, person_id, self.tables)
         return result.roll, result.dies, dice
+
+
+@cache
+def tripwire_rules() -> TripWire:
+    """The one TripWire judgement every decision uses (tables are read once)."""
+    return TripWire()

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from mekref.rules.model import UnitKind
 from mekref.rules.tables import SourceRef, int_field, load_toml, rows, section, source_of, str_field
+from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
 
 

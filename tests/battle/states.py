@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from mekref.rules.campaign_commands import CreateCampaign, ImportForce, SideSpec
-from mekref.rules.campaign_state import CampaignState
-from mekref.rules.engine import execute
 from mekref.rules.messages import Command, Event, RefereeNote
-from mekref.rules.model import (
+from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl, SubmitBattleReport
+from mekref.rules.tripwire.battle_model import (
+    BattleFile,
+    RecordSection,
+    ReportedPerson,
+    ReportedUnit,
+    UnitDamage,
+)
+from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
+from mekref.rules.tripwire.game import execute
+from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
     CrewSkills,
@@ -18,16 +25,9 @@ from mekref.rules.model import (
     UnitKind,
     UnitRole,
 )
-from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl, SubmitBattleReport
-from mekref.rules.tripwire.battle_model import (
-    BattleFile,
-    RecordSection,
-    ReportedPerson,
-    ReportedUnit,
-    UnitDamage,
-)
 from mekref.rules.tripwire.repair import LocationDamage
 from mekref.rules.tripwire.salvage import UnitMobility
+from mekref.rules.tripwire.state import CampaignState
 
 SEED = "battle-rulings"
 NOTE = RefereeNote(referee="Ann", reason="test")

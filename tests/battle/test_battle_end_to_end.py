@@ -48,10 +48,9 @@ from typing import Any
 from mekref.adapters.megamek.mul_model import Kill, Section
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.store import open_store
-from mekref.rules.campaign_state import state_hash
 from mekref.rules.dice import Dice
-from mekref.rules.engine import fold
 from mekref.rules.tripwire.battle_messages import BattleResolved
+from mekref.rules.tripwire.game import fold, state_hash
 from mekref.rules.tripwire.injuries import roll_death
 
 from .builders import FIXTURES, UNITS_DIR, loc, mek, pilot, record, unit_list

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mekref.adapters.megamek.mul_model import Entity, MulFile, RootKind, Section
-from mekref.daemon.battle_input import (
+from mekref.rules.tripwire.battle_input import (
     AmbiguousMatch,
     FileNotForCampaign,
     campaign_matches,

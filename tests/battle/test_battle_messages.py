@@ -5,22 +5,22 @@ from __future__ import annotations
 
 import json
 
-from mekref.rules.campaign_state import CampaignState, state_from_text, state_hash, state_to_text
 from mekref.rules.codec import canonical_json
-from mekref.rules.messages import (
-    COMMANDS,
-    EVENTS,
-    Command,
-    Event,
-    command_from_json,
-    command_to_json,
-    event_from_json,
-    event_to_json,
-)
+from mekref.rules.messages import Command, Event, message_to_json
 from mekref.rules.tripwire import battle_messages as bm
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, RecordSection, ReportedKill
+from mekref.rules.tripwire.game import TRIPWIRE, state_hash
+from mekref.rules.tripwire.state import CampaignState, state_from_text, state_to_text
 
 from .states import NOTE, campaign, close, control, file, fu, run, seen, submit
+
+# This rule set's message codec (names kept from the shared registry).
+COMMANDS = TRIPWIRE.commands
+EVENTS = TRIPWIRE.events
+command_from_json = TRIPWIRE.commands.from_json
+event_from_json = TRIPWIRE.events.from_json
+command_to_json = message_to_json
+event_to_json = message_to_json
 
 S = RecordSection
 

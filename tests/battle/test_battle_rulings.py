@@ -11,12 +11,9 @@ import pytest
 from mekref.adapters.megamek.condition import merge_condition
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.adapters.megamek.unit_file import parse_unit_file
-from mekref.daemon.battle_input import _mobility, unit_damage
-from mekref.rules.campaign_commands import HealPerson, OpenPool
-from mekref.rules.campaign_state import PoolKind
 from mekref.rules.dice import verify
-from mekref.rules.model import UnitKind
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.battle_input import _mobility, unit_damage
 from mekref.rules.tripwire.battle_messages import BattleResolved
 from mekref.rules.tripwire.battle_model import (
     AmmoBinLoad,
@@ -28,8 +25,11 @@ from mekref.rules.tripwire.battle_model import (
     UnitDamage,
 )
 from mekref.rules.tripwire.battles import pending_battles, reporting_side
+from mekref.rules.tripwire.commands import HealPerson, OpenPool
+from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.repair import LocationDamage
 from mekref.rules.tripwire.salvage import UnitMobility
+from mekref.rules.tripwire.state import PoolKind
 
 from .builders import UNITS_DIR, loc, mek, pilot
 from .states import SEED, campaign, close, control, file, fu, mek_locations, run, seen, submit
@@ -376,8 +376,8 @@ def test_ruling_br10_retreat_check_from_the_files_so_far() -> None:
         submit(file("a", seen("r1", S.SALVAGE, hits=6), seen("r2", S.SURVIVORS),
                     seen("b1", S.SALVAGE))),
     )  # fmt: skip
-    from mekref.rules.engine import dice_for
     from mekref.rules.tripwire.battles import retreat_check
+    from mekref.rules.tripwire.game import dice_for
 
     met = retreat_check(state, "battle-" + "a" * 12, "red", dice_for(state))
     keys = [ref.line for ref in met]
@@ -391,7 +391,7 @@ def test_ruling_br8_first_unit_of_each_lance_leads_it() -> None:
     """ "Each Lance in the force is lead by a Lieutenant who must be Veteran." (line 13)"""
     from mekref.adapters.megamek.mul_model import MulFile, RootKind
     from mekref.daemon.cli_force import build_units
-    from mekref.rules.campaign_state import CampaignState
+    from mekref.rules.tripwire.state import CampaignState
 
     units = [mek("Griffin", "GRF-1N", f"u{i}", pilot(f"P{i}", f"p{i}")) for i in range(6)]
     units[0] = replace(units[0], commander=True)

@@ -8,10 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from mekref.rules.campaign_commands import OpenPool
-from mekref.rules.campaign_state import CampaignState, PoolKind
 from mekref.rules.dice import Dice
-from mekref.rules.model import UnitKind, UnitRole
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import Fate, RecordSection, UnitDamage
 from mekref.rules.tripwire.battle_spending import (
@@ -29,8 +26,11 @@ from mekref.rules.tripwire.battle_spending import (
     SeatSparePilot,
     TrainSkill,
 )
+from mekref.rules.tripwire.commands import OpenPool
+from mekref.rules.tripwire.model import UnitKind, UnitRole
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
 from mekref.rules.tripwire.salvage import UnitMobility
+from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.training import Skill
 
 from .states import SEED, campaign, close, file, fu, run, seen, submit

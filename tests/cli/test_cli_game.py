@@ -9,8 +9,11 @@ import pytest
 from succession_wars.sw_helpers import start_command
 
 from mekref.daemon.cli import main
-from mekref.rules.messages import COMMANDS
 from mekref.rules.succession_wars import messages as m
+from mekref.rules.succession_wars.game import SUCCESSION_WARS
+
+# This rule set's message codec (names kept from the shared registry).
+COMMANDS = SUCCESSION_WARS.commands
 
 
 def _write(path: Path, command: object) -> Path:
@@ -120,4 +123,4 @@ def test_a_campaign_that_is_not_there_is_one_line_that_names_the_way_out(
 def test_an_unsupported_database_url_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["game", "list", "--db", "mysql://x/y"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("mekref game: ") and "postgresql://" in err
+    assert err.startswith("mekref game list: ") and "postgresql://" in err

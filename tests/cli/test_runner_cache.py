@@ -8,9 +8,9 @@ import pytest
 
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.store import open_store
-from mekref.rules.campaign_commands import CreateCampaign, CreditPool, OpenPool, SideSpec
-from mekref.rules.campaign_state import PoolKind
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.commands import CreateCampaign, CreditPool, OpenPool, SideSpec
+from mekref.rules.tripwire.state import PoolKind
 
 
 def test_a_second_runner_sees_what_the_first_appended(tmp_path: Path) -> None:

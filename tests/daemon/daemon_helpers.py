@@ -18,10 +18,9 @@ from typing import Any
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.store import EventStore, open_store
-from mekref.rules.campaign_commands import CreateCampaign, ImportForce, OpenPool, SideSpec
-from mekref.rules.campaign_state import PoolKind
 from mekref.rules.messages import RefereeNote
-from mekref.rules.model import (
+from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, OpenPool, SideSpec
+from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
     CrewSkills,
@@ -30,6 +29,7 @@ from mekref.rules.model import (
     Lance,
     UnitKind,
 )
+from mekref.rules.tripwire.state import PoolKind
 
 HERE = Path(__file__).parent
 FIXTURES = HERE.parent / "fixtures" / "megamek"

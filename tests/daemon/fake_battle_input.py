@@ -1,7 +1,7 @@
-"""A stand-in for ``mekref.daemon.battle_input`` that exercises the daemon, not the rules.
+"""A stand-in for TripWire's battle-file capability that exercises the daemon, not the rules.
 
-Tests only. It follows the battle-ingestion contract (``campaign_matches``, ``report_command``
-and the two exceptions) with the smallest real rules command there is: every battle file
+Tests only. It implements :class:`~mekref.rules.battle_files.BattleFiles` with the smallest
+real rules command there is: every battle file
 credits 1 WP to the pool of the side whose units it names. That is enough to prove what the
 daemon owns: a file applied once (one event per file), held, quarantined, or skipped.
 
@@ -11,19 +11,14 @@ debit the empty pool cannot pay (the rules refuse it), ``notfor`` raises FileNot
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.rules.campaign_commands import CreditPool, DebitPool
-from mekref.rules.campaign_state import CampaignState
+from mekref.rules.battle_files import AmbiguousMatch, FileNotForCampaign, FileRequest, Waiting
 from mekref.rules.messages import Command
-
-
-class FileNotForCampaign(Exception):
-    pass
-
-
-class AmbiguousMatch(Exception):
-    pass
+from mekref.rules.tripwire.commands import CreditPool, DebitPool
+from mekref.rules.tripwire.state import CampaignState
 
 
 def _ids(mul: MulFile) -> set[str]:
@@ -32,27 +27,45 @@ def _ids(mul: MulFile) -> set[str]:
     return ids
 
 
-def campaign_matches(state: CampaignState, mul: MulFile) -> bool:
-    return bool(_ids(mul) & (set(state.units) | set(state.people)))
+class FakeBattleFiles:
+    def matches(self, state: CampaignState, mul: MulFile) -> bool:
+        return bool(_ids(mul) & (set(state.units) | set(state.people)))
+
+    def command(
+        self,
+        state: CampaignState,
+        mul: MulFile,
+        request: FileRequest,
+        designs: DesignLookup | None,
+    ) -> Command:
+        name = request.name.lower()
+        units = sorted(_ids(mul) & set(state.units))
+        if "notfor" in name or not units:
+            raise FileNotForCampaign("no unit id of the file is in the campaign")
+        if "ambiguous" in name:
+            raise AmbiguousMatch("Huscarl", (), "Huscarl HSCL-1-OA: units u1, u2 both fit")
+        side = state.units[units[0]].side_id
+        pool = min(p.pool_id for p in state.pools.values() if p.side_id == side)
+        reason = f"file {request.sha256[:12]}"
+        if "refuse" in name:
+            return DebitPool(actor=request.actor, pool_id=pool, amount=10_000, reason=reason)
+        return CreditPool(actor=request.actor, pool_id=pool, amount=1, reason=reason)
+
+    def reporting_side(self, state: CampaignState, command: Command) -> str | None:
+        return None
+
+    def battle_of(self, command: Command) -> str | None:
+        return None
+
+    def waiting(self, state: CampaignState) -> tuple[Waiting, ...]:
+        return ()
+
+    def battle_of_file(self, state: CampaignState, sha256: str) -> str | None:
+        return None
 
 
-def report_command(
-    state: CampaignState,
-    mul: MulFile,
-    *,
-    sha256: str,
-    path: str,
-    design_for: DesignLookup | None,
-    actor: str,
-) -> Command:
-    name = path.rsplit("/", 1)[-1].lower()
-    units = sorted(_ids(mul) & set(state.units))
-    if "notfor" in name or not units:
-        raise FileNotForCampaign("no unit id of the file is in the campaign")
-    if "ambiguous" in name:
-        raise AmbiguousMatch("Huscarl HSCL-1-OA: units u1, u2 both fit")
-    side = state.units[units[0]].side_id
-    pool = min(p.pool_id for p in state.pools.values() if p.side_id == side)
-    if "refuse" in name:
-        return DebitPool(actor=actor, pool_id=pool, amount=10_000, reason=f"file {sha256[:12]}")
-    return CreditPool(actor=actor, pool_id=pool, amount=1, reason=f"file {sha256[:12]}")
+def install() -> None:
+    """Make TripWire campaigns take battle files through the stand-in (this process only)."""
+    from mekref.rules.tripwire import game
+
+    game.TRIPWIRE = replace(game.TRIPWIRE, battle_files=FakeBattleFiles())

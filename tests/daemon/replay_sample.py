@@ -24,9 +24,11 @@ from typing import Any
 
 from mekref.adapters.megamek.mul_model import Entity, Section
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
-from mekref.rules.campaign_commands import CreateCampaign, ImportForce, SideSpec
-from mekref.rules.messages import COMMANDS, Command, RefereeNote
-from mekref.rules.model import (
+from mekref.rules.messages import Command, RefereeNote
+from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl
+from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
+from mekref.rules.tripwire.game import TRIPWIRE
+from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
     CrewSkills,
@@ -35,7 +37,9 @@ from mekref.rules.model import (
     Lance,
     UnitKind,
 )
-from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl
+
+# This rule set's message codec (names kept from the shared registry).
+COMMANDS = TRIPWIRE.commands
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "megamek"
 REFEREE = "Referee"

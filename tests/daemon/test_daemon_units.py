@@ -135,9 +135,15 @@ def test_which_names_are_battle_files() -> None:
 def test_quarantine_names_never_overwrite_another_file(tmp_path: Path) -> None:
     reason = Reason("bad", "x.mul:1:1", "fix it")
     when = datetime.now(UTC)
-    first = quarantine_copy(tmp_path, Path("x.mul"), "a" * 64, reason, data=b"1", when=when)
-    again = quarantine_copy(tmp_path, Path("x.mul"), "a" * 64, reason, data=b"1", when=when)
-    other = quarantine_copy(tmp_path, Path("x.mul"), "b" * 64, reason, data=b"2", when=when)
+    first = quarantine_copy(
+        tmp_path, "x.mul", "a" * 64, reason, data=b"1", original="/in/x.mul", when=when
+    )
+    again = quarantine_copy(
+        tmp_path, "x.mul", "a" * 64, reason, data=b"1", original="/in/x.mul", when=when
+    )
+    other = quarantine_copy(
+        tmp_path, "x.mul", "b" * 64, reason, data=b"2", original="/in/x.mul", when=when
+    )
     assert first == again == tmp_path / "x.mul"
     assert other == tmp_path / f"x.{'b' * 12}.mul"
     assert other.read_bytes() == b"2" and first.read_bytes() == b"1"
@@ -149,37 +155,34 @@ def test_redact_hides_the_password() -> None:
     assert redact("/tmp/c.db") == "/tmp/c.db"
 
 
-def test_a_file_over_the_size_cap_is_quarantined(tmp_path: Path) -> None:
+def test_a_file_over_the_size_cap_is_quarantined_without_a_copy(
+    tmp_path: Path, fake_files: None
+) -> None:
     db = str(tmp_path / "c.db")
     new_campaign(db)
     big = tmp_path / "big.mul"
     data = battle_bytes(1)
     big.write_bytes(data)
     with open_store(db) as store:
-        pipeline = Pipeline(
-            store,
-            quarantine_dir=tmp_path / "q",
-            battle_input=fake_battle_input,  # type: ignore[arg-type]
-            max_bytes=1000,
-        )
+        pipeline = Pipeline(store, quarantine_dir=tmp_path / "q", max_bytes=1000)
         result = pipeline.process(big)
         assert result.outcome is Outcome.QUARANTINED and result.sha256 == sha(data)
-        assert "byte limit" in (result.reason or "")
-        assert (tmp_path / "q" / "big.mul").read_bytes() == data
+        assert "byte limit" in (result.reason or "") and result.code == "file_too_large"
+        # A file too large to hold is not copied (a copy on every restart would fill the
+        # disk); the reason file says what it was and where.
+        assert not (tmp_path / "q" / "big.mul").exists()
+        note = (tmp_path / "q" / "big.mul.reason.txt").read_text(encoding="utf-8")
+        assert "byte limit" in note and str(big) in note and sha(data) in note
         # Seen again (a rescan): not judged twice by the same process.
         os.utime(big, None)
         assert pipeline.process(big).outcome is Outcome.ALREADY_QUARANTINED
 
 
-def test_the_pipeline_applies_once_and_holds_strangers(tmp_path: Path) -> None:
+def test_the_pipeline_applies_once_and_holds_strangers(tmp_path: Path, fake_files: None) -> None:
     db = str(tmp_path / "c.db")
     cid = new_campaign(db)
     with open_store(db) as store:
-        pipeline = Pipeline(
-            store,
-            quarantine_dir=tmp_path / "q",
-            battle_input=fake_battle_input,  # type: ignore[arg-type]
-        )
+        pipeline = Pipeline(store, quarantine_dir=tmp_path / "q")
         first = tmp_path / "one.mul"
         first.write_bytes(battle_bytes(1))
         assert pipeline.process(first).outcome is Outcome.APPLIED
@@ -190,9 +193,15 @@ def test_the_pipeline_applies_once_and_holds_strangers(tmp_path: Path) -> None:
         stranger = tmp_path / "stranger.mul"
         stranger.write_bytes(OTHER_FORCE.read_bytes())
         assert pipeline.process(stranger).outcome is Outcome.UNMATCHED
-        assert pipeline.process(stranger).outcome is Outcome.UNMATCHED  # retried, still held
+        # A rescan does not read a held file again while nothing changed...
+        assert pipeline.process(stranger).outcome is Outcome.UNCHANGED
         assert [u.path for u in store.unmatched_files()] == [str(stranger)]
         assert len(store.ingested_files(cid)) == 1
+        # ...and looks at it again as soon as a campaign changed (it may match now).
+        again = tmp_path / "three.mul"
+        again.write_bytes(battle_bytes(2))
+        assert pipeline.process(again).outcome is Outcome.APPLIED
+        assert pipeline.process(stranger).outcome is Outcome.UNMATCHED
 
 
 def test_a_second_signal_exits_at_once() -> None:
@@ -237,3 +246,15 @@ def test_status_prints_file_names_and_reasons_verbatim() -> None:
     print_status(Status([], [], [], [], [quarantined]), console)
     text = console.export_text()
     assert "[/old] battle.mul" in text and "[red]" in text
+
+
+@pytest.fixture
+def fake_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """TripWire campaigns take battle files through the test stand-in (this test only)."""
+    from dataclasses import replace
+
+    from mekref.rules.tripwire import game
+
+    monkeypatch.setattr(
+        game, "TRIPWIRE", replace(game.TRIPWIRE, battle_files=fake_battle_input.FakeBattleFiles())
+    )

@@ -15,7 +15,14 @@ from mekref.rules.dice import Dice
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
 from mekref.rules.dystopian_wars.experience import repair_cost
-from mekref.rules.dystopian_wars.game import decide, execute, fold, initial_state, state_hash
+from mekref.rules.dystopian_wars.game import (
+    DYSTOPIAN_WARS,
+    decide,
+    execute,
+    fold,
+    initial_state,
+    state_hash,
+)
 from mekref.rules.dystopian_wars.model import (
     Battle,
     DystopianState,
@@ -28,16 +35,7 @@ from mekref.rules.dystopian_wars.model import (
     VesselClass,
 )
 from mekref.rules.dystopian_wars.table_loader import load_tables
-from mekref.rules.messages import (
-    COMMANDS,
-    EVENTS,
-    Command,
-    Event,
-    command_from_json,
-    command_to_json,
-    event_from_json,
-    event_to_json,
-)
+from mekref.rules.messages import Command, Event, message_to_json
 
 SR = c.SquadronResult
 K = c.Kill
@@ -274,6 +272,14 @@ BATTLE = Battle(
     present=(True, False),
     stakes=(Stake(fleet_id="a", own="x", enemy="y"),),
 )
+
+# This rule set's message codec (names kept from the shared registry).
+COMMANDS = DYSTOPIAN_WARS.commands
+EVENTS = DYSTOPIAN_WARS.events
+command_from_json = DYSTOPIAN_WARS.commands.from_json
+event_from_json = DYSTOPIAN_WARS.events.from_json
+command_to_json = message_to_json
+event_to_json = message_to_json
 EVENT_SAMPLES: list[Event] = [
     e.CampaignCreated(seed="s", fleets=(FLEET,), actor="ref", field_orders=DECK[:2]),
     e.TerritoriesGenerated(

@@ -13,19 +13,20 @@ import grpc
 from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
 
+from mekref.daemon.app import App
+from mekref.daemon.config import ServeConfig
 from mekref.daemon.grpc.server import GrpcServer, ServerOptions
 from mekref.daemon.grpc.tokens import Role, TokenStore
 from mekref.daemon.store import EventStore
-from mekref.rules.campaign_commands import (
+from mekref.rules.messages import Command, RefereeNote
+from mekref.rules.tripwire.commands import (
     CreateCampaign,
     CreditPool,
     ImportForce,
     OpenPool,
     SideSpec,
 )
-from mekref.rules.campaign_state import PoolKind
-from mekref.rules.messages import Command, RefereeNote
-from mekref.rules.model import (
+from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
     CrewSkills,
@@ -34,12 +35,14 @@ from mekref.rules.model import (
     Lance,
     UnitKind,
 )
+from mekref.rules.tripwire.state import PoolKind
 from mekref.v1 import (
     battle_pb2_grpc,
     campaign_pb2_grpc,
     diagnostics_pb2_grpc,
     event_pb2_grpc,
     orders_pb2_grpc,
+    rules_pb2_grpc,
 )
 
 SIDES = ("davion", "liao")
@@ -54,8 +57,10 @@ class Stubs:
     battles: battle_pb2_grpc.BattleServiceStub = field(init=False)
     events: event_pb2_grpc.EventServiceStub = field(init=False)
     diagnostics: diagnostics_pb2_grpc.DiagnosticsServiceStub = field(init=False)
+    rules: rules_pb2_grpc.RulesServiceStub = field(init=False)
 
     def __post_init__(self) -> None:
+        self.rules = rules_pb2_grpc.RulesServiceStub(self.channel)
         self.campaigns = campaign_pb2_grpc.CampaignServiceStub(self.channel)
         self.orders = orders_pb2_grpc.OrdersServiceStub(self.channel)
         self.battles = battle_pb2_grpc.BattleServiceStub(self.channel)
@@ -172,15 +177,27 @@ def seed_campaign(server: GrpcServer) -> tuple[str, dict[str, str]]:
     return cid, pools
 
 
-def start(db: Path | str, **options: Any) -> Running:
-    """A server on a fresh database: a SQLite path, or a postgresql:// URL."""
-    from mekref.daemon.store import open_store
-
-    store = open_store(str(db))
-    tokens = TokenStore(str(db))
+def api_server(
+    app: App, address: str = "127.0.0.1:0", *, tls: Any = None, **options: Any
+) -> GrpcServer:
+    """The API on ``app``'s store, runner and pipeline (as ``mekref serve --grpc`` builds it)."""
     defaults: dict[str, Any] = {"stream_poll_seconds": 0.2, "stream_write_timeout": 5.0}
     defaults.update(options)
-    server = GrpcServer(store, tokens, "127.0.0.1:0", options=ServerOptions(**defaults))
+    return GrpcServer(app.pipeline, app.tokens, address, tls=tls, options=ServerOptions(**defaults))
+
+
+def open_test_app(db: Path | str, quarantine: Path | None = None) -> App:
+    from mekref.daemon.store import open_store
+
+    config = ServeConfig(db=str(db), quarantine=quarantine)
+    return App(config, open_store(str(db)))
+
+
+def start(db: Path | str, **options: Any) -> Running:
+    """A server on a fresh database: a SQLite path, or a postgresql:// URL."""
+    app = open_test_app(db, options.pop("quarantine", None))
+    server = api_server(app, **options)
+    store, tokens = app.store, app.tokens
     port = server.start()
     cid, pools = seed_campaign(server)
     referee = tokens.issue(Role.REFEREE, label="test referee").secret
@@ -191,7 +208,6 @@ def start(db: Path | str, **options: Any) -> Running:
 def stop(running: Running, grace: float = 1.0) -> None:
     running.close()
     running.server.stop(grace)
-    running.tokens.close()
     running.store.close()
 
 

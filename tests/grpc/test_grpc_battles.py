@@ -14,6 +14,8 @@ import grpc
 import pytest
 from grpc_helpers import Stubs, field_violations, reason_of
 
+from mekref.daemon.app import App
+from mekref.daemon.config import ServeConfig
 from mekref.daemon.grpc.server import GrpcServer, ServerOptions
 from mekref.daemon.grpc.tokens import Role, TokenStore
 from mekref.daemon.store import EventStore, open_store
@@ -56,21 +58,15 @@ def battle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[Battl
              "--bv-table", str(builders.FIXTURES / "battles" / "Units.txt"),
              "--unchecked", "--referee", "Ann", "--reason", "a small test force")  # fmt: skip
     capsys.readouterr()
-    store = open_store(db)
-    tokens = TokenStore(db)
     data = tmp_path / "server-data"
-    pipeline = ingest.Pipeline(
-        store,
-        quarantine_dir=data / "quarantine",
-        design_for=catalog_lookup(builders.UNITS_DIR, progress=False),
-    )
+    config = ServeConfig(db=db, quarantine=data / "quarantine")
+    app = App(config, open_store(db), catalog_lookup(builders.UNITS_DIR, progress=False))
+    store, tokens = app.store, app.tokens
     server = GrpcServer(
-        store,
+        app.pipeline,
         tokens,
         "127.0.0.1:0",
-        options=ServerOptions(
-            pipeline=pipeline, uploads_dir=data / "uploads", upload_max_bytes=256 * 1024
-        ),
+        options=ServerOptions(uploads_dir=config.uploads_dir(), upload_max_bytes=256 * 1024),
     )
     port = server.start()
     cid = store.list_campaigns()[0].id
@@ -85,7 +81,6 @@ def battle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[Battl
     for stubs in clients.values():
         stubs.close()
     server.stop(1)
-    tokens.close()
     store.close()
 
 

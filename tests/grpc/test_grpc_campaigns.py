@@ -136,8 +136,8 @@ def test_bad_and_unknown_campaign_ids(api: Running) -> None:
 
 
 def test_dice_log_pages(api: Running) -> None:
-    from mekref.rules.campaign_commands import ResolveDeathRoll, SetPersonHits
     from mekref.rules.messages import RefereeNote
+    from mekref.rules.tripwire.commands import ResolveDeathRoll, SetPersonHits
 
     state = api.server.services.runner.load(api.campaign_id).state
     person = next(p for p in state.people.values() if p.side_id == "davion")

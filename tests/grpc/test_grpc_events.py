@@ -9,7 +9,7 @@ import grpc
 import pytest
 from grpc_helpers import Running, error_info, iterate, reason_of, start, stop
 
-from mekref.rules.campaign_commands import CreditPool, DebitPool
+from mekref.rules.tripwire.commands import CreditPool, DebitPool
 from mekref.v1 import event_pb2
 
 

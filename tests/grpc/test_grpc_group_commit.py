@@ -5,9 +5,9 @@ from __future__ import annotations
 from grpc_helpers import Running
 
 from mekref.daemon.campaigns import Executed
-from mekref.rules.campaign_commands import CreditPool, DebitPool
-from mekref.rules.campaign_state import state_hash
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.commands import CreditPool, DebitPool
+from mekref.rules.tripwire.game import state_hash
 
 
 def test_a_batch_is_decided_in_order_and_a_refusal_stands_alone(api: Running) -> None:

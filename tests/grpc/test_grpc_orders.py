@@ -12,13 +12,19 @@ from pathlib import Path
 import grpc
 import pytest
 from google.rpc import error_details_pb2  # type: ignore[import-untyped]
-from grpc_helpers import Running, Stubs, field_violations, reason_of, status_of
+from grpc_helpers import (
+    Running,
+    Stubs,
+    api_server,
+    field_violations,
+    open_test_app,
+    reason_of,
+    status_of,
+)
 
-from mekref.daemon.grpc.server import GrpcServer, ServerOptions
-from mekref.daemon.grpc.tokens import Role, TokenStore
-from mekref.daemon.store import open_store
-from mekref.rules.campaign_commands import OpenPool
-from mekref.rules.campaign_state import PoolKind
+from mekref.daemon.grpc.tokens import Role
+from mekref.rules.tripwire.commands import OpenPool
+from mekref.rules.tripwire.state import PoolKind
 from mekref.v1 import campaign_pb2, event_pb2, orders_pb2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "turn"))
@@ -31,13 +37,12 @@ Order = orders_pb2.FormationOrder
 
 @pytest.fixture
 def ginestra(tmp_path: Path) -> Iterator[Running]:
-    from mekref.rules.campaign_commands import CreateCampaign, ImportForce, SideSpec
+    from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
 
     db = str(tmp_path / "g.db")
-    store, tokens = open_store(db), TokenStore(db)
-    server = GrpcServer(
-        store, tokens, "127.0.0.1:0", options=ServerOptions(stream_poll_seconds=0.2)
-    )
+    app = open_test_app(db)
+    store, tokens = app.store, app.tokens
+    server = api_server(app)
     port = server.start()
     runner = server.services.runner
     cid = runner.create(
@@ -86,7 +91,6 @@ def ginestra(tmp_path: Path) -> Iterator[Running]:
     yield running
     running.close()
     server.stop(1)
-    tokens.close()
     store.close()
 
 

@@ -10,6 +10,7 @@ import pytest
 from grpc_helpers import start, stop
 
 from mekref.daemon.grpc.tokens import Role, TokenStore
+from mekref.daemon.store import open_store
 from mekref.v1 import campaign_pb2, event_pb2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -21,7 +22,8 @@ pytestmark = pytest.mark.postgres
 def test_tokens_live_hashed_in_the_postgres_database(pg_dsn: str) -> None:  # noqa: F811
     import psycopg
 
-    with TokenStore(pg_dsn) as tokens:
+    with open_store(pg_dsn) as store:
+        tokens = TokenStore(store)
         issued = tokens.issue(Role.REFEREE, label="pg")
         assert tokens.lookup(issued.secret) == issued.principal
         with psycopg.connect(pg_dsn) as conn:

@@ -13,10 +13,10 @@ from typing import Any
 
 import grpc
 import pytest
-from grpc_helpers import Running, Stubs, start, stop
+from grpc_helpers import Running, Stubs, api_server, open_test_app, start, stop
 
-from mekref.daemon.grpc.server import GrpcServer, ServerOptions, TlsFiles
-from mekref.daemon.grpc.tokens import Role, TokenStore
+from mekref.daemon.grpc.server import GrpcServer, TlsFiles
+from mekref.daemon.grpc.tokens import Role
 from mekref.daemon.store import open_store
 from mekref.v1 import campaign_pb2, diagnostics_pb2
 
@@ -153,8 +153,9 @@ def _self_signed(folder: Path) -> tuple[Path, Path]:
 def test_tls(tmp_path: Path) -> None:
     cert, key = _self_signed(tmp_path)
     db = str(tmp_path / "c.db")
-    store, tokens = open_store(db), TokenStore(db)
-    server = GrpcServer(store, tokens, "127.0.0.1:0", tls=TlsFiles(cert, key))
+    app = open_test_app(db)
+    store, tokens = app.store, app.tokens
+    server = api_server(app, tls=TlsFiles(cert, key))
     port = server.start()
     try:
         token = tokens.issue(Role.REFEREE).secret
@@ -174,12 +175,11 @@ def test_tls(tmp_path: Path) -> None:
         plain.close()
     finally:
         server.stop(1)
-        tokens.close()
         store.close()
 
 
 def test_port_in_use_is_an_error(api: Running) -> None:
-    other = GrpcServer(api.store, api.tokens, api.target, options=ServerOptions())
+    other = GrpcServer(api.server.services.pipeline, api.tokens, api.target)
     with pytest.raises(OSError):
         other.start()
 

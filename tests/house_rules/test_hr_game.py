@@ -12,21 +12,26 @@ from mekref.rules.codec import canonical_json, decode
 from mekref.rules.dice import Dice
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
-from mekref.rules.house_rules.game import decide, execute, fold, initial_state, state_hash
+from mekref.rules.house_rules.game import (
+    HOUSE_RULES,
+    decide,
+    execute,
+    fold,
+    initial_state,
+    state_hash,
+)
 from mekref.rules.house_rules.model import HouseState
 from mekref.rules.house_rules.pilots import PilotStatus
-from mekref.rules.messages import (
-    COMMANDS,
-    EVENTS,
-    Command,
-    Event,
-    RefereeNote,
-    command_from_json,
-    command_to_json,
-    event_from_json,
-    event_to_json,
-)
+from mekref.rules.messages import Command, Event, RefereeNote, message_to_json
 from mekref.rules.refusal import Refusal
+
+# This rule set's message codec (names kept from the shared registry).
+COMMANDS = HOUSE_RULES.commands
+EVENTS = HOUSE_RULES.events
+command_from_json = HOUSE_RULES.commands.from_json
+event_from_json = HOUSE_RULES.events.from_json
+command_to_json = message_to_json
+event_to_json = message_to_json
 
 NOTE = RefereeNote(referee="ref", reason="a year has passed on the campaign calendar")
 SCRIPT: list[Command] = [

@@ -9,18 +9,10 @@ from obj_helpers import OBJECTIVES, SQUADS
 
 from mekref.rules.codec import canonical_json, decode
 from mekref.rules.dice import Dice
-from mekref.rules.messages import (
-    COMMANDS,
-    EVENTS,
-    Command,
-    Event,
-    command_from_json,
-    command_to_json,
-    event_from_json,
-    event_to_json,
-)
+from mekref.rules.messages import Command, Event, message_to_json
 from mekref.rules.objectives import commands as c
 from mekref.rules.objectives import events as e
+from mekref.rules.objectives.game import OBJECTIVES as OBJECTIVES_RULES
 from mekref.rules.objectives.game import (
     decide,
     execute,
@@ -36,6 +28,14 @@ from mekref.rules.objectives.model import (
     ObjectiveStatus,
     Squad,
 )
+
+# This rule set's message codec (names kept from the shared registry).
+COMMANDS = OBJECTIVES_RULES.commands
+EVENTS = OBJECTIVES_RULES.events
+command_from_json = OBJECTIVES_RULES.commands.from_json
+event_from_json = OBJECTIVES_RULES.events.from_json
+command_to_json = message_to_json
+event_to_json = message_to_json
 
 SCRIPT: list[Command] = [
     c.SetUpScenario(

@@ -12,7 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tripwire_forces import legal_force, mek_company, with_lance
 
-from mekref.rules.campaign_commands import (
+from mekref.rules.codec import canonical_json
+from mekref.rules.dice import Dice, verify
+from mekref.rules.messages import Command, Event, RefereeNote, event_text, message_to_json
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.commands import (
     CreateCampaign,
     CreditPool,
     DebitPool,
@@ -24,29 +28,21 @@ from mekref.rules.campaign_commands import (
     SideSpec,
     TransferWarChest,
 )
-from mekref.rules.campaign_events import DeathRollMade
-from mekref.rules.campaign_state import (
+from mekref.rules.tripwire.events import DeathRollMade
+from mekref.rules.tripwire.game import TRIPWIRE, decide, dice_for, evolve, execute, fold, state_hash
+from mekref.rules.tripwire.model import ForceDescription
+from mekref.rules.tripwire.state import (
     CampaignState,
     PersonStatus,
     PoolKind,
     state_from_text,
-    state_hash,
     state_to_text,
 )
-from mekref.rules.codec import canonical_json
-from mekref.rules.dice import Dice, verify
-from mekref.rules.engine import decide, dice_for, evolve, execute, fold
-from mekref.rules.messages import (
-    Command,
-    Event,
-    RefereeNote,
-    event_from_json,
-    event_from_text,
-    event_text,
-    event_to_json,
-)
-from mekref.rules.model import ForceDescription
-from mekref.rules.refusal import Refusal
+
+# This rule set's message codec (names kept from the shared registry).
+event_from_json = TRIPWIRE.events.from_json
+event_from_text = TRIPWIRE.events.from_text
+event_to_json = message_to_json
 
 NOTE = RefereeNote(referee="ref-anna", reason="correcting the MUL")
 SIDES = (SideSpec(side_id="loyal", name="Loyalists"), SideSpec(side_id="fed", name="Federalists"))

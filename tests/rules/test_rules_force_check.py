@@ -16,8 +16,9 @@ from tripwire_forces import (
     with_lance,
 )
 
-from mekref.rules.force_report import Violation
-from mekref.rules.model import (
+from mekref.rules.tripwire.force_check import check_force
+from mekref.rules.tripwire.force_report import Violation
+from mekref.rules.tripwire.model import (
     Company,
     CrewSkills,
     ForceDescription,
@@ -26,7 +27,6 @@ from mekref.rules.model import (
     UnitKind,
     UnitRole,
 )
-from mekref.rules.tripwire.force_check import check_force
 
 
 def violations(force: ForceDescription) -> list[Violation]:

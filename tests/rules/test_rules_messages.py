@@ -8,23 +8,22 @@ from fractions import Fraction
 import pytest
 from tripwire_forces import legal_force
 
-from mekref.rules import campaign_commands as cc
-from mekref.rules import campaign_events as ce
-from mekref.rules.campaign_state import PoolKind
 from mekref.rules.codec import CodecError, canonical_json, to_jsonable
 from mekref.rules.dice import Dice
-from mekref.rules.messages import (
-    COMMANDS,
-    EVENTS,
-    Command,
-    Event,
-    RefereeNote,
-    command_from_json,
-    command_to_json,
-    event_from_json,
-    event_to_json,
-)
-from mekref.rules.model import CrewSkills
+from mekref.rules.messages import Command, Event, RefereeNote, message_to_json
+from mekref.rules.tripwire import commands as cc
+from mekref.rules.tripwire import events as ce
+from mekref.rules.tripwire.game import TRIPWIRE
+from mekref.rules.tripwire.model import CrewSkills
+from mekref.rules.tripwire.state import PoolKind
+
+# This rule set's message codec (names kept from the shared registry).
+COMMANDS = TRIPWIRE.commands
+EVENTS = TRIPWIRE.events
+command_from_json = TRIPWIRE.commands.from_json
+event_from_json = TRIPWIRE.events.from_json
+command_to_json = message_to_json
+event_to_json = message_to_json
 
 NOTE = RefereeNote(referee="ref-anna", reason="MegaMek file lost the pilot's ejection")
 SIDES = (cc.SideSpec(side_id="loyal", name="Loyalists"), cc.SideSpec(side_id="fed", name="Feds"))
@@ -82,7 +81,7 @@ COMMAND_SAMPLES: list[Command] = [
 ]
 
 
-_CORE_MODULES = ("mekref.rules.campaign_events", "mekref.rules.campaign_commands")
+_CORE_MODULES = ("mekref.rules.tripwire.events", "mekref.rules.tripwire.commands")
 
 
 def test_every_registered_type_has_a_sample() -> None:

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mekref.rules.model import TechBase, UnitKind
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.model import TechBase, UnitKind
 from mekref.rules.tripwire.repair import (
     AmmoTier,
     AmmoUse,

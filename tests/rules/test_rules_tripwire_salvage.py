@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mekref.rules.model import UnitKind
+from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.salvage import (
     UnitMobility,
     can_retreat,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from mekref.rules.model import (
+from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
     CrewSkills,

@@ -8,21 +8,20 @@ from sw_campaign import play_campaign
 from sw_helpers import Game
 
 from mekref.rules.codec import canonical_json
-from mekref.rules.messages import (
-    COMMANDS,
-    EVENTS,
-    Command,
-    Event,
-    command_from_json,
-    command_to_json,
-    event_from_text,
-    event_text,
-)
+from mekref.rules.messages import Command, Event, event_text, message_to_json
 from mekref.rules.succession_wars import game
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.data import load_tables
+from mekref.rules.succession_wars.game import SUCCESSION_WARS
 from mekref.rules.succession_wars.model import CenterState, Kind, Phase
 from mekref.rules.succession_wars.tech import clamp, effects
+
+# This rule set's message codec (names kept from the shared registry).
+COMMANDS = SUCCESSION_WARS.commands
+EVENTS = SUCCESSION_WARS.events
+command_from_json = SUCCESSION_WARS.commands.from_json
+event_from_text = SUCCESSION_WARS.events.from_text
+command_to_json = message_to_json
 
 # Messages the scripted campaign does not produce, so the round trip still covers every type.
 EXTRA_COMMANDS: list[Command] = [

@@ -6,9 +6,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sw_helpers import Game, clear_region, move_unit, to_phase
 
-from mekref.rules.messages import event_from_text, event_text
+from mekref.rules.messages import event_text
 from mekref.rules.succession_wars import game
 from mekref.rules.succession_wars import messages as m
+from mekref.rules.succession_wars.game import SUCCESSION_WARS
+
+# This rule set's message codec (names kept from the shared registry).
+event_from_text = SUCCESSION_WARS.events.from_text
 
 ATTACKERS = (
     "liao-st-ives-armored-cavalry-1",

@@ -56,10 +56,10 @@ from __future__ import annotations
 
 from turn_world import REFEREE, placed, run, started
 
-from mekref.rules import CampaignState, state_hash
-from mekref.rules.campaign_commands import OpenPool
-from mekref.rules.campaign_state import PoolKind
 from mekref.rules.messages import Event
+from mekref.rules.tripwire.commands import OpenPool
+from mekref.rules.tripwire.game import state_hash
+from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
 from mekref.rules.tripwire.turn.setup import FormationSpec
@@ -283,7 +283,8 @@ def test_strategic_vp_for_a_garrisoned_location() -> None:
 
 
 def test_replaying_the_log_gives_the_same_state() -> None:
-    from mekref.rules import fold, state_from_text, state_to_text
+    from mekref.rules.tripwire.game import fold
+    from mekref.rules.tripwire.state import state_from_text, state_to_text
 
     state = _setup()
     log: list[Event] = []

@@ -11,7 +11,7 @@ from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli import main
 from mekref.daemon.store import open_store
-from mekref.rules.campaign_commands import CreateCampaign, ImportForce, SideSpec
+from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
 
 

@@ -10,9 +10,9 @@ from turn_world import REFEREE, placed, run, started
 from mekref.adapters.megamek.mul_model import Location, RootKind
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION
-from mekref.rules import CampaignState
-from mekref.rules.campaign_commands import SetPersonHits
 from mekref.rules.messages import RefereeNote
+from mekref.rules.tripwire.commands import SetPersonHits
+from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
 from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
 from mekref.rules.tripwire.turn.setup import FormationSpec

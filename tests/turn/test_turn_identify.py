@@ -14,8 +14,9 @@ from __future__ import annotations
 import pytest
 from turn_world import REFEREE, placed, run, started
 
-from mekref.rules import CampaignState, Event
+from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn import surveillance
 from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders

@@ -9,7 +9,8 @@ from turn_world import mobility
 
 from mekref.rules.codec import canonical_json
 from mekref.rules.dice import Roll
-from mekref.rules.messages import COMMANDS, EVENTS, Command, Event, RefereeNote
+from mekref.rules.messages import Command, Event, RefereeNote
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.artillery import FireUnguidedArtillery
 from mekref.rules.tripwire.turn.orders import (
@@ -53,6 +54,10 @@ SETUP = EngagementSetup(
     command_centre=("s",),
     notes=("n",),
 )
+
+# This rule set's message codec (names kept from the shared registry).
+COMMANDS = TRIPWIRE.commands
+EVENTS = TRIPWIRE.events
 COMMANDS_SAMPLE: list[Command] = [
     SubmitOrders(actor="s", side_id="s", day=1, orders=(ORDER,)),
     WithdrawOrders(actor="s", side_id="s", day=1, formation_ids=("a",)),

@@ -9,11 +9,11 @@ from dataclasses import replace
 import pytest
 from turn_world import REFEREE, placed, run, started
 
-from mekref.rules import CampaignState, Refusal, decide, dice_for, execute
-from mekref.rules.campaign_commands import OpenPool
-from mekref.rules.campaign_state import PoolKind
 from mekref.rules.codec import canonical_json
-from mekref.rules.messages import EVENTS
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.commands import OpenPool
+from mekref.rules.tripwire.game import TRIPWIRE, decide, dice_for, execute
+from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn.events import OrdersSubmitted, is_private
 from mekref.rules.tripwire.turn.orders import (
     ACTIONS,
@@ -25,6 +25,9 @@ from mekref.rules.tripwire.turn.orders import (
     side_view,
 )
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations
+
+# This rule set's message codec (names kept from the shared registry).
+EVENTS = TRIPWIRE.events
 
 Order = FormationOrder
 

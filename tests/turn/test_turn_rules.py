@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from turn_world import REFEREE, placed, run, started
 
 from mekref.hexmap import Hex, PlannedMove, neighbours, resolve_moves
-from mekref.rules import Dice, Refusal
+from mekref.rules.dice import Dice
+from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.turn import artillery, engagement, fuel, recruit, surveillance, unrest
 from mekref.rules.tripwire.turn import weather as wx
 from mekref.rules.tripwire.turn.events import UnguidedArtilleryFired

@@ -7,9 +7,10 @@ from fractions import Fraction
 from turn_world import REFEREE, mobility, placed, run, started
 
 from mekref.hexmap import sample_map
-from mekref.rules import CampaignState, Dice, Event
-from mekref.rules.campaign_commands import OpenPool
-from mekref.rules.campaign_state import PoolKind
+from mekref.rules.dice import Dice
+from mekref.rules.messages import Event
+from mekref.rules.tripwire.commands import OpenPool
+from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn import engagement, unrest
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn import weather as wx

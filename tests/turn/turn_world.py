@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from mekref.rules import CampaignState, RefereeNote, execute
-from mekref.rules.campaign_commands import CreateCampaign, ImportForce, SideSpec
-from mekref.rules.messages import Command, Event
-from mekref.rules.model import (
+from mekref.rules.messages import Command, Event, RefereeNote
+from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
+from mekref.rules.tripwire.game import execute
+from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
     CrewSkills,
@@ -16,6 +16,7 @@ from mekref.rules.model import (
     Lance,
     UnitKind,
 )
+from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
 from mekref.rules.tripwire.turn.state import UnitMobility
 

@@ -22,11 +22,10 @@ import structlog
 from grpc import aio
 from grpc_status import rpc_status
 
-from mekref.daemon.campaigns import Executed
+from mekref.daemon.campaigns import CampaignRunner, Executed
 from mekref.daemon.grpc.batcher import CommandBatcher
 from mekref.daemon.grpc.errors import ApiError, invalid, refusal_error, store_error
 from mekref.daemon.grpc.hub import EventHub
-from mekref.daemon.grpc.runner import CachingRunner
 from mekref.daemon.grpc.tokens import TokenStore
 from mekref.daemon.store import EventStore, StoreError
 from mekref.rules.messages import Command
@@ -44,7 +43,7 @@ class Services:
     """The state servicers share (one per server)."""
 
     store: EventStore
-    runner: CachingRunner
+    runner: CampaignRunner
     tokens: TokenStore
     hub: EventHub
     executor: ThreadPoolExecutor

@@ -1,9 +1,11 @@
 """BattleService: battle files in (the watcher's exactly-once path), referee inputs, scenarios.
 
-An upload never names a path on the server. Its bytes are checked (size cap, then the same safe
-XML reader the watcher uses), written to the server's own uploads folder under their sha256,
-and handed to the file pipeline exactly as a dropped file would be, so a file uploaded and also
-dropped in a watched folder is still applied once.
+An upload never names a path on the server. Its bytes go through the one battle-file pipeline
+(size cap, sha256 identity, safe XML, quarantine with a reason, exactly once), parsed once, to
+the campaign the request names and no other; a side may upload only its own view of a battle.
+An applied upload is kept in the server's uploads folder under its sha256 (the name the
+campaign records), so a file uploaded and also dropped in a watched folder is applied once, and
+the uploads folder replays to the same state.
 """
 
 from __future__ import annotations
@@ -16,14 +18,15 @@ from typing import Any
 
 import grpc
 
-from mekref.adapters.megamek.errors import MulReadError
-from mekref.adapters.megamek.mul_reader import read_mul_bytes
-from mekref.daemon.grpc import auth, contracts
+from mekref.daemon.grpc import auth
 from mekref.daemon.grpc.errors import ApiError, FieldViolation, invalid, unimplemented
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.daemon.grpc.services.campaign import timestamp
+from mekref.daemon.ingest import IngestOptions, Outcome
 from mekref.rules.codec import canonical_json, to_jsonable
 from mekref.rules.messages import RefereeNote
+from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl
+from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
 from mekref.v1 import battle_pb2, battle_pb2_grpc
 
 _OUTCOMES = {
@@ -64,7 +67,8 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
         self, request: battle_pb2.UploadBattleFileRequest, context: Context
     ) -> battle_pb2.UploadBattleFileResponse:
         cid = check_campaign_id(request.campaign_id)
-        auth.require_campaign(auth.current_principal(), cid)
+        principal = auth.current_principal()
+        auth.require_campaign(principal, cid)
         data = request.content
         if not data:
             raise invalid("content", "the file is empty")
@@ -76,98 +80,56 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             )
         if len(request.file_name) > 255:
             raise invalid("file_name", "at most 255 characters")
-        if self.s.pipeline is None or self.s.uploads_dir is None:
-            raise unimplemented("battle file upload")
-        principal = auth.current_principal()
-        return await self.s.run(context, self._upload, cid, data, principal.side_id)
+        return await self.s.run(
+            context, self._upload, cid, data, request.file_name, principal.side_id, principal.actor
+        )
 
     def _upload(
-        self, cid: str, data: bytes, side_id: str | None
+        self, cid: str, data: bytes, file_name: str, side_id: str | None, actor: str
     ) -> battle_pb2.UploadBattleFileResponse:
+        self.s.store.get_campaign(cid)  # NOT_FOUND before anything else
         sha = hashlib.sha256(data).hexdigest()
-        try:
-            # Hostile or broken XML is refused here, before anything is written to disk.
-            mul = read_mul_bytes(data, "upload", max_bytes=self.s.upload_max_bytes)
-        except MulReadError as exc:
+        # The campaign keeps the name the bytes are stored under (never the client's), so a
+        # replay of the uploads folder gives the same state as the live upload.
+        options = IngestOptions(campaign_id=cid, uploader_side=side_id, actor=actor)
+        result = self.s.pipeline.ingest_bytes(data, f"{sha}.mul", options, shown_as=file_name)
+        outcome = result.outcome
+        if outcome is Outcome.RETRY:
+            raise ApiError(
+                grpc.StatusCode.UNAVAILABLE, "the file could not be applied now; retry", "retry"
+            )
+        if outcome is Outcome.NOT_FOR_CAMPAIGN:
+            raise ApiError(
+                grpc.StatusCode.FAILED_PRECONDITION, result.reason or "", "file_not_for_campaign"
+            )
+        if outcome is Outcome.NOT_YOUR_FILE:
+            raise ApiError(grpc.StatusCode.PERMISSION_DENIED, result.reason or "", "not_your_file")
+        if outcome is Outcome.QUARANTINED and result.code.startswith("file_"):
+            # The bytes themselves are bad (hostile, broken, too large): the client's error,
+            # answered at once; the quarantine keeps the record and a copy, as for a dropped file.
             raise ApiError(
                 grpc.StatusCode.INVALID_ARGUMENT,
-                f"content: {exc.problem} ({exc.hint})",
-                "file_refused" if exc.refused else "file_unreadable",
-                (FieldViolation("content", f"{exc.position}: {exc.problem}"),),
-            ) from None
-        battle_input = contracts.optional_module(contracts.BATTLE_INPUT_MODULE)
-        if battle_input is not None:
-            state = self.s.runner.load(cid).state
-            if not battle_input.campaign_matches(state, mul):
-                raise ApiError(
-                    grpc.StatusCode.FAILED_PRECONDITION,
-                    "no unit or person in this file belongs to this campaign",
-                    "file_not_for_campaign",
-                )
-            if side_id is not None:
-                self._check_own_view(battle_input, state, mul, sha, side_id)
-        if not self.s.store.has_file(cid, sha):
-            path = store_upload(Path(self.s.uploads_dir), data, sha)
-            result = self.s.pipeline.process(path)
-            outcome = str(getattr(result.outcome, "value", result.outcome))
-            if outcome == "retry":
-                raise ApiError(
-                    grpc.StatusCode.UNAVAILABLE, "the file could not be applied now; retry", "retry"
-                )
-            reason = result.reason or ""
-        else:
-            outcome, reason = "already_applied", ""
+                f"content: {result.reason}",
+                result.code,
+                (FieldViolation("content", result.reason or ""),),
+            )
+        if outcome is Outcome.APPLIED and self.s.uploads_dir is not None:
+            store_upload(Path(self.s.uploads_dir), data, sha)
+        reason = result.reason or ""
+        if outcome is Outcome.ALREADY_QUARANTINED:
+            quarantined = [q for q in self.s.store.quarantined_files() if q.sha256 == sha]
+            reason = quarantined[0].reason if quarantined else reason
         first = last = 0
         for ingested in self.s.store.ingested_files(cid):
             if ingested.sha256 == sha:
                 first, last = ingested.first_seq, ingested.last_seq
-                outcome = "applied" if outcome == "applied" else "already_applied"
-        if outcome in ("unchanged", "already_quarantined"):
-            # The pipeline had dealt with these bytes before: say what became of them.
-            quarantined = [q for q in self.s.store.quarantined_files() if q.sha256 == sha]
-            outcome, reason = "quarantined", quarantined[0].reason if quarantined else reason
-        if outcome == "applied":
-            self.s.hub.notify_threadsafe(cid)
         return battle_pb2.UploadBattleFileResponse(
-            outcome=_OUTCOMES.get(outcome, battle_pb2.UPLOAD_OUTCOME_UNSPECIFIED),
+            outcome=_OUTCOMES.get(outcome.value, battle_pb2.UPLOAD_OUTCOME_UNSPECIFIED),
             sha256=sha,
             first_seq=first,
             last_seq=last,
             reason=reason,
         )
-
-    def _check_own_view(
-        self, battle_input: Any, state: Any, mul: Any, sha: str, side_id: str
-    ) -> None:
-        """A side uploads its own player's record only: another side's is acting for it.
-
-        The file's view is worked out as the pipeline will (``report_command``); a file whose
-        units cannot be matched is left to the pipeline, which quarantines it with the reason.
-        """
-        try:
-            command = battle_input.report_command(
-                state,
-                mul,
-                sha256=sha,
-                path="upload",
-                design_for=getattr(self.s.pipeline, "design_for", None),
-                actor=side_id,
-            )
-        except (battle_input.FileNotForCampaign, battle_input.AmbiguousMatch):
-            return
-        battles = contracts.optional_module(contracts.BATTLES_MODULE)
-        file = getattr(command, "file", None)
-        if battles is None or file is None:
-            return
-        # The rules name the view when they take the file in; ask them the same way now.
-        view = battles.reporting_side(state, file)
-        if view != side_id:
-            # Neither whose view it is nor whether it is anyone's: only that it is not yours.
-            raise ApiError(
-                grpc.StatusCode.PERMISSION_DENIED,
-                "this file is not your side's view of the battle; the referee uploads it",
-                "not_your_file",
-            )
 
     @rpc
     async def ListPendingBattles(
@@ -178,8 +140,8 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
 
         def listing() -> battle_pb2.ListPendingBattlesResponse:
             state = self.s.runner.load(cid).state
-            module = contracts.optional_module(contracts.BATTLES_MODULE)
-            battles: list[Any] = list(module.pending_battles(state)) if module else []
+            files = self.s.runner.game(cid).battle_files
+            battles = files.waiting(state) if files is not None else ()
             return battle_pb2.ListPendingBattlesResponse(
                 battles=[
                     battle_pb2.PendingBattle(
@@ -212,9 +174,7 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             raise invalid("battle_id", "name the battle")
         if request.objectives_met:
             raise unimplemented("objectives as referee inputs")
-        messages = contracts.optional_module("mekref.rules.tripwire.battle_messages")
-        if messages is None:
-            raise unimplemented("battle referee inputs")
+        await self.s.run(context, self._require_battles, cid)
         note = None
         if request.reason.strip():
             note = RefereeNote(referee=principal.actor, reason=request.reason)
@@ -223,13 +183,13 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
         side = request.field_controller_side_id or None
         command: Any
         if request.close_battle:
-            command = messages.CloseBattle(
+            command = CloseBattle(
                 actor=principal.actor, battle_id=request.battle_id, control_side=side, note=note
             )
         elif side is None:
             raise invalid("field_controller_side_id", "name the side holding the field")
         else:
-            command = messages.SetBattleControl(
+            command = SetBattleControl(
                 actor=principal.actor, battle_id=request.battle_id, side_id=side, note=note
             )
 
@@ -246,12 +206,10 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
         side_id = auth.acting_side(auth.current_principal(), cid, request.side_id)
         if not request.battle_id:
             raise invalid("battle_id", "name the engagement")
-        module = contracts.optional_module(contracts.EXPORT_MODULE)
-        if module is None:
-            raise unimplemented("scenario export")
         eid = request.battle_id
 
         def export() -> battle_pb2.ExportScenarioResponse:
+            self._require_battles(cid)
             state = self.s.runner.load(cid).state
             strategic = getattr(state, "strategic", None)
             fought = [
@@ -266,8 +224,8 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
                     f"no engagement {eid!r} for side {side_id!r}",
                     "unknown_engagement",
                 )
-            mul = module.scenario_mul(state, eid, side_id)
-            sheet = module.scenario_sheet(state, eid, side_id)
+            mul = scenario_mul(state, eid, side_id)
+            sheet = scenario_sheet(state, eid, side_id)
             return battle_pb2.ExportScenarioResponse(
                 file_name=f"{eid}-{side_id}.mul",
                 content=mul.encode("utf-8"),
@@ -275,3 +233,14 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             )
 
         return await self.s.run(context, export)
+
+    def _require_battles(self, cid: str) -> None:
+        """Battles, referee inputs and scenario exports are the rules of campaigns that fight
+        in MegaMek (TripWire); another rule set's campaign says so instead of failing."""
+        game = self.s.runner.game(cid)
+        if game.battle_files is None:
+            raise ApiError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"a {game.title} campaign has no MegaMek battles; use the RulesService",
+                "no_battles",
+            )

@@ -1,4 +1,8 @@
-"""CampaignService: campaigns, one side's view, battle reports, the dice log."""
+"""CampaignService: campaigns of every rule set, one side's view, battle reports, the dice log.
+
+Every per-side answer derives from the campaign's rule set's one visibility rule
+(:class:`~mekref.rules.kernel.SideViews`); the referee sees everything.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +11,19 @@ import re
 import secrets
 from typing import Any
 
+import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from mekref.daemon.grpc import auth, contracts, reports
-from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
+from mekref.daemon.grpc import auth, reports
+from mekref.daemon.grpc.errors import ApiError, FieldViolation, invalid, violations_error
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.daemon.grpc.tokens import Principal
-from mekref.daemon.grpc.visibility import visible_payload
 from mekref.daemon.store import Campaign
-from mekref.rules.campaign_commands import CreateCampaign, SideSpec
-from mekref.rules.campaign_state import CampaignState
 from mekref.rules.codec import canonical_json, to_jsonable
-from mekref.rules.dice import Dice
-from mekref.rules.engine import decide
+from mekref.rules.kernel import RuleSet
+from mekref.rules.tripwire.commands import CreateCampaign, SideSpec
+from mekref.rules.tripwire.game import TRIPWIRE
+from mekref.rules.tripwire.state import CampaignState
 from mekref.v1 import campaign_pb2, campaign_pb2_grpc, common_pb2
 
 _SIDE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
@@ -34,16 +38,21 @@ def timestamp(when: Any) -> Timestamp:
 
 
 def campaign_message(
-    campaign: Campaign, state: CampaignState, last_seq: int
+    campaign: Campaign, game: RuleSet[Any], state: Any, last_seq: int
 ) -> common_pb2.Campaign:
+    """A campaign of any rule set: its sides are what the rule set says they are."""
     return common_pb2.Campaign(
         campaign_id=campaign.id,
         name=campaign.name,
         ruleset=campaign.ruleset,
         created_at=timestamp(campaign.created_at),
-        sides=[common_pb2.Side(side_id=s.side_id, name=s.name) for s in state.sides.values()],
+        sides=[
+            common_pb2.Side(side_id=side_id, name=name)
+            for side_id, name in game.sides_of(state).items()
+        ],
         last_seq=last_seq,
-        tracks_completed=state.tracks_completed,
+        # Tracks are TripWire's word for battles fought; other rule sets count none.
+        tracks_completed=state.tracks_completed if isinstance(state, CampaignState) else 0,
     )
 
 
@@ -89,10 +98,7 @@ def side_view_message(
         for p in state.pools.values()
         if p.side_id == side_id
     ]
-    view_json = ""
-    orders = contracts.optional_module(contracts.ORDERS_MODULE)
-    if orders is not None and hasattr(orders, "side_view"):
-        view_json = canonical_json(to_jsonable(orders.side_view(state, side_id)))
+    view_json = canonical_json(TRIPWIRE.view_for(state, side_id))
     return campaign_pb2.GetSideViewResponse(
         side_id=side_id,
         last_seq=last_seq,
@@ -142,13 +148,19 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
             seed=request.seed or secrets.token_hex(16),
             sides=tuple(SideSpec(side_id=s.side_id, name=s.name) for s in request.sides),
         )
-        # Decide on an empty state first: a refused campaign must not leave an empty row behind.
-        decide(CampaignState(), command, Dice(command.seed))
+        if request.ruleset != TRIPWIRE.name:
+            raise invalid(
+                "ruleset",
+                "CreateCampaign makes TripWire campaigns; start a campaign of another rule set "
+                "with RulesService.StartCampaign",
+                "unknown_ruleset",
+            )
 
         def create() -> common_pb2.Campaign:
-            executed = self.s.runner.create(command)
+            executed = self.s.runner.create(command)  # a refused set-up stores nothing
             campaign = self.s.store.get_campaign(executed.campaign_id)
-            return campaign_message(campaign, executed.state, executed.last_seq)
+            game = self.s.runner.game(executed.campaign_id)
+            return campaign_message(campaign, game, executed.state, executed.last_seq)
 
         return campaign_pb2.CreateCampaignResponse(campaign=await self.s.run(context, create))
 
@@ -164,7 +176,8 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
                 if principal.campaign_id is not None and campaign.id != principal.campaign_id:
                     continue
                 loaded = self.s.runner.load(campaign.id)
-                found.append(campaign_message(campaign, loaded.state, loaded.last_seq))
+                game = self.s.runner.game(campaign.id)
+                found.append(campaign_message(campaign, game, loaded.state, loaded.last_seq))
             return found
 
         return campaign_pb2.ListCampaignsResponse(campaigns=await self.s.run(context, listing))
@@ -179,7 +192,8 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
         def get() -> common_pb2.Campaign:
             campaign = self.s.store.get_campaign(cid)
             loaded = self.s.runner.load(cid)
-            return campaign_message(campaign, loaded.state, loaded.last_seq)
+            game = self.s.runner.game(cid)
+            return campaign_message(campaign, game, loaded.state, loaded.last_seq)
 
         return campaign_pb2.GetCampaignResponse(campaign=await self.s.run(context, get))
 
@@ -192,8 +206,17 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
 
         def view() -> campaign_pb2.GetSideViewResponse:
             loaded = self.s.runner.load(cid)
-            if side_id not in loaded.state.sides:
+            game = self.s.runner.game(cid)
+            if side_id not in game.sides_of(loaded.state):
                 raise invalid("side_id", "no such side in this campaign", "unknown_side")
+            if not isinstance(loaded.state, CampaignState):
+                # Other rule sets have no units, people or pools in TripWire's sense: their
+                # side's view is the rule set's own, as JSON (RulesService.GetView gives it too).
+                return campaign_pb2.GetSideViewResponse(
+                    side_id=side_id,
+                    last_seq=loaded.last_seq,
+                    view_json=canonical_json(game.view_for(loaded.state, side_id)),
+                )
             return side_view_message(loaded.state, side_id, loaded.last_seq)
 
         return await self.s.run(context, view)
@@ -210,6 +233,12 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
 
         def report() -> campaign_pb2.GetBattleReportResponse:
             state = self.s.runner.load(cid).state
+            if not isinstance(state, CampaignState):
+                raise ApiError(
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    f"a {self.s.runner.game(cid).title} campaign has no MegaMek battle reports",
+                    "no_battles",
+                )
             found = reports.battle_report(state, request.battle_id, principal.side_id)
             return campaign_pb2.GetBattleReportResponse(
                 text=reports.report_text(found, state), report_json=canonical_json(found)
@@ -235,10 +264,11 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
         self, principal: Principal, cid: str, after_seq: int, limit: int
     ) -> campaign_pb2.GetDiceLogResponse:
         state = self.s.runner.load(cid).state
+        game = self.s.runner.game(cid)
         rolls: list[campaign_pb2.DiceRoll] = []
         next_after = after_seq
         for stored in self.s.store.iter_events(cid, after_seq=after_seq):
-            payload = visible_payload(principal, stored.type, json.loads(stored.payload), state)
+            payload = game.event_for(state, json.loads(stored.payload), principal.side_id)
             found = (payload or {}).get("rolls") or []
             if len(rolls) + len(found) > limit and rolls:
                 break

@@ -29,9 +29,9 @@ from mekref.daemon.grpc.services.base import (
 )
 from mekref.daemon.grpc.services.campaign import timestamp
 from mekref.daemon.grpc.tokens import Principal
-from mekref.daemon.grpc.visibility import visible_payload
 from mekref.daemon.store import Event as StoredEvent
 from mekref.rules.codec import canonical_json
+from mekref.rules.kernel import RuleSet
 from mekref.v1 import event_pb2, event_pb2_grpc
 
 PAGE = 200
@@ -99,13 +99,15 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
         if not batch:
             return []
         state = self.s.runner.load(cid).state
-        return [(e.seq, self._message(principal, e, state)) for e in batch]
+        game = self.s.runner.game(cid)
+        return [(e.seq, self._message(principal, game, e, state)) for e in batch]
 
     @staticmethod
     def _message(
-        principal: Principal, stored: StoredEvent, state: Any
+        principal: Principal, game: RuleSet[Any], stored: StoredEvent, state: Any
     ) -> event_pb2.SubscribeEventsResponse | None:
-        payload = visible_payload(principal, stored.type, json.loads(stored.payload), state)
+        # The campaign's rule set says what each side may see (one rule for every channel).
+        payload = game.event_for(state, json.loads(stored.payload), principal.side_id)
         if payload is None:
             return None
         text = stored.payload if payload is not None and principal.is_referee else None

@@ -7,24 +7,17 @@ refusal never tells a side whether an enemy formation exists.
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
-from mekref.daemon.grpc import auth, contracts
-from mekref.daemon.grpc.errors import FieldViolation, invalid, unimplemented, violations_error
+from mekref.daemon.grpc import auth
+from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
+from mekref.rules.tripwire.turn import orders
 from mekref.v1 import orders_pb2, orders_pb2_grpc
 
 MAX_ORDERS = 200
 MAX_PATH = 64
 MAX_TEXT = 200
-
-
-def _orders_module() -> ModuleType:
-    module = contracts.optional_module(contracts.ORDERS_MODULE)
-    if module is None:
-        raise unimplemented("turn orders")
-    return module
 
 
 def order_message(order: Any) -> orders_pb2.FormationOrder:
@@ -73,13 +66,12 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         principal = auth.current_principal()
         side_id = auth.acting_side(principal, cid, request.side_id)
         _check_orders(request)
-        module = _orders_module()
-        command = module.SubmitOrders(
+        command = orders.SubmitOrders(
             actor=principal.actor,
             side_id=side_id,
             day=request.day,
             orders=tuple(
-                module.FormationOrder(
+                orders.FormationOrder(
                     formation_id=o.formation_id,
                     action=o.action,
                     path=tuple(o.path),
@@ -92,7 +84,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
 
         executed = await self.s.execute(context, cid, command)
         return orders_pb2.SubmitOrdersResponse(
-            orders=[order_message(o) for o in module.orders_of(executed.state, side_id)],
+            orders=[order_message(o) for o in orders.orders_of(executed.state, side_id)],
             last_seq=executed.last_seq,
         )
 
@@ -105,8 +97,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         side_id = auth.acting_side(principal, cid, request.side_id)
         if not request.formation_ids:
             raise invalid("formation_ids", "name at least one formation")
-        module = _orders_module()
-        command = module.WithdrawOrders(
+        command = orders.WithdrawOrders(
             actor=principal.actor,
             side_id=side_id,
             day=request.day,
@@ -115,7 +106,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
 
         executed = await self.s.execute(context, cid, command)
         return orders_pb2.WithdrawOrdersResponse(
-            orders=[order_message(o) for o in module.orders_of(executed.state, side_id)],
+            orders=[order_message(o) for o in orders.orders_of(executed.state, side_id)],
             last_seq=executed.last_seq,
         )
 
@@ -125,14 +116,13 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
     ) -> orders_pb2.ListOrdersResponse:
         cid = check_campaign_id(request.campaign_id)
         side_id = auth.acting_side(auth.current_principal(), cid, request.side_id)
-        module = _orders_module()
 
         def listing() -> orders_pb2.ListOrdersResponse:
             loaded = self.s.runner.load(cid)
             if side_id not in loaded.state.sides:
                 raise invalid("side_id", "no such side in this campaign", "unknown_side")
             return orders_pb2.ListOrdersResponse(
-                orders=[order_message(o) for o in module.orders_of(loaded.state, side_id)],
+                orders=[order_message(o) for o in orders.orders_of(loaded.state, side_id)],
                 last_seq=loaded.last_seq,
             )
 
@@ -145,8 +135,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         cid = check_campaign_id(request.campaign_id)
         principal = auth.current_principal()
         auth.require_referee(principal, cid)
-        module = _orders_module()
-        command = module.ResolveTurn(actor=principal.actor, day=request.day)
+        command = orders.ResolveTurn(actor=principal.actor, day=request.day)
 
         executed = await self.s.execute(context, cid, command)
         return orders_pb2.ResolveTurnResponse(

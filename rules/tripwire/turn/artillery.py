@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mekref.rules.campaign_state import CampaignState
 from mekref.rules.dice import Dice, Roll
-from mekref.rules.messages import COMMANDS, Command, Event
+from mekref.rules.messages import Command, Event, command_type
 from mekref.rules.refusal import Refusal
-from mekref.rules.rulesets import RuleSet
+from mekref.rules.tripwire.ruleset import TripWire
+from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.data import keyed, lookup, scatter_table, single
 from mekref.rules.tripwire.turn.events import UnguidedArtilleryFired
@@ -49,7 +49,7 @@ def scatter(total: int, *, narrow: bool) -> tuple[str, int]:
     return str(row.get("result")), int(row.get("hexes"))
 
 
-@COMMANDS.register("FireUnguidedArtillery")
+@command_type("FireUnguidedArtillery")
 @dataclass(frozen=True, kw_only=True)
 class FireUnguidedArtillery(Command):
     engagement_id: str
@@ -84,7 +84,7 @@ def fire(
 
 
 def decide_fire(
-    state: CampaignState, cmd: FireUnguidedArtillery, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: FireUnguidedArtillery, dice: Dice, rules: TripWire
 ) -> list[Event]:
     s = strategic_of(state)
     if not any(e.engagement_id == cmd.engagement_id for e in s.engagements):

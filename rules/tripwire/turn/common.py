@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from mekref.hexmap import FormationMovement, MovementMode, formation_speed
-from mekref.rules.campaign_state import CampaignState
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.state import Formation, StrategicState, UnitMobility
 
 AEROSPACE = "aerospace"

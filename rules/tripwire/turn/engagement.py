@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 
 from mekref.hexmap import Hex, HexMap, distance, label
 from mekref.hexmap.mapsheets import mapsheet_for
-from mekref.rules.campaign_state import CampaignState
 from mekref.rules.dice import Dice, Roll
+from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import fuel, weather
 from mekref.rules.tripwire.turn.common import AEROSPACE
 from mekref.rules.tripwire.turn.data import arrival_table, lookup, single, table_rows

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mekref.rules.messages import EVENTS, Event
+from mekref.rules.messages import Event, event_type
 from mekref.rules.tripwire.turn.state import (
     EngagementSetup,
     Formation,
@@ -22,7 +22,7 @@ def is_private(event: Event) -> bool:
     return hasattr(event, "side_id") and type(event).__module__ == __name__
 
 
-@EVENTS.register("StrategicMapStarted")
+@event_type("StrategicMapStarted")
 @dataclass(frozen=True, kw_only=True)
 class StrategicMapStarted(Event):
     map_name: str
@@ -39,7 +39,7 @@ class StrategicMapStarted(Event):
     transports: tuple[tuple[str, str], ...] = ()
 
 
-@EVENTS.register("FormationsPlaced")
+@event_type("FormationsPlaced")
 @dataclass(frozen=True, kw_only=True)
 class FormationsPlaced(Event):
     """A side's formations as it (re)organised them; replaces all that side's formations."""
@@ -50,7 +50,7 @@ class FormationsPlaced(Event):
     actor: str
 
 
-@EVENTS.register("OrdersSubmitted")
+@event_type("OrdersSubmitted")
 @dataclass(frozen=True, kw_only=True)
 class OrdersSubmitted(Event):
     side_id: str
@@ -59,7 +59,7 @@ class OrdersSubmitted(Event):
     actor: str
 
 
-@EVENTS.register("OrdersWithdrawn")
+@event_type("OrdersWithdrawn")
 @dataclass(frozen=True, kw_only=True)
 class OrdersWithdrawn(Event):
     side_id: str
@@ -68,7 +68,7 @@ class OrdersWithdrawn(Event):
     actor: str
 
 
-@EVENTS.register("WeatherRolled")
+@event_type("WeatherRolled")
 @dataclass(frozen=True, kw_only=True)
 class WeatherRolled(Event):
     day: int
@@ -76,7 +76,7 @@ class WeatherRolled(Event):
     weekly_change: bool
 
 
-@EVENTS.register("FormationsUpdated")
+@event_type("FormationsUpdated")
 @dataclass(frozen=True, kw_only=True)
 class FormationsUpdated(Event):
     """A side's formations after the day's actions (positions, fatigue, upkeep counters)."""
@@ -88,7 +88,7 @@ class FormationsUpdated(Event):
     notes: tuple[str, ...] = ()
 
 
-@EVENTS.register("MaintenanceMissed")
+@event_type("MaintenanceMissed")
 @dataclass(frozen=True, kw_only=True)
 class MaintenanceMissed(Event):
     """Seven days without maintenance: a location (front) and critical roll per unit."""
@@ -100,7 +100,7 @@ class MaintenanceMissed(Event):
     exempt: tuple[str, ...]  # Rugged units, no roll
 
 
-@EVENTS.register("SightingsMade")
+@event_type("SightingsMade")
 @dataclass(frozen=True, kw_only=True)
 class SightingsMade(Event):
     side_id: str
@@ -108,7 +108,7 @@ class SightingsMade(Event):
     sightings: tuple[Sighting, ...]
 
 
-@EVENTS.register("UnrestChanged")
+@event_type("UnrestChanged")
 @dataclass(frozen=True, kw_only=True)
 class UnrestChanged(Event):
     """A force's unrest rating changed: in one population centre (``location``), or everywhere
@@ -121,7 +121,7 @@ class UnrestChanged(Event):
     location: str = ""
 
 
-@EVENTS.register("LocationLooted")
+@event_type("LocationLooted")
 @dataclass(frozen=True, kw_only=True)
 class LocationLooted(Event):
     side_id: str
@@ -131,7 +131,7 @@ class LocationLooted(Event):
     pool_id: str
 
 
-@EVENTS.register("FacilityDestroyed")
+@event_type("FacilityDestroyed")
 @dataclass(frozen=True, kw_only=True)
 class FacilityDestroyed(Event):
     location: str
@@ -140,7 +140,7 @@ class FacilityDestroyed(Event):
     civilian: bool
 
 
-@EVENTS.register("RecruitsFound")
+@event_type("RecruitsFound")
 @dataclass(frozen=True, kw_only=True)
 class RecruitsFound(Event):
     side_id: str
@@ -151,7 +151,7 @@ class RecruitsFound(Event):
     specialities: tuple[tuple[str, str], ...]  # (column, speciality) per person rolled
 
 
-@EVENTS.register("LocationControlChanged")
+@event_type("LocationControlChanged")
 @dataclass(frozen=True, kw_only=True)
 class LocationControlChanged(Event):
     location: str
@@ -160,13 +160,13 @@ class LocationControlChanged(Event):
     pools: tuple[str, ...]  # the location's WarChest pools that change hands
 
 
-@EVENTS.register("EngagementDetermined")
+@event_type("EngagementDetermined")
 @dataclass(frozen=True, kw_only=True)
 class EngagementDetermined(Event):
     engagement: EngagementSetup
 
 
-@EVENTS.register("UnguidedArtilleryFired")
+@event_type("UnguidedArtilleryFired")
 @dataclass(frozen=True, kw_only=True)
 class UnguidedArtilleryFired(Event):
     engagement_id: str
@@ -177,7 +177,7 @@ class UnguidedArtilleryFired(Event):
     actor: str
 
 
-@EVENTS.register("StrategicVictoryScored")
+@event_type("StrategicVictoryScored")
 @dataclass(frozen=True, kw_only=True)
 class StrategicVictoryScored(Event):
     day: int
@@ -185,7 +185,7 @@ class StrategicVictoryScored(Event):
     ended: str
 
 
-@EVENTS.register("UnrestSuppressed")
+@event_type("UnrestSuppressed")
 @dataclass(frozen=True, kw_only=True)
 class UnrestSuppressed(Event):
     """Martial Law or Round Them Up begins holding unrest down (``amount`` > 0), or ends."""
@@ -198,7 +198,7 @@ class UnrestSuppressed(Event):
     location: str = ""  # the population centre it holds down
 
 
-@EVENTS.register("SabotageRolled")
+@event_type("SabotageRolled")
 @dataclass(frozen=True, kw_only=True)
 class SabotageRolled(Event):
     """Despised: the day's 1D6; on a 6 a bombing hits one unit for 1D6 x 5 damage (line 401),
@@ -210,7 +210,7 @@ class SabotageRolled(Event):
     damage: int
 
 
-@EVENTS.register("TransportCargoCaptured")
+@event_type("TransportCargoCaptured")
 @dataclass(frozen=True, kw_only=True)
 class TransportCargoCaptured(Event):
     """A transport changed sides (captured in battle): the WP it carries go with it."""
@@ -220,7 +220,7 @@ class TransportCargoCaptured(Event):
     after: str
 
 
-@EVENTS.register("FormationRepositioned")
+@event_type("FormationRepositioned")
 @dataclass(frozen=True, kw_only=True)
 class FormationRepositioned(Event):
     """Referee: a formation put in another hex (a strategic retreat after a battle)."""
@@ -234,20 +234,20 @@ class FormationRepositioned(Event):
     actor: str
 
 
-@EVENTS.register("LeaderCaptured")
+@event_type("LeaderCaptured")
 @dataclass(frozen=True, kw_only=True)
 class LeaderCaptured(Event):
     force: str
     actor: str
 
 
-@EVENTS.register("DayEnded")
+@event_type("DayEnded")
 @dataclass(frozen=True, kw_only=True)
 class DayEnded(Event):
     day: int
 
 
-@EVENTS.register("ResponseMade")
+@event_type("ResponseMade")
 @dataclass(frozen=True, kw_only=True)
 class ResponseMade(Event):
     """A response action that went off (lines 212-213). ``respond``: the DropShip formation
@@ -265,7 +265,7 @@ class ResponseMade(Event):
     detected_by: tuple[str, ...]
 
 
-@EVENTS.register("MobsRaised")
+@event_type("MobsRaised")
 @dataclass(frozen=True, kw_only=True)
 class MobsRaised(Event):
     """1d3 mobs a battle or a week of peacekeeping raises in a population centre (lines

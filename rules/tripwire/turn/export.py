@@ -22,10 +22,10 @@ from mekref.adapters.megamek.mul_model import (
     Slot,
 )
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
-from mekref.rules.campaign_state import CampaignState, CampaignUnit
-from mekref.rules.model import UnitKind
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage
+from mekref.rules.tripwire.model import UnitKind
+from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.state import EngagementSetup, StrategicState
 

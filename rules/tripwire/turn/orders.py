@@ -11,11 +11,11 @@ from dataclasses import dataclass, replace
 
 from mekref.hexmap import PathProblem, label, parse_label, validate_path
 from mekref.hexmap.geometry import LabelError
-from mekref.rules.campaign_state import CampaignState, Pool
 from mekref.rules.dice import Dice
-from mekref.rules.messages import COMMANDS, Command, Event
+from mekref.rules.messages import Command, Event, command_type
 from mekref.rules.refusal import Refusal
-from mekref.rules.rulesets import RuleSet
+from mekref.rules.tripwire.ruleset import TripWire
+from mekref.rules.tripwire.state import CampaignState, Pool
 from mekref.rules.tripwire.turn import fuel, surveillance
 from mekref.rules.tripwire.turn.common import (
     AIRFIELD,
@@ -56,7 +56,7 @@ LANDING = frozenset({"orbital_insertion", "suborbital_hop", "combat_drop"})
 STATIONARY = ACTIONS - MOVING - {"shadow", "orbital_insertion", "suborbital_hop", "combat_drop"}
 
 
-@COMMANDS.register("SubmitOrders")
+@command_type("SubmitOrders")
 @dataclass(frozen=True, kw_only=True)
 class SubmitOrders(Command):
     side_id: str
@@ -64,7 +64,7 @@ class SubmitOrders(Command):
     orders: tuple[FormationOrder, ...]
 
 
-@COMMANDS.register("WithdrawOrders")
+@command_type("WithdrawOrders")
 @dataclass(frozen=True, kw_only=True)
 class WithdrawOrders(Command):
     side_id: str
@@ -72,7 +72,7 @@ class WithdrawOrders(Command):
     formation_ids: tuple[str, ...]
 
 
-@COMMANDS.register("ResolveTurn")
+@command_type("ResolveTurn")
 @dataclass(frozen=True, kw_only=True)
 class ResolveTurn(Command):
     day: int
@@ -235,7 +235,7 @@ def _pool_for(state: CampaignState, side_id: str, order: FormationOrder, field: 
 
 
 def decide_submit(
-    state: CampaignState, cmd: SubmitOrders, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: SubmitOrders, dice: Dice, rules: TripWire
 ) -> list[Event]:
     s = strategic_of(state)
     if cmd.side_id not in state.sides:
@@ -251,7 +251,7 @@ def decide_submit(
 
 
 def decide_withdraw(
-    state: CampaignState, cmd: WithdrawOrders, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: WithdrawOrders, dice: Dice, rules: TripWire
 ) -> list[Event]:
     s = strategic_of(state)
     _check_day(s, cmd.day)

@@ -1,4 +1,4 @@
-"""Registers the daily turn's commands and events with the engine (loaded by the engine)."""
+"""The daily turn's deciders and evolvers: table entries of the TripWire rule set."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from typing import Any
 
 from mekref.hexmap import label, parse_label
 from mekref.hexmap.geometry import LabelError
-from mekref.rules.campaign_state import CampaignState
 from mekref.rules.dice import Dice
-from mekref.rules.engine import register_decider, register_evolver
-from mekref.rules.messages import COMMANDS, Command, Event, RefereeNote
+from mekref.rules.messages import Command, Event, RefereeNote, command_type
 from mekref.rules.refusal import Refusal
-from mekref.rules.rulesets import RuleSet
+from mekref.rules.tripwire.campaign import Decider, Evolver
+from mekref.rules.tripwire.ruleset import TripWire
+from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import artillery, orders, resolve, setup, unrest
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.events import (
@@ -45,7 +45,7 @@ from mekref.rules.tripwire.turn.mapdata import hexmap_of
 from mekref.rules.tripwire.turn.state import IN_ORBIT
 
 
-@COMMANDS.register("RecordLeaderCaptured")
+@command_type("RecordLeaderCaptured")
 @dataclass(frozen=True, kw_only=True)
 class RecordLeaderCaptured(Command):
     """Referee: a side's leader was captured and returned to the captor's DropShip (line 162)."""
@@ -53,7 +53,7 @@ class RecordLeaderCaptured(Command):
     force: str
 
 
-@COMMANDS.register("RepositionFormation")
+@command_type("RepositionFormation")
 @dataclass(frozen=True, kw_only=True)
 class RepositionFormation(Command):
     """Referee: move a formation to a hex (or orbit, ""), e.g. the loser's retreat after a
@@ -65,7 +65,7 @@ class RepositionFormation(Command):
 
 
 def _decide_reposition(
-    state: CampaignState, cmd: RepositionFormation, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: RepositionFormation, dice: Dice, rules: TripWire
 ) -> list[Event]:
     s = strategic_of(state)
     f = s.formations.get(cmd.formation_id)
@@ -100,7 +100,7 @@ def _repositioned(state: CampaignState, e: FormationRepositioned) -> CampaignSta
 
 
 def _decide_leader(
-    state: CampaignState, cmd: RecordLeaderCaptured, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: RecordLeaderCaptured, dice: Dice, rules: TripWire
 ) -> list[Event]:
     s = strategic_of(state)
     if cmd.force not in state.sides:
@@ -215,36 +215,40 @@ def _no_change(state: CampaignState, e: Event) -> CampaignState:
     return state  # a record for the log (rolls, availability); the state keeps nothing of it
 
 
-register_decider(setup.StartStrategicMap, setup.decide_start)
-register_decider(setup.PlaceFormations, setup.decide_place)
-register_decider(orders.SubmitOrders, orders.decide_submit)
-register_decider(orders.WithdrawOrders, orders.decide_withdraw)
-register_decider(orders.ResolveTurn, resolve.decide_resolve)
-register_decider(artillery.FireUnguidedArtillery, artillery.decide_fire)
-register_decider(RecordLeaderCaptured, _decide_leader)
-register_decider(RepositionFormation, _decide_reposition)
-register_evolver(FormationRepositioned, _repositioned)
+DECIDERS: dict[type[Command], Decider] = {
+    setup.StartStrategicMap: setup.decide_start,
+    setup.PlaceFormations: setup.decide_place,
+    orders.SubmitOrders: orders.decide_submit,
+    orders.WithdrawOrders: orders.decide_withdraw,
+    orders.ResolveTurn: resolve.decide_resolve,
+    artillery.FireUnguidedArtillery: artillery.decide_fire,
+    RecordLeaderCaptured: _decide_leader,
+    RepositionFormation: _decide_reposition,
+}
 
-register_evolver(StrategicMapStarted, setup.evolve_started)
-register_evolver(FormationsPlaced, setup.evolve_placed)
-register_evolver(OrdersSubmitted, orders.evolve_submitted)
-register_evolver(OrdersWithdrawn, orders.evolve_withdrawn)
-register_evolver(WeatherRolled, _weather)
-register_evolver(FormationsUpdated, _updated)
-register_evolver(SightingsMade, _sighted)
-register_evolver(UnrestChanged, _unrest)
-register_evolver(LocationLooted, _looted)
-register_evolver(FacilityDestroyed, _destroyed)
-register_evolver(LocationControlChanged, _control)
-register_evolver(EngagementDetermined, _engaged)
-register_evolver(StrategicVictoryScored, _scored)
-register_evolver(LeaderCaptured, _captured)
-register_evolver(DayEnded, _day_ended)
-register_evolver(MaintenanceMissed, _no_change)
-register_evolver(RecruitsFound, _no_change)
-register_evolver(TransportCargoCaptured, _cargo)
-register_evolver(SabotageRolled, _no_change)
-register_evolver(ResponseMade, _no_change)
-register_evolver(MobsRaised, _no_change)
-register_evolver(UnrestSuppressed, _suppressed)
-register_evolver(UnguidedArtilleryFired, _no_change)
+EVOLVERS: dict[type[Event], Evolver] = {
+    FormationRepositioned: _repositioned,
+    StrategicMapStarted: setup.evolve_started,
+    FormationsPlaced: setup.evolve_placed,
+    OrdersSubmitted: orders.evolve_submitted,
+    OrdersWithdrawn: orders.evolve_withdrawn,
+    WeatherRolled: _weather,
+    FormationsUpdated: _updated,
+    SightingsMade: _sighted,
+    UnrestChanged: _unrest,
+    LocationLooted: _looted,
+    FacilityDestroyed: _destroyed,
+    LocationControlChanged: _control,
+    EngagementDetermined: _engaged,
+    StrategicVictoryScored: _scored,
+    LeaderCaptured: _captured,
+    DayEnded: _day_ended,
+    MaintenanceMissed: _no_change,
+    RecruitsFound: _no_change,
+    TransportCargoCaptured: _cargo,
+    SabotageRolled: _no_change,
+    ResponseMade: _no_change,
+    MobsRaised: _no_change,
+    UnrestSuppressed: _suppressed,
+    UnguidedArtilleryFired: _no_change,
+}

@@ -31,11 +31,11 @@ from mekref.hexmap import (
     location_sensors,
     visible_hexes,
 )
-from mekref.rules.campaign_state import CampaignState, PoolKind
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
-from mekref.rules.rulesets import RuleSet
+from mekref.rules.tripwire.ruleset import TripWire
+from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn import engagement, fuel, recruit, surveillance, unrest, weather
 from mekref.rules.tripwire.turn.common import AEROSPACE, AIRFIELD, movement_of, strategic_of
 from mekref.rules.tripwire.turn.data import single
@@ -169,7 +169,7 @@ class _Day:
 
 
 def decide_resolve(
-    state: CampaignState, cmd: ResolveTurn, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: ResolveTurn, dice: Dice, rules: TripWire
 ) -> list[Event]:
     s = strategic_of(state)
     if s.ended:

@@ -11,11 +11,11 @@ from dataclasses import dataclass, replace
 
 from mekref.hexmap import label, parse_label
 from mekref.hexmap.geometry import LabelError
-from mekref.rules.campaign_state import CampaignState
 from mekref.rules.dice import Dice
-from mekref.rules.messages import COMMANDS, Command, Event
+from mekref.rules.messages import Command, Event, command_type
 from mekref.rules.refusal import Refusal
-from mekref.rules.rulesets import RuleSet
+from mekref.rules.tripwire.ruleset import TripWire
+from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import weather
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.events import FormationsPlaced, StrategicMapStarted
@@ -41,7 +41,7 @@ class FormationSpec:
     baggage_person_days: int = 0
 
 
-@COMMANDS.register("StartStrategicMap")
+@command_type("StartStrategicMap")
 @dataclass(frozen=True, kw_only=True)
 class StartStrategicMap(Command):
     """Referee: the map (a bundled name, or its TOML text), who attacks, unit speeds, control."""
@@ -57,7 +57,7 @@ class StartStrategicMap(Command):
     sheets_per_engagement: int = 2
 
 
-@COMMANDS.register("PlaceFormations")
+@command_type("PlaceFormations")
 @dataclass(frozen=True, kw_only=True)
 class PlaceFormations(Command):
     """A side's formations: its secret Day Zero placement, or a reorganisation at turn start."""
@@ -68,7 +68,7 @@ class PlaceFormations(Command):
 
 
 def decide_start(
-    state: CampaignState, cmd: StartStrategicMap, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: StartStrategicMap, dice: Dice, rules: TripWire
 ) -> list[Event]:
     if state.strategic is not None:
         raise Refusal("already_started", "the strategic map is already set up")
@@ -145,7 +145,7 @@ def _hex(text: str, field: str) -> str:
 
 
 def decide_place(
-    state: CampaignState, cmd: PlaceFormations, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: PlaceFormations, dice: Dice, rules: TripWire
 ) -> list[Event]:
     s = strategic_of(state)
     if cmd.side_id not in state.sides:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mekref.hexmap import HexMap, label
-from mekref.rules.campaign_state import CampaignState
+from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.state import Formation, StrategicState
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mekref.rules.campaign_state import CampaignState, Pool
+from mekref.rules.tripwire.state import CampaignState, Pool
 from mekref.rules.tripwire.turn.state import (
     EngagementSetup,
     Formation,

@@ -1,7 +1,8 @@
-"""The folded state of a campaign: sides, units, people, WarChest pools, the dice cursor.
+"""The folded state of a TripWire campaign: sides, units, people, WarChest pools, the dice
+cursor, the battles and the strategic map.
 
-Immutable: :func:`mekref.rules.engine.evolve` builds a new state for every event. Maps are plain
-dicts that are never mutated after construction (copy on write in evolve).
+Immutable: the kernel's evolve builds a new state for every event. Maps are plain dicts that are
+never mutated after construction (copy on write in the evolvers).
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
-from mekref.rules.codec import CodecError, canonical_json, content_hash, decode
-from mekref.rules.model import TechBase, UnitKind, UnitRole
+from mekref.rules.codec import CodecError, canonical_json, decode
 from mekref.rules.tripwire.battle_model import BattleLedger
+from mekref.rules.tripwire.model import TechBase, UnitKind, UnitRole
 from mekref.rules.tripwire.turn.state import StrategicState
 
 
@@ -101,11 +102,6 @@ class CampaignState:
     # The strategic map and the daily turn (formations, orders, weather, unrest): one field so
     # the turn rules keep their own sub-state; None until the map is set up.
     strategic: StrategicState | None = None
-
-
-def state_hash(state: CampaignState) -> str:
-    """sha256 of the canonical JSON of the state: equal states hash equal on any machine."""
-    return content_hash(state)
 
 
 def state_to_text(state: CampaignState) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from mekref.rules.campaign_state import PoolKind
-from mekref.rules.messages import COMMANDS, Command, RefereeNote
-from mekref.rules.model import CrewSkills, ForceDescription
+from mekref.rules.messages import Command, RefereeNote, command_type
+from mekref.rules.tripwire.model import CrewSkills, ForceDescription
+from mekref.rules.tripwire.state import PoolKind
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -16,7 +16,7 @@ class SideSpec:
     name: str
 
 
-@COMMANDS.register("CreateCampaign")
+@command_type("CreateCampaign")
 @dataclass(frozen=True, kw_only=True)
 class CreateCampaign(Command):
     name: str
@@ -25,7 +25,7 @@ class CreateCampaign(Command):
     sides: tuple[SideSpec, ...]
 
 
-@COMMANDS.register("ImportForce")
+@command_type("ImportForce")
 @dataclass(frozen=True, kw_only=True)
 class ImportForce(Command):
     """A side's TO&E. Unit and person ids are UUIDs chosen by the caller, never by the rules."""
@@ -37,7 +37,7 @@ class ImportForce(Command):
     accept_unchecked: RefereeNote | None = None
 
 
-@COMMANDS.register("OpenPool")
+@command_type("OpenPool")
 @dataclass(frozen=True, kw_only=True)
 class OpenPool(Command):
     """Open a WarChest pool: a location (by name), a DropShip (by class) or a cargo unit."""
@@ -52,7 +52,7 @@ class OpenPool(Command):
     opening_balance: int | None = None  # None: the rule set's figure (cargo pools start empty)
 
 
-@COMMANDS.register("CreditPool")
+@command_type("CreditPool")
 @dataclass(frozen=True, kw_only=True)
 class CreditPool(Command):
     pool_id: str
@@ -60,7 +60,7 @@ class CreditPool(Command):
     reason: str
 
 
-@COMMANDS.register("DebitPool")
+@command_type("DebitPool")
 @dataclass(frozen=True, kw_only=True)
 class DebitPool(Command):
     pool_id: str
@@ -68,7 +68,7 @@ class DebitPool(Command):
     reason: str
 
 
-@COMMANDS.register("TransferWarChest")
+@command_type("TransferWarChest")
 @dataclass(frozen=True, kw_only=True)
 class TransferWarChest(Command):
     """Move WP between two pools of one side (a Load/Unload action)."""
@@ -78,7 +78,7 @@ class TransferWarChest(Command):
     amount: int
 
 
-@COMMANDS.register("SetPersonHits")
+@command_type("SetPersonHits")
 @dataclass(frozen=True, kw_only=True)
 class SetPersonHits(Command):
     """Referee override: correct a person's hits (6 = dead)."""
@@ -88,7 +88,7 @@ class SetPersonHits(Command):
     override: RefereeNote
 
 
-@COMMANDS.register("HealPerson")
+@command_type("HealPerson")
 @dataclass(frozen=True, kw_only=True)
 class HealPerson(Command):
     """Heal one hit, paid from a WarChest pool; 3+ hits need a MASH or hospital."""
@@ -98,7 +98,7 @@ class HealPerson(Command):
     at_hospital: bool
 
 
-@COMMANDS.register("ResolveDeathRoll")
+@command_type("ResolveDeathRoll")
 @dataclass(frozen=True, kw_only=True)
 class ResolveDeathRoll(Command):
     """Roll for a person at 5 hits: 1D6, on 4-6 they die."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mekref.rules.campaign_commands import SideSpec
-from mekref.rules.campaign_state import PoolKind
-from mekref.rules.messages import EVENTS, Event, RefereeNote
-from mekref.rules.model import CrewSkills, ForceDescription
+from mekref.rules.messages import Event, RefereeNote, event_type
+from mekref.rules.tripwire.commands import SideSpec
+from mekref.rules.tripwire.model import CrewSkills, ForceDescription
+from mekref.rules.tripwire.state import PoolKind
 
 
-@EVENTS.register("CampaignCreated")
+@event_type("CampaignCreated")
 @dataclass(frozen=True, kw_only=True)
 class CampaignCreated(Event):
     name: str
@@ -20,7 +20,7 @@ class CampaignCreated(Event):
     actor: str
 
 
-@EVENTS.register("ForceImported")
+@event_type("ForceImported")
 @dataclass(frozen=True, kw_only=True)
 class ForceImported(Event):
     side_id: str
@@ -31,7 +31,7 @@ class ForceImported(Event):
     actor: str
 
 
-@EVENTS.register("PoolOpened")
+@event_type("PoolOpened")
 @dataclass(frozen=True, kw_only=True)
 class PoolOpened(Event):
     pool_id: str
@@ -43,7 +43,7 @@ class PoolOpened(Event):
     actor: str
 
 
-@EVENTS.register("PoolCredited")
+@event_type("PoolCredited")
 @dataclass(frozen=True, kw_only=True)
 class PoolCredited(Event):
     pool_id: str
@@ -52,7 +52,7 @@ class PoolCredited(Event):
     actor: str
 
 
-@EVENTS.register("PoolDebited")
+@event_type("PoolDebited")
 @dataclass(frozen=True, kw_only=True)
 class PoolDebited(Event):
     pool_id: str
@@ -61,7 +61,7 @@ class PoolDebited(Event):
     actor: str
 
 
-@EVENTS.register("WarChestTransferred")
+@event_type("WarChestTransferred")
 @dataclass(frozen=True, kw_only=True)
 class WarChestTransferred(Event):
     from_pool: str
@@ -70,7 +70,7 @@ class WarChestTransferred(Event):
     actor: str
 
 
-@EVENTS.register("PersonHitsSet")
+@event_type("PersonHitsSet")
 @dataclass(frozen=True, kw_only=True)
 class PersonHitsSet(Event):
     person_id: str
@@ -80,7 +80,7 @@ class PersonHitsSet(Event):
     actor: str
 
 
-@EVENTS.register("PersonHealed")
+@event_type("PersonHealed")
 @dataclass(frozen=True, kw_only=True)
 class PersonHealed(Event):
     person_id: str
@@ -92,7 +92,7 @@ class PersonHealed(Event):
     actor: str
 
 
-@EVENTS.register("DeathRollMade")
+@event_type("DeathRollMade")
 @dataclass(frozen=True, kw_only=True)
 class DeathRollMade(Event):
     person_id: str

@@ -1,4 +1,6 @@
-"""What of the event log one side may see. Enforced here, in the server, never in clients.
+"""What of a TripWire campaign one side may see: the rule every per-side channel derives from.
+
+The server enforces it (never a client) for the event stream, the side views and reports.
 
 Rules, in order (the referee sees everything):
 
@@ -19,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mekref.daemon.grpc.tokens import Principal
-from mekref.rules.campaign_state import CampaignState
+from mekref.rules.codec import JsonValue, to_jsonable
+from mekref.rules.tripwire.state import CampaignState
+from mekref.rules.tripwire.turn.view import side_view
 
 #: Public event types and the fields removed before a side sees them.
 PUBLIC: Mapping[str, frozenset[str]] = {
@@ -67,21 +70,35 @@ def _owner(payload: Mapping[str, Any], state: CampaignState) -> str | None:
 
 
 def visible_payload(
-    viewer: Principal, event_type: str, payload: dict[str, Any], state: CampaignState
+    side_id: str, event_type: str, payload: dict[str, Any], state: CampaignState
 ) -> dict[str, Any] | None:
-    """The payload as ``viewer`` may see it, or None when the event is hidden from them."""
-    if viewer.is_referee:
-        return payload
+    """The payload as ``side_id`` may see it, or None when the event is hidden from them."""
     owner = _owner(payload, state)
     if owner is not None:
-        return payload if owner == viewer.side_id else None
+        return payload if owner == side_id else None
     path = PARTICIPANTS.get(event_type)
     if path is not None:
         sides: Any = payload
         for key in path:
             sides = sides.get(key, {}) if isinstance(sides, Mapping) else {}
-        return payload if isinstance(sides, list) and viewer.side_id in sides else None
+        return payload if isinstance(sides, list) and side_id in sides else None
     removed = PUBLIC.get(event_type)
     if removed is None:
         return None
     return {k: v for k, v in payload.items() if k not in removed}
+
+
+class TripWireViews:
+    """The TripWire rule set's :class:`~mekref.rules.kernel.SideViews`."""
+
+    def sides(self, state: CampaignState) -> dict[str, str]:
+        return {s.side_id: s.name for s in state.sides.values()}
+
+    def view(self, state: CampaignState, side: str) -> JsonValue:
+        return to_jsonable(side_view(state, side))
+
+    def event_for(
+        self, state: CampaignState, event: dict[str, Any], side: str
+    ) -> dict[str, Any] | None:
+        kind = event.get("type")
+        return visible_payload(side, kind if isinstance(kind, str) else "", event, state)

@@ -1,20 +1,20 @@
-"""The functional core: ``decide(state, command, dice) -> events`` and ``evolve(state, event)``.
+"""TripWire's campaign basics: creating it, importing forces, WarChest pools, people's hits.
 
-``decide`` validates a command against the folded state and the campaign's rule set, and
-returns the events it causes (raising :class:`~mekref.rules.refusal.Refusal` when the rules say
-no). ``evolve`` applies one event and never refuses: an event is a fact already in the log.
-Both are pure. Dice come in as a cursor positioned at ``state.rolls_used``; every roll a
-decision makes is stored in its event, and evolve moves the cursor past them, so replaying the
-log reproduces the same state and the next decision draws the same faces.
+The deciders and evolvers here are table entries of the TripWire rule set
+(:mod:`mekref.rules.tripwire.game`); the kernel runs them. Each decider also receives the
+TripWire tables (:class:`~mekref.rules.tripwire.ruleset.TripWire`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from mekref.rules.campaign_commands import (
+from mekref.rules.dice import Dice
+from mekref.rules.messages import Command, Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.commands import (
     CreateCampaign,
     CreditPool,
     DebitPool,
@@ -25,7 +25,7 @@ from mekref.rules.campaign_commands import (
     SetPersonHits,
     TransferWarChest,
 )
-from mekref.rules.campaign_events import (
+from mekref.rules.tripwire.events import (
     CampaignCreated,
     DeathRollMade,
     ForceImported,
@@ -36,7 +36,8 @@ from mekref.rules.campaign_events import (
     PoolOpened,
     WarChestTransferred,
 )
-from mekref.rules.campaign_state import (
+from mekref.rules.tripwire.ruleset import TripWire, tripwire_rules
+from mekref.rules.tripwire.state import (
     CampaignState,
     CampaignUnit,
     ForceCheckRecord,
@@ -46,53 +47,6 @@ from mekref.rules.campaign_state import (
     PoolKind,
     Side,
 )
-from mekref.rules.dice import Dice, require_cursor
-from mekref.rules.messages import Command, Event
-from mekref.rules.plugins import load_extensions
-from mekref.rules.refusal import Refusal
-from mekref.rules.rulesets import RuleSet, load_ruleset
-
-
-def dice_for(state: CampaignState) -> Dice:
-    """The dice cursor a decision on ``state`` must use."""
-    return Dice(state.seed, state.rolls_used)
-
-
-def decide(state: CampaignState, command: Command, dice: Dice) -> list[Event]:
-    load_extensions()
-    handler = _DECIDERS.get(type(command))
-    if handler is None:
-        raise Refusal("unknown_command", f"no rule handles {type(command).__name__}")
-    if isinstance(command, CreateCampaign):
-        return handler(state, command, dice, None)
-    if not state.created:
-        raise Refusal("no_campaign", "create the campaign first")
-    require_cursor(dice, state.seed, state.rolls_used, "campaign")
-    return handler(state, command, dice, load_ruleset(state.ruleset))
-
-
-def evolve(state: CampaignState, event: Event) -> CampaignState:
-    load_extensions()
-    apply = _EVOLVERS.get(type(event))
-    if apply is None:
-        raise ValueError(f"no fold for event {type(event).__name__}")
-    new = apply(state, event)
-    rolls_used = max([new.rolls_used, *(r.index + 1 for r in event.rolls)])
-    return replace(new, rolls_used=rolls_used, events_applied=state.events_applied + 1)
-
-
-def fold(events: Iterable[Event], state: CampaignState | None = None) -> CampaignState:
-    current = state or CampaignState()
-    for event in events:
-        current = evolve(current, event)
-    return current
-
-
-def execute(state: CampaignState, command: Command) -> tuple[list[Event], CampaignState]:
-    """Decide with the state's own dice cursor and fold the result: the daemon's one call."""
-    events = decide(state, command, dice_for(state))
-    return events, fold(events, state)
-
 
 # --- decisions --------------------------------------------------------------------------------
 
@@ -127,11 +81,15 @@ def _positive(amount: int) -> None:
 
 
 def _decide_create(
-    state: CampaignState, cmd: CreateCampaign, dice: Dice, _: RuleSet | None
+    state: CampaignState, cmd: CreateCampaign, dice: Dice, _: TripWire
 ) -> list[Event]:
     if state.created:
         raise Refusal("already_created", f"the campaign {state.name!r} already exists")
-    load_ruleset(cmd.ruleset)  # refuses an unknown name
+    if cmd.ruleset != "tripwire":
+        raise Refusal(
+            "unknown_ruleset",
+            f"a TripWire campaign is created with ruleset 'tripwire', not {cmd.ruleset!r}",
+        )
     if not cmd.name.strip():
         raise Refusal("bad_name", "a campaign needs a name")
     if not cmd.seed:
@@ -147,9 +105,8 @@ def _decide_create(
 
 
 def _decide_import(
-    state: CampaignState, cmd: ImportForce, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: ImportForce, dice: Dice, rules: TripWire
 ) -> list[Event]:
-    assert rules is not None
     side_of(state, cmd.side_id)
     if cmd.side_id in state.force_checks:
         raise Refusal("already_imported", f"side {cmd.side_id!r} already has a force")
@@ -186,9 +143,8 @@ def _decide_import(
 
 
 def _decide_open_pool(
-    state: CampaignState, cmd: OpenPool, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: OpenPool, dice: Dice, rules: TripWire
 ) -> list[Event]:
-    assert rules is not None
     side_of(state, cmd.side_id)
     if cmd.pool_id in state.pools:
         raise Refusal("duplicate_id", f"pool {cmd.pool_id!r} already exists")
@@ -227,7 +183,7 @@ def _room(pool: Pool) -> int | None:
 
 
 def _decide_credit(
-    state: CampaignState, cmd: CreditPool, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: CreditPool, dice: Dice, rules: TripWire
 ) -> list[Event]:
     _positive(cmd.amount)
     pool = pool_of(state, cmd.pool_id)
@@ -241,9 +197,7 @@ def _decide_credit(
     ]
 
 
-def _decide_debit(
-    state: CampaignState, cmd: DebitPool, dice: Dice, rules: RuleSet | None
-) -> list[Event]:
+def _decide_debit(state: CampaignState, cmd: DebitPool, dice: Dice, rules: TripWire) -> list[Event]:
     _positive(cmd.amount)
     pool = pool_of(state, cmd.pool_id)
     if cmd.amount > pool.balance:
@@ -256,7 +210,7 @@ def _decide_debit(
 
 
 def _decide_transfer(
-    state: CampaignState, cmd: TransferWarChest, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: TransferWarChest, dice: Dice, rules: TripWire
 ) -> list[Event]:
     _positive(cmd.amount)
     source, target = pool_of(state, cmd.from_pool), pool_of(state, cmd.to_pool)
@@ -281,9 +235,8 @@ def _decide_transfer(
 
 
 def _decide_set_hits(
-    state: CampaignState, cmd: SetPersonHits, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: SetPersonHits, dice: Dice, rules: TripWire
 ) -> list[Event]:
-    assert rules is not None
     person = person_of(state, cmd.person_id)
     if not 0 <= cmd.hits <= rules.kia_hits():
         raise Refusal("bad_hits", f"hits run from 0 to {rules.kia_hits()}, got {cmd.hits}")
@@ -298,10 +251,7 @@ def _decide_set_hits(
     ]
 
 
-def _decide_heal(
-    state: CampaignState, cmd: HealPerson, dice: Dice, rules: RuleSet | None
-) -> list[Event]:
-    assert rules is not None
+def _decide_heal(state: CampaignState, cmd: HealPerson, dice: Dice, rules: TripWire) -> list[Event]:
     person = person_of(state, cmd.person_id)
     if person.status is PersonStatus.DEAD:
         raise Refusal("dead", f"{person.name} is dead")
@@ -335,9 +285,8 @@ def _decide_heal(
 
 
 def _decide_death_roll(
-    state: CampaignState, cmd: ResolveDeathRoll, dice: Dice, rules: RuleSet | None
+    state: CampaignState, cmd: ResolveDeathRoll, dice: Dice, rules: TripWire
 ) -> list[Event]:
-    assert rules is not None
     person = person_of(state, cmd.person_id)
     if person.status is PersonStatus.DEAD or not rules.death_roll_due(person.hits):
         raise Refusal("no_death_roll", f"{person.name} is not at the death roll's hits")
@@ -347,9 +296,9 @@ def _decide_death_roll(
     return [DeathRollMade(person_id=person.person_id, dies=dies, rolls=(roll,), actor=cmd.actor)]
 
 
-Decider = Callable[[CampaignState, Any, Dice, RuleSet | None], list[Event]]
+Decider = Callable[[CampaignState, Any, Dice, TripWire], list[Event]]
 
-_DECIDERS: dict[type[Command], Decider] = {
+DECIDERS: dict[type[Command], Decider] = {
     CreateCampaign: _decide_create,
     ImportForce: _decide_import,
     OpenPool: _decide_open_pool,
@@ -463,9 +412,7 @@ def _evolve_transferred(state: CampaignState, e: WarChestTransferred) -> Campaig
 
 
 def _status_for(state: CampaignState, hits: int) -> PersonStatus:
-    return (
-        PersonStatus.DEAD if hits >= load_ruleset(state.ruleset).kia_hits() else PersonStatus.ACTIVE
-    )
+    return PersonStatus.DEAD if hits >= tripwire_rules().kia_hits() else PersonStatus.ACTIVE
 
 
 def _evolve_hits_set(state: CampaignState, e: PersonHitsSet) -> CampaignState:
@@ -493,7 +440,7 @@ def _evolve_healed(state: CampaignState, e: PersonHealed) -> CampaignState:
 def _evolve_death_roll(state: CampaignState, e: DeathRollMade) -> CampaignState:
     person = state.people[e.person_id]
     if e.dies:
-        kia = load_ruleset(state.ruleset).kia_hits()
+        kia = tripwire_rules().kia_hits()
         return _with_person(
             state, replace(person, hits=kia, status=PersonStatus.DEAD, death_rolled=True)
         )
@@ -502,7 +449,7 @@ def _evolve_death_roll(state: CampaignState, e: DeathRollMade) -> CampaignState:
 
 Evolver = Callable[[CampaignState, Any], CampaignState]
 
-_EVOLVERS: dict[type[Event], Evolver] = {
+EVOLVERS: dict[type[Event], Evolver] = {
     CampaignCreated: _evolve_created,
     ForceImported: _evolve_imported,
     PoolOpened: _evolve_pool_opened,
@@ -513,17 +460,3 @@ _EVOLVERS: dict[type[Event], Evolver] = {
     PersonHealed: _evolve_healed,
     DeathRollMade: _evolve_death_roll,
 }
-
-
-def register_decider(command: type[Command], decider: Decider) -> None:
-    """Let a rule module (listed in ``rules/plugins.py``) handle a command of its own."""
-    if command in _DECIDERS:
-        raise ValueError(f"{command.__name__} already has a decider")
-    _DECIDERS[command] = decider
-
-
-def register_evolver(event: type[Event], evolver: Evolver) -> None:
-    """Let a rule module fold an event of its own into the state."""
-    if event in _EVOLVERS:
-        raise ValueError(f"{event.__name__} already has a fold")
-    _EVOLVERS[event] = evolver

@@ -1,7 +1,7 @@
 """Turn a MegaMek ``.mul`` (battle record or unit list) into a battle report command.
 
-This is shell glue: it may consult the unit catalog (``design_for``) to learn each unit's
-original armor and structure. What it hands the rules is pure data (``SubmitBattleReport``
+Pure: the shell injects the unit-design lookup (``design_for``) that tells each unit's original
+armor and structure. What it hands the rules is plain data (``SubmitBattleReport``
 carrying :class:`~mekref.rules.tripwire.battle_model.BattleFile`): unit conditions as the rules'
 own dataclasses, crews with hits and ejections and person ids, kills and sections, the file's
 sha256. No ``MulFile`` goes into the log.
@@ -24,9 +24,8 @@ from mekref.adapters.megamek.ejections import find_ejections
 from mekref.adapters.megamek.mul_model import Entity, MulFile, RootKind, Section
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.adapters.megamek.unit_kinds import location_name
-from mekref.rules.campaign_state import CampaignState, CampaignUnit
+from mekref.rules.battle_files import AmbiguousMatch, FileNotForCampaign
 from mekref.rules.messages import Command
-from mekref.rules.model import UnitKind
 from mekref.rules.tripwire.battle_messages import SubmitBattleReport
 from mekref.rules.tripwire.battle_model import (
     AmmoBinLoad,
@@ -40,8 +39,10 @@ from mekref.rules.tripwire.battle_model import (
     UnitDamage,
 )
 from mekref.rules.tripwire.battles import reporting_side
+from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
 from mekref.rules.tripwire.salvage import UnitMobility
+from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 
 __all__ = [
     "AmbiguousMatch",
@@ -52,19 +53,6 @@ __all__ = [
     "report_command",
     "unit_damage",
 ]
-
-
-class FileNotForCampaign(Exception):
-    """No unit or person of the file belongs to the campaign; the message says why."""
-
-
-class AmbiguousMatch(Exception):
-    """An entity without ids fits several campaign units; ``candidates`` names them."""
-
-    def __init__(self, entity: str, candidates: tuple[str, ...], message: str) -> None:
-        super().__init__(message)
-        self.entity = entity
-        self.candidates = candidates
 
 
 def _file_ids(mul: MulFile) -> tuple[set[str], set[str]]:

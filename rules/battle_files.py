@@ -1,0 +1,85 @@
+"""The "accepts battle files" capability a rule set may offer the shell.
+
+A rule set that keeps units fought in MegaMek (TripWire) turns a parsed MegaMek file into a
+command of its own; the daemon's one battle-file pipeline (watcher, ``mekref battle ingest``
+and gRPC uploads alike) asks it through this protocol and never knows the rule set's types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from mekref.adapters.megamek.mul_model import MulFile
+from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.rules.messages import Command
+
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class FileNotForCampaign(Exception):
+    """No unit or person of the file belongs to the campaign; the message says why."""
+
+
+class AmbiguousMatch(Exception):
+    """An entity without ids fits several campaign units; ``candidates`` names them."""
+
+    def __init__(self, entity: str, candidates: tuple[str, ...], message: str) -> None:
+        super().__init__(message)
+        self.entity = entity
+        self.candidates = candidates
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileRequest:
+    """How the caller wants a file taken in, beyond its bytes."""
+
+    sha256: str
+    #: The file's name as the campaign keeps it (never where it was found: the same files give
+    #: the same state whether the daemon saw them or a replay fed them).
+    name: str
+    actor: str
+    #: The referee's word for entities names cannot settle: entity line -> campaign unit id.
+    assigned: Mapping[int, str] | None = None
+    #: Join this battle instead of the one the units point to.
+    battle_id: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Waiting:
+    """A battle still waiting for files or for control of the field."""
+
+    battle_id: str
+    sides_expected: tuple[str, ...]
+    sides_reported: tuple[str, ...]
+    files: tuple[str, ...]  # sha256 of each file received
+    control_side: str | None = None
+
+
+class BattleFiles(Protocol[S_contra]):
+    def matches(self, state: S_contra, mul: MulFile) -> bool:
+        """Whether any unit or person of the file belongs to this campaign."""
+        ...
+
+    def command(
+        self, state: S_contra, mul: MulFile, request: FileRequest, designs: DesignLookup | None
+    ) -> Command:
+        """The command the file becomes. Raises FileNotForCampaign or AmbiguousMatch."""
+        ...
+
+    def reporting_side(self, state: S_contra, command: Command) -> str | None:
+        """Whose view of the battle the file is (a record is one player's view), if known."""
+        ...
+
+    def battle_of(self, command: Command) -> str | None:
+        """The battle the file's command names, when it names one."""
+        ...
+
+    def waiting(self, state: S_contra) -> tuple[Waiting, ...]:
+        """Battles still waiting for files or control."""
+        ...
+
+    def battle_of_file(self, state: S_contra, sha256: str) -> str | None:
+        """The battle a file joined (the rules may have chosen it), or None."""
+        ...

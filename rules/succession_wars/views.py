@@ -1,0 +1,47 @@
+"""What one House may see of a Succession Wars game.
+
+The board, the pieces, the cash and technology of every House and every roll are public (the
+board game is played face up). Hidden: the dice seed (it would predict every roll), the order
+of the draw pile, and the Event Cards in another House's hand; a card given from hand to hand
+is known to the two Houses only. A card is public once played.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mekref.rules.codec import JsonValue, to_jsonable
+from mekref.rules.succession_wars import messages as m
+from mekref.rules.succession_wars.model import SWState
+
+
+class SuccessionWarsViews:
+    """The Succession Wars rule set's :class:`~mekref.rules.kernel.SideViews` (side = House)."""
+
+    def sides(self, state: SWState) -> dict[str, str]:
+        houses = state.sequence or tuple(sorted(state.houses))
+        return {h: f"House {h} ({state.houses[h].player})" for h in houses if h in state.houses}
+
+    def view(self, state: SWState, side: str) -> JsonValue:
+        data = to_jsonable(state)
+        assert isinstance(data, dict)
+        data.pop("seed", None)
+        data["deck"] = {"cards_left": len(state.deck)}
+        for name, house in data.get("houses", {}).items():
+            if name != side:
+                house["hand"] = {"cards": len(state.houses[name].hand)}
+        return data
+
+    def event_for(self, state: SWState, event: dict[str, Any], side: str) -> dict[str, Any] | None:
+        data = dict(event)
+        kind = data.get("type")
+        if kind == m.SWCampaignStarted.TYPE:
+            data.pop("seed", None)
+            data["deck"] = {"cards_left": len(data.get("deck") or ())}
+        elif kind == m.SWCardsDrawn.TYPE:
+            data["deck"] = {"cards_left": len(data.get("deck") or ())}
+            if data.get("house") != side:
+                data["cards"] = {"cards": len(data.get("cards") or ())}
+        elif kind == m.SWCardGiven.TYPE and side not in (data.get("house"), data.get("to")):
+            data.pop("card", None)
+        return data

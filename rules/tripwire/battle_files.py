@@ -1,0 +1,69 @@
+"""TripWire's "accepts battle files" capability: a MegaMek file becomes a battle report.
+
+The daemon's battle-file pipeline calls this through
+:class:`~mekref.rules.battle_files.BattleFiles`; the matching and the translation into the
+rules' own data live in :mod:`.battle_input`, the battle rules in :mod:`.battles`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mekref.adapters.megamek.mul_model import MulFile
+from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.rules.battle_files import FileRequest, Waiting
+from mekref.rules.messages import Command
+from mekref.rules.tripwire import battle_input, battles
+from mekref.rules.tripwire.battle_messages import SubmitBattleReport
+from mekref.rules.tripwire.state import CampaignState
+
+
+class TripWireBattleFiles:
+    def matches(self, state: CampaignState, mul: MulFile) -> bool:
+        return battle_input.campaign_matches(state, mul)
+
+    def command(
+        self,
+        state: CampaignState,
+        mul: MulFile,
+        request: FileRequest,
+        designs: DesignLookup | None,
+    ) -> Command:
+        command = battle_input.report_command(
+            state,
+            mul,
+            sha256=request.sha256,
+            path=request.name,
+            design_for=designs,
+            actor=request.actor,
+            assigned=request.assigned,
+        )
+        if request.battle_id and isinstance(command, SubmitBattleReport):
+            command = replace(command, battle_id=request.battle_id)
+        return command
+
+    def reporting_side(self, state: CampaignState, command: Command) -> str | None:
+        if not isinstance(command, SubmitBattleReport):
+            return None
+        return battles.reporting_side(state, command.file)
+
+    def battle_of(self, command: Command) -> str | None:
+        return command.battle_id if isinstance(command, SubmitBattleReport) else None
+
+    def waiting(self, state: CampaignState) -> tuple[Waiting, ...]:
+        return tuple(
+            Waiting(
+                battle_id=p.battle_id,
+                sides_expected=p.sides_expected,
+                sides_reported=p.sides_reported,
+                files=p.files,
+                control_side=p.control_side,
+            )
+            for p in battles.pending_battles(state)
+        )
+
+    def battle_of_file(self, state: CampaignState, sha256: str) -> str | None:
+        for battle in state.battles.battles.values():
+            if any(f.sha256 == sha256 for f in battle.files):
+                return battle.battle_id
+        return None

@@ -1,0 +1,106 @@
+"""Operation TripWire (the Chaos Campaign) as one rule-set value the kernel runs.
+
+The tables below list every TripWire command with its decider and every event with its
+evolver, from the modules that hold them: the campaign basics (:mod:`.campaign`), battles
+(:mod:`.battles`), spending between tracks (:mod:`.spending_units`, :mod:`.spending_people`)
+and the strategic turn (:mod:`.turn.plugin`). TripWire's deciders also consult the rule
+tables (:class:`~.ruleset.TripWire`); :func:`_with_tables` hands them over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+from typing import Any
+
+from mekref.rules.dice import Dice
+from mekref.rules.kernel import Decider, RuleSet
+from mekref.rules.messages import Command, Event
+from mekref.rules.tripwire import battles, campaign, spending_people, spending_units
+from mekref.rules.tripwire.battle_files import TripWireBattleFiles
+from mekref.rules.tripwire.campaign import Decider as TripWireDecider
+from mekref.rules.tripwire.campaign import Evolver
+from mekref.rules.tripwire.commands import CreateCampaign
+from mekref.rules.tripwire.ruleset import tripwire_rules
+from mekref.rules.tripwire.state import CampaignState
+from mekref.rules.tripwire.turn import plugin as turn
+from mekref.rules.tripwire.turn.orders import SubmitOrders, WithdrawOrders
+from mekref.rules.tripwire.visibility import TripWireViews
+
+
+def _call_with_tables(
+    decider: TripWireDecider, state: CampaignState, command: Any, dice: Dice
+) -> list[Event]:
+    return decider(state, command, dice, tripwire_rules())
+
+
+def _with_tables(
+    *tables: Mapping[type[Command], TripWireDecider],
+) -> dict[type[Command], Decider[CampaignState]]:
+    merged: dict[type[Command], Decider[CampaignState]] = {}
+    for table in tables:
+        for command, decider in table.items():
+            if command in merged:
+                raise ValueError(f"{command.__name__} has two deciders")
+            merged[command] = partial(_call_with_tables, decider)
+    return merged
+
+
+def _merged(*tables: Mapping[type[Event], Evolver]) -> dict[type[Event], Evolver]:
+    merged: dict[type[Event], Evolver] = {}
+    for table in tables:
+        for event, evolver in table.items():
+            if event in merged:
+                raise ValueError(f"{event.__name__} has two evolvers")
+            merged[event] = evolver
+    return merged
+
+
+def _acting_side(state: CampaignState, command: Command) -> str | None:
+    """TripWire's commands are the referee's, except a side's own orders (``SubmitOrders``,
+    ``WithdrawOrders``), which name the side."""
+    if isinstance(command, (SubmitOrders, WithdrawOrders)):
+        side: str = command.side_id
+        return side
+    return None
+
+
+TRIPWIRE: RuleSet[CampaignState] = RuleSet(
+    name="tripwire",
+    title="Operation TripWire (Chaos Campaign)",
+    state_type=CampaignState,
+    deciders=_with_tables(
+        campaign.DECIDERS,
+        battles.DECIDERS,
+        spending_units.DECIDERS,
+        spending_people.DECIDERS,
+        turn.DECIDERS,
+    ),
+    evolvers=_merged(
+        campaign.EVOLVERS,
+        battles.EVOLVERS,
+        spending_units.EVOLVERS,
+        spending_people.EVOLVERS,
+        turn.EVOLVERS,
+    ),
+    setup=(CreateCampaign,),
+    started=lambda state: state.created,
+    not_started=("no_campaign", "create the campaign first"),
+    acting_side=_acting_side,
+    views=TripWireViews(),
+    battle_files=TripWireBattleFiles(),
+)
+
+# The engine's entry points for TripWire callers (tests, the shell's TripWire commands).
+decide = TRIPWIRE.decide
+evolve = TRIPWIRE.evolve
+fold = TRIPWIRE.fold
+execute = TRIPWIRE.execute
+state_hash = TRIPWIRE.state_hash
+
+
+def dice_for(state: CampaignState, command: Command | None = None) -> Dice:
+    """The dice a decision on ``state`` must use (a set-up command: roll 0 of its seed)."""
+    if command is None:
+        return Dice(state.seed, state.rolls_used)
+    return TRIPWIRE.dice_for(state, command)

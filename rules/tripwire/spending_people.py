@@ -1,0 +1,301 @@
+"""Spending on people between tracks: healing vehicle crews, a new DropShip crew, ransom,
+recruiting captives, training, hiring and seating spare pilots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mekref.rules.dice import Dice
+from mekref.rules.messages import Command, Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire import injuries, personnel, repair
+from mekref.rules.tripwire.battle_spending import (
+    CapturedRecruited,
+    DropShipCrewReplaced,
+    HealVehicleCrew,
+    HirePerson,
+    PersonHired,
+    PersonRansomed,
+    RansomPerson,
+    RecruitCaptured,
+    ReplaceDropShipCrew,
+    SeatSparePilot,
+    SkillTrained,
+    SparePilotSeated,
+    TrainSkill,
+    VehicleCrewHealed,
+)
+from mekref.rules.tripwire.campaign import Decider, Evolver, person_of, side_of
+from mekref.rules.tripwire.model import UnitKind
+from mekref.rules.tripwire.ruleset import TripWire
+from mekref.rules.tripwire.skills import training_level
+from mekref.rules.tripwire.spending_checks import (
+    _pay,
+    _paying_pool,
+    _unit,
+)
+from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
+from mekref.rules.tripwire.training import Skill, Trainee, training_cost
+
+
+def _decide_heal_crew(
+    state: CampaignState, cmd: HealVehicleCrew, dice: Dice, rules: TripWire
+) -> list[Event]:
+    unit = _unit(state, cmd.unit_id)
+    damage = state.battles.crew_damage.get(unit.unit_id, 0)
+    if not damage:
+        raise Refusal("not_injured", f"the crew of {unit.chassis} {unit.model} has no hit to heal")
+    if not cmd.at_hospital:
+        # "Damage of 3 or more hits (or a Crew/Driver injured result for a vehicle) requires
+        # access to a MASH unit or Hospital." (line 126)
+        raise Refusal("needs_hospital", "a vehicle crew hit needs a MASH unit or a hospital")
+    if state.battles.crew_healed.get(unit.unit_id) == state.tracks_completed:
+        raise Refusal("healed_this_track", "this crew was already healed this track")
+    cost = injuries.vehicle_crew_heal_cost(1)
+    _paying_pool(state, cmd.pool_id, unit.side_id, cost)
+    return [
+        VehicleCrewHealed(
+            unit_id=unit.unit_id,
+            pool_id=cmd.pool_id,
+            damage_after=damage - 1,
+            cost_sp=cost,
+            track=state.tracks_completed,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_dropship_crew(
+    state: CampaignState, cmd: ReplaceDropShipCrew, dice: Dice, rules: TripWire
+) -> list[Event]:
+    unit = _unit(state, cmd.unit_id)
+    if unit.kind is not UnitKind.DROPSHIP:
+        raise Refusal("not_dropship", f"{unit.chassis} {unit.model} is not a DropShip")
+    if cmd.members <= 0:
+        raise Refusal("bad_amount", "replace at least one crew member")
+    cost = repair.dropship_crew_cost(cmd.members)
+    _paying_pool(state, cmd.pool_id, unit.side_id, cost)
+    return [
+        DropShipCrewReplaced(
+            unit_id=unit.unit_id,
+            pool_id=cmd.pool_id,
+            members=cmd.members,
+            cost_sp=cost,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_ransom(
+    state: CampaignState, cmd: RansomPerson, dice: Dice, rules: TripWire
+) -> list[Event]:
+    person = person_of(state, cmd.person_id)
+    if cmd.person_id not in state.battles.captured_people:
+        raise Refusal("not_captured", f"{person.name} is not held captive")
+    cost = personnel.ransom_cost(1)
+    _paying_pool(state, cmd.pool_id, person.side_id, cost)
+    return [
+        PersonRansomed(
+            person_id=person.person_id, pool_id=cmd.pool_id, cost_sp=cost, actor=cmd.actor
+        )
+    ]
+
+
+def _decide_recruit(
+    state: CampaignState, cmd: RecruitCaptured, dice: Dice, rules: TripWire
+) -> list[Event]:
+    person = person_of(state, cmd.person_id)
+    captor = state.battles.captured_people.get(person.person_id)
+    if captor is None:
+        raise Refusal("not_captured", f"{person.name} is not held captive")
+    if person.status is PersonStatus.DEAD:
+        raise Refusal("dead", f"{person.name} is dead")
+    level = training_level(person.gunnery, person.piloting)
+    cost = personnel.hire_price(level)
+    pool = _paying_pool(state, cmd.pool_id, captor, 0)
+    attempt, _ = personnel.roll_recruit_captured(dice, person.person_id, cmd.opponent_unrest)
+    if attempt.succeeds and cost > pool.balance:
+        raise Refusal(
+            "insufficient_wp", f"recruiting costs {cost} SP; {pool.name!r} holds {pool.balance}"
+        )
+    return [
+        CapturedRecruited(
+            person_id=person.person_id,
+            captor_side=captor,
+            pool_id=cmd.pool_id,
+            succeeds=attempt.succeeds,
+            modifier=attempt.modifier,
+            cost_sp=cost if attempt.succeeds else 0,
+            rolls=(attempt.roll,),
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_train(
+    state: CampaignState, cmd: TrainSkill, dice: Dice, rules: TripWire
+) -> list[Event]:
+    person = person_of(state, cmd.person_id)
+    if person.status is PersonStatus.DEAD or person.person_id in state.battles.captured_people:
+        raise Refusal("unavailable", f"{person.name} is dead or captive")
+    trainee = Trainee(
+        person_id=person.person_id,
+        gunnery=person.gunnery,
+        piloting=person.piloting,
+        took_part_with_kill=person.person_id in state.battles.may_train,
+        # Ruling BR-9: a "contract" is a track: one skill per person per track.
+        trained_this_contract=state.battles.trained.get(person.person_id) == state.tracks_completed,
+        # "| Train DropShip Crew | As Per MechWarrior x 4 |"
+        dropship_crew=person.unit_id in state.units
+        and state.units[person.unit_id].kind is UnitKind.DROPSHIP,
+    )
+    cost = training_cost(trainee, cmd.skill, cmd.route)
+    _paying_pool(state, cmd.pool_id, person.side_id, cost)
+    gunnery = person.gunnery - (cmd.skill is Skill.GUNNERY)
+    piloting = person.piloting - (cmd.skill is Skill.PILOTING)
+    return [
+        SkillTrained(
+            person_id=person.person_id,
+            pool_id=cmd.pool_id,
+            skill=cmd.skill,
+            cost_sp=cost,
+            gunnery=gunnery,
+            piloting=piloting,
+            track=state.tracks_completed,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_hire(state: CampaignState, cmd: HirePerson, dice: Dice, rules: TripWire) -> list[Event]:
+    side_of(state, cmd.side_id)
+    if cmd.person_id in state.people:
+        raise Refusal("duplicate_id", f"person id {cmd.person_id!r} is taken")
+    if not cmd.name.strip():
+        raise Refusal("bad_name", "a hired person needs a name")
+    cost = personnel.hire_price(training_level(cmd.gunnery, cmd.piloting), cmd.vehicle_crew)
+    _paying_pool(state, cmd.pool_id, cmd.side_id, cost)
+    return [
+        PersonHired(
+            person_id=cmd.person_id,
+            side_id=cmd.side_id,
+            pool_id=cmd.pool_id,
+            name=cmd.name,
+            gunnery=cmd.gunnery,
+            piloting=cmd.piloting,
+            cost_sp=cost,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_seat(
+    state: CampaignState, cmd: SeatSparePilot, dice: Dice, rules: TripWire
+) -> list[Event]:
+    unit = _unit(state, cmd.unit_id)
+    leaving = person_of(state, cmd.leaving_person_id)
+    spare = person_of(state, cmd.spare_person_id)
+    if leaving.person_id not in unit.crew:
+        raise Refusal("not_crew", f"{leaving.name} does not crew {unit.chassis} {unit.model}")
+    if spare.side_id != unit.side_id:
+        raise Refusal("other_side", f"{spare.name} is not of side {unit.side_id}")
+    if spare.unit_id is not None:
+        # "another spare MechWarrior/crew from the forces TO&E (but not one assigned to a
+        # current unit). MechWarriors/Crew may not be transferred from one unit to another."
+        raise Refusal("assigned", f"{spare.name} is assigned to a unit and cannot transfer")
+    if spare.status is PersonStatus.DEAD or spare.person_id in state.battles.captured_people:
+        raise Refusal("unavailable", f"{spare.name} is dead or captive")
+    return [
+        SparePilotSeated(
+            unit_id=unit.unit_id,
+            leaving_person_id=leaving.person_id,
+            spare_person_id=spare.person_id,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _evolve_crew_healed(state: CampaignState, e: VehicleCrewHealed) -> CampaignState:
+    led = state.battles
+    led = replace(
+        led,
+        crew_damage={**led.crew_damage, e.unit_id: e.damage_after},
+        crew_healed={**led.crew_healed, e.unit_id: e.track},
+    )
+    return replace(_pay(state, e.pool_id, -e.cost_sp), battles=led)
+
+
+def _evolve_dropship_crew(state: CampaignState, e: DropShipCrewReplaced) -> CampaignState:
+    return _pay(state, e.pool_id, -e.cost_sp)
+
+
+def _evolve_ransomed(state: CampaignState, e: PersonRansomed) -> CampaignState:
+    captured = {k: v for k, v in state.battles.captured_people.items() if k != e.person_id}
+    state = _pay(state, e.pool_id, -e.cost_sp)
+    return replace(state, battles=replace(state.battles, captured_people=captured))
+
+
+def _evolve_recruited(state: CampaignState, e: CapturedRecruited) -> CampaignState:
+    if not e.succeeds:
+        return state
+    captured = {k: v for k, v in state.battles.captured_people.items() if k != e.person_id}
+    person = replace(state.people[e.person_id], side_id=e.captor_side, unit_id=None)
+    state = _pay(state, e.pool_id, -e.cost_sp)
+    return replace(
+        state,
+        people={**state.people, e.person_id: person},
+        battles=replace(state.battles, captured_people=captured),
+    )
+
+
+def _evolve_trained(state: CampaignState, e: SkillTrained) -> CampaignState:
+    person = replace(state.people[e.person_id], gunnery=e.gunnery, piloting=e.piloting)
+    state = _pay(state, e.pool_id, -e.cost_sp)
+    led = replace(state.battles, trained={**state.battles.trained, e.person_id: e.track})
+    return replace(state, people={**state.people, e.person_id: person}, battles=led)
+
+
+def _evolve_hired(state: CampaignState, e: PersonHired) -> CampaignState:
+    person = Person(
+        person_id=e.person_id,
+        side_id=e.side_id,
+        name=e.name,
+        unit_id=None,
+        gunnery=e.gunnery,
+        piloting=e.piloting,
+    )
+    state = _pay(state, e.pool_id, -e.cost_sp)
+    return replace(state, people={**state.people, e.person_id: person})
+
+
+def _evolve_seated(state: CampaignState, e: SparePilotSeated) -> CampaignState:
+    unit = state.units[e.unit_id]
+    crew = tuple(e.spare_person_id if p == e.leaving_person_id else p for p in unit.crew)
+    people = {
+        **state.people,
+        e.leaving_person_id: replace(state.people[e.leaving_person_id], unit_id=None),
+        e.spare_person_id: replace(state.people[e.spare_person_id], unit_id=e.unit_id),
+    }
+    return replace(state, units={**state.units, e.unit_id: replace(unit, crew=crew)}, people=people)
+
+
+DECIDERS: dict[type[Command], Decider] = {
+    HealVehicleCrew: _decide_heal_crew,
+    ReplaceDropShipCrew: _decide_dropship_crew,
+    RansomPerson: _decide_ransom,
+    RecruitCaptured: _decide_recruit,
+    TrainSkill: _decide_train,
+    HirePerson: _decide_hire,
+    SeatSparePilot: _decide_seat,
+}
+
+EVOLVERS: dict[type[Event], Evolver] = {
+    VehicleCrewHealed: _evolve_crew_healed,
+    DropShipCrewReplaced: _evolve_dropship_crew,
+    PersonRansomed: _evolve_ransomed,
+    CapturedRecruited: _evolve_recruited,
+    SkillTrained: _evolve_trained,
+    PersonHired: _evolve_hired,
+    SparePilotSeated: _evolve_seated,
+}

@@ -1,0 +1,315 @@
+"""Spending on units between tracks: repair and re-arm, reconfiguring an omni, formation changes,
+selling or scrapping, combining infantry, deploying unrepaired.
+
+Each decision names the WarChest pool that pays (or receives) and refuses with the rule when
+the WP, the facility or the rules do not allow it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mekref.rules.dice import Dice
+from mekref.rules.messages import Command, Event
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire import repair
+from mekref.rules.tripwire.battle_model import Fate, UnitDamage
+from mekref.rules.tripwire.battle_resolution import subject_for
+from mekref.rules.tripwire.battle_spending import (
+    ChangeFormation,
+    CombineInfantry,
+    DeployedUnrepaired,
+    DeployUnrepaired,
+    Disposal,
+    DisposeUnit,
+    FormationChanged,
+    InfantryCombined,
+    ReconfigureUnit,
+    RepairTask,
+    RepairUnit,
+    UnitDisposed,
+    UnitReconfigured,
+    UnitRepaired,
+)
+from mekref.rules.tripwire.campaign import Decider, Evolver
+from mekref.rules.tripwire.model import UnitKind
+from mekref.rules.tripwire.ruleset import TripWire
+from mekref.rules.tripwire.spending_checks import (
+    _pay,
+    _paying_pool,
+    _receiving_pool,
+    _unit,
+    damage_of,
+)
+from mekref.rules.tripwire.state import CampaignState, CampaignUnit
+from mekref.rules.tripwire.table_loader import load_tables
+
+
+def _decide_repair(
+    state: CampaignState, cmd: RepairUnit, dice: Dice, rules: TripWire
+) -> list[Event]:
+    t = load_tables()
+    unit = _unit(state, cmd.unit_id)
+    damage = damage_of(state, unit.unit_id)
+    bill = repair.repair_bill(subject_for(unit, damage), t)
+    if not bill.repairable:
+        raise Refusal(
+            "irreparable",
+            f"{unit.chassis} {unit.model} is {bill.state.value} and cannot be repaired",
+            bill.rules[-1] if bill.rules else None,
+        )
+    if cmd.task is RepairTask.ARMOR:
+        cost, hours = bill.armor_sp, t.tasks["repair_armor"].hours
+        if not cost:
+            why = "no armor to restore"
+            if bill.armor_deferred_sp:
+                why = (
+                    f"armor on {', '.join(bill.blocked_locations)} waits for the internal "
+                    "structure repair"
+                )
+            raise Refusal(
+                "nothing_to_repair", why, t.footnotes["armor_only_without_internal_damage"]
+            )
+        after = _armor_restored(unit, damage)
+    elif cmd.task is RepairTask.INTERNAL:
+        if unit.kind.is_infantry:
+            raise Refusal("no_row", "infantry losses are replaced by hiring, not repaired")
+        if not (bill.internal_sp or bill.landing_gear_sp or damage.critical_hits):
+            raise Refusal("nothing_to_repair", "no internal structure or critical damage")
+        if not cmd.at_repair_facility:
+            raise Refusal(
+                "needs_repair_facility",
+                "internal structure needs a repair facility or a DropShip bay",
+                t.footnotes["internal_needs_repair_facility"],
+            )
+        cost = bill.internal_sp + bill.landing_gear_sp
+        hours = t.tasks["repair_internal"].hours
+        after = replace(
+            damage,
+            critical_hits=0,
+            damaged_slots=(),
+            landing_gear_damaged=False,
+            locations=tuple(
+                replace(loc, internal_now=loc.internal_max) for loc in damage.locations
+            ),
+        )
+    else:
+        if not damage.ammo_used:
+            raise Refusal("nothing_to_repair", "no ammunition to replace")
+        cost, hours = bill.rearm_sp, t.tasks["reload"].hours
+        # Ruling T-X3: the bins are filled to the standard load the import list recorded (line
+        # 23); without one, MegaMek's own full load stands (no bins are written).
+        after = replace(
+            damage, ammo_used=(), ammo_bins=state.battles.loadouts.get(unit.unit_id, ())
+        )
+    _paying_pool(state, cmd.pool_id, unit.side_id, cost)
+    return [
+        UnitRepaired(
+            unit_id=unit.unit_id,
+            pool_id=cmd.pool_id,
+            task=cmd.task,
+            cost_sp=cost,
+            tech_hours=hours,
+            damage_after=after,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _armor_restored(unit: CampaignUnit, damage: UnitDamage) -> UnitDamage:
+    # Footnote * binds 'Mechs and vehicles only (R-COST-4): elsewhere all armor is restored.
+    footnote = unit.kind is UnitKind.MEK or unit.kind.is_vehicle
+    locations = tuple(
+        loc if footnote and loc.internal_lost else replace(loc, armor_now=loc.armor_max)
+        for loc in damage.locations
+    )
+    return replace(damage, locations=locations, suits_damaged=0)
+
+
+def _decide_reconfigure(
+    state: CampaignState, cmd: ReconfigureUnit, dice: Dice, rules: TripWire
+) -> list[Event]:
+    from mekref.rules.tripwire.model import UnitRole
+
+    unit = _unit(state, cmd.unit_id)
+    if UnitRole.OMNI not in unit.roles and unit.kind is not UnitKind.BATTLE_ARMOR:
+        raise Refusal("not_omni", f"{unit.chassis} {unit.model} is not an omni unit")
+    if cmd.bv <= 0:
+        raise Refusal("bad_bv", "the new configuration's BV must be positive")
+    cost = repair.reconfigure_cost(unit.kind, unit.tonnage, unit.tech_base)
+    _paying_pool(state, cmd.pool_id, unit.side_id, cost)
+    return [
+        UnitReconfigured(
+            unit_id=unit.unit_id,
+            pool_id=cmd.pool_id,
+            configuration=cmd.configuration,
+            bv=cmd.bv,
+            cost_sp=cost,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_formation(
+    state: CampaignState, cmd: ChangeFormation, dice: Dice, rules: TripWire
+) -> list[Event]:
+    if not any(u.side_id == cmd.side_id and u.lance == cmd.lance for u in state.units.values()):
+        raise Refusal("unknown_lance", f"side {cmd.side_id!r} has no lance {cmd.lance!r}")
+    cost = repair.formation_change_cost()
+    _paying_pool(state, cmd.pool_id, cmd.side_id, cost)
+    return [
+        FormationChanged(
+            side_id=cmd.side_id,
+            pool_id=cmd.pool_id,
+            lance=cmd.lance,
+            formation=cmd.formation,
+            cost_sp=cost,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_dispose(
+    state: CampaignState, cmd: DisposeUnit, dice: Dice, rules: TripWire
+) -> list[Event]:
+    unit = _unit(state, cmd.unit_id)
+    subject = subject_for(unit, damage_of(state, unit.unit_id))
+    # Spent ammunition is not damage (R-SELL-1): a sale does not wait for re-arming.
+    sell = cmd.how is Disposal.SELL
+    wp = repair.sell_value(subject) if sell else repair.scrap_value(subject)
+    if wp > 0:
+        _receiving_pool(state, cmd.pool_id, unit.side_id, wp)
+    else:
+        _paying_pool(state, cmd.pool_id, unit.side_id, 0)
+    return [
+        UnitDisposed(unit_id=unit.unit_id, pool_id=cmd.pool_id, how=cmd.how, wp=wp, actor=cmd.actor)
+    ]
+
+
+def _decide_combine(
+    state: CampaignState, cmd: CombineInfantry, dice: Dice, rules: TripWire
+) -> list[Event]:
+    keep, merge = _unit(state, cmd.keep_unit_id), _unit(state, cmd.merge_unit_id)
+    if keep.unit_id == merge.unit_id:
+        raise Refusal("same_unit", "combine two different units")
+    if not keep.kind.is_infantry or keep.kind is not merge.kind or keep.chassis != merge.chassis:
+        raise Refusal(
+            "not_same_type", "only two infantry or battle armor units of one type combine"
+        )
+    if keep.side_id != merge.side_id:
+        raise Refusal("other_side", "the units belong to different sides")
+    a, b = damage_of(state, keep.unit_id), damage_of(state, merge.unit_id)
+    full = a.troopers_max or b.troopers_max
+    alive_a = a.troopers_alive if a.troopers_alive is not None else full
+    alive_b = b.troopers_alive if b.troopers_alive is not None else full
+    if full is None or alive_a is None or alive_b is None:
+        raise Refusal("unknown_strength", "the units' trooper counts are not known")
+    if alive_a >= full or alive_b >= full:
+        raise Refusal("not_understrength", "both units must be understrength to combine")
+    people = [state.people[p] for p in (*keep.crew[:1], *merge.crew[:1]) if p in state.people]
+    if len(people) != 2:
+        raise Refusal("no_crew", "both units need their commanding crew to average skills")
+    # "calculate the average skill of all squads/units and round down"
+    gunnery = sum(p.gunnery for p in people) // 2
+    piloting = sum(p.piloting for p in people) // 2
+    return [
+        InfantryCombined(
+            keep_unit_id=keep.unit_id,
+            merge_unit_id=merge.unit_id,
+            troopers=min(full, alive_a + alive_b),
+            troopers_max=full,
+            gunnery=gunnery,
+            piloting=piloting,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_deploy(
+    state: CampaignState, cmd: DeployUnrepaired, dice: Dice, rules: TripWire
+) -> list[Event]:
+    unit = _unit(state, cmd.unit_id)
+    bill = repair.repair_bill(subject_for(unit, damage_of(state, unit.unit_id)))
+    if not bill.repairable:
+        raise Refusal("irreparable", f"{unit.chassis} {unit.model} is {bill.state.value}")
+    return [DeployedUnrepaired(unit_id=unit.unit_id, outstanding_sp=bill.total_sp, actor=cmd.actor)]
+
+
+def _clean(damage: UnitDamage) -> bool:
+    return not (
+        damage.landing_gear_damaged
+        or damage.armor_lost
+        or damage.internal_lost
+        or damage.critical_hits
+        or damage.suits_damaged
+        or damage.ammo_used
+    )
+
+
+def _evolve_repaired(state: CampaignState, e: UnitRepaired) -> CampaignState:
+    led = state.battles
+    fates = dict(led.fates)
+    if fates.get(e.unit_id) in (Fate.DAMAGED, Fate.DESTROYED_REPAIRABLE, None):
+        fates[e.unit_id] = Fate.OPERATIONAL if _clean(e.damage_after) else Fate.DAMAGED
+    led = replace(led, unit_damage={**led.unit_damage, e.unit_id: e.damage_after}, fates=fates)
+    return replace(_pay(state, e.pool_id, -e.cost_sp), battles=led)
+
+
+def _evolve_reconfigured(state: CampaignState, e: UnitReconfigured) -> CampaignState:
+    led = replace(state.battles, bv_override={**state.battles.bv_override, e.unit_id: e.bv})
+    return replace(_pay(state, e.pool_id, -e.cost_sp), battles=led)
+
+
+def _evolve_formation(state: CampaignState, e: FormationChanged) -> CampaignState:
+    return _pay(state, e.pool_id, -e.cost_sp)
+
+
+def _evolve_disposed(state: CampaignState, e: UnitDisposed) -> CampaignState:
+    led = state.battles
+    if e.how is Disposal.SCRAP:
+        led = replace(led, scrapped=(*led.scrapped, e.unit_id))
+    else:
+        led = replace(led, sold=(*led.sold, e.unit_id))
+    return replace(_pay(state, e.pool_id, e.wp), battles=led)
+
+
+def _evolve_combined(state: CampaignState, e: InfantryCombined) -> CampaignState:
+    keep = state.units[e.keep_unit_id]
+    led = state.battles
+    damage = replace(
+        led.unit_damage.get(e.keep_unit_id, UnitDamage()),
+        troopers_alive=e.troopers,
+        troopers_max=e.troopers_max,
+    )
+    people = dict(state.people)
+    if keep.crew and keep.crew[0] in people:
+        people[keep.crew[0]] = replace(people[keep.crew[0]], gunnery=e.gunnery, piloting=e.piloting)
+    led = replace(
+        led,
+        unit_damage={**led.unit_damage, e.keep_unit_id: damage},
+        scrapped=(*led.scrapped, e.merge_unit_id),  # the merged unit leaves the TO&E
+    )
+    return replace(state, people=people, battles=led)
+
+
+def _evolve_deployed(state: CampaignState, e: DeployedUnrepaired) -> CampaignState:
+    return state
+
+
+DECIDERS: dict[type[Command], Decider] = {
+    RepairUnit: _decide_repair,
+    ReconfigureUnit: _decide_reconfigure,
+    ChangeFormation: _decide_formation,
+    DisposeUnit: _decide_dispose,
+    CombineInfantry: _decide_combine,
+    DeployUnrepaired: _decide_deploy,
+}
+
+EVOLVERS: dict[type[Event], Evolver] = {
+    UnitRepaired: _evolve_repaired,
+    UnitReconfigured: _evolve_reconfigured,
+    FormationChanged: _evolve_formation,
+    UnitDisposed: _evolve_disposed,
+    InfantryCombined: _evolve_combined,
+    DeployedUnrepaired: _evolve_deployed,
+}
