@@ -32,10 +32,11 @@ of its bytes, so a copy under another name, a restart or a crash never applies i
 Files are taken when MegaMek closes them or renames them into place; files written in place
 by other tools are taken once their size and mtime have stopped changing. On start, and
 every --rescan seconds, the folders are scanned for files that arrived while mekref was not
-running. A file that belongs to no known campaign is held as "unmatched" and retried on each
-rescan. A bad file (broken, hostile, ambiguous, refused by the rules) is COPIED to the
-quarantine folder with a <name>.reason.txt saying what is wrong, where, and what to do; the
-original is never modified or deleted.
+running. A file that belongs to no known campaign is held as "unmatched" and looked at again
+on a rescan once a campaign has been created or has changed. A bad file (broken, hostile,
+ambiguous, refused by the rules) is COPIED to the quarantine folder with a <name>.reason.txt
+saying what is wrong, where, and what to do; the original is never modified or deleted.
+Only regular files are read: links, FIFOs and devices in a watched folder are skipped.
 
 Stop with Ctrl-C or SIGTERM: the file in hand is finished first. A second signal stops at
 once (nothing half-applied survives: the database rolls it back).

@@ -209,3 +209,30 @@ def test_sides_cannot_read_a_battle_they_did_not_fight(battle: Battle) -> None:
             metadata=stubs.md,
         )
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_an_upload_naming_one_campaign_never_changes_another(battle: Battle) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "daemon"))
+    from daemon_helpers import setup_campaign
+
+    b = battle
+    other = setup_campaign(b.store)  # a second campaign whose units the real record carries
+    record = (Path(__file__).resolve().parents[1] / "fixtures" / "megamek" / "bob.mul").read_bytes()
+    before = (b.store.last_seq(b.campaign_id), b.store.last_seq(other))
+    referee = b.clients["referee"]
+    with pytest.raises(grpc.RpcError) as caught:
+        referee.battles.UploadBattleFile(
+            battle_pb2.UploadBattleFileRequest(
+                campaign_id=b.campaign_id, file_name="bob.mul", content=record
+            ),
+            metadata=referee.md,
+        )
+    # Named for campaign A, it fits campaign B: refused, and B is not touched either.
+    assert reason_of(caught.value) == "file_not_for_campaign"
+    assert (b.store.last_seq(b.campaign_id), b.store.last_seq(other)) == before
+    done = referee.battles.UploadBattleFile(
+        battle_pb2.UploadBattleFileRequest(campaign_id=other, file_name="bob.mul", content=record),
+        metadata=referee.md,
+    )
+    assert done.last_seq == b.store.last_seq(other) > before[1]
+    assert b.store.last_seq(b.campaign_id) == before[0]
