@@ -5,6 +5,7 @@ schema's example decodes."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +65,26 @@ def test_every_command_example_decodes(name: str) -> None:
     for cls in game.commands.classes():
         example = command_schema(cls).example
         assert isinstance(game.commands.from_json(example), cls), cls.TYPE
+
+
+SCRIPTS = Path(__file__).parents[1] / "cli" / "data" / "scripts"
+
+
+@pytest.mark.parametrize(
+    ("name", "sides"),
+    [
+        ("tripwire", {"a", "b"}),
+        ("succession_wars", {"Davion", "Liao"}),  # the Houses (ruling R-ENGINE-2)
+        ("dystopian_wars", {"brit", "sun"}),  # the fleets
+        ("objectives", {"red", "blue"}),  # the scenario's sides
+        ("house_rules", set()),  # referee tools only: no sides
+    ],
+)
+def test_each_rule_set_says_who_its_sides_are(name: str, sides: set[str]) -> None:
+    game = ruleset(name)
+    start = next((SCRIPTS / name).glob("start-*.json"))
+    _, state = game.execute(
+        game.initial_state(), game.commands.from_json(json.loads(start.read_text()))
+    )
+    assert sides <= set(game.sides_of(state))
+    assert bool(game.sides_of(state)) == bool(sides) == (game.views is not None)

@@ -1,0 +1,285 @@
+"""Steps 2 and 3 of the day (lines 167-173): the formations' actions and the player actions
+(looting, destruction, peacekeeping, recruiting, maintenance, surveillance, sabotage).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mekref.hexmap import (
+    Hex,
+    Location,
+    PlannedMove,
+    label,
+)
+from mekref.rules.tripwire.turn import fuel, recruit, unrest
+from mekref.rules.tripwire.turn.common import movement_of
+from mekref.rules.tripwire.turn.data import single
+from mekref.rules.tripwire.turn.day import Day, location_of, raise_mobs
+from mekref.rules.tripwire.turn.events import (
+    FacilityDestroyed,
+    LocationLooted,
+    RecruitsFound,
+    SabotageRolled,
+    UnrestSuppressed,
+)
+from mekref.rules.tripwire.turn.mapdata import hex_at
+from mekref.rules.tripwire.turn.movement import resolve_day
+from mekref.rules.tripwire.turn.orders import LANDING, MOVING
+from mekref.rules.tripwire.turn.state import IN_ORBIT, Formation
+
+
+def formation_actions(d: Day) -> list[tuple[Hex, tuple[str, ...]]]:
+    # Free actions first: a formation landing from orbit then stands where it landed.
+    for fid, o in sorted(d.orders.items()):
+        f = d.formations[fid]
+        if o.action in LANDING and o.target is not None:
+            d.formations[fid] = replace(f, hex=label(hex_at(o.target)))
+        elif o.action == "achieve_orbit":
+            d.formations[fid] = replace(f, hex=IN_ORBIT)
+    planned: list[PlannedMove] = []
+    for fid, f in sorted(d.formations.items()):
+        act = d.action(fid)
+        if f.hex == IN_ORBIT or act == "shadow":
+            continue
+        path: tuple[Hex, ...] = (hex_at(f.hex),)
+        if act in MOVING or act in LANDING:
+            path += tuple(hex_at(p) for p in d.orders[fid].path)
+        planned.append(PlannedMove(fid, f.side_id, path))
+    outcome = resolve_day(planned)
+    for fid, h in outcome.final_hex.items():
+        f = d.formations[fid]
+        wanted = len(d.orders[fid].path) if fid in d.orders else 0
+        if outcome.steps_taken.get(fid, 0) < wanted:
+            d.note(
+                f.side_id, f"{fid} stopped in {label(h)}: an encounter stops movement (line 179)"
+            )
+        d.formations[fid] = replace(f, hex=label(h))
+    _shadow(d)
+    for fid, f in sorted(d.formations.items()):
+        act = d.action(fid)
+        if act == "forced_march":
+            d.formations[fid] = replace(
+                f, fatigue=f.fatigue + movement_of(d.s, f, forced_march=True).fatigue_gained
+            )
+        elif act == "rest":
+            d.formations[fid] = replace(f, fatigue=0)  # line 205: removes all fatigue points
+        if act in ("overflight", "strike", "combat_air_patrol"):
+            o = d.orders[fid]
+            for uid, burn in fuel.mission_fuel(d.s, f, o).items():
+                unit = d.mobility.get(uid, d.s.mobility[uid])
+                d.mobility[uid] = replace(unit, fuel=max(0, unit.fuel - burn))
+    return [(e.hexes[0], e.formations) for e in outcome.encounters]
+
+
+def _shadow(d: Day) -> None:
+    """A shadowing force ends the day in its quarry's hex if it has more MP (line 214)."""
+    for fid, o in sorted(d.orders.items()):
+        if o.action != "shadow" or o.target is None:
+            continue
+        f, quarry = d.formations[fid], d.formations.get(o.target)
+        if f.hex == IN_ORBIT or quarry is None or quarry.hex == IN_ORBIT:
+            continue
+        quarry_mp = movement_of(
+            d.s, quarry, forced_march=d.action(quarry.formation_id) == "forced_march"
+        ).base_mp
+        if movement_of(d.s, f).base_mp > quarry_mp:
+            d.formations[fid] = replace(f, hex=quarry.hex)
+        else:
+            d.note(f.side_id, f"{fid} could not shadow {o.target}: it needs more movement points")
+
+
+def _release(d: Day) -> None:
+    """Martial Law / Round Them Up that stopped: unrest returns plus 1 or 2 (lines 216-217)."""
+    for fid, (side, action, amount) in sorted(d.s.suppressed.items()):
+        f = d.formations.get(fid)
+        if f is not None and d.action(fid) == action and location_of(d, f) is not None:
+            continue
+        rebound = unrest.delta(
+            "martial_law_rebound" if action == "martial_law" else "round_up_rebound"
+        )
+        where = d.s.suppressed_at.get(fid, "")
+        d.events.append(
+            UnrestSuppressed(
+                formation_id=fid,
+                force=side,
+                action=action,
+                amount=0,
+                active=False,
+                location=where,
+            )
+        )
+        d.change_unrest(
+            side, amount + rebound, f"{fid} stopped {action.replace('_', ' ')}", location=where
+        )
+
+
+def _suppress(d: Day, f: Formation, action: str, streak: int, where: str) -> None:
+    """A week of Martial Law (1 per unit) or Round Them Up (2 per unit), at most 4 units."""
+    if streak % 7 != 0 or f.formation_id in d.s.suppressed:
+        if f.formation_id not in d.s.suppressed:
+            d.note(f.side_id, f"{f.formation_id}: {action} day {streak % 7} of 7")
+        return
+    key = "martial_law" if action == "martial_law" else "round_up"
+    units = min(len(f.unit_ids), unrest.delta(f"{key}_max_units"))
+    amount = units * unrest.delta(f"{key}_per_unit")
+    d.events.append(
+        UnrestSuppressed(
+            formation_id=f.formation_id,
+            force=f.side_id,
+            action=action,
+            amount=amount,
+            active=True,
+            location=where,
+        )
+    )
+    d.change_unrest(
+        f.side_id,
+        -amount,
+        f"a week of {action.replace('_', ' ')} by {f.formation_id} in {where}",
+        location=where,
+    )
+
+
+def sabotage(d: Day) -> None:
+    """Despised (12): 1D6 a day per formation in a population centre; on a 6 a bombing."""
+    rule = single("unrest", "sabotage")
+    for fid, f in sorted(d.formations.items()):
+        loc = location_of(d, f)
+        if loc is None:
+            continue
+        if unrest.level_row(d.rating(f.side_id, loc.name)).get("name") != "Despised":
+            continue
+        roll = d.roll(f"sabotage, {fid}", 1)
+        if roll.total < int(rule["die_target"]):
+            d.events.append(
+                SabotageRolled(
+                    side_id=f.side_id, formation_id=fid, unit_id=None, damage=0, rolls=(roll,)
+                )
+            )
+            continue
+        rolls = [roll]
+        victim = f.unit_ids[0]
+        if len(f.unit_ids) > 1:
+            which, d.dice = d.dice.roll(f"sabotage target, {fid}", 1, len(f.unit_ids))
+            rolls.append(which)
+            victim = f.unit_ids[which.total - 1]
+        damage = d.roll(f"sabotage damage, {fid}", int(rule["damage_dice"]))
+        rolls.append(damage)
+        d.events.append(
+            SabotageRolled(
+                side_id=f.side_id,
+                formation_id=fid,
+                unit_id=victim,
+                damage=damage.total * int(rule["damage_per_pip"]),
+                rolls=tuple(rolls),
+            )
+        )
+
+
+def player_actions(d: Day) -> None:
+    _release(d)
+    for fid, o in sorted(d.orders.items()):
+        f = d.formations[fid]
+        side = f.side_id
+        streak_action, streak_days = f.action_streak
+        streak = streak_days + 1 if streak_action == o.action else 1
+        d.formations[fid] = f = replace(f, action_streak=(o.action, streak))
+        loc = location_of(d, f)
+        if o.action == "maintenance":
+            d.maintained.add(fid)
+        elif o.action == "looting" and loc is not None:
+            pool_id = o.param("pool")
+            r, wp, d.dice = unrest.loot_roll(d.dice, fid)
+            pool = d.state.pools.get(pool_id)
+            room = None if pool is None or pool.capacity is None else pool.capacity - pool.balance
+            credited = wp if room is None else min(wp, room)
+            d.events.append(
+                LocationLooted(
+                    side_id=side,
+                    formation_id=fid,
+                    location=loc.name,
+                    wp=credited,
+                    pool_id=pool_id,
+                    rolls=(r,),
+                )
+            )
+            d.change_unrest(
+                side, unrest.delta("looting"), f"looting {loc.name} (line 218)", location=loc.name
+            )
+        elif o.action == "destruction" and loc is not None and o.target:
+            amount = unrest.destruction_unrest(o.target)
+            d.destroyed.setdefault(loc.name, set()).add(o.target)
+            d.events.append(
+                FacilityDestroyed(
+                    location=loc.name, facility=o.target, by_force=side, civilian=amount > 0
+                )
+            )
+            if amount:
+                d.change_unrest(
+                    side,
+                    amount,
+                    f"destroying the {o.target} of {loc.name} (line 219)",
+                    location=loc.name,
+                )
+        elif o.action == "peacekeeping" and loc is not None and streak % 7 == 0:
+            level = d.rating(side, loc.name)
+            r, change, d.dice = unrest.peacekeeping_roll(d.dice, fid)
+            d.change_unrest(
+                side,
+                change,
+                f"a week of peacekeeping in {loc.name} (line 215)",
+                (r,),
+                location=loc.name,
+            )
+            raise_mobs(d, side, level, loc.name, f"peacekeeping, {fid}")
+        elif o.action in ("martial_law", "round_them_up") and loc is not None:
+            _suppress(d, f, o.action, streak, loc.name)
+        elif o.action == "recruit":
+            _recruit(d, f, loc)
+        elif o.action in ("overflight", "surveillance"):
+            continue  # resolved with the sightings, once positions are final
+        elif o.action in ("repair", "load_unload"):
+            d.note(side, f"{fid}: {o.action} takes the day; pay through the WarChest commands")
+
+
+def _recruit(d: Day, f: Formation, loc: Location | None) -> None:
+    every = int(single("recruit", "weekly")["every_days"])
+    if d.day - f.last_recruit_day < every:
+        d.note(
+            f.side_id,
+            f"{f.formation_id}: recruiting once per week; next on day {f.last_recruit_day + every}",
+        )
+        return
+    if (
+        loc is None
+        or "recruitment" not in loc.facilities
+        or d.control.get(loc.name, f.side_id) != f.side_id
+    ):
+        d.note(
+            f.side_id,
+            f"{f.formation_id}: recruiting needs a recruitment point not held by the enemy "
+            "(ruling T-R2)",
+        )
+        return
+    level = d.rating(f.side_id, loc.name)
+    result = recruit.roll_recruits(d.dice, f.formation_id, level)
+    d.formations[f.formation_id] = replace(f, last_recruit_day=d.day)
+    if result is None:
+        d.note(
+            f.side_id,
+            f"{f.formation_id}: unrest {level} in {loc.name}: recruitment not possible (line 400)",
+        )
+        return
+    available, special, rolls, d.dice = result
+    d.events.append(
+        RecruitsFound(
+            side_id=f.side_id,
+            day=d.day,
+            formation_id=f.formation_id,
+            total=sum(n for _, n in available),
+            available=available,
+            specialities=special,
+            rolls=tuple(rolls),
+        )
+    )

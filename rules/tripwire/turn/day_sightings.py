@@ -1,0 +1,237 @@
+"""End-of-day sightings (what each side's sensors identify) and step 5, the engagements."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mekref.hexmap import (
+    Hex,
+    Sensor,
+    SensorKind,
+    distance,
+    label,
+    line,
+    location_sensors,
+    visible_hexes,
+)
+from mekref.rules.dice import Roll
+from mekref.rules.messages import Event
+from mekref.rules.tripwire.turn import engagement, surveillance, weather
+from mekref.rules.tripwire.turn.common import AEROSPACE
+from mekref.rules.tripwire.turn.data import single
+from mekref.rules.tripwire.turn.day import Day, raise_mobs
+from mekref.rules.tripwire.turn.events import EngagementDetermined, SightingsMade
+from mekref.rules.tripwire.turn.mapdata import hex_at
+from mekref.rules.tripwire.turn.orders import LANDING
+from mekref.rules.tripwire.turn.state import (
+    IN_ORBIT,
+    Formation,
+    FormationOrder,
+    Sighting,
+)
+
+DEFAULT_PILOTING = 5  # when a unit's crew is not on the roster (ruling T-S1)
+
+
+def _piloting(d: Day, f: Formation) -> int:
+    best = None
+    for uid in f.unit_ids:
+        unit = d.state.units.get(uid)
+        for pid in unit.crew if unit is not None else ():
+            person = d.state.people.get(pid)
+            if person is not None:
+                best = person.piloting if best is None else min(best, person.piloting)
+    return DEFAULT_PILOTING if best is None else best
+
+
+def sightings(d: Day) -> None:
+    sides = sorted(d.state.sides)
+    found: dict[str, dict[str, Sighting]] = {side: {} for side in sides}
+    ground: dict[str, list[Formation]] = {}
+    for f in d.formations.values():
+        if f.hex != IN_ORBIT:
+            ground.setdefault(f.hex, []).append(f)
+
+    def reveal(side: str, hexes: frozenset[Hex], info: str) -> None:
+        for h in sorted(hexes):
+            for other in ground.get(label(h), ()):
+                if other.side_id == side:
+                    continue
+                units = len(other.unit_ids) if info not in ("presence",) else None
+                old = found[side].get(other.formation_id)
+                if old is None or _rank(info) > _rank(old.info):
+                    found[side][other.formation_id] = Sighting(
+                        formation_id=other.formation_id, side_id=other.side_id, hex=other.hex,
+                        day=d.day, info=info, units=units,
+                    )  # fmt: skip
+
+    surveyed: dict[str, list[Roll]] = {}
+    landed = sorted(fid for fid, o in d.orders.items() if o.action in LANDING)
+    for side in sides:
+        held = [name for name, holder in sorted(d.control.items()) if holder == side]
+        sensors = [
+            Sensor(side, SensorKind.PRESENCE, hex_at(f.hex))
+            for f in d.formations.values()
+            if f.side_id == side and f.hex != IN_ORBIT
+        ]
+        sensors += location_sensors(d.hexmap, side, held)
+        uplink = [n for n in held if "satlink" in d.hexmap.location(n).facilities]
+        if uplink:
+            # Each turn a force at a SatLink rolls 2d6; on 9+ it reaches the satellite (line 270).
+            access = d.satellite.get(side) or d.roll(f"satellite access, {side}", 2)
+            surveyed.setdefault(side, []).append(access)
+            if access.total >= int(single("surveillance", "satellite_access")["target"]):
+                at = d.hexmap.location(uplink[0]).hex
+                sensors.append(Sensor(side, SensorKind.SATELLITE_MONITOR, at))
+        elif side in d.satellite:
+            surveyed.setdefault(side, []).append(d.satellite[side])  # the uplink fell today
+        cover = visible_hexes(side, d.hexmap, sensors)
+        reveal(side, cover.ground, "unit_type")
+        # A Deep Space Array or a satellite detects landings in the sectors it watches.
+        for fid in landed:
+            f = d.formations[fid]
+            region = d.hexmap.region_of(hex_at(f.hex)) if f.hex != IN_ORBIT else None
+            if f.side_id != side and region is not None and region.name in cover.orbital_regions:
+                reveal(side, frozenset({hex_at(f.hex)}), "presence")
+    for fid, o in sorted(d.orders.items()):
+        if o.action not in ("overflight", "surveillance") or o.target is None:
+            continue
+        f = d.formations[fid]
+        target = hex_at(o.target)
+        if o.action == "overflight" and f.hex != IN_ORBIT:
+            sensor = Sensor(
+                f.side_id,
+                SensorKind.OVERFLIGHT,
+                hex_at(f.hex),
+                tuple(line(hex_at(f.hex), target))[1:],
+            )
+            default = "altitude_2_5"
+        else:
+            sensor = Sensor(f.side_id, SensorKind.SATELLITE, target)
+            default = "geostationary"
+        region = d.hexmap.region_of(target)
+        wx = d.s.weather.get(region.name) if region is not None else None
+        cloud = weather.cloud_of(wx.level) if wx is not None else 0
+        conditions = [c for c in o.param("conditions", default).split(",") if c]
+        mod = surveillance.surveillance_modifier(conditions, cloud)
+        roll, margin, d.dice = surveillance.roll_check(
+            d.dice, f"surveillance, {fid}", _piloting(d, f), mod
+        )
+        info = surveillance.surveillance_info(margin)
+        d.note(
+            f.side_id,
+            f"{fid}: surveillance roll {roll.total} against {_piloting(d, f) + mod}: {info}",
+        )
+        surveyed.setdefault(f.side_id, []).append(roll)
+        if info != surveillance.NOTHING:
+            reveal(f.side_id, visible_hexes(f.side_id, d.hexmap, [sensor]).ground, info)
+    for fid, o in sorted(d.orders.items()):
+        if o.action == "identify":
+            _identify(d, fid, o, found, surveyed)
+    for side in sides:
+        d.events.append(
+            SightingsMade(
+                side_id=side,
+                day=d.day,
+                sightings=tuple(v for _, v in sorted(found[side].items())),
+                rolls=tuple(surveyed.get(side, ())),
+            )
+        )
+
+
+def _identify(
+    d: Day,
+    fid: str,
+    o: FormationOrder,
+    found: dict[str, dict[str, Sighting]],
+    surveyed: dict[str, list[Roll]],
+) -> None:
+    """Identify/Scan (lines 359-372, ruling T-S2): the best pilot's Piloting roll with the range,
+    probe and sensors-only modifiers against one enemy formation in the same or an adjacent
+    hex; the margin says how much is learned (-4 unit type ... +2 markings and damage)."""
+    f = d.formations[fid]
+    target = d.formations.get(o.target or "")
+    if (
+        target is None
+        or f.hex == IN_ORBIT
+        or target.hex == IN_ORBIT
+        or distance(hex_at(f.hex), hex_at(target.hex)) > 1
+    ):
+        d.note(f.side_id, f"{fid}: identify: nothing in sight (the same or an adjacent hex)")
+        return
+    mod = surveillance.identify_conditions(o)
+    piloting = _piloting(d, f)
+    roll, margin, d.dice = surveillance.roll_check(d.dice, f"identify, {fid}", piloting, mod)
+    surveyed.setdefault(f.side_id, []).append(roll)
+    info = surveillance.identify_info(margin)
+    d.note(f.side_id, f"{fid}: identify roll {roll.total} against {piloting + mod}: {info}")
+    if info == surveillance.NOTHING:
+        return
+    old = found[f.side_id].get(target.formation_id)
+    if old is None or _rank(info) > _rank(old.info):
+        found[f.side_id][target.formation_id] = Sighting(
+            formation_id=target.formation_id,
+            side_id=target.side_id,
+            hex=target.hex,
+            day=d.day,
+            info=info,
+            units=len(target.unit_ids),
+        )
+
+
+_INFO_ORDER = (
+    "nothing",
+    "presence",
+    "unit_type",
+    "weight_class",
+    "model",
+    "loadout",
+    "markings_and_damage",
+)
+
+
+def _rank(info: str) -> int:
+    return _INFO_ORDER.index(info) if info in _INFO_ORDER else 0
+
+
+def engagements(d: Day, encounters: list[tuple[Hex, tuple[str, ...]]]) -> None:
+    air: tuple[Formation, ...] | None = None  # fighters where they ended the day, found once
+    for i, (at, names) in enumerate(encounters):
+        eid = f"day{d.day}-{label(at)}-{i + 1}"
+        forms = [d.formations[n] for n in names]
+        if air is None:
+            air = tuple(
+                f
+                for _, f in sorted(d.formations.items())
+                if any(d.s.mobility[u].mode == AEROSPACE for u in f.unit_ids)
+            )
+        setup, rolls, d.dice = engagement.set_up(
+            d.state,
+            d.s,
+            d.hexmap,
+            eid=eid,
+            day=d.day,
+            at=at,
+            formations=forms,
+            orders=d.orders,
+            dice=d.dice,
+            air=air,
+        )
+        notes = list(d.engagement_notes.get(label(at), ()))
+        mobs: list[Event] = []
+        loc = d.hexmap.location_at(at)
+        if loc is not None:
+            # A battle in a population centre (any strategic location, ruling T-L1) raises mobs.
+            for side in sorted(setup.sides):
+                before = len(d.events)
+                note = raise_mobs(
+                    d, side, d.rating(side, loc.name), loc.name, f"battle, {eid}", eid
+                )
+                mobs += d.events[before:]
+                del d.events[before:]
+                if note:
+                    notes.append(note)
+        if notes:
+            setup = replace(setup, notes=(*setup.notes, *notes))
+        d.events.append(EngagementDetermined(engagement=setup, rolls=tuple(rolls)))
+        d.events.extend(mobs)
