@@ -189,3 +189,52 @@ def test_status_of_an_unknown_campaign_is_not_found(served: Served) -> None:
         )
     assert missing.value.code() == grpc.StatusCode.NOT_FOUND
     assert status_of(missing.value) is not None
+
+
+@pytest.mark.parametrize("name", ["succession_wars", "house_rules"])
+def test_tripwire_only_rpcs_say_so_for_another_rule_set(served: Served, name: str) -> None:
+    from mekref.v1 import battle_pb2, orders_pb2
+
+    ref, cid = served.referee, served.campaigns[name]
+    calls = [
+        lambda: ref.orders.ListOrders(
+            orders_pb2.ListOrdersRequest(campaign_id=cid, side_id="x"), metadata=ref.md
+        ),
+        lambda: ref.orders.ResolveTurn(
+            orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=ref.md
+        ),
+        lambda: ref.battles.ListPendingBattles(
+            battle_pb2.ListPendingBattlesRequest(campaign_id=cid), metadata=ref.md
+        ),
+        lambda: ref.campaigns.GetSideView(
+            campaign_pb2.GetSideViewRequest(campaign_id=cid, side_id="x"), metadata=ref.md
+        ),
+    ]
+    for call in calls:
+        with pytest.raises(grpc.RpcError) as refused:
+            call()
+        assert refused.value.code() in (
+            grpc.StatusCode.FAILED_PRECONDITION,
+            grpc.StatusCode.NOT_FOUND,
+            grpc.StatusCode.INVALID_ARGUMENT,
+        ), refused.value.details()
+        assert refused.value.details()
+
+
+@pytest.mark.parametrize("name", ["succession_wars", "objectives"])
+def test_a_battle_upload_to_a_campaign_without_megamek_battles_is_refused_plainly(
+    served: Served, name: str
+) -> None:
+    from mekref.v1 import battle_pb2
+
+    record = Path(__file__).parents[1] / "fixtures" / "megamek" / "bob.mul"
+    ref, cid = served.referee, served.campaigns[name]
+    with pytest.raises(grpc.RpcError) as refused:
+        ref.battles.UploadBattleFile(
+            battle_pb2.UploadBattleFileRequest(
+                campaign_id=cid, file_name="bob.mul", content=record.read_bytes()
+            ),
+            metadata=ref.md,
+        )
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "TripWire" in refused.value.details() or "battle" in refused.value.details()

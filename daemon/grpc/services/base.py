@@ -64,6 +64,19 @@ class Services:
             return await self.run(context, self.runner.execute, campaign_id, command)
         return await self.batcher.execute(campaign_id, command)
 
+    def require_tripwire(self, campaign_id: str, rpc_name: str) -> None:
+        """Orders, turn resolution, MegaMek battles and scenario exports are Operation TripWire's
+        rules; another rule set's campaign gets a refusal that names the way in it does have,
+        never an internal error from reading a state it does not hold."""
+        game = self.runner.game(campaign_id)
+        if game.name != "tripwire":
+            raise ApiError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"campaign {campaign_id} runs {game.title}; {rpc_name} is an Operation TripWire"
+                " RPC: use RulesService.ExecuteCommand and RulesService.GetView",
+                "wrong_ruleset",
+            )
+
     async def run(self, context: Context, fn: Callable[..., T], *args: Any) -> T:
         remaining = context.time_remaining()
         if remaining is not None and remaining <= 0:

@@ -139,6 +139,7 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
         auth.require_referee(auth.current_principal(), cid)
 
         def listing() -> battle_pb2.ListPendingBattlesResponse:
+            self.s.require_tripwire(cid, "ListPendingBattles")
             state = self.s.runner.load(cid).state
             files = self.s.runner.game(cid).battle_files
             battles = files.waiting(state) if files is not None else ()
@@ -174,7 +175,7 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             raise invalid("battle_id", "name the battle")
         if request.objectives_met:
             raise unimplemented("objectives as referee inputs")
-        await self.s.run(context, self._require_battles, cid)
+        await self.s.run(context, self.s.require_tripwire, cid, "SetRefereeInputs")
         note = None
         if request.reason.strip():
             note = RefereeNote(referee=principal.actor, reason=request.reason)
@@ -209,7 +210,7 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
         eid = request.battle_id
 
         def export() -> battle_pb2.ExportScenarioResponse:
-            self._require_battles(cid)
+            self.s.require_tripwire(cid, "ExportScenario")
             state = self.s.runner.load(cid).state
             strategic = getattr(state, "strategic", None)
             fought = [
@@ -233,14 +234,3 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             )
 
         return await self.s.run(context, export)
-
-    def _require_battles(self, cid: str) -> None:
-        """Battles, referee inputs and scenario exports are the rules of campaigns that fight
-        in MegaMek (TripWire); another rule set's campaign says so instead of failing."""
-        game = self.s.runner.game(cid)
-        if game.battle_files is None:
-            raise ApiError(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"a {game.title} campaign has no MegaMek battles; use the RulesService",
-                "no_battles",
-            )

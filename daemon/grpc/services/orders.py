@@ -66,6 +66,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         principal = auth.current_principal()
         side_id = auth.acting_side(principal, cid, request.side_id)
         _check_orders(request)
+        await self.s.run(context, self.s.require_tripwire, cid, "SubmitOrders")
         command = orders.SubmitOrders(
             actor=principal.actor,
             side_id=side_id,
@@ -97,6 +98,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         side_id = auth.acting_side(principal, cid, request.side_id)
         if not request.formation_ids:
             raise invalid("formation_ids", "name at least one formation")
+        await self.s.run(context, self.s.require_tripwire, cid, "WithdrawOrders")
         command = orders.WithdrawOrders(
             actor=principal.actor,
             side_id=side_id,
@@ -118,6 +120,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         side_id = auth.acting_side(auth.current_principal(), cid, request.side_id)
 
         def listing() -> orders_pb2.ListOrdersResponse:
+            self.s.require_tripwire(cid, "ListOrders")
             loaded = self.s.runner.load(cid)
             if side_id not in loaded.state.sides:
                 raise invalid("side_id", "no such side in this campaign", "unknown_side")
@@ -135,6 +138,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         cid = check_campaign_id(request.campaign_id)
         principal = auth.current_principal()
         auth.require_referee(principal, cid)
+        await self.s.run(context, self.s.require_tripwire, cid, "ResolveTurn")
         command = orders.ResolveTurn(actor=principal.actor, day=request.day)
 
         executed = await self.s.execute(context, cid, command)
