@@ -1,0 +1,242 @@
+"""Succession Wars commands: what a House (its token holder) or the referee asks for, with the
+parts they share (placements, retreats, bids, battle results)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mekref.rules.messages import Command, command_type
+from mekref.rules.succession_wars.model import (
+    SWMap,
+)
+
+# --- shared parts --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Placement:
+    piece: str  # a unit, JumpShip or Leader id
+    region: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RetreatMove:
+    """One JumpShip leaving a contested Region with what it carries, along ``path``."""
+
+    jumpship: str
+    carry: tuple[str, ...] = ()  # units and Leaders
+    path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Bid:
+    house: str
+    amount: int  # 0 = pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class GroupResult:
+    units: tuple[str, ...]
+    value: int  # the attack value after every modifier
+    auto: bool  # 10 or more: an automatic kill, no die rolled
+    face: int  # 0 when no die was rolled
+    hit: bool
+
+
+# --- commands ------------------------------------------------------------------------------------
+
+
+@command_type("SWStartCampaign")
+@dataclass(frozen=True, kw_only=True)
+class SWStartCampaign(Command):
+    seed: str
+    map: SWMap
+    players: tuple[tuple[str, str], ...]  # (House, player)
+    placements: tuple[Placement, ...] = ()  # free set-up pieces
+    scenario: str = "3025"
+
+
+@command_type("SWEndPhase")
+@dataclass(frozen=True, kw_only=True)
+class SWEndPhase(Command):
+    house: str
+
+
+@command_type("SWBuy")
+@dataclass(frozen=True, kw_only=True)
+class SWBuy(Command):
+    house: str
+    item: str  # house_mech, merc_rebuild, upgrade, conventional, jumpship_1/2/3/5
+    unit: str = ""  # the counter to build, rebuild or upgrade
+    free: bool = False  # use a unit owed at no cost
+
+
+@command_type("SWBuildCenter")
+@dataclass(frozen=True, kw_only=True)
+class SWBuildCenter(Command):
+    house: str
+    region: str
+
+
+@command_type("SWRepairCenter")
+@dataclass(frozen=True, kw_only=True)
+class SWRepairCenter(Command):
+    house: str
+    region: str
+
+
+@command_type("SWTechRoll")
+@dataclass(frozen=True, kw_only=True)
+class SWTechRoll(Command):
+    house: str
+    chances: int = 1
+
+
+@command_type("SWPlaceUnits")
+@dataclass(frozen=True, kw_only=True)
+class SWPlaceUnits(Command):
+    house: str
+    placements: tuple[Placement, ...]
+
+
+@command_type("SWMoveJumpShip")
+@dataclass(frozen=True, kw_only=True)
+class SWMoveJumpShip(Command):
+    house: str
+    jumpship: str
+    pick_up: tuple[str, ...] = ()  # units and Leaders boarding where the ship is
+    path: tuple[str, ...] = ()  # Regions entered, in order
+    drop_off: tuple[str, ...] = ()  # what leaves the ship at the end of the path
+
+
+@command_type("SWScuttleJumpShip")
+@dataclass(frozen=True, kw_only=True)
+class SWScuttleJumpShip(Command):
+    house: str
+    jumpship: str
+
+
+@command_type("SWAttack")
+@dataclass(frozen=True, kw_only=True)
+class SWAttack(Command):
+    house: str
+    region: str
+    against: str = ""  # the defender, when more than one other side stands in the Region
+    pairs: tuple[tuple[str, str], ...] = ()  # combinations; every other unit attacks alone
+    leader: str = ""  # whose Combat Ability is added to one attack this round
+    leader_group: tuple[str, ...] = ()  # the attack (one unit or a pair) that gets it
+    boosted: tuple[str, ...] = ()  # 'Mechs given +2 by tech level 7 or 12
+    center_modifier: int = -1  # Manufacturing Center damage modifier; -1 = the largest allowed
+
+
+@command_type("SWCounterattack")
+@dataclass(frozen=True, kw_only=True)
+class SWCounterattack(Command):
+    house: str
+    region: str
+    pairs: tuple[tuple[str, str], ...] = ()
+    leader: str = ""
+    leader_group: tuple[str, ...] = ()
+    boosted: tuple[str, ...] = ()
+
+
+@command_type("SWTakeLosses")
+@dataclass(frozen=True, kw_only=True)
+class SWTakeLosses(Command):
+    house: str
+    region: str
+    units: tuple[str, ...]
+
+
+@command_type("SWRetreat")
+@dataclass(frozen=True, kw_only=True)
+class SWRetreat(Command):
+    house: str
+    region: str
+    moves: tuple[RetreatMove, ...] = ()  # none: stay and fight on
+
+
+@command_type("SWReportBattle")
+@dataclass(frozen=True, kw_only=True)
+class SWReportBattle(Command):
+    """A battle fought elsewhere (MegaMek): which counters died and who retreated."""
+
+    house: str  # the attacker
+    region: str
+    against: str = ""
+    destroyed: tuple[str, ...] = ()
+    retreats: tuple[RetreatMove, ...] = ()
+    center_modifier: int = -1
+
+
+@command_type("SWKillLeader")
+@dataclass(frozen=True, kw_only=True)
+class SWKillLeader(Command):
+    house: str
+    leader: str
+
+
+@command_type("SWRansomLeader")
+@dataclass(frozen=True, kw_only=True)
+class SWRansomLeader(Command):
+    house: str  # pays, gets the Leader back
+    leader: str
+    price: int
+
+
+@command_type("SWPay")
+@dataclass(frozen=True, kw_only=True)
+class SWPay(Command):
+    house: str
+    to: str
+    amount: int
+    reason: str = ""
+
+
+@command_type("SWGiveCard")
+@dataclass(frozen=True, kw_only=True)
+class SWGiveCard(Command):
+    house: str
+    to: str
+    card: int
+    price: int = 0
+
+
+@command_type("SWPlayCard")
+@dataclass(frozen=True, kw_only=True)
+class SWPlayCard(Command):
+    house: str
+    card: int
+    region: str = ""  # new Mercenary unit: the capital it forms in
+    target: str = ""  # contract ends: a Mercenary formation
+    note: str = ""  # referee-resolved cards: what was done
+
+
+@command_type("SWBribe")
+@dataclass(frozen=True, kw_only=True)
+class SWBribe(Command):
+    house: str
+    leader: str
+    free: bool = False  # one of Liao's two free attempts
+
+
+@command_type("SWBuyInterdict")
+@dataclass(frozen=True, kw_only=True)
+class SWBuyInterdict(Command):
+    house: str
+    region: str
+    target: str  # the House whose forces are to be interdicted
+    fallback_region: str = ""  # chosen by the target if 1-3 falls and the briber is not there
+
+
+@command_type("SWOpenAuction")
+@dataclass(frozen=True, kw_only=True)
+class SWOpenAuction(Command):
+    house: str
+    lot: str  # a Periphery state
+
+
+@command_type("SWSettleAuction")
+@dataclass(frozen=True, kw_only=True)
+class SWSettleAuction(Command):
+    bids: tuple[Bid, ...]  # as made round the table, starting with the opener; 0 = pass
