@@ -33,14 +33,36 @@ def test_side_table_rows_quote_their_line() -> None:
     assert side_table("left", 11).location == "Right Arm"  # L25 "11 | R Arm"
 
 
-def test_ruling_the_nine_ten_row_belongs_to_the_right_column() -> None:
+def test_ruling_the_nine_ten_cell_is_the_front_columns() -> None:
     # Ruling HOUSE-3: L23 "9 | R Leg | 9-10 | L Leg | 9 | L Leg |",
-    # L24 "10 | L Leg | 10 | R Leg | ||"
-    assert side_table("front", 9).location == "Left Leg"
-    assert side_table("front", 10).location == "Right Leg"
-    assert side_table("right", 9).location == side_table("right", 10).location == "Left Leg"
+    # L24 "10 | L Leg | 10 | R Leg | ||": the front's "9-10" spans rows 9 and 10, so L24's second
+    # cell "10 | R Leg" is the right column's row 10.
+    assert side_table("front", 9).location == side_table("front", 10).location == "Left Leg"
+    assert side_table("right", 9).location == "Left Leg"
+    assert side_table("right", 10).location == "Right Leg"
     assert side_table("left", 9).location == "Right Leg"
     assert side_table("left", 10).location == "Left Leg"
+
+
+def test_the_side_columns_mirror_each_other_and_the_front_mirrors_itself() -> None:
+    # Every row of L17-L26 mirrors: the left column's hit on one side is the right column's hit
+    # on the other, and the front's roll r mirrors its roll 14 - r (L19 "4-5 | R Leg" against
+    # L23 "9-10 | L Leg"). The two tables' only exceptions are the centre torso cells.
+    def mirror(location: str) -> str:
+        if location.startswith("Left "):
+            return "Right " + location.removeprefix("Left ")
+        if location.startswith("Right "):
+            return "Left " + location.removeprefix("Right ")
+        return location
+
+    for roll in range(2, 13):
+        assert side_table("right", roll).location == mirror(side_table("left", roll).location)
+        assert side_table("front", 14 - roll).location == mirror(
+            side_table("front", roll).location
+        ) or "Center Torso" in (
+            side_table("front", roll).location,
+            side_table("front", 14 - roll).location,
+        )
 
 
 def test_ruling_the_low_table_side_columns() -> None:
