@@ -63,6 +63,32 @@ def _claimer(squad: Squad) -> None:
         )
 
 
+def _on_table(squad: Squad) -> None:
+    # Line 13 claims need a unit "within 2\" of the Objective or in the same Garrison"; a squad
+    # embarked in an Aircraft (line 31) is neither, so it neither claims nor searches.
+    if squad.in_aircraft:
+        raise Refusal(
+            "embarked",
+            f"squad {squad.squad_id!r} is embarked in an Aircraft, not on the table",
+            load_tables().claim_ref,
+        )
+
+
+def _spend_actions(state: ObjectivesState, squad: Squad, cost: int, what: str) -> None:
+    """Two actions a round (ruling OBJ-9): a search or scan takes both, a move one."""
+    t = load_tables()
+    if state.round < 1:
+        return  # before the first round (deployment) nothing is counted
+    used = squad.actions_used_in(state.round)
+    if used + cost > t.actions_per_round:
+        raise Refusal(
+            "no_actions_left",
+            f"squad {squad.squad_id!r} has used {used} of its {t.actions_per_round} actions in "
+            f"round {state.round}; {what} needs {cost}",
+            t.actions_ref,
+        )
+
+
 def _set_up(state: ObjectivesState, cmd: c.SetUpScenario, dice: Dice) -> list[Event]:
     if state.set_up:
         raise Refusal("already_set_up", "the scenario's objectives are already placed")
@@ -143,6 +169,7 @@ def _claim(state: ObjectivesState, cmd: c.Claim, dice: Dice) -> list[Event]:
     obj = _objective(state, cmd.objective_id)
     squad = _squad(state, cmd.squad_id)
     _claimer(squad)
+    _on_table(squad)
     _same_garrison(obj, squad)
     if obj.hidden:
         raise Refusal("hidden", "a Hidden Objective must be discovered by a search first")
@@ -175,11 +202,13 @@ def _scan(state: ObjectivesState, cmd: c.Scan, dice: Dice) -> list[Event]:
         raise Refusal("cannot_scan", "only a Transport without the Aircraft type scans", t.scan_ref)
     if squad.scan_token:
         raise Refusal("has_scan_token", "a unit may only have 1 Scan Token at a time", t.scan_ref)
+    _spend_actions(state, squad, t.scan_action_cost, "a scan")
     return [e.ScanTokenPlaced(squad_id=squad.squad_id)]
 
 
 def _move(state: ObjectivesState, cmd: c.MoveSquad, dice: Dice) -> list[Event]:
     squad = _squad(state, cmd.squad_id)
+    _spend_actions(state, squad, load_tables().move_action_cost, "a Moving action")
     return [
         e.SquadMoved(
             squad_id=squad.squad_id,
@@ -200,11 +229,13 @@ def _search(state: ObjectivesState, cmd: c.Search, dice: Dice) -> list[Event]:
     obj = _objective(state, cmd.objective_id)
     squad = _squad(state, cmd.squad_id)
     _claimer(squad)
+    _on_table(squad)
     _same_garrison(obj, squad)
     if not obj.hidden:
         raise Refusal("not_hidden", f"objective {obj.objective_id!r} is not hidden")
     if state.round < 1:
         raise Refusal("no_round", "searches are made in a round: start round 1 first")
+    _spend_actions(state, squad, t.search_action_cost, "a search")
     if obj.mobile and squad.carrying is not None:
         # Ruling OBJ-4: a find is claimed at once, and a squad carries one objective only.
         raise Refusal("hands_full", "the searcher already carries an objective", t.carry_ref)

@@ -15,6 +15,7 @@ from mekref.rules.objectives.model import (
     ObjectiveStatus,
     Squad,
 )
+from mekref.rules.objectives.table_loader import load_tables
 
 
 def _put_obj(state: ObjectivesState, obj: Objective) -> ObjectivesState:
@@ -53,7 +54,22 @@ def _ev_claimed(state: ObjectivesState, ev: e.Claimed) -> ObjectivesState:
     return state
 
 
+def _acted(state: ObjectivesState, squad: Squad, cost: int) -> Squad:
+    """The squad after an action of ``cost`` in the current round (none counted before round 1)."""
+    if state.round < 1:
+        return squad
+    used = squad.actions_used_in(state.round) + cost
+    return replace(squad, actions_round=state.round, actions_used=used)
+
+
+def _ev_scan(state: ObjectivesState, ev: e.ScanTokenPlaced) -> ObjectivesState:
+    squad = replace(state.squads[ev.squad_id], scan_token=True)
+    return _put_squad(state, _acted(state, squad, load_tables().scan_action_cost))
+
+
 def _ev_search(state: ObjectivesState, ev: e.SearchMade) -> ObjectivesState:
+    searcher = state.squads[ev.squad_id]
+    state = _put_squad(state, _acted(state, searcher, load_tables().search_action_cost))
     for sid in ev.tokens_spent:
         state = _put_squad(state, replace(state.squads[sid], scan_token=False))
     if ev.found:
@@ -63,15 +79,13 @@ def _ev_search(state: ObjectivesState, ev: e.SearchMade) -> ObjectivesState:
 
 def _ev_moved(state: ObjectivesState, ev: e.SquadMoved) -> ObjectivesState:
     squad = state.squads[ev.squad_id]
-    state = _put_squad(
-        state,
-        replace(
-            squad,
-            garrison=ev.garrison,
-            in_aircraft=ev.in_aircraft,
-            scan_token=squad.scan_token and not ev.scan_token_removed,
-        ),
+    moved = replace(
+        squad,
+        garrison=ev.garrison,
+        in_aircraft=ev.in_aircraft,
+        scan_token=squad.scan_token and not ev.scan_token_removed,
     )
+    state = _put_squad(state, _acted(state, moved, load_tables().move_action_cost))
     if squad.carrying is not None:
         state = _put_obj(state, replace(state.objectives[squad.carrying], garrison=ev.garrison))
     return state
@@ -131,7 +145,7 @@ EVOLVERS: dict[type[Event], Callable[[ObjectivesState, Any], ObjectivesState]] =
     e.SquadAdded: lambda s, ev: _put_squad(s, ev.squad),
     e.RoundStarted: lambda s, ev: replace(s, round=ev.round),
     e.Claimed: _ev_claimed,
-    e.ScanTokenPlaced: lambda s, ev: _put_squad(s, replace(s.squads[ev.squad_id], scan_token=True)),
+    e.ScanTokenPlaced: _ev_scan,
     e.SquadMoved: _ev_moved,
     e.SearchMade: _ev_search,
     e.Passed: _ev_passed,

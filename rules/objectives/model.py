@@ -60,6 +60,12 @@ class Squad:
     carrying: str | None = None
     scan_token: bool = False
     destroyed: bool = False
+    #: The round of the squad's last action and how many of that round's actions it used.
+    actions_round: int = 0
+    actions_used: int = 0
+
+    def actions_used_in(self, round_: int) -> int:
+        return self.actions_used if self.actions_round == round_ else 0
 
     @property
     def may_carry(self) -> bool:

@@ -22,6 +22,11 @@ class ObjectiveTables:
     search_enemy_modifier: int
     search_target: int
     search_ref: SourceRef
+    actions_per_round: int
+    search_action_cost: int
+    scan_action_cost: int
+    move_action_cost: int
+    actions_ref: SourceRef
     scan_bonus_per_token: int
     scan_max_tokens_per_unit: int
     scan_ref: SourceRef
@@ -40,6 +45,7 @@ def load_tables() -> ObjectiveTables:
     claim = section(data, "claim")
     search = section(data, "search")
     scan = section(data, "scan")
+    actions = section(data, "actions")
     carry = section(data, "carry")
     drop = section(data, "drop")
     return ObjectiveTables(
@@ -53,6 +59,11 @@ def load_tables() -> ObjectiveTables:
         search_enemy_modifier=int_field(search, "enemy_modifier"),
         search_target=int_field(search, "target"),
         search_ref=source_of(search),
+        actions_per_round=int_field(actions, "per_round"),
+        search_action_cost=int_field(actions, "search_cost"),
+        scan_action_cost=int_field(actions, "scan_cost"),
+        move_action_cost=int_field(actions, "move_cost"),
+        actions_ref=source_of(actions),
         scan_bonus_per_token=int_field(scan, "bonus_per_token"),
         scan_max_tokens_per_unit=int_field(scan, "max_tokens_per_unit"),
         scan_ref=source_of(scan),

@@ -360,3 +360,47 @@ def test_ruling_a_searcher_with_full_hands_cannot_search_for_a_mobile_objective(
     with pytest.raises(Refusal) as info:
         run(state, c.Search(actor="r", objective_id="cache", squad_id="red-inf"))
     assert info.value.code == "hands_full"
+
+
+def test_ruling_a_search_takes_both_actions_of_the_round() -> None:
+    # L21 "may make a special search action, counting as both of their actions for the round."
+    # With enemies near, round 1 cannot find it (d6 - 1 + 1 < 7), so the objective stays hidden.
+    search = c.Search(actor="r", objective_id="cache", squad_id="red-inf", enemies_near=True)
+    _, state = run(set_up(), *_round(1))
+    _, searched = run(state, search)
+    with pytest.raises(Refusal) as twice:
+        run(searched, search)
+    assert twice.value.code == "no_actions_left" and "round 1" in str(twice.value)
+    _, moved = run(state, c.MoveSquad(actor="r", squad_id="red-tank"))
+    with pytest.raises(Refusal) as after_a_move:
+        run(moved, c.Search(actor="r", objective_id="cache", squad_id="red-tank"))
+    assert after_a_move.value.code == "no_actions_left"
+    # A second Moving action fits (one plus one), and the next round gives two actions again.
+    _, moved_twice = run(moved, c.MoveSquad(actor="r", squad_id="red-tank"))
+    events, _ = run(
+        moved_twice,
+        c.StartRound(actor="ref", round=2),
+        c.Search(actor="r", objective_id="cache", squad_id="red-tank"),
+    )
+    assert isinstance(events[1], e.SearchMade)
+
+
+def test_ruling_a_scan_takes_both_actions_of_the_round() -> None:
+    # L25 "may choose to make a scan action, counting as both of its actions for the round."
+    _, scanned = run(set_up(), *_round(1), c.Scan(actor="r", squad_id="red-apc"))
+    with pytest.raises(Refusal) as info:
+        run(scanned, c.MoveSquad(actor="r", squad_id="red-apc"))
+    assert info.value.code == "no_actions_left"
+
+
+def test_ruling_an_embarked_squad_neither_claims_nor_searches() -> None:
+    # L13 "within 2\" of the Objective or in the same Garrison as it, they claim the Objective";
+    # L31 "they may in turn embark into non-Vehicle units such as Aircraft".
+    _, state = run(set_up(), c.MoveSquad(actor="r", squad_id="red-inf", in_aircraft=True))
+    with pytest.raises(Refusal) as claim:
+        run(state, c.Claim(actor="r", objective_id="hill", squad_id="red-inf"))
+    assert claim.value.code == "embarked"
+    _, state = run(state, *_round(1))
+    with pytest.raises(Refusal) as search:
+        run(state, c.Search(actor="r", objective_id="cache", squad_id="red-inf"))
+    assert search.value.code == "embarked"
