@@ -177,7 +177,7 @@ def roll_side(
 
 
 def _defender(state: SWState, house: str, region: str, against: str) -> str:
-    others = sorted(state.owners_in(region) - {house})
+    others = sorted(state.enemy_owners_in(region, house))
     if not others:
         raise Refusal("no_enemy", f"there are no enemy combat units in {region}")
     if against:
@@ -229,7 +229,7 @@ def decide_attack(state: SWState, cmd: m.SWAttack, dice: Dice) -> list[Event]:
     if c is None:
         against = cmd.against
         if immediate and not against:
-            against = next((o for o in sorted(state.owners_in(cmd.region)) if o != cmd.house), "")
+            against = next(iter(sorted(state.enemy_owners_in(cmd.region, cmd.house))), "")
         _begin(b, cmd.house, cmd.region, against, cmd.center_modifier)
     elif c.region != cmd.region or c.stage != "attack":
         raise Refusal("combat_in_progress", f"the combat in {c.region} awaits: {c.stage}")

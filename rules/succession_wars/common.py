@@ -191,12 +191,16 @@ def after_change(b: Builder) -> None:
 def capture_alone(b: Builder, region: str) -> None:
     """Leaders and JumpShips left without combat units beside enemy combat units are captured."""
     state = b.state
-    owners = state.owners_in(region)
-    if len(owners) != 1:
+    owners = sorted(state.owners_in(region))
+    if not owners or any(not state.allied(o, owners[0]) for o in owners):
         return
-    (captor,) = owners
-    ships = tuple(sorted(s.id for s in state.ships_in(region) if s.owner != captor))
-    leaders = tuple(sorted(ld.id for ld in state.leaders_in(region) if ld.owner != captor))
+    # One player's combat units remain. With two of his Houses there, the House whose turn it
+    # is takes the prisoners, else the first by name (ruling SW-35).
+    captor = state.active if state.active in owners else owners[0]
+    ships = tuple(sorted(s.id for s in state.ships_in(region) if not state.allied(s.owner, captor)))
+    leaders = tuple(
+        sorted(ld.id for ld in state.leaders_in(region) if not state.allied(ld.owner, captor))
+    )
     if ships or leaders:
         b.add(
             m.SWPiecesCaptured(

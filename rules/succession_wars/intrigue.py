@@ -336,7 +336,11 @@ def offer_immediate_combat(b: Builder, employer: str, units: tuple[str, ...]) ->
     )
     for region in regions:
         houses = tuple(
-            sorted(h for h in state.owners_in(region) if h != employer and h in state.houses)
+            sorted(
+                h
+                for h in state.enemy_owners_in(region, employer)
+                if h in state.houses  # ruling SW-35: never the employer's own other Houses
+            )
         )
         if houses:
             b.add(m.SWImmediateCombatOffered(region=region, houses=houses, mercenary=employer))

@@ -251,8 +251,23 @@ class SWState:
     def owners_in(self, region: str) -> set[str]:
         return {u.owner for u in self.combat_units(region)}
 
+    def allied(self, a: str, b: str) -> bool:
+        """Two Houses run by one player are one side on the map (ruling SW-35): line 13 gives a
+        player two or three Houses, and line 204 fights on "until only one player's combat units
+        remain". Their finances, turns and units stay separate."""
+        if a == b:
+            return True
+        player = self.player_of(a)
+        return player != "" and player == self.player_of(b)
+
     def enemy_units(self, region: str, house: str) -> list[Unit]:
-        return [u for u in self.combat_units(region) if u.owner != house]
+        return [u for u in self.combat_units(region) if not self.allied(u.owner, house)]
+
+    def enemy_owners_in(self, region: str, house: str) -> set[str]:
+        return {u.owner for u in self.enemy_units(region, house)}
+
+    def friendly_region(self, region: str, house: str) -> bool:
+        return self.allied(self.controller(region), house)
 
     def ships_in(self, region: str, owner: str | None = None) -> list[JumpShip]:
         return [

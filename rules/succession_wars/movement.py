@@ -119,7 +119,11 @@ def decide_move(state: SWState, cmd: m.SWMoveJumpShip, dice: Dice) -> list[Event
     check_path(state, cmd.house, start, cmd.path, units_aboard)
     end = cmd.path[-1] if cmd.path else start
     # JumpShips may leave a Region where the enemy is only to go back to friendly Regions.
-    if cmd.path and state.enemy_units(start, cmd.house) and state.controller(end) != cmd.house:
+    if (
+        cmd.path
+        and state.enemy_units(start, cmd.house)
+        and not state.friendly_region(end, cmd.house)
+    ):
         raise Refusal(
             "must_go_home",
             f"leaving {start} past enemy combat units, {ship.id} may only go to a friendly Region",
@@ -196,7 +200,7 @@ def check_retreat(
             raise Refusal("out_of_range", f"a retreat moves 1 to {reach} Regions")
         check_path(state, house, region, move.path, bool(move.carry))
         end = move.path[-1]
-        if state.controller(end) != house or state.enemy_units(end, house):
+        if not state.friendly_region(end, house) or state.enemy_units(end, house):
             raise Refusal(
                 "bad_retreat",
                 f"retreating units may only go to a friendly controlled Region free of enemy "

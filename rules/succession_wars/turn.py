@@ -59,9 +59,9 @@ def draw_cards(b: Builder, house: str) -> None:
 
 
 def contested(state: SWState, house: str) -> list[str]:
-    """Regions where ``house`` has combat units beside someone else's: combat must occur."""
+    """Regions where ``house`` has combat units beside another player's: combat must occur."""
     return sorted(
-        r for r in state.regions if state.combat_units(r, house) and len(state.owners_in(r)) > 1
+        r for r in state.regions if state.combat_units(r, house) and state.enemy_units(r, house)
     )
 
 
@@ -132,7 +132,7 @@ def decide_end_phase(state: SWState, cmd: m.SWEndPhase, dice: Dice) -> list[Even
             )
         # Capturing Regions: end the Combat Phase with a combat unit in an enemy Region.
         for region in sorted(state.regions):
-            if state.combat_units(region, house) and state.controller(region) != house:
+            if state.combat_units(region, house) and not state.friendly_region(region, house):
                 take_region(b, house, region)
         if b.state.winner:
             return b.events

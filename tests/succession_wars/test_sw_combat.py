@@ -341,8 +341,9 @@ def test_attacking_earth_brings_a_housewide_interdict() -> None:
 
 
 def test_attacker_names_the_defender_among_several() -> None:
-    """Ruling SW-22: Liao, Davion and Marik in Daniels; Liao must say whom it attacks."""
-    g = battle((HIGH,), (GUARD1, "marik-head-hunters-1"))
+    """Ruling SW-22: Liao, Davion and Steiner in Daniels; Liao must say whom it attacks (Davion
+    and Steiner are both Ann's Houses, and each is attacked as itself)."""
+    g = battle((HIGH,), (GUARD1, "steiner-donegal-guards-1"))
     cmd = m.SWAttack(actor=L, house=L, region="Daniels")
     assert refused(g, cmd) == "name_defender"
     attack(g, against=D)
@@ -365,3 +366,23 @@ def test_capturing_a_periphery_region_takes_its_forces() -> None:
     to_phase(g, D, "spend")
     cmd = m.SWBuy(actor=D, house=D, item="house_mech", unit="outworlds-alliance-garrison-2")
     assert refused(g, cmd) == "no_counter"
+
+
+def test_ruling_houses_of_one_player_are_not_enemies() -> None:
+    """Ruling SW-35. L13 "If only two people wish to play, one takes Houses Davion and Steiner,
+    and the other takes Houses Kurita, Marik, and Liao." L204 "combat must occur and continue
+    until only one player's combat units remain in that Region."
+
+    Liao and Marik (both Bo's) share Marik's Daniels: no combat is owed, the Combat Phase
+    ends, and Liao neither fights Marik nor takes its Region."""
+    g = battle((HIGH,), ("marik-head-hunters-1",))
+    regions = dict(g.state.regions)
+    regions["Daniels"] = replace(regions["Daniels"], controller="Marik")
+    edit(g, regions=regions)
+    assert g.state.combat is None
+    controller = g.state.controller("Daniels")
+    g.end_phase(L)  # Combat -> the next phase: nothing owed
+    assert g.state.phase.value != "combat"
+    assert g.state.controller("Daniels") == controller
+    assert g.state.units["marik-head-hunters-1"].status is Status.ACTIVE
+    assert refused(g, m.SWAttack(actor=L, house=L, region="Daniels")) in ("no_enemy", "wrong_phase")

@@ -173,23 +173,25 @@ def test_ruling_a_mercenary_force_changing_sides_may_be_attacked_at_once() -> No
     be attacked." L387 "If there are opposing units in the Region, the bribing player may want to
     move his new Mercenary unit out intact, without combat. If he does not, combat must occur.
     At the opposing player's option, combat may occur immediately." """
+    # Davion's Eridani Light Horse: Liao (Bo) bribes a Leader of another player's House (a
+    # player's own other Houses are not "formerly friendly but now enemy", ruling SW-35).
     g = Game()
     set_house(g, L, cash=1000)
     for _ in range(40):
         set_house(g, L, hand=(46,))
         g.run(m.SWPlayCard(actor=L, house=L, card=46))
-        events = g.run(m.SWBribe(actor=L, house=L, leader="kurita-jaime-wolf"))
+        events = g.run(m.SWBribe(actor=L, house=L, leader="davion-nathan-l-armstrong"))
         rolled = next(ev for ev in events if isinstance(ev, m.SWBribeRolled))
         if rolled.success:
             break
     offers = [ev for ev in events if isinstance(ev, m.SWImmediateCombatOffered)]
     region = g.state.units[rolled.switched_units[0]].region
-    assert offers == [m.SWImmediateCombatOffered(region=region, houses=(K,), mercenary=L)]
-    assert (K, region) in g.state.immediate_combat
-    assert g.state.active != K  # out of Kurita's turn ...
-    events = g.run(m.SWAttack(actor=K, house=K, region=region))
+    assert offers == [m.SWImmediateCombatOffered(region=region, houses=(D,), mercenary=L)]
+    assert (D, region) in g.state.immediate_combat
+    assert g.state.active != D  # out of Davion's turn ...
+    events = g.run(m.SWAttack(actor=D, house=D, region=region))
     began = events[0]
-    assert isinstance(began, m.SWCombatBegan) and (began.attacker, began.defender) == (K, L)
+    assert isinstance(began, m.SWCombatBegan) and (began.attacker, began.defender) == (D, L)
     assert g.state.immediate_combat == ()
     # ... and the fight goes on through its steps like any other.
     g.run(m.SWCounterattack(actor=L, house=L, region=region))
