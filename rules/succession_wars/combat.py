@@ -76,14 +76,56 @@ def _groups(
     return [tuple(p) for p in pairs] + singles
 
 
+def _bonuses(cmd: m.SWAttack | m.SWCounterattack) -> tuple[m.LeaderBonus, ...]:
+    first = (m.LeaderBonus(leader=cmd.leader, group=cmd.leader_group),) if cmd.leader else ()
+    return first + cmd.leaders
+
+
+def _leader_bonuses(
+    state: SWState,
+    house: str,
+    region: str,
+    groups: list[tuple[str, ...]],
+    nullified: list[tuple[str, ...]],
+    bonuses: tuple[m.LeaderBonus, ...],
+) -> dict[tuple[str, ...], int]:
+    """Each Leader present adds his Combat Ability to one attack of the round (L321 "added to a
+    single attack or defense roll ... allowed on one combat per round in one Region"); several
+    Leaders may each back an attack, the same one included (ruling SW-36). A Mercenary Leader
+    backs only Mercenary units (L243 "They may not affect House units")."""
+    added: dict[tuple[str, ...], int] = {}
+    named = [bonus.leader for bonus in bonuses]
+    if len(set(named)) != len(named):
+        raise Refusal("leader_twice", "each Leader's Combat Ability goes to one attack a round")
+    for bonus in bonuses:
+        ld = state.leaders.get(bonus.leader)
+        if ld is None or ld not in state.leaders_in(region, house):
+            raise Refusal(
+                "no_leader", f"{bonus.leader} is not a free Leader of {house} in {region}"
+            )
+        group = tuple(bonus.group)
+        if group not in groups:
+            raise Refusal(
+                "bad_combination",
+                f"{ld.name}'s Combat Ability goes to one of the attacks"
+                + (f" (a bribed Leader broke up {nullified})" if nullified else ""),
+            )
+        if ld.mercenary and any(not state.units[uid].mercenary for uid in group):
+            raise Refusal(
+                "mercenary_leader",
+                f'{ld.name} is a Mercenary Leader: "They may not affect House units." (L243)',
+            )
+        added[group] = added.get(group, 0) + ld.combat
+    return added
+
+
 def roll_side(
     b: Builder,
     house: str,
     region: str,
     side: str,
     pairs: tuple[tuple[str, str], ...],
-    leader: str,
-    leader_group: tuple[str, ...],
+    bonuses: tuple[m.LeaderBonus, ...],
     boosted: tuple[str, ...],
 ) -> None:
     state = b.state
@@ -109,18 +151,7 @@ def roll_side(
             (uid,) for g in nullified for uid in g
         ]
     penalty = sum(ld.combat for ld in turncoats)
-    bonus = 0
-    if leader:
-        ld = state.leaders.get(leader)
-        if ld is None or ld not in state.leaders_in(region, house):
-            raise Refusal("no_leader", f"{leader} is not a free Leader of {house} in {region}")
-        if tuple(leader_group) not in groups:
-            raise Refusal(
-                "bad_combination",
-                "the Leader's Combat Ability goes to one of the attacks"
-                + (f" (a bribed Leader broke up {nullified})" if nullified else ""),
-            )
-        bonus = ld.combat
+    bonus = _leader_bonuses(state, house, region, groups, nullified, bonuses)
     allowed = tech_of(state, house).boosted_mechs - state.boosts_used.get(house, 0)
     if len(set(boosted)) != len(boosted) or len(boosted) > max(allowed, 0):
         raise Refusal(
@@ -143,8 +174,7 @@ def roll_side(
     for group in groups:
         value = sum(unit_value(state, state.units[uid], region) for uid in group)
         value += 2 * sum(1 for uid in group if uid in boosted)
-        if tuple(group) == tuple(leader_group) and leader:
-            value += bonus
+        value += bonus.get(tuple(group), 0)
         values.append(value)
     if penalty and values:
         strongest = values.index(max(values))
@@ -233,9 +263,7 @@ def decide_attack(state: SWState, cmd: m.SWAttack, dice: Dice) -> list[Event]:
         _begin(b, cmd.house, cmd.region, against, cmd.center_modifier)
     elif c.region != cmd.region or c.stage != "attack":
         raise Refusal("combat_in_progress", f"the combat in {c.region} awaits: {c.stage}")
-    roll_side(
-        b, cmd.house, cmd.region, "attacker", cmd.pairs, cmd.leader, cmd.leader_group, cmd.boosted
-    )
+    roll_side(b, cmd.house, cmd.region, "attacker", cmd.pairs, _bonuses(cmd), cmd.boosted)
     return b.events
 
 
@@ -248,9 +276,7 @@ def decide_counterattack(state: SWState, cmd: m.SWCounterattack, dice: Dice) -> 
     check_side_actor(state, cmd.actor, cmd.house)
     b = Builder(state, dice)
     # All the Defender's units roll, the dead too: kills are removed after the counterattack.
-    roll_side(
-        b, cmd.house, cmd.region, "defender", cmd.pairs, cmd.leader, cmd.leader_group, cmd.boosted
-    )
+    roll_side(b, cmd.house, cmd.region, "defender", cmd.pairs, _bonuses(cmd), cmd.boosted)
     _maybe_resolve(b)
     return b.events
 

@@ -233,9 +233,19 @@ def take_region(b: Builder, house: str, region: str) -> None:
     changes: list[tuple[str, int, str]] = []
     if info.capital == "house":
         changes.append((previous, t.tech_events["lose_house_capital"], f"lost {region}"))
-    if info.capital == "regional" or rs.center is not CenterState.NONE:
+    # Ruling SW-10: a capital and a center count separately, so a Regional capital with a
+    # Manufacturing Center costs "-2" twice.
+    if info.capital == "regional":
         changes.append(
             (previous, t.tech_events["lose_regional_capital_or_center"], f"lost {region}")
+        )
+    if rs.center is not CenterState.NONE:
+        changes.append(
+            (
+                previous,
+                t.tech_events["lose_regional_capital_or_center"],
+                f"lost the Manufacturing Center at {region}",
+            )
         )
     if info.capital:
         changes.append((house, t.tech_events["take_regional_capital"], f"took {region}"))

@@ -386,3 +386,57 @@ def test_ruling_houses_of_one_player_are_not_enemies() -> None:
     assert g.state.controller("Daniels") == controller
     assert g.state.units["marik-head-hunters-1"].status is Status.ACTIVE
     assert refused(g, m.SWAttack(actor=L, house=L, region="Daniels")) in ("no_enemy", "wrong_phase")
+
+
+def test_ruling_each_leader_present_backs_one_attack() -> None:
+    """Ruling SW-36. L321 "This is a number added to a single attack or defense roll, if the
+    Leader is present in the contested space. It is allowed on one combat per round in one
+    Region." Maximilian Liao (2) backs the Sian Reserves (5 -> 7), Charles Ling (1) the
+    Highlanders (8 -> 9): both count in the same round."""
+    g = battle((HIGH, SIAN), (GUARD1,), leaders=("liao-maximilian-liao", "liao-charles-ling"))
+    rolled = attack(
+        g,
+        leader="liao-maximilian-liao",
+        leader_group=(SIAN,),
+        leaders=(m.LeaderBonus(leader="liao-charles-ling", group=(HIGH,)),),
+    )
+    values = {r.units: r.value for r in rolled.results}
+    assert values == {(HIGH,): 9, (SIAN,): 7}
+
+
+def test_ruling_a_leader_backs_one_attack_only() -> None:
+    # L321 "It is allowed on one combat per round in one Region."
+    g = battle((HIGH, SIAN), (GUARD1,), leaders=("liao-maximilian-liao",))
+    twice = m.SWAttack(
+        actor=L,
+        house=L,
+        region="Daniels",
+        leader="liao-maximilian-liao",
+        leader_group=(SIAN,),
+        leaders=(m.LeaderBonus(leader="liao-maximilian-liao", group=(HIGH,)),),
+    )
+    assert refused(g, twice) == "leader_twice"
+
+
+def test_a_mercenary_leader_does_not_back_house_units() -> None:
+    # L243 "Mercenary Leaders have the same ability, but may combine only friendly Mercenary
+    # units. They may not affect House units."
+    g = battle((HIGH, MCC1), (GUARD1,), leaders=("liao-archie-mccarron",))
+    on_house = m.SWAttack(
+        actor=L, house=L, region="Daniels", leader="liao-archie-mccarron", leader_group=(HIGH,)
+    )
+    assert refused(g, on_house) == "mercenary_leader"
+    rolled = attack(g, leader="liao-archie-mccarron", leader_group=(MCC1,))
+    assert {r.units: r.value for r in rolled.results}[(MCC1,)] == 6 + 2
+
+
+def test_ruling_a_regional_capital_with_a_center_costs_two_and_two() -> None:
+    """Ruling SW-10: "Loss of a Regional capital or Manufacturing Center -2": New Syrtis, a
+    Davion Regional capital, here with a Manufacturing Center, costs Davion -2 and -2."""
+    g = battle((CAV1,), (), region="New Syrtis")
+    regions = dict(g.state.regions)
+    regions["New Syrtis"] = replace(regions["New Syrtis"], center=CenterState.INTACT)
+    edit(g, regions=regions)
+    events = g.run(m.SWEndPhase(actor=L, house=L))
+    lost = [e.delta for e in events if isinstance(e, m.SWTechPending) and e.house == D]
+    assert lost == [-2, -2]

@@ -7,6 +7,7 @@ Commands (``commands``) are what a House (its token holder) or the referee asks 
 from mekref.rules.succession_wars.messages.commands import (
     Bid,
     GroupResult,
+    LeaderBonus,
     Placement,
     RetreatMove,
     SWAttack,
@@ -74,6 +75,7 @@ from mekref.rules.succession_wars.messages.events import (
 __all__ = [
     "Bid",
     "GroupResult",
+    "LeaderBonus",
     "Placement",
     "RetreatMove",
     "SWAllegianceChanged",

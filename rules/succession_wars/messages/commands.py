@@ -35,6 +35,14 @@ class Bid:
 
 
 @dataclass(frozen=True, kw_only=True)
+class LeaderBonus:
+    """One Leader's Combat Ability on one attack (a unit alone or a pair) of this round."""
+
+    leader: str
+    group: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class GroupResult:
     units: tuple[str, ...]
     value: int  # the attack value after every modifier
@@ -125,6 +133,9 @@ class SWAttack(Command):
     pairs: tuple[tuple[str, str], ...] = ()  # combinations; every other unit attacks alone
     leader: str = ""  # whose Combat Ability is added to one attack this round
     leader_group: tuple[str, ...] = ()  # the attack (one unit or a pair) that gets it
+    #: Further Leaders present, each on one attack (L321: each "is allowed on one combat per
+    #: round"); ``leader``/``leader_group`` is the first of them.
+    leaders: tuple[LeaderBonus, ...] = ()
     boosted: tuple[str, ...] = ()  # 'Mechs given +2 by tech level 7 or 12
     center_modifier: int = -1  # Manufacturing Center damage modifier; -1 = the largest allowed
 
@@ -137,6 +148,7 @@ class SWCounterattack(Command):
     pairs: tuple[tuple[str, str], ...] = ()
     leader: str = ""
     leader_group: tuple[str, ...] = ()
+    leaders: tuple[LeaderBonus, ...] = ()
     boosted: tuple[str, ...] = ()
 
 
