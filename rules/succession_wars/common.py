@@ -84,6 +84,13 @@ def check_quiet(state: SWState) -> None:
         raise Refusal("combat_in_progress", f"finish the combat in {state.combat.region} first")
     if state.auction is not None:
         raise Refusal("auction_open", f"settle the auction for {state.auction.lot} first")
+    if state.interdict_choices:
+        chooser, briber = state.interdict_choices[0]
+        raise Refusal(
+            "interdict_choice_owed",
+            f"{chooser} first chooses the Region where {briber}'s forces are interdicted "
+            "(SWChooseInterdictRegion)",
+        )
 
 
 def region_of(state: SWState, name: str) -> None:

@@ -320,6 +320,16 @@ def _noted(state: SWState, e: Event) -> SWState:
     return state  # the record of a roll; what it caused follows in its own events
 
 
+def _choice_owed(state: SWState, e: m.SWInterdictChoiceOwed) -> SWState:
+    return replace(state, interdict_choices=(*state.interdict_choices, (e.chooser, e.briber)))
+
+
+def _choice_made(state: SWState, e: m.SWInterdictRegionChosen) -> SWState:
+    left = list(state.interdict_choices)
+    left.remove((e.chooser, e.briber))
+    return replace(state, interdict_choices=tuple(left))
+
+
 def _interdicted(state: SWState, e: m.SWInterdicted) -> SWState:
     new_one = Interdict(house=e.house, region=e.region, until=e.until)
     if new_one in state.interdicts:
@@ -465,6 +475,8 @@ EVOLVERS: dict[type[Event], Callable[[SWState, Any], SWState]] = {
     m.SWCombatEnded: _combat_ended,
     m.SWCenterDamageRolled: _noted,
     m.SWInterdicted: _interdicted,
+    m.SWInterdictChoiceOwed: _choice_owed,
+    m.SWInterdictRegionChosen: _choice_made,
     m.SWLeaderKilled: _killed,
     m.SWTurncoatMoved: _turncoat_moved,
     m.SWBribeRolled: _bribed,

@@ -39,6 +39,7 @@ DECIDERS: dict[type[Command], Decider[SWState]] = {
     m.SWPlayCard: intrigue.decide_play_card,
     m.SWBribe: intrigue.decide_bribe,
     m.SWBuyInterdict: intrigue.decide_interdict,
+    m.SWChooseInterdictRegion: intrigue.decide_choose_interdict,
     m.SWOpenAuction: intrigue.decide_open_auction,
     m.SWSettleAuction: intrigue.decide_settle_auction,
 }

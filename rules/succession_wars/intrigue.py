@@ -177,6 +177,13 @@ def decide_interdict(state: SWState, cmd: m.SWBuyInterdict, dice: Dice) -> list[
     region_of(state, cmd.region)
     if cmd.target not in state.houses or cmd.target == cmd.house:
         raise Refusal("bad_target", "name another House to interdict")
+    if cmd.fallback_region:
+        raise Refusal(
+            "not_the_bribers_choice",
+            f'L367: "the player in that Region can choose which region will be affected": '
+            f"leave fallback_region out; if it comes to that, {cmd.target} chooses with "
+            "SWChooseInterdictRegion",
+        )
     t = tables()
     b = Builder(state, dice)
     _pay(b, cmd.house, t.interdict_price, BANK, "ComStar Interdict")
@@ -185,15 +192,22 @@ def decide_interdict(state: SWState, cmd: m.SWBuyInterdict, dice: Dice) -> list[
     hit: list[tuple[str, str]] = []
     if result in ("specified", "both"):
         hit.append((cmd.target, cmd.region))
-    if result in ("briber", "both"):
-        region = cmd.region
-        if not state.combat_units(region, cmd.house):
-            # The player in that Region chooses which Region is affected instead.
-            region = cmd.fallback_region
-            if region and not state.combat_units(region, cmd.house):
-                raise Refusal("bad_fallback", f"{cmd.house} has no forces in {region} to interdict")
-        if region:
-            hit.append((cmd.house, region))
+    owed = False
+    if result == "both" and state.combat_units(cmd.region, cmd.house):
+        hit.append((cmd.house, cmd.region))  # "both forces in the specified region"
+    if result == "briber":
+        if state.combat_units(cmd.region, cmd.house):
+            hit.append((cmd.house, cmd.region))
+        elif any(state.combat_units(r, cmd.house) for r in state.regions):
+            # L367: "the player in that Region can choose which region will be affected."
+            owed = True
+    if owed:
+        b.add(
+            m.SWInterdictChoiceOwed(
+                chooser=cmd.target, briber=cmd.house, region=cmd.region, rolls=(roll,)
+            )
+        )
+        return b.events
     first = True
     for house, region in hit:
         b.add(
@@ -213,6 +227,30 @@ def decide_interdict(state: SWState, cmd: m.SWBuyInterdict, dice: Dice) -> list[
             )
         )
     return b.events
+
+
+def decide_choose_interdict(
+    state: SWState, cmd: m.SWChooseInterdictRegion, dice: Dice
+) -> list[Event]:
+    check_actor(state, cmd.actor, cmd.house)
+    if (cmd.house, cmd.briber) not in state.interdict_choices:
+        raise Refusal(
+            "no_choice_owed", f"{cmd.house} has no Interdict Region to choose for {cmd.briber}"
+        )
+    region_of(state, cmd.region)
+    if not state.combat_units(cmd.region, cmd.briber):
+        raise Refusal(
+            "bad_choice", f"{cmd.briber} has no forces in {cmd.region} to interdict (L367)"
+        )
+    return [
+        m.SWInterdictRegionChosen(chooser=cmd.house, briber=cmd.briber, region=cmd.region),
+        m.SWInterdicted(
+            house=cmd.briber,
+            region=cmd.region,
+            until="turn",
+            reason=f"ComStar Interdiction Table: briber, Region chosen by {cmd.house}",
+        ),
+    ]
 
 
 # --- auctions ------------------------------------------------------------------------------------

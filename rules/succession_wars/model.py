@@ -226,6 +226,9 @@ class SWState:
     #: (House, Region): a Mercenary force changed sides beside this House's units, which may
     #: attack it at once, out of turn (ruling SW-34); offers lapse when the phase ends.
     immediate_combat: tuple[tuple[str, str], ...] = ()
+    #: (chooser, briber): a 1-3 Interdict fell where the briber has no forces; the chooser
+    #: names the Region (L367, ruling SW-18) before the game goes on.
+    interdict_choices: tuple[tuple[str, str], ...] = ()
     next_serial: int = 1  # for ids of newly built pieces
     winner: str = ""  # the winning player
 

@@ -40,9 +40,18 @@ EXTRA_COMMANDS: list[Command] = [
     m.SWGiveCard(actor="Davion", house="Davion", to="Steiner", card=13, price=2),
     m.SWOpenAuction(actor="Liao", house="Liao", lot="Bandit Kingdoms"),
     m.SWSettleAuction(actor="referee", bids=(m.Bid(house="Liao", amount=5),)),
+    m.SWChooseInterdictRegion(actor="Liao", house="Liao", briber="Davion", region="Daniels"),
+    m.SWAttack(
+        actor="Liao",
+        house="Liao",
+        region="Daniels",
+        leaders=(m.LeaderBonus(leader="liao-charles-ling", group=("a", "b")),),
+    ),
 ]
 EXTRA_EVENTS: list[Event] = [
     m.SWJumpShipScuttled(house="Davion", jumpship="davion-js-1"),
+    m.SWInterdictChoiceOwed(chooser="Liao", briber="Davion", region="St. Ives"),
+    m.SWInterdictRegionChosen(chooser="Liao", briber="Davion", region="Daniels"),
     m.SWRetreated(house="Liao", region="Daniels", moves=()),
     m.SWCombatRoundEnded(region="Daniels", round=1),
     m.SWLeaderKilled(leader="x", by="Liao"),

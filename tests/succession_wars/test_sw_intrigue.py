@@ -93,29 +93,53 @@ def test_bribed_mercenary_leader_takes_his_force() -> None:
 
 
 def test_interdict_falls_back() -> None:
-    """Ruling SW-18: on 1-3 the briber's own forces in the Region are interdicted; if it has
-    none there, the Region the target names (fallback_region) instead; 4-9 the target; 10
-    both."""
+    """Ruling SW-18. L356-365: 1-3 "ComStar interdicts bribing player's forces in specified
+    region", 4-9 "specified forces", 10 "both forces in the specified region". L367 "If 1, 2,
+    or 3 is rolled and the bribing player has no forces in the specified Region, the player in
+    that Region can choose which region will be affected." Davion has no forces in St. Ives, so
+    on 1-3 Liao chooses (Daniels), and the game waits for that choice."""
     g = Game()
     set_house(g, D, cash=1000)
     results = set()
+    buy = m.SWBuyInterdict(actor=D, house=D, region="St. Ives", target=L)
     for _ in range(30):
-        events = g.run(
+        events = g.run(buy)
+        face = next(r for e in events for r in e.rolls).faces[0]
+        hit = {(e.house, e.region) for e in events if isinstance(e, m.SWInterdicted)}
+        if face <= 3:
+            assert hit == set()
+            assert [type(e) for e in events] == [m.SWCashChanged, m.SWInterdictChoiceOwed]
+            assert g.state.interdict_choices == ((L, D),)
+            with pytest.raises(Refusal) as waits:
+                g.run(buy)
+            assert waits.value.code == "interdict_choice_owed"
+            with pytest.raises(Refusal) as not_there:
+                g.run(m.SWChooseInterdictRegion(actor=L, house=L, briber=D, region="Sian"))
+            assert not_there.value.code == "bad_choice"
+            chosen = g.run(m.SWChooseInterdictRegion(actor=L, house=L, briber=D, region="Daniels"))
+            hit = {(e.house, e.region) for e in chosen if isinstance(e, m.SWInterdicted)}
+            assert hit == {(D, "Daniels")} and g.state.interdict_choices == ()
+        elif face <= 9:
+            assert hit == {(L, "St. Ives")}
+        else:
+            assert hit == {(L, "St. Ives")}  # "both forces": Davion has none there
+        results.add("briber" if face <= 3 else "target" if face <= 9 else "both")
+    assert {"briber", "target"} <= results
+    assert _cash(g, D) == 1000 - 30 * 5
+
+
+def test_the_briber_does_not_choose_the_fallback_region() -> None:
+    # L367 "the player in that Region can choose which region will be affected."
+    g = Game()
+    set_house(g, D, cash=1000)
+    with pytest.raises(Refusal) as info:
+        g.run(
             m.SWBuyInterdict(
                 actor=D, house=D, region="St. Ives", target=L, fallback_region="Daniels"
             )
         )
-        face = next(r for e in events for r in e.rolls).faces[0]
-        hit = {(e.house, e.region) for e in events if isinstance(e, m.SWInterdicted)}
-        if face <= 3:
-            assert hit == {(D, "Daniels")}
-        elif face <= 9:
-            assert hit == {(L, "St. Ives")}
-        else:
-            assert hit == {(L, "St. Ives"), (D, "Daniels")}
-        results.add("briber" if face <= 3 else "target" if face <= 9 else "both")
-    assert {"briber", "target"} <= results
-    assert _cash(g, D) == 1000 - 30 * 5
+    assert info.value.code == "not_the_bribers_choice"
+    assert "SWChooseInterdictRegion" in str(info.value)
 
 
 def test_interdicts_last_until_the_end_of_the_affected_players_turn() -> None:

@@ -238,7 +238,20 @@ class SWBuyInterdict(Command):
     house: str
     region: str
     target: str  # the House whose forces are to be interdicted
-    fallback_region: str = ""  # chosen by the target if 1-3 falls and the briber is not there
+    #: No longer the briber's to give (ruling SW-18): "the player in that Region can choose",
+    #: with SWChooseInterdictRegion. Kept so that old command files are refused by name.
+    fallback_region: str = ""
+
+
+@command_type("SWChooseInterdictRegion")
+@dataclass(frozen=True, kw_only=True)
+class SWChooseInterdictRegion(Command):
+    """The player in the specified Region picks where the briber's own forces are interdicted
+    (L367), after a 1-3 on the ComStar Interdiction Table with the briber not there."""
+
+    house: str  # the chooser: the House whose forces were specified
+    briber: str
+    region: str
 
 
 @command_type("SWOpenAuction")

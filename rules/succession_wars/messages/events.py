@@ -223,6 +223,22 @@ class SWInterdicted(Event):
     reason: str
 
 
+@event_type("SWInterdictChoiceOwed")
+@dataclass(frozen=True, kw_only=True)
+class SWInterdictChoiceOwed(Event):
+    chooser: str
+    briber: str
+    region: str  # the specified Region, where the briber has no forces
+
+
+@event_type("SWInterdictRegionChosen")
+@dataclass(frozen=True, kw_only=True)
+class SWInterdictRegionChosen(Event):
+    chooser: str
+    briber: str
+    region: str
+
+
 @event_type("SWLeaderKilled")
 @dataclass(frozen=True, kw_only=True)
 class SWLeaderKilled(Event):
