@@ -160,6 +160,15 @@ def _victor(battle: Battle, cmd: c.ReportBattle) -> tuple[str | None, str]:
     if any(t is not None and t < 1 for t in turns.values()):
         raise Refusal("bad_result", "a game turn is 1 or more")
     achieved = {f: t for f, t in turns.items() if t is not None}
+    claimed = set(achieved) | ({cmd.field_order_first} if cmd.field_order_first else set())
+    if claimed and not battle.field_orders:
+        # Ruling DW-30: an order nobody drew cannot be achieved; the claim would decide the
+        # battle (3.1) with nothing to check it against.
+        raise Refusal(
+            "no_field_order",
+            f"no Field Order was drawn for battle {battle.battle_id} (the campaign has no Field "
+            "Order deck): report no field_order_turn or field_order_first; victory points decide",
+        )
     first: str | None = None
     if achieved:
         earliest = min(achieved.values())

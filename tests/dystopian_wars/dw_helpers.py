@@ -103,8 +103,10 @@ def with_battle(
     stakes: tuple[tuple[str, str, str], ...] = (("brit", "brit:town", "sun:town"),),
     ranks: tuple[int, int] = (1, 1),
     present: tuple[bool, bool] = (True, True),
+    field_orders: tuple[int, ...] = (1, 2),
 ) -> DystopianState:
-    """The state with a battle of this type set up and staked (bypassing the dice)."""
+    """The state with a battle of this type set up and staked (bypassing the dice); each fleet
+    drew a Field Order unless ``field_orders`` is empty."""
     from dataclasses import replace
 
     from mekref.rules.dystopian_wars.model import Battle, Stake
@@ -119,6 +121,7 @@ def with_battle(
         ranks=ranks,
         present=present,
         stakes=tuple(Stake(fleet_id=f, own=o, enemy=x) for f, o, x in stakes),
+        field_orders=field_orders,
     )
     return replace(state, battle=battle)
 

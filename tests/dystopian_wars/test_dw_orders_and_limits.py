@@ -364,3 +364,19 @@ def test_ruling_the_eyrie_allows_dual_shields_on_requisitioned_squadrons() -> No
     )
     events, _ = execute(state, new)
     assert isinstance(events[0], e.SquadronRequisitioned)
+
+
+def test_ruling_a_field_order_claim_needs_a_drawn_order() -> None:
+    # Ruling DW-30. L197 "The first player to achieve their Field Order" wins; with no deck
+    # entered (2.3 "As per Spartan Games Update") nothing was drawn, so nothing can be achieved.
+    state = with_battle(create(), "skirmish", field_orders=())
+    with pytest.raises(Refusal) as turn:
+        report(state, result("brit", 0, field_order_turn=2), result("sun", 300), first=None)
+    assert turn.value.code == "no_field_order" and "victory points decide" in str(turn.value)
+    with pytest.raises(Refusal) as named:
+        report(state, result("brit", 0), result("sun", 300), first="brit")
+    assert named.value.code == "no_field_order"
+    events, _ = report(state, result("brit", 0), result("sun", 300), first=None)
+    resolved = events[0]
+    assert isinstance(resolved, e.BattleResolved)
+    assert (resolved.victor, resolved.how) == ("sun", "victory_points")
