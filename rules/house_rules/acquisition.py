@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from mekref.rules.dice import Dice, Roll
@@ -15,7 +15,14 @@ class Bid:
     price_die: int  # 1-2 lower, 3-4 standard, 5-6 higher (line 203)
     percent: int  # the 3d6 % change, signed (0 for a standard price)
     price: Fraction  # C-bills, exact
-    damaged: bool  # a bargain that rolled 10+ on 2d6: roll critical damage for the item
+    #: Whether a bargain's 2d6 came up 10+ (roll critical damage for the item). None until the
+    #: bid is bought: L206 "Any time an item is bought at a lower price roll 2d6" (ruling
+    #: HOUSE-23); older logs rolled it with the bid and hold True or False.
+    damaged: bool | None = None
+
+    @property
+    def bargain(self) -> bool:
+        return self.percent < 0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,9 +71,10 @@ def acquire(
 ) -> tuple[Acquisition, tuple[Roll, ...], Dice]:
     """Search (2d6 against the target), then each bid's price: 1d6 direction, 3d6 percent.
 
-    The availability surcharge ("+10% to base cost", "+40%") is applied first. A bargain rolls
-    2d6: on 10+ the item is damaged (line 206). Ruling HOUSE-8: a failed search still finds the
-    bids its margin of failure gives (the bids table runs down to "-6 or less").
+    The availability surcharge ("+10% to base cost", "+40%") is applied first. A bargain's
+    damage is rolled only when it is bought (:func:`buy`, ruling HOUSE-23). Ruling HOUSE-8: a
+    failed search still finds the bids its margin of failure gives (the bids table runs down
+    to "-6 or less").
     """
     t = tables or load_tables()
     if base_cost < 0:
@@ -78,7 +86,6 @@ def acquire(
     surcharge = t.keyed("acquisition", "availability", availability).int("surcharge_percent")
     base = Fraction(base_cost) * (100 + surcharge) / 100
     price_rule = t.rule("acquisition", "bid_price")
-    damage_rule = t.rule("acquisition", "bargain_damage")
     bids: list[Bid] = []
     for n in range(1, bids_for(margin, t) + 1):
         direction_roll, dice = dice.roll(f"bid {n} price, {item}", price_rule.int("dice"))
@@ -89,22 +96,12 @@ def acquire(
         elif direction_roll.total > price_rule.int("standard_high"):
             direction = 1
         percent = 0
-        damaged = False
         if direction:
             pct_roll, dice = dice.roll(f"bid {n} percent, {item}", price_rule.int("percent_dice"))
             rolls.append(pct_roll)
             percent = direction * pct_roll.total
-        if direction < 0:
-            flaw, dice = dice.roll(f"bid {n} bargain damage, {item}", damage_rule.int("dice"))
-            rolls.append(flaw)
-            damaged = flaw.total >= damage_rule.int("damaged_from")
         bids.append(
-            Bid(
-                price_die=direction_roll.total,
-                percent=percent,
-                price=base * (100 + percent) / 100,
-                damaged=damaged,
-            )
+            Bid(price_die=direction_roll.total, percent=percent, price=base * (100 + percent) / 100)
         )
     acquisition = Acquisition(
         item=item,
@@ -115,6 +112,29 @@ def acquire(
         bids=tuple(bids),
     )
     return acquisition, tuple(rolls), dice
+
+
+def buy(
+    dice: Dice, acquisition: Acquisition, bid_number: int, tables: HouseTables | None = None
+) -> tuple[Bid, tuple[Roll, ...], Dice]:
+    """Buy bid ``bid_number`` (1-based) of an acquisition. L206 "Any time an item is bought at a
+    lower price roll 2d6. On a 10 or higher roll on the critical damage table": the bargain's
+    damage is rolled now, after the buyer chose, never before (ruling HOUSE-23)."""
+    t = tables or load_tables()
+    if not 1 <= bid_number <= len(acquisition.bids):
+        raise Refusal(
+            "unknown_bid",
+            f"the search for {acquisition.item} found {len(acquisition.bids)} bid(s): "
+            f"choose 1 to {len(acquisition.bids)}",
+        )
+    bid = acquisition.bids[bid_number - 1]
+    if not bid.bargain:
+        return replace(bid, damaged=False), (), dice
+    rule = t.rule("acquisition", "bargain_damage")
+    flaw, dice = dice.roll(
+        f"bargain damage, {acquisition.item}, bid {bid_number}", rule.int("dice")
+    )
+    return replace(bid, damaged=flaw.total >= rule.int("damaged_from")), (flaw,), dice
 
 
 def negotiated_price(price: Fraction, margin: int, tables: HouseTables | None = None) -> Fraction:

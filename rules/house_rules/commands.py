@@ -92,6 +92,15 @@ class Acquire(Command):
     logistics_skill: int | None = None
 
 
+@command_type("HRBuy")
+@dataclass(frozen=True, kw_only=True)
+class Buy(Command):
+    """Buy one bid of the last search for ``item``; a bargain's damage is rolled then (L206)."""
+
+    item: str
+    bid: int  # 1-based, as the search listed them
+
+
 @command_type("HRMissionRoll")
 @dataclass(frozen=True, kw_only=True)
 class MissionRollCommand(Command):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from mekref.rules.house_rules.acquisition import Acquisition
+from mekref.rules.house_rules.acquisition import Acquisition, Bid
 from mekref.rules.house_rules.mapsheets import Battlefield
 from mekref.rules.house_rules.missions import MissionRoll
 from mekref.rules.house_rules.morale import MoraleTest
@@ -84,6 +84,14 @@ class RetreatRolled(Event):
 @dataclass(frozen=True, kw_only=True)
 class AcquisitionRolled(Event):
     acquisition: Acquisition
+
+
+@event_type("HRItemBought")
+@dataclass(frozen=True, kw_only=True)
+class ItemBought(Event):
+    item: str
+    bid_number: int
+    bid: Bid  # with ``damaged`` decided: True means roll critical damage for the item (L207)
 
 
 @event_type("HRMissionRolled")

@@ -15,7 +15,7 @@ from mekref.adapters.megamek.unit_kinds import UnitKind
 from mekref.rules.dice import Dice
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
-from mekref.rules.house_rules.acquisition import acquire
+from mekref.rules.house_rules.acquisition import acquire, buy
 from mekref.rules.house_rules.currency import fluctuate
 from mekref.rules.house_rules.mapsheets import roll_battlefield
 from mekref.rules.house_rules.missions import roll_mission
@@ -170,6 +170,14 @@ def _acquire(state: HouseState, cmd: c.Acquire, dice: Dice) -> list[Event]:
     return [e.AcquisitionRolled(acquisition=acquisition, rolls=rolls)]
 
 
+def _buy(state: HouseState, cmd: c.Buy, dice: Dice) -> list[Event]:
+    offer = state.offers.get(cmd.item)
+    if offer is None:
+        raise Refusal("no_offer", f"no open bids for {cmd.item!r}: search for it first (HRAcquire)")
+    bid, rolls, _ = buy(dice, offer, cmd.bid)
+    return [e.ItemBought(item=cmd.item, bid_number=cmd.bid, bid=bid, rolls=rolls)]
+
+
 def _mission(state: HouseState, cmd: c.MissionRollCommand, dice: Dice) -> list[Event]:
     result, rolls, _ = roll_mission(dice, cmd.mission)
     return [e.MissionRolled(result=result, rolls=rolls)]
@@ -218,6 +226,7 @@ DECIDERS: dict[type[Command], Callable[[HouseState, Any, Dice], list[Event]]] = 
     c.MapSheets: _map_sheets,
     c.Retreat: _retreat,
     c.Acquire: _acquire,
+    c.Buy: _buy,
     c.MissionRollCommand: _mission,
     c.RepairAttempt: _repair,
     c.ExchangeFluctuation: _exchange,
@@ -276,7 +285,12 @@ EVOLVERS: dict[type[Event], Callable[[HouseState, Any], HouseState]] = {
     e.PreBattleDamageRolled: lambda s, ev: s,
     e.MapSheetsRolled: lambda s, ev: s,
     e.RetreatRolled: lambda s, ev: s,
-    e.AcquisitionRolled: lambda s, ev: s,
+    e.AcquisitionRolled: lambda s, ev: replace(
+        s, offers={**s.offers, ev.acquisition.item: ev.acquisition}
+    ),
+    e.ItemBought: lambda s, ev: replace(
+        s, offers={k: v for k, v in s.offers.items() if k != ev.item}
+    ),
     e.MissionRolled: lambda s, ev: s,
     e.RepairAttempted: _repair_attempted,
     e.ExchangeRateSet: lambda s, ev: replace(

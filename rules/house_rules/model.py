@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from mekref.rules.house_rules.acquisition import Acquisition
 from mekref.rules.house_rules.pilots import PilotStatus
 from mekref.rules.house_rules.repairs import Attempt
 
@@ -38,5 +39,8 @@ class HouseState:
     morale_exempt: frozenset[str] = frozenset()
     jobs: dict[str, PartJob] = field(default_factory=dict)
     exchange_rates: dict[str, Fraction] = field(default_factory=dict)
+    #: The last search for each item whose bids are still open (bought: closed; a new search
+    #: for the item replaces them, ruling HOUSE-23).
+    offers: dict[str, Acquisition] = field(default_factory=dict)
     rolls_used: int = 0
     events_applied: int = 0

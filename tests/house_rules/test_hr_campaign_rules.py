@@ -12,6 +12,7 @@ from mekref.rules.house_rules.acquisition import (
     ammo_tons,
     armor_tons,
     bids_for,
+    buy,
     negotiated_price,
     part_availability,
     quantity_range,
@@ -127,9 +128,10 @@ def test_bids_and_prices() -> None:
             if bid.price_die <= 2:
                 assert -18 <= bid.percent <= -3
             elif bid.price_die <= 4:
-                assert bid.percent == 0 and not bid.damaged
+                assert bid.percent == 0
             else:
-                assert 3 <= bid.percent <= 18 and not bid.damaged
+                assert 3 <= bid.percent <= 18
+            assert bid.damaged is None  # rolled only when bought (ruling HOUSE-23)
         assert rolls[0].name == "acquisition search, PPC"
 
 
@@ -256,3 +258,21 @@ def test_ruling_botch_marks_and_maintenance() -> None:
     # Ruling HOUSE-17 (L89 "(R) for regular (V) for veteran and (E) for elite"), L94.
     assert [botch_mark(r) for r in Rating] == ["(R)", "(V)", "(E)", "(E)"]
     assert maintenance_modifiers() == (-3, 1)
+
+
+def test_ruling_a_bargains_damage_is_rolled_when_it_is_bought() -> None:
+    # Ruling HOUSE-23. L205-207 "Any time an item is bought at a lower price roll 2d6. On a 10
+    # or higher roll on the critical damage table and apply the resulting criticals".
+    for i in range(40):
+        found, rolls, dice = acquire(Dice(f"b-{i}"), "PPC", "common", 200_000, logistics_skill=4)
+        assert not any("damage" in r.name for r in rolls)
+        for n, bid in enumerate(found.bids, start=1):
+            bought, flaw, _ = buy(dice, found, n)
+            if bid.bargain:
+                assert [r.name for r in flaw] == [f"bargain damage, PPC, bid {n}"]
+                assert bought.damaged == (flaw[0].total >= 10)
+            else:
+                assert flaw == () and bought.damaged is False
+    with pytest.raises(Refusal) as info:
+        buy(dice, found, len(found.bids) + 1)
+    assert info.value.code == "unknown_bid"

@@ -55,6 +55,7 @@ SCRIPT: list[Command] = [
     c.ReportBattle(actor="ref", battle_id="b3", fought=("lea",)),
     c.ReturnFromRehabilitation(actor="ref", pilot_id="max", note=NOTE),
     c.Acquire(actor="ref", item="Gyro", availability="uncommon", base_cost=300_000),
+    c.Buy(actor="ref", item="Gyro", bid=1),
     c.RepairAttempt(
         actor="ref", part_id="gyro", job="repair", team_id="t1", rating="regular", target_number=12
     ),
