@@ -138,9 +138,16 @@ def _from_jsonable_class(cls: type, data: JsonValue) -> Any:
             raise CodecError(f"expected str, got {data!r}")
         return data
     if cls is Fraction:
-        if not isinstance(data, str):
-            raise CodecError(f"expected 'n/d' text for a Fraction, got {data!r}")
-        return Fraction(data)
+        # People write positions and sizes as numbers (12, 12.5) as often as text ("25/2");
+        # a float is read through its shortest decimal form, so 12.5 is exactly 25/2.
+        if isinstance(data, bool) or not isinstance(data, (str, int, float)):
+            raise CodecError(f"expected a number such as 12, 12.5 or '25/2', got {data!r}")
+        try:
+            return Fraction(repr(data) if isinstance(data, float) else data)
+        except (ValueError, ZeroDivisionError):
+            raise CodecError(
+                f"expected a number such as 12, 12.5 or '25/2', got {data!r}"
+            ) from None
     if dataclasses.is_dataclass(cls):
         if not isinstance(data, dict):
             raise CodecError(f"expected an object for {cls.__name__}")

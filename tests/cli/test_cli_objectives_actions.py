@@ -40,3 +40,21 @@ def test_a_second_search_in_one_round_is_refused_quoting_the_rule(tmp_path: Path
     assert code != 0
     assert "has used 2 of its 2 actions in round 1" in out
     assert "counting as both of their actions for the round" in out
+
+
+def test_positions_written_as_plain_numbers_are_exact_and_checked(tmp_path: Path) -> None:
+    # L7 "at least 6\" away from any board edge or from each other": 12.5" from the left edge
+    # is fine, 44.5" on a 48" table is 3.5" from the far edge.
+    start = {
+        "type": "OBJSetUpScenario", "actor": "ref", "seed": "s", "sides": ["red", "blue"],
+        "table_width": 48, "table_depth": 36.0,
+        "objectives": [{"objective_id": "a", "position": {"x": 12.5, "y": 18}},
+                       {"objective_id": "b", "position": {"x": 44.5, "y": "18"}}],
+    }  # fmt: skip
+    path = tmp_path / "start.json"
+    path.write_text(json.dumps(start))
+    db = str(tmp_path / "c.db")
+    began = mekref("game", "start", "--db", db, "--ruleset", "objectives", "--name", "Edge",
+                   str(path))  # fmt: skip
+    assert began.returncode != 0
+    assert "objective 'b' is within 6\" of an edge" in began.stderr + began.stdout
