@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -31,5 +32,5 @@ def test_a_fraction_reads_from_a_number_or_text(written: object, exact: Fraction
 
 @pytest.mark.parametrize("written", [True, None, "twelve", "1/0", [1]])
 def test_anything_else_is_refused_with_an_example(written: object) -> None:
-    with pytest.raises(CodecError, match="such as 12, 12.5 or '25/2'"):
+    with pytest.raises(CodecError, match=re.escape("such as 12, 12.5 or '25/2'")):
         from_jsonable(At, {"x": written})
