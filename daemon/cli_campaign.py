@@ -20,8 +20,8 @@ from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon.app import App
 from mekref.daemon.campaigns import CampaignRunner, Executed
 from mekref.daemon.config import ServeConfig
-from mekref.daemon.serve import redact
 from mekref.daemon.store import EventStore, FileRef, StoreError, open_store
+from mekref.daemon.store.open import redact
 from mekref.rules.messages import Command, RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import CreateCampaign, SideSpec

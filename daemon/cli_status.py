@@ -17,8 +17,8 @@ from mekref.daemon.app import App
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_campaign import print_json
 from mekref.daemon.config import ServeConfig, default_db, is_postgres
-from mekref.daemon.serve import redact
 from mekref.daemon.store import EventStore, StoreError, open_store
+from mekref.daemon.store.open import redact
 
 EXIT_STORE = 3
 

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 from mekref.daemon.grpc.tokens import Role, TokenStore
-from mekref.daemon.serve import redact
 from mekref.daemon.store import CampaignNotFound, StoreError, open_store
 from mekref.daemon.store.model import check_campaign_id
+from mekref.daemon.store.open import redact
 
 DESCRIPTION = """\
 Issue, list and revoke bearer tokens for the gRPC API.
