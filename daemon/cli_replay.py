@@ -27,6 +27,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.daemon import exit_codes
 from mekref.daemon.app import App, open_app
 from mekref.daemon.cli_campaign import err_console
 from mekref.daemon.config import ServeConfig
@@ -41,8 +42,8 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import CreateCampaign
 from mekref.rules.tripwire.game import TRIPWIRE
 
-EXIT_NOT_APPLIED = 1
-EXIT_BAD_INPUT = 2
+EXIT_NOT_APPLIED = exit_codes.REFUSED
+EXIT_BAD_INPUT = exit_codes.USAGE
 SETUP = "setup.json"
 AFTER = ".after.json"
 FORMAT = 1
@@ -59,8 +60,8 @@ JSON, CreateCampaign first), the battle files (*.mul, applied in name order) and
 <file>.after.json with referee commands run right after that file (SetBattleControl,
 CloseBattle). --ruleset and --seed replace those of the CreateCampaign command.
 
-exit codes: 0 every file applied, 1 a file was not applied (quarantined or unmatched; the hash
-is still printed), 2 the folder or its set-up cannot be used.
+exit codes: 0 every file applied, 3 a file was not applied (quarantined or unmatched; the hash
+is still printed), 2 the folder or its set-up cannot be used (the table: docs/cli.md).
 """
 EPILOG = """\
 examples:
