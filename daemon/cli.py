@@ -109,6 +109,14 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+class _Version(argparse.Action):
+    """``--version``: read from the installed package's metadata, only when asked (reading it
+    costs more start-up time than the rest of ``mekref --help``)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        parser.exit(message=f"mekref {version()}\n")
+
+
 def _chosen(argv: Sequence[str]) -> str | None:
     """The command named on the line: the first word that is not an option."""
     return next((a for a in argv if not a.startswith("-")), None)
@@ -123,7 +131,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"mekref {version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
     chosen = None if argv is None else _chosen(argv)
     wanted = [m for n, m, _ in COMMANDS if argv is None or n == chosen]
