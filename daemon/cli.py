@@ -114,7 +114,8 @@ class _Version(argparse.Action):
     costs more start-up time than the rest of ``mekref --help``)."""
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        parser.exit(message=f"mekref {version()}\n")
+        print(f"mekref {version()}")
+        parser.exit()
 
 
 def _chosen(argv: Sequence[str]) -> str | None:

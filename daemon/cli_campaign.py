@@ -223,6 +223,7 @@ def register(sub: Any) -> None:
         metavar="ID:NAME",
         help="a side (repeat; default: the two TripWire factions)",
     )
+    new.add_argument("--json", action="store_true", help="the new campaign as JSON")
     new.set_defaults(handler=guarded(_new), command_name="campaign new")
 
 
@@ -244,6 +245,18 @@ def _new(args: argparse.Namespace) -> int:
             done = app.runner.create(command)
         except Refusal as exc:
             raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
+    if args.json:
+        print_json(
+            {
+                "campaign_id": done.campaign_id,
+                "name": args.name,
+                "ruleset": args.ruleset,
+                "seed": str(seed),
+                "sides": [{"id": s.side_id, "name": s.name} for s in sides],
+                "store": redact(args.db),
+            }
+        )
+        return EXIT_OK
     console = out_console()
     console.print(f"campaign {args.name} created: id {done.campaign_id}", style="bold")
     console.print(f"ruleset {args.ruleset}, seed {seed}, store {redact(args.db)}")

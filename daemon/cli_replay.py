@@ -29,7 +29,7 @@ from rich.table import Table
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import exit_codes
 from mekref.daemon.app import App, open_app
-from mekref.daemon.cli_campaign import err_console
+from mekref.daemon.cli_campaign import err_console, print_json
 from mekref.daemon.config import ServeConfig
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.ingest import IngestResult, Outcome
@@ -94,6 +94,9 @@ def register(sub: Any) -> None:
     )
     parser.add_argument(
         "--log-level", default="warning", choices=("debug", "info", "warning", "error")
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="the files, outcomes and state hash as JSON"
     )
     parser.set_defaults(handler=run)
 
@@ -265,6 +268,26 @@ def run(args: argparse.Namespace) -> int:
         except StoreError as exc:
             err.print(f"mekref replay: database {db}: {exc}")
             return EXIT_BAD_INPUT
+    if args.json:
+        print_json(
+            {
+                "files": [
+                    {
+                        "file": Path(r.path).name,
+                        "outcome": r.outcome.value,
+                        "reason": r.reason,
+                        "battle_id": r.battle_id,
+                        "events": r.events,
+                        "sha256": r.sha256,
+                    }
+                    for r in outcome.results
+                ],
+                "events": outcome.events,
+                "all_applied": outcome.all_applied,
+                "state_hash": outcome.state_hash,
+            }
+        )
+        return 0 if outcome.all_applied else EXIT_NOT_APPLIED
     # No markup: file names and quarantine reasons are printed as they are.
     console = Console(highlight=False, markup=False)
     _print_results(console, outcome)
