@@ -153,7 +153,17 @@ def _resolve_settings(args: argparse.Namespace) -> None:
 
     if getattr(args, "store_option", False):
         args.db, args.db_source = settings.store_url(args.db)
-    if "units_dir" in vars(args) and args.units_dir is None and args.handler_name != "serve":
+    # serve layers its own settings (build_config); a replay must give the same hash on any
+    # machine, so it never takes MegaMek's unit files from this machine's settings.
+    if (
+        "units_dir" in vars(args)
+        and args.units_dir is None
+        and args.handler_name
+        not in (
+            "serve",
+            "replay",
+        )
+    ):
         args.units_dir = settings.units_dir(None)
 
 

@@ -93,3 +93,17 @@ def test_no_store_anywhere_names_the_default_and_how_to_set_one(tmp_path: Path) 
     assert done.returncode == 5
     assert f"no campaign store at {data / 'mekref' / 'mekref.db'}" in done.stderr
     assert not data.exists()
+
+
+def test_units_dir_from_the_environment_but_never_for_a_replay(tmp_path: Path) -> None:
+    missing = tmp_path / "no-mekfiles"
+    env = _env(tmp_path, MEKREF_UNITS_DIR=str(missing))
+    bob = Path(__file__).resolve().parents[1] / "fixtures" / "megamek" / "bob.mul"
+    inspected = mekref("inspect", str(bob), env=env, cwd=tmp_path)
+    assert inspected.returncode == 2 and str(missing) in inspected.stderr
+    replay = Path(__file__).resolve().parents[2] / "daemon" / "samples" / "replay"
+    done = mekref("replay", str(replay), "--ruleset", "tripwire", "--seed", "7", env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == (
+        "state-hash: 3cd3fdb6e0226dd39fea7ba7d41bec6a47155ad2cfe48b3461a4273ae05e992f"
+    )
