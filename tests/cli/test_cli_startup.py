@@ -70,6 +70,13 @@ def test_version_comes_from_the_installed_package() -> None:
 
 
 def test_the_exit_code_table_in_the_docs_is_the_one_in_the_code() -> None:
+    from mekref.adapters.megamek.errors import EXIT_REFUSED_FILE, EXIT_UNREADABLE_FILE
+
+    # The file reader's own codes (inspect, force import) are rows of the same table.
+    assert (EXIT_UNREADABLE_FILE, EXIT_REFUSED_FILE) == (
+        exit_codes.REFUSED,
+        exit_codes.HOSTILE_FILE,
+    )
     text = DOCS.read_text(encoding="utf-8")
     for code, meaning in exit_codes.TABLE:
         assert f"| {code} | {meaning} |" in text, (code, meaning)
