@@ -178,6 +178,13 @@ def add_referee(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reason", metavar="TEXT", help="why (recorded in the log)")
 
 
+def db_origin(args: argparse.Namespace) -> str:
+    """Where --db came from when the user did not type it (a variable, mekref.toml, the
+    default), for messages about the store: the user may not know which store was meant."""
+    source = getattr(args, "db_source", None)
+    return "" if source in (None, "--db") else f" [--db from {source}]"
+
+
 def guarded(run: Any) -> Any:
     """Wrap a handler: CliError becomes one line on stderr and its exit code."""
 
@@ -186,7 +193,8 @@ def guarded(run: Any) -> Any:
             result: int = run(args)
             return result
         except CliError as exc:
-            err_console().print(f"mekref {args.command_name}: {exc}")
+            origin = db_origin(args) if exc.code == EXIT_STORE else ""
+            err_console().print(f"mekref {args.command_name}: {exc}{origin}")
             return exc.code
 
     return handler

@@ -15,7 +15,7 @@ from rich.text import Text
 from mekref.daemon import exit_codes
 from mekref.daemon.app import App
 from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.cli_campaign import add_store, print_json
+from mekref.daemon.cli_campaign import add_store, db_origin, print_json
 from mekref.daemon.config import ServeConfig, default_db
 from mekref.daemon.store import EventStore, StoreError, StoreMissing, open_store
 from mekref.daemon.store.open import redact
@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
         store = open_store(url, create=False)
     except StoreMissing as exc:
         # Opening would create an empty database and report "nothing done": say so instead.
-        print(f"mekref status: {exc}", file=sys.stderr)
+        print(f"mekref status: {exc}{db_origin(args)}", file=sys.stderr)
         return EXIT_STORE
     except (StoreError, OSError, ValueError) as exc:
         print(

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mekref.daemon import exit_codes
-from mekref.daemon.cli_campaign import add_store, print_json
+from mekref.daemon.cli_campaign import add_store, db_origin, print_json
 from mekref.daemon.grpc.tokens import Role, TokenStore
 from mekref.daemon.store import CampaignNotFound, StoreError, StoreMissing, open_store
 from mekref.daemon.store.model import check_campaign_id
@@ -81,7 +81,7 @@ def _reported(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
         try:
             return run(args)
         except StoreMissing as exc:
-            print(f"mekref token: {exc}", file=sys.stderr)
+            print(f"mekref token: {exc}{db_origin(args)}", file=sys.stderr)
             return EXIT_STORE
         except ValueError as exc:  # a database URL or campaign id that is not one
             print(f"mekref token: {exc}", file=sys.stderr)

@@ -185,9 +185,9 @@ class SqliteEventStore(SqlEventStore):
         # processes do. filelock picks the OS lock (flock on POSIX, msvcrt.locking on Windows,
         # released by the OS when a process dies) and falls back to a lock file with its
         # owner's pid (taken over when that process is gone) where neither exists.
-        lock = FileLock(self._lock_dir / f"{cid}.lock", poll_interval=_LOCK_POLL_SECONDS)
+        lock = FileLock(self._lock_dir / f"{cid}.lock")
         try:
-            lock.acquire(timeout=-1 if wait else 0)
+            lock.acquire(timeout=-1 if wait else 0, poll_interval=_LOCK_POLL_SECONDS)
         except Timeout:
             raise WriterBusy(cid) from None
         try:

@@ -92,7 +92,10 @@ def test_no_store_anywhere_names_the_default_and_how_to_set_one(tmp_path: Path) 
     done = mekref("report", env=_env(tmp_path, XDG_DATA_HOME=str(data)), cwd=tmp_path)
     assert done.returncode == 5
     assert f"no campaign store at {data / 'mekref' / 'mekref.db'}" in done.stderr
+    assert "[--db from built-in default]" in done.stderr
     assert not data.exists()
+    typo = mekref("status", env=_env(tmp_path, MEKREF_DB=str(tmp_path / "cmap.db")), cwd=tmp_path)
+    assert typo.returncode == 5 and "[--db from MEKREF_DB]" in typo.stderr
 
 
 def test_units_dir_from_the_environment_but_never_for_a_replay(tmp_path: Path) -> None:
