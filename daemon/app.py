@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.config import ServeConfig
-from mekref.daemon.ingest import Pipeline
 from mekref.daemon.store import EventStore, open_store
 
 if TYPE_CHECKING:  # the API's generated code and grpcio load only when the API is asked for
     from mekref.daemon.grpc.server import GrpcServer
     from mekref.daemon.grpc.tokens import TokenStore
+    from mekref.daemon.ingest import Pipeline
 
 
 @dataclass
@@ -43,6 +43,10 @@ class App:
 
     @cached_property
     def pipeline(self) -> Pipeline:
+        # Imported here: commands that only read a campaign (report, status...) never load
+        # the battle-file pipeline and its logging.
+        from mekref.daemon.ingest import Pipeline
+
         return Pipeline(
             self.store,
             runner=self.runner,

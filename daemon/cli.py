@@ -1,34 +1,25 @@
 """The ``mekref`` command line: one entry point, one module per sub-command.
 
 Each sub-command module exposes ``register(subparsers)``; it adds its parser and sets
-``handler``, a function taking the parsed arguments and returning the process exit code.
+``handler``, a function taking the parsed arguments and returning the process exit code
+(see ``mekref.daemon.exit_codes``).
+
+Start-up is kept short: only the module of the command being run is imported (``mekref
+--help`` imports none), because a sub-command module pulls in the rules engine, the store and
+rich, and ``serve`` the gRPC runtime too.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
-from types import ModuleType
 
-from mekref.daemon import (
-    cli_battle,
-    cli_campaign,
-    cli_force,
-    cli_game,
-    cli_inspect,
-    cli_map,
-    cli_replay,
-    cli_report,
-    cli_serve,
-    cli_spend,
-    cli_status,
-    cli_token,
-    cli_turn,
-)
+from mekref.daemon import exit_codes
 
-EXIT_OK = 0
-EXIT_USAGE = 2
+EXIT_OK = exit_codes.OK
+EXIT_USAGE = exit_codes.USAGE
 
 DESCRIPTION = """\
 mekref referees BattleTech campaigns fought in MegaMek: it reads the unit lists and battle
@@ -56,51 +47,151 @@ examples: other tools
   mekref replay DIR --ruleset tripwire --seed 7        prints state-hash: <hex> (for CI)
   mekref token create --db camp.db --side rebel        a token for the gRPC API
   mekref game commands --ruleset succession_wars       other rule sets, driven by JSON commands
+  mekref config show                                   each setting and where it comes from
+
+--db once for all: export MEKREF_DB=camp.db, or db = "camp.db" in a mekref.toml in the working
+folder or the user's config folder ('mekref config show' says which). A flag wins over
+MEKREF_*, which wins over mekref.toml. Only 'campaign new', 'game start' and 'serve --create'
+create a store; every other command refuses a --db where there is none.
+
+exit codes: 0 done, 2 usage, 3 refused by the rules or file not taken, 4 hostile file,
+5 no campaign store or it cannot be used, 130 interrupted (docs/cli.md).
 
 Run 'mekref COMMAND --help' for the options and examples of one command.
 """
 
-SUBCOMMANDS: tuple[ModuleType, ...] = (
-    cli_serve,
-    cli_status,
-    cli_campaign,
-    cli_force,
-    cli_battle,
-    cli_report,
-    cli_spend,
-    cli_map,
-    cli_turn,
-    cli_inspect,
-    cli_replay,
-    cli_token,
-    cli_game,
+#: Every command: its name, the module that registers it and its one-line help (shown by
+#: ``mekref --help`` without importing the module). A module may register several commands.
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("serve", "cli_serve", "watch folders for battle files and apply each one exactly once"),
+    ("status", "cli_status", "list ingested, waiting, unmatched and quarantined battle files"),
+    ("campaign", "cli_campaign", "create a campaign (campaign new)"),
+    ("force", "cli_force", "import a side's TO&E from a MegaMek unit list (force import)"),
+    (
+        "battle",
+        "cli_battle",
+        "battle files in, battles resolved (ingest, control, close, fate, retreat-check, pending)",
+    ),
+    (
+        "report",
+        "cli_report",
+        "print the campaign's units, people, WarChest, victory points and dice",
+    ),
+    ("pool", "cli_spend", "open a WarChest pool"),
+    (
+        "spend",
+        "cli_spend",
+        "spend WarChest between tracks: repair, rearm, heal, train, hire, sell, scrap...",
+    ),
+    ("map", "cli_map", "draw the strategic map as SVG or PNG (map render, map show)"),
+    ("orders", "cli_turn", "submit, list or withdraw a side's secret orders"),
+    ("turn", "cli_turn", "set up the strategic map, resolve the day (referee)"),
+    ("engagement", "cli_turn", "export engagements for MegaMek"),
+    ("inspect", "cli_inspect", "show what a .mul unit list or battle record contains"),
+    (
+        "replay",
+        "cli_replay",
+        "replay recorded battle files into a fresh campaign and print its state hash",
+    ),
+    ("token", "cli_token", "issue, list and revoke API tokens"),
+    ("game", "cli_game", "run a campaign of any rule set with JSON commands"),
+    ("config", "cli_config", "show each setting, its value and where it comes from"),
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("mekref")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+class _Version(argparse.Action):
+    """``--version``: read from the installed package's metadata, only when asked (reading it
+    costs more start-up time than the rest of ``mekref --help``)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"mekref {version()}")
+        parser.exit()
+
+
+def _chosen(argv: Sequence[str]) -> str | None:
+    """The command named on the line: the first word that is not an option."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``argv``, only the named command's module is imported (the others get
+    a placeholder with their help line), without it every command is loaded."""
     parser = argparse.ArgumentParser(
         prog="mekref",
         description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in SUBCOMMANDS:
-        module.register(sub)
+    chosen = None if argv is None else _chosen(argv)
+    wanted = [m for n, m, _ in COMMANDS if argv is None or n == chosen]
+    for module in dict.fromkeys(wanted):
+        importlib.import_module(f"mekref.daemon.{module}").register(sub)
+    for name, _, help_text in COMMANDS:
+        if name not in sub.choices:
+            sub.add_parser(name, help=help_text)
+    # argparse lists commands in the order they were added: restore the table's order.
+    order = {name: i for i, (name, _, _) in enumerate(COMMANDS)}
+    sub._choices_actions.sort(key=lambda a: order.get(a.dest, len(order)))
     return parser
 
 
+def _resolve_settings(args: argparse.Namespace) -> None:
+    """Fill the options left out from MEKREF_* and mekref.toml (see mekref.daemon.settings)."""
+    from mekref.daemon import settings
+
+    if getattr(args, "store_option", False):
+        args.db, args.db_source = settings.store_url(args.db)
+    # serve layers its own settings (build_config); a replay must give the same hash on any
+    # machine, so it never takes MegaMek's unit files from this machine's settings.
+    if (
+        "units_dir" in vars(args)
+        and args.units_dir is None
+        and args.handler_name
+        not in (
+            "serve",
+            "replay",
+        )
+    ):
+        args.units_dir = settings.units_dir(None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    name = _chosen(argv) or "mekref"
+    args.handler_name = name
+    from mekref.daemon.config import ConfigError
+    from mekref.daemon.store.errors import StoreError
+
     try:
+        _resolve_settings(args)
         return handler(args)
+    except ConfigError as exc:
+        print(f"mekref {name}: {exc}", file=sys.stderr)
+        return exit_codes.USAGE
+    except StoreError as exc:
+        # Whatever a command did not catch itself: one line, the store's exit code.
+        print(f"mekref {name}: {exc}", file=sys.stderr)
+        return exit_codes.STORE
     except KeyboardInterrupt:
-        return 130
+        return exit_codes.INTERRUPTED
 
 
 if __name__ == "__main__":

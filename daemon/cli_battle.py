@@ -26,6 +26,7 @@ from mekref.daemon.cli_campaign import (
     guarded,
     opened,
     out_console,
+    print_json,
     referee_note,
     run_command,
 )
@@ -118,6 +119,7 @@ def register(sub: Any) -> None:
 
     pending = actions.add_parser("pending", help="list battles waiting for files", **kw)
     add_db(pending)
+    pending.add_argument("--json", action="store_true", help="the battles as JSON")
     pending.set_defaults(handler=guarded(run_pending), command_name="battle pending")
 
 
@@ -272,7 +274,23 @@ def run_retreat_check(args: argparse.Namespace) -> int:
 
 
 def run_pending(args: argparse.Namespace) -> int:
-    _print_pending(out_console(), campaign_state(args), always=True)
+    state = campaign_state(args)
+    if args.json:
+        print_json(
+            [
+                {
+                    "battle_id": p.battle_id,
+                    "sides_expected": list(p.sides_expected),
+                    "sides_reported": list(p.sides_reported),
+                    "sides_missing": list(p.sides_missing),
+                    "files": list(p.files),
+                    "control": p.control_side,
+                }
+                for p in pending_battles(state)
+            ]
+        )
+        return EXIT_OK
+    _print_pending(out_console(), state, always=True)
     return EXIT_OK
 
 

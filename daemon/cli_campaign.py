@@ -17,27 +17,37 @@ from typing import Any
 from rich.console import Console
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.daemon import exit_codes
 from mekref.daemon.app import App
 from mekref.daemon.campaigns import CampaignRunner, Executed
 from mekref.daemon.config import ServeConfig
-from mekref.daemon.serve import redact
-from mekref.daemon.store import EventStore, FileRef, StoreError, open_store
+from mekref.daemon.store import EventStore, FileRef, StoreError, StoreMissing, open_store
+from mekref.daemon.store.open import redact
 from mekref.rules.messages import Command, RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import CreateCampaign, SideSpec
 from mekref.rules.tripwire.state import CampaignState
 
-EXIT_OK = 0
-EXIT_REFUSED = 3
-EXIT_USAGE = 2
+EXIT_OK = exit_codes.OK
+EXIT_REFUSED = exit_codes.REFUSED
+EXIT_USAGE = exit_codes.USAGE
+EXIT_STORE = exit_codes.STORE
+
+#: The --db help every command shows.
+DB_HELP = (
+    "campaign store: SQLite file or postgresql:// URL (default: $MEKREF_DB, db in mekref.toml, "
+    "else the user's data folder; see 'mekref config show')"
+)
 
 #: The two factions of Operation TripWire, used when no --side is given.
 DEFAULT_SIDES = ("loyalists:Katrina Steiner Loyalists", "federalists:Victor Steiner-Davion")
 
 HELP = "create a campaign (campaign new)"
 DESCRIPTION = """\
-Create a campaign in an event store. The store is a SQLite file (created when missing) or a
-postgresql:// URL. Every later command names the same --db.
+Create a campaign in an event store. The store is a SQLite file or a postgresql:// URL; this
+command (and 'game start') creates it when it is not there, the others refuse a --db where
+there is no store. Every later command names the same --db, or set it once: MEKREF_DB, or
+db = "..." in mekref.toml (see 'mekref config show').
 """
 
 NEW_EPILOG = """\
@@ -74,12 +84,18 @@ class CliError(Exception):
 
 
 @contextmanager
-def opened(db: str, *, designs: DesignLookup | None = None) -> Iterator[App]:
-    """The app (store, runner, battle-file pipeline) on the store ``--db`` names."""
+def opened(db: str, *, designs: DesignLookup | None = None, create: bool = False) -> Iterator[App]:
+    """The app (store, runner, battle-file pipeline) on the store ``--db`` names. Only the
+    commands that start a campaign pass ``create``: any other refuses a store that is not
+    there, so a typo in --db never leaves an empty store behind."""
     try:
-        store = open_store(db)
-    except (StoreError, ValueError, OSError) as exc:
-        raise CliError(f"cannot open the store {redact(db)!r}: {exc}") from exc
+        store = open_store(db, create=create)
+    except StoreMissing as exc:
+        raise CliError(str(exc), EXIT_STORE) from None
+    except ValueError as exc:  # not a database URL at all: the --db as written is the problem
+        raise CliError(f"--db {redact(db)!r}: {exc}", EXIT_USAGE) from exc
+    except (StoreError, OSError) as exc:
+        raise CliError(f"cannot open the store {redact(db)!r}: {exc}", EXIT_STORE) from exc
     app = App(ServeConfig(db=db), store, designs)
     try:
         yield app
@@ -146,14 +162,27 @@ def referee_note(args: argparse.Namespace) -> RefereeNote | None:
     return RefereeNote(referee=referee, reason=reason)
 
 
+def add_store(parser: argparse.ArgumentParser) -> None:
+    """--db, filled from MEKREF_DB or mekref.toml when left out (mekref.daemon.cli does it)."""
+    parser.add_argument("--db", metavar="FILE|URL", help=DB_HELP)
+    parser.set_defaults(store_option=True)
+
+
 def add_db(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", required=True, metavar="FILE", help="event store (file or URL)")
+    add_store(parser)
     parser.add_argument("--campaign", metavar="ID", help="campaign id or name (several per store)")
 
 
 def add_referee(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--referee", metavar="NAME", help="the referee who decides")
     parser.add_argument("--reason", metavar="TEXT", help="why (recorded in the log)")
+
+
+def db_origin(args: argparse.Namespace) -> str:
+    """Where --db came from when the user did not type it (a variable, mekref.toml, the
+    default), for messages about the store: the user may not know which store was meant."""
+    source = getattr(args, "db_source", None)
+    return "" if source in (None, "--db") else f" [--db from {source}]"
 
 
 def guarded(run: Any) -> Any:
@@ -164,7 +193,8 @@ def guarded(run: Any) -> Any:
             result: int = run(args)
             return result
         except CliError as exc:
-            err_console().print(f"mekref {args.command_name}: {exc}")
+            origin = db_origin(args) if exc.code == EXIT_STORE else ""
+            err_console().print(f"mekref {args.command_name}: {exc}{origin}")
             return exc.code
 
     return handler
@@ -186,7 +216,7 @@ def register(sub: Any) -> None:
         epilog=NEW_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    new.add_argument("--db", required=True, metavar="FILE", help="event store (file or URL)")
+    add_store(new)
     new.add_argument("--name", required=True, help="the campaign's name")
     new.add_argument(
         "--ruleset",
@@ -201,6 +231,7 @@ def register(sub: Any) -> None:
         metavar="ID:NAME",
         help="a side (repeat; default: the two TripWire factions)",
     )
+    new.add_argument("--json", action="store_true", help="the new campaign as JSON")
     new.set_defaults(handler=guarded(_new), command_name="campaign new")
 
 
@@ -217,14 +248,26 @@ def _new(args: argparse.Namespace) -> int:
     command = CreateCampaign(
         name=args.name, ruleset=args.ruleset, seed=str(seed), sides=sides, actor="cli"
     )
-    with opened(args.db) as app:
+    with opened(args.db, create=True) as app:
         try:
             done = app.runner.create(command)
         except Refusal as exc:
             raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
+    if args.json:
+        print_json(
+            {
+                "campaign_id": done.campaign_id,
+                "name": args.name,
+                "ruleset": args.ruleset,
+                "seed": str(seed),
+                "sides": [{"id": s.side_id, "name": s.name} for s in sides],
+                "store": redact(args.db),
+            }
+        )
+        return EXIT_OK
     console = out_console()
     console.print(f"campaign {args.name} created: id {done.campaign_id}", style="bold")
-    console.print(f"ruleset {args.ruleset}, seed {seed}")
+    console.print(f"ruleset {args.ruleset}, seed {seed}, store {redact(args.db)}")
     for s in sides:
         console.print(f"  side {s.side_id}: {s.name}")
     return EXIT_OK

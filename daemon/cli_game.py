@@ -19,8 +19,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from mekref.daemon import exit_codes
 from mekref.daemon.cli_campaign import (
     CliError,
+    add_store,
     campaign_id_of,
     guarded,
     opened,
@@ -34,8 +36,8 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.registry import RULESET_NAMES, ruleset
 from mekref.rules.schema import CommandSchema, FieldSchema, command_schema
 
-EXIT_REFUSED = 1
-EXIT_BAD_INPUT = 2
+EXIT_REFUSED = exit_codes.REFUSED
+EXIT_BAD_INPUT = exit_codes.USAGE
 
 DESCRIPTION = """\
 Run a campaign of any rule set by entering its commands as JSON: {"type": "...", ...fields}.
@@ -108,7 +110,7 @@ def register(sub: Any) -> None:
 
 
 def _db(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", required=True, help="SQLite file or postgresql:// URL")
+    add_store(parser)
 
 
 def _command_args(parser: argparse.ArgumentParser) -> None:
@@ -256,7 +258,8 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
     # such, whatever the state of the store.
     text = _read_json(args.command, args.actor)
     try:
-        with opened(args.db) as app:
+        # 'game start' is 'campaign new' for every rule set: the one place it may create the store.
+        with opened(args.db, create=starting) as app:
             if starting:
                 game = ruleset(args.ruleset)
                 done = app.runner.start(args.name, args.ruleset, _decode(game, text))
@@ -267,8 +270,10 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
             state_hash = game.state_hash(done.state)
     except Refusal as exc:
         raise CliError(f"refused: {exc}", EXIT_REFUSED) from None
-    except (CampaignNotFound, StoreError) as exc:
+    except CampaignNotFound as exc:
         raise CliError(str(exc)) from None
+    except StoreError as exc:
+        raise CliError(str(exc), exit_codes.STORE) from None
     shown = (game, done.campaign_id, done.first_seq, done.last_seq, done.events, state_hash)
     if args.json:
         print_json(_events_json(*shown))

@@ -20,10 +20,11 @@ from mekref.adapters.megamek.mul_summary import (
     summarize,
     summary_to_json,
 )
+from mekref.daemon import exit_codes
 from mekref.daemon.cli_campaign import err_console, out_console, print_json
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 
-EXIT_MISSING_FILE = 2
+EXIT_MISSING_FILE = exit_codes.USAGE
 
 HELP = "show what a .mul unit list or battle record contains"
 DESCRIPTION = """\

@@ -76,16 +76,37 @@ def register(sub: Any) -> None:
 OUTPUT_HELP = "SVG or PNG file, by its extension (default: SVG on standard output)"
 
 
+CAIRO_MISSING = (
+    "{output}: a PNG map needs the system's cairo library (libcairo), which could not be "
+    "loaded ({why}); install it (Debian/Ubuntu: apt install libcairo2; Fedora: dnf install "
+    "cairo; macOS: brew install cairo; Windows: the GTK runtime, see docs/cli.md) or write "
+    "the SVG, which needs nothing: -o {svg}"
+)
+
+
+def _png_writer() -> Any:
+    """cairosvg's ``svg2png``; cairosvg loads libcairo (through cairocffi) when imported, and
+    a missing library surfaces as an OSError or ImportError from the import."""
+    import cairosvg  # type: ignore[import-untyped]
+
+    return cairosvg.svg2png
+
+
 def _write(svg: str, output: Path | None) -> None:
     if output is None:
         sys.stdout.write(svg)
         return
+    if output.suffix.lower() == ".png":
+        # A picture people can paste anywhere; cairosvg draws our SVG with libcairo.
+        try:
+            svg2png = _png_writer()
+        except (ImportError, OSError) as exc:
+            why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            svg_path = output.with_suffix(".svg")
+            raise CliError(CAIRO_MISSING.format(output=output, why=why, svg=svg_path)) from None
     try:
         if output.suffix.lower() == ".png":
-            # A picture people can paste anywhere; cairosvg draws our SVG with libcairo.
-            import cairosvg  # type: ignore[import-untyped]
-
-            cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=str(output), scale=1.5)
+            svg2png(bytestring=svg.encode("utf-8"), write_to=str(output), scale=1.5)
         else:
             output.write_text(svg, encoding="utf-8")
     except OSError as exc:

@@ -27,8 +27,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.daemon import exit_codes
 from mekref.daemon.app import App, open_app
-from mekref.daemon.cli_campaign import err_console
+from mekref.daemon.cli_campaign import err_console, print_json
 from mekref.daemon.config import ServeConfig
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.ingest import IngestResult, Outcome
@@ -41,8 +42,8 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import CreateCampaign
 from mekref.rules.tripwire.game import TRIPWIRE
 
-EXIT_NOT_APPLIED = 1
-EXIT_BAD_INPUT = 2
+EXIT_NOT_APPLIED = exit_codes.REFUSED
+EXIT_BAD_INPUT = exit_codes.USAGE
 SETUP = "setup.json"
 AFTER = ".after.json"
 FORMAT = 1
@@ -59,8 +60,8 @@ JSON, CreateCampaign first), the battle files (*.mul, applied in name order) and
 <file>.after.json with referee commands run right after that file (SetBattleControl,
 CloseBattle). --ruleset and --seed replace those of the CreateCampaign command.
 
-exit codes: 0 every file applied, 1 a file was not applied (quarantined or unmatched; the hash
-is still printed), 2 the folder or its set-up cannot be used.
+exit codes: 0 every file applied, 3 a file was not applied (quarantined or unmatched; the hash
+is still printed), 2 the folder or its set-up cannot be used (the table: docs/cli.md).
 """
 EPILOG = """\
 examples:
@@ -93,6 +94,9 @@ def register(sub: Any) -> None:
     )
     parser.add_argument(
         "--log-level", default="warning", choices=("debug", "info", "warning", "error")
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="the files, outcomes and state hash as JSON"
     )
     parser.set_defaults(handler=run)
 
@@ -264,6 +268,26 @@ def run(args: argparse.Namespace) -> int:
         except StoreError as exc:
             err.print(f"mekref replay: database {db}: {exc}")
             return EXIT_BAD_INPUT
+    if args.json:
+        print_json(
+            {
+                "files": [
+                    {
+                        "file": Path(r.path).name,
+                        "outcome": r.outcome.value,
+                        "reason": r.reason,
+                        "battle_id": r.battle_id,
+                        "events": r.events,
+                        "sha256": r.sha256,
+                    }
+                    for r in outcome.results
+                ],
+                "events": outcome.events,
+                "all_applied": outcome.all_applied,
+                "state_hash": outcome.state_hash,
+            }
+        )
+        return 0 if outcome.all_applied else EXIT_NOT_APPLIED
     # No markup: file names and quarantine reasons are printed as they are.
     console = Console(highlight=False, markup=False)
     _print_results(console, outcome)

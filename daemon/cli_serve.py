@@ -10,16 +10,18 @@ from typing import Any
 import structlog
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.daemon import exit_codes
 from mekref.daemon.app import App
 from mekref.daemon.config import ConfigError, build_config, default_db
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.logging_setup import LogFormat, configure_logging
-from mekref.daemon.serve import Daemon, redact
+from mekref.daemon.serve import Daemon
 from mekref.daemon.shutdown import Shutdown
-from mekref.daemon.store import StoreError, open_store
+from mekref.daemon.store import StoreError, StoreMissing, open_store
+from mekref.daemon.store.open import redact
 
-EXIT_CONFIG = 2
-EXIT_STORE = 3
+EXIT_CONFIG = exit_codes.USAGE
+EXIT_STORE = exit_codes.STORE
 #: Seconds in-flight API calls get to finish on shutdown.
 GRPC_GRACE = 5.0
 
@@ -41,6 +43,9 @@ Only regular files are read: links, FIFOs and devices in a watched folder are sk
 Stop with Ctrl-C or SIGTERM: the file in hand is finished first. A second signal stops at
 once (nothing half-applied survives: the database rolls it back).
 
+The store must exist (made by 'mekref campaign new', or pass --create): a typo in --db never
+starts an empty store. Settings left out come from MEKREF_* variables, then mekref.toml (in
+the working folder or the user's config folder); 'mekref config show' says which.
 defaults: database {default_db()} (SQLite), quarantine folder beside the database.
 Log lines are JSON when stderr is not a terminal, readable text when it is.
 """
@@ -49,7 +54,7 @@ examples:
   mekref serve --watch ~/megamek/logs
   mekref serve --watch ~/megamek/logs --watch ~/inbox --db ~/campaigns/tripwire.db
   mekref serve --watch /mnt/share/logs --poll 5          network drive: poll every 5 s
-  mekref serve --watch ~/megamek/logs --db postgresql://mekref@dbhost/mekref
+  mekref serve --watch ~/megamek/logs --db postgresql://mekref@dbhost/mekref --create
   mekref serve --watch ~/megamek/logs --grpc 127.0.0.1:50051   also serve the API
   mekref serve --config mekref.toml                      settings from a file (see docs/daemon.md)
   mekref status --db ~/campaigns/tripwire.db             what the daemon has done
@@ -76,7 +81,14 @@ def register(sub: Any) -> None:
         "--recursive", action="store_true", default=None, help="also watch sub-folders"
     )
     parser.add_argument(
-        "--db", metavar="PATH|URL", help="SQLite file or postgresql:// URL (created if missing)"
+        "--db",
+        metavar="PATH|URL",
+        help="campaign store: SQLite file or postgresql:// URL (must exist; see --create)",
+    )
+    parser.add_argument(
+        "--create",
+        action="store_true",
+        help="create the store when there is none (an empty PostgreSQL database gets the tables)",
     )
     parser.add_argument("--quarantine", type=Path, metavar="DIR", help="where bad files go")
     parser.add_argument(
@@ -151,7 +163,11 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_CONFIG
     try:
         # A long-running server keeps folded state in memory: snapshots only speed a cold start.
-        app = App(config, open_store(config.db), design_for, snapshot_every=1000)
+        store = open_store(config.db, create=args.create)
+        app = App(config, store, design_for, snapshot_every=1000)
+    except StoreMissing as exc:
+        print(f"mekref serve: {exc} (or pass --create)", file=sys.stderr)
+        return EXIT_STORE
     except (StoreError, OSError, ValueError) as exc:
         log.error("store.unavailable", db=redact(config.db), error=str(exc))
         print(

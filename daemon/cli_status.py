@@ -6,21 +6,21 @@ import argparse
 import sys
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from mekref.daemon import exit_codes
 from mekref.daemon.app import App
 from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.cli_campaign import print_json
-from mekref.daemon.config import ServeConfig, default_db, is_postgres
-from mekref.daemon.serve import redact
-from mekref.daemon.store import EventStore, StoreError, open_store
+from mekref.daemon.cli_campaign import add_store, db_origin, print_json
+from mekref.daemon.config import ServeConfig, default_db
+from mekref.daemon.store import EventStore, StoreError, StoreMissing, open_store
+from mekref.daemon.store.open import redact
 
-EXIT_STORE = 3
+EXIT_STORE = exit_codes.STORE
 
 HELP = "list ingested, waiting, unmatched and quarantined battle files"
 DESCRIPTION = f"""\
@@ -31,7 +31,7 @@ Show what mekref serve has done, read from its database (the daemon may be runni
   unmatched    good files that belong to no known campaign yet (retried on every rescan)
   quarantined  bad files, with the reason and where the copy is
 
-default database: {default_db()}
+default database: $MEKREF_DB, db in mekref.toml, else {default_db()}
 """
 EPILOG = """\
 examples:
@@ -49,7 +49,7 @@ def register(sub: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--db", metavar="PATH|URL", default=None, help="SQLite file or URL")
+    add_store(parser)
     parser.add_argument("--json", action="store_true", help="print JSON (for scripts)")
     parser.set_defaults(handler=run)
 
@@ -197,20 +197,17 @@ def print_status(status: Status, console: Console) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    url = args.db or default_db()
-    if not is_postgres(url) and not Path(url.removeprefix("sqlite:///")).expanduser().exists():
-        # Opening would create an empty database and report "nothing done": say so instead.
-        print(
-            f"mekref status: no database at {url}; pass the --db that mekref serve uses",
-            file=sys.stderr,
-        )
-        return EXIT_STORE
+    url = args.db
     try:
-        store = open_store(url)
+        store = open_store(url, create=False)
+    except StoreMissing as exc:
+        # Opening would create an empty database and report "nothing done": say so instead.
+        print(f"mekref status: {exc}{db_origin(args)}", file=sys.stderr)
+        return EXIT_STORE
     except (StoreError, OSError, ValueError) as exc:
         print(
-            f"mekref status: cannot open the database {redact(url)}: {exc}\n"
-            "Pass the same --db as mekref serve uses.",
+            f"mekref status: cannot open the database {redact(url)}: {exc}; "
+            "pass the same --db as mekref serve uses",
             file=sys.stderr,
         )
         return EXIT_STORE

@@ -7,10 +7,12 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from mekref.daemon import exit_codes
+from mekref.daemon.cli_campaign import add_store, db_origin, print_json
 from mekref.daemon.grpc.tokens import Role, TokenStore
-from mekref.daemon.serve import redact
-from mekref.daemon.store import CampaignNotFound, StoreError, open_store
+from mekref.daemon.store import CampaignNotFound, StoreError, StoreMissing, open_store
 from mekref.daemon.store.model import check_campaign_id
+from mekref.daemon.store.open import redact
 
 DESCRIPTION = """\
 Issue, list and revoke bearer tokens for the gRPC API.
@@ -20,8 +22,9 @@ api_tokens). A side token acts for one side of one campaign; a referee token for
 or for every campaign (and may create campaigns) when no campaign is named.
 """
 
-EXIT_OK = 0
-EXIT_ERROR = 1
+EXIT_OK = exit_codes.OK
+EXIT_USAGE = exit_codes.USAGE
+EXIT_STORE = exit_codes.STORE
 
 EPILOG = """\
 examples:
@@ -47,7 +50,7 @@ def register(subparsers: Any) -> None:
     kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
 
     create = sub.add_parser("create", help="issue a token (printed once)", **kw)
-    create.add_argument("--db", required=True, help="database path or postgresql:// URL")
+    add_store(create)
     who = create.add_mutually_exclusive_group(required=True)
     who.add_argument("--side", metavar="SIDE_ID", help="a token acting for this side")
     who.add_argument("--referee", action="store_true", help="a referee token")
@@ -57,29 +60,37 @@ def register(subparsers: Any) -> None:
         help="the campaign (default: the only one in the database; for --referee: all)",
     )
     create.add_argument("--label", default="", help="a note saying who holds the token")
+    create.add_argument("--json", action="store_true", help="the token and its grant as JSON")
     create.set_defaults(handler=_reported(_create))
 
     listing = sub.add_parser("list", help="list tokens (ids and grants, never secrets)", **kw)
-    listing.add_argument("--db", required=True, help="database path or postgresql:// URL")
+    add_store(listing)
+    listing.add_argument("--json", action="store_true", help="the tokens as JSON")
     listing.set_defaults(handler=_reported(_list))
 
     revoke = sub.add_parser("revoke", help="revoke a token by its id", **kw)
-    revoke.add_argument("--db", required=True, help="database path or postgresql:// URL")
+    add_store(revoke)
     revoke.add_argument("token_id", help="the id shown by 'mekref token list'")
     revoke.set_defaults(handler=_reported(_revoke))
 
 
 def _reported(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Wrap a handler: a database it cannot open or use is one line on stderr, exit 1."""
+    """Wrap a handler: a database it cannot open or use is one line on stderr, exit 5."""
 
     def handler(args: argparse.Namespace) -> int:
         try:
             return run(args)
-        except (StoreError, ValueError, OSError) as exc:
+        except StoreMissing as exc:
+            print(f"mekref token: {exc}{db_origin(args)}", file=sys.stderr)
+            return EXIT_STORE
+        except ValueError as exc:  # a database URL or campaign id that is not one
+            print(f"mekref token: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        except (StoreError, OSError) as exc:
             print(
                 f"mekref token: cannot use the database {redact(args.db)}: {exc}", file=sys.stderr
             )
-            return EXIT_ERROR
+            return EXIT_STORE
 
     return handler
 
@@ -88,7 +99,7 @@ def _campaign_for_side(db: str, requested: str | None, side: str) -> str:
     from mekref.daemon.app import App
     from mekref.daemon.config import ServeConfig
 
-    with open_store(db) as store:
+    with open_store(db, create=False) as store:
         if requested is None:
             campaigns = store.list_campaigns()
             if len(campaigns) != 1:
@@ -113,17 +124,29 @@ def _create(args: argparse.Namespace) -> int:
         else:
             cid = check_campaign_id(args.campaign) if args.campaign else None
             if cid is not None:
-                with open_store(args.db) as store:
+                with open_store(args.db, create=False) as store:
                     store.get_campaign(cid)
             role = Role.REFEREE
     except (ValueError, CampaignNotFound) as exc:
         print(f"mekref token: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    with open_store(args.db) as store:
+        return EXIT_USAGE
+    with open_store(args.db, create=False) as store:
         issued = TokenStore(store).issue(role, campaign_id=cid, side_id=args.side, label=args.label)
     grant = "referee" if role is Role.REFEREE else f"side {args.side}"
     scope = f"campaign {cid}" if cid else "every campaign"
-    print(issued.secret)
+    if args.json:
+        print_json(
+            {
+                "token": issued.secret,
+                "token_id": issued.principal.token_id,
+                "role": role.value,
+                "campaign_id": cid,
+                "side_id": args.side,
+                "label": args.label,
+            }
+        )
+    else:
+        print(issued.secret)
     print(
         f"token {issued.principal.token_id}: {grant}, {scope}. Shown once: keep it secret.",
         file=sys.stderr,
@@ -132,22 +155,41 @@ def _create(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    with open_store(args.db) as store:
-        for record in TokenStore(store).list():
-            p = record.principal
-            state = f"revoked {record.revoked_at}" if record.revoked_at else "active"
-            who = "referee" if p.side_id is None else f"side {p.side_id}"
-            print(
-                f"{p.token_id}  {who:<16} {p.campaign_id or 'every campaign':<36}  {state}"
-                f"  {p.label}"
-            )
+    with open_store(args.db, create=False) as store:
+        records = TokenStore(store).list()
+    if args.json:
+        print_json(
+            [
+                {
+                    "token_id": r.principal.token_id,
+                    "role": "referee" if r.principal.side_id is None else "side",
+                    "campaign_id": r.principal.campaign_id,
+                    "side_id": r.principal.side_id,
+                    "label": r.principal.label,
+                    "created_at": r.created_at,
+                    "revoked_at": r.revoked_at,
+                }
+                for r in records
+            ]
+        )
+        return EXIT_OK
+    for record in records:
+        p = record.principal
+        state = f"revoked {record.revoked_at}" if record.revoked_at else "active"
+        who = "referee" if p.side_id is None else f"side {p.side_id}"
+        print(
+            f"{p.token_id}  {who:<16} {p.campaign_id or 'every campaign':<36}  {state}  {p.label}"
+        )
     return EXIT_OK
 
 
 def _revoke(args: argparse.Namespace) -> int:
-    with open_store(args.db) as store:
+    with open_store(args.db, create=False) as store:
         if not TokenStore(store).revoke(args.token_id):
-            print(f"mekref token: no active token {args.token_id}", file=sys.stderr)
-            return EXIT_ERROR
+            print(
+                f"mekref token: no active token {args.token_id} ('mekref token list' shows them)",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
     print(f"token {args.token_id} revoked (servers notice within a few seconds)")
     return EXIT_OK

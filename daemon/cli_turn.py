@@ -28,6 +28,7 @@ from mekref.daemon.cli_campaign import (
     guarded,
     opened,
     out_console,
+    print_json,
     referee_note,
     run_command,
 )
@@ -113,6 +114,7 @@ def register(sub: Any) -> None:
     listing = acts.add_parser("list", help="a side's orders for the day", **kw)
     add_db(listing)
     listing.add_argument("--side", required=True)
+    listing.add_argument("--json", action="store_true", help="the orders as JSON")
     listing.set_defaults(handler=guarded(run_list), command_name="orders list")
     withdraw = acts.add_parser("withdraw", help="drop orders for some formations", **kw)
     add_db(withdraw)
@@ -220,6 +222,24 @@ def run_list(args: argparse.Namespace) -> int:
     console = out_console()
     day = state.strategic.day if state.strategic else 0
     mine = orders_of(state, args.side)
+    if args.json:
+        print_json(
+            {
+                "side": args.side,
+                "day": day,
+                "orders": [
+                    {
+                        "formation": o.formation_id,
+                        "action": o.action,
+                        "path": list(o.path),
+                        "target": o.target,
+                        "params": dict(o.params),
+                    }
+                    for o in mine
+                ],
+            }
+        )
+        return EXIT_OK
     console.print(f"{args.side}, day {day}: {len(mine)} order(s)")
     for o in mine:
         console.print("  " + describe(o))

@@ -1,4 +1,4 @@
-"""``mekref serve`` settings: defaults, then the TOML file, then command-line flags.
+"""``mekref serve`` settings: defaults, then the TOML file, then MEKREF_* variables, then flags.
 
 A ``mekref.toml`` holds the same settings as the flags, flat, e.g.::
 
@@ -23,9 +23,8 @@ its own ``mekref.toml`` can be moved as a whole.
 
 from __future__ import annotations
 
-import os
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +36,12 @@ class ConfigError(Exception):
 
 
 def data_dir() -> Path:
-    """Where mekref keeps its default database: ``$XDG_DATA_HOME/mekref`` or ~/.local/share."""
-    base = os.environ.get("XDG_DATA_HOME")
-    return (Path(base) if base else Path.home() / ".local" / "share") / "mekref"
+    """Where mekref keeps its default database, by the platform's convention (platformdirs):
+    ``$XDG_DATA_HOME/mekref`` or ``~/.local/share/mekref`` on Linux,
+    ``~/Library/Application Support/mekref`` on macOS, ``%LOCALAPPDATA%\\mekref`` on Windows."""
+    import platformdirs  # only when a default is needed: it is not free to import
+
+    return platformdirs.user_data_path("mekref", appauthor=False)
 
 
 def default_db() -> str:
@@ -161,9 +163,10 @@ def load_toml(path: Path) -> dict[str, Any]:
 
 
 def build_config(file: Path | None, overrides: dict[str, Any]) -> ServeConfig:
-    """Defaults < config file < flags (``overrides`` holds only flags the user gave)."""
-    config = ServeConfig()
-    if file is not None:
-        config = replace(config, **load_toml(file))
-    given = {k: v for k, v in overrides.items() if v is not None}
-    return replace(config, **given).check()
+    """Defaults < config file < MEKREF_* variables < flags (``overrides``: None = not given).
+
+    With no ``file``, the settings file is looked for as every command does (see
+    ``mekref.daemon.settings``)."""
+    from mekref.daemon.settings import gather  # settings builds on this module
+
+    return ServeConfig(**gather(overrides, config=file).values).check()

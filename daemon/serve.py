@@ -11,30 +11,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
 
 import structlog
 
 from mekref.daemon.config import ServeConfig
 from mekref.daemon.ingest import Outcome, Pipeline
 from mekref.daemon.shutdown import Shutdown
+from mekref.daemon.store.open import redact
 from mekref.daemon.watch.observer import start_observer
 from mekref.daemon.watch.readiness import PendingFiles, Ready
 from mekref.daemon.watch.scan import scan_folders
 
 #: How long the loop waits for a ready file before checking whether a rescan is due.
 TICK = 0.5
-
-
-def redact(url: str) -> str:
-    """The database URL without its password, for log lines."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    user = f"{parts.username}:***@" if parts.username else ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
 
 
 @dataclass

@@ -19,6 +19,7 @@ def mekref(
     stdin: str | None = None,
     env: dict[str, str] | None = None,
     timeout: float = 120,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     assert MEKREF.exists(), f"{MEKREF}: the console script is not installed (run 'make install')"
     return subprocess.run(
@@ -28,5 +29,6 @@ def mekref(
         text=True,
         timeout=timeout,
         env={**os.environ, "NO_COLOR": "1", **(env or {})},
+        cwd=cwd,
         check=False,
     )

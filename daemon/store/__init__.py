@@ -10,6 +10,7 @@ from mekref.daemon.store.errors import (
     ConcurrencyError,
     SchemaTooNew,
     StoreError,
+    StoreMissing,
     StoreUnavailable,
     WriterBusy,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "SchemaTooNew",
     "Snapshot",
     "StoreError",
+    "StoreMissing",
     "StoreUnavailable",
     "TokenRow",
     "UnmatchedFile",

@@ -55,3 +55,15 @@ class SchemaTooNew(StoreError):
 class StoreUnavailable(StoreError):
     """The database could not be reached or used (down, locked past the busy timeout, disk
     error). Nothing was committed by the call that raised it; retrying later is safe."""
+
+
+class StoreMissing(StoreError):
+    """``open_store(url, create=False)`` found no campaign store there: no file, or a database
+    without mekref's tables. Nothing was created; the message names the place and what to do."""
+
+    def __init__(self, where: str, detail: str) -> None:
+        super().__init__(
+            f"no campaign store at {where} ({detail}): create one with "
+            f"'mekref campaign new --db {where} --name NAME' or check the path"
+        )
+        self.where = where

@@ -19,9 +19,16 @@ from psycopg import IsolationLevel
 from mekref.daemon.store.base import SqlEventStore, Tx
 from mekref.daemon.store.clock import Clock, to_text
 from mekref.daemon.store.contract import Engine
-from mekref.daemon.store.errors import SchemaTooNew, StoreError, StoreUnavailable, WriterBusy
+from mekref.daemon.store.errors import (
+    SchemaTooNew,
+    StoreError,
+    StoreMissing,
+    StoreUnavailable,
+    WriterBusy,
+)
 from mekref.daemon.store.locks import HeldByThread, advisory_key
 from mekref.daemon.store.model import check_campaign_id
+from mekref.daemon.store.open import redact
 from mekref.daemon.store.rows import Row
 from mekref.daemon.store.schema import LATEST_VERSION, VERSION_TABLE_SQL, pending, statements
 from mekref.daemon.store.threads import PerThread
@@ -52,9 +59,10 @@ class _PgTx:
 class PostgresEventStore(SqlEventStore):
     _unavailable = (psycopg.OperationalError,)
 
-    def __init__(self, dsn: str, *, clock: Clock | None = None) -> None:
+    def __init__(self, dsn: str, *, clock: Clock | None = None, create: bool = True) -> None:
         super().__init__(clock)
         self._dsn = dsn
+        self._create = create
         # A broken connection (server restart, network) is replaced on next use; the
         # transaction it carried was rolled back by the server, so nothing half-done survives.
         self._conns: PerThread[Connection] = PerThread(
@@ -93,6 +101,12 @@ class PostgresEventStore(SqlEventStore):
             # Serialise migrations of this schema across processes and replicas; the
             # session lock is released when this connection closes, even on an error.
             conn.execute("SELECT pg_advisory_lock(%s)", (advisory_key("migrate", str(found[0])),))
+            if not self._create:
+                # Only 'campaign new' and 'serve --create' make the tables: a DSN naming the
+                # wrong database must not turn it into an empty campaign store.
+                table = conn.execute("SELECT to_regclass('schema_version')").fetchone()
+                if table is None or table[0] is None:
+                    raise StoreMissing(redact(self._dsn), f"schema {found[0]} has no mekref tables")
             with conn.transaction():
                 conn.execute(VERSION_TABLE_SQL)
             row = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()

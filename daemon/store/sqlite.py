@@ -3,13 +3,13 @@
 ``BEGIN IMMEDIATE`` takes the database's single write lock when the transaction starts, not at
 its first write, so two appends can never both read the same last seq; the loser waits
 (busy_timeout) instead of failing half-way. WAL lets readers go on while a write is in flight.
-The per-campaign writer section is an OS file lock (flock) on a file beside the database, so
-it never holds SQLite's write lock and other campaigns keep ingesting meanwhile.
+The per-campaign writer section is an OS file lock (``filelock``: flock on POSIX, msvcrt on
+Windows) on a file beside the database, so it never holds SQLite's write lock and other
+campaigns keep ingesting meanwhile.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -17,10 +17,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from filelock import FileLock, Timeout
+
 from mekref.daemon.store.base import SqlEventStore, Tx
 from mekref.daemon.store.clock import Clock, to_text
 from mekref.daemon.store.contract import Engine
-from mekref.daemon.store.errors import SchemaTooNew, StoreError, StoreUnavailable, WriterBusy
+from mekref.daemon.store.errors import (
+    SchemaTooNew,
+    StoreError,
+    StoreMissing,
+    StoreUnavailable,
+    WriterBusy,
+)
 from mekref.daemon.store.locks import HeldByThread
 from mekref.daemon.store.model import check_campaign_id
 from mekref.daemon.store.rows import Row
@@ -28,6 +36,8 @@ from mekref.daemon.store.schema import LATEST_VERSION, VERSION_TABLE_SQL, pendin
 from mekref.daemon.store.threads import PerThread
 
 DEFAULT_BUSY_TIMEOUT_MS = 60_000
+#: How often a waiting writer retries the campaign lock (filelock polls a non-blocking lock).
+_LOCK_POLL_SECONDS = 0.01
 
 
 class _SqliteTx:
@@ -53,6 +63,7 @@ class SqliteEventStore(SqlEventStore):
         *,
         clock: Clock | None = None,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        create: bool = True,
     ) -> None:
         super().__init__(clock)
         self.path = Path(path)
@@ -63,8 +74,11 @@ class SqliteEventStore(SqlEventStore):
         self._lock_dir = self.path.with_name(self.path.name + ".locks")
         self._conns = PerThread(self._connect, sqlite3.Connection.close)
         self._held = HeldByThread()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if create:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            if not create:
+                self._check_exists()
             self._migrate()
         except sqlite3.OperationalError as exc:
             self.close()
@@ -79,6 +93,23 @@ class SqliteEventStore(SqlEventStore):
     @property
     def engine(self) -> Engine:
         return "sqlite"
+
+    def _check_exists(self) -> None:
+        """Raise StoreMissing unless the file exists and holds mekref's tables."""
+        if not self.path.is_file():
+            detail = "no such file" if not self.path.exists() else "not a file"
+            raise StoreMissing(str(self.path), detail)
+        # mode=rw: opening never creates the file, even if it vanished since the check above.
+        uri = self.path.resolve().as_uri() + "?mode=rw"
+        conn = sqlite3.connect(uri, uri=True, timeout=self._busy_timeout_ms / 1000)
+        try:
+            found = conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+            ).fetchone()
+        finally:
+            conn.close()
+        if found is None:
+            raise StoreMissing(str(self.path), "the file holds no campaign store")
 
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: the driver never opens transactions behind our back; we issue
@@ -150,17 +181,17 @@ class SqliteEventStore(SqlEventStore):
             yield
             return
         self._lock_dir.mkdir(exist_ok=True)
-        # Lock files are never deleted: removing one while another process waits on it
-        # would let a third process lock a fresh file and both would think they are alone.
-        fd = os.open(self._lock_dir / f"{cid}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        # A fresh lock object per call: two threads of one process exclude each other as two
+        # processes do. filelock picks the OS lock (flock on POSIX, msvcrt.locking on Windows,
+        # released by the OS when a process dies) and falls back to a lock file with its
+        # owner's pid (taken over when that process is gone) where neither exists.
+        lock = FileLock(self._lock_dir / f"{cid}.lock")
         try:
-            # flock locks belong to the open file description, so two threads of one process
-            # (each with its own os.open) exclude each other, as two processes do.
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-            except BlockingIOError:
-                raise WriterBusy(cid) from None
+            lock.acquire(timeout=-1 if wait else 0, poll_interval=_LOCK_POLL_SECONDS)
+        except Timeout:
+            raise WriterBusy(cid) from None
+        try:
             with self._held.mark(cid):
                 yield
         finally:
-            os.close(fd)  # closing the descriptor releases the lock, also on a crash
+            lock.release()

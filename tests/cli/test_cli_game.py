@@ -9,6 +9,7 @@ import pytest
 from succession_wars.sw_helpers import start_command
 
 from mekref.daemon.cli import main
+from mekref.daemon.store import open_store
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.game import SUCCESSION_WARS
 
@@ -59,7 +60,7 @@ def test_a_refused_command_changes_nothing(
     before = json.loads(capsys.readouterr().out)
     # Davion does not play first: ending Davion's phase is not Davion's to do now.
     wrong = _write(tmp_path / "wrong.json", m.SWEndPhase(actor="Davion", house="Davion"))
-    assert main(["game", "do", "--db", db, "--campaign", campaign, str(wrong)]) == 1
+    assert main(["game", "do", "--db", db, "--campaign", campaign, str(wrong)]) == 3
     assert "refused" in capsys.readouterr().err
     assert main(["game", "state", "--db", db, "--campaign", campaign, "--json"]) == 0
     after = json.loads(capsys.readouterr().out)
@@ -97,11 +98,11 @@ def test_a_store_that_cannot_be_opened_is_one_line(
     not_a_db = tmp_path / "notes.txt"
     not_a_db.write_text("not a database " * 20, encoding="utf-8")
     for argv in (["game", "list"], ["report"], ["battle", "pending"]):
-        assert main([*argv, "--db", str(not_a_db)]) == 2
+        assert main([*argv, "--db", str(not_a_db)]) == 5  # the store's exit code
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and "not a database" in err
     unreachable = "postgresql://referee:s3cret@127.0.0.1:1/x?connect_timeout=5"
-    assert main(["report", "--db", unreachable]) == 2
+    assert main(["report", "--db", unreachable]) == 5
     err = capsys.readouterr().err
     assert "cannot open the store" in err and "s3cret" not in err
 
@@ -110,6 +111,7 @@ def test_a_campaign_that_is_not_there_is_one_line_that_names_the_way_out(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = str(tmp_path / "sw.db")
+    open_store(db).close()  # a store without that campaign (a missing store is exit 5)
     end = _write(tmp_path / "end.json", m.SWEndPhase(actor="Liao", house="Liao"))
     missing = "0b8a2f0e-4b8e-4d8e-9d5e-2f1d3c4b5a69"
     for campaign in ("nope", missing):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from console_script import mekref
+
 from mekref.daemon.cli import main
 
 
@@ -21,3 +23,28 @@ def test_map_show_writes_svg_otherwise(tmp_path: Path) -> None:
     out = tmp_path / "ginestra.svg"
     assert main(["map", "show", "-o", str(out)]) == 0
     assert out.read_text(encoding="utf-8").lstrip().startswith(("<svg", "<?xml"))
+
+
+def test_a_missing_libcairo_is_one_line_naming_it_and_the_svg_still_works(tmp_path: Path) -> None:
+    # cairosvg loads libcairo through cairocffi when imported; where the library is missing
+    # that import raises OSError. A module of the same name earlier on the path does the same
+    # to the installed console script, in a fresh process.
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "cairosvg.py").write_text(
+        'raise OSError("no library called \\"cairo-2\\" was found\\n'
+        "cannot load library 'libcairo.so.2': libcairo.so.2: cannot open shared object file\")\n",
+        encoding="utf-8",
+    )
+    env = {"PYTHONPATH": str(shadow)}
+    png = tmp_path / "map.png"
+    done = mekref("map", "show", "-o", str(png), env=env)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "libcairo" in done.stderr and "no library called" in done.stderr
+    assert f"-o {tmp_path / 'map.svg'}" in done.stderr
+    assert not png.exists()
+    svg = tmp_path / "map.svg"
+    drawn = mekref("map", "show", "-o", str(svg), env=env)
+    assert drawn.returncode == 0, drawn.stderr
+    assert svg.read_text(encoding="utf-8").lstrip().startswith(("<svg", "<?xml"))

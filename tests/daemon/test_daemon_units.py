@@ -14,8 +14,8 @@ from daemon_helpers import OTHER_FORCE, battle_bytes, new_campaign, sha
 
 from mekref.daemon.config import ConfigError, build_config, load_toml
 from mekref.daemon.ingest import Outcome, Pipeline
-from mekref.daemon.serve import redact
 from mekref.daemon.store import open_store
+from mekref.daemon.store.open import redact
 from mekref.daemon.watch.quarantine import Reason, quarantine_copy
 from mekref.daemon.watch.readiness import PendingFiles
 from mekref.daemon.watch.scan import is_battle_file, scan_folders
@@ -73,7 +73,7 @@ def test_status_of_a_missing_database_is_an_error(tmp_path: Path) -> None:
         text=True,
         timeout=60,
     )
-    assert out.returncode == 3 and "--db" in out.stderr
+    assert out.returncode == 5 and "--db" in out.stderr
     assert not (tmp_path / "no.db").exists()
 
 

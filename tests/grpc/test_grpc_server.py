@@ -203,7 +203,7 @@ def test_standalone_module_and_token_cli(tmp_path: Path) -> None:
     token = out.getvalue().strip()
     assert token.startswith("mkr_")
     side = parser.parse_args(["token", "create", "--db", db, "--side", "davion"])
-    assert side.handler(side) == 1  # no campaign in the database yet
+    assert side.handler(side) == 2  # no campaign in the database yet (usage)
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "mekref.daemon.grpc", "--db", db, "--grpc", "127.0.0.1:0"],

@@ -1,0 +1,165 @@
+"""Start-up time of the ``mekref`` console script against a bare ``python -c pass``.
+
+Each command runs in a fresh process, as a user starts it: ``mekref --help``, ``mekref
+--version``, ``mekref report --json`` and ``mekref status --json`` on a small campaign store
+made for the run. The baseline is the same interpreter starting and doing nothing, timed in the
+same run; rounds alternate between the commands so a busy machine slows them alike. Wall time
+(min and median) and the CPU time of the child (user + system, where the OS reports it) are
+shown. One more run of each with ``-X importtime`` lists which of the heavy optional modules
+(gRPC, the PostgreSQL driver, cairo, watchdog) it imported: none should be, for these commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+#: The goal from the issue: ``mekref --help`` under 0.3 s.
+GOAL_HELP_SECONDS = 0.3
+#: Modules a read-only command must not import (they are for serve, PostgreSQL, PNG maps).
+HEAVY = ("grpc", "psycopg", "cairosvg", "cairocffi", "watchdog")
+MEKREF = Path(sys.executable).with_name("mekref.exe" if os.name == "nt" else "mekref")
+
+
+@dataclass(frozen=True)
+class Result:
+    name: str
+    min_s: float
+    median_s: float
+    cpu_s: float | None
+    heavy_imports: list[str]
+
+
+def _cpu() -> float | None:
+    try:
+        import resource  # POSIX only: CPU time of finished children
+    except ImportError:
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _time(argv: list[str], env: dict[str, str]) -> tuple[float, float | None]:
+    cpu_before = _cpu()
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, env=env, check=False)
+    wall = time.perf_counter() - start
+    cpu_after = _cpu()
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} exited {done.returncode}: {done.stderr.decode()}")
+    cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    return wall, cpu
+
+
+def _heavy_imports(argv: list[str], env: dict[str, str]) -> list[str]:
+    done = subprocess.run(
+        argv, capture_output=True, env={**env, "PYTHONPROFILEIMPORTTIME": "1"}, check=False
+    )
+    found = set()
+    for line in done.stderr.decode(errors="replace").splitlines():
+        name = line.rsplit("|", 1)[-1].strip()
+        top = name.split(".", 1)[0]
+        if top in HEAVY:
+            found.add(top)
+    return sorted(found)
+
+
+def commands(db: str) -> list[tuple[str, list[str]]]:
+    return [
+        ("bare `python -c pass` (baseline)", [sys.executable, "-c", "pass"]),
+        ("`mekref --help`", [str(MEKREF), "--help"]),
+        ("`mekref --version`", [str(MEKREF), "--version"]),
+        ("`mekref report --json` (small SQLite campaign)", [str(MEKREF), "report", "--db", db,
+                                                            "--json"]),
+        ("`mekref status --json`", [str(MEKREF), "status", "--db", db, "--json"]),
+    ]  # fmt: skip
+
+
+def run(rounds: int = 7) -> list[Result]:
+    if not MEKREF.exists():
+        raise SystemExit(f"{MEKREF}: the console script is not installed (run 'make install')")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEKREF_")}
+    env["NO_COLOR"] = "1"
+    with tempfile.TemporaryDirectory(prefix="mekref-bench-startup-") as tmp:
+        db = str(Path(tmp) / "camp.db")
+        made = [str(MEKREF), "campaign", "new", "--db", db, "--name", "Bench", "--seed", "1"]
+        _time(made, env)
+        todo = commands(db)
+        for _, argv in todo:  # warm-up: file system caches, .pyc files
+            _time(argv, env)
+        walls: dict[str, list[float]] = {name: [] for name, _ in todo}
+        cpus: dict[str, list[float]] = {name: [] for name, _ in todo}
+        for _ in range(rounds):
+            for name, argv in todo:
+                wall, cpu = _time(argv, env)
+                walls[name].append(wall)
+                if cpu is not None:
+                    cpus[name].append(cpu)
+        return [
+            Result(
+                name,
+                min(walls[name]),
+                statistics.median(walls[name]),
+                min(cpus[name]) if cpus[name] else None,
+                [] if argv[0] == sys.executable else _heavy_imports(argv, env),
+            )
+            for name, argv in todo
+        ]
+
+
+def markdown(results: list[Result]) -> str:
+    base = results[0].min_s
+    lines = [
+        "| Command | min wall | median wall | CPU (min) | over bare python | heavy imports |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for r in results:
+        cpu = "-" if r.cpu_s is None else f"{r.cpu_s * 1000:.0f} ms"
+        over = "-" if r is results[0] else f"+{(r.min_s - base) * 1000:.0f} ms"
+        heavy = ", ".join(r.heavy_imports) or "none"
+        lines.append(
+            f"| {r.name} | {r.min_s * 1000:.0f} ms | {r.median_s * 1000:.0f} ms | {cpu} "
+            f"| {over} | {heavy if r is not results[0] else '-'} |"
+        )
+    return "\n".join(lines)
+
+
+def summary(results: list[Result], rounds: int) -> str:
+    help_ = next(r for r in results if r.name == "`mekref --help`")
+    verdict = "met" if help_.min_s < GOAL_HELP_SECONDS else "NOT met"
+    return (
+        f"{rounds} alternating rounds, fresh process each; Python {platform.python_version()}, "
+        f"{platform.machine()}, {platform.system()}.\n"
+        f"`mekref --help` {help_.min_s:.3f} s (min): goal < {GOAL_HELP_SECONDS} s {verdict}."
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.startup", description=__doc__)
+    parser.add_argument("--rounds", type=int, default=7, help="timed rounds (default 7)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
+    args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    results = run(args.rounds)
+    if args.json:
+        print(json.dumps({"results": [asdict(r) for r in results]}, indent=2))
+    else:
+        print("### Start-up time\n")
+        print(markdown(results))
+        print()
+        print(summary(results, args.rounds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
