@@ -56,3 +56,14 @@ def test_generated_package_is_typed_and_documented() -> None:
     assert (folder / "py.typed").exists()
     assert (folder / "campaign_pb2.pyi").exists()
     assert (folder / "campaign_pb2_grpc.pyi").exists()
+
+
+def test_client_package_has_the_servers_pins() -> None:
+    client = tomllib.loads((ROOT / "clients/python/pyproject.toml").read_text(encoding="utf-8"))
+    assert client["build-system"]["requires"] == PYPROJECT["build-system"]["requires"]
+    server = _requirements(PYPROJECT["project"]["dependencies"])
+    runtime = _requirements(client["project"]["dependencies"])
+    for name in ("grpcio", "protobuf"):
+        assert runtime[name].specifier == server[name].specifier, name
+    heavy = {"lxml", "psycopg", "watchdog", "cairosvg", "rich", "structlog", "pyyaml"}
+    assert heavy.isdisjoint(runtime), "the client must not pull in the server's dependencies"
