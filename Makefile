@@ -31,12 +31,10 @@ $(VENV)/.installed: $(VENV)/.deps setup.py $(SOURCES)
 
 install: $(VENV)/.installed
 
-# Generated API code is produced by the build, never committed (issue 5 fills proto/mekref/v1).
+# Generated API code is produced by the build, never committed: proto/generate.py is the one
+# generator, run here and by setup.py's build hook (pip install ., wheels, sdists, pipx).
 proto:
-	@mkdir -p proto/gen/mekref/v1 && touch proto/gen/mekref/v1/__init__.py proto/gen/mekref/v1/py.typed
-	@if ls proto/mekref/v1/*.proto >/dev/null 2>&1; then \
-	  PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m grpc_tools.protoc -Iproto --python_out=proto/gen --grpc_python_out=proto/gen \
-	    --mypy_out=quiet:proto/gen --mypy_grpc_out=quiet:proto/gen proto/mekref/v1/*.proto; fi
+	@$(BIN)/python proto/generate.py
 
 demo: install
 	$(BIN)/python -m mekref.daemon.demo
