@@ -38,5 +38,6 @@ EXPOSE 50051
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
   CMD ["python", "-m", "mekref.daemon.healthcheck", "127.0.0.1:50051", "--timeout", "5"]
 ENTRYPOINT ["mekref"]
-CMD ["serve", "--db", "/var/lib/mekref/mekref.db", "--watch", "/megamek/logs", \
+# --create: the first start makes the store (any other command refuses a missing one).
+CMD ["serve", "--db", "/var/lib/mekref/mekref.db", "--create", "--watch", "/megamek/logs", \
      "--grpc", "0.0.0.0:50051", "--log-format", "json"]
