@@ -9,8 +9,8 @@ the reason it must wait (:attr:`BattleFileRead.waiting`).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.gzip_safety import is_gzip
@@ -27,7 +27,7 @@ GAME_IN_PROGRESS = "game in progress"
 
 
 def is_savegame_name(path: str) -> bool:
-    return os.path.basename(path).lower().endswith(SAVEGAME_SUFFIXES)
+    return PurePath(path).name.lower().endswith(SAVEGAME_SUFFIXES)
 
 
 @dataclass(frozen=True)
