@@ -133,6 +133,8 @@ class SavedEntity:
     tank_crits: tuple[tuple[str, str], ...] = ()
     structural_integrity: int | None = None
     structural_integrity_max: int | None = None
+    #: Tons of troop space (``TroopSpace`` / ``InfantryCompartment``, infantry bays).
+    troop_space: float = 0.0
     #: Ejected crews (MekWarrior / EjectedCrew entities): the unit they left and who holds them.
     original_ride_id: int | None = None
     original_ride_external_id: str | None = None

@@ -280,6 +280,7 @@ def _read_entity(g: Graph, el: Element, path: str, notices: list[Notice]) -> Sav
         motive_penalty=g.int_of(el, "motivePenalty"),
         tank_crits=_tank_crits(g, el) if motive_damage is not None else (),
         structural_integrity=g.int_of(el, "structIntegrity"),
+        troop_space=_troop_space(g, el),
         structural_integrity_max=g.int_of(el, "orig__structIntegrity"),
         original_ride_id=_non_negative(g.int_of(el, "originalRideId")),
         original_ride_external_id=_external(g.text(el, "originalRideExternalId")),
@@ -413,6 +414,22 @@ def _loose_ammo(
             )
         )
     return tuple(out)
+
+
+#: Transporters that carry troops. Their fields (``totalSpace``) are shared with cargo bays, so
+#: the simple class name (package stripped: MegaMek moves packages) tells them apart.
+_TROOP_TRANSPORTERS = frozenset(
+    {"TroopSpace", "InfantryCompartment", "InfantryBay", "BattleArmorBay"}
+)
+
+
+def _troop_space(g: Graph, el: Element) -> float:
+    total = 0.0
+    for t in g.items(g.field(el, "transports")):
+        cls = (t.get("class") or t.tag).rsplit(".", 1)[-1]
+        if cls in _TROOP_TRANSPORTERS:
+            total += _float(g.text(t, "totalSpace")) or 0.0
+    return total
 
 
 def _tank_crits(g: Graph, el: Element) -> tuple[tuple[str, str], ...]:

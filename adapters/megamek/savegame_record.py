@@ -30,7 +30,7 @@ damage is known without any unit file.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mekref.adapters.megamek.design import (
     AmmoBin,
@@ -116,7 +116,10 @@ def to_record(save: SaveGame) -> SaveGameRecord:
         if section is None:
             notices.append(Notice(e.line, f"{e.display_name}: never joined the game; left out"))
             continue
-        entities.append(_entity(e, section))
+        entity = _entity(e, section)
+        if e.is_ejected_crew and entity.pick_up_id is None and section is Section.SURVIVORS:
+            entity = _with_recoverer(save, e, entity, notices)
+        entities.append(entity)
         kill = _kill(save, e, section, notices)
         if kill is not None:
             kills.append(kill)
@@ -128,6 +131,81 @@ def to_record(save: SaveGame) -> SaveGameRecord:
         notices=tuple(notices),
     )
     return SaveGameRecord(mul=mul, designs=designs_of(save), save=save)
+
+
+#: TripWire line 348: ejected crews "not within 6 hexes of a friendly infantry or unit with troop
+#: capacity (or a battleMech with hands)" are captured. The savegame knows where everyone stood.
+RECOVERY_HEXES = 6
+
+
+def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Hexes between two MegaMek board positions (0-based column, row; odd columns sit half a
+    hex lower, MegaMek's layout): through cube coordinates."""
+
+    def cube(x: int, y: int) -> tuple[int, int, int]:
+        q, r = x, y - (x - (x & 1)) // 2
+        return q, r, -q - r
+
+    (aq, ar, as_), (bq, br, bs) = cube(*a), cube(*b)
+    return max(abs(aq - bq), abs(ar - br), abs(as_ - bs))
+
+
+def can_recover_crews(e: SavedEntity) -> bool:
+    """Infantry, a unit with troop space, or a Mek with a working hand (line 348)."""
+    if e.kind.is_infantry:
+        return True
+    if e.troop_space:
+        return True
+    if not e.kind.is_mek:
+        return False
+    return any(
+        s.system == 10 and not (s.hit or s.destroyed or s.missing)
+        for loc in e.locations
+        if not loc.destroyed
+        for s in loc.slots
+    )
+
+
+def _with_recoverer(
+    save: SaveGame, crew: SavedEntity, entity: Entity, notices: list[Notice]
+) -> Entity:
+    """Ruling SG-6: an ejected crew still on the map at the end counts as picked up by the
+    nearest friendly unit able to recover it within 6 hexes (TripWire line 348)."""
+    owner = save.player(crew.owner_id)
+    if crew.position is None or owner is None:
+        return entity
+    best: tuple[int, int, SavedEntity] | None = None
+    for other in save.entities:
+        if other is crew or other.position is None or section_of(other) is not Section.SURVIVORS:
+            continue
+        other_owner = save.player(other.owner_id)
+        if other_owner is None or other_owner.is_enemy_of(owner) or other.is_ejected_crew:
+            continue
+        if not can_recover_crews(other):
+            continue
+        d = hex_distance(crew.position, other.position)
+        if d <= RECOVERY_HEXES and (best is None or (d, other.game_id) < best[:2]):
+            best = (d, other.game_id, other)
+    if best is None:
+        return entity
+    rescuer = best[2]
+    if rescuer.external_id is None:
+        notices.append(
+            Notice(
+                crew.line,
+                f"{crew.display_name} is {best[0]} hexes from {rescuer.display_name}, which could "
+                "recover it, but that unit has no externalId to name it by",
+            )
+        )
+        return entity
+    notices.append(
+        Notice(
+            crew.line,
+            f"{crew.display_name} is {best[0]} hexes from friendly {rescuer.display_name}: "
+            "recovered (TripWire line 348, ruling SG-6)",
+        )
+    )
+    return replace(entity, pick_up_id=rescuer.external_id)
 
 
 def _kill(save: SaveGame, e: SavedEntity, section: Section, notices: list[Notice]) -> Kill | None:
