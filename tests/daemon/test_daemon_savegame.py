@@ -14,6 +14,7 @@ import shutil
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from console_script import mekref
 from daemon_helpers import Serve, ingested, status_json, wait_until
 from savegame_variants import FIXTURE, ended_game, gz
@@ -175,3 +176,48 @@ def test_serve_watches_savegames(tmp_path: Path) -> None:
         ]
     finally:
         assert serve.stop() == 0
+
+
+def test_a_savegame_uploaded_over_grpc(tmp_path: Path) -> None:
+    import grpc
+
+    from mekref.daemon.app import App
+    from mekref.daemon.config import ServeConfig
+    from mekref.daemon.grpc.server import GrpcServer, ServerOptions
+    from mekref.daemon.grpc.tokens import Role
+    from mekref.v1 import battle_pb2, battle_pb2_grpc
+
+    db = tmp_path / "c.db"
+    cid = make_campaign(db)
+    config = ServeConfig(db=str(db), quarantine=tmp_path / "quarantine")
+    app = App(config, open_store(str(db)))
+    server = GrpcServer(app.pipeline, app.tokens, "127.0.0.1:0", options=ServerOptions())
+    port = server.start()
+    secret = app.tokens.issue(Role.REFEREE).secret
+    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    stub = battle_pb2_grpc.BattleServiceStub(channel)
+    md = (("authorization", f"Bearer {secret}"),)
+
+    def upload(name: str, content: bytes) -> battle_pb2.UploadBattleFileResponse:
+        request = battle_pb2.UploadBattleFileRequest(
+            campaign_id=cid, file_name=name, content=content
+        )
+        return stub.UploadBattleFile(request, metadata=md)
+
+    try:
+        held = upload("Round-0-autosave.sav.gz", FIXTURE.read_bytes())
+        assert held.outcome == battle_pb2.UPLOAD_OUTCOME_HELD_UNMATCHED
+        assert held.reason.startswith("game in progress (round 0, deployment phase)")
+        done = upload("final.sav.gz", gz(ended_game()))
+        assert done.outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED
+        assert done.last_seq >= done.first_seq > 0
+        # Broken bytes are the client's error, answered at once; the quarantine keeps them.
+        data = FIXTURE.read_bytes()
+        with pytest.raises(grpc.RpcError) as info:
+            upload("cut.sav.gz", data[: len(data) // 3])
+        assert info.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert "truncated" in (info.value.details() or "")
+    finally:
+        channel.close()
+        server.stop(1)
+        app.close()
