@@ -36,8 +36,9 @@ CURRENT_NAMES = {
     "megamek.common.CriticalSlot-array": "megamek.common.equipment.CriticalSlot-array",
     "megamek.common.Player": "megamek.common.Player",
 }
-#: Fields renamed between 0.43 and current MegaMek (AbstractGame).
+#: Fields renamed between 0.43 and current MegaMek (AbstractGame, Crew).
 CURRENT_FIELDS = {"entities": "inGameObjects", "roundCount": "currentRound"}
+CURRENT_CREW_FIELDS = {"name": "names", "nickname": "nicknames"}
 
 
 def fixture_xml() -> bytes:
@@ -83,6 +84,10 @@ def _rename(root: etree._Element) -> None:
         cls = el.get("class")
         if cls in CURRENT_NAMES:
             el.set("class", CURRENT_NAMES[cls])
+    for crew in root.iter("crew"):
+        for child in crew:
+            if child.tag in CURRENT_CREW_FIELDS:
+                child.tag = CURRENT_CREW_FIELDS[child.tag]
     phase = root.find("phase")
     if phase is not None and phase.text:
         phase.text = phase.text.removeprefix("PHASE_")

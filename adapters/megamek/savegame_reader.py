@@ -159,8 +159,10 @@ def _version(g: Graph, root: Element) -> str | None:
         return None
     if len(version) == 0:
         return (version.text or "").strip() or None
+    # Current MegaMek keeps a Version object (release, major, minor, snapshot flag...): its
+    # numbers, in order, are the version.
     parts = [(c.text or "").strip() for c in version if isinstance(c.tag, str)]
-    return ".".join(p for p in parts if p) or None
+    return ".".join(p for p in parts if p.isdigit()) or None
 
 
 def _board_size(g: Graph, root: Element) -> tuple[int, int] | None:
@@ -451,13 +453,14 @@ def _crew(g: Graph, el: Element) -> Crew | None:
     crew = g.field(el, "crew")
     if crew is None or crew.tag == "null":
         return None
-    names = g.strings(crew, "name") or ()
+    # MegaMek renamed Crew's arrays (``name`` -> ``names``, ``nickname`` -> ``nicknames``).
+    names = g.strings(crew, "names") or g.strings(crew, "name") or ()
     size = g.int_of(crew, "size")
     slots = len(names) if names else (size or 0)
     hits = g.ints(crew, "hits") or ()
     dead = g.bools(crew, "dead") or ()
     ids = g.strings(crew, "externalId") or ()
-    nicks = g.strings(crew, "nickname") or ()
+    nicks = g.strings(crew, "nicknames") or g.strings(crew, "nickname") or ()
     gunnery = g.ints(crew, "gunnery") or ()
     piloting = g.ints(crew, "piloting") or ()
     members = []

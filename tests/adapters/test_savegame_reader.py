@@ -99,6 +99,9 @@ def test_id_references_and_current_names_read_the_same(current_names: bool) -> N
     if current_names:
         assert b"megamek.common.units.BipedMek" in converted_xml
         assert b"<inGameObjects" in converted_xml
+        at = converted_xml.find(b"<crew>")
+        crew = converted_xml[at : at + 200]
+        assert b"<names>" in crew and b"<name>" not in crew  # Crew.names, renamed from name
 
 
 @pytest.mark.parametrize("current_names", [False, True])
