@@ -46,7 +46,7 @@ class BattleFileRead:
             f"{GAME_IN_PROGRESS} (round {save.round if save.round is not None else '?'}, "
             f"{phase} phase): a savegame is applied once its game has ended (saved in the "
             "victory phase); if this battle is over, the referee applies it with "
-            "`mekref battle ingest --game-over FILE`"
+            "`mekref battle ingest --game-over FILE --referee NAME --reason TEXT`"
         )
 
     def designs(self, catalog: DesignLookup | None) -> DesignLookup | None:
