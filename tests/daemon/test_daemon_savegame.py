@@ -221,3 +221,30 @@ def test_a_savegame_uploaded_over_grpc(tmp_path: Path) -> None:
         channel.close()
         server.stop(1)
         app.close()
+
+
+def test_the_pipeline_retries_a_half_written_savegame_and_holds_a_game_in_progress(
+    tmp_path: Path,
+) -> None:
+    from mekref.daemon.ingest import Outcome, Pipeline
+
+    db = tmp_path / "c.db"
+    make_campaign(db)
+    data = gz(ended_game())
+    with open_store(str(db)) as store:
+        pipeline = Pipeline(store, quarantine_dir=tmp_path / "q")
+        half = tmp_path / "victory.sav.gz"
+        half.write_bytes(data[: len(data) // 2])
+        # MegaMek is still writing: not judged yet while the file may still change...
+        early = pipeline.process(half, settled=False)
+        assert early.outcome is Outcome.RETRY and "truncated" in (early.reason or "")
+        # ...quarantined with the reason once it has settled and is still cut short.
+        late = pipeline.process(half)
+        assert late.outcome is Outcome.QUARANTINED and late.code == "file_unreadable"
+        # A round autosave: held, and not read again while its bytes stay the same.
+        autosave = tmp_path / "Round-2-autosave.sav.gz"
+        shutil.copyfile(FIXTURE, autosave)
+        assert pipeline.process(autosave).outcome is Outcome.WAITING
+        assert pipeline.process(autosave).outcome is Outcome.UNCHANGED
+        assert [Path(u.path).name for u in store.unmatched_files()] == [autosave.name]
+        assert store.quarantined_files()[0].sha256 == late.sha256
