@@ -210,3 +210,65 @@ def test_broken_reference_is_an_error() -> None:
     assert first is not None
     xml = converted.replace(b'reference="' + first.group(1) + b'"', b'reference="999999"')
     _refuses(gz(xml), "broken XStream reference")
+
+
+def _ejected_minotaur(xml: bytes) -> bytes:
+    """The ended game with the Minotaur's element turned into an ejected MekWarrior: the
+    Stooping Hawk's pilot, on foot one hex from the Reptar (which has hands), still in game."""
+    from lxml import etree
+
+    root = etree.fromstring(xml, etree.XMLParser(huge_tree=True))
+    crew_entity = next(
+        el
+        for el in root.iter("*")
+        if el.findtext("chassis") == "Minotaur" and el.find("id") is not None
+    )
+    crew_entity.find("chassis").text = "MekWarrior"  # type: ignore[union-attr]
+    crew_entity.find("model").text = "Dolores Strunz"  # type: ignore[union-attr]
+    crew_entity.find("removalCondition").text = "0"  # type: ignore[union-attr]
+    crew_entity.find("crew/name/string").text = "Dolores Strunz"  # type: ignore[union-attr]
+    crew_entity.find("crew/externalId/string").text = (  # type: ignore[union-attr]
+        "652f7039-4204-492d-97a2-3d4adfa041ff"
+    )
+    position = etree.SubElement(crew_entity, "position")
+    etree.SubElement(position, "x").text = "5"
+    etree.SubElement(position, "y").text = "16"
+    for tag, text in (
+        ("originalRideId", "3"),
+        ("originalRideExternalId", "a84570f0-cc77-427b-8d7e-7bd3b6c96fbf"),
+        ("pickedUpById", "-1"),
+        ("pickedUpByExternalId", "-1"),
+    ):
+        etree.SubElement(crew_entity, tag).text = text
+    hawk_crew = next(
+        el for el in root.iter("crew") if el.findtext("name/string") == "Dolores Strunz"
+    )
+    hawk_crew.find("ejected").text = "true"  # type: ignore[union-attr]
+    return etree.tostring(root, encoding="utf-8")
+
+
+def test_an_ejected_crew_is_linked_to_its_unit_and_to_a_rescuer_nearby() -> None:
+    from mekref.adapters.megamek.ejections import find_ejections
+
+    rec = to_record(read_savegame_bytes(gz(_ejected_minotaur(ended_game())), "ej"))
+    crew = rec.save.entity(1)
+    assert crew is not None and crew.is_ejected_crew and crew.original_ride_id == 3
+    [ejection] = find_ejections(rec.mul)
+    assert ejection.left_unit is not None and ejection.left_unit.chassis == "Stooping Hawk"
+    assert ejection.crew_entity.section is Section.SURVIVORS
+    # One hex from the Reptar, whose hands can carry a pilot (ruling SG-6).
+    assert ejection.picked_up_by == "2069bbd4-dbd5-47cb-9cc8-c1fe3daa2f35"
+    assert any("recovered (TripWire line 348" in n.message for n in rec.mul.notices)
+    hawk = next(e for e in rec.mul.entities if e.chassis == "Stooping Hawk")
+    assert hawk.crew is not None and hawk.crew.ejected
+
+
+def test_a_dead_crew_member_reads_as_dead() -> None:
+    xml = ended_game().replace(
+        b"<dead>\n            <boolean>false</boolean>",
+        b"<dead>\n            <boolean>true</boolean>",
+        1,
+    )
+    rec = to_record(read_savegame_bytes(gz(xml), "dead"))
+    dead = [m for e in rec.mul.entities for m in e.members if m.dead]
+    assert len(dead) == 1 and dead[0].hits == 6
