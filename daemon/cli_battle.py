@@ -4,6 +4,11 @@
 its units to the campaign and submits it; with ``--control SIDE`` it also records who holds
 the field. The battle resolves as soon as every side whose units appear has sent a file and
 control is known; before that, ``battle close`` resolves it on a referee's word.
+
+A file is a MegaMek unit list or record (``.mul``) or a savegame (``.sav.gz``, ``.sav``). A
+savegame is the whole game, every side's view at once; it is taken only when its game has
+ended (saved in MegaMek's victory phase, e.g. ``/save final`` once the game is over). A round
+autosave is held unless the referee says the battle is over (``--game-over``).
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from mekref.rules.tripwire.battle_messages import (
     SetBattleControl,
     SetUnitFate,
 )
-from mekref.rules.tripwire.battle_model import Fate
+from mekref.rules.tripwire.battle_model import SAVEGAME_ROOT, Fate
 from mekref.rules.tripwire.battles import pending_battles, retreat_check
 from mekref.rules.tripwire.game import dice_for
 from mekref.rules.tripwire.state import CampaignState
@@ -53,6 +58,9 @@ examples:
       --units-dir ~/megamek/data/mekfiles
   mekref battle ingest --db c.db logs/Ann.mul --assign 12=UNIT_ID --referee Ann \\
       --reason "the Griffin at line 12 is Kai's"
+  mekref battle ingest --db c.db ~/megamek/savegames/final.sav.gz --control loyalists
+  mekref battle ingest --db c.db savegames/Round-7-autosave.sav.gz --game-over \\
+      --referee Ann --reason "we stopped after round 7; the rebels withdrew"
   mekref battle pending --db c.db
   mekref battle fate --db c.db --unit UNIT --fate captured --side loyalists \\
       --referee Ann --reason "surrendered after the game"
@@ -74,7 +82,7 @@ def register(sub: Any) -> None:
         "ingest", help="submit battle files", description=INGEST_DESCRIPTION, **kw
     )
     add_db(ingest)
-    ingest.add_argument("files", nargs="+", type=Path, metavar="RECORD.mul")
+    ingest.add_argument("files", nargs="+", type=Path, metavar="RECORD.mul|GAME.sav.gz")
     ingest.add_argument("--control", metavar="SIDE", help="the side that controls the field")
     ingest.add_argument("--units-dir", type=Path, metavar="DIR", help="unit designs (.mtf/.blk)")
     ingest.add_argument("--battle", metavar="ID", help="join this battle (default: by units)")
@@ -83,6 +91,12 @@ def register(sub: Any) -> None:
         action="append",
         metavar="LINE=UNIT_ID",
         help="referee: the entity starting at LINE is campaign unit UNIT_ID (repeat)",
+    )
+    ingest.add_argument(
+        "--game-over",
+        action="store_true",
+        help="referee: the battle is over; apply a savegame saved before MegaMek's victory "
+        "phase (a round autosave) instead of holding it",
     )
     add_referee(ingest)
     ingest.set_defaults(handler=guarded(run_ingest), command_name="battle ingest")
@@ -128,6 +142,8 @@ def run_ingest(args: argparse.Namespace) -> int:
     assigned = _assignments(args.assign or ())
     if assigned and note is None:
         raise CliError("--assign is the referee's word: add --referee NAME --reason TEXT")
+    if args.game_over and note is None:
+        raise CliError("--game-over is the referee's word: add --referee NAME --reason TEXT")
     console = out_console()
     failed = 0
     with opened(args.db, designs=design_lookup(args.units_dir)) as app:
@@ -143,6 +159,7 @@ def run_ingest(args: argparse.Namespace) -> int:
             battle_id=args.battle,
             assigned=assigned or None,
             actor=note.referee if note else "cli",
+            game_over=bool(args.game_over),
         )
         battles: list[str] = []
         for path in args.files:
@@ -170,6 +187,7 @@ def run_ingest(args: argparse.Namespace) -> int:
 _OUTCOME_WORDS = {
     Outcome.NOT_FOR_CAMPAIGN: "not for this campaign",
     Outcome.UNMATCHED: "matches no campaign",
+    Outcome.WAITING: "held",
     Outcome.QUARANTINED: "quarantined",
     Outcome.SKIPPED: "not read",
 }
@@ -190,10 +208,14 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
             battles.append(event.battle_id)
             f = event.file
             unmatched = f"; not in the campaign: {', '.join(f.unmatched)}" if f.unmatched else ""
+            view = (
+                "savegame: every side's view"
+                if f.root == SAVEGAME_ROOT
+                else f"view of side {f.reporting_side or '(none)'}"
+            )
             console.print(
                 f"{path}: {len(f.units)} units for battle {event.battle_id}"
-                f"{' (new)' if event.opened else ''}, view of side "
-                f"{f.reporting_side or '(none)'}{unmatched}"
+                f"{' (new)' if event.opened else ''}, {view}{unmatched}"
             )
         if isinstance(event, BattleResolved):
             console.print(f"battle {event.battle_id} resolved")

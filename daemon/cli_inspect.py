@@ -1,4 +1,4 @@
-"""``mekref inspect``: what a MegaMek unit list or battle record says, without changing anything."""
+"""``mekref inspect``: what a MegaMek unit list, record or savegame says, changing nothing."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from mekref.adapters.megamek.battle_file import BattleFileRead, read_battle_file
 from mekref.adapters.megamek.errors import MulReadError
-from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import (
     AmmoSummary,
     DesignLookup,
@@ -26,11 +26,16 @@ from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 
 EXIT_MISSING_FILE = exit_codes.USAGE
 
-HELP = "show what a .mul unit list or battle record contains"
+HELP = "show what a .mul unit list, battle record or .sav.gz savegame contains"
 DESCRIPTION = """\
-Read one or more MegaMek .mul files (plain unit lists or end-of-game battle records) and show
-them section by section: each unit, its crew and their hits, its state, the locations it lost
-and its ammunition. Nothing is written anywhere.
+Read one or more MegaMek .mul files (plain unit lists or end-of-game battle records) or
+savegames (.sav.gz, .sav) and show them section by section: each unit, its crew and their hits,
+its state, the locations it lost and its ammunition. Nothing is written anywhere.
+
+A savegame is shown as the record mekref applies: every unit in the section its owner's record
+would give it (survivors, retreated, salvage, devastated), kills from the game's killer ids, and
+what a record lacks: the game's phase and round (whether it has ended), the players and teams,
+and where each unit stood at the end. Its units' designs come from the savegame itself.
 
 With --units-dir, units are matched to their designs (.mtf/.blk files, loose or zipped) so the
 unit type, tonnage and tech base come from the design instead of being guessed from the file.
@@ -45,6 +50,7 @@ examples:
   mekref inspect logs/Bob.mul                 what a battle record says, section by section
   mekref inspect logs/Ann.mul logs/Bob.mul    both players' views of one battle
   mekref inspect logs/Bob.mul --json          the same as JSON, for scripts
+  mekref inspect savegames/final.sav.gz       a savegame as the record mekref would apply
   mekref inspect force.mul --units-dir ~/megamek/data/mekfiles
                                               add tonnage, tech base and unit type from designs
 """
@@ -58,7 +64,9 @@ def register(sub: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", type=Path, help=".mul file(s)")
+    parser.add_argument(
+        "files", nargs="+", metavar="FILE", type=Path, help=".mul or .sav.gz file(s)"
+    )
     parser.add_argument(
         "--units-dir",
         type=Path,
@@ -78,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         except CatalogUnavailable as exc:
             err.print(f"mekref inspect: {exc}")
             return EXIT_MISSING_FILE
-    summaries: list[FileSummary] = []
+    summaries: list[tuple[FileSummary, BattleFileRead]] = []
     worst = 0
     for path in args.files:
         try:
@@ -88,21 +96,89 @@ def run(args: argparse.Namespace) -> int:
             worst = max(worst, EXIT_MISSING_FILE)
             continue
         try:
-            mul = read_mul_bytes(data, str(path))
+            parsed = read_battle_file(data, str(path))
         except MulReadError as exc:
             err.print(f"mekref inspect: {exc.one_line()}")
             worst = max(worst, exc.exit_code)
             continue
-        summaries.append(summarize(mul, str(path), design_for))
+        summary = summarize(parsed.mul, str(path), parsed.designs(design_for))
+        summaries.append((summary, parsed))
     if args.json:
-        payload = [summary_to_json(s) for s in summaries]
+        payload = [_json(summary, parsed) for summary, parsed in summaries]
         out: object = payload[0] if len(args.files) == 1 and payload else payload
         print_json(out)
     else:
         console = out_console()
-        for summary in summaries:
+        for summary, parsed in summaries:
             _print_tables(console, summary)
+            if parsed.savegame is not None:
+                _print_savegame(console, parsed)
     return worst
+
+
+def _savegame_json(parsed: BattleFileRead) -> dict[str, Any] | None:
+    if parsed.savegame is None:
+        return None
+    save = parsed.savegame.save
+    players = {p.id: p for p in save.players}
+    return {
+        "phase": save.phase,
+        "round": save.round,
+        "game_over": save.game_over,
+        "waiting": parsed.waiting,
+        "references": save.reference_mode,
+        "board": list(save.board_size) if save.board_size else None,
+        "players": [{"id": p.id, "name": p.name, "team": p.team} for p in save.players],
+        "entities": [
+            {
+                "game_id": e.game_id,
+                "unit": e.display_name,
+                "external_id": e.external_id,
+                "owner": players[e.owner_id].name if e.owner_id in players else None,
+                "removal": e.removal.name.lower(),
+                "position": list(e.position) if e.position else None,
+                "killer_game_id": e.killer_id,
+            }
+            for e in save.entities
+        ],
+    }
+
+
+def _json(summary: FileSummary, parsed: BattleFileRead) -> Any:
+    out = summary_to_json(summary)
+    game = _savegame_json(parsed)
+    if game is not None and isinstance(out, dict):
+        out["savegame"] = game
+    return out
+
+
+def _print_savegame(console: Console, parsed: BattleFileRead) -> None:
+    game = _savegame_json(parsed)
+    assert game is not None
+    ended = "the game has ended" if game["game_over"] else "the game is NOT over"
+    console.print(
+        Text(
+            f"savegame: round {game['round']}, {str(game['phase']).lower()} phase: {ended}"
+            f"; references by {game['references']}"
+        )
+    )
+    if game["waiting"]:
+        console.print(Text.assemble(("held", "yellow"), f": {game['waiting']}"))
+    table = Table(title="units at the end", title_justify="left", expand=False)
+    for column in ("id", "unit", "owner (team)", "removal", "hex"):
+        table.add_column(column, overflow="fold")
+    teams = {p["name"]: p["team"] for p in game["players"]}
+    for e in game["entities"]:
+        owner = e["owner"] or "?"
+        hex_ = (
+            "off the board"
+            if e["position"] is None
+            else "{:02d}{:02d}".format(e["position"][0] + 1, e["position"][1] + 1)
+        )
+        table.add_row(
+            str(e["game_id"]), e["unit"], f"{owner} ({teams.get(owner, '?')})", e["removal"], hex_
+        )
+    console.print(table)
 
 
 def _ammo_by_type(bins: tuple[AmmoSummary, ...]) -> str:

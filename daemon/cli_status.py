@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from mekref.adapters.megamek.battle_file import GAME_IN_PROGRESS
 from mekref.daemon import exit_codes
 from mekref.daemon.app import App
 from mekref.daemon.campaigns import CampaignRunner
@@ -29,6 +30,9 @@ Show what mekref serve has done, read from its database (the daemon may be runni
   ingested     files applied to a campaign: path, sha256, battle, when
   waiting      battles that still wait for files (one per side) or for the referee
   unmatched    good files that belong to no known campaign yet (retried on every rescan)
+  savegames    MegaMek savegames of games still in progress (round autosaves): held, not
+               applied, until a save of the ended game arrives or the referee applies one
+               (mekref battle ingest --game-over)
   quarantined  bad files, with the reason and where the copy is
 
 default database: $MEKREF_DB, db in mekref.toml, else {default_db()}
@@ -61,12 +65,15 @@ class Status:
     waiting: list[dict[str, Any]]
     unmatched: list[dict[str, Any]]
     quarantined: list[dict[str, Any]]
+    #: Savegames held because their game is not over (a round autosave), with the reason.
+    savegames_waiting: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "campaigns": self.campaigns,
             "ingested": self.ingested,
             "waiting": self.waiting,
+            "savegames_waiting": self.savegames_waiting,
             "unmatched": self.unmatched,
             "quarantined": self.quarantined,
         }
@@ -101,6 +108,8 @@ def collect(store: EventStore, runner: CampaignRunner) -> Status:
                     "files": list(battle.files),
                 }
             )
+    # Held files share one table: a savegame waiting for its game's end says so in its reason.
+    held = store.unmatched_files()
     return Status(
         campaigns=[
             {"id": c.id, "name": c.name, "ruleset": c.ruleset, "created_at": _when(c.created_at)}
@@ -121,7 +130,13 @@ def collect(store: EventStore, runner: CampaignRunner) -> Status:
         waiting=waiting,
         unmatched=[
             {"path": u.path, "sha256": u.sha256, "reason": u.reason, "since": _when(u.first_seen)}
-            for u in store.unmatched_files()
+            for u in held
+            if not u.reason.startswith(GAME_IN_PROGRESS)
+        ],
+        savegames_waiting=[
+            {"path": u.path, "sha256": u.sha256, "reason": u.reason, "since": _when(u.first_seen)}
+            for u in held
+            if u.reason.startswith(GAME_IN_PROGRESS)
         ],
         quarantined=[
             {
@@ -177,6 +192,16 @@ def print_status(status: Status, console: Console) -> None:
                     ", ".join(b["sides_reported"]) or "-",
                 ]
                 for b in status.waiting
+            ],
+        )
+    )
+    console.print(
+        _table(
+            f"Savegames waiting for their game to end ({len(status.savegames_waiting)})",
+            ["since", "file", "sha256", "why"],
+            [
+                [u["since"][:19], u["path"], u["sha256"][:16], u["reason"]]
+                for u in status.savegames_waiting
             ],
         )
     )

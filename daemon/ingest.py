@@ -32,9 +32,9 @@ from typing import Any
 
 import structlog
 
+from mekref.adapters.megamek.battle_file import read_battle_file
 from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mul_model import MulFile
-from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES
 from mekref.daemon.campaigns import CampaignRunner
@@ -55,6 +55,8 @@ class Outcome(StrEnum):
     APPLIED = "applied"
     ALREADY_APPLIED = "already_applied"
     UNMATCHED = "unmatched"
+    #: A savegame of a game not yet over (a round autosave): held, not applied, not quarantined.
+    WAITING = "waiting"
     QUARANTINED = "quarantined"
     ALREADY_QUARANTINED = "already_quarantined"
     #: The caller named a campaign and the file does not belong to it: nothing changed.
@@ -80,6 +82,9 @@ class IngestOptions:
     #: The referee's word for entities names cannot settle: entity line -> campaign unit id.
     assigned: Mapping[int, str] | None = None
     actor: str = DEFAULT_ACTOR
+    #: The referee's word that the battle is over: a savegame saved before MegaMek's victory
+    #: phase is applied instead of waiting.
+    game_over: bool = False
 
 
 @dataclass(frozen=True)
@@ -179,7 +184,12 @@ class Pipeline:
             )
             return IngestResult(Outcome.RETRY, where, reason=str(exc))
         result = self._guarded(read, where, display_text(path.name), settled, opts)
-        if result.outcome in (Outcome.APPLIED, Outcome.ALREADY_APPLIED, Outcome.QUARANTINED):
+        if result.outcome in (
+            Outcome.APPLIED,
+            Outcome.ALREADY_APPLIED,
+            Outcome.QUARANTINED,
+            Outcome.WAITING,  # its bytes will never say the game ended: look again if they change
+        ):
             self._final[path] = before
             self._held.pop(path, None)
         elif result.outcome is Outcome.UNMATCHED:
@@ -238,7 +248,7 @@ class Pipeline:
                 code="file_too_large",
             )
         try:
-            mul = read_mul_bytes(read.data, where, max_bytes=self.max_bytes)
+            parsed = read_battle_file(read.data, where, max_bytes=self.max_bytes)
         except MulReadError as exc:
             if not exc.refused and not settled:
                 log.info("file.unfinished", problem=exc.problem)
@@ -251,8 +261,11 @@ class Pipeline:
                 Reason(exc.problem, str(exc.position), exc.hint),
                 code="file_refused" if exc.refused else "file_unreadable",
             )
+        if parsed.waiting is not None and not opts.game_over:
+            return self._wait(where, sha, log, parsed.waiting)
         fault_point("after_parse")
-        return self._apply(where, name, read, mul, campaigns, opts, log)
+        designs = parsed.designs(self.design_for)
+        return self._apply(where, name, read, parsed.mul, campaigns, opts, log, designs)
 
     def _candidates(self, campaigns: list[Campaign]) -> list[tuple[Campaign, Any]]:
         """The campaigns whose rule set takes battle files, with their current state."""
@@ -271,6 +284,7 @@ class Pipeline:
         campaigns: list[Campaign],
         opts: IngestOptions,
         log: Any,
+        designs: DesignLookup | None,
     ) -> IngestResult:
         sha = read.sha256
         candidates = self._candidates(campaigns)
@@ -313,7 +327,7 @@ class Pipeline:
             battle_id=opts.battle_id,
         )
         try:
-            command = files.command(state, mul, request, self.design_for)
+            command = files.command(state, mul, request, designs)
         except AmbiguousMatch as exc:
             return self._quarantine(
                 where,
@@ -450,6 +464,12 @@ class Pipeline:
         held_before = any(u.sha256 == sha for u in known)
         (log.debug if held_before else log.info)("file.unmatched", reason=reason)
         return IngestResult(Outcome.UNMATCHED, where, sha, reason=reason)
+
+    def _wait(self, where: str, sha: str, log: Any, reason: str) -> IngestResult:
+        """A savegame of a game still going on: listed with its reason, never applied."""
+        self.store.hold_unmatched(sha, where, reason)
+        log.info("file.waiting", reason=reason)
+        return IngestResult(Outcome.WAITING, where, sha, reason=reason)
 
     def _quarantine(
         self,

@@ -26,6 +26,8 @@ DEAD_HITS = 6
 class RootKind(StrEnum):
     UNIT = "unit"
     RECORD = "record"
+    #: A MegaMek savegame read as every owner's own record at once (``savegame_record``).
+    SAVEGAME = "savegame"
 
 
 class Section(StrEnum):

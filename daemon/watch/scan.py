@@ -1,4 +1,5 @@
-"""Which files in the watched folders are battle files (``*.mul``, any letter case)."""
+"""Which files in the watched folders are battle files, any letter case: unit lists and records
+(``*.mul``) and MegaMek savegames (``*.sav.gz``, ``*.sav``)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,14 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 SUFFIX = ".mul"
+SUFFIXES = (SUFFIX, ".sav.gz", ".sav")
 
 
 def is_battle_file(path: str | Path) -> bool:
     name = os.path.basename(os.fsdecode(path))
     # Dot-files are editors' and sync tools' temporaries; a rename into place brings the
     # real name, which is what we act on.
-    return name.lower().endswith(SUFFIX) and not name.startswith(".")
+    return name.lower().endswith(SUFFIXES) and not name.startswith(".")
 
 
 def scan_folders(folders: Iterable[Path], *, recursive: bool) -> Iterator[Path]:

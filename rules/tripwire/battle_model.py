@@ -7,6 +7,7 @@ fractions, so a battle report command and its events serialise to canonical JSON
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -157,6 +158,21 @@ class BattleFile:
     ejections: tuple[ReportedEjection, ...] = ()
     kills: tuple[ReportedKill, ...] = ()
     unmatched: tuple[str, ...] = ()  # entities that are no campaign unit (display names)
+
+
+#: ``BattleFile.root`` of a MegaMek savegame: the server's whole game, not one player's view.
+SAVEGAME_ROOT = "savegame"
+
+
+def file_views(file: BattleFile, side_of_unit: Mapping[str, str]) -> frozenset[str]:
+    """The sides whose own view ``file`` is.
+
+    A record (or unit list) is one player's view: its ``reporting_side``, if any. Ruling SG-1:
+    a savegame is the server's whole game, so it is the own view of every side with a unit in
+    it (docs/megamek-adapter.md)."""
+    if file.root == SAVEGAME_ROOT:
+        return frozenset(side_of_unit[u.unit_id] for u in file.units if u.unit_id in side_of_unit)
+    return frozenset({file.reporting_side}) if file.reporting_side else frozenset()
 
 
 # --- the resolution ---------------------------------------------------------------------------

@@ -7,12 +7,15 @@ listed), decide each unit's fate, salvage for the side holding the field, price 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire import injuries
 from mekref.rules.tripwire.battle_model import (
+    SAVEGAME_ROOT,
     Battle,
     BattleFile,
     BattleResolution,
@@ -27,6 +30,7 @@ from mekref.rules.tripwire.battle_model import (
     SideOutcome,
     UnitDamage,
     UnitOutcome,
+    file_views,
 )
 from mekref.rules.tripwire.model import UnitKind, UnitRole
 from mekref.rules.tripwire.repair import (
@@ -101,9 +105,13 @@ def _views(battle: Battle) -> dict[str, list[tuple[BattleFile, ReportedUnit]]]:
 
 
 def _authoritative(
-    owner: str, views: list[tuple[BattleFile, ReportedUnit]]
+    owner: str, views: list[tuple[BattleFile, ReportedUnit]], owners: Mapping[str, str]
 ) -> tuple[BattleFile, ReportedUnit]:
-    """Ruling BR-2: the owner's own file describes its units; else the first file."""
+    """Ruling BR-2: the owner's own file describes its units; else the first file. Ruling
+    SG-1: a savegame (the server's whole game) is every owner's own file and comes first."""
+    for f, u in views:
+        if f.root == SAVEGAME_ROOT and owner in file_views(f, owners):
+            return f, u
     for f, u in views:
         if f.reporting_side == owner:
             return f, u
@@ -165,6 +173,7 @@ def _fate(
     views: list[tuple[BattleFile, ReportedUnit]],
     killed_ids: set[str],
     reported_sides: set[str],
+    owners: Mapping[str, str],
 ) -> tuple[Fate, list[str]]:
     """Fate from the sections every file put the unit in, and its damage.
 
@@ -172,7 +181,7 @@ def _fate(
     truly destroyed. An enemy's ``salvage`` section mixes wrecks with units still on the map, so
     there it counts as a wreck only with a kill entry or when the owner's view agrees.
     """
-    sections = {(f.reporting_side == unit.side_id, u.section) for f, u in views}
+    sections = {(unit.side_id in file_views(f, owners), u.section) for f, u in views}
     own_sections = {s for own, s in sections if own}
     any_sections = {s for _, s in sections}
     state = damage_state(subject_for(unit, chosen.damage))
@@ -216,16 +225,17 @@ def resolve(
     t = tables or load_tables()
     views = _views(battle)
     killed_ids = {uid for f in battle.files for k in f.kills for uid in k.killed_unit_ids}
-    reported_sides = {f.reporting_side for f in battle.files if f.reporting_side}
+    owners = {uid: u.side_id for uid, u in state.units.items()}
+    reported_sides = {side for f in battle.files for side in file_views(f, owners)}
     conflicts: list[Conflict] = []
     units: list[UnitOutcome] = []
     chosen_views: dict[str, ReportedUnit] = {}
     for unit_id in sorted(views):
         unit = state.units[unit_id]
-        _, chosen = _authoritative(unit.side_id, views[unit_id])
+        _, chosen = _authoritative(unit.side_id, views[unit_id], owners)
         chosen_views[unit_id] = chosen
         conflicts.extend(_conflicts(unit_id, chosen, views[unit_id]))
-        fate, why = _fate(unit, chosen, views[unit_id], killed_ids, reported_sides)
+        fate, why = _fate(unit, chosen, views[unit_id], killed_ids, reported_sides, owners)
         reasons = tuple(cite(r) for r in salvage_reasons(chosen.mobility))
         salvaged_by: str | None = None
         if (

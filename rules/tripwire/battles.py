@@ -36,6 +36,7 @@ from mekref.rules.tripwire.battle_model import (
     Fate,
     PersonFate,
     RecordSection,
+    file_views,
 )
 from mekref.rules.tripwire.battle_resolution import resolve
 from mekref.rules.tripwire.campaign import Decider, Evolver, side_of
@@ -68,15 +69,16 @@ def sides_expected(state: CampaignState, battle: Battle) -> tuple[str, ...]:
     return tuple(sorted(sides))
 
 
-def sides_reported(battle: Battle) -> tuple[str, ...]:
-    return tuple(sorted({f.reporting_side for f in battle.files if f.reporting_side}))
+def sides_reported(state: CampaignState, battle: Battle) -> tuple[str, ...]:
+    owners = {uid: u.side_id for uid, u in state.units.items()}
+    return tuple(sorted({side for f in battle.files for side in file_views(f, owners)}))
 
 
 def pending(state: CampaignState, battle: Battle) -> PendingBattle:
     return PendingBattle(
         battle_id=battle.battle_id,
         sides_expected=sides_expected(state, battle),
-        sides_reported=sides_reported(battle),
+        sides_reported=sides_reported(state, battle),
         files=tuple(f.sha256 for f in battle.files),
         control_side=battle.control_side,
     )

@@ -33,6 +33,8 @@ _OUTCOMES = {
     "applied": battle_pb2.UPLOAD_OUTCOME_APPLIED,
     "already_applied": battle_pb2.UPLOAD_OUTCOME_ALREADY_APPLIED,
     "unmatched": battle_pb2.UPLOAD_OUTCOME_HELD_UNMATCHED,
+    # A savegame of a game still in progress: held too; the reason says why and what to do.
+    "waiting": battle_pb2.UPLOAD_OUTCOME_HELD_UNMATCHED,
     "quarantined": battle_pb2.UPLOAD_OUTCOME_QUARANTINED,
     "already_quarantined": battle_pb2.UPLOAD_OUTCOME_QUARANTINED,
 }
