@@ -2,8 +2,9 @@
 
 Each benchmark compares against a baseline measured in the same run on the same input: bare
 lxml for parsing, a bare watchdog observer for file latency, parse-only for replay, an echo RPC
-for the API, and a growing formation count for the strategic turn. ``python -m bench NAME``
-runs one (``parse``, ``latency``, ``replay``, ``grpc``, ``turn``).
+for the API, a growing formation count for the strategic turn, and bare lxml and an idle
+Echo for crafted files. ``python -m bench NAME``
+runs one (``parse``, ``latency``, ``replay``, ``grpc``, ``turn``, ``adversarial``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from bench import grpc, latency, parse, replay, turn
+from bench import adversarial, grpc, latency, parse, replay, turn
 
 BENCHES: dict[str, Callable[[list[str] | None], int]] = {
     "parse": parse.main,
@@ -19,6 +20,7 @@ BENCHES: dict[str, Callable[[list[str] | None], int]] = {
     "replay": replay.main,
     "grpc": grpc.main,
     "turn": turn.main,
+    "adversarial": adversarial.main,
 }
 
 

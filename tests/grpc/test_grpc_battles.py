@@ -236,3 +236,16 @@ def test_an_upload_naming_one_campaign_never_changes_another(battle: Battle) -> 
     )
     assert done.last_seq == b.store.last_seq(other) > before[1]
     assert b.store.last_seq(b.campaign_id) == before[0]
+
+
+def test_an_upload_crafted_to_be_slow_to_read_is_refused_as_hostile(battle: Battle) -> None:
+    # 20,000 attributes on one element: ~200 KB, once seconds of CPU inside one lxml call
+    # (element.items() is quadratic) while the server's other calls waited.
+    attrs = b" ".join(b'a%d="x"' % i for i in range(20_000))
+    crafted = b'<record><entity chassis="A" model="B" type="Biped" ' + attrs + b"/></record>"
+    assert len(crafted) < 256 * 1024
+    with pytest.raises(grpc.RpcError) as caught:
+        _upload(battle, "red", "slow.mul", crafted)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert reason_of(caught.value) == "file_refused"
+    assert "over the 64 limit" in (caught.value.details() or "")
