@@ -170,6 +170,7 @@ _OUTCOME_WORDS = {
     Outcome.UNMATCHED: "matches no campaign",
     Outcome.QUARANTINED: "quarantined",
     Outcome.SKIPPED: "not read",
+    Outcome.GONE: "not found",
 }
 
 

@@ -156,7 +156,7 @@ class Pipeline:
         before = file_stat(path)
         if before is None:
             self.log.info("file.gone", path=where, sha256=None)
-            return IngestResult(Outcome.GONE, where)
+            return IngestResult(Outcome.GONE, where, reason="no such file (or it was removed)")
         if self._final.get(path) == before:
             return IngestResult(Outcome.UNCHANGED, where)
         held = self._held.get(path)
@@ -172,7 +172,11 @@ class Pipeline:
                 reason=f"{exc}: mekref reads regular files only",
             )
             self._final[path] = before
-            return IngestResult(Outcome.SKIPPED, where, reason=f"{exc}; not read")
+            return IngestResult(
+                Outcome.SKIPPED,
+                where,
+                reason=f"{exc}; mekref reads regular files only and never follows a link",
+            )
         except OSError as exc:
             self.log.warning(
                 "file.unreadable", path=where, sha256=None, error=str(exc.strerror or exc)
