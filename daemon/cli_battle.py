@@ -146,6 +146,15 @@ def run_ingest(args: argparse.Namespace) -> int:
         for path in args.files:
             result = app.pipeline.process(path, options=options)
             failed += _print_result(console, path, result, battles)
+            if result.outcome is Outcome.ALREADY_APPLIED and args.control:
+                # Resumable: a run that applied the file but not the control (refused, or
+                # stopped) is finished by running it again.
+                ledger = app.runner.load(cid).state.battles.battles
+                battles += [
+                    battle_id
+                    for battle_id, battle in sorted(ledger.items())
+                    if any(f.sha256 == result.sha256 for f in battle.files)
+                ]
         if args.control:
             for battle_id in dict.fromkeys(battles):
                 battle = app.runner.load(cid).state.battles.battles.get(battle_id)

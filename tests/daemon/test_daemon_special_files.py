@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,25 @@ def test_battle_ingest_refuses_fifos_and_links_in_one_line(tmp_path: Path) -> No
         assert "Traceback" not in done.stderr
     gone = mekref("battle", "ingest", "--db", db, str(tmp_path / "missing.mul"))
     assert gone.returncode != 0 and "not found: no such file" in gone.stderr
+
+
+def test_a_file_whose_name_is_not_utf8_is_applied_once(tmp_path: Path) -> None:
+    db = str(tmp_path / "campaign.db")
+    cid = new_campaign(db)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    good = battle_bytes(6)
+    odd = os.fsencode(inbox) + b"/battle-\xff\xfe.mul"  # Latin-1 bytes from an old share
+    with open(odd, "wb") as out:
+        out.write(good)
+    serve = Serve(
+        db, [inbox], tmp_path / "quarantine", tmp_path / "serve.log", extra=("--rescan", "0.5")
+    ).start()
+    try:
+        wait_until(lambda: [f.sha256 for f in ingested(db, cid)] == [sha(good)], "applied")
+        # Rescans go by without a traceback nor a second look at the file.
+        time.sleep(2.0)  # four rescans at --rescan 0.5
+        assert "Traceback" not in (tmp_path / "serve.log").read_text(errors="replace")
+        assert len(serve.events("file.applied")) == 1
+    finally:
+        assert serve.stop() == 0
