@@ -7,9 +7,12 @@ Each sub-command module exposes ``register(subparsers)``; it adds its parser and
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
+
+import structlog
 
 from mekref.daemon import (
     cli_battle,
@@ -26,9 +29,14 @@ from mekref.daemon import (
     cli_token,
     cli_turn,
 )
+from mekref.daemon.store import StoreError
+from mekref.daemon.store.model import display_text
+from mekref.daemon.terminal import safe_log_values
 
 EXIT_OK = 0
 EXIT_USAGE = 2
+#: As ``mekref serve`` and ``mekref status`` when the database cannot be opened.
+EXIT_DATABASE = 3
 
 DESCRIPTION = """\
 mekref referees BattleTech campaigns fought in MegaMek: it reads the unit lists and battle
@@ -97,10 +105,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    # Commands that do not set up logging themselves log with structlog's defaults (readable
+    # lines): their values, file names among them, must not drive the terminal either.
+    processors = list(structlog.get_config()["processors"])
+    if safe_log_values not in processors:
+        structlog.configure(processors=[safe_log_values, *processors])
     try:
         return handler(args)
     except KeyboardInterrupt:
         return 130
+    except (StoreError, sqlite3.DatabaseError) as exc:
+        # The last boundary for a database that opened but fails on reading (a damaged page,
+        # a missing table, an event row that is not an event): one line, never a traceback.
+        name = getattr(args, "command_name", None) or "mekref"
+        prefix = name if name.startswith("mekref") else f"mekref {name}"
+        db = getattr(args, "db", None)
+        where = f" {display_text(str(db))}" if db else ""
+        print(
+            f"{prefix}: the database{where} cannot be read: {one_line(exc)}; "
+            "if it is damaged, restore it from a backup (mekref never repairs it in place)",
+            file=sys.stderr,
+        )
+        return EXIT_DATABASE
+
+
+def one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 if __name__ == "__main__":

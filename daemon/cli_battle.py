@@ -31,6 +31,7 @@ from mekref.daemon.cli_campaign import (
 )
 from mekref.daemon.cli_force import design_lookup
 from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
+from mekref.daemon.terminal import terminal_safe
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_messages import (
     BattleReportReceived,
@@ -187,11 +188,15 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
     """Say what became of one file; 1 when it was not taken in (quarantined, refused)."""
     sha = (result.sha256 or "")[:12]
     if result.outcome is Outcome.ALREADY_APPLIED:
-        console.print(f"{path}: already ingested (sha256 {sha}), nothing to do")
+        console.print(
+            terminal_safe(f"{path}: already ingested (sha256 {sha}), nothing to do"),
+            markup=False,
+        )
         return 0
     if result.outcome is not Outcome.APPLIED:
         what = _OUTCOME_WORDS.get(result.outcome, result.outcome.value.replace("_", " "))
-        err_console().print(f"mekref battle ingest: {path}: {what}: {result.reason}")
+        line = terminal_safe(f"mekref battle ingest: {path}: {what}: {result.reason}")
+        err_console().print(line, markup=False, highlight=False)
         return 1
     for event in result.applied:
         if isinstance(event, BattleReportReceived):
@@ -199,9 +204,12 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
             f = event.file
             unmatched = f"; not in the campaign: {', '.join(f.unmatched)}" if f.unmatched else ""
             console.print(
-                f"{path}: {len(f.units)} units for battle {event.battle_id}"
-                f"{' (new)' if event.opened else ''}, view of side "
-                f"{f.reporting_side or '(none)'}{unmatched}"
+                terminal_safe(
+                    f"{path}: {len(f.units)} units for battle {event.battle_id}"
+                    f"{' (new)' if event.opened else ''}, view of side "
+                    f"{f.reporting_side or '(none)'}{unmatched}"
+                ),
+                markup=False,
             )
         if isinstance(event, BattleResolved):
             console.print(f"battle {event.battle_id} resolved")

@@ -55,3 +55,15 @@ class SchemaTooNew(StoreError):
 class StoreUnavailable(StoreError):
     """The database could not be reached or used (down, locked past the busy timeout, disk
     error). Nothing was committed by the call that raised it; retrying later is safe."""
+
+
+class DamagedEvent(StoreError):
+    """A stored event row that is not an event of its campaign's rule set (edited by hand, or
+    the file was damaged): the campaign cannot be folded past it."""
+
+    def __init__(self, campaign_id: str, seq: int, type_: str, problem: str) -> None:
+        super().__init__(
+            f"campaign {campaign_id} event {seq} ({type_}) is not a valid event: {problem}"
+        )
+        self.campaign_id = campaign_id
+        self.seq = seq
