@@ -100,7 +100,9 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--grpc",
         metavar="HOST:PORT",
-        help="also serve the gRPC API there (port 0: any free port; tokens: mekref token)",
+        help="also serve the gRPC API there (port 0: any free port; IPv6 as [::1]:PORT; "
+        "tokens: mekref token). Beyond loopback, add --tls-cert and --tls-key: tokens are "
+        "bearer secrets",
     )
     parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="TLS certificate for the API")
     parser.add_argument("--tls-key", type=Path, metavar="PEM", help="its private key")
