@@ -249,3 +249,28 @@ def test_an_upload_crafted_to_be_slow_to_read_is_refused_as_hostile(battle: Batt
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert reason_of(caught.value) == "file_refused"
     assert "over the 64 limit" in (caught.value.details() or "")
+
+
+def test_uploads_wait_for_a_parsing_slot_without_holding_a_worker(battle: Battle) -> None:
+    """Uploads are parsed a few at a time; the rest wait on the event loop, so the server keeps
+    answering, and an upload whose deadline passes while it waits is never parsed."""
+    import asyncio
+
+    b = battle
+    b.server.services.upload_slots = asyncio.Semaphore(0)  # every slot taken, for good
+    stubs = b.clients["red"]
+    request = battle_pb2.UploadBattleFileRequest(
+        campaign_id=b.campaign_id, file_name="late.mul", content=b.files["red"].read_bytes()
+    )
+    future = stubs.battles.UploadBattleFile.future(request, metadata=stubs.md, timeout=2)
+    # Meanwhile every worker is free for the other calls.
+    pending = b.clients["referee"].battles.ListPendingBattles(
+        battle_pb2.ListPendingBattlesRequest(campaign_id=b.campaign_id),
+        metadata=b.clients["referee"].md,
+    )
+    assert list(pending.battles) == []
+    with pytest.raises(grpc.RpcError) as caught:
+        future.result()
+    assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert b.store.ingested_files(b.campaign_id) == []
+    assert b.store.quarantined_files() == []
