@@ -1,9 +1,11 @@
 """Fog of war, channel by channel, against a real ``mekref serve --grpc`` with two side tokens.
 
 The Ginestra campaign plays two days; on day 2 the rebels' Bravo meets the loyalists' hover
-unit, each side with a secret tactical objective. Each side's scenario export (the sheet and
+unit, each side with a secret tactical objective; then the battle is fought (the referee's saved
+game uploaded) and resolved. Each side's scenario export (the sheet and
 the MUL) is the reference of what that side may know about the engagement: no other per-side
-channel (the event stream, the side view, the rule-set view, the dice log, error messages) may
+channel (the event stream, the side view, the rule-set view, the dice log, the battle report,
+error messages) may
 carry a fact the export hides: the enemy's objective, formations, arrival turns, aerospace or
 notes (a Guard order's hidden deployment, an ambusher's choice).
 """
@@ -237,6 +239,63 @@ def test_no_channel_tells_a_side_what_its_export_hides(served: Served) -> None:
     (determined,) = [p for p in payloads if p["type"] == "EngagementDetermined"]
     assert dict(determined["engagement"]["objectives"]) == goals
     assert determined["rolls"]
+
+
+def _fight(s: Served, eid: str) -> str:
+    """The battle as the referee's MegaMek game saved it: both sides' exported units in one
+    list (nothing was hit), uploaded by the referee, who closes the battle with the field to
+    the rebels. Returns the battle id."""
+    rebel = _export(s, "rebel", eid).content
+    loyal = _export(s, "loyalist", eid).content
+    loyal_units = loyal[loyal.index(b"<entity") : loyal.rindex(b"</entity>") + len(b"</entity>")]
+    game = rebel.replace(b"</unit>", loyal_units + b"\n</unit>")
+    ref = s.clients["referee"]
+    got = ref.battles.UploadBattleFile(
+        battle_pb2.UploadBattleFileRequest(campaign_id=s.cid, file_name="game.mul", content=game),
+        metadata=ref.md,
+    )
+    assert got.outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED, got.reason
+    pending = ref.battles.ListPendingBattles(
+        battle_pb2.ListPendingBattlesRequest(campaign_id=s.cid), metadata=ref.md
+    )
+    (battle,) = pending.battles
+    ref.battles.SetRefereeInputs(
+        battle_pb2.SetRefereeInputsRequest(
+            campaign_id=s.cid, battle_id=battle.battle_id, field_controller_side_id="rebel",
+            close_battle=True, reason="one saved game for both sides",
+        ),
+        metadata=ref.md,
+    )  # fmt: skip
+    return str(battle.battle_id)
+
+
+def test_after_the_battle_no_channel_tells_more_either(served: Served) -> None:
+    s = served
+    _play_two_days(s)
+    ref = s.clients["referee"]
+    whole = json.loads(
+        ref.rules.GetView(rules_pb2.GetViewRequest(campaign_id=s.cid), metadata=ref.md).view_json
+    )
+    (full,) = whole["strategic"]["engagements"]
+    goals = dict(full["objectives"])
+    battle_id = _fight(s, full["engagement_id"])
+    for side in SIDES:
+        enemy = next(x for x in SIDES if x != side)
+        c = s.clients[side]
+        report = c.campaigns.GetBattleReport(
+            campaign_pb2.GetBattleReportRequest(campaign_id=s.cid, battle_id=battle_id),
+            metadata=c.md,
+        )
+        assert "field held by rebel" in report.text
+        assert json.loads(report.report_json)["status"] == "resolved"
+        channels = {**_channels(s, side), "GetBattleReport": json.loads(report.report_json)}
+        types = {e["type"] for e in channels["event stream"]}
+        assert "EngagementDetermined" in types  # the side still sees its own cut
+        for channel, value in channels.items():
+            text = json.dumps(value) + (report.text if channel == "GetBattleReport" else "")
+            assert goals[enemy] not in text, f"{channel} shows {side} the enemy's objective"
+            for e in _engagements(value):
+                assert dict(e["objectives"]) == {side: goals[side]}, channel
 
 
 def test_a_side_asking_for_the_enemys_cut_learns_nothing(served: Served) -> None:
