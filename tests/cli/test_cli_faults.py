@@ -169,3 +169,30 @@ def test_file_names_cannot_drive_the_terminal(tmp_path: Path) -> None:
     assert shown.returncode == 0, shown.stderr
     assert "\x1b" not in shown.stdout and "\x07" not in shown.stdout
     assert "evil\\x1b]0;pwned\\x07\\x1b[2J.mul" in shown.stdout
+
+
+def test_serve_on_a_damaged_event_logs_one_line_per_file(tmp_path: Path) -> None:
+    db = _campaign(tmp_path)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE events SET payload = 'not json' WHERE seq = 1")
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "megamek" / "bob.mul"
+    (inbox / "bob.mul").write_bytes(fixture.read_bytes())
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(MEKREF), "serve", "--db", db, "--watch", str(inbox), "--log-format", "json"],
+            stdout=out, stderr=out,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while "file.store_error" not in log.read_text() and time.monotonic() < deadline:
+            assert proc.poll() is None, log.read_text()
+            time.sleep(0.1)
+        text = log.read_text()
+        assert "event 1 (CampaignCreated) is not a valid event" in text
+        assert "Traceback" not in text
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 0
