@@ -274,3 +274,28 @@ def test_uploads_wait_for_a_parsing_slot_without_holding_a_worker(battle: Battle
     assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
     assert b.store.ingested_files(b.campaign_id) == []
     assert b.store.quarantined_files() == []
+
+
+def test_a_burst_of_the_same_hostile_upload_is_judged_once(battle: Battle) -> None:
+    """Eight clients send the same crafted file at once: it is parsed, refused and copied
+    into quarantine once; the others are told it is already quarantined."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    b = battle
+    chain = b"<d>" * 30 + b"</d>" * 30
+    crafted = b"<record>" + chain * 1_000 + b"<d>" * 40 + b"</d>" * 40 + b"</record>"
+    assert len(crafted) < 256 * 1024
+
+    def send(i: int) -> str:
+        try:
+            got = _upload(b, ("red", "blue")[i % 2], f"burst-{i}.mul", crafted)
+        except grpc.RpcError as exc:
+            return reason_of(exc)
+        return battle_pb2.UploadOutcome.Name(got.outcome)
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(send, range(8)))
+    assert answers.count("file_refused") == 1, answers
+    assert answers.count("UPLOAD_OUTCOME_QUARANTINED") == 7, answers
+    copies = [p for p in (b.uploads.parent / "quarantine").iterdir() if p.suffix == ".mul"]
+    assert len(copies) == 1
