@@ -34,7 +34,6 @@ from mekref.adapters.megamek.mul_model import (
 )
 from mekref.adapters.megamek.xml_safety import (
     DEFAULT_LIMITS,
-    DEFAULT_MAX_BYTES,
     ReadLimits,
     parse_untrusted_xml,
 )
@@ -227,14 +226,15 @@ def read_mul_bytes(
     data: bytes,
     path: str = "<memory>",
     *,
-    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_bytes: int | None = None,
     limits: ReadLimits = DEFAULT_LIMITS,
 ) -> MulFile:
     """Read a MUL file's bytes. Raises :class:`MulReadError` with a readable reason.
 
     Reading is linear in the file's size: ``limits`` bound the document's shape (see
     :class:`~mekref.adapters.megamek.xml_safety.ReadLimits`) before this module calls
-    ``items()``, whose cost grows with the square of an element's attribute count."""
+    ``items()``, whose cost grows with the square of an element's attribute count.
+    ``max_bytes`` overrides ``limits.max_bytes``."""
     doc = parse_untrusted_xml(data, path, max_bytes=max_bytes, limits=limits)
     notices = list(doc.notices)
     ctx = _Context(path, notices)
