@@ -2,9 +2,9 @@
 
 Each benchmark compares against a baseline measured in the same run on the same input: bare
 lxml for parsing, a bare watchdog observer for file latency, parse-only for replay, an echo RPC
-for the API, a growing formation count for the strategic turn, and a bare ``python -c pass``
-for start-up. ``python -m bench NAME`` runs one (``parse``, ``latency``, ``replay``, ``grpc``,
-``turn``, ``startup``).
+for the API, a growing formation count for the strategic turn, a bare ``python -c pass`` for
+start-up, and bare lxml and an idle Echo for crafted files. ``python -m bench NAME`` runs one
+(``parse``, ``latency``, ``replay``, ``grpc``, ``turn``, ``startup``, ``adversarial``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from bench import grpc, latency, parse, replay, startup, turn
+from bench import adversarial, grpc, latency, parse, replay, startup, turn
 
 BENCHES: dict[str, Callable[[list[str] | None], int]] = {
     "parse": parse.main,
@@ -21,6 +21,7 @@ BENCHES: dict[str, Callable[[list[str] | None], int]] = {
     "grpc": grpc.main,
     "turn": turn.main,
     "startup": startup.main,
+    "adversarial": adversarial.main,
 }
 
 

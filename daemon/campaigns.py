@@ -31,6 +31,7 @@ from mekref.daemon.store import (
     NewEvent,
 )
 from mekref.daemon.store import Event as StoredEvent
+from mekref.daemon.store.errors import DamagedEvent
 from mekref.rules.codec import canonical_json, decode
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, Event, event_text
@@ -62,7 +63,13 @@ class Executed:
 
 
 def event_from_stored(game: RuleSet[Any], stored: StoredEvent) -> Event:
-    return game.events.from_json(json.loads(stored.payload))
+    try:
+        return game.events.from_json(json.loads(stored.payload))
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        # ValueError covers bad JSON and the codec's refusals; the others a payload of the
+        # wrong shape. One line naming the row, never a traceback from deep in the codec.
+        problem = " ".join(str(exc).split())[:200] or type(exc).__name__
+        raise DamagedEvent(stored.campaign_id, stored.seq, stored.type, problem) from exc
 
 
 class CampaignRunner:

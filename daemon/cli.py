@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 
@@ -177,9 +178,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     name = _chosen(argv) or "mekref"
     args.handler_name = name
+    # Commands that do not set up logging themselves log with structlog's defaults (readable
+    # lines): their values, file names among them, must not drive the terminal either.
+    import structlog
+
     from mekref.daemon.config import ConfigError
     from mekref.daemon.store.errors import StoreError
+    from mekref.daemon.terminal import safe_log_values
 
+    processors = list(structlog.get_config()["processors"])
+    if safe_log_values not in processors:
+        structlog.configure(processors=[safe_log_values, *processors])
     try:
         _resolve_settings(args)
         return handler(args)
@@ -192,6 +201,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_codes.STORE
     except KeyboardInterrupt:
         return exit_codes.INTERRUPTED
+    except sqlite3.DatabaseError as exc:
+        # The last boundary for a database that opened but fails on reading (a damaged page,
+        # a missing table): one line, never a traceback.
+        from mekref.daemon.store.model import display_text
+
+        db = getattr(args, "db", None)
+        where = f" {display_text(str(db))}" if db else ""
+        print(
+            f"mekref {name}: the database{where} cannot be read: {one_line(exc)}; "
+            "if it is damaged, restore it from a backup (mekref never repairs it in place)",
+            file=sys.stderr,
+        )
+        return exit_codes.STORE
+
+
+def one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from mekref.daemon.cli_campaign import (
 )
 from mekref.daemon.cli_force import design_lookup
 from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
+from mekref.daemon.terminal import terminal_safe
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_messages import (
     BattleReportReceived,
@@ -165,6 +166,15 @@ def run_ingest(args: argparse.Namespace) -> int:
         for path in args.files:
             result = app.pipeline.process(path, options=options)
             failed += _print_result(console, path, result, battles)
+            if result.outcome is Outcome.ALREADY_APPLIED and args.control:
+                # Resumable: a run that applied the file but not the control (refused, or
+                # stopped) is finished by running it again.
+                ledger = app.runner.load(cid).state.battles.battles
+                battles += [
+                    battle_id
+                    for battle_id, battle in sorted(ledger.items())
+                    if any(f.sha256 == result.sha256 for f in battle.files)
+                ]
         if args.control:
             for battle_id in dict.fromkeys(battles):
                 battle = app.runner.load(cid).state.battles.battles.get(battle_id)
@@ -190,6 +200,7 @@ _OUTCOME_WORDS = {
     Outcome.WAITING: "held",
     Outcome.QUARANTINED: "quarantined",
     Outcome.SKIPPED: "not read",
+    Outcome.GONE: "not found",
 }
 
 
@@ -197,11 +208,15 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
     """Say what became of one file; 1 when it was not taken in (quarantined, refused)."""
     sha = (result.sha256 or "")[:12]
     if result.outcome is Outcome.ALREADY_APPLIED:
-        console.print(f"{path}: already ingested (sha256 {sha}), nothing to do")
+        console.print(
+            terminal_safe(f"{path}: already ingested (sha256 {sha}), nothing to do"),
+            markup=False,
+        )
         return 0
     if result.outcome is not Outcome.APPLIED:
         what = _OUTCOME_WORDS.get(result.outcome, result.outcome.value.replace("_", " "))
-        err_console().print(f"mekref battle ingest: {path}: {what}: {result.reason}")
+        line = terminal_safe(f"mekref battle ingest: {path}: {what}: {result.reason}")
+        err_console().print(line, markup=False, highlight=False)
         return 1
     for event in result.applied:
         if isinstance(event, BattleReportReceived):
@@ -214,8 +229,11 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
                 else f"view of side {f.reporting_side or '(none)'}"
             )
             console.print(
-                f"{path}: {len(f.units)} units for battle {event.battle_id}"
-                f"{' (new)' if event.opened else ''}, {view}{unmatched}"
+                terminal_safe(
+                    f"{path}: {len(f.units)} units for battle {event.battle_id}"
+                    f"{' (new)' if event.opened else ''}, {view}{unmatched}"
+                ),
+                markup=False,
             )
         if isinstance(event, BattleResolved):
             console.print(f"battle {event.battle_id} resolved")

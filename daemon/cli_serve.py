@@ -12,7 +12,7 @@ import structlog
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import exit_codes
 from mekref.daemon.app import App
-from mekref.daemon.config import ConfigError, build_config, default_db
+from mekref.daemon.config import ConfigError, build_config, default_db, is_loopback
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.logging_setup import LogFormat, configure_logging
 from mekref.daemon.serve import Daemon
@@ -112,7 +112,9 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--grpc",
         metavar="HOST:PORT",
-        help="also serve the gRPC API there (port 0: any free port; tokens: mekref token)",
+        help="also serve the gRPC API there (port 0: any free port; IPv6 as [::1]:PORT; "
+        "tokens: mekref token). Beyond loopback, add --tls-cert and --tls-key: tokens are "
+        "bearer secrets",
     )
     parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="TLS certificate for the API")
     parser.add_argument("--tls-key", type=Path, metavar="PEM", help="its private key")
@@ -189,6 +191,14 @@ def run(args: argparse.Namespace) -> int:
             host = config.grpc_address.rsplit(":", 1)[0]
             address = f"{host}:{server.port}"
             log.info("grpc.listening", address=address, tls=config.tls_cert is not None)
+            if config.tls_cert is None and not is_loopback(host):
+                # Tokens are bearer secrets: in clear, anyone on the path can take them.
+                warning = (
+                    f"the API listens on {address} without TLS: tokens cross the network in "
+                    "clear; add --tls-cert and --tls-key, or listen on 127.0.0.1"
+                )
+                log.warning("grpc.cleartext", address=address)
+                print(f"mekref serve: warning: {warning}", file=sys.stderr, flush=True)
             # Tests and scripts wait for this line to learn the port (``--grpc HOST:0``).
             print(f"listening on {address}", flush=True)
         shutdown = Shutdown(on_request=daemon.pending.wake)

@@ -20,6 +20,7 @@ from mekref.daemon.cli_campaign import add_store, db_origin, print_json
 from mekref.daemon.config import ServeConfig, default_db
 from mekref.daemon.store import EventStore, StoreError, StoreMissing, open_store
 from mekref.daemon.store.open import redact
+from mekref.daemon.terminal import terminal_safe
 
 EXIT_STORE = exit_codes.STORE
 
@@ -158,7 +159,8 @@ def _table(title: str, columns: list[str], rows: list[list[str]]) -> Table:
         table.add_column(column, overflow="fold")
     for row in rows:
         # Text, not markup: paths and reasons come from outside and may hold brackets.
-        table.add_row(*(Text(cell) for cell in row))
+        # Control characters shown escaped: a file name must not drive the terminal.
+        table.add_row(*(Text(terminal_safe(cell)) for cell in row))
     return table
 
 

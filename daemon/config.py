@@ -23,6 +23,7 @@ its own ``mekref.toml`` can be moved as a whole.
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -87,14 +88,16 @@ class ServeConfig:
                 "nothing to do: pass --watch DIR (e.g. MegaMek's logs folder) or set "
                 "watch = [...] in the config file, and/or --grpc HOST:PORT to serve the API"
             )
+        if self.grpc_address:
+            grpc_host_port(self.grpc_address)
         if (self.tls_cert is None) != (self.tls_key is None):
             raise ConfigError("give both --tls-cert and --tls-key, or neither")
         if self.tls_client_ca is not None and self.tls_cert is None:
             raise ConfigError("--tls-client-ca (mutual TLS) needs --tls-cert and --tls-key")
-        for name in ("tls_cert", "tls_key", "tls_client_ca"):
+        for name, marker in _PEM_MARKERS.items():
             path = getattr(self, name)
-            if path is not None and not path.is_file():
-                raise ConfigError(f"{name.replace('_', '-')} {path}: no such file")
+            if path is not None:
+                _check_pem(f"--{name.replace('_', '-')}", path, marker)
         for folder in self.watch:
             if not folder.is_dir():
                 raise ConfigError(f"{folder}: not a folder; create it or fix the watch setting")
@@ -106,6 +109,59 @@ class ServeConfig:
         if self.rescan == 0:
             raise ConfigError("rescan must be more than zero seconds (it retries unmatched files)")
         return self
+
+
+#: What each TLS file must hold; gRPC's own error for a wrong one says only that it
+#: cannot listen.
+_PEM_MARKERS = {
+    "tls_cert": "-----BEGIN CERTIFICATE-----",
+    "tls_key": "PRIVATE KEY-----",
+    "tls_client_ca": "-----BEGIN CERTIFICATE-----",
+}
+
+
+def _check_pem(option: str, path: Path, marker: str) -> None:
+    if not path.is_file():
+        raise ConfigError(f"{option} {path}: no such file")
+    try:
+        text = path.read_bytes()[: 1 << 20].decode("ascii", errors="replace")
+    except OSError as exc:
+        raise ConfigError(f"{option} {path}: cannot read it: {exc.strerror or exc}") from None
+    if marker not in text:
+        what = "a private key" if "KEY" in marker else "a certificate"
+        raise ConfigError(f"{option} {path}: not {what} in PEM form (no '{marker.strip('-')}')")
+
+
+_HOST_PORT_HINT = "write HOST:PORT, e.g. 127.0.0.1:50051, [::1]:50051 or 0.0.0.0:0 (0: any port)"
+
+
+def grpc_host_port(address: str) -> tuple[str, int]:
+    """``HOST:PORT`` (IPv6 in brackets) split and checked, or :class:`ConfigError`: gRPC
+    itself would take ``127.0.0.1:99999`` and listen on some other port."""
+    host, sep, port_text = address.rpartition(":")
+    if not sep or not host:
+        raise ConfigError(f"--grpc {address!r}: no port; {_HOST_PORT_HINT}")
+    if ":" in host and not (host.startswith("[") and host.endswith("]")):
+        raise ConfigError(f"--grpc {address!r}: put an IPv6 address in brackets; {_HOST_PORT_HINT}")
+    if host in ("[]",) or any(c.isspace() for c in host):
+        raise ConfigError(f"--grpc {address!r}: no host; {_HOST_PORT_HINT}")
+    if not (port_text.isascii() and port_text.isdigit()) or int(port_text) > 65535:
+        raise ConfigError(
+            f"--grpc {address!r}: port {port_text!r} is not a number from 0 to 65535; "
+            f"{_HOST_PORT_HINT}"
+        )
+    return host, int(port_text)
+
+
+def is_loopback(host: str) -> bool:
+    """True for an address only this machine can reach (127.0.0.0/8, ::1, localhost)."""
+    name = host.strip("[]").lower()
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False  # a host name: it may resolve to anything
 
 
 def _path(value: Any, base: Path, key: str) -> Path:

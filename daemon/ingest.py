@@ -23,6 +23,7 @@ with a reason; the original is never touched.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -49,6 +50,8 @@ from mekref.rules.messages import Command, Event
 from mekref.rules.refusal import Refusal
 
 DEFAULT_ACTOR = "mekref serve"
+#: Locks by sha256 (striped: equal bytes always take the same lock, others rarely share one).
+_SAME_BYTES = tuple(threading.Lock() for _ in range(64))
 
 
 class Outcome(StrEnum):
@@ -161,7 +164,7 @@ class Pipeline:
         before = file_stat(path)
         if before is None:
             self.log.info("file.gone", path=where, sha256=None)
-            return IngestResult(Outcome.GONE, where)
+            return IngestResult(Outcome.GONE, where, reason="no such file (or it was removed)")
         if self._final.get(path) == before:
             return IngestResult(Outcome.UNCHANGED, where)
         held = self._held.get(path)
@@ -177,7 +180,11 @@ class Pipeline:
                 reason=f"{exc}: mekref reads regular files only",
             )
             self._final[path] = before
-            return IngestResult(Outcome.SKIPPED, where, reason=f"{exc}; not read")
+            return IngestResult(
+                Outcome.SKIPPED,
+                where,
+                reason=f"{exc}; mekref reads regular files only and never follows a link",
+            )
         except OSError as exc:
             self.log.warning(
                 "file.unreadable", path=where, sha256=None, error=str(exc.strerror or exc)
@@ -214,7 +221,11 @@ class Pipeline:
     ) -> IngestResult:
         log = self.log.bind(path=where, sha256=read.sha256)
         try:
-            return self._ingest(read, where, name, settled, opts, log)
+            # The same bytes arriving twice at once (a burst of identical uploads, a file seen
+            # by the watcher while the CLI ingests it) are judged once: the second waits, then
+            # finds them applied or quarantined instead of parsing and copying them again.
+            with _SAME_BYTES[int(read.sha256[:8], 16) % len(_SAME_BYTES)]:
+                return self._ingest(read, where, name, settled, opts, log)
         except StoreUnavailable as exc:
             log.warning("file.store_unavailable", error=str(exc))
             return IngestResult(Outcome.RETRY, where, read.sha256, reason=str(exc))

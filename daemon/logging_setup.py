@@ -8,6 +8,8 @@ from typing import Literal
 
 import structlog
 
+from mekref.daemon.terminal import safe_log_values
+
 LogFormat = Literal["auto", "json", "console"]
 
 
@@ -25,6 +27,7 @@ def configure_logging(fmt: LogFormat = "auto", level: str = "info") -> None:
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.StackInfoRenderer(),
             structlog.processors.format_exc_info,
+            *(() if use_json else (safe_log_values,)),  # JSON escapes control characters
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(

@@ -17,6 +17,7 @@ import structlog
 from mekref.daemon.config import ServeConfig
 from mekref.daemon.ingest import Outcome, Pipeline
 from mekref.daemon.shutdown import Shutdown
+from mekref.daemon.store import StoreError
 from mekref.daemon.store.open import redact
 from mekref.daemon.watch.observer import start_observer
 from mekref.daemon.watch.readiness import PendingFiles, Ready
@@ -46,6 +47,17 @@ class Daemon:
     def handle(self, ready: Ready) -> None:
         try:
             result = self.pipeline.process(ready.path, settled=ready.settled)
+        except StoreError as exc:
+            # A damaged database (a missing table, an event row that is not an event): one
+            # line saying so, not a traceback per file; the file is tried again later.
+            self.log.error(
+                "file.store_error",
+                path=str(ready.path),
+                sha256=None,
+                error=str(exc),
+                todo="restore the database from a backup",
+            )
+            return
         except Exception:
             # A bug or an unexpected outage must not stop the referee: the file stays where
             # it is, is not marked done, and the next rescan tries it again.

@@ -32,7 +32,11 @@ from mekref.adapters.megamek.mul_model import (
     Slot,
     build,
 )
-from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES, parse_untrusted_xml
+from mekref.adapters.megamek.xml_safety import (
+    DEFAULT_LIMITS,
+    ReadLimits,
+    parse_untrusted_xml,
+)
 
 BLOWN_OFF_SUFFIX = " has been blown off."
 
@@ -219,10 +223,19 @@ def _bool_or_none(raw: str | None) -> bool | None:
 
 
 def read_mul_bytes(
-    data: bytes, path: str = "<memory>", *, max_bytes: int = DEFAULT_MAX_BYTES
+    data: bytes,
+    path: str = "<memory>",
+    *,
+    max_bytes: int | None = None,
+    limits: ReadLimits = DEFAULT_LIMITS,
 ) -> MulFile:
-    """Read a MUL file's bytes. Raises :class:`MulReadError` with a readable reason."""
-    doc = parse_untrusted_xml(data, path, max_bytes=max_bytes)
+    """Read a MUL file's bytes. Raises :class:`MulReadError` with a readable reason.
+
+    Reading is linear in the file's size: ``limits`` bound the document's shape (see
+    :class:`~mekref.adapters.megamek.xml_safety.ReadLimits`) before this module calls
+    ``items()``, whose cost grows with the square of an element's attribute count.
+    ``max_bytes`` overrides ``limits.max_bytes``."""
+    doc = parse_untrusted_xml(data, path, max_bytes=max_bytes, limits=limits)
     notices = list(doc.notices)
     ctx = _Context(path, notices)
     root = doc.root

@@ -5,12 +5,22 @@ MegaMek writes its MUL files by string concatenation, so real files carry quirks
 refused: no DTD (so no entity expansion and no external entities), no network, a size cap, a new
 parser per document, and strict well-formedness so a truncated file is never read as a shorter
 list. ``recover=True`` is deliberately never used: it silently accepts truncated documents.
+
+A small file can still cost a lot to read: lxml answers ``element.items()`` in time quadratic in
+the number of attributes (it looks each value up by name), so one element with 16,000 attributes
+took most of a second and a 649 KB file took minutes. :class:`ReadLimits` bounds the shape of a
+document (elements, attributes per element, nesting depth, length of one text) far above any
+file MegaMek writes and checks it in C right after the strict parse, before any Python walks the
+tree: reading is then linear in the file's size and bounded per file, a budget of work rather
+than of time, so it holds the same on any machine.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from lxml import etree
 
@@ -26,6 +36,23 @@ _DTD = re.compile(r"<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST)\b", re.IGNORECASE)
 # Only XML's five predefined entities and character references are real references: with no DTD
 # every other ``&`` is MegaMek's unescaped ampersand (e.g. "Smith & Sons").
 _STRAY_AMPERSAND = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);)")
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """The largest document mekref agrees to read. Real MegaMek files stay far below each: a
+    400-unit battle record has ~45,000 elements; an entity carries at most ~50 attributes;
+    unit lists nest 5 deep; the longest text is a name or a quirk list of a few hundred
+    characters."""
+
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_elements: int = 250_000
+    max_attributes: int = 64
+    max_depth: int = 32
+    max_text_chars: int = 65_536
+
+
+DEFAULT_LIMITS = ReadLimits()
 
 
 @dataclass(frozen=True)
@@ -67,9 +94,17 @@ def _refuse(
 
 
 def parse_untrusted_xml(
-    data: bytes, path: str, *, max_bytes: int = DEFAULT_MAX_BYTES
+    data: bytes,
+    path: str,
+    *,
+    max_bytes: int | None = None,
+    limits: ReadLimits = DEFAULT_LIMITS,
 ) -> SafeDocument:
-    """Parse ``data`` strictly and safely, or raise :class:`MulReadError`."""
+    """Parse ``data`` strictly and safely, or raise :class:`MulReadError`.
+
+    ``max_bytes`` overrides ``limits.max_bytes`` (the callers' historical knob)."""
+    if max_bytes is None:
+        max_bytes = limits.max_bytes
     if len(data) > max_bytes:
         raise _refuse(
             path,
@@ -130,7 +165,70 @@ def parse_untrusted_xml(
             f"not well-formed XML: {exc.msg}",
             _hint_for(exc, at_end=at_end),
         ) from None
+    _check_shape(root, path, len(data), limits)
     return SafeDocument(root, tuple(notices))
+
+
+_OVER_LIMIT_HINT = "no MegaMek file comes near this; the file was crafted or damaged"
+
+
+@lru_cache(maxsize=32)
+def _xpath(expression: str) -> etree.XPath:
+    # Compiled once per limit value: compiling costs as much as running on a small file.
+    return etree.XPath(expression)
+
+
+def _xpath_first(root: etree._Element, expression: str) -> Any:
+    found = _xpath(f"({expression})[1]")(root)
+    return found[0] if isinstance(found, list) and found else None
+
+
+def _check_shape(root: etree._Element, path: str, size: int, limits: ReadLimits) -> None:
+    """Refuse a document whose shape no MegaMek file has, using XPath (C, linear) only: no
+    Python loop over elements and no ``items()``, whose cost is what the limits bound."""
+    elements = _xpath("count(//*)")(root)
+    if isinstance(elements, float) and elements > limits.max_elements:
+        raise _refuse(
+            path,
+            f"document has {int(elements):,} elements, over the {limits.max_elements:,} limit",
+            _OVER_LIMIT_HINT,
+        )
+    crowded = _xpath_first(root, f"//*[count(@*) > {limits.max_attributes}]")
+    if crowded is not None:
+        raise _refuse(
+            path,
+            f"<{crowded.tag}> has {len(crowded.attrib):,} attributes, over the "
+            f"{limits.max_attributes} limit",
+            _OVER_LIMIT_HINT,
+            _source_line(crowded),
+        )
+    deep = _xpath_first(root, "/*" * (limits.max_depth + 1))
+    if deep is not None:
+        raise _refuse(
+            path,
+            f"elements nest deeper than {limits.max_depth} levels",
+            _OVER_LIMIT_HINT,
+            _source_line(deep),
+        )
+    cap = limits.max_text_chars
+    if size <= cap:
+        return  # no text can be longer than the file: spare the two scans below
+    long_text = _xpath_first(root, f"//text()[string-length(.) > {cap}]")
+    long_value = _xpath_first(root, f"//@*[string-length(.) > {cap}]")
+    for found, what in ((long_text, "a text"), (long_value, "an attribute value")):
+        if found is not None:
+            owner = found.getparent()
+            raise _refuse(
+                path,
+                f"{what} of {len(found):,} characters, over the {cap:,} limit",
+                _OVER_LIMIT_HINT,
+                _source_line(owner) if owner is not None else None,
+            )
+
+
+def _source_line(element: etree._Element) -> int | None:
+    line: object = element.sourceline
+    return line if isinstance(line, int) else None
 
 
 def _hint_for(exc: etree.XMLSyntaxError, *, at_end: bool) -> str:

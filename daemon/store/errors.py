@@ -67,3 +67,13 @@ class StoreMissing(StoreError):
             f"'mekref campaign new --db {where} --name NAME' or check the path"
         )
         self.where = where
+class DamagedEvent(StoreError):
+    """A stored event row that is not an event of its campaign's rule set (edited by hand, or
+    the file was damaged): the campaign cannot be folded past it."""
+
+    def __init__(self, campaign_id: str, seq: int, type_: str, problem: str) -> None:
+        super().__init__(
+            f"campaign {campaign_id} event {seq} ({type_}) is not a valid event: {problem}"
+        )
+        self.campaign_id = campaign_id
+        self.seq = seq

@@ -11,6 +11,7 @@ campaigns keep ingesting meanwhile.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -32,7 +33,13 @@ from mekref.daemon.store.errors import (
 from mekref.daemon.store.locks import HeldByThread
 from mekref.daemon.store.model import check_campaign_id
 from mekref.daemon.store.rows import Row
-from mekref.daemon.store.schema import LATEST_VERSION, VERSION_TABLE_SQL, pending, statements
+from mekref.daemon.store.schema import (
+    LATEST_VERSION,
+    MIGRATIONS,
+    VERSION_TABLE_SQL,
+    pending,
+    statements,
+)
 from mekref.daemon.store.threads import PerThread
 
 DEFAULT_BUSY_TIMEOUT_MS = 60_000
@@ -52,6 +59,13 @@ class _SqliteTx:
 
     def run_many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
         self._conn.executemany(sql, params)
+
+
+_TABLES_SQL = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+#: Every table the migrations create: a database at their version must hold them all.
+_OUR_TABLES = frozenset(
+    re.findall(r"CREATE TABLE (?:IF NOT EXISTS )?(\w+)", "".join(m.sqlite for m in MIGRATIONS))
+)
 
 
 class SqliteEventStore(SqlEventStore):
@@ -136,14 +150,31 @@ class SqliteEventStore(SqlEventStore):
 
     def _migrate(self) -> None:
         conn = self._conn()
+        # Before anything writes (even the switch to WAL rewrites the file's header).
+        tables = {str(r[0]) for r in conn.execute(_TABLES_SQL).fetchall()}
+        if tables and "schema_version" not in tables:
+            # Another application's file (a mistyped --db): adding our tables to it would
+            # change a database that is not ours.
+            listed = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+            raise StoreError(
+                f"sqlite {self.path}: not a mekref database (it holds tables {listed}); "
+                "mekref leaves it alone: name a mekref database or a new file in --db"
+            )
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
         if mode is None or str(mode[0]).lower() != "wal":
             raise StoreError(f"{self.path}: could not switch SQLite to WAL mode (got {mode!r})")
         with self._transaction() as tx:
+            tables = {str(r[0]) for r in tx.fetch(_TABLES_SQL)}
             tx.run(VERSION_TABLE_SQL)
             current = int(tx.fetch("SELECT COALESCE(MAX(version), 0) FROM schema_version")[0][0])
             if current > LATEST_VERSION:
                 raise SchemaTooNew(current, LATEST_VERSION)
+            missing = sorted(_OUR_TABLES - tables) if current else []
+            if missing:
+                raise StoreError(
+                    f"sqlite {self.path}: damaged: table {', '.join(missing)} is missing; "
+                    "restore the database from a backup"
+                )
             # Every pending version in the one immediate transaction that read the version:
             # a second process opening at the same time waits, then finds nothing to do.
             for migration in pending(current):

@@ -196,14 +196,37 @@ def _decide_loadouts(
     return [LoadoutsRecorded(side_id=cmd.side_id, loadouts=cmd.loadouts, actor=cmd.actor)]
 
 
+def _content(file: BattleFile) -> BattleFile:
+    """What a file reports, without what names its bytes (sha256, path) or is derived from the
+    campaign at the time it arrived (the reporting side; which units a kill's display name
+    matched, which changes once those units are dead)."""
+    return replace(
+        file,
+        sha256="",
+        path="",
+        reporting_side=None,
+        kills=tuple(replace(k, killed_unit_ids=()) for k in file.kills),
+    )
+
+
 def _decide_submit(
     state: CampaignState, cmd: SubmitBattleReport, dice: Dice, rules: TripWire
 ) -> list[Event]:
     file = cmd.file
+    content = _content(file)
     for battle in state.battles.battles.values():
         if any(f.sha256 == file.sha256 for f in battle.files):
             raise Refusal(
                 "duplicate_file", f"this file is already part of battle {battle.battle_id}"
+            )
+        # Ruling BR-12: a copy saved again (other bytes, the same report) is the same file.
+        same = next((f for f in battle.files if _content(f) == content), None)
+        if same is not None:
+            raise Refusal(
+                "duplicate_file",
+                f"this file reports exactly what {same.path} (sha256 {same.sha256[:12]}) "
+                f"already reported to battle {battle.battle_id}: a copy saved again, not a "
+                "new battle",
             )
     ids = [u.unit_id for u in file.units]
     unknown = sorted(set(ids) - set(state.units))

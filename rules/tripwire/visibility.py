@@ -7,7 +7,9 @@ Rules, in order (the referee sees everything):
 1. an event naming a ``side_id`` belongs to that side (orders, imports, pools);
 2. otherwise an event naming a pool, person, unit or formation belongs to that object's side
    (looked up in the folded state);
-3. an engagement is shown to the sides fighting it;
+3. an engagement is shown to the sides fighting it, each getting only its own cut of the setup
+   (:func:`~mekref.rules.tripwire.turn.secrecy.engagement_for`, the cut its scenario export
+   shows: no enemy objective, formations, arrivals, aerospace or notes) and no dice;
 4. otherwise it is public only if its type is listed in :data:`PUBLIC`, with the fields listed
    there removed (the dice seed: knowing it would let a player predict every future roll; the
    start of the strategic map lists every unit's movement, the enemy's included);
@@ -21,8 +23,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mekref.rules.codec import JsonValue, to_jsonable
+from mekref.rules.codec import JsonValue, decode, to_jsonable
 from mekref.rules.tripwire.state import CampaignState
+from mekref.rules.tripwire.turn.secrecy import engagement_for
+from mekref.rules.tripwire.turn.state import EngagementSetup
 from mekref.rules.tripwire.turn.view import side_view
 
 #: Public event types and the fields removed before a side sees them.
@@ -81,11 +85,32 @@ def visible_payload(
         sides: Any = payload
         for key in path:
             sides = sides.get(key, {}) if isinstance(sides, Mapping) else {}
-        return payload if isinstance(sides, list) and side_id in sides else None
+        if not (isinstance(sides, list) and side_id in sides):
+            return None
+        return _own_cut(side_id, event_type, payload, state)
     removed = PUBLIC.get(event_type)
     if removed is None:
         return None
     return {k: v for k, v in payload.items() if k not in removed}
+
+
+def _own_cut(
+    side_id: str, event_type: str, payload: dict[str, Any], state: CampaignState
+) -> dict[str, Any] | None:
+    if event_type != "EngagementDetermined":
+        return payload
+    try:
+        setup = decode(EngagementSetup, payload["engagement"])
+    except (KeyError, TypeError, ValueError):
+        return None  # a payload we cannot cut is not shown at all
+    strategic = getattr(state, "strategic", None)
+    formations = getattr(strategic, "formations", {})
+    owners = {fid: f.side_id for fid, f in formations.items()}
+    # The dice stay with the referee: the ambush totals they give are in the setup already.
+    return {
+        "type": event_type,
+        "engagement": to_jsonable(engagement_for(setup, side_id, owners)),
+    }
 
 
 class TripWireViews:

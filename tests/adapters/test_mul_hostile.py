@@ -397,3 +397,51 @@ def test_unknown_crew_member_attribute_is_kept() -> None:
     assert (a.slot, a.name, a.extra) == (0, "A", (("mood", "calm"),))
     assert (b.slot, b.extra) == (1, (("portraitCat", "Male/"),))
     assert read_mul_bytes(write_mul(mul).encode()) == mul
+
+
+# --- Shapes no MegaMek file has: refused before any Python walks the tree ---------------------
+
+ENTITY_OPEN = b'<unit version="0.51.01"><entity chassis="Atlas" model="AS7-D" type="Biped"'
+
+
+def test_too_many_attributes_on_one_element_are_refused() -> None:
+    # 2,000 attributes once took ~10 ms and 16,000 most of a second (quadratic in lxml's
+    # items()); a limit bounds the cost per element.
+    attrs = b" ".join(b'a%d="x"' % i for i in range(2_000))
+    err = refuse(ENTITY_OPEN + b" " + attrs + b"/></unit>")
+    assert_refused(err)
+    assert "<entity> has 2,003 attributes, over the 64 limit" in err.problem
+    assert err.position.line == 1
+
+
+def test_too_many_elements_are_refused() -> None:
+    from mekref.adapters.megamek.xml_safety import ReadLimits
+
+    body = ENTITY_OPEN + b">" + b"<x/>" * 1_000 + b"</entity></unit>"
+    with pytest.raises(MulReadError) as info:
+        read_mul_bytes(body, "hostile.mul", limits=ReadLimits(max_elements=500))
+    assert_refused(info.value)
+    assert "1,002 elements, over the 500 limit" in info.value.problem
+    # The default limit leaves a real-sized file alone (only notices for the unknown tags).
+    assert len(read_mul_bytes(body, "fine.mul").entities) == 1
+
+
+def test_deep_nesting_is_refused() -> None:
+    body = ENTITY_OPEN + b">" + b"<x>" * 40 + b"</x>" * 40 + b"</entity></unit>"
+    err = refuse(body)
+    assert_refused(err)
+    assert "nest deeper than 32 levels" in err.problem
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        ENTITY_OPEN + b'><location index="0">' + b"y" * 70_000 + b"</location></entity></unit>",
+        b'<unit><entity chassis="' + b"y" * 70_000 + b'" model="" type="Biped"/></unit>',
+    ],
+    ids=["text", "attribute"],
+)
+def test_huge_text_is_refused(body: bytes) -> None:
+    err = refuse(body)
+    assert_refused(err)
+    assert "70,000 characters, over the 65,536 limit" in err.problem

@@ -92,3 +92,57 @@ def test_the_cli_quarantines_like_the_watcher(tmp_path: Path) -> None:
     daemon = _quarantined(watched / "c.db")
     for name in files:
         assert _without_paths(daemon[name], name) == _without_paths(cli[name], name), name
+
+
+def test_a_rerun_with_control_finishes_what_a_run_without_it_left(tmp_path: Path) -> None:
+    """An ingest that applied the files but not the control (left out, refused or stopped)
+    is finished by running it again: the rerun finds the files applied and still sets the
+    control, instead of saying there is nothing to do."""
+    from battle import test_battle_end_to_end as e2e
+
+    db = str(tmp_path / "c.db")
+
+    def cli(*argv: str) -> tuple[int, str, str]:
+        done = mekref(*argv)
+        return done.returncode, done.stdout, done.stderr
+
+    files = e2e.setup_campaign(cli, tmp_path, db)
+    units = ("--units-dir", str(e2e.UNITS_DIR))
+    for side in ("red", "blue"):
+        code, out, err = cli("battle", "ingest", "--db", db, str(files[side]), *units)
+        assert code == 0, err
+    assert "resolved" not in out  # no one has said who holds the field
+    code, out, err = cli("battle", "ingest", "--db", db, str(files["red"]), "--control", "red",
+                         *units)  # fmt: skip
+    assert code == 0, err
+    assert "already ingested" in out
+    assert "resolved, red holds the field" in out
+
+
+def test_a_copy_saved_again_opens_no_second_battle(tmp_path: Path) -> None:
+    """Ruling BR-12: the same report in other bytes (here CRLF line ends, as an editor on
+    Windows saves it) is quarantined as a copy of the applied file, rather than opening a
+    second battle for units the first one already settled."""
+    from battle import test_battle_end_to_end as e2e
+
+    db = str(tmp_path / "c.db")
+
+    def cli(*argv: str) -> tuple[int, str, str]:
+        done = mekref(*argv)
+        return done.returncode, done.stdout, done.stderr
+
+    files = e2e.setup_campaign(cli, tmp_path, db)
+    units = ("--units-dir", str(e2e.UNITS_DIR))
+    assert (
+        cli("battle", "ingest", "--db", db, str(files["red"]), "--control", "red", *units)[0] == 0
+    )
+    code, out, err = cli("battle", "ingest", "--db", db, str(files["blue"]), *units)
+    assert code == 0 and "resolved" in out, err
+    resaved = tmp_path / "Red (copy).mul"
+    resaved.write_bytes(files["red"].read_bytes().replace(b"\n", b"\r\n"))
+    code, out, err = cli("battle", "ingest", "--db", db, str(resaved), *units)
+    assert code != 0
+    assert "quarantined" in err and "a copy saved again, not a new battle" in err
+    status = json.loads(mekref("status", "--db", db, "--json").stdout)
+    assert len({f["battle_id"] for f in status["ingested"]}) == 1
+    assert cli("battle", "pending", "--db", db)[1].strip() == "no battle is waiting"

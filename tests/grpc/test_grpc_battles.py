@@ -236,3 +236,66 @@ def test_an_upload_naming_one_campaign_never_changes_another(battle: Battle) -> 
     )
     assert done.last_seq == b.store.last_seq(other) > before[1]
     assert b.store.last_seq(b.campaign_id) == before[0]
+
+
+def test_an_upload_crafted_to_be_slow_to_read_is_refused_as_hostile(battle: Battle) -> None:
+    # 20,000 attributes on one element: ~200 KB, once seconds of CPU inside one lxml call
+    # (element.items() is quadratic) while the server's other calls waited.
+    attrs = b" ".join(b'a%d="x"' % i for i in range(20_000))
+    crafted = b'<record><entity chassis="A" model="B" type="Biped" ' + attrs + b"/></record>"
+    assert len(crafted) < 256 * 1024
+    with pytest.raises(grpc.RpcError) as caught:
+        _upload(battle, "red", "slow.mul", crafted)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert reason_of(caught.value) == "file_refused"
+    assert "over the 64 limit" in (caught.value.details() or "")
+
+
+def test_uploads_wait_for_a_parsing_slot_without_holding_a_worker(battle: Battle) -> None:
+    """Uploads are parsed a few at a time; the rest wait on the event loop, so the server keeps
+    answering, and an upload whose deadline passes while it waits is never parsed."""
+    import asyncio
+
+    b = battle
+    b.server.services.upload_slots = asyncio.Semaphore(0)  # every slot taken, for good
+    stubs = b.clients["red"]
+    request = battle_pb2.UploadBattleFileRequest(
+        campaign_id=b.campaign_id, file_name="late.mul", content=b.files["red"].read_bytes()
+    )
+    future = stubs.battles.UploadBattleFile.future(request, metadata=stubs.md, timeout=2)
+    # Meanwhile every worker is free for the other calls.
+    pending = b.clients["referee"].battles.ListPendingBattles(
+        battle_pb2.ListPendingBattlesRequest(campaign_id=b.campaign_id),
+        metadata=b.clients["referee"].md,
+    )
+    assert list(pending.battles) == []
+    with pytest.raises(grpc.RpcError) as caught:
+        future.result()
+    assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert b.store.ingested_files(b.campaign_id) == []
+    assert b.store.quarantined_files() == []
+
+
+def test_a_burst_of_the_same_hostile_upload_is_judged_once(battle: Battle) -> None:
+    """Eight clients send the same crafted file at once: it is parsed, refused and copied
+    into quarantine once; the others are told it is already quarantined."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    b = battle
+    chain = b"<d>" * 30 + b"</d>" * 30
+    crafted = b"<record>" + chain * 1_000 + b"<d>" * 40 + b"</d>" * 40 + b"</record>"
+    assert len(crafted) < 256 * 1024
+
+    def send(i: int) -> str:
+        try:
+            got = _upload(b, ("red", "blue")[i % 2], f"burst-{i}.mul", crafted)
+        except grpc.RpcError as exc:
+            return reason_of(exc)
+        return battle_pb2.UploadOutcome.Name(got.outcome)
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(send, range(8)))
+    assert answers.count("file_refused") == 1, answers
+    assert answers.count("UPLOAD_OUTCOME_QUARANTINED") == 7, answers
+    copies = [p for p in (b.uploads.parent / "quarantine").iterdir() if p.suffix == ".mul"]
+    assert len(copies) == 1

@@ -14,7 +14,7 @@ import functools
 import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
 import grpc
@@ -38,6 +38,10 @@ Context = aio.ServicerContext[Any, Any]
 log = structlog.get_logger("mekref.grpc")
 
 
+#: One per core of a small referee machine: parsing is CPU work, more at once only queues.
+UPLOAD_PARSERS = 2
+
+
 @dataclass
 class Services:
     """The state servicers share (one per server)."""
@@ -54,6 +58,12 @@ class Services:
     stream_poll_seconds: float = 1.0
     stream_write_timeout: float = 30.0
     batcher: CommandBatcher | None = None
+    #: Uploads parsed at once. The others wait on the event loop (holding no worker thread),
+    #: so a burst of uploads can neither take every worker from the other RPCs nor keep
+    #: parsing files whose clients' deadlines have passed (``run`` refuses those).
+    upload_slots: asyncio.Semaphore = field(
+        default_factory=lambda: asyncio.Semaphore(UPLOAD_PARSERS)
+    )
 
     async def execute(self, context: Context, campaign_id: str, command: Command) -> Executed:
         """Run a command through the group-commit queue (or alone without one)."""

@@ -82,9 +82,16 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             )
         if len(request.file_name) > 255:
             raise invalid("file_name", "at most 255 characters")
-        return await self.s.run(
-            context, self._upload, cid, data, request.file_name, principal.side_id, principal.actor
-        )
+        async with self.s.upload_slots:
+            return await self.s.run(
+                context,
+                self._upload,
+                cid,
+                data,
+                request.file_name,
+                principal.side_id,
+                principal.actor,
+            )
 
     def _upload(
         self, cid: str, data: bytes, file_name: str, side_id: str | None, actor: str

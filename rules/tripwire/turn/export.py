@@ -27,6 +27,7 @@ from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.secrecy import engagement_for
 from mekref.rules.tripwire.turn.state import EngagementSetup, StrategicState
 
 # MegaMek's movement-mode names ("type" attribute) for our strategic modes.
@@ -219,6 +220,8 @@ def scenario_sheet(state: CampaignState, engagement_id: str, side_id: str) -> st
     s = strategic_of(state)
     e = engagement(s, engagement_id)
     units = committed_units(state, e, side_id)
+    # The side's own cut, the same one its view and event stream show.
+    e = engagement_for(e, side_id, {fid: f.side_id for fid, f in s.formations.items()})
     names = {sid: state.sides[sid].name for sid in e.sides}
     enemy = [x for x in e.sides if x != side_id]
     lines = [
@@ -286,9 +289,7 @@ def scenario_sheet(state: CampaignState, engagement_id: str, side_id: str) -> st
             )
     else:
         lines.append("None able to arrive with 100 fuel points and fuel to return (line 316).")
-    mine = [
-        n for n in e.notes if n.startswith(side_id) or not any(n.startswith(x) for x in e.sides)
-    ]
+    mine = e.notes
     if mine:
         lines += ["", "## Notes", ""] + [f"- {n}" for n in mine]
     return "\n".join(lines) + "\n"

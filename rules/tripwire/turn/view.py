@@ -1,11 +1,13 @@
 """What one side may know: its own formations, units, pools and orders, what its sensors
-revealed, and public facts. Another side's positions appear only as sightings."""
+revealed, and public facts. Another side's positions appear only as sightings, and an
+engagement only as its own cut (:mod:`~mekref.rules.tripwire.turn.secrecy`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from mekref.rules.tripwire.state import CampaignState, Pool
+from mekref.rules.tripwire.turn.secrecy import engagement_for
 from mekref.rules.tripwire.turn.state import (
     EngagementSetup,
     Formation,
@@ -46,6 +48,7 @@ def side_view(state: CampaignState, side_id: str) -> SideView:
             sightings=(), engagements=(), map_name="", control=(), weather=(), unrest=(),
             vp=(), ended="",
         )  # fmt: skip
+    owners = {fid: f.side_id for fid, f in s.formations.items()}
     return SideView(
         side_id=side_id,
         day=s.day,
@@ -54,7 +57,9 @@ def side_view(state: CampaignState, side_id: str) -> SideView:
         pools=pools,
         orders=s.orders.get(side_id, ()),
         sightings=s.sightings.get(side_id, ()),
-        engagements=tuple(e for e in s.engagements if side_id in e.sides),
+        engagements=tuple(
+            engagement_for(e, side_id, owners) for e in s.engagements if side_id in e.sides
+        ),
         map_name=s.map_name,
         control=tuple(sorted(s.control.items())),
         weather=tuple(w for _, w in sorted(s.weather.items())),
