@@ -67,6 +67,8 @@ class StoreMissing(StoreError):
             f"'mekref campaign new --db {where} --name NAME' or check the path"
         )
         self.where = where
+
+
 class DamagedEvent(StoreError):
     """A stored event row that is not an event of its campaign's rule set (edited by hand, or
     the file was damaged): the campaign cannot be folded past it."""
