@@ -75,7 +75,9 @@ class DamagedEvent(StoreError):
 
     def __init__(self, campaign_id: str, seq: int, type_: str, problem: str) -> None:
         super().__init__(
-            f"campaign {campaign_id} event {seq} ({type_}) is not a valid event: {problem}"
+            f"campaign {campaign_id} event {seq} ({type_}) is not a valid event: {problem}; "
+            "if the database is damaged, restore it from a backup (mekref never repairs it in "
+            "place)"
         )
         self.campaign_id = campaign_id
         self.seq = seq

@@ -117,13 +117,22 @@ class SqliteEventStore(SqlEventStore):
         uri = self.path.resolve().as_uri() + "?mode=rw"
         conn = sqlite3.connect(uri, uri=True, timeout=self._busy_timeout_ms / 1000)
         try:
-            found = conn.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-            ).fetchone()
+            tables = {str(r[0]) for r in conn.execute(_TABLES_SQL).fetchall()}
         finally:
             conn.close()
-        if found is None:
+        if tables and "schema_version" not in tables:
+            raise self._not_ours(tables)
+        if not tables:
             raise StoreMissing(str(self.path), "the file holds no campaign store")
+
+    def _not_ours(self, tables: set[str]) -> StoreError:
+        """Another application's file (a mistyped --db): adding our tables to it would change a
+        database that is not ours, and offering to create a store there would invite that."""
+        listed = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+        return StoreError(
+            f"sqlite {self.path}: not a mekref database (it holds tables {listed}); "
+            "mekref leaves it alone: name a mekref database or a new file in --db"
+        )
 
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: the driver never opens transactions behind our back; we issue
@@ -153,13 +162,7 @@ class SqliteEventStore(SqlEventStore):
         # Before anything writes (even the switch to WAL rewrites the file's header).
         tables = {str(r[0]) for r in conn.execute(_TABLES_SQL).fetchall()}
         if tables and "schema_version" not in tables:
-            # Another application's file (a mistyped --db): adding our tables to it would
-            # change a database that is not ours.
-            listed = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
-            raise StoreError(
-                f"sqlite {self.path}: not a mekref database (it holds tables {listed}); "
-                "mekref leaves it alone: name a mekref database or a new file in --db"
-            )
+            raise self._not_ours(tables)
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
         if mode is None or str(mode[0]).lower() != "wal":
             raise StoreError(f"{self.path}: could not switch SQLite to WAL mode (got {mode!r})")

@@ -64,7 +64,7 @@ def test_a_missing_table_is_named(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         conn.execute("DROP TABLE events")
     done = mekref("status", "--db", db)
-    assert done.returncode == 3 and "Traceback" not in done.stderr
+    assert done.returncode == 5 and "Traceback" not in done.stderr
     assert "damaged: table events is missing; restore the database from a backup" in done.stderr
 
 
@@ -86,7 +86,7 @@ def test_an_event_row_that_is_not_an_event_is_named(tmp_path: Path, payload: str
     db = _campaign(tmp_path)
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE events SET payload = ? WHERE seq = 1", (payload,))
-    line = _one_line_error(mekref("report", "--db", db), 3, "event 1 (CampaignCreated)")
+    line = _one_line_error(mekref("report", "--db", db), 5, "event 1 (CampaignCreated)")
     assert "is not a valid event" in line and "restore it from a backup" in line
 
 
