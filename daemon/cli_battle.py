@@ -4,6 +4,11 @@
 its units to the campaign and submits it; with ``--control SIDE`` it also records who holds
 the field. The battle resolves as soon as every side whose units appear has sent a file and
 control is known; before that, ``battle close`` resolves it on a referee's word.
+
+Units are measured against the designs the campaign kept at ``force import``: no units folder
+is needed here. A unit imported without a design is still judged from the file (a 'Mech whose
+centre torso is destroyed is truly destroyed), but its repair cannot be priced: ingest warns
+naming it, and ``mekref force designs --units-dir DIR`` records the missing designs.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from mekref.daemon.cli_campaign import (
 from mekref.daemon.cli_force import design_lookup
 from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.battle_input import unpriced_warnings
 from mekref.rules.tripwire.battle_messages import (
     BattleReportReceived,
     BattleResolved,
@@ -48,8 +54,7 @@ HELP = "battle files in, battles resolved (ingest, control, close, fate, retreat
 INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 EPILOG = """\
 examples:
-  mekref battle ingest --db c.db logs/Ann.mul logs/Bob.mul --control loyalists \\
-      --units-dir ~/megamek/data/mekfiles
+  mekref battle ingest --db c.db logs/Ann.mul logs/Bob.mul --control loyalists
   mekref battle ingest --db c.db logs/Ann.mul --assign 12=UNIT_ID --referee Ann \\
       --reason "the Griffin at line 12 is Kai's"
   mekref battle pending --db c.db
@@ -75,7 +80,12 @@ def register(sub: Any) -> None:
     add_db(ingest)
     ingest.add_argument("files", nargs="+", type=Path, metavar="RECORD.mul")
     ingest.add_argument("--control", metavar="SIDE", help="the side that controls the field")
-    ingest.add_argument("--units-dir", type=Path, metavar="DIR", help="unit designs (.mtf/.blk)")
+    ingest.add_argument(
+        "--units-dir",
+        type=Path,
+        metavar="DIR",
+        help="unit designs for units the campaign keeps no design for (not needed otherwise)",
+    )
     ingest.add_argument("--battle", metavar="ID", help="join this battle (default: by units)")
     ingest.add_argument(
         "--assign",
@@ -193,6 +203,8 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
                 f"{' (new)' if event.opened else ''}, view of side "
                 f"{f.reporting_side or '(none)'}{unmatched}"
             )
+            for warning in unpriced_warnings(f):
+                err_console().print(f"mekref battle ingest: warning: {warning}")
         if isinstance(event, BattleResolved):
             console.print(f"battle {event.battle_id} resolved")
     return 0

@@ -23,11 +23,12 @@ from rich.table import Table
 from mekref.adapters.megamek import unit_kinds as ak
 from mekref.adapters.megamek.bv_table import BvTable, BvTableError, parse_units_txt
 from mekref.adapters.megamek.condition import merge_condition
-from mekref.adapters.megamek.design import TechBase as DesignTechBase
+from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mul_model import Entity, MulFile
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.daemon import cli_designs
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     EXIT_REFUSED,
@@ -46,6 +47,7 @@ from mekref.rules.tripwire.battle_input import loadout_of
 from mekref.rules.tripwire.battle_messages import RecordLoadouts
 from mekref.rules.tripwire.battle_model import AmmoBinLoad
 from mekref.rules.tripwire.commands import ImportForce
+from mekref.rules.tripwire.designs import record_designs, rules_tech_base, suit_tons
 from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
@@ -88,13 +90,6 @@ _KINDS: dict[ak.UnitKind, UnitKind] = {
     ak.UnitKind.CONVENTIONAL_INFANTRY: UnitKind.CONVENTIONAL_INFANTRY,
 }
 
-_TECH: dict[DesignTechBase, TechBase] = {
-    DesignTechBase.INNER_SPHERE: TechBase.INNER_SPHERE,
-    DesignTechBase.CLAN: TechBase.CLAN,
-    DesignTechBase.MIXED_IS_CHASSIS: TechBase.INNER_SPHERE_MIXED,
-    DesignTechBase.MIXED_CLAN_CHASSIS: TechBase.CLAN_MIXED,
-    DesignTechBase.UNKNOWN: TechBase.INNER_SPHERE,
-}
 
 _MOTIVES = {
     "Leg": InfantryMotive.FOOT,
@@ -116,21 +111,7 @@ class ImportedUnit:
     lance: str
     loadout: tuple[AmmoBinLoad, ...]
     notes: tuple[str, ...]
-
-
-#: Ruling BR-11: "tonnage per suit" of battle armor is the top of its weight class (TechManual:
-#: PA(L) to 400 kg, Light to 750 kg, Medium to 1 t, Heavy to 1.5 t, Assault to 2 t).
-BA_SUIT_TONS: dict[str, Fraction] = {
-    "PA(L)": Fraction(2, 5),
-    "Light": Fraction(3, 4),
-    "Medium": Fraction(1),
-    "Heavy": Fraction(3, 2),
-    "Assault": Fraction(2),
-}
-
-
-def suit_tons(weight_class: str | None) -> Fraction | None:
-    return BA_SUIT_TONS.get(weight_class or "")
+    design: UnitDesign | None = None
 
 
 def rules_kind(kind: ak.UnitKind) -> UnitKind | None:
@@ -193,7 +174,10 @@ def build_units(
                 "remove it from the list"
             )
         if design is None:
-            notes.append("no design found: tonnage 0, repairs cannot be priced")
+            notes.append(
+                "no design found: repairs cannot be priced until one is recorded "
+                "(mekref force designs --units-dir DIR)"
+            )
         tonnage = Fraction(str(design.tonnage)) if design and design.tonnage else Fraction(0)
         if kind is UnitKind.BATTLE_ARMOR and design is not None:
             tonnage = suit_tons(design.ba_weight_class) or tonnage
@@ -233,13 +217,13 @@ def build_units(
             kind=kind,
             tonnage=tonnage,
             bv=bv,
-            tech_base=_TECH[design.tech_base] if design else TechBase.INNER_SPHERE,
+            tech_base=rules_tech_base(design.tech_base) if design else TechBase.INNER_SPHERE,
             roles=frozenset(roles),
             crew=crew,
             infantry_motive=_MOTIVES.get(e.movement_mode) if kind.is_infantry else None,
             troopers=cond.troopers_max or 0,
         )
-        out.append(ImportedUnit(unit, path[0], path[1], loadout_of(cond), tuple(notes)))
+        out.append(ImportedUnit(unit, path[0], path[1], loadout_of(cond), tuple(notes), design))
     # Ruling BR-8: without ranks in the file, the first unit of each lance leads it.
     leaders: set[tuple[str, str]] = set()
     final: list[ImportedUnit] = []
@@ -250,7 +234,7 @@ def build_units(
             leaders.add(lance)
             if not unit.has(UnitRole.FORCE_COMMANDER):
                 unit = replace(unit, roles=unit.roles | {UnitRole.LANCE_LEADER})
-        final.append(ImportedUnit(unit, item.company, item.lance, item.loadout, item.notes))
+        final.append(replace(item, unit=unit))
     return final
 
 
@@ -298,6 +282,7 @@ def register(sub: Any) -> None:
     imp.add_argument("--check-only", action="store_true", help="print the report, import nothing")
     add_referee(imp)
     imp.set_defaults(handler=guarded(run_import), command_name="force import")
+    cli_designs.register(actions)
 
 
 def read_mul(path: Path) -> tuple[MulFile, bytes]:
@@ -368,6 +353,13 @@ def run_import(args: argparse.Namespace) -> int:
         loads = tuple((i.unit.unit_id, i.loadout) for i in units if i.loadout)
         if loads:
             run_command(runner, cid, RecordLoadouts(side_id=args.side, loadouts=loads, actor="cli"))
+        # The campaign keeps every design it found, so battles, reports, spending and the
+        # scenario export never need the units folder again.
+        keep = record_designs(
+            args.side, {i.unit.unit_id: i.design for i in units if i.design}, actor="cli"
+        )
+        if keep is not None:
+            run_command(runner, cid, keep)
     console.print(
         f"imported {len(units)} units and {sum(len(i.unit.crew) for i in units)} people "
         f"for side {args.side}"

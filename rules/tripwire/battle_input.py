@@ -39,6 +39,7 @@ from mekref.rules.tripwire.battle_model import (
     UnitDamage,
 )
 from mekref.rules.tripwire.battles import reporting_side
+from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
 from mekref.rules.tripwire.salvage import UnitMobility
@@ -157,6 +158,17 @@ def match_units(
 # --- conditions -------------------------------------------------------------------------------
 
 
+def _lost_without_design(cond: UnitCondition, kind: UnitKind, index: int, destroyed: bool) -> bool:
+    """Without a design the maxima are unknown, but the file still says a location is gone: it
+    is destroyed, or (a vehicle) its internal structure is written as 0."""
+    if cond.design is not None:
+        return False
+    if destroyed:
+        return True
+    written = cond.entity.location(index)
+    return kind.is_vehicle and written is not None and written.internal == 0
+
+
 def _locations(cond: UnitCondition, kind: UnitKind) -> tuple[LocationDamage, ...]:
     if kind.is_infantry:
         return ()
@@ -168,6 +180,7 @@ def _locations(cond: UnitCondition, kind: UnitKind) -> tuple[LocationDamage, ...
             internal_max=loc.internal_max,
             internal_now=loc.internal,
             is_center_torso=kind is UnitKind.MEK and loc.name == "Center Torso",
+            destroyed=_lost_without_design(cond, kind, loc.index, loc.destroyed),
         )
         for loc in cond.locations
     ]
@@ -401,7 +414,11 @@ def report_command(
     for i, (unit_id, how) in sorted(matches.items()):
         e = mul.entities[i]
         unit = state.units[unit_id]
-        design = design_for(e) if design_for is not None else None
+        # The design the campaign kept at import; a units folder only fills in for units
+        # imported without one.
+        design = design_of(state, unit_id)
+        if design is None and design_for is not None:
+            design = design_for(e)
         cond = merge_condition(e, design)
         units.append(
             ReportedUnit(
@@ -490,6 +507,17 @@ def report_command(
         unmatched=unmatched,
     )
     return SubmitBattleReport(file=file, actor=actor)
+
+
+def unpriced_warnings(file: BattleFile) -> tuple[str, ...]:
+    """One line per unit of the file whose damage was read without a design."""
+    return tuple(
+        f"{u.display_name} ({u.unit_id}): no design known, its damage is read from the file "
+        "alone and its repair cannot be priced; record the design with 'mekref force designs "
+        "--units-dir DIR'"
+        for u in file.units
+        if not u.damage.design_known
+    )
 
 
 _ = Section  # the adapter's section values are the rules' RecordSection values, by name

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire.model import TechBase, UnitKind
@@ -50,6 +51,10 @@ class LocationDamage:
     internal_max: int
     internal_now: int
     is_center_torso: bool = False
+    # The file says the location is destroyed (or a vehicle location's internal structure is
+    # 0) though its maximum is unknown (no design): the glossary's "internal structure 0" holds
+    # even when nothing can be priced. Left out of the JSON when False (older events).
+    destroyed: bool = field(default=False, metadata=OMIT_IF_DEFAULT)
 
     def __post_init__(self) -> None:
         if not (0 <= self.armor_now <= self.armor_max and self.internal_now >= 0):
@@ -67,7 +72,7 @@ class LocationDamage:
 
     @property
     def internal_gone(self) -> bool:
-        return self.internal_max > 0 and self.internal_now == 0
+        return self.destroyed or (self.internal_max > 0 and self.internal_now == 0)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -32,6 +32,7 @@ from mekref.rules.tripwire.battle_spending import (
     UnitRepaired,
 )
 from mekref.rules.tripwire.campaign import Decider, Evolver
+from mekref.rules.tripwire.designs import repair_priced, unpriced_why
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.spending_checks import (
@@ -55,9 +56,14 @@ def _decide_repair(
     if not bill.repairable:
         raise Refusal(
             "irreparable",
-            f"{unit.chassis} {unit.model} is {bill.state.value} and cannot be repaired",
+            f"{unit.chassis} {unit.model} is {bill.state.value} and cannot be repaired; scrap "
+            "it, or have the referee correct its fate if the battle file was wrong",
             bill.rules[-1] if bill.rules else None,
         )
+    if cmd.task is not RepairTask.REARM and not repair_priced(state, unit.unit_id):
+        # Armor and structure are priced by tons against the design's maxima: without a
+        # design a bill would read 0 SP, a plausible wrong number.
+        raise Refusal("unpriced", unpriced_why(state, unit.unit_id))
     if cmd.task is RepairTask.ARMOR:
         cost, hours = bill.armor_sp, t.tasks["repair_armor"].hours
         if not cost:
@@ -173,6 +179,9 @@ def _decide_dispose(
     state: CampaignState, cmd: DisposeUnit, dice: Dice, rules: TripWire
 ) -> list[Event]:
     unit = _unit(state, cmd.unit_id)
+    if not repair_priced(state, unit.unit_id):
+        # Sale and scrap values are priced by tons: without a design they would read 0 WP.
+        raise Refusal("unpriced", unpriced_why(state, unit.unit_id))
     subject = subject_for(unit, damage_of(state, unit.unit_id))
     # Spent ammunition is not damage (R-SELL-1): a sale does not wait for re-arming.
     sell = cmd.how is Disposal.SELL
