@@ -119,7 +119,9 @@ def test_ruling_br3_devastated_is_truly_destroyed_and_never_salvage() -> None:
     assert b1.fate is Fate.TRULY_DESTROYED and b1.salvaged_by is None
 
 
-def test_ruling_br4_unit_absent_from_its_own_sides_file_is_missing() -> None:
+def test_ruling_br12_unit_absent_from_its_own_sides_file_is_held_not_applied() -> None:
+    """BR-12 (replacing BR-4's "missing"): Red's file speaks of b2, Blue's own file does not
+    name it: the claim is held as a conflict and b2's fate is not touched."""
     state = campaign((fu("r1"),), (fu("b1"), fu("b2")))
     events, _ = run(
         state,
@@ -127,8 +129,24 @@ def test_ruling_br4_unit_absent_from_its_own_sides_file_is_missing() -> None:
         submit(file("b", seen("b1", S.SURVIVORS))),  # Blue's view does not name b2
         close("battle-" + "a" * 12, "red"),
     )
-    fates = {u.unit_id: u.fate for u in _resolved(events).resolution.units}
-    assert fates == {"r1": Fate.OPERATIONAL, "b1": Fate.OPERATIONAL, "b2": Fate.MISSING}
+    resolution = _resolved(events).resolution
+    fates = {u.unit_id: u.fate for u in resolution.units}
+    assert fates == {"r1": Fate.OPERATIONAL, "b1": Fate.OPERATIONAL}
+    (held,) = [c for c in resolution.conflicts if c.subject == "b2"]
+    assert "red says salvage" in held.detail and "not applied" in held.detail
+
+
+def test_ruling_br12_without_the_owners_file_the_referee_close_takes_the_claims() -> None:
+    """Blue sent no file; the referee closed the battle on their word: Red's view stands."""
+    state = campaign((fu("r1"),), (fu("b1"),))
+    events, _ = run(
+        state,
+        submit(file("a", seen("r1", S.SURVIVORS), seen("b1", S.DEVASTATED))),
+        close("battle-" + "a" * 12, "red"),
+    )
+    resolution = _resolved(events).resolution
+    assert {u.unit_id: u.fate for u in resolution.units}["b1"] is Fate.TRULY_DESTROYED
+    assert not resolution.conflicts
 
 
 def test_ruling_br5_ejected_crews_and_crews_of_salvaged_units() -> None:
