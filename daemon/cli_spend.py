@@ -15,9 +15,11 @@ from typing import Any
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     add_db,
+    add_referee,
     execute,
     guarded,
     out_console,
+    referee_note,
 )
 from mekref.rules.messages import Command, Event
 from mekref.rules.tripwire.battle_spending import (
@@ -130,7 +132,10 @@ def _sell(a: argparse.Namespace) -> Command:
 
 
 def _ransom(a: argparse.Namespace) -> Command:
-    return RansomPerson(person_id=a.person, pool_id=a.pool, actor="cli")
+    note = referee_note(a)
+    return RansomPerson(
+        person_id=a.person, pool_id=a.pool, note=note, actor=note.referee if note else "cli"
+    )
 
 
 def _recruit(a: argparse.Namespace) -> Command:
@@ -249,7 +254,9 @@ def register(sub: Any) -> None:
     a.add_argument("--formation", required=True)
     _unit_pool(action("scrap", "scrap a unit for WP", _scrap))
     _unit_pool(action("sell", "sell a fully repaired unit", _sell))
-    _person_pool(action("ransom", "pay 100 WP to get a captured person back", _ransom))
+    a = action("ransom", "pay 100 WP to get a captured person back (at campaign end)", _ransom)
+    _person_pool(a)
+    add_referee(a)
     a = action("recruit", "try to recruit a captured person (2d6, 8+)", _recruit)
     _person_pool(a)
     a.add_argument("--opponent-unrest", type=int, default=7)

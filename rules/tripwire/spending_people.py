@@ -36,7 +36,7 @@ from mekref.rules.tripwire.spending_checks import (
     _unit,
 )
 from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
-from mekref.rules.tripwire.training import Skill, Trainee, training_cost
+from mekref.rules.tripwire.training import Skill, Trainee, TrainingRoute, training_cost
 
 
 def _decide_heal_crew(
@@ -93,11 +93,23 @@ def _decide_ransom(
     person = person_of(state, cmd.person_id)
     if cmd.person_id not in state.battles.captured_people:
         raise Refusal("not_captured", f"{person.name} is not held captive")
+    ended = state.strategic is not None and bool(state.strategic.ended)
+    if not ended and cmd.note is None:
+        raise Refusal(
+            "not_campaign_end",
+            "L351 'Players may at the end of the campaign pay 100 WP to return captured "
+            "personnel': the campaign has not ended; a referee who declares it over gives "
+            "--referee NAME --reason TEXT (R-RANSOM-1)",
+        )
     cost = personnel.ransom_cost(1)
     _paying_pool(state, cmd.pool_id, person.side_id, cost)
     return [
         PersonRansomed(
-            person_id=person.person_id, pool_id=cmd.pool_id, cost_sp=cost, actor=cmd.actor
+            person_id=person.person_id,
+            pool_id=cmd.pool_id,
+            cost_sp=cost,
+            actor=cmd.actor,
+            note=cmd.note,
         )
     ]
 
@@ -164,6 +176,9 @@ def _decide_train(
             piloting=piloting,
             track=state.tracks_completed,
             actor=cmd.actor,
+            kill_battle=state.battles.may_train.get(person.person_id)
+            if cmd.route is TrainingRoute.KILL
+            else None,
         )
     ]
 
@@ -252,7 +267,15 @@ def _evolve_recruited(state: CampaignState, e: CapturedRecruited) -> CampaignSta
 def _evolve_trained(state: CampaignState, e: SkillTrained) -> CampaignState:
     person = replace(state.people[e.person_id], gunnery=e.gunnery, piloting=e.piloting)
     state = _pay(state, e.pool_id, -e.cost_sp)
-    led = replace(state.battles, trained={**state.battles.trained, e.person_id: e.track})
+    may_train = state.battles.may_train
+    if e.kill_battle is not None:
+        # L110: the kill that allowed this training is used up; the next kill earns another.
+        may_train = {k: v for k, v in may_train.items() if k != e.person_id}
+    led = replace(
+        state.battles,
+        trained={**state.battles.trained, e.person_id: e.track},
+        may_train=may_train,
+    )
     return replace(state, people={**state.people, e.person_id: person}, battles=led)
 
 
