@@ -29,7 +29,7 @@ from mekref.rules.tripwire.battle_spending import (
 from mekref.rules.tripwire.campaign import Decider, Evolver, person_of, side_of
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
-from mekref.rules.tripwire.skills import training_level
+from mekref.rules.tripwire.skills import skill_gap_ok, training_level
 from mekref.rules.tripwire.spending_checks import (
     _pay,
     _paying_pool,
@@ -189,6 +189,13 @@ def _decide_hire(state: CampaignState, cmd: HirePerson, dice: Dice, rules: TripW
         raise Refusal("duplicate_id", f"person id {cmd.person_id!r} is taken")
     if not cmd.name.strip():
         raise Refusal("bad_name", "a hired person needs a name")
+    if not skill_gap_ok(cmd.gunnery, cmd.piloting):
+        raise Refusal(
+            "skill_gap",
+            f"{cmd.gunnery}/{cmd.piloting}: L47 'There should be a maximum difference of 2 "
+            "between Gunnery and Piloting' (and L111 'The difference between Pilot/Drive and "
+            "Gunnery may be no more than 2'); hire a pilot whose skills differ by 2 at most",
+        )
     cost = personnel.hire_price(training_level(cmd.gunnery, cmd.piloting), cmd.vehicle_crew)
     _paying_pool(state, cmd.pool_id, cmd.side_id, cost)
     return [

@@ -250,6 +250,20 @@ def test_a_kill_allows_one_training_only() -> None:
     assert state.people["p-r1"].piloting == 4
 
 
+def test_hire_keeps_the_two_point_skill_gap() -> None:
+    """L47: "There should be a maximum difference of 2 between Gunnery and Piloting"; L111:
+    "The difference between Pilot/Drive and Gunnery may be no more than 2." A 2/7 pilot is
+    refused, a 4/6 one hired."""
+    state = _after_battle()
+    hire = HirePerson(person_id="p-new", side_id="red", pool_id="union", name="Nia",
+                      gunnery=2, piloting=7, actor="t")  # fmt: skip
+    with pytest.raises(Refusal, match="L47") as caught:
+        run(state, hire)
+    assert caught.value.code == "skill_gap"
+    _, state = run(state, replace(hire, gunnery=4, piloting=6))
+    assert state.people["p-new"].gunnery == 4
+
+
 def test_hire_seat_and_medical_leave() -> None:
     """ "| Regular | 100 |", "| Vehicle Crew | x2 |"; a spare takes an injured pilot's seat."""
     state = _after_battle()
