@@ -41,7 +41,7 @@ from mekref.rules.tripwire.battle_model import (
 from mekref.rules.tripwire.battles import reporting_side
 from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.model import UnitKind
-from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
+from mekref.rules.tripwire.repair import AmmoUse, LocationDamage, bin_tons
 from mekref.rules.tripwire.salvage import UnitMobility
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 
@@ -225,10 +225,11 @@ def loadout_of(cond: UnitCondition) -> tuple[AmmoBinLoad, ...]:
 def _ammo_used(cond: UnitCondition, loadout: tuple[AmmoBinLoad, ...] | None) -> tuple[AmmoUse, ...]:
     """Tons to re-arm per ammunition type.
 
-    Ruling BR-6: a bin is one ton; the shots it held at import are its full load (the
-    standard load never changes, line 23). A bin in a destroyed location is a full ton to
-    replace. Without an import load the design's capacity is used when it states one; a bin
-    of unknown capacity costs a ton only when it is empty.
+    Ruling BR-6: a bin is one ton (half a ton for MegaMek's half-ton bins, R-AMMO-2); the
+    shots it held at import are its full load (the standard load never changes, line 23). A
+    bin in a destroyed location is a full bin to replace. Without an import load the design's
+    capacity is used when it states one; a bin of unknown capacity costs a bin only when it is
+    empty.
     """
     used: dict[str, Fraction] = {}
     # Vehicles write every bin of a location with index "N/A": bins of one location, slot and
@@ -248,17 +249,17 @@ def _ammo_used(cond: UnitCondition, loadout: tuple[AmmoBinLoad, ...] | None) -> 
             else:
                 spent = max(b.shots - current, 0)
             if spent:
-                used[b.ammo_type] = used.get(b.ammo_type, Fraction(0)) + Fraction(spent, b.shots)
+                tons = Fraction(spent, b.shots) * bin_tons(b.ammo_type)
+                used[b.ammo_type] = used.get(b.ammo_type, Fraction(0)) + tons
     else:
         for a in cond.ammo:
             if a.shots_max:
                 spent = max(a.shots_max - a.shots, 0)
                 if spent:
-                    used[a.ammo_type] = used.get(a.ammo_type, Fraction(0)) + Fraction(
-                        spent, a.shots_max
-                    )
+                    tons = Fraction(spent, a.shots_max) * bin_tons(a.ammo_type)
+                    used[a.ammo_type] = used.get(a.ammo_type, Fraction(0)) + tons
             elif a.shots == 0:
-                used[a.ammo_type] = used.get(a.ammo_type, Fraction(0)) + 1
+                used[a.ammo_type] = used.get(a.ammo_type, Fraction(0)) + bin_tons(a.ammo_type)
     return tuple(AmmoUse(ammo_type=k, tons=v) for k, v in sorted(used.items()))
 
 

@@ -151,7 +151,22 @@ def tech_multiplier(tech_base: TechBase, tables: TripWireTables | None = None) -
 _NORMALISE = re.compile(r"[^a-z0-9]")
 
 
+#: Battle armour ammunition is named for its launcher with a "BA" prefix (MegaMek's
+#: "BA-SRM2 Ammo", "BA Ammo LRM-5"); the launcher family decides the tier (L85 lists SRM).
+_BATTLE_ARMOR_PREFIX = re.compile(r"^\s*(?:clan\s*|cl\s*|is\s*)?ba[-\s]+", re.IGNORECASE)
+#: MegaMek's half-ton bins: "IS Machine Gun Ammo - Half", "ISMG Ammo Half",
+#: "IS Machine Gun Ammo (1/2 ton)".
+_HALF_TON = re.compile(r"\bhalf\b|1/2\s*ton", re.IGNORECASE)
+
+
+def bin_tons(ammo_type: str) -> Fraction:
+    """How many tons one full bin of this ammunition weighs (re-arming is priced per ton,
+    L85-L87): half a ton for MegaMek's half-ton bins, else one (ruling R-AMMO-2)."""
+    return Fraction(1, 2) if _HALF_TON.search(ammo_type) else Fraction(1)
+
+
 def _normalised_ammo_name(name: str) -> str:
+    name = _BATTLE_ARMOR_PREFIX.sub("", name)
     text = _NORMALISE.sub("", name.lower())
     for word in ("ammo", "full", "half"):
         text = text.replace(word, "")
