@@ -101,6 +101,8 @@ _MOTIVES = {
 }
 
 LANCE_SIZE = 4
+#: L102: "DropShip Crews are considered to have Piloting 5 Gunnery 4."
+DROPSHIP_GUNNERY, DROPSHIP_PILOTING = 4, 5
 LANCES_PER_COMPANY = 3
 
 
@@ -206,6 +208,13 @@ def build_units(
             )
             for seat, m in enumerate(e.members)
         )
+        if kind is UnitKind.DROPSHIP:
+            # L102: "DropShip Crews are considered to have Piloting 5 Gunnery 4", whatever the
+            # file says (their training and healing prices start there).
+            if any((c.gunnery, c.piloting) != (DROPSHIP_GUNNERY, DROPSHIP_PILOTING) for c in crew):
+                notes.append("crew set to Gunnery 4 / Piloting 5 (L102)")
+            crew = tuple(replace(c, gunnery=DROPSHIP_GUNNERY, piloting=DROPSHIP_PILOTING)
+                         for c in crew)  # fmt: skip
         path = _force_path(e)
         if path is None:
             lance_no = position // LANCE_SIZE

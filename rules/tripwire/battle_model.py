@@ -282,3 +282,8 @@ class BattleLedger:
     # before designs were kept keep their state hash.
     designs: dict[str, StoredDesign] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
     unit_designs: dict[str, str] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    # Omni configurations each unit owns besides the one it was imported in (L99: once
+    # purchased, changing to one costs nothing).
+    configurations: dict[str, tuple[str, ...]] = field(
+        default_factory=dict, metadata=OMIT_IF_DEFAULT
+    )

@@ -142,7 +142,14 @@ def _decide_reconfigure(
         raise Refusal("not_omni", f"{unit.chassis} {unit.model} is not an omni unit")
     if cmd.bv <= 0:
         raise Refusal("bad_bv", "the new configuration's BV must be positive")
-    cost = repair.reconfigure_cost(unit.kind, unit.tonnage, unit.tech_base)
+    owned = {unit.model, *state.battles.configurations.get(unit.unit_id, ())}
+    # L99: "It does not cost WP to change the configurations once purchased." A configuration
+    # bought before the campaign (paid with this same command then) or since is free.
+    cost = (
+        0
+        if cmd.configuration in owned
+        else repair.reconfigure_cost(unit.kind, unit.tonnage, unit.tech_base)
+    )
     _paying_pool(state, cmd.pool_id, unit.side_id, cost)
     return [
         UnitReconfigured(
@@ -265,7 +272,14 @@ def _evolve_repaired(state: CampaignState, e: UnitRepaired) -> CampaignState:
 
 
 def _evolve_reconfigured(state: CampaignState, e: UnitReconfigured) -> CampaignState:
-    led = replace(state.battles, bv_override={**state.battles.bv_override, e.unit_id: e.bv})
+    owned = state.battles.configurations.get(e.unit_id, ())
+    if e.configuration not in owned:
+        owned = (*owned, e.configuration)
+    led = replace(
+        state.battles,
+        bv_override={**state.battles.bv_override, e.unit_id: e.bv},
+        configurations={**state.battles.configurations, e.unit_id: owned},
+    )
     return replace(_pay(state, e.pool_id, -e.cost_sp), battles=led)
 
 

@@ -497,3 +497,24 @@ def test_utterly_destroyed_when_every_internal_location_is_gone() -> None:
     assert b1.fate is Fate.UTTERLY_DESTROYED
     assert b1.scrap_wp is None and b1.salvaged_by is None
     assert state.units["b1"].side_id == "blue"
+
+
+def test_dropship_crews_are_gunnery_4_piloting_5() -> None:
+    """L102: "DropShip Crews are considered to have Piloting 5 Gunnery 4." Whatever skills the
+    unit list gives the crew, the campaign's DropShip crew is 4/5 (and says so)."""
+    from mekref.adapters.megamek.blk_reader import parse_blk
+    from mekref.adapters.megamek.mul_model import MulFile, RootKind
+    from mekref.daemon.cli_force import build_units
+    from mekref.rules.tripwire.state import CampaignState
+
+    from .builders import UNITS_DIR
+
+    text = (UNITS_DIR / "Union (2708).blk").read_text(encoding="utf-8")
+    union = parse_blk(text, "union")
+    ship = mek("Union", union.model, "ds1", pilot("Captain Ng", "p-ds1", 2, 3),
+               movement="Spheroid")  # fmt: skip
+    mul = MulFile(root=RootKind.UNIT, version="0.49.19", entities=(ship,))
+    (built,) = build_units(mul, CampaignState(), lambda e: union, None)
+    assert built.unit.kind is UnitKind.DROPSHIP
+    assert [(c.gunnery, c.piloting) for c in built.unit.crew] == [(4, 5)]
+    assert any("L102" in n for n in built.notes)

@@ -303,6 +303,21 @@ def test_reconfigure_omni_and_change_formation() -> None:
     assert state.pools["union"].balance == 250 - 13 - 100
 
 
+def test_reconfiguring_to_a_configuration_already_bought_is_free() -> None:
+    """L99: "Each extra configuration beyond the first costs ... the cost of a Reconfigure
+    Omni-Pod ... It does not cost WP to change the configurations once purchased." """
+    state = _pools(campaign((replace(fu("r2"), roles=frozenset({UnitRole.OMNI})),), (fu("b1"),)))
+    model = state.units["r2"].model
+    to_b = ReconfigureUnit(unit_id="r2", pool_id="union", configuration="B", bv=1200, actor="t")
+    _, state = run(state, to_b)  # bought: 50/4 = 12.5 -> 13
+    assert state.pools["union"].balance == 250 - 13
+    back = replace(to_b, configuration=model, bv=1000)
+    events, state = run(state, back, to_b)  # the imported one and B again: both owned
+    assert [e.cost_sp for e in events] == [0, 0] and state.pools["union"].balance == 250 - 13
+    _, state = run(state, replace(to_b, configuration="C"))  # a new one is paid
+    assert state.pools["union"].balance == 250 - 26
+
+
 def test_combine_understrength_infantry_average_skill_rounded_down() -> None:
     """ "Two understrength squads of BattleArmor or Platoons of Conventional Infantry may be
     combined if of the same type. If they have different skill levels then calculate the average
