@@ -46,6 +46,7 @@ from mekref.rules.tripwire.battle_messages import (
     SetUnitFate,
 )
 from mekref.rules.tripwire.battle_model import Fate
+from mekref.rules.tripwire.battle_resolution import unconfirmed_claims
 from mekref.rules.tripwire.battles import pending_battles, retreat_check
 from mekref.rules.tripwire.game import dice_for
 from mekref.rules.tripwire.state import CampaignState
@@ -301,3 +302,15 @@ def _print_pending(console: Any, state: CampaignState, always: bool = False) -> 
             f" of {', '.join(p.sides_expected)}; missing {missing}; "
             f"control {p.control_side or 'not set'}"
         )
+        # BR-12: what one side's file claims about units their own side's file does not list.
+        held = unconfirmed_claims(state, state.battles.battles[p.battle_id])
+        for unit_id in sorted(held):
+            unit = state.units[unit_id]
+            claims = ", ".join(
+                sorted({f"{f.reporting_side or 'no side'} says {u.section.value}"
+                        for f, u in held[unit_id]})
+            )  # fmt: skip
+            console.print(
+                f"  held: {unit.chassis} {unit.model} ({unit_id}) of {unit.side_id}: {claims}; "
+                f"{unit.side_id}'s own file does not list it, so it will not be applied (BR-12)"
+            )

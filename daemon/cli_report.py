@@ -261,8 +261,9 @@ def _print(report: dict[str, Any]) -> None:
     if unpriced:
         console.print(
             "? = no design known for the unit, so armor and structure cannot be priced: "
-            "record its design with 'mekref force designs --units-dir DIR' (MegaMek's "
-            "data/mekfiles), then ingest its battle file again",
+            "record designs with 'mekref force designs --units-dir DIR' (MegaMek's "
+            "data/mekfiles) before the next battle; damage already read without one is the "
+            "referee's to settle ('mekref battle fate')",
             style="dim",
         )
     people = Table(title="people", title_justify="left")

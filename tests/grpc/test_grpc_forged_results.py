@@ -140,6 +140,11 @@ def test_a_sides_claims_about_enemy_units_its_enemy_does_not_confirm_are_held(
         battle_pb2.ListPendingBattlesRequest(campaign_id=cid), metadata=ref.md
     )
     (battle_id,) = [b.battle_id for b in pending.battles]
+    # Before the battle resolves the referee already sees what will be held.
+    waiting = mekref("battle", "pending", "--db", db)
+    assert waiting.returncode == 0, waiting.stderr
+    held = [line for line in waiting.stdout.splitlines() if line.strip().startswith("held:")]
+    assert len(held) == len(MILITIA) and all("red says devastated" in h for h in held)
     ref.battles.SetRefereeInputs(
         battle_pb2.SetRefereeInputsRequest(
             campaign_id=cid, battle_id=battle_id, field_controller_side_id="red"
