@@ -99,6 +99,7 @@ def _train(a: argparse.Namespace) -> Command:
 
 
 def _hire(a: argparse.Namespace) -> Command:
+    note = referee_note(a)
     return HirePerson(
         person_id=a.id or str(uuid.uuid4()),
         side_id=a.side,
@@ -107,7 +108,8 @@ def _hire(a: argparse.Namespace) -> Command:
         gunnery=a.gunnery,
         piloting=a.piloting,
         vehicle_crew=a.vehicle_crew,
-        actor="cli",
+        note=note,
+        actor=note.referee if note else "cli",
     )
 
 
@@ -243,6 +245,7 @@ def register(sub: Any) -> None:
     a.add_argument("--piloting", type=int, required=True)
     a.add_argument("--vehicle-crew", action="store_true")
     a.add_argument("--id", help="the person's id (default: a new UUID)")
+    add_referee(a)  # on the strategic map: hire without a recruit found (R-HIRE-2)
     a = action("reconfigure", "reconfigure an omni unit", _reconfigure)
     _unit_pool(a)
     a.add_argument("--configuration", required=True)

@@ -136,6 +136,8 @@ class HirePerson(Command):
     gunnery: int
     piloting: int
     vehicle_crew: bool = False
+    # The referee's word to hire without a recruit found (R-HIRE-2), recorded in the event.
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @command_type("SeatSparePilot")
@@ -284,6 +286,10 @@ class PersonHired(Event):
     piloting: int
     cost_sp: int
     actor: str
+    # The Recruit column the person came from (R-HIRE-2); None: no strategic map, or the
+    # referee's word (``note``), or an event recorded before recruits were counted.
+    recruit_column: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("SparePilotSeated")

@@ -196,6 +196,7 @@ def _decide_hire(state: CampaignState, cmd: HirePerson, dice: Dice, rules: TripW
             "between Gunnery and Piloting' (and L111 'The difference between Pilot/Drive and "
             "Gunnery may be no more than 2'); hire a pilot whose skills differ by 2 at most",
         )
+    column = _recruit_column(state, cmd)
     cost = personnel.hire_price(training_level(cmd.gunnery, cmd.piloting), cmd.vehicle_crew)
     _paying_pool(state, cmd.pool_id, cmd.side_id, cost)
     return [
@@ -208,8 +209,43 @@ def _decide_hire(state: CampaignState, cmd: HirePerson, dice: Dice, rules: TripW
             piloting=cmd.piloting,
             cost_sp=cost,
             actor=cmd.actor,
+            recruit_column=column,
+            note=cmd.note,
         )
     ]
+
+
+#: Which Recruit table columns a hire may come from (lines 220-231).
+_PILOT_COLUMNS = ("mechwarrior", "aerospace_pilot")
+_CREW_COLUMNS = ("vehicle_crew",)
+
+
+def _recruit_column(state: CampaignState, cmd: HirePerson) -> str | None:
+    """The Recruit column the hire takes a found person from; None when no count applies.
+
+    Ruling R-HIRE-2: on the strategic map people are hired only from what the side's Recruit
+    actions found and nobody hired yet; a campaign without the map has no Recruit action, so
+    hiring there is as before. The referee's word (``note``) hires without a recruit.
+    """
+    if state.strategic is None or cmd.note is not None:
+        return None
+    found = state.strategic.recruits.get(cmd.side_id, {})
+    columns = _CREW_COLUMNS if cmd.vehicle_crew else _PILOT_COLUMNS
+    for column in columns:
+        if found.get(column, 0) > 0:
+            return column
+    what = "vehicle crews" if cmd.vehicle_crew else "MechWarriors or AeroSpace pilots"
+    raise Refusal(
+        "no_recruit",
+        f"hiring needs a recruit found by a Recruit action (lines 220-231, R-HIRE-2): side "
+        f"{cmd.side_id!r} has no {what} available ({_found_text(found)}); order a Recruit "
+        "action at a recruitment point, or the referee hires with --referee NAME --reason TEXT",
+    )
+
+
+def _found_text(found: dict[str, int]) -> str:
+    listed = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(found.items()) if n)
+    return f"found: {listed}" if listed else "none found"
 
 
 def _decide_seat(
@@ -296,7 +332,14 @@ def _evolve_hired(state: CampaignState, e: PersonHired) -> CampaignState:
         piloting=e.piloting,
     )
     state = _pay(state, e.pool_id, -e.cost_sp)
-    return replace(state, people={**state.people, e.person_id: person})
+    state = replace(state, people={**state.people, e.person_id: person})
+    if e.recruit_column is not None and state.strategic is not None:
+        s = state.strategic
+        mine = dict(s.recruits.get(e.side_id, {}))
+        mine[e.recruit_column] = mine.get(e.recruit_column, 0) - 1
+        mine = {k: v for k, v in mine.items() if v > 0}
+        state = replace(state, strategic=replace(s, recruits={**s.recruits, e.side_id: mine}))
+    return state
 
 
 def _evolve_seated(state: CampaignState, e: SparePilotSeated) -> CampaignState:

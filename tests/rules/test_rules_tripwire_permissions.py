@@ -81,3 +81,44 @@ def test_ruling_ransom_waits_for_the_end_of_the_campaign() -> None:
     note = RefereeNote(referee="Ann", reason="we stop here")
     events, after = states.run(state, replace(ransom, note=note))
     assert captive not in after.battles.captured_people and events[0].note == note
+
+
+def _on_the_map(state: CampaignState) -> CampaignState:
+    return replace(state, strategic=StrategicState(map_name="m", map_text="", attacker="red",
+                                                   defender="blue"))  # fmt: skip
+
+
+def test_ruling_hiring_on_the_map_takes_what_the_recruit_roll_found() -> None:
+    """Line 221: "Recruit - A formation may attempt to recruit new personnel once per week. ...
+    This action allows the player to purchase new personnel using WarChest Points." """
+    from mekref.rules.tripwire.battle_spending import HirePerson
+    from mekref.rules.tripwire.game import evolve
+    from mekref.rules.tripwire.turn.events import RecruitsFound
+
+    state = _on_the_map(_fought(kill=False))
+    hire = HirePerson(person_id="n1", side_id="red", pool_id="base", name="Nia",
+                      gunnery=4, piloting=5, actor="t")  # fmt: skip
+    with pytest.raises(Refusal, match="Recruit action") as caught:
+        states.run(state, hire)  # no Recruit action yet
+    assert caught.value.code == "no_recruit"
+
+    def found(day: int, pilots: int) -> RecruitsFound:
+        return RecruitsFound(side_id="red", day=day, formation_id="alpha", total=pilots,
+                             available=(("mechwarrior", pilots), ("vehicle_crew", 0)),
+                             specialities=())  # fmt: skip
+
+    state = evolve(state, found(1, 2))  # the roll made two MechWarriors available
+    _, state = states.run(state, hire, replace(hire, person_id="n2", name="Ola"))
+    with pytest.raises(Refusal, match="none found"):
+        states.run(state, replace(hire, person_id="n3", name="Pim"))
+    with pytest.raises(Refusal, match="vehicle crews"):
+        states.run(state, replace(hire, person_id="n3", vehicle_crew=True))
+    # The referee may hire anyway, on the record.
+    note = RefereeNote(referee="Ann", reason="a local hire the table does not cover")
+    events, _ = states.run(state, replace(hire, person_id="n3", name="Pim", note=note))
+    assert events[0].note == note and events[0].recruit_column is None
+    # A new week's roll replaces the old availability; a second roll the same week adds.
+    state = evolve(evolve(state, found(8, 1)), found(9, 1))
+    assert state.strategic is not None and state.strategic.recruits["red"] == {"mechwarrior": 2}
+    state = evolve(state, found(15, 1))
+    assert state.strategic is not None and state.strategic.recruits["red"] == {"mechwarrior": 1}
