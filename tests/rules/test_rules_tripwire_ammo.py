@@ -50,3 +50,29 @@ def test_ruling_a_half_ton_bin_is_half_a_ton() -> None:
     subject = RepairSubject(unit_id="u", kind=UnitKind.MEK, tonnage=Fraction(20),
                             ammo_used=damage.ammo_used)  # fmt: skip
     assert rearm_sp(subject) == 7  # (1/4 + 1) t x 5 SP = 6.25, rounded up (R-COST-2)
+
+
+def test_the_hand_worked_bill_in_docs_campaign() -> None:
+    """docs/campaign.md, "A bill worked by hand": a Clan 50-ton 'Mech that lost 10 of its 200
+    armor points and fired half of a half-ton MG bin, and a battle armour squad that fired its
+    SRM-2 bin."""
+    from mekref.rules.tripwire.model import TechBase
+    from mekref.rules.tripwire.repair import AmmoUse, LocationDamage, repair_bill
+
+    clan = RepairSubject(
+        unit_id="c1", kind=UnitKind.MEK, tonnage=Fraction(50), tech_base=TechBase.CLAN,
+        locations=(
+            LocationDamage(name="Center Torso", armor_max=40, armor_now=30, internal_max=16,
+                           internal_now=16, is_center_torso=True),
+            LocationDamage(name="Rest", armor_max=160, armor_now=160, internal_max=68,
+                           internal_now=68),
+        ),
+        ammo_used=(AmmoUse(ammo_type="Clan Machine Gun Ammo - Half", tons=Fraction(1, 4)),),
+    )  # fmt: skip
+    bill = repair_bill(clan)
+    # Armor: 10 x 50 t x 2 (Clan, "Cost x 2") / 200 = 5 SP; re-arm: 1/4 t x 5 = 1.25 -> 2 SP.
+    assert (bill.armor_sp, bill.rearm_sp, bill.total_sp) == (5, 2, 7)
+    srm = AmmoUse(ammo_type="BA-SRM2 Ammo", tons=Fraction(1))
+    ba = RepairSubject(unit_id="ba", kind=UnitKind.BATTLE_ARMOR, tonnage=Fraction(1),
+                       ammo_used=(srm,))  # fmt: skip
+    assert rearm_sp(ba) == 5  # one bin, Introductory (L85): 5 SP, not the Advanced 50
