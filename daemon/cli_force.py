@@ -116,6 +116,25 @@ class ImportedUnit:
     design: UnitDesign | None = None
 
 
+#: MegaMek artillery weapons (Total Warfare's artillery), by their names without spaces,
+#: dashes or case: "ISArrowIV", "Long Tom Cannon", "BA Tube Artillery".
+_ARTILLERY = ("arrowiv", "longtom", "sniper", "thumper", "cruisemissile", "tubeartillery")
+
+
+def design_roles(design: UnitDesign) -> set[UnitRole]:
+    """The force-construction flags a design answers: omni, the compact quirk (L11: "additional
+    BattleMechs may be taken is they have the compact quirk"), artillery weapons (L21)."""
+    roles: set[UnitRole] = set()
+    if design.omni:
+        roles.add(UnitRole.OMNI)
+    if any(q.strip().lower() in ("compact_mech", "compact_mek") for q in design.quirks):
+        roles.add(UnitRole.COMPACT)
+    names = ("".join(ch for ch in e.name.lower() if ch.isalnum()) for e in design.equipment)
+    if any(key in name for name in names for key in _ARTILLERY):
+        roles.add(UnitRole.ARTILLERY)
+    return roles
+
+
 def rules_kind(kind: ak.UnitKind) -> UnitKind | None:
     return _KINDS.get(kind)
 
@@ -195,8 +214,8 @@ def build_units(
         roles: set[UnitRole] = set()
         if e.commander:
             roles.add(UnitRole.FORCE_COMMANDER)
-        if design is not None and design.omni:
-            roles.add(UnitRole.OMNI)
+        if design is not None:
+            roles |= design_roles(design)
         crew = tuple(
             CrewSkills(
                 person_id=_fresh(
@@ -231,6 +250,8 @@ def build_units(
             crew=crew,
             infantry_motive=_MOTIVES.get(e.movement_mode) if kind.is_infantry else None,
             troopers=cond.troopers_max or 0,
+            troop_capacity_tons=Fraction(str(design.troop_tons)) if design else Fraction(0),
+            cargo_tons=Fraction(str(design.cargo_tons)) if design else Fraction(0),
         )
         out.append(ImportedUnit(unit, path[0], path[1], loadout_of(cond), tuple(notes), design))
     # Ruling BR-8: without ranks in the file, the first unit of each lance leads it.

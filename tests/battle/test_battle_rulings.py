@@ -518,3 +518,47 @@ def test_dropship_crews_are_gunnery_4_piloting_5() -> None:
     assert built.unit.kind is UnitKind.DROPSHIP
     assert [(c.gunnery, c.piloting) for c in built.unit.crew] == [(4, 5)]
     assert any("L102" in n for n in built.notes)
+
+
+def test_force_import_reads_the_compact_quirk_and_transport_from_the_design() -> None:
+    """L11: "exactly 12 BattleMechs ... (additional BattleMechs may be taken is they have the
+    compact quirk)". The Locust LCT-1V's design carries quirk:compact_mech, so a company of 12
+    Griffins and one Locust keeps the 'Mech count; the role comes from the design the import
+    read (it was typed by hand before). Cargo and troop space come from the design too."""
+    from mekref.adapters.megamek.blk_reader import parse_blk
+    from mekref.adapters.megamek.mtf_reader import parse_mtf
+    from mekref.adapters.megamek.mul_model import MulFile, RootKind
+    from mekref.daemon.cli_force import build_units, force_of
+    from mekref.rules.tripwire.model import UnitRole
+    from mekref.rules.tripwire.ruleset import tripwire_rules
+    from mekref.rules.tripwire.state import CampaignState
+
+    from .builders import UNITS_DIR
+
+    designs = {
+        "Griffin": parse_mtf((UNITS_DIR / "Griffin GRF-1N.mtf").read_text(encoding="utf-8"), "g"),
+        "Locust": parse_mtf((UNITS_DIR / "Locust LCT-1V.mtf").read_text(encoding="utf-8"), "l"),
+        "Maxim": parse_blk(
+            (UNITS_DIR / "Maxim Heavy Hover Transport (Fire Support).blk").read_text(
+                encoding="utf-8"
+            ),
+            "m",
+        ),
+    }
+    griffins = [mek("Griffin", "GRF-1N", f"g{i}", pilot(f"P{i}", f"p{i}")) for i in range(12)]
+    locust = mek("Locust", "LCT-1V", "l1", pilot("Lo", "p-l1"))
+    company = [replace(e, force=f"Alpha|1||Lance {i // 4 + 1}|{i // 4 + 2}")
+               for i, e in enumerate((*griffins, locust))]  # fmt: skip
+    mul = MulFile(root=RootKind.UNIT, version="0.49.19", entities=tuple(company))
+    built = build_units(mul, CampaignState(), lambda e: designs[e.chassis], None)
+    assert UnitRole.COMPACT in built[-1].unit.roles
+    assert not any(UnitRole.COMPACT in b.unit.roles for b in built[:-1])
+    force = force_of(built)
+    counts = [v for v in tripwire_rules().check_force(force).violations
+              if v.rule == "mek_company.counts" and "'Mechs" in v.message]  # fmt: skip
+    assert counts == []
+    maxim = designs["Maxim"]
+    ride = replace(mek("Maxim", maxim.model, "v1", pilot("Dr", "p-v1")), movement_mode="Hover")
+    (truck,) = build_units(MulFile(root=RootKind.UNIT, version="0.49.19", entities=(ride,)),
+                           CampaignState(), lambda e: maxim, None)  # fmt: skip
+    assert truck.unit.troop_capacity_tons == Fraction(str(maxim.troop_tons)) > 0
