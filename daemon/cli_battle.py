@@ -9,6 +9,11 @@ A file is a MegaMek unit list or record (``.mul``) or a savegame (``.sav.gz``, `
 savegame is the whole game, every side's view at once; it is taken only when its game has
 ended (saved in MegaMek's victory phase, e.g. ``/save final`` once the game is over). A round
 autosave is held unless the referee says the battle is over (``--game-over``).
+
+Units are measured against the designs the campaign kept at ``force import``: no units folder
+is needed here. A unit imported without a design is still judged from the file (a 'Mech whose
+centre torso is destroyed is truly destroyed), but its repair cannot be priced: ingest warns
+naming it, and ``mekref force designs --units-dir DIR`` records the missing designs.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from mekref.daemon.cli_force import design_lookup
 from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
 from mekref.daemon.terminal import terminal_safe
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.battle_input import unpriced_warnings
 from mekref.rules.tripwire.battle_messages import (
     BattleReportReceived,
     BattleResolved,
@@ -47,6 +53,7 @@ from mekref.rules.tripwire.battle_messages import (
     SetUnitFate,
 )
 from mekref.rules.tripwire.battle_model import SAVEGAME_ROOT, Fate
+from mekref.rules.tripwire.battle_resolution import unconfirmed_claims
 from mekref.rules.tripwire.battles import pending_battles, retreat_check
 from mekref.rules.tripwire.game import dice_for
 from mekref.rules.tripwire.state import CampaignState
@@ -55,8 +62,7 @@ HELP = "battle files in, battles resolved (ingest, control, close, fate, retreat
 INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 EPILOG = """\
 examples:
-  mekref battle ingest --db c.db logs/Ann.mul logs/Bob.mul --control loyalists \\
-      --units-dir ~/megamek/data/mekfiles
+  mekref battle ingest --db c.db logs/Ann.mul logs/Bob.mul --control loyalists
   mekref battle ingest --db c.db logs/Ann.mul --assign 12=UNIT_ID --referee Ann \\
       --reason "the Griffin at line 12 is Kai's"
   mekref battle ingest --db c.db ~/megamek/savegames/final.sav.gz --control loyalists
@@ -85,7 +91,12 @@ def register(sub: Any) -> None:
     add_db(ingest)
     ingest.add_argument("files", nargs="+", type=Path, metavar="RECORD.mul|GAME.sav.gz")
     ingest.add_argument("--control", metavar="SIDE", help="the side that controls the field")
-    ingest.add_argument("--units-dir", type=Path, metavar="DIR", help="unit designs (.mtf/.blk)")
+    ingest.add_argument(
+        "--units-dir",
+        type=Path,
+        metavar="DIR",
+        help="unit designs for units the campaign keeps no design for (not needed otherwise)",
+    )
     ingest.add_argument("--battle", metavar="ID", help="join this battle (default: by units)")
     ingest.add_argument(
         "--assign",
@@ -235,6 +246,8 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
                 ),
                 markup=False,
             )
+            for warning in unpriced_warnings(f):
+                err_console().print(f"mekref battle ingest: warning: {warning}")
         if isinstance(event, BattleResolved):
             console.print(f"battle {event.battle_id} resolved")
     return 0
@@ -347,3 +360,15 @@ def _print_pending(console: Any, state: CampaignState, always: bool = False) -> 
             f" of {', '.join(p.sides_expected)}; missing {missing}; "
             f"control {p.control_side or 'not set'}"
         )
+        # BR-12: what one side's file claims about units their own side's file does not list.
+        held = unconfirmed_claims(state, state.battles.battles[p.battle_id])
+        for unit_id in sorted(held):
+            unit = state.units[unit_id]
+            claims = ", ".join(
+                sorted({f"{f.reporting_side or 'no side'} says {u.section.value}"
+                        for f, u in held[unit_id]})
+            )  # fmt: skip
+            console.print(
+                f"  held: {unit.chassis} {unit.model} ({unit_id}) of {unit.side_id}: {claims}; "
+                f"{unit.side_id}'s own file does not list it, so it will not be applied (BR-12)"
+            )

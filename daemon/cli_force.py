@@ -23,11 +23,12 @@ from rich.table import Table
 from mekref.adapters.megamek import unit_kinds as ak
 from mekref.adapters.megamek.bv_table import BvTable, BvTableError, parse_units_txt
 from mekref.adapters.megamek.condition import merge_condition
-from mekref.adapters.megamek.design import TechBase as DesignTechBase
+from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mul_model import Entity, MulFile
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.daemon import cli_designs
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     EXIT_REFUSED,
@@ -46,6 +47,7 @@ from mekref.rules.tripwire.battle_input import loadout_of
 from mekref.rules.tripwire.battle_messages import RecordLoadouts
 from mekref.rules.tripwire.battle_model import AmmoBinLoad
 from mekref.rules.tripwire.commands import ImportForce
+from mekref.rules.tripwire.designs import record_designs, rules_tech_base, suit_tons
 from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
@@ -88,13 +90,6 @@ _KINDS: dict[ak.UnitKind, UnitKind] = {
     ak.UnitKind.CONVENTIONAL_INFANTRY: UnitKind.CONVENTIONAL_INFANTRY,
 }
 
-_TECH: dict[DesignTechBase, TechBase] = {
-    DesignTechBase.INNER_SPHERE: TechBase.INNER_SPHERE,
-    DesignTechBase.CLAN: TechBase.CLAN,
-    DesignTechBase.MIXED_IS_CHASSIS: TechBase.INNER_SPHERE_MIXED,
-    DesignTechBase.MIXED_CLAN_CHASSIS: TechBase.CLAN_MIXED,
-    DesignTechBase.UNKNOWN: TechBase.INNER_SPHERE,
-}
 
 _MOTIVES = {
     "Leg": InfantryMotive.FOOT,
@@ -106,6 +101,8 @@ _MOTIVES = {
 }
 
 LANCE_SIZE = 4
+#: L102: "DropShip Crews are considered to have Piloting 5 Gunnery 4."
+DROPSHIP_GUNNERY, DROPSHIP_PILOTING = 4, 5
 LANCES_PER_COMPANY = 3
 
 
@@ -116,21 +113,26 @@ class ImportedUnit:
     lance: str
     loadout: tuple[AmmoBinLoad, ...]
     notes: tuple[str, ...]
+    design: UnitDesign | None = None
 
 
-#: Ruling BR-11: "tonnage per suit" of battle armor is the top of its weight class (TechManual:
-#: PA(L) to 400 kg, Light to 750 kg, Medium to 1 t, Heavy to 1.5 t, Assault to 2 t).
-BA_SUIT_TONS: dict[str, Fraction] = {
-    "PA(L)": Fraction(2, 5),
-    "Light": Fraction(3, 4),
-    "Medium": Fraction(1),
-    "Heavy": Fraction(3, 2),
-    "Assault": Fraction(2),
-}
+#: MegaMek artillery weapons (Total Warfare's artillery), by their names without spaces,
+#: dashes or case: "ISArrowIV", "Long Tom Cannon", "BA Tube Artillery".
+_ARTILLERY = ("arrowiv", "longtom", "sniper", "thumper", "cruisemissile", "tubeartillery")
 
 
-def suit_tons(weight_class: str | None) -> Fraction | None:
-    return BA_SUIT_TONS.get(weight_class or "")
+def design_roles(design: UnitDesign) -> set[UnitRole]:
+    """The force-construction flags a design answers: omni, the compact quirk (L11: "additional
+    BattleMechs may be taken is they have the compact quirk"), artillery weapons (L21)."""
+    roles: set[UnitRole] = set()
+    if design.omni:
+        roles.add(UnitRole.OMNI)
+    if any(q.strip().lower() in ("compact_mech", "compact_mek") for q in design.quirks):
+        roles.add(UnitRole.COMPACT)
+    names = ("".join(ch for ch in e.name.lower() if ch.isalnum()) for e in design.equipment)
+    if any(key in name for name in names for key in _ARTILLERY):
+        roles.add(UnitRole.ARTILLERY)
+    return roles
 
 
 def rules_kind(kind: ak.UnitKind) -> UnitKind | None:
@@ -193,7 +195,10 @@ def build_units(
                 "remove it from the list"
             )
         if design is None:
-            notes.append("no design found: tonnage 0, repairs cannot be priced")
+            notes.append(
+                "no design found: repairs cannot be priced until one is recorded "
+                "(mekref force designs --units-dir DIR)"
+            )
         tonnage = Fraction(str(design.tonnage)) if design and design.tonnage else Fraction(0)
         if kind is UnitKind.BATTLE_ARMOR and design is not None:
             tonnage = suit_tons(design.ba_weight_class) or tonnage
@@ -209,8 +214,8 @@ def build_units(
         roles: set[UnitRole] = set()
         if e.commander:
             roles.add(UnitRole.FORCE_COMMANDER)
-        if design is not None and design.omni:
-            roles.add(UnitRole.OMNI)
+        if design is not None:
+            roles |= design_roles(design)
         crew = tuple(
             CrewSkills(
                 person_id=_fresh(
@@ -222,6 +227,13 @@ def build_units(
             )
             for seat, m in enumerate(e.members)
         )
+        if kind is UnitKind.DROPSHIP:
+            # L102: "DropShip Crews are considered to have Piloting 5 Gunnery 4", whatever the
+            # file says (their training and healing prices start there).
+            if any((c.gunnery, c.piloting) != (DROPSHIP_GUNNERY, DROPSHIP_PILOTING) for c in crew):
+                notes.append("crew set to Gunnery 4 / Piloting 5 (L102)")
+            crew = tuple(replace(c, gunnery=DROPSHIP_GUNNERY, piloting=DROPSHIP_PILOTING)
+                         for c in crew)  # fmt: skip
         path = _force_path(e)
         if path is None:
             lance_no = position // LANCE_SIZE
@@ -233,13 +245,15 @@ def build_units(
             kind=kind,
             tonnage=tonnage,
             bv=bv,
-            tech_base=_TECH[design.tech_base] if design else TechBase.INNER_SPHERE,
+            tech_base=rules_tech_base(design.tech_base) if design else TechBase.INNER_SPHERE,
             roles=frozenset(roles),
             crew=crew,
             infantry_motive=_MOTIVES.get(e.movement_mode) if kind.is_infantry else None,
             troopers=cond.troopers_max or 0,
+            troop_capacity_tons=Fraction(str(design.troop_tons)) if design else Fraction(0),
+            cargo_tons=Fraction(str(design.cargo_tons)) if design else Fraction(0),
         )
-        out.append(ImportedUnit(unit, path[0], path[1], loadout_of(cond), tuple(notes)))
+        out.append(ImportedUnit(unit, path[0], path[1], loadout_of(cond), tuple(notes), design))
     # Ruling BR-8: without ranks in the file, the first unit of each lance leads it.
     leaders: set[tuple[str, str]] = set()
     final: list[ImportedUnit] = []
@@ -250,7 +264,7 @@ def build_units(
             leaders.add(lance)
             if not unit.has(UnitRole.FORCE_COMMANDER):
                 unit = replace(unit, roles=unit.roles | {UnitRole.LANCE_LEADER})
-        final.append(ImportedUnit(unit, item.company, item.lance, item.loadout, item.notes))
+        final.append(replace(item, unit=unit))
     return final
 
 
@@ -298,6 +312,7 @@ def register(sub: Any) -> None:
     imp.add_argument("--check-only", action="store_true", help="print the report, import nothing")
     add_referee(imp)
     imp.set_defaults(handler=guarded(run_import), command_name="force import")
+    cli_designs.register(actions)
 
 
 def read_mul(path: Path) -> tuple[MulFile, bytes]:
@@ -368,6 +383,13 @@ def run_import(args: argparse.Namespace) -> int:
         loads = tuple((i.unit.unit_id, i.loadout) for i in units if i.loadout)
         if loads:
             run_command(runner, cid, RecordLoadouts(side_id=args.side, loadouts=loads, actor="cli"))
+        # The campaign keeps every design it found, so battles, reports, spending and the
+        # scenario export never need the units folder again.
+        keep = record_designs(
+            args.side, {i.unit.unit_id: i.design for i in units if i.design}, actor="cli"
+        )
+        if keep is not None:
+            run_command(runner, cid, keep)
     console.print(
         f"imported {len(units)} units and {sum(len(i.unit.crew) for i in units)} people "
         f"for side {args.side}"

@@ -22,6 +22,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import injuries, repair
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.battle_resolution import repair_line, subject_for
+from mekref.rules.tripwire.designs import repair_priced
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.tripwire.table_loader import load_tables
 
@@ -94,6 +95,9 @@ def build_report(
             continue
         damage = state.battles.unit_damage.get(u.unit_id, UnitDamage())
         line = repair_line(u, damage, t)
+        # Armor and structure are priced by tonnage against the design's maxima; without a
+        # design the zeros would mean "unknown", not "free".
+        priced = repair_priced(state, u.unit_id)
         units.append(
             {
                 "id": u.unit_id,
@@ -108,17 +112,16 @@ def build_report(
                 "sell_wp": _value(repair.sell_value, u, damage),
                 "crew_hits": state.battles.crew_damage.get(u.unit_id, 0),
                 "repair": {
-                    "armor_sp": line.armor_sp + line.armor_deferred_sp,
-                    "internal_sp": line.internal_sp,
+                    # Unpriced (no design known): null, never a bill of 0 that reads as free.
+                    "armor_sp": line.armor_sp + line.armor_deferred_sp if priced else None,
+                    "internal_sp": line.internal_sp if priced else None,
                     "rearm_sp": line.rearm_sp,
-                    "total_sp": line.total_sp,
+                    "total_sp": line.total_sp if priced else None,
                     "tech_hours": line.tech_hours,
                     "repairable": line.repairable,
                     "needs_repair_facility": line.needs_repair_facility,
                 },
-                # Armor and structure are priced by tonnage; a unit imported without its
-                # design has none, so its repair zeros mean "unknown", not "free".
-                "repair_priced": u.tonnage > 0,
+                "repair_priced": priced,
             }
         )
     people = []
@@ -251,14 +254,16 @@ def _print(report: dict[str, Any]) -> None:
             str(r["armor_sp"]) if priced else "?",
             ("irreparable" if not r["repairable"] else str(r["internal_sp"]) if priced else "?"),
             str(r["rearm_sp"]),
-            str(r["total_sp"]),
+            str(r["total_sp"]) if priced else "?",
             str(r["tech_hours"]),
         )
     console.print(units)
     if unpriced:
         console.print(
             "? = no design known for the unit, so armor and structure cannot be priced: "
-            "import its force with --units-dir (MegaMek's data/mekfiles)",
+            "record designs with 'mekref force designs --units-dir DIR' (MegaMek's "
+            "data/mekfiles) before the next battle; damage already read without one is the "
+            "referee's to settle ('mekref battle fate')",
             style="dim",
         )
     people = Table(title="people", title_justify="left")

@@ -15,9 +15,11 @@ from typing import Any
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     add_db,
+    add_referee,
     execute,
     guarded,
     out_console,
+    referee_note,
 )
 from mekref.rules.messages import Command, Event
 from mekref.rules.tripwire.battle_spending import (
@@ -97,6 +99,7 @@ def _train(a: argparse.Namespace) -> Command:
 
 
 def _hire(a: argparse.Namespace) -> Command:
+    note = referee_note(a)
     return HirePerson(
         person_id=a.id or str(uuid.uuid4()),
         side_id=a.side,
@@ -105,7 +108,8 @@ def _hire(a: argparse.Namespace) -> Command:
         gunnery=a.gunnery,
         piloting=a.piloting,
         vehicle_crew=a.vehicle_crew,
-        actor="cli",
+        note=note,
+        actor=note.referee if note else "cli",
     )
 
 
@@ -130,7 +134,10 @@ def _sell(a: argparse.Namespace) -> Command:
 
 
 def _ransom(a: argparse.Namespace) -> Command:
-    return RansomPerson(person_id=a.person, pool_id=a.pool, actor="cli")
+    note = referee_note(a)
+    return RansomPerson(
+        person_id=a.person, pool_id=a.pool, note=note, actor=note.referee if note else "cli"
+    )
 
 
 def _recruit(a: argparse.Namespace) -> Command:
@@ -238,6 +245,7 @@ def register(sub: Any) -> None:
     a.add_argument("--piloting", type=int, required=True)
     a.add_argument("--vehicle-crew", action="store_true")
     a.add_argument("--id", help="the person's id (default: a new UUID)")
+    add_referee(a)  # on the strategic map: hire without a recruit found (R-HIRE-2)
     a = action("reconfigure", "reconfigure an omni unit", _reconfigure)
     _unit_pool(a)
     a.add_argument("--configuration", required=True)
@@ -249,7 +257,9 @@ def register(sub: Any) -> None:
     a.add_argument("--formation", required=True)
     _unit_pool(action("scrap", "scrap a unit for WP", _scrap))
     _unit_pool(action("sell", "sell a fully repaired unit", _sell))
-    _person_pool(action("ransom", "pay 100 WP to get a captured person back", _ransom))
+    a = action("ransom", "pay 100 WP to get a captured person back (at campaign end)", _ransom)
+    _person_pool(a)
+    add_referee(a)
     a = action("recruit", "try to recruit a captured person (2d6, 8+)", _recruit)
     _person_pool(a)
     a.add_argument("--opponent-unrest", type=int, default=7)

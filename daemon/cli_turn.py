@@ -74,7 +74,7 @@ examples:
   mekref turn resolve --db g.db --day 1                         once every side's orders are in
   mekref turn reposition --db g.db --formation bravo --hex 0912 --referee Ann \\
       --reason "bravo retreats after the battle"
-  mekref engagement export --db g.db --side loyalist -o out/ --units-dir ~/megamek/data/mekfiles
+  mekref engagement export --db g.db --side loyalist -o out/
 """
 
 SETUP_DESCRIPTION = """\
@@ -166,7 +166,8 @@ def register(sub: Any) -> None:
         "--units-dir",
         type=Path,
         metavar="DIR",
-        help="unit designs (.mtf/.blk): lay the recorded battle damage on each design",
+        help="unit designs (.mtf/.blk) for units the campaign keeps no design for (the "
+        "designs seen at force import are used without it)",
     )
     export.set_defaults(handler=guarded(run_export), command_name="engagement export")
 
@@ -431,8 +432,8 @@ def run_setup(args: argparse.Namespace) -> int:
 
 
 def _designs(state: CampaignState, side: str, units_dir: Path | None) -> dict[str, UnitDesign]:
-    """Designs of the side's units that carry a battle damage record or a recorded standard
-    load of ammunition, from ``--units-dir``."""
+    """Designs from ``--units-dir`` for the side's units that carry a battle damage record or
+    a recorded standard load and have no design kept in the campaign (imported without one)."""
     if units_dir is None:
         return {}
     try:
@@ -442,7 +443,7 @@ def _designs(state: CampaignState, side: str, units_dir: Path | None) -> dict[st
     found: dict[str, UnitDesign] = {}
     for uid, unit in sorted(state.units.items()):
         recorded = uid in state.battles.unit_damage or uid in state.battles.loadouts
-        if unit.side_id != side or not recorded:
+        if unit.side_id != side or not recorded or uid in state.battles.unit_designs:
             continue
         design = lookup(Entity(chassis=unit.chassis, model=unit.model, movement_mode=""))
         if design is not None:

@@ -414,6 +414,8 @@ class Pipeline:
             last_seq=executed.last_seq,
             battle_id=battle_id,
         )
+        for warning in self._files(campaign_id).warnings(command):
+            log.warning("file.unpriced_unit", warning=warning)
         self._log_battles(log, campaign_id, executed.events, executed.state, sha)
         return IngestResult(
             Outcome.APPLIED,

@@ -83,3 +83,8 @@ class BattleFiles(Protocol[S_contra]):
     def battle_of_file(self, state: S_contra, sha256: str) -> str | None:
         """The battle a file joined (the rules may have chosen it), or None."""
         ...
+
+    def warnings(self, command: Command) -> tuple[str, ...]:
+        """What the referee must hear about an applied file (e.g. a unit whose damage cannot
+        be priced because no design is known), one line each."""
+        ...

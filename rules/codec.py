@@ -42,7 +42,11 @@ def to_jsonable(value: object) -> JsonValue:
     if isinstance(value, float):
         raise CodecError("floats are not allowed in rules values; use int or Fraction")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: to_jsonable(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if not _omitted(f, getattr(value, f.name))
+        }
     if isinstance(value, Mapping):
         out: dict[str, JsonValue] = {}
         for key, item in value.items():
@@ -56,6 +60,22 @@ def to_jsonable(value: object) -> JsonValue:
             items.sort(key=canonical_json)
         return items
     raise CodecError(f"cannot encode {type(value).__name__}")
+
+
+#: Field metadata for a field added to a stored value after values were recorded: while it
+#: holds its default it is left out of the JSON, so events and states recorded before the
+#: field existed keep their text and their state hash (``field(default=..., metadata=...)``).
+OMIT_IF_DEFAULT: Mapping[str, bool] = types.MappingProxyType({"omit_if_default": True})
+
+
+def _omitted(f: dataclasses.Field[Any], value: object) -> bool:
+    if not f.metadata.get("omit_if_default"):
+        return False
+    if f.default is not dataclasses.MISSING:
+        return bool(value == f.default)
+    if f.default_factory is not dataclasses.MISSING:
+        return bool(value == f.default_factory())
+    return False
 
 
 def canonical_json(value: object) -> str:

@@ -67,3 +67,8 @@ class TripWireBattleFiles:
             if any(f.sha256 == sha256 for f in battle.files):
                 return battle.battle_id
         return None
+
+    def warnings(self, command: Command) -> tuple[str, ...]:
+        if not isinstance(command, SubmitBattleReport):
+            return ()
+        return battle_input.unpriced_warnings(command.file)

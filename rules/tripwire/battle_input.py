@@ -39,8 +39,9 @@ from mekref.rules.tripwire.battle_model import (
     UnitDamage,
 )
 from mekref.rules.tripwire.battles import reporting_side
+from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.model import UnitKind
-from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
+from mekref.rules.tripwire.repair import AmmoUse, LocationDamage, bin_tons
 from mekref.rules.tripwire.salvage import UnitMobility
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 
@@ -157,6 +158,17 @@ def match_units(
 # --- conditions -------------------------------------------------------------------------------
 
 
+def _lost_without_design(cond: UnitCondition, kind: UnitKind, index: int, destroyed: bool) -> bool:
+    """Without a design the maxima are unknown, but the file still says a location is gone: it
+    is destroyed, or (a vehicle) its internal structure is written as 0."""
+    if cond.design is not None:
+        return False
+    if destroyed:
+        return True
+    written = cond.entity.location(index)
+    return kind.is_vehicle and written is not None and written.internal == 0
+
+
 def _locations(cond: UnitCondition, kind: UnitKind) -> tuple[LocationDamage, ...]:
     if kind.is_infantry:
         return ()
@@ -168,6 +180,7 @@ def _locations(cond: UnitCondition, kind: UnitKind) -> tuple[LocationDamage, ...
             internal_max=loc.internal_max,
             internal_now=loc.internal,
             is_center_torso=kind is UnitKind.MEK and loc.name == "Center Torso",
+            destroyed=_lost_without_design(cond, kind, loc.index, loc.destroyed),
         )
         for loc in cond.locations
     ]
@@ -212,10 +225,11 @@ def loadout_of(cond: UnitCondition) -> tuple[AmmoBinLoad, ...]:
 def _ammo_used(cond: UnitCondition, loadout: tuple[AmmoBinLoad, ...] | None) -> tuple[AmmoUse, ...]:
     """Tons to re-arm per ammunition type.
 
-    Ruling BR-6: a bin is one ton; the shots it held at import are its full load (the
-    standard load never changes, line 23). A bin in a destroyed location is a full ton to
-    replace. Without an import load the design's capacity is used when it states one; a bin
-    of unknown capacity costs a ton only when it is empty.
+    Ruling BR-6: a bin is one ton (half a ton for MegaMek's half-ton bins, R-AMMO-2); the
+    shots it held at import are its full load (the standard load never changes, line 23). A
+    bin in a destroyed location is a full bin to replace. Without an import load the design's
+    capacity is used when it states one; a bin of unknown capacity costs a bin only when it is
+    empty.
     """
     used: dict[str, Fraction] = {}
     # Vehicles write every bin of a location with index "N/A": bins of one location, slot and
@@ -235,17 +249,17 @@ def _ammo_used(cond: UnitCondition, loadout: tuple[AmmoBinLoad, ...] | None) -> 
             else:
                 spent = max(b.shots - current, 0)
             if spent:
-                used[b.ammo_type] = used.get(b.ammo_type, Fraction(0)) + Fraction(spent, b.shots)
+                tons = Fraction(spent, b.shots) * bin_tons(b.ammo_type)
+                used[b.ammo_type] = used.get(b.ammo_type, Fraction(0)) + tons
     else:
         for a in cond.ammo:
             if a.shots_max:
                 spent = max(a.shots_max - a.shots, 0)
                 if spent:
-                    used[a.ammo_type] = used.get(a.ammo_type, Fraction(0)) + Fraction(
-                        spent, a.shots_max
-                    )
+                    tons = Fraction(spent, a.shots_max) * bin_tons(a.ammo_type)
+                    used[a.ammo_type] = used.get(a.ammo_type, Fraction(0)) + tons
             elif a.shots == 0:
-                used[a.ammo_type] = used.get(a.ammo_type, Fraction(0)) + 1
+                used[a.ammo_type] = used.get(a.ammo_type, Fraction(0)) + bin_tons(a.ammo_type)
     return tuple(AmmoUse(ammo_type=k, tons=v) for k, v in sorted(used.items()))
 
 
@@ -401,7 +415,11 @@ def report_command(
     for i, (unit_id, how) in sorted(matches.items()):
         e = mul.entities[i]
         unit = state.units[unit_id]
-        design = design_for(e) if design_for is not None else None
+        # The design the campaign kept at import; a units folder only fills in for units
+        # imported without one.
+        design = design_of(state, unit_id)
+        if design is None and design_for is not None:
+            design = design_for(e)
         cond = merge_condition(e, design)
         units.append(
             ReportedUnit(
@@ -490,6 +508,17 @@ def report_command(
         unmatched=unmatched,
     )
     return SubmitBattleReport(file=file, actor=actor)
+
+
+def unpriced_warnings(file: BattleFile) -> tuple[str, ...]:
+    """One line per unit of the file whose damage was read without a design."""
+    return tuple(
+        f"{u.display_name} ({u.unit_id}): no design known, its damage is read from the file "
+        "alone and its repair cannot be priced; record the design with 'mekref force designs "
+        "--units-dir DIR'"
+        for u in file.units
+        if not u.damage.design_known
+    )
 
 
 _ = Section  # the adapter's section values are the rules' RecordSection values, by name

@@ -11,8 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Roll
 from mekref.rules.messages import RefereeNote
+from mekref.rules.tripwire.design_record import StoredDesign
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
 from mekref.rules.tripwire.salvage import UnitMobility
@@ -291,3 +293,13 @@ class BattleLedger:
     bv_override: dict[str, int] = field(default_factory=dict)  # unit -> BV after reconfiguring
     scrapped: tuple[str, ...] = ()
     sold: tuple[str, ...] = ()
+    # The designs seen at force import (content key -> design) and each unit's design key
+    # (rules/tripwire/designs.py). Left out of the JSON while empty, so campaigns recorded
+    # before designs were kept keep their state hash.
+    designs: dict[str, StoredDesign] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    unit_designs: dict[str, str] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    # Omni configurations each unit owns besides the one it was imported in (L99: once
+    # purchased, changing to one costs nothing).
+    configurations: dict[str, tuple[str, ...]] = field(
+        default_factory=dict, metadata=OMIT_IF_DEFAULT
+    )

@@ -149,6 +149,47 @@ def _conflicts(
     return out
 
 
+def unconfirmed_claims(
+    state: CampaignState, battle: Battle
+) -> dict[str, tuple[tuple[BattleFile, ReportedUnit], ...]]:
+    """Units that only another side's file speaks for, while their own side's file is silent.
+
+    Ruling BR-12: a side's record may only speak for what that side could know. When a unit's
+    own side has sent its file for the battle and that file does not list the unit, what other
+    files say of it (devastated, salvage, damage, kills) is an unconfirmed claim: it is held as
+    a conflict and never applied; the referee settles it ('mekref battle fate'). When the owner
+    sent no file, the battle resolves only on the referee's word (``battle close``), which
+    takes the other files as they are.
+    """
+    # A savegame is every side's own view (ruling SG-1): it confirms whatever it lists.
+    owners = {uid: u.side_id for uid, u in state.units.items()}
+    views_of = {id(f): file_views(f, owners) for f in battle.files}
+    reported = {side for sides in views_of.values() for side in sides}
+    out: dict[str, tuple[tuple[BattleFile, ReportedUnit], ...]] = {}
+    for unit_id, seen in _views(battle).items():
+        unit = state.units.get(unit_id)
+        if unit is None or unit.side_id not in reported:
+            continue
+        if not any(unit.side_id in views_of[id(f)] for f, _ in seen):
+            out[unit_id] = tuple(seen)
+    return out
+
+
+def _held_conflict(
+    state: CampaignState, unit_id: str, seen: tuple[tuple[BattleFile, ReportedUnit], ...]
+) -> Conflict:
+    unit = state.units[unit_id]
+    claims = ", ".join(
+        sorted({f"{f.reporting_side or 'no side'} says {u.section.value}" for f, u in seen})
+    )
+    return Conflict(
+        subject=unit_id,
+        detail=f"{unit.chassis} {unit.model}: {claims}, but {unit.side_id}'s own file does "
+        "not list it; not applied (BR-12: a side's file speaks only for what it could know; "
+        "the referee may set its fate with 'mekref battle fate')",
+    )
+
+
 # --- fates ------------------------------------------------------------------------------------
 
 
@@ -202,10 +243,9 @@ def _fate(
         return Fate.DESTROYED_REPAIRABLE, [*why, "destroyed in the game, repairable"]
     if RecordSection.RETREATED in any_sections:
         return Fate.RETREATED, why
-    if not own_sections and unit.side_id in reported_sides:
-        # Ruling BR-4: the owner sent a file that does not name the unit, and no other file
-        # shows it wrecked or gone: it is missing until the referee says otherwise.
-        return Fate.MISSING, [*why, "absent from its own side's file (BR-4)"]
+    # A unit its own side's file does not name while that side reported never gets here: the
+    # other files' word on it is an unconfirmed claim, held (BR-12, which replaced BR-4's
+    # "missing").
     if _has_damage(chosen.damage):
         return Fate.DAMAGED, why
     return Fate.OPERATIONAL, why
@@ -230,8 +270,12 @@ def resolve(
     conflicts: list[Conflict] = []
     units: list[UnitOutcome] = []
     chosen_views: dict[str, ReportedUnit] = {}
+    held = unconfirmed_claims(state, battle)
     for unit_id in sorted(views):
         unit = state.units[unit_id]
+        if unit_id in held:
+            conflicts.append(_held_conflict(state, unit_id, held[unit_id]))
+            continue
         _, chosen = _authoritative(unit.side_id, views[unit_id], owners)
         chosen_views[unit_id] = chosen
         conflicts.extend(_conflicts(unit_id, chosen, views[unit_id]))
@@ -252,7 +296,7 @@ def resolve(
             why.append(f"salvaged by {control}, who controls the field")
         units.append(_unit_outcome(unit, chosen, fate, why, salvaged_by, reasons, t))
     by_id = {u.unit_id: u for u in units}
-    people, rolls = _people(state, battle, control, chosen_views, by_id, dice, t)
+    people, rolls = _people(state, battle, control, chosen_views, by_id, dice, t, set(held))
     sides = _sides(state, units, people, t)
     return (
         BattleResolution(
@@ -313,6 +357,7 @@ def _people(
     outcomes: dict[str, UnitOutcome],
     dice: Dice,
     t: TripWireTables,
+    held: set[str],
 ) -> tuple[list[PersonOutcome], list[Roll]]:
     seen: dict[str, tuple[ReportedPerson, str]] = {}  # person -> (as reported, unit id)
     for unit_id, view in chosen.items():
@@ -334,7 +379,7 @@ def _people(
                     rescuer is not None and rescuer.side_id == own
                 ):
                     rescued.add(pid)
-    kills = _kills(state, battle)
+    kills = _kills(state, battle, held)
     people: list[PersonOutcome] = []
     rolls: list[Roll] = []
     for pid in sorted(seen):
@@ -391,14 +436,17 @@ def injuries_kia(t: TripWireTables) -> int:
     return t.injury_rules.kia_hits
 
 
-def _kills(state: CampaignState, battle: Battle) -> dict[str, int]:
+def _kills(state: CampaignState, battle: Battle, held: set[str]) -> dict[str, int]:
     """Kills credited to every crew member of the killer unit (by its externalId).
 
-    Files of both sides may list the same kill; a kill counts once per (victim, killer).
+    Files of both sides may list the same kill; a kill counts once per (victim, killer). A
+    kill of a unit whose fate is an unconfirmed claim (BR-12) is not credited.
     """
     credited: set[tuple[str, str]] = set()
     for f in battle.files:
         for k in f.kills:
+            if k.killed_unit_ids and all(u in held for u in k.killed_unit_ids):
+                continue
             if k.killer_unit_id and k.killer_unit_id in state.units:
                 credited.add((k.killed_name, k.killer_unit_id))
     out: dict[str, int] = {}

@@ -8,10 +8,11 @@ live in :mod:`.spending_units` and :mod:`.spending_people`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
-from mekref.rules.messages import Command, Event, command_type, event_type
+from mekref.rules.codec import OMIT_IF_DEFAULT
+from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
 from mekref.rules.tripwire.battle_model import UnitDamage
 from mekref.rules.tripwire.training import Skill, TrainingRoute
 
@@ -92,10 +93,16 @@ class DisposeUnit(Command):
 @command_type("RansomPerson")
 @dataclass(frozen=True, kw_only=True)
 class RansomPerson(Command):
-    """The person's own side pays 100 WP to get them back from their captor."""
+    """The person's own side pays 100 WP to get them back from their captor.
+
+    L351: "Players may at the end of the campaign pay 100 WP to return captured personnel".
+    Allowed once the strategic map has ended the campaign; ``note``: the referee's word that
+    the campaign has ended (a campaign played without the strategic map) or an override.
+    """
 
     person_id: str
     pool_id: str
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @command_type("RecruitCaptured")
@@ -129,6 +136,8 @@ class HirePerson(Command):
     gunnery: int
     piloting: int
     vehicle_crew: bool = False
+    # The referee's word to hire without a recruit found (R-HIRE-2), recorded in the event.
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @command_type("SeatSparePilot")
@@ -233,6 +242,7 @@ class PersonRansomed(Event):
     pool_id: str
     cost_sp: int
     actor: str
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-RANSOM-1
 
 
 @event_type("CapturedRecruited")
@@ -260,6 +270,9 @@ class SkillTrained(Event):
     piloting: int
     track: int
     actor: str
+    # The battle whose kill this training used up (L110: a kill earns one training); None for
+    # simulator training and in events recorded before kills were used up.
+    kill_battle: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("PersonHired")
@@ -273,6 +286,10 @@ class PersonHired(Event):
     piloting: int
     cost_sp: int
     actor: str
+    # The Recruit column the person came from (R-HIRE-2); None: no strategic map, or the
+    # referee's word (``note``), or an event recorded before recruits were counted.
+    recruit_column: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("SparePilotSeated")

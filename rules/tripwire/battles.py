@@ -219,7 +219,7 @@ def _decide_submit(
             raise Refusal(
                 "duplicate_file", f"this file is already part of battle {battle.battle_id}"
             )
-        # Ruling BR-12: a copy saved again (other bytes, the same report) is the same file.
+        # Ruling BR-13: a copy saved again (other bytes, the same report) is the same file.
         same = next((f for f in battle.files if _content(f) == content), None)
         if same is not None:
             raise Refusal(

@@ -16,7 +16,7 @@ from typing import Any
 from mekref.rules.dice import Dice
 from mekref.rules.kernel import Decider, RuleSet
 from mekref.rules.messages import Command, Event
-from mekref.rules.tripwire import battles, campaign, spending_people, spending_units
+from mekref.rules.tripwire import battles, campaign, designs, spending_people, spending_units
 from mekref.rules.tripwire.battle_files import TripWireBattleFiles
 from mekref.rules.tripwire.campaign import Decider as TripWireDecider
 from mekref.rules.tripwire.campaign import Evolver
@@ -72,6 +72,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
     deciders=_with_tables(
         campaign.DECIDERS,
         battles.DECIDERS,
+        designs.DECIDERS,
         spending_units.DECIDERS,
         spending_people.DECIDERS,
         turn.DECIDERS,
@@ -79,6 +80,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
     evolvers=_merged(
         campaign.EVOLVERS,
         battles.EVOLVERS,
+        designs.EVOLVERS,
         spending_units.EVOLVERS,
         spending_people.EVOLVERS,
         turn.EVOLVERS,

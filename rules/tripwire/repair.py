@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire.model import TechBase, UnitKind
@@ -50,6 +51,10 @@ class LocationDamage:
     internal_max: int
     internal_now: int
     is_center_torso: bool = False
+    # The file says the location is destroyed (or a vehicle location's internal structure is
+    # 0) though its maximum is unknown (no design): the glossary's "internal structure 0" holds
+    # even when nothing can be priced. Left out of the JSON when False (older events).
+    destroyed: bool = field(default=False, metadata=OMIT_IF_DEFAULT)
 
     def __post_init__(self) -> None:
         if not (0 <= self.armor_now <= self.armor_max and self.internal_now >= 0):
@@ -67,7 +72,7 @@ class LocationDamage:
 
     @property
     def internal_gone(self) -> bool:
-        return self.internal_max > 0 and self.internal_now == 0
+        return self.destroyed or (self.internal_max > 0 and self.internal_now == 0)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -146,7 +151,22 @@ def tech_multiplier(tech_base: TechBase, tables: TripWireTables | None = None) -
 _NORMALISE = re.compile(r"[^a-z0-9]")
 
 
+#: Battle armour ammunition is named for its launcher with a "BA" prefix (MegaMek's
+#: "BA-SRM2 Ammo", "BA Ammo LRM-5"); the launcher family decides the tier (L85 lists SRM).
+_BATTLE_ARMOR_PREFIX = re.compile(r"^\s*(?:clan\s*|cl\s*|is\s*)?ba[-\s]+", re.IGNORECASE)
+#: MegaMek's half-ton bins: "IS Machine Gun Ammo - Half", "ISMG Ammo Half",
+#: "IS Machine Gun Ammo (1/2 ton)".
+_HALF_TON = re.compile(r"\bhalf\b|1/2\s*ton", re.IGNORECASE)
+
+
+def bin_tons(ammo_type: str) -> Fraction:
+    """How many tons one full bin of this ammunition weighs (re-arming is priced per ton,
+    L85-L87): half a ton for MegaMek's half-ton bins, else one (ruling R-AMMO-2)."""
+    return Fraction(1, 2) if _HALF_TON.search(ammo_type) else Fraction(1)
+
+
 def _normalised_ammo_name(name: str) -> str:
+    name = _BATTLE_ARMOR_PREFIX.sub("", name)
     text = _NORMALISE.sub("", name.lower())
     for word in ("ammo", "full", "half"):
         text = text.replace(word, "")

@@ -29,14 +29,14 @@ from mekref.rules.tripwire.battle_spending import (
 from mekref.rules.tripwire.campaign import Decider, Evolver, person_of, side_of
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
-from mekref.rules.tripwire.skills import training_level
+from mekref.rules.tripwire.skills import skill_gap_ok, training_level
 from mekref.rules.tripwire.spending_checks import (
     _pay,
     _paying_pool,
     _unit,
 )
 from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
-from mekref.rules.tripwire.training import Skill, Trainee, training_cost
+from mekref.rules.tripwire.training import Skill, Trainee, TrainingRoute, training_cost
 
 
 def _decide_heal_crew(
@@ -93,11 +93,23 @@ def _decide_ransom(
     person = person_of(state, cmd.person_id)
     if cmd.person_id not in state.battles.captured_people:
         raise Refusal("not_captured", f"{person.name} is not held captive")
+    ended = state.strategic is not None and bool(state.strategic.ended)
+    if not ended and cmd.note is None:
+        raise Refusal(
+            "not_campaign_end",
+            "L351 'Players may at the end of the campaign pay 100 WP to return captured "
+            "personnel': the campaign has not ended; a referee who declares it over gives "
+            "--referee NAME --reason TEXT (R-RANSOM-1)",
+        )
     cost = personnel.ransom_cost(1)
     _paying_pool(state, cmd.pool_id, person.side_id, cost)
     return [
         PersonRansomed(
-            person_id=person.person_id, pool_id=cmd.pool_id, cost_sp=cost, actor=cmd.actor
+            person_id=person.person_id,
+            pool_id=cmd.pool_id,
+            cost_sp=cost,
+            actor=cmd.actor,
+            note=cmd.note,
         )
     ]
 
@@ -164,6 +176,9 @@ def _decide_train(
             piloting=piloting,
             track=state.tracks_completed,
             actor=cmd.actor,
+            kill_battle=state.battles.may_train.get(person.person_id)
+            if cmd.route is TrainingRoute.KILL
+            else None,
         )
     ]
 
@@ -174,6 +189,14 @@ def _decide_hire(state: CampaignState, cmd: HirePerson, dice: Dice, rules: TripW
         raise Refusal("duplicate_id", f"person id {cmd.person_id!r} is taken")
     if not cmd.name.strip():
         raise Refusal("bad_name", "a hired person needs a name")
+    if not skill_gap_ok(cmd.gunnery, cmd.piloting):
+        raise Refusal(
+            "skill_gap",
+            f"{cmd.gunnery}/{cmd.piloting}: L47 'There should be a maximum difference of 2 "
+            "between Gunnery and Piloting' (and L111 'The difference between Pilot/Drive and "
+            "Gunnery may be no more than 2'); hire a pilot whose skills differ by 2 at most",
+        )
+    column = _recruit_column(state, cmd)
     cost = personnel.hire_price(training_level(cmd.gunnery, cmd.piloting), cmd.vehicle_crew)
     _paying_pool(state, cmd.pool_id, cmd.side_id, cost)
     return [
@@ -186,8 +209,43 @@ def _decide_hire(state: CampaignState, cmd: HirePerson, dice: Dice, rules: TripW
             piloting=cmd.piloting,
             cost_sp=cost,
             actor=cmd.actor,
+            recruit_column=column,
+            note=cmd.note,
         )
     ]
+
+
+#: Which Recruit table columns a hire may come from (lines 220-231).
+_PILOT_COLUMNS = ("mechwarrior", "aerospace_pilot")
+_CREW_COLUMNS = ("vehicle_crew",)
+
+
+def _recruit_column(state: CampaignState, cmd: HirePerson) -> str | None:
+    """The Recruit column the hire takes a found person from; None when no count applies.
+
+    Ruling R-HIRE-2: on the strategic map people are hired only from what the side's Recruit
+    actions found and nobody hired yet; a campaign without the map has no Recruit action, so
+    hiring there is as before. The referee's word (``note``) hires without a recruit.
+    """
+    if state.strategic is None or cmd.note is not None:
+        return None
+    found = state.strategic.recruits.get(cmd.side_id, {})
+    columns = _CREW_COLUMNS if cmd.vehicle_crew else _PILOT_COLUMNS
+    for column in columns:
+        if found.get(column, 0) > 0:
+            return column
+    what = "vehicle crews" if cmd.vehicle_crew else "MechWarriors or AeroSpace pilots"
+    raise Refusal(
+        "no_recruit",
+        f"hiring needs a recruit found by a Recruit action (lines 220-231, R-HIRE-2): side "
+        f"{cmd.side_id!r} has no {what} available ({_found_text(found)}); order a Recruit "
+        "action at a recruitment point, or the referee hires with --referee NAME --reason TEXT",
+    )
+
+
+def _found_text(found: dict[str, int]) -> str:
+    listed = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(found.items()) if n)
+    return f"found: {listed}" if listed else "none found"
 
 
 def _decide_seat(
@@ -252,7 +310,15 @@ def _evolve_recruited(state: CampaignState, e: CapturedRecruited) -> CampaignSta
 def _evolve_trained(state: CampaignState, e: SkillTrained) -> CampaignState:
     person = replace(state.people[e.person_id], gunnery=e.gunnery, piloting=e.piloting)
     state = _pay(state, e.pool_id, -e.cost_sp)
-    led = replace(state.battles, trained={**state.battles.trained, e.person_id: e.track})
+    may_train = state.battles.may_train
+    if e.kill_battle is not None:
+        # L110: the kill that allowed this training is used up; the next kill earns another.
+        may_train = {k: v for k, v in may_train.items() if k != e.person_id}
+    led = replace(
+        state.battles,
+        trained={**state.battles.trained, e.person_id: e.track},
+        may_train=may_train,
+    )
     return replace(state, people={**state.people, e.person_id: person}, battles=led)
 
 
@@ -266,7 +332,14 @@ def _evolve_hired(state: CampaignState, e: PersonHired) -> CampaignState:
         piloting=e.piloting,
     )
     state = _pay(state, e.pool_id, -e.cost_sp)
-    return replace(state, people={**state.people, e.person_id: person})
+    state = replace(state, people={**state.people, e.person_id: person})
+    if e.recruit_column is not None and state.strategic is not None:
+        s = state.strategic
+        mine = dict(s.recruits.get(e.side_id, {}))
+        mine[e.recruit_column] = mine.get(e.recruit_column, 0) - 1
+        mine = {k: v for k, v in mine.items() if v > 0}
+        state = replace(state, strategic=replace(s, recruits={**s.recruits, e.side_id: mine}))
+    return state
 
 
 def _evolve_seated(state: CampaignState, e: SparePilotSeated) -> CampaignState:

@@ -32,6 +32,7 @@ from mekref.rules.tripwire.battle_spending import (
     UnitRepaired,
 )
 from mekref.rules.tripwire.campaign import Decider, Evolver
+from mekref.rules.tripwire.designs import repair_priced, unpriced_why
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.spending_checks import (
@@ -55,9 +56,14 @@ def _decide_repair(
     if not bill.repairable:
         raise Refusal(
             "irreparable",
-            f"{unit.chassis} {unit.model} is {bill.state.value} and cannot be repaired",
+            f"{unit.chassis} {unit.model} is {bill.state.value} and cannot be repaired; scrap "
+            "it, or have the referee correct its fate if the battle file was wrong",
             bill.rules[-1] if bill.rules else None,
         )
+    if cmd.task is not RepairTask.REARM and not repair_priced(state, unit.unit_id):
+        # Armor and structure are priced by tons against the design's maxima: without a
+        # design a bill would read 0 SP, a plausible wrong number.
+        raise Refusal("unpriced", unpriced_why(state, unit.unit_id))
     if cmd.task is RepairTask.ARMOR:
         cost, hours = bill.armor_sp, t.tasks["repair_armor"].hours
         if not cost:
@@ -136,7 +142,14 @@ def _decide_reconfigure(
         raise Refusal("not_omni", f"{unit.chassis} {unit.model} is not an omni unit")
     if cmd.bv <= 0:
         raise Refusal("bad_bv", "the new configuration's BV must be positive")
-    cost = repair.reconfigure_cost(unit.kind, unit.tonnage, unit.tech_base)
+    owned = {unit.model, *state.battles.configurations.get(unit.unit_id, ())}
+    # L99: "It does not cost WP to change the configurations once purchased." A configuration
+    # bought before the campaign (paid with this same command then) or since is free.
+    cost = (
+        0
+        if cmd.configuration in owned
+        else repair.reconfigure_cost(unit.kind, unit.tonnage, unit.tech_base)
+    )
     _paying_pool(state, cmd.pool_id, unit.side_id, cost)
     return [
         UnitReconfigured(
@@ -173,6 +186,9 @@ def _decide_dispose(
     state: CampaignState, cmd: DisposeUnit, dice: Dice, rules: TripWire
 ) -> list[Event]:
     unit = _unit(state, cmd.unit_id)
+    if not repair_priced(state, unit.unit_id):
+        # Sale and scrap values are priced by tons: without a design they would read 0 WP.
+        raise Refusal("unpriced", unpriced_why(state, unit.unit_id))
     subject = subject_for(unit, damage_of(state, unit.unit_id))
     # Spent ammunition is not damage (R-SELL-1): a sale does not wait for re-arming.
     sell = cmd.how is Disposal.SELL
@@ -256,7 +272,14 @@ def _evolve_repaired(state: CampaignState, e: UnitRepaired) -> CampaignState:
 
 
 def _evolve_reconfigured(state: CampaignState, e: UnitReconfigured) -> CampaignState:
-    led = replace(state.battles, bv_override={**state.battles.bv_override, e.unit_id: e.bv})
+    owned = state.battles.configurations.get(e.unit_id, ())
+    if e.configuration not in owned:
+        owned = (*owned, e.configuration)
+    led = replace(
+        state.battles,
+        bv_override={**state.battles.bv_override, e.unit_id: e.bv},
+        configurations={**state.battles.configurations, e.unit_id: owned},
+    )
     return replace(_pay(state, e.pool_id, -e.cost_sp), battles=led)
 
 

@@ -53,7 +53,9 @@ def training_cost(
     if route is TrainingRoute.KILL and not trainee.took_part_with_kill:
         raise Refusal(
             "not_eligible",
-            "only personnel who took part in a scenario and were awarded a kill may train",
+            "L110 'Any MechWarriors ... who took part in a scenario and were awarded "
+            "a kill may attempt to train': no kill since this person last trained (each "
+            "battle with a kill allows one training)",
             rules.simulator_ref,
         )
     gunnery, piloting = trainee.gunnery, trainee.piloting

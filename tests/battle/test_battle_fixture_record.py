@@ -55,7 +55,10 @@ def test_real_record_ingests_by_external_id(cli: Cli, tmp_path: Path) -> None:
     # Enemy 'Mechs left on the field with a dead or ejected pilot: salvage for ComStar.
     assert fate["Bandersnatch BNDR-01B"] == ("captured", "cs")
     assert fate["Penetrator PTR-6M"] == ("captured", "cs")
-    assert fate["Rifleman RFL-5D"] == ("captured", "cs")
+    # Its centre torso is written isDestroyed: "A 'Mech is only truly destroyed when its center
+    # torso internal structure is eliminated" (L146) holds without its design too; the wreck
+    # still changes hands (it can be scrapped).
+    assert fate["Rifleman RFL-5D"] == ("truly_destroyed", "cs")
     # Devastated: no wreck to recover (BR-3), stays with its owner.
     assert fate["Rifleman RFL-8D"] == ("truly_destroyed", "fs")
     people = {p["name"]: p for p in report["people"]}

@@ -120,7 +120,7 @@ def test_a_rerun_with_control_finishes_what_a_run_without_it_left(tmp_path: Path
 
 
 def test_a_copy_saved_again_opens_no_second_battle(tmp_path: Path) -> None:
-    """Ruling BR-12: the same report in other bytes (here CRLF line ends, as an editor on
+    """Ruling BR-13: the same report in other bytes (here CRLF line ends, as an editor on
     Windows saves it) is quarantined as a copy of the applied file, rather than opening a
     second battle for units the first one already settled."""
     from battle import test_battle_end_to_end as e2e

@@ -119,7 +119,9 @@ def test_ruling_br3_devastated_is_truly_destroyed_and_never_salvage() -> None:
     assert b1.fate is Fate.TRULY_DESTROYED and b1.salvaged_by is None
 
 
-def test_ruling_br4_unit_absent_from_its_own_sides_file_is_missing() -> None:
+def test_ruling_br12_unit_absent_from_its_own_sides_file_is_held_not_applied() -> None:
+    """BR-12 (replacing BR-4's "missing"): Red's file speaks of b2, Blue's own file does not
+    name it: the claim is held as a conflict and b2's fate is not touched."""
     state = campaign((fu("r1"),), (fu("b1"), fu("b2")))
     events, _ = run(
         state,
@@ -127,8 +129,24 @@ def test_ruling_br4_unit_absent_from_its_own_sides_file_is_missing() -> None:
         submit(file("b", seen("b1", S.SURVIVORS))),  # Blue's view does not name b2
         close("battle-" + "a" * 12, "red"),
     )
-    fates = {u.unit_id: u.fate for u in _resolved(events).resolution.units}
-    assert fates == {"r1": Fate.OPERATIONAL, "b1": Fate.OPERATIONAL, "b2": Fate.MISSING}
+    resolution = _resolved(events).resolution
+    fates = {u.unit_id: u.fate for u in resolution.units}
+    assert fates == {"r1": Fate.OPERATIONAL, "b1": Fate.OPERATIONAL}
+    (held,) = [c for c in resolution.conflicts if c.subject == "b2"]
+    assert "red says salvage" in held.detail and "not applied" in held.detail
+
+
+def test_ruling_br12_without_the_owners_file_the_referee_close_takes_the_claims() -> None:
+    """Blue sent no file; the referee closed the battle on their word: Red's view stands."""
+    state = campaign((fu("r1"),), (fu("b1"),))
+    events, _ = run(
+        state,
+        submit(file("a", seen("r1", S.SURVIVORS), seen("b1", S.DEVASTATED))),
+        close("battle-" + "a" * 12, "red"),
+    )
+    resolution = _resolved(events).resolution
+    assert {u.unit_id: u.fate for u in resolution.units}["b1"] is Fate.TRULY_DESTROYED
+    assert not resolution.conflicts
 
 
 def test_ruling_br5_ejected_crews_and_crews_of_salvaged_units() -> None:
@@ -479,3 +497,68 @@ def test_utterly_destroyed_when_every_internal_location_is_gone() -> None:
     assert b1.fate is Fate.UTTERLY_DESTROYED
     assert b1.scrap_wp is None and b1.salvaged_by is None
     assert state.units["b1"].side_id == "blue"
+
+
+def test_dropship_crews_are_gunnery_4_piloting_5() -> None:
+    """L102: "DropShip Crews are considered to have Piloting 5 Gunnery 4." Whatever skills the
+    unit list gives the crew, the campaign's DropShip crew is 4/5 (and says so)."""
+    from mekref.adapters.megamek.blk_reader import parse_blk
+    from mekref.adapters.megamek.mul_model import MulFile, RootKind
+    from mekref.daemon.cli_force import build_units
+    from mekref.rules.tripwire.state import CampaignState
+
+    from .builders import UNITS_DIR
+
+    text = (UNITS_DIR / "Union (2708).blk").read_text(encoding="utf-8")
+    union = parse_blk(text, "union")
+    ship = mek("Union", union.model, "ds1", pilot("Captain Ng", "p-ds1", 2, 3),
+               movement="Spheroid")  # fmt: skip
+    mul = MulFile(root=RootKind.UNIT, version="0.49.19", entities=(ship,))
+    (built,) = build_units(mul, CampaignState(), lambda e: union, None)
+    assert built.unit.kind is UnitKind.DROPSHIP
+    assert [(c.gunnery, c.piloting) for c in built.unit.crew] == [(4, 5)]
+    assert any("L102" in n for n in built.notes)
+
+
+def test_force_import_reads_the_compact_quirk_and_transport_from_the_design() -> None:
+    """L11: "exactly 12 BattleMechs ... (additional BattleMechs may be taken is they have the
+    compact quirk)". The Locust LCT-1V's design carries quirk:compact_mech, so a company of 12
+    Griffins and one Locust keeps the 'Mech count; the role comes from the design the import
+    read (it was typed by hand before). Cargo and troop space come from the design too."""
+    from mekref.adapters.megamek.blk_reader import parse_blk
+    from mekref.adapters.megamek.mtf_reader import parse_mtf
+    from mekref.adapters.megamek.mul_model import MulFile, RootKind
+    from mekref.daemon.cli_force import build_units, force_of
+    from mekref.rules.tripwire.model import UnitRole
+    from mekref.rules.tripwire.ruleset import tripwire_rules
+    from mekref.rules.tripwire.state import CampaignState
+
+    from .builders import UNITS_DIR
+
+    designs = {
+        "Griffin": parse_mtf((UNITS_DIR / "Griffin GRF-1N.mtf").read_text(encoding="utf-8"), "g"),
+        "Locust": parse_mtf((UNITS_DIR / "Locust LCT-1V.mtf").read_text(encoding="utf-8"), "l"),
+        "Maxim": parse_blk(
+            (UNITS_DIR / "Maxim Heavy Hover Transport (Fire Support).blk").read_text(
+                encoding="utf-8"
+            ),
+            "m",
+        ),
+    }
+    griffins = [mek("Griffin", "GRF-1N", f"g{i}", pilot(f"P{i}", f"p{i}")) for i in range(12)]
+    locust = mek("Locust", "LCT-1V", "l1", pilot("Lo", "p-l1"))
+    company = [replace(e, force=f"Alpha|1||Lance {i // 4 + 1}|{i // 4 + 2}")
+               for i, e in enumerate((*griffins, locust))]  # fmt: skip
+    mul = MulFile(root=RootKind.UNIT, version="0.49.19", entities=tuple(company))
+    built = build_units(mul, CampaignState(), lambda e: designs[e.chassis], None)
+    assert UnitRole.COMPACT in built[-1].unit.roles
+    assert not any(UnitRole.COMPACT in b.unit.roles for b in built[:-1])
+    force = force_of(built)
+    counts = [v for v in tripwire_rules().check_force(force).violations
+              if v.rule == "mek_company.counts" and "'Mechs" in v.message]  # fmt: skip
+    assert counts == []
+    maxim = designs["Maxim"]
+    ride = replace(mek("Maxim", maxim.model, "v1", pilot("Dr", "p-v1")), movement_mode="Hover")
+    (truck,) = build_units(MulFile(root=RootKind.UNIT, version="0.49.19", entities=(ride,)),
+                           CampaignState(), lambda e: maxim, None)  # fmt: skip
+    assert truck.unit.troop_capacity_tons == Fraction(str(maxim.troop_tons)) > 0

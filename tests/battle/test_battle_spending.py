@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 from mekref.rules.dice import Dice
+from mekref.rules.messages import RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import Fate, RecordSection, UnitDamage
 from mekref.rules.tripwire.battle_spending import (
@@ -167,12 +168,25 @@ def test_ransom_and_recruit_captured() -> None:
         close("battle-" + "a" * 12, "red"),
     )  # fmt: skip
     assert state.battles.captured_people == {"p-b1": "red", "p-b2": "red"}
+    # L351: "Players may at the end of the campaign pay 100 WP to return captured personnel".
+    with pytest.raises(Refusal, match="L351") as caught:
+        run(state, RansomPerson(person_id="p-b1", pool_id="blue", actor="t"))
+    assert caught.value.code == "not_campaign_end"
+    # The referee declares the campaign over (R-RANSOM-1): recorded with who and why.
+    over = RefereeNote(referee="Ann", reason="the campaign is over")
     with pytest.raises(Refusal, match="belongs to side red"):
-        run(state, RansomPerson(person_id="p-b1", pool_id="union", actor="t"))
-    _, state = run(state, RansomPerson(person_id="p-b1", pool_id="blue", actor="t"))
+        run(state, RansomPerson(person_id="p-b1", pool_id="union", note=over, actor="t"))
+    events, state = run(state, RansomPerson(person_id="p-b1", pool_id="blue", note=over, actor="t"))
+    assert events[0].note == over
+    # Once the strategic map has ended the campaign no word is needed.
+    from mekref.rules.tripwire.turn.state import StrategicState
+
+    ended = StrategicState(map_name="m", map_text="", attacker="red", defender="blue",
+                           ended="red holds every objective")  # fmt: skip
+    run(replace(state, strategic=ended), RansomPerson(person_id="p-b2", pool_id="blue", actor="t"))
     assert state.pools["blue"].balance == 150 and "p-b1" not in state.battles.captured_people
     with pytest.raises(Refusal, match="not held captive"):
-        run(state, RansomPerson(person_id="p-b1", pool_id="blue", actor="t"))
+        run(state, RansomPerson(person_id="p-b1", pool_id="blue", note=over, actor="t"))
     events, after = run(
         state, RecruitCaptured(person_id="p-b2", pool_id="union", opponent_unrest=9, actor="t")
     )
@@ -203,6 +217,51 @@ def test_train_needs_a_kill_once_per_track() -> None:
     assert state.people["p-r1"].gunnery == 3 and state.pools["base"].balance == 1000 - 200
     with pytest.raises(Refusal, match="only one skill"):
         run(state, replace(train, skill=Skill.PILOTING))
+
+
+def test_a_kill_allows_one_training_only() -> None:
+    """L110: "Any MechWarriors ... who took part in a scenario and were awarded a kill may
+    attempt to train": the kill is used up by the training; a later battle without a kill
+    allows none, a later kill allows the next."""
+    from mekref.rules.tripwire.battle_model import ReportedKill
+
+    state = _pools(campaign((fu("r1"),), (fu("b1"), fu("b2"), fu("b3"))))
+    train = TrainSkill(person_id="p-r1", pool_id="base", skill=Skill.GUNNERY, actor="t")
+
+    def battle(state: CampaignState, tag: str, victim: str, kill: bool) -> CampaignState:
+        kills = (ReportedKill(killed_name=victim, killed_unit_ids=(victim,),
+                              killer_unit_id="r1"),) if kill else ()  # fmt: skip
+        _, state = run(
+            state,
+            submit(file(tag, seen("r1", S.SURVIVORS), seen(victim, S.SALVAGE), kills=kills)),
+            close("battle-" + tag * 12, "red"),
+        )
+        return state
+
+    state = battle(state, "a", "b1", kill=True)
+    _, state = run(state, train)
+    assert state.people["p-r1"].gunnery == 3
+    state = battle(state, "b", "b2", kill=False)
+    with pytest.raises(Refusal, match="L110") as caught:
+        run(state, replace(train, skill=Skill.PILOTING))
+    assert caught.value.code == "not_eligible"
+    state = battle(state, "c", "b3", kill=True)
+    _, state = run(state, replace(train, skill=Skill.PILOTING))
+    assert state.people["p-r1"].piloting == 4
+
+
+def test_hire_keeps_the_two_point_skill_gap() -> None:
+    """L47: "There should be a maximum difference of 2 between Gunnery and Piloting"; L111:
+    "The difference between Pilot/Drive and Gunnery may be no more than 2." A 2/7 pilot is
+    refused, a 4/6 one hired."""
+    state = _after_battle()
+    hire = HirePerson(person_id="p-new", side_id="red", pool_id="union", name="Nia",
+                      gunnery=2, piloting=7, actor="t")  # fmt: skip
+    with pytest.raises(Refusal, match="L47") as caught:
+        run(state, hire)
+    assert caught.value.code == "skill_gap"
+    _, state = run(state, replace(hire, gunnery=4, piloting=6))
+    assert state.people["p-new"].gunnery == 4
 
 
 def test_hire_seat_and_medical_leave() -> None:
@@ -242,6 +301,21 @@ def test_reconfigure_omni_and_change_formation() -> None:
     _, state = run(state, ChangeFormation(side_id="red", pool_id="union", lance="L1",
                                           formation="Striker", actor="t"))  # fmt: skip
     assert state.pools["union"].balance == 250 - 13 - 100
+
+
+def test_reconfiguring_to_a_configuration_already_bought_is_free() -> None:
+    """L99: "Each extra configuration beyond the first costs ... the cost of a Reconfigure
+    Omni-Pod ... It does not cost WP to change the configurations once purchased." """
+    state = _pools(campaign((replace(fu("r2"), roles=frozenset({UnitRole.OMNI})),), (fu("b1"),)))
+    model = state.units["r2"].model
+    to_b = ReconfigureUnit(unit_id="r2", pool_id="union", configuration="B", bv=1200, actor="t")
+    _, state = run(state, to_b)  # bought: 50/4 = 12.5 -> 13
+    assert state.pools["union"].balance == 250 - 13
+    back = replace(to_b, configuration=model, bv=1000)
+    events, state = run(state, back, to_b)  # the imported one and B again: both owned
+    assert [e.cost_sp for e in events] == [0, 0] and state.pools["union"].balance == 250 - 13
+    _, state = run(state, replace(to_b, configuration="C"))  # a new one is paid
+    assert state.pools["union"].balance == 250 - 26
 
 
 def test_combine_understrength_infantry_average_skill_rounded_down() -> None:

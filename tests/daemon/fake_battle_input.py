@@ -63,6 +63,9 @@ class FakeBattleFiles:
     def battle_of_file(self, state: CampaignState, sha256: str) -> str | None:
         return None
 
+    def warnings(self, command: Command) -> tuple[str, ...]:
+        return ()
+
 
 def install() -> None:
     """Make TripWire campaigns take battle files through the stand-in (this process only)."""

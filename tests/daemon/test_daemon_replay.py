@@ -81,3 +81,13 @@ def test_a_bracketed_path_is_named_verbatim(tmp_path: Path) -> None:
     db.write_bytes(b"")
     out = replay(SAMPLE, "--db", str(db))
     assert out.returncode == 2 and f"{db} exists" in out.stderr
+
+
+def test_the_pipeline_warns_naming_each_unit_without_a_design() -> None:
+    """Issue 11: the bundled sample is imported without designs, so the daemon's pipeline (the
+    one 'mekref serve' runs) logs a warning naming every unit whose damage it cannot price."""
+    out = replay(SAMPLE, "--ruleset", "tripwire", "--seed", "7", "--log-level", "warning")
+    last_hash(out)
+    lines = [line for line in out.stderr.splitlines() if "file.unpriced_unit" in line]
+    assert any("Atlas III AS7-D2" in line and "no design known" in line for line in lines)
+    assert any("Huscarl HSCL-1-OA" in line for line in lines)

@@ -199,3 +199,19 @@ def test_the_recorded_bins_and_slots_keep_their_codec_round_trip() -> None:
         if k not in ("ammo_bins", "damaged_slots")
     }
     assert decode(UnitDamage, old) == UnitDamage()
+
+
+def test_the_export_uses_the_design_kept_at_import(fought: tuple[str, Path]) -> None:
+    """Issue 11: the scenario export lays the battle damage on the design the campaign kept
+    from ``force import``; without ``--units-dir`` it writes the same file as with it."""
+    from console_script import mekref
+
+    db, tmp = fought
+    for folder, extra in (("with", ("--units-dir", str(UNITS))), ("without", ())):
+        done = mekref("engagement", "export", "--db", db, "--side", "loyalist",
+                      "-o", str(tmp / folder), *extra)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    name = f"{ENGAGEMENT}-loyalist.mul"
+    assert (tmp / "without" / name).read_bytes() == (tmp / "with" / name).read_bytes()
+    griffin = _griffin(read_mul_bytes((tmp / "without" / name).read_bytes()))
+    assert merge_condition(griffin, GRIFFIN).hits(SystemKind.GYRO) == 1

@@ -24,6 +24,7 @@ from mekref.adapters.megamek.mul_model import (
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage
+from mekref.rules.tripwire.designs import designs_by_unit
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn.common import strategic_of
@@ -194,12 +195,14 @@ def scenario_mul(
     """The side's unit list for the engagement, as MegaMek reads it.
 
     ``last_seen``: the MegaMek entity last read for a unit, carried as is (with our ids);
-    ``designs``: unit designs by unit id, to lay the battle rules' damage record on.
+    ``designs``: unit designs by unit id for units the campaign keeps no design for, to lay
+    the battle rules' damage record on.
     """
     s = strategic_of(state)
     e = engagement(s, engagement_id)
     seen = last_seen or {}
-    known = designs or {}
+    # The designs the campaign kept at import; ``designs`` only fills in for units without one.
+    known = {**(designs or {}), **designs_by_unit(state)}
     entities = tuple(
         _entity(state, s, u, seen.get(u.unit_id), known.get(u.unit_id))
         for u in committed_units(state, e, side_id)

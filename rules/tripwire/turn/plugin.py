@@ -15,6 +15,7 @@ from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import artillery, orders, resolve, setup, unrest
 from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.events import (
     DayEnded,
     EngagementDetermined,
@@ -211,6 +212,25 @@ def _day_ended(state: CampaignState, e: DayEnded) -> CampaignState:
     return _with(state, day=e.day + 1, orders={})
 
 
+def _recruits_found(state: CampaignState, e: RecruitsFound) -> CampaignState:
+    """What the side may hire (R-HIRE-2). Line 221: "At the start of each week make a new
+    random test for availability": a roll a week or more after the one that opened the side's
+    availability replaces it; another formation's roll within that week adds to it."""
+    s = strategic_of(state)
+    since = s.recruits_day.get(e.side_id)
+    week = int(single("recruit", "weekly")["every_days"])
+    fresh = since is None or e.day - since >= week
+    mine = {} if fresh else dict(s.recruits.get(e.side_id, {}))
+    for column, count in e.available:
+        if count:
+            mine[column] = mine.get(column, 0) + count
+    return _with(
+        state,
+        recruits={**s.recruits, e.side_id: mine},
+        recruits_day={**s.recruits_day, e.side_id: e.day if fresh else since or e.day},
+    )
+
+
 def _no_change(state: CampaignState, e: Event) -> CampaignState:
     return state  # a record for the log (rolls, availability); the state keeps nothing of it
 
@@ -244,7 +264,7 @@ EVOLVERS: dict[type[Event], Evolver] = {
     LeaderCaptured: _captured,
     DayEnded: _day_ended,
     MaintenanceMissed: _no_change,
-    RecruitsFound: _no_change,
+    RecruitsFound: _recruits_found,
     TransportCargoCaptured: _cargo,
     SabotageRolled: _no_change,
     ResponseMade: _no_change,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
+
 #: A formation's ``hex`` while it is off the map: at the pirate point or in orbit (Day Zero).
 IN_ORBIT = ""
 
@@ -143,3 +145,7 @@ class StrategicState:
     suppressed_at: dict[str, str] = field(default_factory=dict)  # formation -> its location
     transports: dict[str, str] = field(default_factory=dict)  # WarChest pool -> carrying unit
     ended: str = ""  # why the campaign ended, once it has
+    # People the Recruit action found and nobody hired yet: side -> recruit column -> count
+    # (R-HIRE-2). Left out of the JSON while empty (older campaigns keep their state hash).
+    recruits: dict[str, dict[str, int]] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    recruits_day: dict[str, int] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)

@@ -1,0 +1,83 @@
+"""``mekref force designs``: give the campaign the designs of units imported without one.
+
+``force import --units-dir`` keeps every unit's design in the campaign. A unit imported without
+the folder (or whose file the folder lacked) has no design: its repairs cannot be priced and
+its battle damage is read from the file alone. This command looks such units up by chassis and
+model in a units folder and records the designs found, once; later battles, reports, spending
+and scenario exports use them. Units that already have a design are never changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from mekref.adapters.megamek.design import UnitDesign
+from mekref.adapters.megamek.mul_model import Entity
+from mekref.daemon.cli_campaign import (
+    EXIT_OK,
+    CliError,
+    add_db,
+    campaign_id_of,
+    guarded,
+    opened,
+    out_console,
+    run_command,
+)
+from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
+from mekref.rules.tripwire.designs import record_designs
+
+EPILOG = """\
+examples:
+  mekref force designs --db c.db --units-dir ~/megamek/data/mekfiles
+  mekref force designs --db c.db --units-dir ~/megamek/data/mekfiles --side loyalists
+"""
+
+
+def register(actions: Any) -> None:
+    parser: argparse.ArgumentParser = actions.add_parser(
+        "designs",
+        help="record the designs of units imported without one",
+        description=__doc__.split("\n\n", 1)[1] if __doc__ else "",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_db(parser)
+    parser.add_argument(
+        "--units-dir", type=Path, required=True, metavar="DIR", help="unit designs (.mtf/.blk)"
+    )
+    parser.add_argument("--side", help="only this side's units (default: every side)")
+    parser.set_defaults(handler=guarded(run_designs), command_name="force designs")
+
+
+def run_designs(args: argparse.Namespace) -> int:
+    try:
+        lookup = catalog_lookup(args.units_dir, progress=False)
+    except CatalogUnavailable as exc:
+        raise CliError(str(exc)) from exc
+    console = out_console()
+    with opened(args.db) as app:
+        cid = campaign_id_of(app.store, args.campaign)
+        state = app.runner.load(cid).state
+        if args.side and args.side not in state.sides:
+            raise CliError(f"--side {args.side!r}: no such side; sides: {', '.join(state.sides)}")
+        found: dict[str, dict[str, UnitDesign]] = {}
+        missing: list[str] = []
+        for uid, unit in sorted(state.units.items()):
+            if (args.side and unit.side_id != args.side) or uid in state.battles.unit_designs:
+                continue
+            design = lookup(Entity(chassis=unit.chassis, model=unit.model, movement_mode=""))
+            if design is None:
+                missing.append(f"{unit.chassis} {unit.model} ({uid})")
+            else:
+                found.setdefault(unit.side_id, {})[uid] = design
+        for side, designs in sorted(found.items()):
+            command = record_designs(side, designs, actor="cli")
+            if command is not None:
+                run_command(app.runner, cid, command)
+    recorded = sum(len(d) for d in found.values())
+    console.print(f"recorded the design of {recorded} unit(s)")
+    for name in missing:
+        console.print(f"  no design in {args.units_dir} for {name}")
+    return EXIT_OK
