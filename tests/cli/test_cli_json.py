@@ -39,6 +39,6 @@ def test_replay_json_carries_the_state_hash() -> None:
     found = _json("replay", str(REPLAY), "--ruleset", "tripwire", "--seed", "7")
     assert isinstance(found, dict) and found["all_applied"] is True
     assert found["state_hash"] == (
-        "3cd3fdb6e0226dd39fea7ba7d41bec6a47155ad2cfe48b3461a4273ae05e992f"
+        "341f624f755acb374768ee79e889633a1b3c581eb24d9d67a30182e01b64481e"
     )
     assert all(f["outcome"] == "applied" for f in found["files"])

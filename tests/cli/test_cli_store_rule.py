@@ -45,6 +45,7 @@ def _argv_for(name: str, parser: argparse.ArgumentParser, tmp: Path) -> list[str
         "pool open": ["--location", "Somewhere"],
         "orders submit": ["--order", "alpha:hold"],
         "token create": ["--referee"],
+        "force designs": ["--units-dir", str(FIXTURES / "units")],
     }
     argv = name.split()
     for action in parser._actions:
