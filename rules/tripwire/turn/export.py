@@ -195,15 +195,29 @@ def scenario_mul(
     ``last_seen``: the MegaMek entity last read for a unit, carried as is (with our ids);
     ``designs``: unit designs by unit id, to lay the battle rules' damage record on.
     """
+    entities = tuple(
+        e for _, e in scenario_entities(state, engagement_id, side_id, last_seen, designs)
+    )
+    return write_mul(MulFile(root=RootKind.UNIT, version=DEFAULT_WRITE_VERSION, entities=entities))
+
+
+def scenario_entities(
+    state: CampaignState,
+    engagement_id: str,
+    side_id: str,
+    last_seen: Mapping[str, Entity] | None = None,
+    designs: Mapping[str, UnitDesign] | None = None,
+) -> tuple[tuple[CampaignUnit, Entity], ...]:
+    """The side's committed units with the MegaMek entity each goes out as (the unit list's and
+    the scenario file's one source of condition)."""
     s = strategic_of(state)
     e = engagement(s, engagement_id)
     seen = last_seen or {}
     known = designs or {}
-    entities = tuple(
-        _entity(state, s, u, seen.get(u.unit_id), known.get(u.unit_id))
+    return tuple(
+        (u, _entity(state, s, u, seen.get(u.unit_id), known.get(u.unit_id)))
         for u in committed_units(state, e, side_id)
     )
-    return write_mul(MulFile(root=RootKind.UNIT, version=DEFAULT_WRITE_VERSION, entities=entities))
 
 
 def _turn(t: int | None) -> str:
