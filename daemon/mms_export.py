@@ -9,6 +9,7 @@ own scenarios pass, and writes ``<engagement>.mms`` plus ``<engagement>-options.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from mekref.adapters.megamek.design import UnitDesign
@@ -54,17 +55,25 @@ def house_rule_options(keys: Sequence[str]) -> tuple[tuple[str, str], ...]:
     return tuple((str(rules[k].megamek_option), "true") for k in keys)
 
 
-def export_engagement_mms(
+@dataclass(frozen=True, kw_only=True)
+class EngagementMms:
+    file_name: str
+    text: str
+    options_name: str | None  # None: no game option switched, no options file
+    options_xml: str | None
+    warnings: tuple[str, ...]
+
+
+def build_engagement_mms(
     state: CampaignState,
     engagement_id: str,
-    out_dir: Path,
     designs_of: Callable[[str], Mapping[str, UnitDesign]],
     *,
     boards: Sequence[str] | None = None,
     players: Mapping[str, str] | None = None,
     house_rules: Sequence[str] = (),
-) -> list[str]:
-    """Write the files; return what to tell the user (files written, boards and data missing)."""
+) -> EngagementMms:
+    """The engagement's scenario text (checked) and options file, and what to warn about."""
     e = engagement(strategic_of(state), engagement_id)
     entities = {
         side: scenario_entities(state, engagement_id, side, designs=designs_of(side))
@@ -84,14 +93,39 @@ def export_engagement_mms(
     problems = check_mms(parse_mms(text))
     if problems:  # a writer bug: never hand the host a file MegaMek would stumble on
         raise Refusal("bad_scenario", f"{engagement_id}.mms fails the check: {problems}")
-    target = out_dir / f"{engagement_id}.mms"
-    target.write_text(text, encoding="utf-8")
-    said = [f"wrote {target}"]
-    if export.scenario.options_file:
-        (out_dir / options_name).write_text(game_options_xml(export.options), encoding="utf-8")
-        said.append(f"wrote {out_dir / options_name}")
+    warnings: list[str] = []
     if export.missing_boards:
         why = "no MegaMek board of that name" if boards is not None else "no --boards-dir given"
-        said.append(f"warning: RANDOM board for {', '.join(export.missing_boards)} ({why})")
-    said += [f"warning: {gap}" for gap in mms_gaps(export.scenario)]
-    return said
+        warnings.append(f"RANDOM board for {', '.join(export.missing_boards)} ({why})")
+    warnings += mms_gaps(export.scenario)
+    switched = export.scenario.options_file is not None
+    return EngagementMms(
+        file_name=f"{engagement_id}.mms",
+        text=text,
+        options_name=options_name if switched else None,
+        options_xml=game_options_xml(export.options) if switched else None,
+        warnings=tuple(warnings),
+    )
+
+
+def export_engagement_mms(
+    state: CampaignState,
+    engagement_id: str,
+    out_dir: Path,
+    designs_of: Callable[[str], Mapping[str, UnitDesign]],
+    *,
+    boards: Sequence[str] | None = None,
+    players: Mapping[str, str] | None = None,
+    house_rules: Sequence[str] = (),
+) -> list[str]:
+    """Write the files; return what to tell the user (files written, boards and data missing)."""
+    built = build_engagement_mms(
+        state, engagement_id, designs_of, boards=boards, players=players, house_rules=house_rules
+    )
+    target = out_dir / built.file_name
+    target.write_text(built.text, encoding="utf-8")
+    said = [f"wrote {target}"]
+    if built.options_name is not None and built.options_xml is not None:
+        (out_dir / built.options_name).write_text(built.options_xml, encoding="utf-8")
+        said.append(f"wrote {out_dir / built.options_name}")
+    return said + [f"warning: {w}" for w in built.warnings]
