@@ -10,6 +10,8 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mekref.adapters.megamek.mms_check import check_mms, parse_mms
 from mekref.adapters.megamek.mms_writer import (
@@ -178,3 +180,27 @@ def test_game_options_file_reads_back_as_megamek_writes_it() -> None:
     pairs = [(o.findtext("optionname"), o.findtext("optionvalue")) for o in root]
     assert root.tag == "options"
     assert pairs == [("hidden_units", "true"), ("psr_jump_heavy_woods", "true")]
+
+
+_text = st.text(max_size=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(chassis=_text, model=_text, pilot=_text, ext=_text, shots=st.integers(0, 200))
+def test_any_names_still_give_a_file_megamek_reads(
+    chassis: str, model: str, pilot: str, ext: str, shots: int
+) -> None:
+    # Commas, "=", "#", newlines in names or ids must not shift fields or break lines.
+    unit = Entity(
+        chassis=chassis or "X",
+        model=model,
+        movement_mode="Biped",
+        external_id=ext or None,
+        crew=Crew(members=(CrewMember(name=pilot, gunnery=4, piloting=5),)),
+        locations=(Location(index=2, slots=(Slot(index=5, type="Ammo", shots=shots),)),),
+    )
+    m = parse_mms(write_mms(_scenario(MmsUnit(entity=unit))))
+    assert check_mms(m) == []
+    first = m.units()[0]
+    assert (first.gunnery, first.piloting) == (4, 5)
+    assert m.unit_value(first.key, "SetAmmoTo") == f"2:5-{shots}"
