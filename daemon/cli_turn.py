@@ -33,6 +33,7 @@ from mekref.daemon.cli_campaign import (
     run_command,
 )
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
+from mekref.daemon.mms_export import export_engagement_mms, megamek_boards
 from mekref.daemon.samples import ginestra as GINESTRA
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
@@ -156,7 +157,14 @@ def register(sub: Any) -> None:
     engagement = sub.add_parser("engagement", help="export engagements for MegaMek", **kw)
     eng_acts = engagement.add_subparsers(title="actions", metavar="ACTION")
     export = eng_acts.add_parser(
-        "export", help="a side's unit list (.mul) and scenario sheet", **kw
+        "export",
+        help="a side's unit list (.mul) and scenario sheet, and the engagement's MegaMek "
+        "scenario (.mms)",
+        description="Writes, per engagement of --side: <id>-<side>.mul and <id>-<side>.md (the "
+        "side's units and briefing), and <id>.mms (+ <id>-options.xml): both sides as a MegaMek "
+        "scenario the host opens with Load Scenario (it names every unit of both sides: hand "
+        "it to the host, not the players). --format picks which.",
+        **kw,
     )
     add_db(export)
     export.add_argument("--side", required=True)
@@ -168,6 +176,33 @@ def register(sub: Any) -> None:
         metavar="DIR",
         help="unit designs (.mtf/.blk) for units the campaign keeps no design for (the "
         "designs seen at force import are used without it)",
+    )
+    export.add_argument(
+        "--format",
+        choices=("both", "mul", "mms"),
+        default="both",
+        help="mul: unit list and sheet; mms: MegaMek scenario; both (default)",
+    )
+    export.add_argument(
+        "--boards-dir",
+        type=Path,
+        metavar="DIR",
+        help="MegaMek's data/boards: map sheets with a board of that name go in by name "
+        "(without it, or without a match, the board is RANDOM and the export says so)",
+    )
+    export.add_argument(
+        "--player",
+        action="append",
+        default=[],
+        metavar="SIDE=NAME",
+        help="the MegaMek player name of a side (default: the side's name without spaces)",
+    )
+    export.add_argument(
+        "--house-rule",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="a tactical house rule in force: its MegaMek game option goes in the options file",
     )
     export.set_defaults(handler=guarded(run_export), command_name="engagement export")
 
@@ -327,16 +362,34 @@ def run_export(args: argparse.Namespace) -> int:
         raise CliError(f"{args.output}: cannot create ({exc.strerror})") from exc
     console = out_console()
     designs = _designs(state, args.side, args.units_dir)
+    players = dict(p.split("=", 1) for p in args.player if "=" in p)
+    if len(players) != len(args.player):
+        raise CliError("--player: write SIDE=NAME")
     for eid in wanted:
         try:
-            mul = scenario_mul(state, eid, args.side, designs=designs)
-            sheet = scenario_sheet(state, eid, args.side)
+            if args.format != "mms":
+                mul = scenario_mul(state, eid, args.side, designs=designs)
+                sheet = scenario_sheet(state, eid, args.side)
+                base = args.output / f"{eid}-{args.side}"
+                base.with_suffix(".mul").write_text(mul, encoding="utf-8")
+                base.with_suffix(".md").write_text(sheet, encoding="utf-8")
+                console.print(f"wrote {base}.mul and {base}.md")
+            if args.format != "mul":
+                said = export_engagement_mms(
+                    state,
+                    eid,
+                    args.output,
+                    lambda side: (
+                        designs if side == args.side else _designs(state, side, args.units_dir)
+                    ),
+                    boards=megamek_boards(args.boards_dir) if args.boards_dir else None,
+                    players=players,
+                    house_rules=args.house_rule,
+                )
+                for line in said:
+                    console.print(line, markup=False)
         except Refusal as exc:
             raise CliError(f"refused: {exc}") from exc
-        base = args.output / f"{eid}-{args.side}"
-        base.with_suffix(".mul").write_text(mul, encoding="utf-8")
-        base.with_suffix(".md").write_text(sheet, encoding="utf-8")
-        console.print(f"wrote {base}.mul and {base}.md")
     return EXIT_OK
 
 

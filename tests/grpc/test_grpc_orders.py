@@ -375,6 +375,20 @@ def test_export_scenario_for_each_side_of_an_engagement(ginestra: Running) -> No
         assert {e.external_id for e in mul.entities} == expected
         assert all(state.units[u].side_id == side for u in expected)
         assert got.sheet_markdown
+        assert not got.scenario_mms  # the scenario names the enemy's units: referee only
+    ref = g.as_referee()
+    got = ref.battles.ExportScenario(
+        battle_pb2.ExportScenarioRequest(campaign_id=cid, battle_id=eid, side_id="rebel"),
+        metadata=ref.md,
+    )
+    from mekref.adapters.megamek.mms_check import check_mms, parse_mms
+
+    scenario = parse_mms(got.scenario_mms.decode("utf-8"))
+    assert got.scenario_file_name == f"{eid}.mms" and check_mms(scenario) == []
+    assert {scenario.unit_value(u.key, "ExternalID") for u in scenario.units()} == {
+        "R-JR7", "R-MAD", "R-AS7", "L-MAX",
+    }  # fmt: skip
+    assert any("RANDOM board" in w for w in got.scenario_warnings)
     for side, other in (("rebel", "loyalist"), ("loyalist", "rebel")):
         stubs = g.as_side(side)
         with pytest.raises(grpc.RpcError) as caught:

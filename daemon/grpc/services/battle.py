@@ -23,6 +23,7 @@ from mekref.daemon.grpc.errors import ApiError, FieldViolation, invalid, unimple
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.daemon.grpc.services.campaign import timestamp
 from mekref.daemon.ingest import IngestOptions, Outcome
+from mekref.daemon.mms_export import build_engagement_mms
 from mekref.rules.codec import canonical_json, to_jsonable
 from mekref.rules.messages import RefereeNote
 from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl
@@ -213,7 +214,9 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
         self, request: battle_pb2.ExportScenarioRequest, context: Context
     ) -> battle_pb2.ExportScenarioResponse:
         cid = check_campaign_id(request.campaign_id)
-        side_id = auth.acting_side(auth.current_principal(), cid, request.side_id)
+        principal = auth.current_principal()
+        side_id = auth.acting_side(principal, cid, request.side_id)
+        referee = principal.is_referee
         if not request.battle_id:
             raise invalid("battle_id", "name the engagement")
         eid = request.battle_id
@@ -236,10 +239,18 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
                 )
             mul = scenario_mul(state, eid, side_id)
             sheet = scenario_sheet(state, eid, side_id)
-            return battle_pb2.ExportScenarioResponse(
+            response = battle_pb2.ExportScenarioResponse(
                 file_name=f"{eid}-{side_id}.mul",
                 content=mul.encode("utf-8"),
                 sheet_markdown=sheet,
             )
+            if referee:  # the scenario names both sides' units: the host's file only
+                built = build_engagement_mms(state, eid, lambda _side: {})
+                response.scenario_file_name = built.file_name
+                response.scenario_mms = built.text.encode("utf-8")
+                response.options_file_name = built.options_name or ""
+                response.options_xml = (built.options_xml or "").encode("utf-8")
+                response.scenario_warnings.extend(built.warnings)
+            return response
 
         return await self.s.run(context, export)

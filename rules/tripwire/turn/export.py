@@ -198,16 +198,30 @@ def scenario_mul(
     ``designs``: unit designs by unit id for units the campaign keeps no design for, to lay
     the battle rules' damage record on.
     """
+    entities = tuple(
+        e for _, e in scenario_entities(state, engagement_id, side_id, last_seen, designs)
+    )
+    return write_mul(MulFile(root=RootKind.UNIT, version=DEFAULT_WRITE_VERSION, entities=entities))
+
+
+def scenario_entities(
+    state: CampaignState,
+    engagement_id: str,
+    side_id: str,
+    last_seen: Mapping[str, Entity] | None = None,
+    designs: Mapping[str, UnitDesign] | None = None,
+) -> tuple[tuple[CampaignUnit, Entity], ...]:
+    """The side's committed units with the MegaMek entity each goes out as (the unit list's and
+    the scenario file's one source of condition)."""
     s = strategic_of(state)
     e = engagement(s, engagement_id)
     seen = last_seen or {}
     # The designs the campaign kept at import; ``designs`` only fills in for units without one.
     known = {**(designs or {}), **designs_by_unit(state)}
-    entities = tuple(
-        _entity(state, s, u, seen.get(u.unit_id), known.get(u.unit_id))
+    return tuple(
+        (u, _entity(state, s, u, seen.get(u.unit_id), known.get(u.unit_id)))
         for u in committed_units(state, e, side_id)
     )
-    return write_mul(MulFile(root=RootKind.UNIT, version=DEFAULT_WRITE_VERSION, entities=entities))
 
 
 def _turn(t: int | None) -> str:

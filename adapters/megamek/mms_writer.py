@@ -1,0 +1,248 @@
+"""Write MegaMek scenario files (``.mms``, the key=value ``MMSVersion=1`` format).
+
+Checked against MegaMek's loader (``megamek/common/scenario/ScenarioV1.java``, reached through
+``ScenarioLoader``) and its annotated ``data/scenarios/Examples/Example.mms``. Why this format
+and not the YAML ``MMSVersion: 2``: ScenarioV2's ``applyDamage`` does nothing, so a v2 file
+cannot carry a unit's damage; v1 carries it per unit with ``DamageSpecific`` (armor, rear armor
+and internal structure per location), ``CritHit`` (location:slot), ``SetAmmoTo``
+(location:slot-shots), ``PilotHits`` and ``ExternalID``, and delays arrivals with
+``DeploymentRound``. Locations and slots are the same numbers a MUL file carries (MegaMek
+location index, slot index from 1), so the writer takes the MUL entities the export already
+builds and never re-derives condition.
+
+What v1 cannot carry is listed by :func:`mms_gaps` (and written as comments): crew members after
+the first, ammunition counts of units that are not 'Meks (MegaMek applies ``SetAmmoTo`` to
+'Meks only), critical hits on ammunition slots (MegaMek would resolve them again, exploding the
+bin), hidden deployment per unit (the ``hidden_units`` game option lets players deploy hidden).
+Pure: text in, text out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+from mekref.adapters.megamek.mul_model import ARMOR_DESTROYED, ARMOR_NA, DEAD_HITS, Entity
+
+#: ``IStartingPositions.START_LOCATION_NAMES``: the deployment areas a faction may be given.
+START_LOCATIONS = (
+    "Any", "NW", "N", "NE", "E", "SE", "S", "SW", "W", "EDG", "CTR",
+    "NW (deep)", "N (deep)", "NE (deep)", "E (deep)", "SE (deep)", "S (deep)",
+    "SW (deep)", "W (deep)", "EDG (deep)",
+)  # fmt: skip
+#: A standard BattleTech map sheet, in hexes (``ScenarioV1.createBoard``'s defaults).
+SHEET_WIDTH, SHEET_HEIGHT = 16, 17
+RANDOM_BOARD = "RANDOM"
+#: Movement modes of 'Meks in a MUL (``SetAmmoTo`` works on 'Meks only).
+MEK_MODES = frozenset({"Biped", "Quad", "Tripod", "LAM"})
+#: What MegaMek gives a pilot when nothing is said (its default crew skills).
+DEFAULT_GUNNERY, DEFAULT_PILOTING = 4, 5
+
+
+@dataclass(frozen=True, kw_only=True)
+class MmsUnit:
+    entity: Entity  # the MUL entity the export built: names, crew, condition, externalId
+    deployment_round: int = 0  # 0: deploys at the start
+    commander: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class MmsFaction:
+    name: str  # the player name MegaMek matches at login
+    location: str = "Any"  # one of START_LOCATIONS
+    units: tuple[MmsUnit, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class MmsConditions:
+    """Indices of MegaMek's planetary-condition enums (``Weather``, ``Wind``, ``Light``,
+    ``Fog``), as ``PlanetaryConditions*`` keys take them."""
+
+    weather: int = 0
+    wind: int = 0
+    light: int = 0
+    fog: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class MmsScenario:
+    name: str
+    description: str
+    maps: tuple[str, ...]  # board names (path under data/boards, no suffix) or RANDOM
+    factions: tuple[MmsFaction, ...]
+    conditions: MmsConditions | None = None  # None: not recorded, MegaMek's dialog decides
+    options_file: str | None = None  # a game options XML next to the scenario
+    notes: tuple[str, ...] = field(default_factory=tuple)  # written as comments
+
+
+_PLAYER_OK = re.compile(r"[^A-Za-z0-9.\-]")
+
+
+def player_name(text: str, fallback: str) -> str:
+    """A faction name MegaMek can use: no spaces, commas, ``=`` or ``_`` (the file splits on
+    them; MegaMek's example says player names cannot include spaces)."""
+    name = _PLAYER_OK.sub("", text)
+    return name or _PLAYER_OK.sub("", fallback) or "Player"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _field(text: str) -> str:
+    # Unit lines split on commas: a comma inside a name would shift every later field.
+    return _one_line(text.replace(",", " "))
+
+
+def _points(value: int) -> int | None:
+    if value == ARMOR_NA:
+        return None
+    return 0 if value <= ARMOR_DESTROYED + 1 else value
+
+
+def unit_name(e: Entity) -> str:
+    return _field(f"{e.chassis} {e.model}".strip())
+
+
+def _unit_lines(key: str, unit: MmsUnit) -> list[tuple[str, str]]:
+    e = unit.entity
+    first = e.crew.members[0] if e.crew is not None and e.crew.members else None
+    pilot = _field(first.name) if first is not None and first.name.strip() else "Unknown"
+    gunnery = first.gunnery if first is not None and first.gunnery is not None else None
+    piloting = first.piloting if first is not None and first.piloting is not None else None
+    lines = [
+        (
+            key,
+            f"{unit_name(e)},{pilot},"
+            f"{DEFAULT_GUNNERY if gunnery is None else gunnery},"
+            f"{DEFAULT_PILOTING if piloting is None else piloting}",
+        )
+    ]
+    damage: list[str] = []
+    crits: list[str] = []
+    ammo: list[str] = []
+    for loc in e.locations:
+        for prefix, value in (("N", loc.armor), ("R", loc.rear)):
+            if value is not None and (points := _points(value)) is not None:
+                damage.append(f"{prefix}{loc.index}:{points}")
+        internal = 0 if loc.destroyed else loc.internal
+        if internal is not None and (points := _points(internal)) is not None:
+            damage.append(f"I{loc.index}:{points}")
+        if loc.destroyed:
+            continue  # a destroyed location's slots go with it
+        for slot in loc.slots:
+            if slot.index is None:
+                continue
+            if slot.shots is not None:
+                if e.movement_mode in MEK_MODES:
+                    ammo.append(f"{loc.index}:{slot.index}-{slot.shots}")
+            elif (slot.is_hit or slot.is_destroyed) and not slot.is_missing:
+                crits.append(f"{loc.index}:{slot.index}")
+    if damage:
+        lines.append((f"{key}_DamageSpecific", ",".join(damage)))
+    if crits:
+        lines.append((f"{key}_CritHit", ",".join(crits)))
+    if ammo:
+        lines.append((f"{key}_SetAmmoTo", ",".join(ammo)))
+    if first is not None and first.hits:
+        lines.append((f"{key}_PilotHits", str(min(first.hits, DEAD_HITS - 1))))
+    if e.external_id:
+        lines.append((f"{key}_ExternalID", _one_line(e.external_id)))
+    if unit.deployment_round > 0:
+        lines.append((f"{key}_DeploymentRound", str(unit.deployment_round)))
+    if unit.commander:
+        lines.append((f"{key}_Commander", "true"))
+    return lines
+
+
+def mms_gaps(s: MmsScenario) -> tuple[str, ...]:
+    """What the file cannot carry, unit by unit, in words (never dropped silently)."""
+    gaps: list[str] = []
+    for f in s.factions:
+        for u in f.units:
+            e = u.entity
+            name = f"{f.name}: {unit_name(e)} ({e.external_id or 'no id'})"
+            members = e.crew.members if e.crew is not None else ()
+            if not members:
+                gaps.append(f"{name}: no crew recorded, MegaMek's default skills 4/5")
+            elif members[0].gunnery is None or members[0].piloting is None:
+                gaps.append(f"{name}: crew skills not recorded, MegaMek's default 4/5")
+            if len(members) > 1:
+                gaps.append(
+                    f"{name}: {len(members) - 1} more crew member(s) not carried (one pilot a unit)"
+                )
+            for loc in e.locations:
+                if loc.destroyed:
+                    continue
+                for slot in loc.slots:
+                    if slot.index is None and (slot.shots is not None or slot.is_hit):
+                        gaps.append(f"{name}: {slot.type} in {loc.name or loc.index}: no slot")
+                    elif slot.shots is not None and e.movement_mode not in MEK_MODES:
+                        gaps.append(
+                            f"{name}: {slot.type} shots ({slot.shots}) not carried "
+                            "(MegaMek sets ammunition of 'Meks only)"
+                        )
+                    if slot.shots is not None and (slot.is_hit or slot.is_destroyed):
+                        gaps.append(
+                            f"{name}: hit ammunition slot {loc.index}:{slot.index} carried as "
+                            "its shots only (a critical hit would explode it again)"
+                        )
+    return tuple(gaps)
+
+
+def write_mms(s: MmsScenario) -> str:
+    """The scenario's text, as ``ScenarioV1`` reads it."""
+    names = [f.name for f in s.factions]
+    bad = [n for n in names if not n or player_name(n, "") != n]
+    if bad or len(set(names)) != len(names):
+        raise ValueError(f"faction names must be distinct and plain: {names}")
+    wrong = [f.location for f in s.factions if f.location not in START_LOCATIONS]
+    if wrong:
+        raise ValueError(f"unknown deployment location(s) {wrong}")
+    out: list[str] = [
+        "# MegaMek scenario (MMSVersion 1), written by mekref",
+        "MMSVersion=1",
+        f"Name={_one_line(s.name)}",
+        f"Description={_one_line(s.description)}",
+        "",
+        f"MapWidth={SHEET_WIDTH}",
+        f"MapHeight={SHEET_HEIGHT}",
+        "BoardWidth=1",
+        f"BoardHeight={max(1, len(s.maps))}",
+        f"Maps={','.join(_field(m) for m in s.maps) or RANDOM_BOARD}",
+        "",
+    ]
+    if s.options_file:
+        out.append(f"GameOptionsFile={_one_line(s.options_file)}")
+    if s.conditions is not None:
+        c = s.conditions
+        out += [
+            f"PlanetaryConditionsWeather={c.weather}",
+            f"PlanetaryConditionsWind={c.wind}",
+            f"PlanetaryConditionsLight={c.light}",
+            f"PlanetaryConditionsFog={c.fog}",
+        ]
+    out += ["", f"Factions={','.join(names)}"]
+    out += [f"Location_{f.name}={f.location}" for f in s.factions]
+    for f in s.factions:
+        out.append("")
+        for n, unit in enumerate(f.units, start=1):
+            out += [f"{k}={v}" for k, v in _unit_lines(f"Unit_{f.name}_{n}", unit)]
+    notes = [*s.notes, *mms_gaps(s)]
+    if notes:
+        out += ["", "# Notes (not read by MegaMek):"] + [f"#   {_one_line(n)}" for n in notes]
+    return "\n".join(out) + "\n"
+
+
+def game_options_xml(options: tuple[tuple[str, str], ...]) -> str:
+    """A game options file in the shape ``GameOptions.saveOptions`` writes (and
+    ``GameOptionsFile`` loads): ``<options>`` of ``<gameoption>`` name/value pairs."""
+    body = "".join(
+        "   <gameoption>\n"
+        f"      <optionname>{escape(name)}</optionname>\n"
+        f"      <optionvalue>{escape(value)}</optionvalue>\n"
+        "   </gameoption>\n"
+        for name, value in options
+    )
+    return f'<?xml version="1.0"?>\n<options>\n{body}</options>\n'

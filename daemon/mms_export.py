@@ -1,0 +1,131 @@
+"""Write an engagement's MegaMek scenario file (and its game options file) to a folder.
+
+The shell around ``rules.tripwire.turn.export_mms`` (what goes in) and
+``adapters.megamek.mms_writer`` (the text): it lists MegaMek's boards when given its board
+folder, maps house rules to MegaMek game options, checks the text with the same checker MegaMek's
+own scenarios pass, and writes ``<engagement>.mms`` plus ``<engagement>-options.xml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mekref.adapters.megamek.design import UnitDesign
+from mekref.adapters.megamek.mms_check import check_mms, parse_mms
+from mekref.adapters.megamek.mms_writer import game_options_xml, mms_gaps, write_mms
+from mekref.rules.house_rules.tactical import tactical_rules
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.state import CampaignState
+from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.export import engagement, scenario_entities
+from mekref.rules.tripwire.turn.export_mms import engagement_scenario, match_boards
+
+BOARD_SUFFIX = ".board"
+
+
+def megamek_boards(folder: Path) -> tuple[str, ...]:
+    """Board names under MegaMek's ``data/boards`` (paths relative to it, no suffix), as the
+    scenario loader's ``Maps=`` takes them."""
+    if not folder.is_dir():
+        raise Refusal("no_boards", f"--boards-dir {folder}: not a folder (MegaMek's data/boards)")
+    return tuple(
+        sorted(
+            p.relative_to(folder).with_suffix("").as_posix()
+            for p in folder.rglob(f"*{BOARD_SUFFIX}")
+            if p.is_file()
+        )
+    )
+
+
+def house_rule_options(keys: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """MegaMek game options of the tactical house rules ``keys`` (rules without one are named
+    in the refusal so nothing is dropped silently)."""
+    rules = {r.key: r for r in tactical_rules()}
+    unknown = [k for k in keys if k not in rules]
+    if unknown:
+        raise Refusal("unknown_house_rule", f"no tactical house rule {unknown} ({sorted(rules)})")
+    without = [k for k in keys if not rules[k].megamek_option]
+    if without:
+        raise Refusal(
+            "no_megamek_option",
+            f"house rule(s) {without} have no MegaMek game option: the players apply them",
+        )
+    return tuple((str(rules[k].megamek_option), "true") for k in keys)
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngagementMms:
+    file_name: str
+    text: str
+    options_name: str | None  # None: no game option switched, no options file
+    options_xml: str | None
+    warnings: tuple[str, ...]
+
+
+def build_engagement_mms(
+    state: CampaignState,
+    engagement_id: str,
+    designs_of: Callable[[str], Mapping[str, UnitDesign]],
+    *,
+    boards: Sequence[str] | None = None,
+    players: Mapping[str, str] | None = None,
+    house_rules: Sequence[str] = (),
+) -> EngagementMms:
+    """The engagement's scenario text (checked) and options file, and what to warn about."""
+    e = engagement(strategic_of(state), engagement_id)
+    entities = {
+        side: scenario_entities(state, engagement_id, side, designs=designs_of(side))
+        for side in e.sides
+    }
+    options_name = f"{engagement_id}-options.xml"
+    export = engagement_scenario(
+        state,
+        engagement_id,
+        entities,
+        boards=match_boards(e.map_sheets, boards) if boards is not None else None,
+        players=players,
+        options=house_rule_options(house_rules),
+        options_file=options_name,
+    )
+    text = write_mms(export.scenario)
+    problems = check_mms(parse_mms(text))
+    if problems:  # a writer bug: never hand the host a file MegaMek would stumble on
+        raise Refusal("bad_scenario", f"{engagement_id}.mms fails the check: {problems}")
+    warnings: list[str] = []
+    if export.missing_boards:
+        why = "no MegaMek board of that name" if boards is not None else "no --boards-dir given"
+        warnings.append(f"RANDOM board for {', '.join(export.missing_boards)} ({why})")
+    warnings += mms_gaps(export.scenario)
+    switched = export.scenario.options_file is not None
+    return EngagementMms(
+        file_name=f"{engagement_id}.mms",
+        text=text,
+        options_name=options_name if switched else None,
+        options_xml=game_options_xml(export.options) if switched else None,
+        warnings=tuple(warnings),
+    )
+
+
+def export_engagement_mms(
+    state: CampaignState,
+    engagement_id: str,
+    out_dir: Path,
+    designs_of: Callable[[str], Mapping[str, UnitDesign]],
+    *,
+    boards: Sequence[str] | None = None,
+    players: Mapping[str, str] | None = None,
+    house_rules: Sequence[str] = (),
+) -> list[str]:
+    """Write the files; return what to tell the user (files written, boards and data missing)."""
+    built = build_engagement_mms(
+        state, engagement_id, designs_of, boards=boards, players=players, house_rules=house_rules
+    )
+    target = out_dir / built.file_name
+    target.write_text(built.text, encoding="utf-8")
+    said = [f"wrote {target}"]
+    if built.options_name is not None and built.options_xml is not None:
+        (out_dir / built.options_name).write_text(built.options_xml, encoding="utf-8")
+        said.append(f"wrote {out_dir / built.options_name}")
+    return said + [f"warning: {w}" for w in built.warnings]

@@ -1,0 +1,165 @@
+"""Scenario export as one MegaMek scenario file per engagement (both sides, for the host).
+
+Takes the entities the unit-list export already builds (``export.scenario_entities``: the one
+source of each unit's condition) and lays the engagement on them: factions with player names,
+boards for the map sheets MegaMek has, deployment edges, arrival rounds, weather, game options.
+Rulings (docs/megamek-adapter.md, "Scenario files"):
+
+- Edges: the map sheets are stacked north to south; in an assault the defender holds the north
+  edge and the attacker enters from the south; in a meeting engagement the sides take north and
+  south in the engagement's order (further sides: east, west).
+- Arrivals: a lance arriving on turn *t* gets ``DeploymentRound=t``; turn 0 deploys at the
+  start; a lance that cannot arrive (immobile) is left out and named in the notes.
+- Weather: TripWire's rows map onto MegaMek's ``Weather`` and ``Wind`` enums (rain, since the
+  rows say "rain and wind/snow" and rain is the first reading); cloud cover has no MegaMek
+  condition; "not recorded" sets no condition at all.
+- Ambush: the ``hidden_units`` game option goes on, so the ambusher (and a side on Guard) can
+  deploy hidden; key=value scenarios cannot mark single units hidden.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from mekref.adapters.megamek.mms_writer import (
+    RANDOM_BOARD,
+    MmsConditions,
+    MmsFaction,
+    MmsScenario,
+    MmsUnit,
+    player_name,
+)
+from mekref.adapters.megamek.mul_model import Entity
+from mekref.rules.tripwire.state import CampaignState, CampaignUnit
+from mekref.rules.tripwire.turn import weather
+from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.export import engagement
+
+#: TripWire weather row -> (MegaMek ``Weather`` index, ``Wind`` index). Weather: 0 clear,
+#: 1 light rain, 2 moderate rain, 3 heavy rain, 5 torrential downpour; wind: 0 calm,
+#: 1 light gale, 2 moderate gale, 3 strong gale, 4 storm, 5 tornado F1-F3.
+WEATHER_TO_MEGAMEK = {0: (0, 0), 1: (0, 0), 2: (0, 0), 3: (1, 1), 4: (2, 2), 5: (3, 3), 6: (5, 4)}
+TORNADO_WIND = 5
+HIDDEN_UNITS_OPTION = "hidden_units"
+_EDGES = ("N", "S", "E", "W")
+
+
+@dataclass(frozen=True, kw_only=True)
+class MmsExport:
+    scenario: MmsScenario
+    options: tuple[tuple[str, str], ...]  # game options the scenario's options file switches
+    missing_boards: tuple[str, ...]  # map sheets with no MegaMek board of that name
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def match_boards(sheets: Sequence[str], boards: Iterable[str]) -> dict[str, str]:
+    """Map sheet name -> MegaMek board (its path under ``data/boards`` without ``.board``),
+    when a board's file name is the sheet's name (letters and digits compared, any case)."""
+    by_name: dict[str, str] = {}
+    for b in sorted(boards):
+        by_name.setdefault(_norm(b.rsplit("/", 1)[-1]), b)
+    return {s: by_name[_norm(s)] for s in sheets if _norm(s) in by_name}
+
+
+def conditions_of(text: str) -> MmsConditions | None:
+    """MegaMek's conditions for an engagement's weather text (None: not recorded)."""
+    for level in range(weather.LEVELS):
+        name = weather.level_name(level)
+        if text == name or text.startswith(name + ", "):
+            wx, wind = WEATHER_TO_MEGAMEK[level]
+            if text.endswith(", tornado"):
+                wind = TORNADO_WIND
+            return MmsConditions(weather=wx, wind=wind)
+    return None
+
+
+def _edges(sides: Sequence[str], attacker: str | None) -> dict[str, str]:
+    if attacker is not None and len(sides) == 2:
+        defender = next(s for s in sides if s != attacker)
+        return {defender: "N", attacker: "S"}
+    return {side: _EDGES[n % len(_EDGES)] for n, side in enumerate(sides)}
+
+
+def engagement_scenario(
+    state: CampaignState,
+    engagement_id: str,
+    entities: Mapping[str, Sequence[tuple[CampaignUnit, Entity]]],
+    *,
+    boards: Mapping[str, str] | None = None,
+    players: Mapping[str, str] | None = None,
+    options: Sequence[tuple[str, str]] = (),
+    options_file: str | None = None,
+) -> MmsExport:
+    """The engagement as a MegaMek scenario.
+
+    ``entities``: by side, each committed unit with its MUL entity (``scenario_entities``);
+    ``boards``: map sheet -> MegaMek board (``match_boards``), None when no board list was given;
+    ``players``: side -> MegaMek player name (default: the side's name without spaces);
+    ``options``: further game options (house rules); ``options_file``: the options file's name.
+    """
+    s = strategic_of(state)
+    e = engagement(s, engagement_id)
+    found = boards or {}
+    missing = tuple(m for m in e.map_sheets if m not in found)
+    names = {
+        side: player_name((players or {}).get(side) or state.sides[side].name, side)
+        for side in e.sides
+    }
+    if len(set(names.values())) != len(names):
+        names = {side: player_name(side, side) for side in e.sides}
+    arrival = {(a.formation_id, a.lance): a.turn for a in e.arrivals}
+    formation_of = {u: fid for fid in e.formations for u in s.formations[fid].unit_ids}
+    edges = _edges(e.sides, e.attacker)
+    notes: list[str] = []
+    factions = []
+    for side in e.sides:
+        units = []
+        for unit, entity in entities.get(side, ()):
+            fid = formation_of.get(unit.unit_id, "")
+            turn = arrival.get((fid, unit.lance), 0)
+            if turn is None:
+                notes.append(
+                    f"{names[side]}: {unit.chassis} {unit.model} ({unit.unit_id}) cannot arrive "
+                    "(immobile) and is not in the scenario"
+                )
+                continue
+            units.append(MmsUnit(entity=entity, deployment_round=turn))
+        factions.append(MmsFaction(name=names[side], location=edges[side], units=tuple(units)))
+    switched = list(options)
+    hidden = e.ambusher is not None or any("hidden deployment" in n for n in e.notes)
+    if hidden and all(name != HIDDEN_UNITS_OPTION for name, _ in switched):
+        switched.append((HIDDEN_UNITS_OPTION, "true"))
+        notes.append(
+            (f"{names[e.ambusher]} ambushes: " if e.ambusher else "")
+            + "hidden deployment allowed (game option hidden_units)"
+        )
+    conditions = conditions_of(e.weather)
+    if conditions is None:
+        notes.append(f"weather {e.weather!r}: no planetary conditions set")
+    if missing:
+        notes.append(
+            "map sheets without a MegaMek board of that name (RANDOM in their place): "
+            + "; ".join(missing)
+        )
+    kind = "meeting engagement" if e.kind == "meeting" else "assault"
+    if e.attacker:
+        kind += f", {names[e.attacker]} attacking"
+    scenario = MmsScenario(
+        name=f"{state.name or 'TripWire'} {e.engagement_id}",
+        description=(
+            f"TripWire engagement {e.engagement_id}, day {e.day}, hex {e.hex}: {kind}; "
+            f"terrain {e.terrain}; weather {e.weather}; map sheets "
+            f"{', '.join(e.map_sheets) or 'referee to choose'}"
+        ),
+        maps=tuple(found.get(m, RANDOM_BOARD) for m in e.map_sheets) or (RANDOM_BOARD,),
+        factions=tuple(factions),
+        conditions=conditions,
+        options_file=options_file if switched else None,
+        notes=tuple(notes),
+    )
+    return MmsExport(scenario=scenario, options=tuple(switched), missing_boards=missing)

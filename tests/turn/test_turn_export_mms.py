@@ -1,0 +1,175 @@
+"""End to end, through the installed console script: a TripWire engagement of the Ginestra demo
+goes out as a MegaMek scenario that passes the checker MegaMek's own scenarios pass, carries the
+damage of the last battle, and names every unit by the same id as the unit lists (so the record
+that comes back matches without --assign: the battle below is ingested that way).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from console_script import mekref
+
+from mekref.adapters.megamek.mms_check import check_mms, parse_mms
+from mekref.adapters.megamek.mul_model import Location, MulFile, RootKind, Section, Slot
+from mekref.adapters.megamek.mul_reader import read_mul_bytes
+from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
+from mekref.daemon.samples.ginestra import FOLDER
+
+ROOT = Path(__file__).parents[2]
+UNITS = ROOT / "tests" / "fixtures" / "megamek" / "units"
+ENGAGEMENT = "day1-1105-1"
+FULL_BINS = (
+    '<location index="2"> Right Torso\n'
+    '<slot index="5" type="IS Ammo LRM-10" shots="12"/>\n'
+    '<slot index="6" type="IS Ammo LRM-10" shots="12"/>\n'
+    "</location>\n"
+)
+
+
+def _ok(*args: str) -> str:
+    done = mekref(*args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> str:
+    loyal = (FOLDER / "loyalist.mul").read_text(encoding="utf-8")
+    griffin_line = '<entity chassis="Griffin" model="GRF-1N" type="Biped">\n'
+    (tmp_path / "loyalist.mul").write_text(
+        loyal.replace(griffin_line, griffin_line + FULL_BINS), encoding="utf-8"
+    )
+    db = str(tmp_path / "g.db")
+    _ok("campaign", "new", "--db", db, "--name", "Ginestra", "--seed", "3065",
+        "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
+    for side, path in (("loyalist", tmp_path / "loyalist.mul"), ("rebel", FOLDER / "rebel.mul")):
+        _ok("force", "import", "--db", db, "--side", side, str(path), "--units-dir", str(UNITS),
+            "--unchecked", "--referee", "Ref", "--reason", "test forces")  # fmt: skip
+    _ok("turn", "setup", "--db", db)
+    _ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
+        "--order", "bravo:orbital_insertion::1105")  # fmt: skip
+    _ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
+        "--order", "alpha:guard")  # fmt: skip
+    _ok("turn", "resolve", "--db", db, "--day", "1")
+    return db
+
+
+def test_the_engagement_goes_out_as_a_megamek_scenario(campaign: str, tmp_path: Path) -> None:
+    db = campaign
+    boards = tmp_path / "boards" / "Build-It"
+    boards.mkdir(parents=True)
+    (boards / "City Hills 2 Build-It Urban.board").write_text("size 16 17\nend\n")
+    out = tmp_path / "first"
+    said = _ok("engagement", "export", "--db", db, "--side", "loyalist", "-o", str(out),
+               "--units-dir", str(UNITS), "--boards-dir", str(tmp_path / "boards"),
+               "--player", "rebel=Voss")  # fmt: skip
+    # The unit list and sheet still come (the default writes both), and the scenario.
+    assert sorted(p.name for p in out.iterdir()) == [
+        f"{ENGAGEMENT}-loyalist.md", f"{ENGAGEMENT}-loyalist.mul",
+        f"{ENGAGEMENT}-options.xml", f"{ENGAGEMENT}.mms",
+    ]  # fmt: skip
+    assert "RANDOM board for City Street Grid #1 (Build-It Urban)" in said
+    m = parse_mms((out / f"{ENGAGEMENT}.mms").read_text(encoding="utf-8"))
+    assert check_mms(m) == []
+    assert m.factions == ("Loyalists", "Voss")
+    assert m.get("Maps") == "Build-It/City Hills 2 Build-It Urban,RANDOM"
+    # An assault: the defender holds the north edge, the attacker comes in from the south.
+    assert (m.get("Location_Loyalists"), m.get("Location_Voss")) == ("N", "S")
+    # The loyalists ambush: hidden deployment is switched on in the options file.
+    assert "<optionname>hidden_units</optionname>" in (out / f"{ENGAGEMENT}-options.xml").read_text(
+        encoding="utf-8"
+    )
+    assert m.get("GameOptionsFile") == f"{ENGAGEMENT}-options.xml"
+    assert m.get("PlanetaryConditionsWeather") is not None
+    units = m.units()
+    ids = {m.unit_value(u.key, "ExternalID") for u in units}
+    loyal = read_mul_bytes((out / f"{ENGAGEMENT}-loyalist.mul").read_bytes())
+    assert {e.external_id for e in loyal.entities} <= ids and len(ids) == len(units) == 8
+    # The attacker arrives on a later round; the defender is deployed at the start.
+    rounds = {u.faction: m.unit_value(u.key, "DeploymentRound") for u in units}
+    assert rounds["Loyalists"] is None and rounds["Voss"] is not None
+
+    # The battle: a record with those ids (Griffin down to 2 shots in one bin, a gyro hit).
+    rebel_out = tmp_path / "rebel"
+    _ok("engagement", "export", "--db", db, "--side", "rebel", "-o", str(rebel_out),
+        "--format", "mul")  # fmt: skip
+    assert not list(rebel_out.glob("*.mms"))
+    rebel = read_mul_bytes((rebel_out / f"{ENGAGEMENT}-rebel.mul").read_bytes())
+    hit = [
+        replace(
+            e,
+            section=Section.SURVIVORS,
+            locations=(
+                Location(
+                    index=1,
+                    name="Center Torso",
+                    slots=(Slot(index=4, type="System", is_hit=True, is_destroyed=False),),
+                ),
+                Location(
+                    index=2,
+                    name="Right Torso",
+                    slots=(
+                        Slot(index=5, type="IS Ammo LRM-10", shots=2),
+                        Slot(index=6, type="IS Ammo LRM-10", shots=12),
+                    ),
+                ),
+            ),
+        )
+        if e.chassis == "Griffin"
+        else replace(e, section=Section.SURVIVORS)
+        for e in loyal.entities
+    ]
+    records = []
+    for name, entities in (
+        ("l.mul", hit),
+        ("r.mul", [replace(e, section=Section.SURVIVORS) for e in rebel.entities]),
+    ):
+        path = tmp_path / name
+        mul = MulFile(root=RootKind.RECORD, version=DEFAULT_WRITE_VERSION, entities=tuple(entities))
+        path.write_text(write_mul(mul), encoding="utf-8")
+        records.append(str(path))
+    _ok("battle", "ingest", "--db", db, *records, "--control", "loyalist",
+        "--units-dir", str(UNITS))  # fmt: skip
+
+    after = tmp_path / "after"
+    _ok("engagement", "export", "--db", db, "--side", "loyalist", "-o", str(after),
+        "--units-dir", str(UNITS), "--format", "mms")  # fmt: skip
+    assert [p.name for p in after.glob("*.mul")] == []
+    m2 = parse_mms((after / f"{ENGAGEMENT}.mms").read_text(encoding="utf-8"))
+    assert check_mms(m2) == []
+    (griffin,) = [u for u in m2.units() if u.name == "Griffin GRF-1N"]
+    assert m2.unit_value(griffin.key, "CritHit") == "1:4"
+    assert "2:5-2" in (m2.unit_value(griffin.key, "SetAmmoTo") or "")
+
+
+def test_unknown_house_rule_is_refused_with_the_known_ones(campaign: str, tmp_path: Path) -> None:
+    done = mekref("engagement", "export", "--db", campaign, "--side", "loyalist",
+                  "-o", str(tmp_path / "o"), "--format", "mms", "--house-rule", "nope")  # fmt: skip
+    assert done.returncode != 0
+    assert "unknown_house_rule" in done.stderr and "heavy_woods_jump" in done.stderr
+
+
+def test_weather_rows_map_onto_megameks_enums() -> None:
+    # Ruling MMS-3: rain and wind by row; a tornado raises the wind; unrecorded sets nothing.
+    from mekref.adapters.megamek.mms_writer import MmsConditions
+    from mekref.rules.tripwire.turn.export_mms import conditions_of
+    from mekref.rules.tripwire.turn.weather import level_name
+
+    assert conditions_of(level_name(1)) == MmsConditions(weather=0, wind=0)
+    assert conditions_of(level_name(4)) == MmsConditions(weather=2, wind=2)
+    assert conditions_of(level_name(6) + ", lightning") == MmsConditions(weather=5, wind=4)
+    assert conditions_of(level_name(6) + ", tornado") == MmsConditions(weather=5, wind=5)
+    assert conditions_of("not recorded") is None
+
+
+def test_boards_match_by_name_letters_and_digits_only() -> None:
+    from mekref.rules.tripwire.turn.export_mms import match_boards
+
+    boards = ["Build-It/City Hills 2 Build-It Urban", "Map Set 2/16x17 BattleTech"]
+    sheets = ("City Hills #2 (Build-It Urban)", "Rolling Hills #1")
+    assert match_boards(sheets, boards) == {
+        "City Hills #2 (Build-It Urban)": "Build-It/City Hills 2 Build-It Urban"
+    }
