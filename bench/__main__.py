@@ -3,7 +3,8 @@
 Each benchmark compares against a baseline measured in the same run on the same input: bare
 lxml for parsing, a bare watchdog observer for file latency, parse-only for replay, an echo RPC
 for the API, a growing formation count for the strategic turn, and a bare ``python -c pass``
-for start-up. ``python -m bench NAME`` runs one (``parse``, ``latency``, ``replay``, ``grpc``,
+for start-up. It ends with one table: each measure, its anchor, mekref, the ratio and the goal.
+``python -m bench NAME`` runs one (``parse``, ``latency``, ``replay``, ``grpc``,
 ``turn``, ``startup``).
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from bench import grpc, latency, parse, replay, startup, turn
+from bench import grpc, latency, parse, replay, startup, summary, turn
 
 BENCHES: dict[str, Callable[[list[str] | None], int]] = {
     "parse": parse.main,
@@ -32,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in chosen:
         print(f"\n## bench.{name}\n", flush=True)
         worst = max(worst, BENCHES[name](rest))
+    print("\n## Summary\n")
+    print(summary.table())
     return worst
 
 

@@ -29,6 +29,7 @@ from rich.table import Table
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import exit_codes
 from mekref.daemon.app import App, open_app
+from mekref.daemon.campaigns import SNAPSHOT_EVERY
 from mekref.daemon.cli_campaign import err_console, print_json
 from mekref.daemon.config import ServeConfig
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
@@ -165,12 +166,21 @@ def replay(
     seed: str | None = None,
     design_for: DesignLookup | None = None,
     progress: Progress | None = None,
+    keep: bool = True,
 ) -> ReplayOutcome:
-    """Replay ``folder`` into the fresh database ``db`` (also used by ``bench.replay``)."""
+    """Replay ``folder`` into the fresh database ``db`` (also used by ``bench.replay``).
+
+    ``keep=False``: ``db`` is thrown away afterwards, so it takes no snapshots (nobody opens
+    it cold) and does not flush commits to disk (a crash means replaying again)."""
     spec = read_folder(folder, ruleset, seed)
     with tempfile.TemporaryDirectory(prefix="mekref-replay-") as tmp:
         config = ServeConfig(db=db, quarantine=Path(tmp) / "quarantine")
-        with open_app(config, designs=design_for) as app:
+        with open_app(
+            config,
+            designs=design_for,
+            snapshot_every=SNAPSHOT_EVERY if keep else None,
+            durable=keep,
+        ) as app:
             return _replay_into(app, folder, spec, progress)
 
 
@@ -261,6 +271,7 @@ def run(args: argparse.Namespace) -> int:
                     seed=args.seed,
                     design_for=design_for,
                     progress=bar,
+                    keep=args.db is not None,
                 )
         except ReplayInputError as exc:
             err.print(f"mekref replay: {exc}")
