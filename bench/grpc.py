@@ -77,7 +77,8 @@ def build_campaign(folder: Path, per_side: int) -> Setup:
     db = folder / "bench.db"
     note = RefereeNote(referee="bench", reason="benchmark force")
     units = {s: [_unit(s, i) for i in range(per_side)] for s in SIDES}
-    with open_store(str(db)) as store, TokenStore(str(db)) as tokens:
+    with open_store(str(db)) as store:
+        tokens = TokenStore(store)  # tokens live in the event store
         runner = CampaignRunner(store)
         cid = runner.create(
             CreateCampaign(

@@ -152,6 +152,11 @@ class CampaignRunner:
             if current is None or current.last_seq <= loaded.last_seq:
                 self._latest[campaign_id] = loaded
 
+    def forget(self, campaign_id: str) -> None:
+        """Drop the state held for ``campaign_id`` (the next load folds it again)."""
+        with self._latest_lock:
+            self._latest.pop(campaign_id, None)
+
     def replay(self, campaign_id: str) -> Any:
         """State folded from the whole log, ignoring snapshots (what a replay proves)."""
         game = self.game(campaign_id)

@@ -15,7 +15,7 @@ import hashlib
 import json
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from enum import Enum
 from fractions import Fraction
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -134,8 +134,47 @@ def canonical_json(value: object) -> str:
 def content_hash(value: object) -> str:
     """sha256 of the canonical JSON of ``value``: equal values hash equal on any machine.
 
-    Every rule set's ``state_hash`` is this; replays compare it."""
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+    Every rule set's ``state_hash`` is this; replays compare it. The text is hashed piece by
+    piece (:func:`canonical_chunks`), so a long campaign's state is never held as one JSON
+    tree and one string besides the state itself."""
+    digest = hashlib.sha256()
+    for chunk in canonical_chunks(value):
+        digest.update(chunk.encode("utf-8"))
+    return digest.hexdigest()
+
+
+#: How many levels of objects :func:`canonical_chunks` opens before encoding a whole value.
+_CHUNK_DEPTH = 4
+
+
+def canonical_chunks(value: object, depth: int = _CHUNK_DEPTH) -> Iterator[str]:
+    """:func:`canonical_json` of ``value`` in pieces whose concatenation is exactly that text.
+
+    Objects (dataclasses and string-keyed mappings) of the first ``depth`` levels are opened
+    and written key by key, in the same sorted order ``json.dumps(sort_keys=True)`` uses."""
+    items = _object_items(value) if depth > 0 else None
+    if items is None:
+        yield canonical_json(value)
+        return
+    yield "{"
+    for n, (key, item) in enumerate(sorted(items, key=lambda kv: kv[0])):
+        yield ("," if n else "") + json.dumps(key, ensure_ascii=False) + ":"
+        yield from canonical_chunks(item, depth - 1)
+    yield "}"
+
+
+def _object_items(value: object) -> list[tuple[str, object]] | None:
+    """The key-value pairs of a value that encodes as a JSON object, else None."""
+    tp = type(value)
+    if issubclass(tp, str | int | float | Enum | Fraction):
+        return None  # encoded as a scalar even if it also looks like a mapping
+    if dataclasses.is_dataclass(tp) and not issubclass(tp, type):
+        return [(f.name, getattr(value, f.name)) for f in dataclasses.fields(tp)]
+    if isinstance(value, Mapping):
+        pairs = list(value.items())
+        if all(isinstance(key, str) for key, _ in pairs):
+            return pairs
+    return None  # a mapping with other keys: canonical_json raises as it always did
 
 
 def from_jsonable(hint: Any, data: JsonValue) -> Any:
