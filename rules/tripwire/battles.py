@@ -200,11 +200,15 @@ def _decide_submit(
     state: CampaignState, cmd: SubmitBattleReport, dice: Dice, rules: TripWire
 ) -> list[Event]:
     file = cmd.file
+    sha = file.sha256
+    # Every battle's files, in one plain loop: this runs for every file a campaign takes, over
+    # all its battles, so a generator per battle would make a long campaign's files slow.
     for battle in state.battles.battles.values():
-        if any(f.sha256 == file.sha256 for f in battle.files):
-            raise Refusal(
-                "duplicate_file", f"this file is already part of battle {battle.battle_id}"
-            )
+        for known in battle.files:
+            if known.sha256 == sha:
+                raise Refusal(
+                    "duplicate_file", f"this file is already part of battle {battle.battle_id}"
+                )
     ids = [u.unit_id for u in file.units]
     unknown = sorted(set(ids) - set(state.units))
     if unknown:
