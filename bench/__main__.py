@@ -3,7 +3,8 @@
 Each benchmark compares against a baseline measured in the same run on the same input: bare
 lxml for parsing, a bare watchdog observer for file latency, parse-only for replay, an echo RPC
 for the API, a growing formation count for the strategic turn, a bare ``python -c pass`` for
-start-up, and bare lxml and an idle Echo for crafted files. ``python -m bench NAME`` runs one
+start-up, and bare lxml and an idle Echo for crafted files. It ends with one table: each
+measure, its anchor, mekref, the ratio and the goal. ``python -m bench NAME`` runs one
 (``parse``, ``latency``, ``replay``, ``grpc``, ``turn``, ``startup``, ``adversarial``).
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from bench import adversarial, grpc, latency, parse, replay, startup, turn
+from bench import adversarial, grpc, latency, parse, replay, startup, summary, turn
 
 BENCHES: dict[str, Callable[[list[str] | None], int]] = {
     "parse": parse.main,
@@ -33,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in chosen:
         print(f"\n## bench.{name}\n", flush=True)
         worst = max(worst, BENCHES[name](rest))
+    print("\n## Summary\n")
+    print(summary.table())
     return worst
 
 

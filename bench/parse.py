@@ -21,6 +21,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from bench import summary as table
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.xml_safety import parse_untrusted_xml
 
@@ -147,6 +148,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.mb <= 0 or args.rounds < 1:
         parser.error("--mb must be positive and --rounds at least 1")
     results = run(args.mb, args.rounds)
+    full = results[-1].seconds / results[0].seconds
+    table.add(
+        f"MUL read, {results[0].megabytes:.0f} MB of fixtures",
+        f"bare lxml: {results[0].mb_per_s:.1f} MB/s",
+        f"{results[-1].mb_per_s:.1f} MB/s",
+        f"{1 / full:.2f} of lxml",
+        f"<= {GOAL_RATIO:.0f}x the time",
+        full <= GOAL_RATIO,
+    )
     if args.json:
         rows = [
             {**asdict(r), "mb_per_s": r.mb_per_s, "files_per_s": r.files_per_s} for r in results

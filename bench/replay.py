@@ -1,17 +1,24 @@
-"""Replay throughput (files per second) against parse-only throughput, on the same files.
+"""Replay throughput through the CLI against parse-only, on a mixed campaign of real records.
 
-The input is built in a temporary folder: the bundled sample's set-up (``setup.json``) and
-``--files`` distinct battle records (the sample's ``01-bob.mul`` with a numbered comment, so
-each has its own sha256). After each file the referee gives the field to its side
-(``<file>.after.json``), so each file opens, and resolves, a battle of its own, as a real
-campaign's replay does.
+The corpus is built in a temporary folder: the bundled sample's set-up (``setup.json``) and
+N battle records alternating between the two real records of ``daemon/samples/replay`` (the
+Battle of Bob and the Clusterstrike Batchall, from ``tests/fixtures/megamek``), each with a
+numbered comment so it has its own sha256 and opens a battle of its own. After each file the
+referee's decision is the one the sample records for that battle (``SetBattleControl`` for
+Bob, ``CloseBattle`` for the Clusterstrike), so every battle resolves, as in a real campaign.
 
-- parse only: ``read_mul_bytes`` on the files' bytes, in memory, nothing else;
-- replay: ``mekref replay`` end to end (``mekref.daemon.cli_replay.replay``): a fresh SQLite
-  campaign, then per file read + sha256 + parse + match + rules + commit (events and file
-  row in one transaction) + the referee's command, and the final fold for the state hash.
+- anchor, parse only: read each file, sha256 it and parse it (``read_mul_bytes``), in this
+  process, CPU time;
+- project: ``mekref replay DIR --seed 7`` in a fresh process, as a user runs it (start-up,
+  a throw-away SQLite campaign, every file through the daemon's pipeline, the referee's
+  commands, the final fold and state hash), CPU time of that process and wall time; peak RSS.
 
-    python -m bench.replay [--files 30] [--json]
+Rounds alternate anchor and project (a busy shared machine slows both alike); min and median.
+The ratio is parse-only CPU over replay CPU (1.0: replay as fast as parsing). Goals (issue 15):
+at least 0.5; 1,000 battles under 20 s through the CLI; a flat cost per battle.
+
+    python -m bench.replay [--battles 100 1000] [--rounds 3] [--json]
+    python -m bench.replay --write DIR --battles 1000      # only write a corpus to DIR
 """
 
 from __future__ import annotations
@@ -22,91 +29,179 @@ import json
 import os
 import platform
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from bench import summary
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
-from mekref.daemon.cli_replay import AFTER, FORMAT, SETUP, replay
-from mekref.daemon.logging_setup import configure_logging
+from mekref.daemon.cli_replay import AFTER, SETUP
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
-from mekref.rules.tripwire.battle_messages import SetBattleControl
-from mekref.rules.tripwire.game import TRIPWIRE
 
-# This rule set's message codec (names kept from the shared registry).
-COMMANDS = TRIPWIRE.commands
+#: The real records the corpus alternates between, with the referee's decision after each.
+RECORDS = ("01-bob.mul", "02-clusterstrike.mul")
+GOAL_RATIO = 0.5
+GOAL_SECONDS_1000 = 20.0
 
 
-def build(folder: Path, files: int) -> list[bytes]:
+def write_corpus(folder: Path, battles: int) -> list[Path]:
+    """A replay folder of ``battles`` mixed real records; returns the battle files."""
+    folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(SAMPLE / SETUP, folder / SETUP)
-    record = (SAMPLE / "01-bob.mul").read_bytes()
-    datas = []
-    for n in range(files):
-        data = record + f"\n<!-- bench {n} -->\n".encode()
-        name = f"{n:04d}.mul"
-        (folder / name).write_bytes(data)
-        battle = "battle-" + hashlib.sha256(data).hexdigest()[:12]
-        control = SetBattleControl(actor="Referee", battle_id=battle, side_id="home")
-        body = {"format": FORMAT, "commands": [COMMANDS.to_json(control)]}
-        (folder / (name + AFTER)).write_text(json.dumps(body))
-        datas.append(data)
-    return datas
+    records = [(SAMPLE / name).read_bytes() for name in RECORDS]
+    afters = [json.loads((SAMPLE / (name + AFTER)).read_text()) for name in RECORDS]
+    files = []
+    for n in range(battles):
+        k = n % len(RECORDS)
+        data = records[k] + f"\n<!-- bench {n} -->\n".encode()
+        path = folder / f"{n:05d}.mul"
+        path.write_bytes(data)
+        body = json.loads(json.dumps(afters[k]))
+        # The battle a file opens is named after its bytes; the decision must name it.
+        for command in body["commands"]:
+            command["battle_id"] = "battle-" + hashlib.sha256(data).hexdigest()[:12]
+        (folder / (path.name + AFTER)).write_text(json.dumps(body))
+        files.append(path)
+    return files
+
+
+def parse_only(files: list[Path]) -> float:
+    """CPU seconds to read, hash and parse every file."""
+    start = time.process_time()
+    for path in files:
+        data = path.read_bytes()
+        hashlib.sha256(data).hexdigest()
+        read_mul_bytes(data, str(path))
+    return time.process_time() - start
+
+
+@dataclass(frozen=True)
+class Run:
+    cpu: float
+    wall: float
+    peak_rss_mb: float
+    state_hash: str
+
+
+def replay_cli(folder: Path) -> Run:
+    """``mekref replay`` in a fresh process: its own CPU time and peak RSS (``wait4``)."""
+    mekref = Path(sys.executable).with_name("mekref")
+    command = [str(mekref)] if mekref.exists() else [sys.executable, "-m", "mekref.daemon.cli"]
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        [*command, "replay", str(folder), "--seed", "7"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert child.stdout is not None
+    out = child.stdout.read().decode()
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"bench.replay: mekref replay exited {child.returncode}")
+    last = out.strip().splitlines()[-1]
+    rss_mb = usage.ru_maxrss / 1024  # kilobytes on Linux
+    return Run(usage.ru_utime + usage.ru_stime, wall, rss_mb, last.removeprefix("state-hash: "))
 
 
 @dataclass(frozen=True)
 class Figures:
-    files: int
-    parse_files_per_s: float
-    replay_files_per_s: float
-    replay_seconds: float
+    battles: int
+    rounds: int
+    corpus_mb: float
+    parse_cpu_min: float
+    parse_cpu_median: float
+    replay_cpu_min: float
+    replay_cpu_median: float
+    replay_wall_min: float
+    replay_wall_median: float
+    replay_peak_rss_mb: float
+    ratio: float
+    ms_per_battle: float
     state_hash: str
-    machine: str
 
 
-def measure(files: int) -> Figures:
+def measure(battles: int, rounds: int) -> Figures:
     root = Path(tempfile.mkdtemp(prefix="mekref-bench-replay-"))
     try:
-        folder = root / "set"
-        folder.mkdir()
-        datas = build(folder, files)
-        start = time.perf_counter()
-        for n, data in enumerate(datas):
-            read_mul_bytes(data, f"{n}.mul")
-        parse = time.perf_counter() - start
-        start = time.perf_counter()
-        outcome = replay(folder, str(root / "replay.db"))
-        seconds = time.perf_counter() - start
-        if not outcome.all_applied:
-            raise SystemExit("bench.replay: not every file was applied")
+        folder = root / "corpus"
+        files = write_corpus(folder, battles)
+        parse_only(files[:20])  # warm-up: imports and the parser's first use
+        parses, runs = [], []
+        for _ in range(rounds):
+            parses.append(parse_only(files))
+            runs.append(replay_cli(folder))
+        hashes = {r.state_hash for r in runs}
+        if len(hashes) != 1:
+            raise SystemExit(f"bench.replay: the state hash changed between rounds: {hashes}")
+        best = min(r.cpu for r in runs)
         return Figures(
-            files=files,
-            parse_files_per_s=files / parse,
-            replay_files_per_s=files / seconds,
-            replay_seconds=seconds,
-            state_hash=outcome.state_hash,
-            machine=f"{platform.machine()}, {os.cpu_count()} CPUs, Python "
-            f"{platform.python_version()}, SQLite",
+            battles=battles,
+            rounds=rounds,
+            corpus_mb=sum(p.stat().st_size for p in files) / 1e6,
+            parse_cpu_min=min(parses),
+            parse_cpu_median=statistics.median(parses),
+            replay_cpu_min=best,
+            replay_cpu_median=statistics.median(r.cpu for r in runs),
+            replay_wall_min=min(r.wall for r in runs),
+            replay_wall_median=statistics.median(r.wall for r in runs),
+            replay_peak_rss_mb=max(r.peak_rss_mb for r in runs),
+            ratio=min(parses) / best,
+            ms_per_battle=best / battles * 1000,
+            state_hash=hashes.pop(),
         )
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def markdown(f: Figures) -> str:
-    ratio = f.parse_files_per_s / f.replay_files_per_s
-    return "\n".join(
-        [
-            f"Replay of {f.files} battle records, one battle each ({f.machine}):",
-            "",
-            "| | files/s |",
-            "|---|---:|",
-            f"| parse only (`read_mul_bytes`) | {f.parse_files_per_s:.1f} |",
-            f"| `mekref replay` end to end | {f.replay_files_per_s:.1f} |",
-            "",
-            f"Replay runs at 1/{ratio:.0f} of parse-only speed ({f.replay_seconds:.1f} s).",
-        ]
+def machine() -> str:
+    return f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+
+
+def markdown(figures: list[Figures]) -> str:
+    lines = [
+        f"`mekref replay` of a mixed campaign of real records, through the CLI ({machine()}); "
+        "CPU seconds, min / median of the rounds, anchor and project alternating:",
+        "",
+        "| battles | parse only (read + sha256 + parse) | `mekref replay` CPU | wall "
+        "| ratio (goal >= 0.5) | ms per battle | peak RSS |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for f in figures:
+        lines.append(
+            f"| {f.battles:,} ({f.corpus_mb:.1f} MB) "
+            f"| {f.parse_cpu_min:.2f} / {f.parse_cpu_median:.2f} "
+            f"| {f.replay_cpu_min:.2f} / {f.replay_cpu_median:.2f} "
+            f"| {f.replay_wall_min:.1f} / {f.replay_wall_median:.1f} "
+            f"| {f.ratio:.2f} | {f.ms_per_battle:.1f} | {f.replay_peak_rss_mb:.0f} MB |"
+        )
+    lines.append("")
+    worst = min(f.ratio for f in figures)
+    lines.append(
+        f"Ratio goal (>= {GOAL_RATIO}): {'met' if worst >= GOAL_RATIO else '**not met**'} "
+        f"(worst {worst:.2f})."
     )
+    big = [f for f in figures if f.battles >= 1000]
+    if big:
+        wall = big[0].replay_wall_min
+        lines.append(
+            f"1,000 battles under {GOAL_SECONDS_1000:.0f} s through the CLI: "
+            f"{'met' if wall < GOAL_SECONDS_1000 else '**not met**'} ({wall:.1f} s wall, "
+            f"{big[0].replay_cpu_min:.1f} s CPU)."
+        )
+    if len(figures) > 1:
+        small, large = figures[0], figures[-1]
+        growth = large.ms_per_battle / small.ms_per_battle
+        lines.append(
+            f"Cost per battle, {large.battles:,} against {small.battles:,} battles: "
+            f"x{growth:.2f} (1.0 is flat; start-up weighs more on the smaller run)."
+        )
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,12 +210,31 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--files", type=int, default=30, help="battle files to replay (30)")
+    parser.add_argument(
+        "--battles", type=int, nargs="+", default=[100, 1000], help="corpus sizes (100 1000)"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per size (3)")
+    parser.add_argument("--write", type=Path, metavar="DIR", help="only write a corpus to DIR")
     parser.add_argument("--json", action="store_true", help="print JSON figures")
     args = parser.parse_args(argv)
-    configure_logging("console", "warning")  # a line per file would drown the figures
-    figures = measure(args.files)
-    print(json.dumps(asdict(figures), indent=2) if args.json else markdown(figures))
+    if args.write is not None:
+        write_corpus(args.write, args.battles[0])
+        print(f"wrote {args.battles[0]} battles to {args.write}")
+        return 0
+    figures = [
+        measure(n, args.rounds if n < 1000 else max(1, args.rounds - 1)) for n in args.battles
+    ]
+    for f in figures:
+        summary.add(
+            f"`mekref replay`, {f.battles:,} mixed real battles (CLI)",
+            f"parse only: {f.parse_cpu_min:.2f} s CPU",
+            f"{f.replay_cpu_min:.1f} s CPU, {f.replay_wall_min:.1f} s wall, "
+            f"{f.ms_per_battle:.1f} ms/battle, {f.replay_peak_rss_mb:.0f} MB peak RSS",
+            f"{f.ratio:.2f}",
+            ">= 0.5 of parse-only" + ("; < 20 s wall" if f.battles >= 1000 else ""),
+            f.ratio >= GOAL_RATIO and (f.battles < 1000 or f.replay_wall_min < GOAL_SECONDS_1000),
+        )
+    print(json.dumps([asdict(f) for f in figures], indent=2) if args.json else markdown(figures))
     return 0
 
 

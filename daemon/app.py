@@ -33,8 +33,9 @@ class App:
     store: EventStore
     #: Unit designs for battle files (from ``units_dir``), or None.
     designs: DesignLookup | None = None
-    #: Snapshot interval of the runner: a long-running server keeps state in memory.
-    snapshot_every: int = 200
+    #: Snapshot interval of the runner: a long-running server keeps state in memory; None for
+    #: a throw-away store (never opened cold again).
+    snapshot_every: int | None = 200
     _api: GrpcServer | None = field(default=None, init=False, repr=False)
 
     @cached_property
@@ -90,10 +91,17 @@ class App:
 
 @contextmanager
 def open_app(
-    config: ServeConfig, *, designs: DesignLookup | None = None, snapshot_every: int = 200
+    config: ServeConfig,
+    *,
+    designs: DesignLookup | None = None,
+    snapshot_every: int | None = 200,
+    durable: bool = True,
 ) -> Iterator[App]:
-    """Open the store the config names and yield the app built on it; close it after."""
-    app = App(config, open_store(config.db), designs, snapshot_every)
+    """Open the store the config names and yield the app built on it; close it after.
+
+    ``durable=False`` is for a throw-away SQLite store (``mekref replay``'s temporary one):
+    commits are not flushed to disk, since a crash only means running the replay again."""
+    app = App(config, open_store(config.db, durable=durable), designs, snapshot_every)
     try:
         yield app
     finally:

@@ -38,8 +38,13 @@ from mekref.rules.messages import Command, Event, event_text
 from mekref.rules.registry import ruleset
 from mekref.rules.tripwire.commands import CreateCampaign
 
-#: A snapshot every this many events keeps start-up fast without writing one per command.
+#: A snapshot at most every this many events keeps start-up fast without writing one per command.
 SNAPSHOT_EVERY = 200
+#: ...and only once the events appended since the last snapshot weigh as much as that snapshot
+#: (at least this many bytes). A snapshot serialises the whole state, which grows with the
+#: campaign: a fixed event interval would make each battle cost more than the one before,
+#: while this keeps the snapshot work proportional to the events written.
+SNAPSHOT_MIN_BYTES = 64 * 1024
 #: Optimistic-concurrency retries when another writer slipped in between read and append.
 MAX_RETRIES = 5
 
@@ -73,11 +78,16 @@ def event_from_stored(game: RuleSet[Any], stored: StoredEvent) -> Event:
 
 
 class CampaignRunner:
-    def __init__(self, store: EventStore, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+    def __init__(self, store: EventStore, *, snapshot_every: int | None = SNAPSHOT_EVERY) -> None:
         self.store = store
-        #: Events between snapshots; a long-running server keeps state in memory and may
-        #: raise it (a snapshot costs a full serialisation of the state).
+        #: Least events between snapshots; a long-running server keeps state in memory and may
+        #: raise it (a snapshot costs a full serialisation of the state). None: never (a
+        #: throw-away store, such as ``mekref replay``'s, is never opened cold again).
         self.snapshot_every = snapshot_every
+        # Per campaign: events and bytes of event text this runner appended since its last
+        # snapshot, and that snapshot's size (see SNAPSHOT_MIN_BYTES).
+        self._since_snapshot: dict[str, tuple[int, int]] = {}
+        self._snapshot_bytes: dict[str, int] = {}
         #: Called with the campaign id after every append (wakes the API's live streams).
         self._listeners: list[Callable[[str], None]] = []
         self._games: dict[str, RuleSet[Any]] = {}
@@ -149,6 +159,11 @@ class CampaignRunner:
             if current is None or current.last_seq <= loaded.last_seq:
                 self._latest[campaign_id] = loaded
 
+    def forget(self, campaign_id: str) -> None:
+        """Drop the state held for ``campaign_id`` (the next load folds it again)."""
+        with self._latest_lock:
+            self._latest.pop(campaign_id, None)
+
     def replay(self, campaign_id: str) -> Any:
         """State folded from the whole log, ignoring snapshots (what a replay proves)."""
         game = self.game(campaign_id)
@@ -202,7 +217,7 @@ class CampaignRunner:
                         campaign_id, (), result.first_seq, result.last_seq, loaded.state, True
                     )
                 self._remember(campaign_id, Loaded(state, result.last_seq))
-                self._maybe_snapshot(campaign_id, loaded.last_seq, result.last_seq, state)
+                self._maybe_snapshot(campaign_id, loaded.last_seq, result.last_seq, state, new)
                 if events:
                     self._appended(campaign_id)
                 return Executed(
@@ -249,7 +264,7 @@ class CampaignRunner:
                     last_error = exc
                     continue
                 self._remember(campaign_id, Loaded(state, result.last_seq))
-                self._maybe_snapshot(campaign_id, loaded.last_seq, result.last_seq, state)
+                self._maybe_snapshot(campaign_id, loaded.last_seq, result.last_seq, state, new)
                 self._appended(campaign_id)
                 out: list[Executed | Exception] = []
                 after = iter(states)
@@ -272,10 +287,24 @@ class CampaignRunner:
         _, first = decided
         return Executed(campaign_id, (), first, first - 1, state)
 
-    def _maybe_snapshot(self, campaign_id: str, before: int, after: int, state: Any) -> None:
-        if after // self.snapshot_every > before // self.snapshot_every:
-            # One serialisation: every rule set's state hash is the sha256 of exactly this
-            # canonical text (rules.codec.content_hash).
-            text = canonical_json(state)
-            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            self.store.save_snapshot(campaign_id, after, text, digest)
+    def _maybe_snapshot(
+        self, campaign_id: str, before: int, after: int, state: Any, new: Sequence[NewEvent]
+    ) -> None:
+        every = self.snapshot_every
+        if every is None:
+            return
+        events, written = self._since_snapshot.get(campaign_id, (0, 0))
+        events += after - before
+        written += sum(len(e.payload) for e in new)
+        self._since_snapshot[campaign_id] = (events, written)
+        if events < every or written < max(
+            SNAPSHOT_MIN_BYTES, self._snapshot_bytes.get(campaign_id, 0)
+        ):
+            return
+        # One serialisation: every rule set's state hash is the sha256 of exactly this
+        # canonical text (rules.codec.content_hash).
+        text = canonical_json(state)
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        self.store.save_snapshot(campaign_id, after, text, digest)
+        self._since_snapshot[campaign_id] = (0, 0)
+        self._snapshot_bytes[campaign_id] = len(text)

@@ -70,6 +70,12 @@ def resolve_moves(moves: Sequence[PlannedMove]) -> MoveOutcome:
     ordered = sorted(moves, key=lambda m: m.formation)
     by_name = {m.formation: m for m in ordered}
     pos: dict[str, Hex] = {m.formation: m.path[0] for m in ordered}
+    # Hex -> the formations standing in it: the index that keeps a day linear in the number
+    # of formations (looking for who stands in a hex, or who one could cross, never scans
+    # every formation).
+    at_hex: dict[Hex, set[str]] = {}
+    for m in ordered:
+        at_hex.setdefault(m.path[0], set()).add(m.formation)
     progress: dict[str, int] = {m.formation: 0 for m in ordered}
     stopped: dict[str, int] = {}  # formation -> step it stopped at
     # Same-hex meetings merge into one scenario per hex; keyed by hex for that reason.
@@ -77,7 +83,7 @@ def resolve_moves(moves: Sequence[PlannedMove]) -> MoveOutcome:
     crossings: list[Encounter] = []
 
     def record_hex(h: Hex, step: int) -> None:
-        here = sorted(n for n, p in pos.items() if p == h)
+        here = sorted(at_hex.get(h, ()))
         sides = sorted({by_name[n].side for n in here})
         if len(sides) < 2:
             return
@@ -87,20 +93,27 @@ def resolve_moves(moves: Sequence[PlannedMove]) -> MoveOutcome:
         first = old.step if old else step
         same_hex[h] = Encounter(first, EncounterKind.SAME_HEX, (h,), tuple(here), tuple(sides))
 
-    for h in sorted(set(pos.values())):
+    for h in sorted(at_hex):
         record_hex(h, 0)
 
     last = max(len(m.path) for m in ordered) - 1 if ordered else 0
     for step in range(1, last + 1):
         moving = [m for m in ordered if m.formation not in stopped and step < len(m.path)]
         wanted = {m.formation: m.at(step) for m in moving}
+        # Two formations cross when each wants the hex the other leaves: look for partners
+        # among the movers standing in the hex one wants, not among every mover.
+        moving_from: dict[Hex, list[PlannedMove]] = {}
+        for m in moving:
+            moving_from.setdefault(pos[m.formation], []).append(m)
         blocked: set[str] = set()
-        for i, a in enumerate(moving):
-            for b in moving[i + 1 :]:
-                if a.side == b.side:
+        for a in moving:
+            a_from = pos[a.formation]
+            for b in moving_from.get(wanted[a.formation], ()):
+                # Each pair once, in name order (``moving`` is sorted by name).
+                if b.formation <= a.formation or a.side == b.side:
                     continue
-                a_from, b_from = pos[a.formation], pos[b.formation]
-                if wanted[a.formation] == b_from and wanted[b.formation] == a_from != b_from:
+                b_from = pos[b.formation]
+                if wanted[b.formation] == a_from != b_from:
                     blocked.update((a.formation, b.formation))
                     crossings.append(
                         Encounter(
@@ -115,7 +128,11 @@ def resolve_moves(moves: Sequence[PlannedMove]) -> MoveOutcome:
             stopped[name] = step
         for m in moving:
             if m.formation not in blocked:
-                pos[m.formation] = wanted[m.formation]
+                before, after = pos[m.formation], wanted[m.formation]
+                if before != after:
+                    at_hex[before].discard(m.formation)
+                    at_hex.setdefault(after, set()).add(m.formation)
+                pos[m.formation] = after
                 progress[m.formation] = step
         for h in sorted({wanted[m.formation] for m in moving if m.formation not in blocked}):
             record_hex(h, step)

@@ -15,7 +15,7 @@ import hashlib
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from enum import Enum
 from fractions import Fraction
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -30,36 +30,105 @@ class CodecError(ValueError):
 
 def to_jsonable(value: object) -> JsonValue:
     """Turn a rules value into JSON-ready builtins (dict/list/str/int/bool/None)."""
-    if value is None or isinstance(value, bool | str):
-        return value
-    if isinstance(value, Enum):
-        return to_jsonable(value.value)
-    if isinstance(value, int):
-        return value
-    if isinstance(value, Fraction):
+    encoder = _ENCODERS.get(type(value))
+    if encoder is None:
+        encoder = _encoder_for(type(value))
+    return encoder(value)
+
+
+# Encoding a campaign's state or a battle's events walks hundreds of thousands of values; the
+# branch a value takes depends only on its type, so it is chosen once per type and kept here.
+_ENCODERS: dict[type, Callable[[Any], JsonValue]] = {}
+
+
+def _same(value: Any) -> JsonValue:
+    return value
+
+
+#: Types that are their own JSON form (exactly these types: a subclass, such as a StrEnum or an
+#: IntEnum, takes its encoder). Checked inline, they skip a lookup and a call for most values.
+_PLAIN: frozenset[type] = frozenset({str, int, bool, type(None)})
+
+
+def _encode_items(items: Any) -> list[JsonValue]:
+    out: list[JsonValue] = []
+    for item in items:
+        tp = type(item)
+        out.append(item if tp in _PLAIN else (_ENCODERS.get(tp) or to_jsonable)(item))
+    return out
+
+
+def _encoder_for(tp: type) -> Callable[[Any], JsonValue]:
+    encoder = _choose_encoder(tp)
+    _ENCODERS[tp] = encoder
+    return encoder
+
+
+def _choose_encoder(tp: type) -> Callable[[Any], JsonValue]:
+    # The order of the checks is the order of the values' meaning: bool and str before Enum
+    # (a StrEnum is kept as its text), Enum before int (an IntEnum is encoded by its value).
+    if tp is type(None) or issubclass(tp, bool | str):
+        return _same
+    if issubclass(tp, Enum):
+        return lambda value: to_jsonable(value.value)
+    if issubclass(tp, int):
+        return _same
+    if issubclass(tp, Fraction):
         # Exact rationals as text: "35/2" is stable where 17.5 might become 17.499999.
-        return f"{value.numerator}/{value.denominator}"
-    if isinstance(value, float):
-        raise CodecError("floats are not allowed in rules values; use int or Fraction")
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            f.name: to_jsonable(getattr(value, f.name))
-            for f in dataclasses.fields(value)
-            if not _omitted(f, getattr(value, f.name))
-        }
-    if isinstance(value, Mapping):
-        out: dict[str, JsonValue] = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise CodecError(f"mapping keys must be str, got {type(key).__name__}")
-            out[key] = to_jsonable(item)
-        return out
-    if isinstance(value, tuple | list | frozenset):
-        items = [to_jsonable(v) for v in value]
-        if isinstance(value, frozenset):
-            items.sort(key=canonical_json)
-        return items
-    raise CodecError(f"cannot encode {type(value).__name__}")
+        return lambda value: f"{value.numerator}/{value.denominator}"
+    if issubclass(tp, float):
+
+        def refuse_float(value: Any) -> JsonValue:
+            raise CodecError("floats are not allowed in rules values; use int or Fraction")
+
+        return refuse_float
+    if dataclasses.is_dataclass(tp) and not issubclass(tp, type):
+        fields = dataclasses.fields(tp)
+        names = tuple(f.name for f in fields)
+        # Fields marked OMIT_IF_DEFAULT, with their default: left out while they hold it.
+        omit = {f.name: _default_of(f) for f in fields if f.metadata.get("omit_if_default")}
+        encoders = _ENCODERS
+
+        plain = _PLAIN
+
+        def encode_dataclass(value: Any) -> JsonValue:
+            out: dict[str, JsonValue] = {}
+            for name in names:
+                item = getattr(value, name)
+                if omit and name in omit and bool(item == omit[name]()):
+                    continue
+                tp = type(item)
+                out[name] = item if tp in plain else (encoders.get(tp) or to_jsonable)(item)
+            return out
+
+        return encode_dataclass
+    if issubclass(tp, Mapping):
+
+        def encode_mapping(value: Any) -> JsonValue:
+            out: dict[str, JsonValue] = {}
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise CodecError(f"mapping keys must be str, got {type(key).__name__}")
+                tp = type(item)
+                out[key] = item if tp in _PLAIN else (_ENCODERS.get(tp) or to_jsonable)(item)
+            return out
+
+        return encode_mapping
+    if issubclass(tp, frozenset):
+        return lambda value: sorted(_encode_items(value), key=_canonical_of_jsonable)
+    if issubclass(tp, tuple | list):
+        return _encode_items
+
+    def refuse(value: Any) -> JsonValue:
+        raise CodecError(f"cannot encode {tp.__name__}")
+
+    return refuse
+
+
+def _canonical_of_jsonable(item: JsonValue) -> str:
+    # A frozenset's members are ordered by their canonical text; encoding them is idempotent
+    # on what to_jsonable already produced, so the member need not be encoded twice.
+    return json.dumps(item, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 #: Field metadata for a field added to a stored value after values were recorded: while it
@@ -68,14 +137,14 @@ def to_jsonable(value: object) -> JsonValue:
 OMIT_IF_DEFAULT: Mapping[str, bool] = types.MappingProxyType({"omit_if_default": True})
 
 
-def _omitted(f: dataclasses.Field[Any], value: object) -> bool:
-    if not f.metadata.get("omit_if_default"):
-        return False
+def _default_of(f: dataclasses.Field[Any]) -> Callable[[], object]:
+    """A field's default, as a call (a factory's value is made afresh for each comparison)."""
     if f.default is not dataclasses.MISSING:
-        return bool(value == f.default)
+        default = f.default
+        return lambda: default
     if f.default_factory is not dataclasses.MISSING:
-        return bool(value == f.default_factory())
-    return False
+        return f.default_factory
+    raise TypeError(f"OMIT_IF_DEFAULT on field {f.name!r}, which has no default")
 
 
 def canonical_json(value: object) -> str:
@@ -86,52 +155,155 @@ def canonical_json(value: object) -> str:
 def content_hash(value: object) -> str:
     """sha256 of the canonical JSON of ``value``: equal values hash equal on any machine.
 
-    Every rule set's ``state_hash`` is this; replays compare it."""
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+    Every rule set's ``state_hash`` is this; replays compare it. The text is hashed piece by
+    piece (:func:`canonical_chunks`), so a long campaign's state is never held as one JSON
+    tree and one string besides the state itself."""
+    digest = hashlib.sha256()
+    for chunk in canonical_chunks(value):
+        digest.update(chunk.encode("utf-8"))
+    return digest.hexdigest()
+
+
+#: How many levels of objects :func:`canonical_chunks` opens before encoding a whole value.
+_CHUNK_DEPTH = 4
+
+
+def canonical_chunks(value: object, depth: int = _CHUNK_DEPTH) -> Iterator[str]:
+    """:func:`canonical_json` of ``value`` in pieces whose concatenation is exactly that text.
+
+    Objects (dataclasses and string-keyed mappings) of the first ``depth`` levels are opened
+    and written key by key, in the same sorted order ``json.dumps(sort_keys=True)`` uses."""
+    items = _object_items(value) if depth > 0 else None
+    if items is None:
+        yield canonical_json(value)
+        return
+    yield "{"
+    for n, (key, item) in enumerate(sorted(items, key=lambda kv: kv[0])):
+        yield ("," if n else "") + json.dumps(key, ensure_ascii=False) + ":"
+        yield from canonical_chunks(item, depth - 1)
+    yield "}"
+
+
+def _object_items(value: object) -> list[tuple[str, object]] | None:
+    """The key-value pairs of a value that encodes as a JSON object, else None."""
+    tp = type(value)
+    if issubclass(tp, str | int | float | Enum | Fraction):
+        return None  # encoded as a scalar even if it also looks like a mapping
+    if dataclasses.is_dataclass(tp) and not issubclass(tp, type):
+        return [(f.name, getattr(value, f.name)) for f in dataclasses.fields(tp)]
+    if isinstance(value, Mapping):
+        pairs = list(value.items())
+        if all(isinstance(key, str) for key, _ in pairs):
+            return pairs
+    return None  # a mapping with other keys: canonical_json raises as it always did
 
 
 def from_jsonable(hint: Any, data: JsonValue) -> Any:
     """Rebuild a value of type ``hint`` from what :func:`to_jsonable` produced."""
+    return _decoder(hint)(data)
+
+
+Decoder = Callable[[JsonValue], Any]
+# A decoder per type hint, built once: walking ``get_origin``/``get_args`` for every value of
+# a long event log would otherwise cost more than building the values.
+_DECODERS: dict[Any, Decoder] = {}
+
+
+def _decoder(hint: Any) -> Decoder:
+    try:
+        found = _DECODERS.get(hint)
+    except TypeError:  # an unhashable hint (never in this code base): build it every time
+        return _build_decoder(hint)
+    if found is None:
+        found = _build_decoder(hint)
+        _DECODERS[hint] = found
+    return found
+
+
+def _build_decoder(hint: Any) -> Decoder:
     origin = get_origin(hint)
     if hint is Any:
-        return data
+        return _same
     if origin is Union or origin is types.UnionType:
-        options = get_args(hint)
-        if data is None and type(None) in options:
+        return _union_decoder(hint)
+    if origin is typing.Literal:
+        allowed = get_args(hint)
+
+        def literal(data: JsonValue) -> Any:
+            if data not in allowed:
+                raise CodecError(f"{data!r} is not one of {allowed}")
+            return data
+
+        return literal
+    if origin is tuple:
+        return _tuple_decoder(hint)
+    if origin is frozenset:
+        (arg,) = get_args(hint)
+
+        def a_frozenset(data: JsonValue) -> Any:
+            item = _decoder(arg)
+            return frozenset(item(x) for x in data)
+
+        return a_frozenset
+    if origin in (dict, Mapping) or origin is typing.Mapping:
+        key_hint, value_hint = get_args(hint)
+
+        def a_dict(data: JsonValue) -> Any:
+            if not isinstance(data, dict):
+                raise CodecError(f"expected an object for {hint}")
+            key, value = _decoder(key_hint), _decoder(value_hint)
+            return {key(k): value(v) for k, v in data.items()}
+
+        return a_dict
+    if isinstance(hint, type):
+        return _class_decoder(hint)
+
+    def unsupported(data: JsonValue) -> Any:
+        raise CodecError(f"unsupported type hint {hint!r}")
+
+    return unsupported
+
+
+def _union_decoder(hint: Any) -> Decoder:
+    options = get_args(hint)
+    optional = type(None) in options
+    others = tuple(o for o in options if o is not type(None))
+
+    def a_union(data: JsonValue) -> Any:
+        if data is None and optional:
             return None
         errors: list[str] = []
-        for option in options:
-            if option is type(None):
-                continue
+        for option in others:
             try:
-                return from_jsonable(option, data)
+                return _decoder(option)(data)
             except (CodecError, TypeError, ValueError) as exc:
                 errors.append(str(exc))
         raise CodecError(f"no option of {hint} accepts {data!r}: {errors}")
-    if origin is typing.Literal:
-        if data not in get_args(hint):
-            raise CodecError(f"{data!r} is not one of {get_args(hint)}")
-        return data
-    if origin is tuple:
-        args = get_args(hint)
+
+    return a_union
+
+
+def _tuple_decoder(hint: Any) -> Decoder:
+    args = get_args(hint)
+    if len(args) == 2 and args[1] is Ellipsis:
+        (arg, _) = args
+
+        def a_sequence(data: JsonValue) -> Any:
+            if not isinstance(data, list):
+                raise CodecError(f"expected a list for {hint}, got {type(data).__name__}")
+            item = _decoder(arg)
+            return tuple(item(x) for x in data)
+
+        return a_sequence
+
+    def a_tuple(data: JsonValue) -> Any:
         if not isinstance(data, list):
             raise CodecError(f"expected a list for {hint}, got {type(data).__name__}")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_jsonable(args[0], item) for item in data)
         if len(args) != len(data):
             raise CodecError(f"expected {len(args)} items for {hint}")
-        return tuple(from_jsonable(a, item) for a, item in zip(args, data, strict=True))
-    if origin is frozenset:
-        (arg,) = get_args(hint)
-        return frozenset(from_jsonable(arg, item) for item in data)
-    if origin in (dict, Mapping) or origin is typing.Mapping:
-        key_hint, value_hint = get_args(hint)
-        if not isinstance(data, dict):
-            raise CodecError(f"expected an object for {hint}")
-        return {from_jsonable(key_hint, k): from_jsonable(value_hint, v) for k, v in data.items()}
-    if isinstance(hint, type):
-        return _from_jsonable_class(hint, data)
-    raise CodecError(f"unsupported type hint {hint!r}")
+        return tuple(_decoder(a)(x) for a, x in zip(args, data, strict=True))
+
+    return a_tuple
 
 
 @functools.cache
@@ -142,48 +314,78 @@ def _fields_of(cls: type) -> dict[str, Any]:
     return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
 
 
-def _from_jsonable_class(cls: type, data: JsonValue) -> Any:
+def _class_decoder(cls: type) -> Decoder:
     if issubclass(cls, Enum):
-        return cls(data)
+        return cls
     if cls is bool:
-        if not isinstance(data, bool):
-            raise CodecError(f"expected bool, got {data!r}")
-        return data
+
+        def a_bool(data: JsonValue) -> Any:
+            if not isinstance(data, bool):
+                raise CodecError(f"expected bool, got {data!r}")
+            return data
+
+        return a_bool
     if cls is int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            raise CodecError(f"expected int, got {data!r}")
-        return data
+
+        def an_int(data: JsonValue) -> Any:
+            if isinstance(data, bool) or not isinstance(data, int):
+                raise CodecError(f"expected int, got {data!r}")
+            return data
+
+        return an_int
     if cls is str:
-        if not isinstance(data, str):
-            raise CodecError(f"expected str, got {data!r}")
-        return data
+
+        def a_str(data: JsonValue) -> Any:
+            if not isinstance(data, str):
+                raise CodecError(f"expected str, got {data!r}")
+            return data
+
+        return a_str
     if cls is Fraction:
-        # People write positions and sizes as numbers (12, 12.5) as often as text ("25/2");
-        # a float is read through its shortest decimal form, so 12.5 is exactly 25/2.
-        if isinstance(data, bool) or not isinstance(data, (str, int, float)):
-            raise CodecError(f"expected a number such as 12, 12.5 or '25/2', got {data!r}")
-        try:
-            return Fraction(repr(data) if isinstance(data, float) else data)
-        except (ValueError, ZeroDivisionError):
-            raise CodecError(
-                f"expected a number such as 12, 12.5 or '25/2', got {data!r}"
-            ) from None
+        return _fraction
     if dataclasses.is_dataclass(cls):
+        return _dataclass_decoder(cls)
+
+    def unsupported(data: JsonValue) -> Any:
+        raise CodecError(f"unsupported class {cls.__name__}")
+
+    return unsupported
+
+
+def _fraction(data: JsonValue) -> Fraction:
+    # People write positions and sizes as numbers (12, 12.5) as often as text ("25/2");
+    # a float is read through its shortest decimal form, so 12.5 is exactly 25/2.
+    if isinstance(data, bool) or not isinstance(data, (str, int, float)):
+        raise CodecError(f"expected a number such as 12, 12.5 or '25/2', got {data!r}")
+    try:
+        return Fraction(repr(data) if isinstance(data, float) else data)
+    except (ValueError, ZeroDivisionError):
+        raise CodecError(f"expected a number such as 12, 12.5 or '25/2', got {data!r}") from None
+
+
+def _dataclass_decoder(cls: type) -> Decoder:
+    # The field decoders are looked up on first use, not here: a class may refer to itself
+    # (or to one that refers back), and its hints may name classes defined after it.
+    built: list[tuple[tuple[tuple[str, Decoder], ...], frozenset[str]]] = []
+
+    def a_dataclass(data: JsonValue) -> Any:
         if not isinstance(data, dict):
             raise CodecError(f"expected an object for {cls.__name__}")
-        fields = _fields_of(cls)
-        kwargs: dict[str, Any] = {}
-        unknown = set(data) - fields.keys() - {"type"}
-        if unknown:
+        if not built:  # two threads may both build it; both build the same
+            fields = _fields_of(cls)
+            plan = tuple((name, _decoder(hint)) for name, hint in fields.items())
+            built.append((plan, frozenset((*fields, "type"))))
+        plan, known = built[0]
+        if not known.issuperset(data):
+            unknown = set(data) - known
             raise CodecError(f"unknown fields for {cls.__name__}: {sorted(unknown)}")
-        for name, hint in fields.items():
-            if name in data:
-                kwargs[name] = from_jsonable(hint, data[name])
+        kwargs = {name: decode_field(data[name]) for name, decode_field in plan if name in data}
         try:
             return cls(**kwargs)
         except (TypeError, ValueError) as exc:  # a missing field, or a value the class refuses
             raise CodecError(f"cannot build {cls.__name__}: {exc}") from exc
-    raise CodecError(f"unsupported class {cls.__name__}")
+
+    return a_dataclass
 
 
 def decode(cls: type[T], data: JsonValue) -> T:

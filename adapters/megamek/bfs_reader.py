@@ -1,7 +1,9 @@
 """Read MegaMek 0.51 ``.bfs`` Battlefield Support Asset files (reference 5.3): YAML.
 
-Only ``yaml.safe_load`` is used: a unit file is data, and the full loader can build arbitrary
-Python objects from tags. A BSA has no tonnage, tech base or locations; its game values
+Only the safe loader is used: a unit file is data, and the full loader can build arbitrary
+Python objects from tags. It is libyaml's (``yaml.CSafeLoader``) when PyYAML was built with
+it, several times faster on a data folder with hundreds of ``.bfs`` files; the same safe
+constructor either way. A BSA has no tonnage, tech base or locations; its game values
 (``tmm``, ``damage``, ``skill``, ``cost``...) stay in ``extra`` as text.
 """
 
@@ -15,6 +17,10 @@ from mekref.adapters.megamek.design import TechBase, UnitDesign, UnitFileError
 from mekref.adapters.megamek.unit_kinds import UnitKind
 
 _MODELLED = frozenset({"uuid", "chassis", "model", "movement"})
+#: The C loader when present (same safe schema, C scanner and parser), else the Python one.
+_SAFE_LOADER: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = getattr(
+    yaml, "CSafeLoader", yaml.SafeLoader
+)
 
 
 def _flatten(prefix: str, value: object, out: dict[str, tuple[str, ...]]) -> None:
@@ -29,7 +35,7 @@ def _flatten(prefix: str, value: object, out: dict[str, tuple[str, ...]]) -> Non
 
 def parse_bfs(text: str, source: str) -> UnitDesign:
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_SAFE_LOADER)  # a safe loader, C or Python
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None

@@ -37,7 +37,9 @@ def sqlite_path(url: str) -> Path:
     return Path(path).expanduser()
 
 
-def open_store(url: str, *, clock: Clock | None = None, create: bool = True) -> EventStore:
+def open_store(
+    url: str, *, clock: Clock | None = None, create: bool = True, durable: bool = True
+) -> EventStore:
     """Open (and migrate) the store at ``url``.
 
     ``postgresql://...`` (or ``postgres://``) selects PostgreSQL; ``sqlite:///relative.db``,
@@ -48,6 +50,9 @@ def open_store(url: str, *, clock: Clock | None = None, create: bool = True) -> 
     creating nothing: the command line passes it everywhere but ``campaign new`` and
     ``serve --create``, so a typo in ``--db`` never starts an empty campaign store. An existing
     store is still migrated to the current schema either way.
+
+    ``durable=False`` (SQLite only) skips flushing each commit to disk: for a throw-away
+    store that nobody reads after a crash, such as ``mekref replay``'s temporary database.
     """
     # Each engine's module is imported only when it is used: a SQLite user never loads the
     # PostgreSQL driver (it costs start-up time and may be missing on a minimal install).
@@ -57,4 +62,4 @@ def open_store(url: str, *, clock: Clock | None = None, create: bool = True) -> 
         return PostgresEventStore(url, clock=clock, create=create)
     from mekref.daemon.store.sqlite import SqliteEventStore
 
-    return SqliteEventStore(sqlite_path(url), clock=clock, create=create)
+    return SqliteEventStore(sqlite_path(url), clock=clock, create=create, durable=durable)

@@ -78,8 +78,10 @@ class SqliteEventStore(SqlEventStore):
         clock: Clock | None = None,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         create: bool = True,
+        durable: bool = True,
     ) -> None:
         super().__init__(clock)
+        self._durable = durable
         self.path = Path(path)
         if str(path) == ":memory:":
             # Each thread has its own connection, and each would see its own empty database.
@@ -148,7 +150,9 @@ class SqliteEventStore(SqlEventStore):
         conn.execute("PRAGMA foreign_keys = ON")
         # FULL: a commit that returned is on disk even across power loss (WAL's default,
         # NORMAL, may lose the last transactions, and "applied" must mean applied).
-        conn.execute("PRAGMA synchronous = FULL")
+        # OFF only for a throw-away store (mekref replay's temporary database): after a crash
+        # it is discarded, so flushing every commit would be time spent for nothing.
+        conn.execute(f"PRAGMA synchronous = {'FULL' if self._durable else 'OFF'}")
         return conn
 
     def _conn(self) -> sqlite3.Connection:

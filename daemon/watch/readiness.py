@@ -1,8 +1,11 @@
-"""When is a file finished? A queue of candidate paths with debounce and stability checks.
+"""When is a file finished? A queue of candidate paths with stability checks.
 
 MegaMek writes a file and closes it, or writes elsewhere and renames it in: those events mean
-"complete" and the file is taken after a short debounce (bursts of events for one path merge
-into one entry). Other writers (a copy over a network share, an editor) only show creation and
+"complete" and the file is taken at once (no fixed debounce: the close says the writer is
+done). A writer that closes after every chunk is still safe: a file taken on its close event
+is not "settled", so if it fails to parse it waits to settle instead of being quarantined
+(see ``Pipeline.process``). Events for one path that arrive before it is taken merge into one
+entry. Other writers (a copy over a network share, an editor) only show creation and
 modification, and polling observers see nothing else either: such a file is taken once its
 size and mtime stayed the same for ``settle`` seconds. A file seen by a folder scan whose mtime
 is already older than ``settle`` is taken at once.
@@ -50,11 +53,12 @@ class PendingFiles:
     def __init__(
         self,
         *,
-        debounce: float = 0.1,
+        debounce: float = 0.0,
         settle: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
+        #: Seconds to wait after a close or rename-into event (none by default).
         self.debounce = debounce
         self.settle = settle
         self._clock = clock

@@ -213,21 +213,28 @@ def _decide_submit(
     state: CampaignState, cmd: SubmitBattleReport, dice: Dice, rules: TripWire
 ) -> list[Event]:
     file = cmd.file
-    content = _content(file)
+    sha = file.sha256
+    content: BattleFile | None = None
+    # Every battle's files, in one plain loop: this runs for every file a campaign takes, over
+    # all its battles, so a generator per battle would make a long campaign's files slow.
     for battle in state.battles.battles.values():
-        if any(f.sha256 == file.sha256 for f in battle.files):
-            raise Refusal(
-                "duplicate_file", f"this file is already part of battle {battle.battle_id}"
-            )
-        # Ruling BR-13: a copy saved again (other bytes, the same report) is the same file.
-        same = next((f for f in battle.files if _content(f) == content), None)
-        if same is not None:
-            raise Refusal(
-                "duplicate_file",
-                f"this file reports exactly what {same.path} (sha256 {same.sha256[:12]}) "
-                f"already reported to battle {battle.battle_id}: a copy saved again, not a "
-                "new battle",
-            )
+        for known in battle.files:
+            if known.sha256 == sha:
+                raise Refusal(
+                    "duplicate_file", f"this file is already part of battle {battle.battle_id}"
+                )
+            # Ruling BR-13: a copy saved again (other bytes, the same report) is the same file.
+            # Comparing the units first fails fast on the first unit for almost every file.
+            if known.units != file.units:
+                continue
+            content = content or _content(file)
+            if _content(known) == content:
+                raise Refusal(
+                    "duplicate_file",
+                    f"this file reports exactly what {known.path} (sha256 {known.sha256[:12]}) "
+                    f"already reported to battle {battle.battle_id}: a copy saved again, not a "
+                    "new battle",
+                )
     ids = [u.unit_id for u in file.units]
     unknown = sorted(set(ids) - set(state.units))
     if unknown:

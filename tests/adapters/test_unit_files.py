@@ -461,6 +461,16 @@ def test_bfs_is_safe_yaml_only() -> None:
         parse_unit_file(hostile, "evil.bfs")
 
 
+def test_bfs_uses_the_c_safe_loader_when_pyyaml_has_it() -> None:
+    import yaml
+
+    from mekref.adapters.megamek import bfs_reader
+
+    expected = yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
+    assert bfs_reader._SAFE_LOADER is expected
+    assert issubclass(bfs_reader._SAFE_LOADER, yaml.constructor.SafeConstructor)
+
+
 def test_unknown_extension() -> None:
     with pytest.raises(UnitFileError, match="not a unit file"):
         parse_unit_file(b"", "notes.txt")

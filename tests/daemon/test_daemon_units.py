@@ -92,6 +92,20 @@ def test_events_for_one_path_merge_and_wait_for_the_debounce(tmp_path: Path) -> 
     assert pending.take(0) is None
 
 
+def test_a_closed_file_is_taken_at_once_by_default(tmp_path: Path) -> None:
+    # No fixed debounce: a close-after-write says the writer is done (the latency goal).
+    clock = Clock()
+    pending = PendingFiles(settle=1.0, clock=clock)
+    path = tmp_path / "a.mul"
+    path.write_bytes(b"x")
+    pending.notify(path, complete=False)  # created, written...
+    pending.notify(path, complete=True)  # ...closed: the last event wins
+    ready = pending.take(0)
+    assert ready is not None and ready.path == path
+    assert not ready.settled  # a half-written file is retried, not quarantined
+    assert len(pending) == 0
+
+
 def test_an_in_place_writer_is_taken_once_stable(tmp_path: Path) -> None:
     clock = Clock()
     pending = PendingFiles(settle=1.0, clock=clock)

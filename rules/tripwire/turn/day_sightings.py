@@ -196,6 +196,7 @@ def _rank(info: str) -> int:
 
 def engagements(d: Day, encounters: list[tuple[Hex, tuple[str, ...]]]) -> None:
     air: tuple[Formation, ...] | None = None  # fighters where they ended the day, found once
+    busy = engagement.air_missions(d.orders) if encounters else frozenset()
     for i, (at, names) in enumerate(encounters):
         eid = f"day{d.day}-{label(at)}-{i + 1}"
         forms = [d.formations[n] for n in names]
@@ -216,6 +217,7 @@ def engagements(d: Day, encounters: list[tuple[Hex, tuple[str, ...]]]) -> None:
             orders=d.orders,
             dice=d.dice,
             air=air,
+            busy=busy,
         )
         notes = list(d.engagement_notes.get(label(at), ()))
         mobs: list[Event] = []

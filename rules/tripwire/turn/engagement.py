@@ -141,6 +141,11 @@ def air_formations(s: StrategicState) -> tuple[Formation, ...]:
     )
 
 
+def air_missions(orders: Mapping[str, FormationOrder]) -> frozenset[str]:
+    """The formations on Strike, Overflight or CAP today (line 315)."""
+    return frozenset(fid for fid, o in orders.items() if o.action in AIR_MISSIONS)
+
+
 def aerospace_assets(
     s: StrategicState,
     hexmap: HexMap,
@@ -180,7 +185,11 @@ def set_up(
     orders: Mapping[str, FormationOrder],
     dice: Dice,
     air: Sequence[Formation] | None = None,
+    busy: frozenset[str] | None = None,
 ) -> tuple[EngagementSetup, list[Roll], Dice]:
+    """One engagement's set-up. ``air`` and ``busy`` (the formations flying an air mission
+    today) are the same for every engagement of a day: a caller setting up many passes them
+    in, found once, so a day stays linear in the number of formations."""
     sides = tuple(sorted({f.side_id for f in formations}))
     acts: dict[str, list[str]] = {side: [] for side in sides}
     for f in formations:
@@ -210,7 +219,8 @@ def set_up(
     weather_text = "not recorded"
     if wx is not None:
         weather_text = weather.level_name(wx.level) + (f", {wx.storm}" if wx.storm else "")
-    busy = frozenset(fid for fid, o in orders.items() if o.action in AIR_MISSIONS)
+    if busy is None:
+        busy = air_missions(orders)
     loc = hexmap.location_at(at)
     cc: list[str] = []
     if (
