@@ -190,7 +190,14 @@ def _object_items(value: object) -> list[tuple[str, object]] | None:
     if issubclass(tp, str | int | float | Enum | Fraction):
         return None  # encoded as a scalar even if it also looks like a mapping
     if dataclasses.is_dataclass(tp) and not issubclass(tp, type):
-        return [(f.name, getattr(value, f.name)) for f in dataclasses.fields(tp)]
+        # The same fields to_jsonable writes: OMIT_IF_DEFAULT ones only when they differ.
+        pairs_of: list[tuple[str, object]] = []
+        for f in dataclasses.fields(tp):
+            item = getattr(value, f.name)
+            if f.metadata.get("omit_if_default") and bool(item == _default_of(f)()):
+                continue
+            pairs_of.append((f.name, item))
+        return pairs_of
     if isinstance(value, Mapping):
         pairs = list(value.items())
         if all(isinstance(key, str) for key, _ in pairs):
