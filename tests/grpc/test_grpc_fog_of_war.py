@@ -191,7 +191,7 @@ def _channels(s: Served, side: str) -> dict[str, Any]:
 def _export(s: Served, side: str, eid: str) -> battle_pb2.ExportScenarioResponse:
     c = s.clients[side]
     return c.battles.ExportScenario(
-        battle_pb2.ExportScenarioRequest(campaign_id=s.cid, battle_id=eid), metadata=c.md
+        battle_pb2.ExportScenarioRequest(campaign_id=s.cid, engagement_id=eid), metadata=c.md
     )
 
 
@@ -309,9 +309,9 @@ def test_a_side_asking_for_the_enemys_cut_learns_nothing(served: Served) -> None
     rebel = s.clients["rebel"]
     for request in (
         battle_pb2.ExportScenarioRequest(
-            campaign_id=s.cid, battle_id=full["engagement_id"], side_id="loyalist"
+            campaign_id=s.cid, engagement_id=full["engagement_id"], side_id="loyalist"
         ),
-        battle_pb2.ExportScenarioRequest(campaign_id=s.cid, battle_id="no-such-engagement"),
+        battle_pb2.ExportScenarioRequest(campaign_id=s.cid, engagement_id="no-such-engagement"),
     ):
         with pytest.raises(grpc.RpcError) as caught:
             rebel.battles.ExportScenario(request, metadata=rebel.md)

@@ -368,7 +368,7 @@ def test_export_scenario_for_each_side_of_an_engagement(ginestra: Running) -> No
     for side, expected in (("rebel", {"R-JR7", "R-MAD", "R-AS7"}), ("loyalist", {"L-MAX"})):
         stubs = g.as_side(side)
         got = stubs.battles.ExportScenario(
-            battle_pb2.ExportScenarioRequest(campaign_id=cid, battle_id=eid), metadata=stubs.md
+            battle_pb2.ExportScenarioRequest(campaign_id=cid, engagement_id=eid), metadata=stubs.md
         )
         assert got.file_name == f"{eid}-{side}.mul"
         mul = read_mul_bytes(got.content, got.file_name)
@@ -378,7 +378,7 @@ def test_export_scenario_for_each_side_of_an_engagement(ginestra: Running) -> No
         assert not got.scenario_mms  # the scenario names the enemy's units: referee only
     ref = g.as_referee()
     got = ref.battles.ExportScenario(
-        battle_pb2.ExportScenarioRequest(campaign_id=cid, battle_id=eid, side_id="rebel"),
+        battle_pb2.ExportScenarioRequest(campaign_id=cid, engagement_id=eid, side_id="rebel"),
         metadata=ref.md,
     )
     from mekref.adapters.megamek.mms_check import check_mms, parse_mms
@@ -393,13 +393,14 @@ def test_export_scenario_for_each_side_of_an_engagement(ginestra: Running) -> No
         stubs = g.as_side(side)
         with pytest.raises(grpc.RpcError) as caught:
             stubs.battles.ExportScenario(
-                battle_pb2.ExportScenarioRequest(campaign_id=cid, battle_id=eid, side_id=other),
+                battle_pb2.ExportScenarioRequest(campaign_id=cid, engagement_id=eid, side_id=other),
                 metadata=stubs.md,
             )
         assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
     stubs = g.as_side("rebel")
     with pytest.raises(grpc.RpcError) as caught:
         stubs.battles.ExportScenario(
-            battle_pb2.ExportScenarioRequest(campaign_id=cid, battle_id="nope"), metadata=stubs.md
+            battle_pb2.ExportScenarioRequest(campaign_id=cid, engagement_id="nope"),
+            metadata=stubs.md,
         )
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND

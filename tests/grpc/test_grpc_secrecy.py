@@ -36,7 +36,7 @@ def _acting_for_liao(s: Stubs, cid: str) -> dict[str, Callable[[], object]]:
                 campaign_id=cid, side_id="liao", day=1, formation_ids=["liao-1"]),
             metadata=md),
         "ExportScenario": lambda: s.battles.ExportScenario(
-            battle_pb2.ExportScenarioRequest(campaign_id=cid, battle_id="b1", side_id="liao"),
+            battle_pb2.ExportScenarioRequest(campaign_id=cid, engagement_id="b1", side_id="liao"),
             metadata=md),
         "ResolveTurn": lambda: s.orders.ResolveTurn(
             orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=md),

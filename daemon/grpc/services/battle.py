@@ -217,9 +217,9 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
         principal = auth.current_principal()
         side_id = auth.acting_side(principal, cid, request.side_id)
         referee = principal.is_referee
-        if not request.battle_id:
-            raise invalid("battle_id", "name the engagement")
-        eid = request.battle_id
+        if not request.engagement_id:
+            raise invalid("engagement_id", "name the engagement")
+        eid = request.engagement_id
 
         def export() -> battle_pb2.ExportScenarioResponse:
             self.s.require_tripwire(cid, "ExportScenario")
