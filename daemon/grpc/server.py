@@ -22,11 +22,11 @@ import grpc
 from grpc import aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from grpc_reflection.v1alpha import reflection
 
 from mekref.daemon.grpc.auth import Authenticator, AuthInterceptor
 from mekref.daemon.grpc.batcher import CommandBatcher
 from mekref.daemon.grpc.hub import EventHub
+from mekref.daemon.grpc.reflection_v1 import enable_reflection
 from mekref.daemon.grpc.services.base import Services
 from mekref.daemon.grpc.services.battle import BattleServicer
 from mekref.daemon.grpc.services.campaign import CampaignServicer
@@ -160,9 +160,7 @@ async def build_server(
     rules_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(services), server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    reflection.enable_server_reflection(
-        (*SERVICE_NAMES, "grpc.health.v1.Health", reflection.SERVICE_NAME), server
-    )
+    enable_reflection((*SERVICE_NAMES, "grpc.health.v1.Health"), server)
     try:
         if tls is not None:
             port = server.add_secure_port(address, tls.credentials())

@@ -107,3 +107,22 @@ def test_tokens_are_stored_hashed(api: Running) -> None:
         assert secret not in text
         # The random part (after "<prefix><id>_"; it may itself hold "_") is never stored.
         assert secret.split("_", 2)[-1] not in text
+
+
+def test_reflection_answers_under_the_v1_name_too(api: Running) -> None:
+    # grpcurl and Postman ask grpc.reflection.v1 first; the messages are v1alpha's, byte for byte.
+    channel = grpc.insecure_channel(api.target)
+    info = channel.stream_stream(
+        "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+        request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+        response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+    )
+    asked = [
+        reflection_pb2.ServerReflectionRequest(list_services=""),
+        reflection_pb2.ServerReflectionRequest(file_containing_symbol="mekref.v1.RulesService"),
+    ]
+    listed, described = list(info(iter(asked)))
+    names = {s.name for s in listed.list_services_response.service}
+    assert {"mekref.v1.RulesService", "grpc.reflection.v1.ServerReflection"} <= names
+    assert described.file_descriptor_response.file_descriptor_proto  # the .proto, serialised
+    channel.close()
