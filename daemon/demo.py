@@ -41,6 +41,8 @@ SHOWN = {
     "file.already_applied": "[yellow]skipped[/] {name}: already applied (same sha256 {short})",
     "file.quarantined": "[red]quarantined[/] {name}: {what}",
     "file.unmatched": "[yellow]held[/] {name}: {reason}",
+    # The sample's units were set up without their designs: the books say so, unit by unit.
+    "file.unpriced_unit": "[yellow]warning[/] {name}: {warning}",
     "battle.report_received": "battle {battle_id}: report received",
     "battle.waiting": "battle {battle_id}: waiting (sides {sides_expected}, reported "
     "{sides_reported})",
