@@ -241,6 +241,16 @@ class LeaderCaptured(Event):
     actor: str
 
 
+@event_type("CampaignEnded")
+@dataclass(frozen=True, kw_only=True)
+class CampaignEnded(Event):
+    """An end condition (lines 412-414, 162) was reached by a decision other than a day's
+    resolution: a battle's result, a unit's fate, a sale. The day's resolution records its own
+    end in ``StrategicVictoryScored``."""
+
+    reason: str
+
+
 @event_type("DayEnded")
 @dataclass(frozen=True, kw_only=True)
 class DayEnded(Event):

@@ -17,6 +17,7 @@ from mekref.rules.tripwire.turn import artillery, orders, resolve, setup, unrest
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.events import (
+    CampaignEnded,
     DayEnded,
     EngagementDetermined,
     FacilityDestroyed,
@@ -188,6 +189,10 @@ def _captured(state: CampaignState, e: LeaderCaptured) -> CampaignState:
     return _with(state, leader_captured=tuple(sorted({*s.leader_captured, e.force})), ended=reason)
 
 
+def _campaign_ended(state: CampaignState, e: CampaignEnded) -> CampaignState:
+    return _with(state, ended=strategic_of(state).ended or e.reason)
+
+
 def _suppressed(state: CampaignState, e: UnrestSuppressed) -> CampaignState:
     s = strategic_of(state)
     held = {k: v for k, v in s.suppressed.items() if k != e.formation_id}
@@ -262,6 +267,7 @@ EVOLVERS: dict[type[Event], Evolver] = {
     EngagementDetermined: _engaged,
     StrategicVictoryScored: _scored,
     LeaderCaptured: _captured,
+    CampaignEnded: _campaign_ended,
     DayEnded: _day_ended,
     MaintenanceMissed: _no_change,
     RecruitsFound: _recruits_found,
