@@ -239,6 +239,8 @@ class FormationRepositioned(Event):
 class LeaderCaptured(Event):
     force: str
     actor: str
+    referee: str = ""  # who recorded it, and why (the campaign's end rests on it)
+    reason: str = ""
 
 
 @event_type("CampaignEnded")

@@ -50,9 +50,11 @@ from mekref.rules.tripwire.turn.state import IN_ORBIT
 @command_type("RecordLeaderCaptured")
 @dataclass(frozen=True, kw_only=True)
 class RecordLeaderCaptured(Command):
-    """Referee: a side's leader was captured and returned to the captor's DropShip (line 162)."""
+    """Referee: a side's leader was captured and returned to the captor's DropShip (line 162).
+    ``mekref campaign capture-leader`` gives the note (who decided it, on what evidence)."""
 
     force: str
+    note: RefereeNote | None = None
 
 
 @command_type("RepositionFormation")
@@ -109,7 +111,17 @@ def _decide_leader(
         raise Refusal("unknown_side", f"force: no side {cmd.force!r}")
     if cmd.force in s.leader_captured:
         raise Refusal("already_captured", f"force: the leader of {cmd.force} is already captured")
-    return [LeaderCaptured(force=cmd.force, actor=cmd.actor)]
+    if s.ended:
+        raise Refusal("campaign_over", f"force: the campaign has already ended ({s.ended})")
+    note = cmd.note
+    return [
+        LeaderCaptured(
+            force=cmd.force,
+            actor=cmd.actor,
+            referee=note.referee if note else "",
+            reason=note.reason if note else "",
+        )
+    ]
 
 
 def _with(state: CampaignState, **changes: Any) -> CampaignState:

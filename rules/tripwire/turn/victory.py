@@ -109,7 +109,9 @@ class SideStanding:
     side_id: str
     starting_bv: int  # its units' BV when the strategic map started (R-VP-3)
     effective_bv: int  # operational or repairable units it holds now
-    percent: Fraction | None  # effective / starting, x100; None: no starting BV recorded
+    # effective / starting, x100; None: unknown (no starting BV, or units without a BV)
+    percent: Fraction | None
+    without_bv: int  # units of the side with no BV known: the share cannot be told
     below: bool  # under the line: the campaign ends (line 412)
     battle_vp: int
     strategic_vp: int
@@ -139,16 +141,23 @@ def progress(state: CampaignState, s: StrategicState, vp: Mapping[str, int]) -> 
     line = int(single("strategic_victory", "end_bv")["percent"])
     battle = state.battles.victory_points
     bv = effective_bv(state)
+    # A unit imported without a BV (no --bv-table) makes any share a plausible wrong number:
+    # the end by attrition is then unknown, never decided on a partial sum.
+    unknown: dict[str, int] = {}
+    for unit in state.units.values():
+        if unit_bv(state, unit.unit_id) <= 0:
+            unknown[unit.side_id] = unknown.get(unit.side_id, 0) + 1
     sides = []
     for side in sorted({*state.sides, *vp, *battle}):
         start = s.starting_bv.get(side, 0)
-        pct = _percent(bv.get(side, 0), start)
+        pct = None if unknown.get(side) else _percent(bv.get(side, 0), start)
         sides.append(
             SideStanding(
                 side_id=side,
                 starting_bv=start,
                 effective_bv=bv.get(side, 0),
                 percent=pct,
+                without_bv=unknown.get(side, 0),
                 below=pct is not None and pct < line,
                 battle_vp=battle.get(side, 0),
                 strategic_vp=vp.get(side, 0),
