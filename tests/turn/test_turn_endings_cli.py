@@ -143,3 +143,20 @@ def test_units_without_a_bv_leave_the_attrition_share_unknown(tmp_path: Path) ->
     assert rebel["percent_of_start"] is None and rebel["units_without_bv"] == 10
     text = " ".join(_ok("report", "--db", db).split())
     assert "rebel: 10 unit(s) without a BV, so the end by attrition cannot be told" in text
+
+
+def test_wrecks_do_not_garrison_a_location(tmp_path: Path) -> None:
+    # L426: "Each location which has at least a subforce (e.g. Lance) of units garrisoning it
+    # unopposed scores 1 Victory Point." Day 1: Bagnorgeio (militia and guard: 1, the leader in
+    # the seat of power: 2) and Alpha Lance at the Manufacturing Facility (1): 4 VP. With three
+    # of Alpha's four 'Mechs truly destroyed, the one working Griffin is no lance: 3 VP.
+    db = _ginestra(tmp_path)
+    report = _report(db)
+    ids = {u["chassis"]: u["id"] for u in report["units"] if u["side"] == "loyalist"}
+    for chassis in ("Wolverine", "Shadow Hawk", "Locust"):
+        _ok("battle", "fate", "--db", db, "--unit", ids[chassis], "--fate", "truly_destroyed",
+            "--referee", "Ann", "--reason", "the day 1 raid")  # fmt: skip
+    out = _ok("turn", "resolve", "--db", db, "--day", "2")
+    assert "strategic VP: loyalist 3, rebel 0" in out
+    (loyal,) = [x for x in _report(db)["ending"]["sides"] if x["side"] == "loyalist"]
+    assert (loyal["strategic_vp"], loyal["total_vp"]) == (3, 3)
