@@ -19,7 +19,7 @@ naming it, and ``mekref force designs --units-dir DIR`` records the missing desi
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,7 @@ from mekref.daemon.cli_campaign import (
 from mekref.daemon.cli_force import design_lookup
 from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
 from mekref.daemon.terminal import terminal_safe
+from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_input import unpriced_warnings
 from mekref.rules.tripwire.battle_messages import (
@@ -57,6 +58,7 @@ from mekref.rules.tripwire.battle_resolution import unconfirmed_claims
 from mekref.rules.tripwire.battles import pending_battles, retreat_check
 from mekref.rules.tripwire.game import dice_for
 from mekref.rules.tripwire.state import CampaignState
+from mekref.rules.tripwire.turn.events import CampaignEnded
 
 HELP = "battle files in, battles resolved (ingest, control, close, fate, retreat-check, pending)"
 INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
@@ -200,6 +202,7 @@ def run_ingest(args: argparse.Namespace) -> int:
                 )
                 if any(isinstance(e, BattleResolved) for e in done.events):
                     console.print(f"battle {battle_id} resolved, {args.control} holds the field")
+                say_if_ended(console, done.events)
         _print_pending(console, app.runner.load(cid).state)
     return EXIT_REFUSED if failed else EXIT_OK
 
@@ -250,7 +253,15 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
                 err_console().print(f"mekref battle ingest: warning: {warning}")
         if isinstance(event, BattleResolved):
             console.print(f"battle {event.battle_id} resolved")
+    say_if_ended(console, result.applied)
     return 0
+
+
+def say_if_ended(console: Any, events: Iterable[Event]) -> None:
+    """A battle's result or a fate can end the campaign (lines 412-414): say so, with why."""
+    for event in events:
+        if isinstance(event, CampaignEnded):
+            console.print(f"the campaign has ended: {event.reason}", style="bold")
 
 
 def _assignments(items: Sequence[str]) -> dict[int, str]:
@@ -272,6 +283,7 @@ def run_control(args: argparse.Namespace) -> int:
     console.print(f"battle {args.battle}: {args.side} controls the field")
     if any(isinstance(e, BattleResolved) for e in done.events):
         console.print(f"battle {args.battle} resolved")
+    say_if_ended(console, done.events)
     _print_pending(console, done.state)
     return EXIT_OK
 
@@ -284,8 +296,9 @@ def run_close(args: argparse.Namespace) -> int:
         note=note,
         actor=note.referee if note else "cli",
     )
-    execute(args, command)
+    done = execute(args, command)
     out_console().print(f"battle {args.battle} resolved; see 'mekref report'")
+    say_if_ended(out_console(), done.events)
     return EXIT_OK
 
 
@@ -296,10 +309,11 @@ def run_fate(args: argparse.Namespace) -> int:
     command = SetUnitFate(
         unit_id=args.unit, fate=Fate(args.fate), new_side=args.side, note=note, actor=note.referee
     )
-    execute(args, command)
+    done = execute(args, command)
     out_console().print(
         f"unit {args.unit}: {args.fate}" + (f", now {args.side}'s" if args.side else "")
     )
+    say_if_ended(out_console(), done.events)
     return EXIT_OK
 
 

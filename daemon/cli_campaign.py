@@ -27,6 +27,7 @@ from mekref.rules.messages import Command, RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import CreateCampaign, SideSpec
 from mekref.rules.tripwire.state import CampaignState
+from mekref.rules.tripwire.turn.plugin import RecordLeaderCaptured
 
 EXIT_OK = exit_codes.OK
 EXIT_REFUSED = exit_codes.REFUSED
@@ -233,6 +234,38 @@ def register(sub: Any) -> None:
     )
     new.add_argument("--json", action="store_true", help="the new campaign as JSON")
     new.set_defaults(handler=guarded(_new), command_name="campaign new")
+    capture = actions.add_parser(
+        "capture-leader",
+        help="referee: a side's leader was captured and brought to the captor's DropShip",
+        description=(
+            "TripWire line 162: 'If a leader is captured and returned to the opposing players "
+            "DropShip the campaign ends.' Records it (RecordLeaderCaptured) with the referee's "
+            "name and reason; the campaign ends at once with that reason, and 'mekref report' "
+            "shows it. Capture only: a leader killed does not end the campaign (line 413)."
+        ),
+        epilog=(
+            "examples:\n  mekref campaign capture-leader --db g.db --side rebel --referee Ann \\\n"
+            "      --reason 'militia APC destroyed on day 12; leader carried to the Union'"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_db(capture)
+    capture.add_argument("--side", required=True, help="the side whose leader was captured")
+    add_referee(capture)
+    capture.set_defaults(handler=guarded(_capture_leader), command_name="campaign capture-leader")
+
+
+def _capture_leader(args: argparse.Namespace) -> int:
+    note = referee_note(args)
+    if note is None:
+        raise CliError("the end of the campaign is the referee's: give --referee NAME and --reason")
+    done = execute(args, RecordLeaderCaptured(force=args.side, note=note, actor=note.referee))
+    console = out_console()
+    console.print(f"the leader of {args.side} is captured ({note.referee}: {note.reason})")
+    ended = done.state.strategic.ended if done.state.strategic is not None else ""
+    if ended:
+        console.print(f"the campaign has ended: {ended}", style="bold")
+    return EXIT_OK
 
 
 def parse_side(text: str) -> SideSpec:

@@ -25,8 +25,13 @@ from mekref.rules.tripwire.battle_resolution import repair_line, subject_for
 from mekref.rules.tripwire.designs import repair_priced
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.tripwire.table_loader import load_tables
+from mekref.rules.tripwire.turn.state import StrategicState
+from mekref.rules.tripwire.turn.victory import progress
 
-HELP = "print the campaign's units, people, WarChest, victory points and dice"
+HELP = (
+    "print the campaign's units, people, WarChest, victory points, the end conditions' "
+    "progress and dice"
+)
 EPILOG = """\
 examples:
   mekref report --db c.db
@@ -83,6 +88,36 @@ def _fate(state: CampaignState, unit_id: str) -> str:
     if unit_id in state.battles.scrapped:
         return "scrapped"
     return state.battles.fates.get(unit_id, Fate.OPERATIONAL).value
+
+
+def ending(state: CampaignState) -> dict[str, Any]:
+    """Each end condition's progress (lines 412-414, 162): the campaign's own check."""
+    s = state.strategic
+    none = StrategicState(map_name="", map_text="", attacker="", defender="")
+    p = progress(state, s or none, s.vp if s else {})
+    return {
+        "ended": p.ended or None,
+        "reached": p.reached or None,
+        "map_started": s is not None,
+        "vp_target": p.vp_target,
+        "attrition_percent": p.attrition_percent,
+        "sides": [
+            {
+                "side": x.side_id,
+                "battle_vp": x.battle_vp,
+                "strategic_vp": x.strategic_vp,
+                "total_vp": x.total_vp,
+                # None: no strategic map yet, so no starting BV to measure against
+                "starting_bv": x.starting_bv if s is not None else None,
+                "effective_bv": x.effective_bv,
+                "percent_of_start": None if x.percent is None else round(float(x.percent), 1),
+                "units_without_bv": x.without_bv,
+                "below_attrition_line": x.below,
+                "leader_captured": x.leader_captured,
+            }
+            for x in p.sides
+        ],
+    }
 
 
 def build_report(
@@ -207,6 +242,7 @@ def build_report(
         "people": people,
         "pools": pools,
         "victory_points": vp,
+        "ending": ending(state),
         "battles": battles,
         "dice": rolls,
     }
@@ -289,9 +325,7 @@ def _print(report: dict[str, Any]) -> None:
             cap = "-" if p["capacity"] is None else str(p["capacity"])
             pools.add_row(p["name"], p["side"], p["kind"], str(p["balance"]), cap)
         console.print(pools)
-    console.print(
-        "victory points: " + ", ".join(f"{s} {v}" for s, v in report["victory_points"].items())
-    )
+    _print_ending(report["ending"])
     for b in report["battles"]:
         console.print(
             f"battle {b['id']} (#{b['number']}): {b['status']}, control {b['control'] or '-'}, "
@@ -315,3 +349,47 @@ def _print(report: dict[str, Any]) -> None:
                 str(d["index"]), d["name"], " ".join(map(str, d["faces"])), str(d["total"])
             )
         console.print(dice)
+
+
+def _print_ending(e: dict[str, Any]) -> None:
+    console = out_console()
+    table = Table(title="the end of the campaign (lines 412-414, 162)", title_justify="left")
+    for col in (
+        "side",
+        "battle VP",
+        "strategic VP",
+        f"total / {e['vp_target']}",
+        "BV now / at start",
+        f"% (ends below {e['attrition_percent']})",
+        "leader",
+    ):
+        table.add_column(col)  # fmt: skip
+    for x in e["sides"]:
+        pct = x["percent_of_start"]
+        table.add_row(
+            x["side"],
+            str(x["battle_vp"]),
+            str(x["strategic_vp"]),
+            str(x["total_vp"]),
+            f"{x['effective_bv']} / {x['starting_bv'] if x['starting_bv'] is not None else '?'}",
+            "?" if pct is None else f"{pct:.1f}%" + (" BELOW" if x["below_attrition_line"] else ""),
+            "captured" if x["leader_captured"] else "free",
+        )
+    console.print(table)
+    console.print("BV now: operational or repairable units the side holds (R-VP-3)", style="dim")
+    if not e["map_started"]:
+        console.print("? = the strategic map has not started: no starting BV yet", style="dim")
+    for x in e["sides"]:
+        if x["units_without_bv"]:
+            console.print(
+                f"{x['side']}: {x['units_without_bv']} unit(s) without a BV, so the end by "
+                "attrition cannot be told: import the force with --bv-table (MegaMek's "
+                "Units.txt)",
+                style="yellow",
+            )
+    if e["ended"]:
+        console.print(f"the campaign has ended: {e['ended']}", style="bold")
+    elif e["reached"]:
+        console.print(f"an end condition is reached: {e['reached']}", style="bold yellow")
+    else:
+        console.print("the campaign goes on: no end condition reached")

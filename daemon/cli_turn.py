@@ -47,6 +47,7 @@ from mekref.rules.tripwire.turn.orders import (
     SubmitOrders,
     WithdrawOrders,
     orders_of,
+    without_orders,
 )
 from mekref.rules.tripwire.turn.plugin import RepositionFormation
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
@@ -334,9 +335,20 @@ def summary(events: tuple[Event, ...] | list[Event]) -> list[str]:
 
 
 def run_resolve(args: argparse.Namespace) -> int:
+    before = campaign_state(args)
     done = execute(args, ResolveTurn(actor="referee", day=args.day))
     console = out_console()
     console.print(f"day {args.day} resolved: {len(done.events)} events")
+    # Never silently without a side's orders: say whose formations stood idle, and why.
+    formations = before.strategic.formations if before.strategic is not None else {}
+    for side, idle in without_orders(before).items():
+        mine = [f for f in formations.values() if f.side_id == side]
+        what = "no orders at all" if len(idle) == len(mine) else "no order for " + ", ".join(idle)
+        console.print(
+            f"{side}: {what} for day {args.day}: those formations stayed where they were and "
+            "took no action",
+            style="yellow",
+        )
     for text in summary(done.events):
         console.print(text, markup=False)
     return EXIT_OK

@@ -24,14 +24,32 @@ from mekref.rules.tripwire.commands import CreateCampaign
 from mekref.rules.tripwire.ruleset import tripwire_rules
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import plugin as turn
+from mekref.rules.tripwire.turn.events import CampaignEnded
 from mekref.rules.tripwire.turn.orders import SubmitOrders, WithdrawOrders
+from mekref.rules.tripwire.turn.victory import end_reason
 from mekref.rules.tripwire.visibility import TripWireViews
 
 
 def _call_with_tables(
     decider: TripWireDecider, state: CampaignState, command: Any, dice: Dice
 ) -> list[Event]:
-    return decider(state, command, dice, tripwire_rules())
+    events = decider(state, command, dice, tripwire_rules())
+    return [*events, *_ending(state, events)]
+
+
+def _ending(state: CampaignState, events: list[Event]) -> list[Event]:
+    """The campaign ends itself: when a decision (a battle's result, a unit's fate, a sale)
+    reaches an end condition of lines 412-414 or 162, a ``CampaignEnded`` event says why.
+    The kernel's ``over`` stays unset: after the end, orders and days are refused
+    (``campaign_over``) but the end-of-campaign business (L351 ransom) goes on."""
+    if state.strategic is None or state.strategic.ended or not events:
+        return []
+    after = TRIPWIRE.fold(events, state)
+    s = after.strategic
+    if s is None or s.ended:
+        return []
+    reason = end_reason(after, s, s.vp)
+    return [CampaignEnded(reason=reason)] if reason else []
 
 
 def _with_tables(

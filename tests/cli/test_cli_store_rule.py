@@ -42,6 +42,7 @@ def _argv_for(name: str, parser: argparse.ArgumentParser, tmp: Path) -> list[str
     extra = {
         "battle fate": ["--referee", "Ann", "--reason", "why"],
         "turn reposition": ["--referee", "Ann", "--reason", "why"],
+        "campaign capture-leader": ["--referee", "Ann", "--reason", "why"],
         "pool open": ["--location", "Somewhere"],
         "orders submit": ["--order", "alpha:hold"],
         "token create": ["--referee"],

@@ -128,6 +128,7 @@ EVENTS_SAMPLE: list[Event] = [
     ),
     ev.StrategicVictoryScored(day=1, vp=(("s", 3),), ended=""),
     ev.LeaderCaptured(force="t", actor="ref"),
+    ev.CampaignEnded(reason="t fell below 50% of its starting BV"),
     ev.FormationRepositioned(
         side_id="t",
         formation_id="b",

@@ -109,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     step("Day 2: the militia rolls on to the Space Port", "orders", "submit", "--db", db,
          "--side", "loyalist", "--day", "2", "--order", "l-militia:move:0610")  # fmt: skip
     step("The referee resolves day 2", "turn", "resolve", "--db", db, "--day", "2")
+    step("The referee's books: the VP total (battle + strategic) and each end condition",
+         "report", "--db", db)  # fmt: skip
     step("What the loyalists see after", "map", "render", "--db", db, "--side", "loyalist",
          "-o", str(out / "after-loyalist.png"))  # fmt: skip
     step("What the rebels see after", "map", "render", "--db", db, "--side", "rebel",

@@ -27,6 +27,7 @@ from mekref.rules.tripwire.turn.mapdata import hex_at
 from mekref.rules.tripwire.turn.movement import resolve_day
 from mekref.rules.tripwire.turn.orders import LANDING, MOVING
 from mekref.rules.tripwire.turn.state import IN_ORBIT, Formation
+from mekref.rules.tripwire.turn.victory import garrisoning
 
 
 def formation_actions(d: Day) -> list[tuple[Hex, tuple[str, ...]]]:
@@ -121,7 +122,8 @@ def _suppress(d: Day, f: Formation, action: str, streak: int, where: str) -> Non
             d.note(f.side_id, f"{f.formation_id}: {action} day {streak % 7} of 7")
         return
     key = "martial_law" if action == "martial_law" else "round_up"
-    units = min(len(f.unit_ids), unrest.delta(f"{key}_max_units"))
+    # Only units that can stand guard hold a population down (R-VP-4).
+    units = min(garrisoning(d.state, (f,)), unrest.delta(f"{key}_max_units"))
     amount = units * unrest.delta(f"{key}_per_unit")
     d.events.append(
         UnrestSuppressed(

@@ -13,6 +13,7 @@ from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.day import Day, location_of
 from mekref.rules.tripwire.turn.events import LocationControlChanged, MaintenanceMissed
 from mekref.rules.tripwire.turn.state import IN_ORBIT
+from mekref.rules.tripwire.turn.victory import garrisoning
 
 
 def upkeep(d: Day) -> None:
@@ -78,7 +79,8 @@ def control(d: Day) -> None:
     seat = str(single("strategic_victory", "seat_of_power")["location"])
     by_hex: dict[str, set[str]] = {}
     for f in d.formations.values():
-        if f.hex != IN_ORBIT:
+        # A formation of wrecks neither takes nor contests a location (R-VP-4).
+        if f.hex != IN_ORBIT and garrisoning(d.state, (f,)):
             by_hex.setdefault(f.hex, set()).add(f.side_id)
     for loc in sorted(d.hexmap.locations, key=lambda loc: loc.name):
         sides = by_hex.get(label(loc.hex), set())

@@ -239,6 +239,18 @@ class FormationRepositioned(Event):
 class LeaderCaptured(Event):
     force: str
     actor: str
+    referee: str = ""  # who recorded it, and why (the campaign's end rests on it)
+    reason: str = ""
+
+
+@event_type("CampaignEnded")
+@dataclass(frozen=True, kw_only=True)
+class CampaignEnded(Event):
+    """An end condition (lines 412-414, 162) was reached by a decision other than a day's
+    resolution: a battle's result, a unit's fate, a sale. The day's resolution records its own
+    end in ``StrategicVictoryScored``."""
+
+    reason: str
 
 
 @event_type("DayEnded")

@@ -85,6 +85,23 @@ def orders_of(state: CampaignState, side_id: str) -> tuple[FormationOrder, ...]:
     return state.strategic.orders.get(side_id, ())
 
 
+def without_orders(state: CampaignState) -> dict[str, tuple[str, ...]]:
+    """Each side's formations with no order for the current day (a side with none at all lists
+    every formation): they stay where they are and take no action when the day is resolved."""
+    if state.strategic is None:
+        return {}
+    s = state.strategic
+    out: dict[str, list[str]] = {side: [] for side in sorted(state.sides)}
+    for side in out:
+        ordered = {o.formation_id for o in s.orders.get(side, ())}
+        out[side] = [
+            fid
+            for fid, f in sorted(s.formations.items())
+            if f.side_id == side and fid not in ordered
+        ]
+    return {side: tuple(fids) for side, fids in out.items() if fids}
+
+
 def _check_day(s: StrategicState, day: int) -> None:
     if s.ended:
         raise Refusal("campaign_over", f"day: the campaign has ended ({s.ended})")

@@ -17,6 +17,7 @@ from mekref.rules.tripwire.turn import artillery, orders, resolve, setup, unrest
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.events import (
+    CampaignEnded,
     DayEnded,
     EngagementDetermined,
     FacilityDestroyed,
@@ -49,9 +50,11 @@ from mekref.rules.tripwire.turn.state import IN_ORBIT
 @command_type("RecordLeaderCaptured")
 @dataclass(frozen=True, kw_only=True)
 class RecordLeaderCaptured(Command):
-    """Referee: a side's leader was captured and returned to the captor's DropShip (line 162)."""
+    """Referee: a side's leader was captured and returned to the captor's DropShip (line 162).
+    ``mekref campaign capture-leader`` gives the note (who decided it, on what evidence)."""
 
     force: str
+    note: RefereeNote | None = None
 
 
 @command_type("RepositionFormation")
@@ -108,7 +111,17 @@ def _decide_leader(
         raise Refusal("unknown_side", f"force: no side {cmd.force!r}")
     if cmd.force in s.leader_captured:
         raise Refusal("already_captured", f"force: the leader of {cmd.force} is already captured")
-    return [LeaderCaptured(force=cmd.force, actor=cmd.actor)]
+    if s.ended:
+        raise Refusal("campaign_over", f"force: the campaign has already ended ({s.ended})")
+    note = cmd.note
+    return [
+        LeaderCaptured(
+            force=cmd.force,
+            actor=cmd.actor,
+            referee=note.referee if note else "",
+            reason=note.reason if note else "",
+        )
+    ]
 
 
 def _with(state: CampaignState, **changes: Any) -> CampaignState:
@@ -188,6 +201,10 @@ def _captured(state: CampaignState, e: LeaderCaptured) -> CampaignState:
     return _with(state, leader_captured=tuple(sorted({*s.leader_captured, e.force})), ended=reason)
 
 
+def _campaign_ended(state: CampaignState, e: CampaignEnded) -> CampaignState:
+    return _with(state, ended=strategic_of(state).ended or e.reason)
+
+
 def _suppressed(state: CampaignState, e: UnrestSuppressed) -> CampaignState:
     s = strategic_of(state)
     held = {k: v for k, v in s.suppressed.items() if k != e.formation_id}
@@ -262,6 +279,7 @@ EVOLVERS: dict[type[Event], Evolver] = {
     EngagementDetermined: _engaged,
     StrategicVictoryScored: _scored,
     LeaderCaptured: _captured,
+    CampaignEnded: _campaign_ended,
     DayEnded: _day_ended,
     MaintenanceMissed: _no_change,
     RecruitsFound: _recruits_found,

@@ -128,7 +128,7 @@ def _merge(
 
 def _victory(d: Day) -> None:
     s = replace(d.s, destroyed={k: tuple(sorted(v)) for k, v in d.destroyed.items()})
-    vp = strategic_vp(s, d.hexmap, d.formations, d.control)
+    vp = strategic_vp(d.state, s, d.hexmap, d.formations, d.control)
     ended = end_reason(d.state, s, vp)
     if vp != d.s.vp or ended:
         d.events.append(

@@ -3,14 +3,19 @@
 Controlling Locations: 1 VP per location garrisoned unopposed by at least a lance (line 426).
 Seat of Power: 2 VP while the side's VIP is in the capital's government building (line 428).
 The campaign ends at 10 VP (line 414), when a leader is captured (line 162), or when a force
-falls below 50% of its starting BV (line 412).
+falls below 50% of its starting BV in operational or repairable units (line 412).
+
+Which units count: ruling R-VP-3 (the end by attrition) and R-VP-4 (garrisons), docs/rulings.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
 
 from mekref.hexmap import HexMap, label
+from mekref.rules.tripwire.battle_model import Fate
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.state import Formation, StrategicState
@@ -18,8 +23,57 @@ from mekref.rules.tripwire.turn.state import Formation, StrategicState
 #: "at least a subforce (e.g. Lance)": four units, an Inner Sphere lance (ruling T-V1).
 LANCE = 4
 
+#: Fates of a unit that can stand in a garrison today (R-VP-4): no wreck, repairable or not.
+#: A unit never in a battle has no fate and is operational.
+_STANDING = frozenset({Fate.OPERATIONAL, Fate.DAMAGED, Fate.RETREATED})
+#: Fates that count for the end by attrition (R-VP-3): "operational units, or units that could
+#: be repaired" (line 412). A missing unit counts until the referee sets its fate: the campaign
+#: never ends on an unknown.
+_EFFECTIVE = _STANDING | {Fate.DESTROYED_REPAIRABLE, Fate.CAPTURED, Fate.MISSING}
+
+
+def _gone(state: CampaignState, unit_id: str) -> bool:
+    led = state.battles
+    return unit_id not in state.units or unit_id in led.scrapped or unit_id in led.sold
+
+
+def can_garrison(state: CampaignState, unit_id: str) -> bool:
+    """Whether the unit can hold ground today: operational or damaged, not a wreck (R-VP-4)."""
+    if _gone(state, unit_id):
+        return False
+    fate = state.battles.fates.get(unit_id)
+    return fate is None or fate in _STANDING
+
+
+def counts_for_attrition(state: CampaignState, unit_id: str) -> bool:
+    """Whether the unit is part of its side's combat effectiveness (line 412, R-VP-3)."""
+    if _gone(state, unit_id):
+        return False
+    fate = state.battles.fates.get(unit_id)
+    return fate is None or fate in _EFFECTIVE
+
+
+def garrisoning(state: CampaignState, formations: Iterable[Formation]) -> int:
+    """How many units of ``formations`` can garrison: wrecks do not (R-VP-4)."""
+    return sum(1 for f in formations for u in f.unit_ids if can_garrison(state, u))
+
+
+def unit_bv(state: CampaignState, unit_id: str) -> int:
+    """The unit's BV now: a reconfigured omni counts its new configuration (line 99)."""
+    return state.battles.bv_override.get(unit_id, state.units[unit_id].bv)
+
+
+def effective_bv(state: CampaignState) -> dict[str, int]:
+    """Each side's BV in operational or repairable units it holds now (R-VP-3)."""
+    bv = {side: 0 for side in sorted(state.sides)}
+    for unit in state.units.values():
+        if counts_for_attrition(state, unit.unit_id):
+            bv[unit.side_id] = bv.get(unit.side_id, 0) + unit_bv(state, unit.unit_id)
+    return bv
+
 
 def strategic_vp(
+    state: CampaignState,
     s: StrategicState,
     hexmap: HexMap,
     formations: Mapping[str, Formation],
@@ -36,34 +90,108 @@ def strategic_vp(
         if holder is None:
             continue
         here = by_hex.get(label(loc.hex), [])
-        if any(f.side_id != holder for f in here):
-            continue  # opposed
+        if garrisoning(state, (f for f in here if f.side_id != holder)):
+            continue  # opposed (wrecks oppose nobody, R-VP-4)
+        own = [f for f in here if f.side_id == holder]
         if len(s.destroyed.get(loc.name, ())) >= len(loc.facilities) > 0:
             continue  # every structure destroyed: no longer scores
-        if sum(len(f.unit_ids) for f in here) >= LANCE:
+        if garrisoning(state, own) >= LANCE:
             vp[holder] = vp.get(holder, 0) + per_location
-        if loc.name == seat["location"] and any(f.carries_leader for f in here):
+        if loc.name == seat["location"] and any(f.carries_leader for f in own):
             vp[holder] = vp.get(holder, 0) + int(seat["vp"])
     return vp
 
 
-def end_reason(state: CampaignState, s: StrategicState, vp: Mapping[str, int]) -> str:
+@dataclass(frozen=True, kw_only=True)
+class SideStanding:
+    """One side's progress toward each end condition."""
+
+    side_id: str
+    starting_bv: int  # its units' BV when the strategic map started (R-VP-3)
+    effective_bv: int  # operational or repairable units it holds now
+    # effective / starting, x100; None: unknown (no starting BV, or units without a BV)
+    percent: Fraction | None
+    without_bv: int  # units of the side with no BV known: the share cannot be told
+    below: bool  # under the line: the campaign ends (line 412)
+    battle_vp: int
+    strategic_vp: int
+    leader_captured: bool
+
+    @property
+    def total_vp(self) -> int:
+        return self.battle_vp + self.strategic_vp
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndProgress:
+    vp_target: int  # line 414
+    attrition_percent: int  # line 412
+    sides: tuple[SideStanding, ...]
+    reached: str  # why the campaign ends now ("" while no condition is met)
+    ended: str  # why it ended, as recorded ("" while it runs)
+
+
+def _percent(part: int, whole: int) -> Fraction | None:
+    return Fraction(part * 100, whole) if whole > 0 else None
+
+
+def progress(state: CampaignState, s: StrategicState, vp: Mapping[str, int]) -> EndProgress:
+    """Each side against each end condition; ``vp`` is the strategic VP to count."""
     target = int(single("strategic_victory", "end")["vp"])
-    # Battle VP (kept by the battle rules) and strategic VP count together (line 415).
+    line = int(single("strategic_victory", "end_bv")["percent"])
     battle = state.battles.victory_points
-    total = {side: vp.get(side, 0) + battle.get(side, 0) for side in sorted({*vp, *battle})}
-    winners = sorted(side for side, points in total.items() if points >= target)
-    if winners:
-        best = max(total.values())
-        top = sorted(side for side, points in total.items() if points == best)
-        return f"{', '.join(winners)} reached {target} VP; most VP: {', '.join(top)}"
-    if s.leader_captured:
-        return f"the leader of {', '.join(s.leader_captured)} was captured"
-    percent = int(single("strategic_victory", "end_bv")["percent"])
-    bv: dict[str, int] = {}
+    bv = effective_bv(state)
+    # A unit imported without a BV (no --bv-table) makes any share a plausible wrong number:
+    # the end by attrition is then unknown, never decided on a partial sum.
+    unknown: dict[str, int] = {}
     for unit in state.units.values():
-        bv[unit.side_id] = bv.get(unit.side_id, 0) + unit.bv
-    for side, start in sorted(s.starting_bv.items()):
-        if start > 0 and bv.get(side, 0) * 100 < start * percent:
-            return f"{side} fell below {percent}% of its starting BV"
+        if unit_bv(state, unit.unit_id) <= 0:
+            unknown[unit.side_id] = unknown.get(unit.side_id, 0) + 1
+    sides = []
+    for side in sorted({*state.sides, *vp, *battle}):
+        start = s.starting_bv.get(side, 0)
+        pct = None if unknown.get(side) else _percent(bv.get(side, 0), start)
+        sides.append(
+            SideStanding(
+                side_id=side,
+                starting_bv=start,
+                effective_bv=bv.get(side, 0),
+                percent=pct,
+                without_bv=unknown.get(side, 0),
+                below=pct is not None and pct < line,
+                battle_vp=battle.get(side, 0),
+                strategic_vp=vp.get(side, 0),
+                leader_captured=side in s.leader_captured,
+            )
+        )
+    return EndProgress(
+        vp_target=target,
+        attrition_percent=line,
+        sides=tuple(sides),
+        reached=_reason(target, line, sides),
+        ended=s.ended,
+    )
+
+
+def _reason(target: int, line: int, sides: list[SideStanding]) -> str:
+    # Battle VP (kept by the battle rules) and strategic VP count together (line 415).
+    winners = [x.side_id for x in sides if x.total_vp >= target]
+    if winners:
+        best = max(x.total_vp for x in sides)
+        top = [x.side_id for x in sides if x.total_vp == best]
+        return f"{', '.join(winners)} reached {target} VP; most VP: {', '.join(top)}"
+    captured = [x.side_id for x in sides if x.leader_captured]
+    if captured:
+        return f"the leader of {', '.join(captured)} was captured"
+    for x in sides:
+        if x.below and x.percent is not None:
+            return (
+                f"{x.side_id} fell below {line}% of its starting BV: "
+                f"{x.effective_bv} of {x.starting_bv} BV ({float(x.percent):.1f}%) in "
+                "operational or repairable units"
+            )
     return ""
+
+
+def end_reason(state: CampaignState, s: StrategicState, vp: Mapping[str, int]) -> str:
+    return progress(state, s, vp).reached
