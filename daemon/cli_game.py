@@ -28,6 +28,7 @@ from mekref.daemon.cli_campaign import (
     opened,
     print_json,
 )
+from mekref.daemon.game_examples import example_next, example_start
 from mekref.daemon.store import CampaignNotFound, StoreError
 from mekref.rules.codec import CodecError, to_jsonable
 from mekref.rules.kernel import RuleSet
@@ -52,6 +53,8 @@ rule sets: """ + ", ".join(RULESET_NAMES)
 
 EPILOG = """\
 examples:
+  mekref game example --ruleset succession_wars --out start.json   a complete set-up to edit
+  mekref game example --ruleset succession_wars --next              a first command after it
   mekref game commands --ruleset succession_wars        the commands, their fields, examples
   mekref game commands --ruleset objectives --json      the same, for programs
   mekref game start --db sw.db --ruleset succession_wars --name "Fourth War" start.json
@@ -83,6 +86,19 @@ def register(sub: Any) -> None:
     commands.add_argument("--json", action="store_true", help="the schema as JSON")
     commands.set_defaults(handler=guarded(_commands), command_name="game commands")
 
+    example = actions.add_parser(
+        "example",
+        help="print a complete, working start command (or a first follow-up) to edit",
+        description=EXAMPLE_DESCRIPTION,
+        **kw,
+    )
+    example.add_argument("--ruleset", required=True, choices=RULESET_NAMES)
+    example.add_argument(
+        "--next", action="store_true", help="a command to give after the example start instead"
+    )
+    example.add_argument("--out", type=Path, help="write it to this file instead of stdout")
+    example.set_defaults(handler=guarded(_example), command_name="game example")
+
     start = actions.add_parser("start", help="create a campaign and run its set-up command", **kw)
     _db(start)
     start.add_argument("--ruleset", required=True, choices=RULESET_NAMES)
@@ -107,6 +123,38 @@ def register(sub: Any) -> None:
     _db(listing)
     listing.add_argument("--json", action="store_true", help="the list as JSON")
     listing.set_defaults(handler=guarded(_list), command_name="game list")
+
+
+EXAMPLE_DESCRIPTION = """\
+Print a complete start command for a rule set, one that 'mekref game start' accepts as it is,
+to copy and edit; with --next, a command the campaign it sets up accepts next.
+
+  succession_wars  the sample map, the two-player split of the rule book (Davion and Steiner
+                   against Kurita, Marik and Liao) and every free set-up piece of the 3025
+                   Order of Battle placed in a legal Region (its House capital, or a Region
+                   bordering the one its set-up rule names). Change the seed before a real game.
+  dystopian_wars   two fleets (Britannia and the Empire of the Blazing Sun) with their squadrons
+  objectives       two sides, four objectives (open, mobile, hidden, garrisoned) and their squads
+  house_rules      the set-up: a seed for the house rules' dice
+  tripwire         a campaign with two sides
+docs/succession-wars.md, docs/dystopian-wars.md, docs/objectives.md and docs/house-rules.md
+explain every field.
+"""
+
+
+def _example(args: argparse.Namespace) -> int:
+    data = example_next(args.ruleset) if args.next else example_start(args.ruleset)
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"{args.out}: cannot write ({exc.strerror}); check the path") from None
+    kind = "follow-up" if args.next else "start"
+    print(f"wrote the {args.ruleset} example {kind} command to {args.out}", file=sys.stderr)
+    return 0
 
 
 def _db(parser: argparse.ArgumentParser) -> None:
