@@ -28,8 +28,9 @@ from mekref.daemon.cli_campaign import (
     opened,
     print_json,
 )
-from mekref.daemon.game_examples import example_next, example_start
+from mekref.daemon.game_examples import SUCCESSION_WARS, example_next, example_start
 from mekref.daemon.store import CampaignNotFound, StoreError
+from mekref.daemon.sw_maps import MapInputError, fill_map
 from mekref.rules.codec import CodecError, to_jsonable
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, message_to_json
@@ -58,6 +59,8 @@ examples:
   mekref game commands --ruleset succession_wars        the commands, their fields, examples
   mekref game commands --ruleset objectives --json      the same, for programs
   mekref game start --db sw.db --ruleset succession_wars --name "Fourth War" start.json
+  mekref game start --db sw.db --ruleset succession_wars --name "My board" \\
+      --map board.toml start.json                       the board from a TOML map file
   mekref game do --db sw.db --campaign "Fourth War" attack.json   one command (- for stdin)
   echo '{"type": "SWEndPhase", "house": "Davion"}' | \\
       mekref game do --db sw.db --campaign 3f2a --actor Davion -
@@ -103,6 +106,14 @@ def register(sub: Any) -> None:
     _db(start)
     start.add_argument("--ruleset", required=True, choices=RULESET_NAMES)
     start.add_argument("--name", required=True, help="the campaign's name")
+    start.add_argument(
+        "--map",
+        type=Path,
+        metavar="FILE.toml",
+        help="succession_wars: the board as a TOML map file (the format of the shipped map, "
+        'docs/succession-wars.md); the command may instead say "map": "sample" or '
+        '"map": "board.toml"',
+    )
     _command_args(start)
     start.set_defaults(handler=guarded(_start), command_name="game start")
 
@@ -305,6 +316,8 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
     # The command file is read before the store is opened: a typo in it is reported as
     # such, whatever the state of the store.
     text = _read_json(args.command, args.actor)
+    if starting:
+        _fill_board(args, text)
     try:
         # 'game start' is 'campaign new' for every rule set: the one place it may create the store.
         with opened(args.db, create=starting) as app:
@@ -328,6 +341,19 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
     else:
         _print_events(*shown)
     return 0
+
+
+def _fill_board(args: argparse.Namespace, text: _CommandText) -> None:
+    if args.ruleset != SUCCESSION_WARS:
+        if args.map is not None:
+            raise CliError(f"--map is for succession_wars; {args.ruleset} has no such board")
+        return
+    try:
+        warning = fill_map(text.data, text.where, args.map)
+    except MapInputError as exc:
+        raise CliError(str(exc)) from None
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)
 
 
 def _start(args: argparse.Namespace) -> int:

@@ -36,7 +36,12 @@ SW_PLAYERS = (
 def example_start(name: str) -> dict[str, Any]:
     """The example start command of rule set ``name``, as JSON."""
     if name == SUCCESSION_WARS:
-        return _sw_start()
+        command = _sw_start()
+        data = to_jsonable(command)
+        assert isinstance(data, dict)
+        # The board by name: 'mekref game start' fills it in (daemon/sw_maps.py), and a short
+        # file is one a group can read and edit.
+        return {"type": command.TYPE, **data, "map": command.map.name}
     return _bundled(f"{name}-start.json")
 
 
@@ -46,8 +51,7 @@ def example_next(name: str) -> dict[str, Any]:
         # Who plays first depends on the seed's initiative roll: fold the example start (pure,
         # the same dice the referee's store will roll) and end the active House's phase.
         game = ruleset(name)
-        start = game.commands.from_json(_sw_start())
-        _, state = game.execute(game.initial_state(), start)
+        _, state = game.execute(game.initial_state(), _sw_start())
         house = str(state.active)
         return {"type": "SWEndPhase", "actor": house, "house": house}
     return _bundled(f"{name}-next.json")
@@ -119,15 +123,12 @@ def _hostile_borders(board: SWMap, house: str, held: set[tuple[str, str]]) -> li
     return out
 
 
-def _sw_start() -> dict[str, Any]:
+def _sw_start() -> sw.SWStartCampaign:
     board = sample_map()
-    command = sw.SWStartCampaign(
+    return sw.SWStartCampaign(
         actor=REFEREE,
         seed=EXAMPLE_SEED,
         map=board,
         players=SW_PLAYERS,
         placements=sw_placements(board),
     )
-    data = to_jsonable(command)
-    assert isinstance(data, dict)
-    return {"type": command.TYPE, **data}

@@ -4,6 +4,8 @@ follow-up; the Succession Wars example places every free set-up piece."""
 from __future__ import annotations
 
 import json
+import subprocess
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -54,3 +56,50 @@ def test_an_unwritable_out_file_is_a_one_line_error(tmp_path: Path) -> None:
                   str(tmp_path / "no" / "such" / "dir.json"))  # fmt: skip
     assert done.returncode != 0
     assert "cannot write" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def _start_with(
+    tmp_path: Path, command: dict[str, object], *extra: str
+) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "start.json"
+    path.write_text(json.dumps(command))
+    return mekref("game", "start", "--db", str(tmp_path / "c.db"), "--ruleset",
+                  "succession_wars", "--name", "w", *extra, str(path), "--json")  # fmt: skip
+
+
+def test_a_board_is_taken_from_a_toml_file_beside_the_command(tmp_path: Path) -> None:
+    command = json.loads(mekref("game", "example", "--ruleset", "succession_wars").stdout)
+    assert command["map"] == "sample"  # the bundled board, by name
+    sample = resources.files("mekref.rules.succession_wars.maps").joinpath("sample.toml")
+    (tmp_path / "board.toml").write_text(
+        sample.read_text(encoding="utf-8").replace('name = "sample"', 'name = "our board"')
+    )
+    began = _start_with(tmp_path, {**command, "map": "board.toml"})
+    assert began.returncode == 0, began.stderr
+    state = json.loads(mekref("game", "state", "--db", str(tmp_path / "c.db"), "--campaign",
+                              "w", "--json").stdout)  # fmt: skip
+    assert state["state"]["map"]["name"] == "our board"
+
+
+def test_map_option_reads_a_toml_file_and_says_what_it_replaces(tmp_path: Path) -> None:
+    command = json.loads(mekref("game", "example", "--ruleset", "succession_wars").stdout)
+    sample = resources.files("mekref.rules.succession_wars.maps").joinpath("sample.toml")
+    board = tmp_path / "elsewhere.toml"
+    board.write_text(sample.read_text(encoding="utf-8"))
+    began = _start_with(tmp_path, command, "--map", str(board))
+    assert began.returncode == 0, began.stderr
+    assert f"--map {board} replaces the map given in" in began.stderr
+
+
+def test_a_bad_board_is_a_one_line_error_naming_it(tmp_path: Path) -> None:
+    command = json.loads(mekref("game", "example", "--ruleset", "succession_wars").stdout)
+    unknown = _start_with(tmp_path, {**command, "map": "atlas"})
+    assert unknown.returncode == 2
+    assert "'atlas' is neither a bundled map (sample)" in unknown.stderr
+    (tmp_path / "bad.toml").write_text("[map]\nname = 'x'\n[[region]]\nname = 'A'\n")
+    bad = _start_with(tmp_path, {**command, "map": "bad.toml"})
+    assert bad.returncode == 2 and "not a Succession Wars map" in bad.stderr, bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+    other = mekref("game", "start", "--db", str(tmp_path / "o.db"), "--ruleset", "objectives",
+                   "--name", "o", "--map", "x.toml", "-", stdin='{"actor": "ref"}')  # fmt: skip
+    assert other.returncode == 2 and "--map is for succession_wars" in other.stderr
