@@ -103,3 +103,20 @@ def test_a_bad_board_is_a_one_line_error_naming_it(tmp_path: Path) -> None:
     other = mekref("game", "start", "--db", str(tmp_path / "o.db"), "--ruleset", "objectives",
                    "--name", "o", "--map", "x.toml", "-", stdin='{"actor": "ref"}')  # fmt: skip
     assert other.returncode == 2 and "--map is for succession_wars" in other.stderr
+
+
+def test_game_do_prints_outcomes_in_words(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    for name, expected in (
+        ("objectives", "round 1 begins"),
+        ("succession_wars", "begins the spend phase"),
+    ):
+        start = mekref("game", "example", "--ruleset", name).stdout
+        began = mekref("game", "start", "--db", db, "--ruleset", name, "--name", name, "-",
+                       stdin=start)  # fmt: skip
+        assert began.returncode == 0, began.stderr
+        follow = mekref("game", "example", "--ruleset", name, "--next").stdout
+        done = mekref("game", "do", "--db", db, "--campaign", name, "-", stdin=follow)
+        assert done.returncode == 0, done.stderr
+        assert expected in done.stdout, done.stdout
+        assert "=" not in done.stdout.split("state-hash")[0]  # no field dump
