@@ -57,10 +57,10 @@ def _captured(x: e.SWPiecesCaptured) -> str:
 
 
 def _combat_began(x: e.SWCombatBegan) -> str:
-    center = f", center modifier {x.center_modifier:+d}" if x.center_modifier else ""
+    center = f", center damage modifier {x.center_modifier:+d}" if x.center_modifier else ""
     return (
         f"combat at {x.region}: {x.attacker} attacks {x.defender} "
-        f"(attacking strength {x.original_strength}{center})"
+        f"(original attacking strength {x.original_strength}{center})"
     )
 
 
