@@ -240,6 +240,7 @@ def _schema_json(schema: CommandSchema, setup: bool) -> dict[str, Any]:
                 "type": f.type,
                 "required": f.required,
                 **({"allowed": list(f.allowed)} if f.allowed else {}),
+                **({"doc": f.doc} if f.doc else {}),
                 **({} if f.required else {"default": f.default}),
             }
             for f in items
@@ -274,6 +275,8 @@ def _commands(args: argparse.Namespace) -> int:
         console.print(Text(heading, style="bold"))
         if schema.doc:
             console.print(f"  {schema.doc}")
+        if setup:
+            console.print(f"  a complete one to edit: mekref game example --ruleset {game.name}")
         _print_fields(console, schema.fields, "  ")
         for name, fields in schema.objects:
             console.print(f"  {name}:")
@@ -286,7 +289,12 @@ def _print_fields(console: Console, fields: tuple[FieldSchema, ...], indent: str
     for f in fields:
         mark = "*" if f.required else " "
         extra = "" if f.required else f"  (default {json.dumps(f.default)})"
+        # An enum's values are already its type ("one of: ..."); a str field lists its own.
+        if f.allowed and not f.type.startswith("one of"):
+            extra += "  one of: " + ", ".join(json.dumps(a) for a in f.allowed)
         console.print(f"{indent}{mark} {f.name}: {f.type}{extra}")
+        if f.doc:
+            console.print(f"{indent}    {f.doc}")
 
 
 # -- running ------------------------------------------------------------------------------
