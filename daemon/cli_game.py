@@ -28,7 +28,9 @@ from mekref.daemon.cli_campaign import (
     opened,
     print_json,
 )
+from mekref.daemon.game_examples import SUCCESSION_WARS, example_next, example_start
 from mekref.daemon.store import CampaignNotFound, StoreError
+from mekref.daemon.sw_maps import MapInputError, fill_map
 from mekref.rules.codec import CodecError, to_jsonable
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, message_to_json
@@ -52,9 +54,13 @@ rule sets: """ + ", ".join(RULESET_NAMES)
 
 EPILOG = """\
 examples:
+  mekref game example --ruleset succession_wars --out start.json   a complete set-up to edit
+  mekref game example --ruleset succession_wars --next              a first command after it
   mekref game commands --ruleset succession_wars        the commands, their fields, examples
   mekref game commands --ruleset objectives --json      the same, for programs
   mekref game start --db sw.db --ruleset succession_wars --name "Fourth War" start.json
+  mekref game start --db sw.db --ruleset succession_wars --name "My board" \\
+      --map board.toml start.json                       the board from a TOML map file
   mekref game do --db sw.db --campaign "Fourth War" attack.json   one command (- for stdin)
   echo '{"type": "SWEndPhase", "house": "Davion"}' | \\
       mekref game do --db sw.db --campaign 3f2a --actor Davion -
@@ -83,10 +89,31 @@ def register(sub: Any) -> None:
     commands.add_argument("--json", action="store_true", help="the schema as JSON")
     commands.set_defaults(handler=guarded(_commands), command_name="game commands")
 
+    example = actions.add_parser(
+        "example",
+        help="print a complete, working start command (or a first follow-up) to edit",
+        description=EXAMPLE_DESCRIPTION,
+        **kw,
+    )
+    example.add_argument("--ruleset", required=True, choices=RULESET_NAMES)
+    example.add_argument(
+        "--next", action="store_true", help="a command to give after the example start instead"
+    )
+    example.add_argument("--out", type=Path, help="write it to this file instead of stdout")
+    example.set_defaults(handler=guarded(_example), command_name="game example")
+
     start = actions.add_parser("start", help="create a campaign and run its set-up command", **kw)
     _db(start)
     start.add_argument("--ruleset", required=True, choices=RULESET_NAMES)
     start.add_argument("--name", required=True, help="the campaign's name")
+    start.add_argument(
+        "--map",
+        type=Path,
+        metavar="FILE.toml",
+        help="succession_wars: the board as a TOML map file (the format of the shipped map, "
+        'docs/succession-wars.md); the command may instead say "map": "sample" or '
+        '"map": "board.toml"',
+    )
     _command_args(start)
     start.set_defaults(handler=guarded(_start), command_name="game start")
 
@@ -107,6 +134,38 @@ def register(sub: Any) -> None:
     _db(listing)
     listing.add_argument("--json", action="store_true", help="the list as JSON")
     listing.set_defaults(handler=guarded(_list), command_name="game list")
+
+
+EXAMPLE_DESCRIPTION = """\
+Print a complete start command for a rule set, one that 'mekref game start' accepts as it is,
+to copy and edit; with --next, a command the campaign it sets up accepts next.
+
+  succession_wars  the sample map, the two-player split of the rule book (Davion and Steiner
+                   against Kurita, Marik and Liao) and every free set-up piece of the 3025
+                   Order of Battle placed in a legal Region (its House capital, or a Region
+                   bordering the one its set-up rule names). Change the seed before a real game.
+  dystopian_wars   two fleets (Britannia and the Empire of the Blazing Sun) with their squadrons
+  objectives       two sides, four objectives (open, mobile, hidden, garrisoned) and their squads
+  house_rules      the set-up: a seed for the house rules' dice
+  tripwire         a campaign with two sides
+docs/succession-wars.md, docs/dystopian-wars.md, docs/objectives.md and docs/house-rules.md
+explain every field.
+"""
+
+
+def _example(args: argparse.Namespace) -> int:
+    data = example_next(args.ruleset) if args.next else example_start(args.ruleset)
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"{args.out}: cannot write ({exc.strerror}); check the path") from None
+    kind = "follow-up" if args.next else "start"
+    print(f"wrote the {args.ruleset} example {kind} command to {args.out}", file=sys.stderr)
+    return 0
 
 
 def _db(parser: argparse.ArgumentParser) -> None:
@@ -181,6 +240,7 @@ def _schema_json(schema: CommandSchema, setup: bool) -> dict[str, Any]:
                 "type": f.type,
                 "required": f.required,
                 **({"allowed": list(f.allowed)} if f.allowed else {}),
+                **({"doc": f.doc} if f.doc else {}),
                 **({} if f.required else {"default": f.default}),
             }
             for f in items
@@ -215,6 +275,8 @@ def _commands(args: argparse.Namespace) -> int:
         console.print(Text(heading, style="bold"))
         if schema.doc:
             console.print(f"  {schema.doc}")
+        if setup:
+            console.print(f"  a complete one to edit: mekref game example --ruleset {game.name}")
         _print_fields(console, schema.fields, "  ")
         for name, fields in schema.objects:
             console.print(f"  {name}:")
@@ -227,7 +289,12 @@ def _print_fields(console: Console, fields: tuple[FieldSchema, ...], indent: str
     for f in fields:
         mark = "*" if f.required else " "
         extra = "" if f.required else f"  (default {json.dumps(f.default)})"
+        # An enum's values are already its type ("one of: ..."); a str field lists its own.
+        if f.allowed and not f.type.startswith("one of"):
+            extra += "  one of: " + ", ".join(json.dumps(a) for a in f.allowed)
         console.print(f"{indent}{mark} {f.name}: {f.type}{extra}")
+        if f.doc:
+            console.print(f"{indent}    {f.doc}")
 
 
 # -- running ------------------------------------------------------------------------------
@@ -257,6 +324,8 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
     # The command file is read before the store is opened: a typo in it is reported as
     # such, whatever the state of the store.
     text = _read_json(args.command, args.actor)
+    if starting:
+        _fill_board(args, text)
     try:
         # 'game start' is 'campaign new' for every rule set: the one place it may create the store.
         with opened(args.db, create=starting) as app:
@@ -280,6 +349,19 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
     else:
         _print_events(*shown)
     return 0
+
+
+def _fill_board(args: argparse.Namespace, text: _CommandText) -> None:
+    if args.ruleset != SUCCESSION_WARS:
+        if args.map is not None:
+            raise CliError(f"--map is for succession_wars; {args.ruleset} has no such board")
+        return
+    try:
+        warning = fill_map(text.data, text.where, args.map)
+    except MapInputError as exc:
+        raise CliError(str(exc)) from None
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)
 
 
 def _start(args: argparse.Namespace) -> int:

@@ -26,9 +26,10 @@ class FieldSchema:
     name: str
     type: str  # readable: "str", "int", "list of str", "Position", "one of: a, b"
     required: bool
-    allowed: tuple[str, ...] = ()  # the values an enum or literal field takes
+    #: The values an enum or literal field takes, or a str field's ``metadata["allowed"]``.
+    allowed: tuple[str, ...] = ()
     default: JsonValue = None
-    doc: str = ""
+    doc: str = ""  # a field's ``metadata["doc"]``: what it means, when the type cannot say
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,8 +88,9 @@ def _fields(cls: type, objects: dict[str, tuple[FieldSchema, ...]]) -> tuple[Fie
                 name=f.name,
                 type=_type_text(hint),
                 required=not has_default,
-                allowed=_allowed(hint),
+                allowed=_allowed(hint) or tuple(f.metadata.get("allowed", ())),
                 default=default,
+                doc=str(f.metadata.get("doc", "")),
             )
         )
     return tuple(out)
@@ -153,6 +155,10 @@ def _example_object(cls: type) -> dict[str, JsonValue]:
             continue
         if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
             continue  # optional: the example shows what must be given
+        allowed = f.metadata.get("allowed", ())
+        if hints[f.name] is str and allowed:
+            out[f.name] = str(allowed[0])  # a value the field takes, not a placeholder
+            continue
         out[f.name] = _example(hints[f.name], f.name)
     return out
 

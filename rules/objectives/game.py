@@ -18,6 +18,7 @@ from mekref.rules.messages import Command
 from mekref.rules.objectives import commands as c
 from mekref.rules.objectives import events as e
 from mekref.rules.objectives.decide import DECIDERS
+from mekref.rules.objectives.describe import describe
 from mekref.rules.objectives.fold import EVOLVERS
 from mekref.rules.objectives.model import ObjectivesState, ObjectiveStatus
 
@@ -82,6 +83,7 @@ OBJECTIVES: RuleSet[ObjectivesState] = RuleSet(
     noun="scenario",
     acting_side=_acting_side,
     views=ObjectivesViews(),
+    describe=describe,
 )
 
 initial_state = OBJECTIVES.initial_state

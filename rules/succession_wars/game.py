@@ -12,6 +12,7 @@ from mekref.rules.kernel import Decider, RuleSet
 from mekref.rules.messages import Command
 from mekref.rules.succession_wars import combat, economy, intrigue, movement, turn
 from mekref.rules.succession_wars import messages as m
+from mekref.rules.succession_wars.describe import describe
 from mekref.rules.succession_wars.evolve import EVOLVERS
 from mekref.rules.succession_wars.model import Phase, SWState
 from mekref.rules.succession_wars.start import decide_start
@@ -69,6 +70,7 @@ SUCCESSION_WARS: RuleSet[SWState] = RuleSet(
     over=_over,
     acting_side=_acting_side,
     views=SuccessionWarsViews(),
+    describe=describe,
 )
 
 initial_state = SUCCESSION_WARS.initial_state

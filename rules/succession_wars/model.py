@@ -21,7 +21,7 @@ class Region:
     name: str
     house: str  # the House (or ComStar, or a Periphery state) holding it at the start
     resource: int  # millions of C-Bills per Collect Taxes Phase
-    capital: str = ""  # "house", "regional" or ""
+    capital: str = field(default="", metadata={"allowed": ("", "house", "regional")})
     center: bool = False  # a Manufacturing Center at the start
     periphery: bool = False
     terra: bool = False

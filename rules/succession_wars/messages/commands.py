@@ -3,7 +3,7 @@ parts they share (placements, retreats, bids, battle results)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mekref.rules.messages import Command, command_type
 from mekref.rules.succession_wars.model import (
@@ -54,13 +54,36 @@ class GroupResult:
 # --- commands ------------------------------------------------------------------------------------
 
 
+#: What SWBuy buys (the price table's rows; a test holds the two equal).
+BUY_ITEMS = (
+    "house_mech",
+    "merc_rebuild",
+    "upgrade",
+    "conventional",
+    "jumpship_1",
+    "jumpship_2",
+    "jumpship_3",
+    "jumpship_5",
+)
+
+
 @command_type("SWStartCampaign")
 @dataclass(frozen=True, kw_only=True)
 class SWStartCampaign(Command):
     seed: str
-    map: SWMap
-    players: tuple[tuple[str, str], ...]  # (House, player)
-    placements: tuple[Placement, ...] = ()  # free set-up pieces
+    map: SWMap = field(
+        metadata={
+            "doc": "the board; 'mekref game start' also takes a bundled map's name "
+            '("sample") or a TOML map file ("board.toml") here'
+        }
+    )
+    players: tuple[tuple[str, str], ...] = field(
+        metadata={"doc": "[House, player] for each of the five Houses; a player may hold several"}
+    )
+    placements: tuple[Placement, ...] = field(
+        default=(),
+        metadata={"doc": "every free set-up piece (see 'mekref game example') and its Region"},
+    )
     scenario: str = "3025"
 
 
@@ -74,7 +97,7 @@ class SWEndPhase(Command):
 @dataclass(frozen=True, kw_only=True)
 class SWBuy(Command):
     house: str
-    item: str  # house_mech, merc_rebuild, upgrade, conventional, jumpship_1/2/3/5
+    item: str = field(metadata={"allowed": BUY_ITEMS})
     unit: str = ""  # the counter to build, rebuild or upgrade
     free: bool = False  # use a unit owed at no cost
 
