@@ -76,6 +76,12 @@ def test_force_import_through_the_console_script(tmp_path: Path) -> None:
         assert lance in out
     assert "Robert Grey 1/2" in out
     assert "force construction:" in out
+    # The same construction checks as for a MUL: Fox's Teeth has no aerospace pair, no Force
+    # Commander and Elite pilots, so a plain import is refused with the rules listed.
+    assert "force construction: 9 violation(s)" in out
+    r = mekref("force", "import", "--db", db, "--side", "blue", str(src))
+    assert r.returncode != 0
+    assert "refused: the force breaks 9 construction rule(s)" in r.stderr + r.stdout
     r = mekref("force", "import", "--db", db, "--side", "blue", str(src),
                "--unchecked", "--referee", "Ann", "--reason", "MekHQ campaign test")  # fmt: skip
     assert r.returncode == 0, r.stdout + r.stderr
