@@ -113,6 +113,14 @@ def test_truncated_and_bomb_gzip_refused(tmp_path: Path) -> None:
     zipped = gzip.compress(FIXTURE.read_bytes())
     with pytest.raises(MulReadError):
         read_campaign_bytes(zipped[: len(zipped) // 2], "cut.cpnx.gz")
+    db = str(tmp_path / "c.db")
+    assert mekref("campaign", "new", "--db", db, "--name", "X", "--seed", "1",
+                  "--side", "blue:Blue", "--side", "red:Red").returncode == 0  # fmt: skip
+    cut = tmp_path / "cut.cpnx.gz"
+    cut.write_bytes(zipped[: len(zipped) // 2])
+    r = mekref("force", "import", "--db", db, "--side", "blue", str(cut))
+    assert r.returncode != 0
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     bomb = gzip.compress(b"<campaign>" + b" " * (200 * 1024 * 1024) + b"</campaign>")
     with pytest.raises(MulReadError) as info:
         read_campaign_bytes(bomb, "bomb.cpnx.gz")
