@@ -1,4 +1,4 @@
-"""``mekref force import``: a side's TO&E from a MegaMek unit list.
+"""``mekref force import``: a side's TO&E from a MegaMek unit list or a MekHQ campaign.
 
 Every unit and person gets a UUID here, in the shell (a ``externalId`` the file already carries
 is kept, so battle records written from the campaign's own scenario files match by id).
@@ -25,6 +25,11 @@ from mekref.adapters.megamek.bv_table import BvTable, BvTableError, parse_units_
 from mekref.adapters.megamek.condition import merge_condition
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.errors import MulReadError
+from mekref.adapters.megamek.mekhq_reader import (
+    campaign_as_mul,
+    is_campaign,
+    read_campaign_bytes,
+)
 from mekref.adapters.megamek.mul_model import Entity, MulFile
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup
@@ -70,6 +75,7 @@ examples:
   mekref force import --db c.db --side loyalists alpha.mul --units-dir ~/megamek/data/mekfiles
   mekref force import --db c.db --side red red.mul --bv-table Units.txt
   mekref force import --db c.db --side red red.mul --unchecked --referee Ann --reason "demo game"
+  mekref force import --db c.db --side blue "Fox's Teeth.cpnx" --units-dir ~/megamek/data/mekfiles
 """
 
 _KINDS: dict[ak.UnitKind, UnitKind] = {
@@ -301,7 +307,13 @@ def register(sub: Any) -> None:
     )
     add_db(imp)
     imp.add_argument("--side", required=True, help="the side that owns the force")
-    imp.add_argument("file", type=Path, metavar="FORCE.mul", help="MegaMek unit list")
+    imp.add_argument(
+        "file",
+        type=Path,
+        metavar="FORCE.mul",
+        help="MegaMek unit list, or a MekHQ campaign (.cpnx, plain or gzipped): its units, "
+        "their crews' skills and hits, and its TO&E as companies and lances",
+    )
     imp.add_argument("--units-dir", type=Path, metavar="DIR", help="unit designs (.mtf/.blk)")
     imp.add_argument("--bv-table", type=Path, metavar="Units.txt", help="MegaMek BV export")
     imp.add_argument(
@@ -321,6 +333,8 @@ def read_mul(path: Path) -> tuple[MulFile, bytes]:
     except OSError as exc:
         raise CliError(f"{path}: cannot read ({exc.strerror}); check the path") from exc
     try:
+        if is_campaign(data, str(path)):
+            return campaign_as_mul(read_campaign_bytes(data, str(path)), str(path)), data
         return read_mul_bytes(data, str(path)), data
     except MulReadError as exc:
         raise CliError(exc.one_line(), exc.exit_code) from exc
