@@ -167,6 +167,18 @@ class SqliteEventStore(SqlEventStore):
         tables = {str(r[0]) for r in conn.execute(_TABLES_SQL).fetchall()}
         if tables and "schema_version" not in tables:
             raise self._not_ours(tables)
+        # One process at a time switches the journal and migrates: several daemons or commands
+        # opening a new file at once would otherwise race for the journal-mode change, which
+        # SQLite may answer "database is locked" without waiting for its busy timeout.
+        self._lock_dir.mkdir(exist_ok=True)
+        schema_lock = FileLock(self._lock_dir / "schema.lock")
+        schema_lock.acquire(timeout=-1, poll_interval=_LOCK_POLL_SECONDS)
+        try:
+            self._switch_and_migrate(conn)
+        finally:
+            schema_lock.release()
+
+    def _switch_and_migrate(self, conn: sqlite3.Connection) -> None:
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
         if mode is None or str(mode[0]).lower() != "wal":
             raise StoreError(f"{self.path}: could not switch SQLite to WAL mode (got {mode!r})")
