@@ -12,8 +12,9 @@ the design it has; captured units keep theirs when they change sides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
+from typing import Any
 
 from mekref.adapters.megamek.design import TechBase as AdapterTechBase
 from mekref.adapters.megamek.design import TransportBay, UnitDesign
@@ -73,102 +74,43 @@ def _float(value: Fraction | None) -> float | None:
 
 
 def stored_design(design: UnitDesign) -> StoredDesign:
-    """The campaign's copy of a design read from a unit file."""
+    """The campaign's copy of a design read from a unit file: every field of the same name,
+    with tons as exact fractions and critical slots as sorted pairs."""
+    same = {f.name: getattr(design, f.name) for f in fields(StoredDesign)}
     return StoredDesign(
-        chassis=design.chassis,
-        model=design.model,
-        kind=design.kind,
-        movement_mode=design.movement_mode,
-        tonnage=_tons(design.tonnage),
-        tech_base=design.tech_base,
-        rules_level=design.rules_level,
-        intro_year=design.intro_year,
-        walk_mp=design.walk_mp,
-        jump_mp=design.jump_mp,
-        safe_thrust=design.safe_thrust,
-        engine=design.engine,
-        structure_type=design.structure_type,
-        armor_type=design.armor_type,
-        locations=design.locations,
-        structural_integrity=design.structural_integrity,
-        crit_slots=tuple(sorted((loc, tuple(slots)) for loc, slots in design.crit_slots.items())),
-        equipment=design.equipment,
-        ammo_bins=design.ammo_bins,
-        bays=tuple(
-            StoredBay(
-                kind=b.kind,
-                capacity=_tons(b.capacity),
-                doors=b.doors,
-                bay_number=b.bay_number,
-                raw=b.raw,
-                omnipod=b.omnipod,
-            )
-            for b in design.bays
-        ),
-        crew=design.crew,
-        trooper_count=design.trooper_count,
-        ba_weight_class=design.ba_weight_class,
-        squad_size=design.squad_size,
-        squad_count=design.squad_count,
-        mul_id=design.mul_id,
-        uuid=design.uuid,
-        # Only the file's name: the same design read from another folder is the same design.
-        source_file=design.source_file.replace("\\", "/").rsplit("/", 1)[-1],
-        omni=design.omni,
-        support_vehicle=design.support_vehicle,
-        heat_sinks=design.heat_sinks,
-        heat_sink_type=design.heat_sink_type,
-        quirks=design.quirks,
+        **{
+            **same,
+            "tonnage": _tons(design.tonnage),
+            "crit_slots": tuple(
+                sorted((loc, tuple(slots)) for loc, slots in design.crit_slots.items())
+            ),
+            "bays": tuple(
+                StoredBay(**{**_bay_fields(b), "capacity": _tons(b.capacity)}) for b in design.bays
+            ),
+            # Only the file's name: the same design read from another folder is the same design.
+            "source_file": design.source_file.replace("\\", "/").rsplit("/", 1)[-1],
+        }
     )
 
 
 def unit_design(stored: StoredDesign) -> UnitDesign:
     """The adapter's design back from the campaign's copy (what the condition merge reads)."""
+    same = {f.name: getattr(stored, f.name) for f in fields(StoredDesign)}
     return UnitDesign(
-        chassis=stored.chassis,
-        model=stored.model,
-        kind=stored.kind,
-        movement_mode=stored.movement_mode,
-        tonnage=_float(stored.tonnage),
-        tech_base=stored.tech_base,
-        rules_level=stored.rules_level,
-        intro_year=stored.intro_year,
-        walk_mp=stored.walk_mp,
-        jump_mp=stored.jump_mp,
-        safe_thrust=stored.safe_thrust,
-        engine=stored.engine,
-        structure_type=stored.structure_type,
-        armor_type=stored.armor_type,
-        locations=stored.locations,
-        structural_integrity=stored.structural_integrity,
-        crit_slots=dict(stored.crit_slots),
-        equipment=stored.equipment,
-        ammo_bins=stored.ammo_bins,
-        bays=tuple(
-            TransportBay(
-                kind=b.kind,
-                capacity=_float(b.capacity),
-                doors=b.doors,
-                bay_number=b.bay_number,
-                raw=b.raw,
-                omnipod=b.omnipod,
-            )
-            for b in stored.bays
-        ),
-        crew=stored.crew,
-        trooper_count=stored.trooper_count,
-        ba_weight_class=stored.ba_weight_class,
-        squad_size=stored.squad_size,
-        squad_count=stored.squad_count,
-        mul_id=stored.mul_id,
-        uuid=stored.uuid,
-        source_file=stored.source_file,
-        omni=stored.omni,
-        support_vehicle=stored.support_vehicle,
-        heat_sinks=stored.heat_sinks,
-        heat_sink_type=stored.heat_sink_type,
-        quirks=stored.quirks,
+        **{
+            **same,
+            "tonnage": _float(stored.tonnage),
+            "crit_slots": dict(stored.crit_slots),
+            "bays": tuple(
+                TransportBay(**{**_bay_fields(b), "capacity": _float(b.capacity)})
+                for b in stored.bays
+            ),
+        }
     )
+
+
+def _bay_fields(bay: TransportBay | StoredBay) -> dict[str, Any]:
+    return {f.name: getattr(bay, f.name) for f in fields(StoredBay)}
 
 
 def stored_design_of(state: CampaignState, unit_id: str) -> StoredDesign | None:
@@ -180,11 +122,6 @@ def design_of(state: CampaignState, unit_id: str) -> UnitDesign | None:
     """The design the campaign keeps for a unit, or None when it was imported without one."""
     stored = stored_design_of(state, unit_id)
     return None if stored is None else unit_design(stored)
-
-
-def designs_by_unit(state: CampaignState) -> dict[str, UnitDesign]:
-    """Every unit's kept design, by unit id (units without one are left out)."""
-    return {uid: unit_design(d) for uid in state.units if (d := stored_design_of(state, uid))}
 
 
 # --- the command and its event ------------------------------------------------------------

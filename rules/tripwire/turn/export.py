@@ -24,7 +24,7 @@ from mekref.adapters.megamek.mul_model import (
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage
-from mekref.rules.tripwire.designs import designs_by_unit
+from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn.common import strategic_of
@@ -216,10 +216,19 @@ def scenario_entities(
     s = strategic_of(state)
     e = engagement(s, engagement_id)
     seen = last_seen or {}
-    # The designs the campaign kept at import; ``designs`` only fills in for units without one.
-    known = {**(designs or {}), **designs_by_unit(state)}
+    # The design the campaign kept at import; ``designs`` only fills in for units without one.
+    known = designs or {}
     return tuple(
-        (u, _entity(state, s, u, seen.get(u.unit_id), known.get(u.unit_id)))
+        (
+            u,
+            _entity(
+                state,
+                s,
+                u,
+                seen.get(u.unit_id),
+                design_of(state, u.unit_id) or known.get(u.unit_id),
+            ),
+        )
         for u in committed_units(state, e, side_id)
     )
 
