@@ -11,11 +11,10 @@ import re
 import secrets
 from typing import Any
 
-import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from mekref.daemon.grpc import auth, reports
-from mekref.daemon.grpc.errors import ApiError, FieldViolation, invalid, violations_error
+from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.store import Campaign
@@ -232,13 +231,9 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
             raise invalid("battle_id", "name the battle")
 
         def report() -> campaign_pb2.GetBattleReportResponse:
+            self.s.require_tripwire(cid, "GetBattleReport")
             state = self.s.runner.load(cid).state
-            if not isinstance(state, CampaignState):
-                raise ApiError(
-                    grpc.StatusCode.FAILED_PRECONDITION,
-                    f"a {self.s.runner.game(cid).title} campaign has no MegaMek battle reports",
-                    "no_battles",
-                )
+            assert isinstance(state, CampaignState)  # require_tripwire said so
             found = reports.battle_report(state, request.battle_id, principal.side_id)
             return campaign_pb2.GetBattleReportResponse(
                 text=reports.report_text(found, state), report_json=canonical_json(found)
