@@ -15,6 +15,7 @@ from mekref.rules.dice import Dice
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
 from mekref.rules.dystopian_wars import logistics, mars, postbattle, prebattle
+from mekref.rules.dystopian_wars.describe import describe
 from mekref.rules.dystopian_wars.fold import EVOLVERS
 from mekref.rules.dystopian_wars.model import DystopianState
 from mekref.rules.kernel import Decider, RuleSet
@@ -105,6 +106,7 @@ DYSTOPIAN_WARS: RuleSet[DystopianState] = RuleSet(
     not_started=("no_campaign", "create the campaign first"),
     acting_side=_acting_side,
     views=DystopianWarsViews(),
+    describe=describe,
 )
 
 initial_state = DYSTOPIAN_WARS.initial_state

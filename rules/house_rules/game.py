@@ -17,6 +17,7 @@ from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
 from mekref.rules.house_rules.acquisition import acquire, buy
 from mekref.rules.house_rules.currency import fluctuate
+from mekref.rules.house_rules.describe import describe
 from mekref.rules.house_rules.mapsheets import roll_battlefield
 from mekref.rules.house_rules.missions import roll_mission
 from mekref.rules.house_rules.model import HouseState, PartJob, Pilot
@@ -308,6 +309,7 @@ HOUSE_RULES: RuleSet[HouseState] = RuleSet(
     setup=(c.SetUp,),
     started=lambda state: state.created,
     not_started=("not_set_up", "set up the house-rule modules first"),
+    describe=describe,
 )
 
 initial_state = HOUSE_RULES.initial_state
