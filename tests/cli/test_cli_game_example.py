@@ -129,9 +129,9 @@ def test_dystopian_wars_and_house_rules_outcomes_read_as_words(tmp_path: Path) -
         "dystopian_wars": [
             "battle first: brit against sun, skirmish_royale of 900 points (size die 3); "
             "strategy brit 5+0=5, sun 2+0=2: brit stakes first",
-            "battle first: brit stakes brit:airbase against sun:airbase",
+            "battle first: brit stakes airbase-1 against airbase-2",
             "battle first: brit wins, achieved its Field Order (3-1 VP)",
-            "brit takes territory sun:airbase from sun",
+            "brit takes territory airbase-2 from sun",
             "brit commodore XP +2 = 2 (win_skirmish_royale)",
             "sun commodore XP +0 = 0\n",
         ],
