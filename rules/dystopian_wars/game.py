@@ -18,6 +18,7 @@ from mekref.rules.dystopian_wars import logistics, mars, postbattle, prebattle
 from mekref.rules.dystopian_wars.describe import describe
 from mekref.rules.dystopian_wars.fold import EVOLVERS
 from mekref.rules.dystopian_wars.model import DystopianState
+from mekref.rules.dystopian_wars.summary import summarize
 from mekref.rules.kernel import Decider, RuleSet
 from mekref.rules.messages import Command
 
@@ -107,6 +108,7 @@ DYSTOPIAN_WARS: RuleSet[DystopianState] = RuleSet(
     acting_side=_acting_side,
     views=DystopianWarsViews(),
     describe=describe,
+    summarize=summarize,
 )
 
 initial_state = DYSTOPIAN_WARS.initial_state

@@ -31,6 +31,7 @@ from mekref.rules.house_rules.pilots import (
 from mekref.rules.house_rules.random_damage import roll_pre_battle_damage
 from mekref.rules.house_rules.repairs import Attempt, botch_mark, check_rating, may_attempt
 from mekref.rules.house_rules.retreat import roll_retreat
+from mekref.rules.house_rules.summary import summarize
 from mekref.rules.house_rules.table_loader import load_tables
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, Event
@@ -310,6 +311,7 @@ HOUSE_RULES: RuleSet[HouseState] = RuleSet(
     started=lambda state: state.created,
     not_started=("not_set_up", "set up the house-rule modules first"),
     describe=describe,
+    summarize=summarize,
 )
 
 initial_state = HOUSE_RULES.initial_state
