@@ -19,6 +19,7 @@ from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
+    EXIT_REFUSED,
     CliError,
     add_db,
     add_referee,
@@ -35,10 +36,12 @@ from mekref.daemon.cli_campaign import (
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.mms_export import export_engagement_mms, megamek_boards
 from mekref.daemon.samples import ginestra as GINESTRA
+from mekref.daemon.terminal import terminal_safe
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import events as ev
+from mekref.rules.tripwire.turn.events import OrdersSubmitted
 from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
 from mekref.rules.tripwire.turn.orders import (
     ACTIONS,
@@ -238,9 +241,18 @@ def run_submit(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     orders = tuple(parse_order(o, params) for o in args.order)
     cmd = SubmitOrders(actor=args.side, side_id=args.side, day=args.day, orders=orders)
-    execute(args, cmd)
-    out_console().print(f"{len(orders)} order(s) stored for {args.side}, day {args.day}")
-    return EXIT_OK
+    done = execute(args, cmd)
+    stored = next(e for e in done.events if isinstance(e, OrdersSubmitted))
+    console = out_console()
+    console.print(f"{len(stored.orders)} order(s) stored for {args.side}, day {args.day}")
+    for refused in stored.refused:
+        # Each order stands on its own: the refused ones are named, with why (ruling T-O3).
+        console.print(
+            f"refused: {terminal_safe(refused.formation_id)}: {terminal_safe(refused.reason)}",
+            markup=False,
+            highlight=False,
+        )
+    return EXIT_REFUSED if stored.refused else EXIT_OK
 
 
 def describe(o: FormationOrder) -> str:

@@ -13,6 +13,7 @@ from mekref.daemon.grpc import auth
 from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.rules.tripwire.turn import orders
+from mekref.rules.tripwire.turn.events import OrdersSubmitted
 from mekref.v1 import orders_pb2, orders_pb2_grpc
 
 MAX_ORDERS = 200
@@ -84,9 +85,14 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         )
 
         executed = await self.s.execute(context, cid, command)
+        stored = next(e for e in executed.events if isinstance(e, OrdersSubmitted))
         return orders_pb2.SubmitOrdersResponse(
             orders=[order_message(o) for o in orders.orders_of(executed.state, side_id)],
             last_seq=executed.last_seq,
+            refused=[
+                orders_pb2.RefusedOrder(formation_id=r.formation_id, code=r.code, reason=r.reason)
+                for r in stored.refused
+            ],
         )
 
     @rpc
