@@ -204,6 +204,27 @@ def test_each_order_stands_on_its_own(ginestra: Running) -> None:
     assert _listed(loyal, cid) == [("alpha", "guard")]
 
 
+def test_plan_route_gives_todays_order(ginestra: Running) -> None:
+    g, cid = ginestra, ginestra.campaign_id
+    loyal = g.as_side("loyalist")
+    plan = loyal.orders.PlanRoute(
+        orders_pb2.PlanRouteRequest(campaign_id=cid, formation_id="alpha", to_hex="0707"),
+        metadata=loyal.md,
+    )
+    assert plan.path[-1] == "0707" and plan.cost_mp >= len(plan.path)
+    assert list(plan.today_path) == list(plan.path)[: len(plan.today_path)]
+    assert plan.todays_order.action == "move"
+    if plan.today_path:
+        stored = _submit(loyal, cid, plan.todays_order)
+        assert not stored.refused
+    with pytest.raises(grpc.RpcError) as caught:
+        loyal.orders.PlanRoute(
+            orders_pb2.PlanRouteRequest(campaign_id=cid, formation_id="bravo", to_hex="0707"),
+            metadata=loyal.md,
+        )
+    assert reason_of(caught.value) == "not_your_formation"
+
+
 def test_an_enemy_formation_is_answered_like_a_missing_one(ginestra: Running) -> None:
     g, cid = ginestra, ginestra.campaign_id
     loyal = g.as_side("loyalist")
