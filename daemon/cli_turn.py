@@ -19,6 +19,7 @@ from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
+    EXIT_REFUSED,
     CliError,
     add_db,
     add_referee,
@@ -35,10 +36,13 @@ from mekref.daemon.cli_campaign import (
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.mms_export import export_engagement_mms, megamek_boards
 from mekref.daemon.samples import ginestra as GINESTRA
+from mekref.daemon.terminal import terminal_safe
+from mekref.rules.codec import to_jsonable
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import events as ev
+from mekref.rules.tripwire.turn.events import OrdersSubmitted
 from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
 from mekref.rules.tripwire.turn.orders import (
     ACTIONS,
@@ -50,6 +54,7 @@ from mekref.rules.tripwire.turn.orders import (
     without_orders,
 )
 from mekref.rules.tripwire.turn.plugin import RepositionFormation
+from mekref.rules.tripwire.turn.route import plan_route
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
 from mekref.rules.tripwire.turn.state import UnitMobility
 from mekref.rules.tripwire.turn.weather import level_name
@@ -67,6 +72,18 @@ examples:
       --param bravo:objective=raid
   mekref orders list --db g.db --side rebel
   mekref orders withdraw --db g.db --side rebel --day 1 bravo
+  mekref route --db g.db --side loyalist --formation alpha --to 1210   the path, today's part
+"""
+
+ROUTE_EPILOG = """\
+The cheapest legal path (fewest MP) from where the formation stands to a hex, over the map's
+terrain, rivers and roads with the formation's own movement, and the part of it today's MP
+covers, as an --order for 'mekref orders submit'. A long march takes several days: ask again
+each day from where the formation then stands.
+
+examples:
+  mekref route --db g.db --side loyalist --formation alpha --to 1210
+  mekref route --db g.db --side loyalist --formation alpha --to 1210 --forced-march --json
 """
 
 TURN_EPILOG = """\
@@ -124,6 +141,22 @@ def register(sub: Any) -> None:
     withdraw.add_argument("--day", type=int, required=True)
     withdraw.add_argument("formations", nargs="+", metavar="FORMATION")
     withdraw.set_defaults(handler=guarded(run_withdraw), command_name="orders withdraw")
+
+    route = sub.add_parser(
+        "route",
+        help="the cheapest legal path for a formation, and today's part as an order",
+        epilog=ROUTE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_db(route)
+    route.add_argument("--side", required=True, help="the side whose formation it is")
+    route.add_argument("--formation", required=True, metavar="ID")
+    route.add_argument("--to", required=True, metavar="HEX", help="the hex to reach, e.g. 1210")
+    route.add_argument(
+        "--forced-march", action="store_true", help="plan with forced march's extra MP"
+    )
+    route.add_argument("--json", action="store_true", help="the route as JSON")
+    route.set_defaults(handler=guarded(run_route), command_name="route")
 
     kw = {"epilog": TURN_EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
     turn = sub.add_parser("turn", help="set up the strategic map, resolve the day (referee)", **kw)
@@ -238,8 +271,42 @@ def run_submit(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     orders = tuple(parse_order(o, params) for o in args.order)
     cmd = SubmitOrders(actor=args.side, side_id=args.side, day=args.day, orders=orders)
-    execute(args, cmd)
-    out_console().print(f"{len(orders)} order(s) stored for {args.side}, day {args.day}")
+    done = execute(args, cmd)
+    stored = next(e for e in done.events if isinstance(e, OrdersSubmitted))
+    console = out_console()
+    console.print(f"{len(stored.orders)} order(s) stored for {args.side}, day {args.day}")
+    for refused in stored.refused:
+        # Each order stands on its own: the refused ones are named, with why (ruling T-O3).
+        console.print(
+            f"refused: {terminal_safe(refused.formation_id)}: {terminal_safe(refused.reason)}",
+            markup=False,
+            highlight=False,
+        )
+    return EXIT_REFUSED if stored.refused else EXIT_OK
+
+
+def run_route(args: argparse.Namespace) -> int:
+    state = campaign_state(args)
+    try:
+        plan = plan_route(state, args.side, args.formation, args.to, forced_march=args.forced_march)
+    except Refusal as exc:
+        raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
+    if args.json:
+        print_json({**to_jsonable(plan), "order": plan.order_spec})
+        return EXIT_OK
+    console = out_console()
+    console.print(
+        f"{plan.formation_id} from {plan.start} to {plan.goal}: {plan.cost_mp} MP over "
+        f"{len(plan.path)} hexes ({plan.mp_per_day} MP a day off the road)",
+        markup=False,
+        highlight=False,
+    )
+    console.print("route: " + " ".join(plan.path), markup=False, highlight=False)
+    if plan.today:
+        reach = "it arrives" if plan.today == plan.path else f"as far as {plan.today[-1]}"
+        console.print(f"today ({reach}): --order {plan.order_spec}", markup=False)
+    else:
+        console.print("today: not even the first hex fits in today's MP", markup=False)
     return EXIT_OK
 
 

@@ -192,6 +192,39 @@ def test_refusals_carry_the_field_and_the_rule_code(ginestra: Running) -> None:
         "orders[0].formation_id", "orders[0].action", "orders[1].path"}  # fmt: skip
 
 
+def test_each_order_stands_on_its_own(ginestra: Running) -> None:
+    # Ruling T-O3: a bad order is refused alone; the submission's good ones are stored.
+    g, cid = ginestra, ginestra.campaign_id
+    loyal = g.as_side("loyalist")
+    done = _submit(loyal, cid, Order(formation_id="alpha", action="guard"),
+                   Order(formation_id="hover", action="move", path=["0707"]))  # fmt: skip
+    assert [(o.formation_id, o.action) for o in done.orders] == [("alpha", "guard")]
+    assert [(r.formation_id, r.code) for r in done.refused] == [("hover", "illegal_path")]
+    assert done.refused[0].reason.startswith("orders[1].path[0]: hex 0707")
+    assert _listed(loyal, cid) == [("alpha", "guard")]
+
+
+def test_plan_route_gives_todays_order(ginestra: Running) -> None:
+    g, cid = ginestra, ginestra.campaign_id
+    loyal = g.as_side("loyalist")
+    plan = loyal.orders.PlanRoute(
+        orders_pb2.PlanRouteRequest(campaign_id=cid, formation_id="alpha", to_hex="0707"),
+        metadata=loyal.md,
+    )
+    assert plan.path[-1] == "0707" and plan.cost_mp >= len(plan.path)
+    assert list(plan.today_path) == list(plan.path)[: len(plan.today_path)]
+    assert plan.todays_order.action == "move"
+    if plan.today_path:
+        stored = _submit(loyal, cid, plan.todays_order)
+        assert not stored.refused
+    with pytest.raises(grpc.RpcError) as caught:
+        loyal.orders.PlanRoute(
+            orders_pb2.PlanRouteRequest(campaign_id=cid, formation_id="bravo", to_hex="0707"),
+            metadata=loyal.md,
+        )
+    assert reason_of(caught.value) == "not_your_formation"
+
+
 def test_an_enemy_formation_is_answered_like_a_missing_one(ginestra: Running) -> None:
     g, cid = ginestra, ginestra.campaign_id
     loyal = g.as_side("loyalist")

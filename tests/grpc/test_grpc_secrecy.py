@@ -40,6 +40,10 @@ def _acting_for_liao(s: Stubs, cid: str) -> dict[str, Callable[[], object]]:
             metadata=md),
         "ResolveTurn": lambda: s.orders.ResolveTurn(
             orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=md),
+        "PlanRoute": lambda: s.orders.PlanRoute(
+            orders_pb2.PlanRouteRequest(
+                campaign_id=cid, side_id="liao", formation_id="liao-1", to_hex="0101"),
+            metadata=md),
         "ListPendingBattles": lambda: s.battles.ListPendingBattles(
             battle_pb2.ListPendingBattlesRequest(campaign_id=cid), metadata=md),
         "SetRefereeInputs": lambda: s.battles.SetRefereeInputs(
@@ -64,6 +68,9 @@ def _on_campaign(s: Stubs, cid: str) -> dict[str, Callable[[], object]]:
             campaign_pb2.GetBattleReportRequest(campaign_id=cid, battle_id="b1"), metadata=md),
         "ListOrders": lambda: s.orders.ListOrders(
             orders_pb2.ListOrdersRequest(campaign_id=cid), metadata=md),
+        "PlanRoute": lambda: s.orders.PlanRoute(
+            orders_pb2.PlanRouteRequest(campaign_id=cid, formation_id="x", to_hex="0101"),
+            metadata=md),
         "UploadBattleFile": lambda: s.battles.UploadBattleFile(
             battle_pb2.UploadBattleFileRequest(
                 campaign_id=cid, file_name="a.mul", content=b"<unit/>"),

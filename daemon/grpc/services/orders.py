@@ -13,6 +13,8 @@ from mekref.daemon.grpc import auth
 from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.rules.tripwire.turn import orders
+from mekref.rules.tripwire.turn.events import OrdersSubmitted
+from mekref.rules.tripwire.turn.route import plan_route
 from mekref.v1 import orders_pb2, orders_pb2_grpc
 
 MAX_ORDERS = 200
@@ -84,9 +86,14 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         )
 
         executed = await self.s.execute(context, cid, command)
+        stored = next(e for e in executed.events if isinstance(e, OrdersSubmitted))
         return orders_pb2.SubmitOrdersResponse(
             orders=[order_message(o) for o in orders.orders_of(executed.state, side_id)],
             last_seq=executed.last_seq,
+            refused=[
+                orders_pb2.RefusedOrder(formation_id=r.formation_id, code=r.code, reason=r.reason)
+                for r in stored.refused
+            ],
         )
 
     @rpc
@@ -147,3 +154,40 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
             last_seq=executed.last_seq,
             event_types=[type(e).TYPE for e in executed.events],
         )
+
+    @rpc
+    async def PlanRoute(
+        self, request: orders_pb2.PlanRouteRequest, context: Context
+    ) -> orders_pb2.PlanRouteResponse:
+        cid = check_campaign_id(request.campaign_id)
+        principal = auth.current_principal()
+        side_id = auth.acting_side(principal, cid, request.side_id)
+        if not request.formation_id:
+            raise invalid("formation_id", "name the formation")
+        if not request.to_hex or len(request.to_hex) > MAX_TEXT:
+            raise invalid("to_hex", "name the hex to reach, e.g. 1210")
+
+        def plan() -> orders_pb2.PlanRouteResponse:
+            self.s.require_tripwire(cid, "PlanRoute")
+            state = self.s.runner.load(cid).state
+            found = plan_route(
+                state,
+                side_id,
+                request.formation_id,
+                request.to_hex,
+                forced_march=request.forced_march,
+            )
+            return orders_pb2.PlanRouteResponse(
+                formation_id=found.formation_id,
+                start_hex=found.start,
+                goal_hex=found.goal,
+                path=list(found.path),
+                cost_mp=found.cost_mp,
+                today_path=list(found.today),
+                mp_per_day=found.mp_per_day,
+                todays_order=orders_pb2.FormationOrder(
+                    formation_id=found.formation_id, action=found.action, path=list(found.today)
+                ),
+            )
+
+        return await self.s.run(context, plan)

@@ -4,8 +4,9 @@ Events without one are public facts (weather, engagements, control, unrest, the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Event, event_type
 from mekref.rules.tripwire.turn.state import (
     EngagementSetup,
@@ -15,6 +16,15 @@ from mekref.rules.tripwire.turn.state import (
     Sighting,
     UnitMobility,
 )
+
+
+@dataclass(frozen=True, kw_only=True)
+class RefusedOrder:
+    """One order of a submission the rules refused: the formation, the code and why."""
+
+    formation_id: str
+    code: str
+    reason: str
 
 
 def is_private(event: Event) -> bool:
@@ -57,6 +67,8 @@ class OrdersSubmitted(Event):
     day: int
     orders: tuple[FormationOrder, ...]
     actor: str
+    #: The submission's orders the rules refused, each with why; the others stand.
+    refused: tuple[RefusedOrder, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("OrdersWithdrawn")

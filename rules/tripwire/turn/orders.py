@@ -26,7 +26,7 @@ from mekref.rules.tripwire.turn.common import (
     strategic_of,
 )
 from mekref.rules.tripwire.turn.data import action_rows
-from mekref.rules.tripwire.turn.events import OrdersSubmitted, OrdersWithdrawn
+from mekref.rules.tripwire.turn.events import OrdersSubmitted, OrdersWithdrawn, RefusedOrder
 from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of, to_hex
 from mekref.rules.tripwire.turn.state import (
     IN_ORBIT,
@@ -254,6 +254,10 @@ def _pool_for(state: CampaignState, side_id: str, order: FormationOrder, field: 
 def decide_submit(
     state: CampaignState, cmd: SubmitOrders, dice: Dice, rules: TripWire
 ) -> list[Event]:
+    """Each order stands or falls on its own: the good ones are stored, the others come back
+    refused with why (ruling T-O3). What is wrong with the whole submission (the day, the side,
+    two orders for one formation) refuses it all, and so does a submission whose every order is
+    refused (nothing would be stored)."""
     s = strategic_of(state)
     if cmd.side_id not in state.sides:
         raise Refusal("unknown_side", f"side_id: no side {cmd.side_id!r}")
@@ -261,10 +265,39 @@ def decide_submit(
     ids = [o.formation_id for o in cmd.orders]
     if len(set(ids)) != len(ids):
         raise Refusal("duplicate_order", "orders: one order per formation per day")
+    accepted: list[FormationOrder] = []
+    refused: list[tuple[FormationOrder, Refusal]] = []
     for i, order in enumerate(cmd.orders):
-        _check_order(state, s, cmd.side_id, order, f"orders[{i}]")
-    norm = tuple(replace(o, path=tuple(label(parse_label(p)) for p in o.path)) for o in cmd.orders)
-    return [OrdersSubmitted(side_id=cmd.side_id, day=cmd.day, orders=norm, actor=cmd.actor)]
+        try:
+            _check_order(state, s, cmd.side_id, order, f"orders[{i}]")
+        except Refusal as refusal:
+            refused.append((order, refusal))
+            continue
+        accepted.append(replace(order, path=tuple(label(parse_label(p)) for p in order.path)))
+    if refused and not accepted:
+        first = refused[0][1]
+        if len(refused) == 1:
+            raise first
+        rest = "; ".join(r.message for _, r in refused[1:])
+        raise Refusal(first.code, f"{first.message}; and {rest}", first.source)
+    return [
+        OrdersSubmitted(
+            side_id=cmd.side_id,
+            day=cmd.day,
+            orders=tuple(accepted),
+            actor=cmd.actor,
+            refused=tuple(
+                RefusedOrder(formation_id=o.formation_id, code=r.code, reason=_reason(r))
+                for o, r in refused
+            ),
+        )
+    ]
+
+
+def _reason(refusal: Refusal) -> str:
+    if refusal.source is None:
+        return refusal.message
+    return f"{refusal.message} (rule, line {refusal.source.line})"
 
 
 def decide_withdraw(
