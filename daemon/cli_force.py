@@ -387,21 +387,23 @@ def run_commanders(args: argparse.Namespace) -> int:
         console.print("no commanders (no unit carries the commander flag or leads a lance)")
         return EXIT_OK
     table = Table(title="commanders (L26-34)", title_justify="left")
-    for column in ("side", "role", "unit", "person", "skills", "level", "bonus", "edge", "state"):
+    for column in ("side", "role", "unit", "person", "level", "bonus", "edge", "state"):
         table.add_column(column, overflow="fold")
     for r in rows:
         table.add_row(
             str(r["side"]),
-            str(r["role"]),
+            "commander" if r["role"] == "force commander" else "lieutenant",
             str(r["unit"]),
-            str(r["person"]) or "nobody",
-            str(r["skills"]),
+            f"{r['person']} {r['skills']}" if r["person"] else "nobody",
             str(r["level"]),
             f"+{r['skill_bonus']}",
             str(r["edge"]),
-            "in play" if r["in_play"] else f"lost: {r['lost']}",
+            "in play" if r["in_play"] else "lost (below)",
         )
     console.print(table)
+    for r in rows:
+        if not r["in_play"]:
+            console.print(f"{r['side']}: {r['unit']}: lost: {r['lost']} (L26)")
     return EXIT_OK
 
 
