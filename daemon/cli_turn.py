@@ -19,6 +19,7 @@ from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
+    EXIT_REFUSED,
     CliError,
     add_db,
     add_referee,
@@ -37,6 +38,7 @@ from mekref.daemon.mms_export import export_engagement_mms, megamek_boards
 from mekref.daemon.samples import ginestra as GINESTRA
 from mekref.rules.messages import Event, RefereeNote
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.game import execute as tripwire_execute
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
@@ -496,10 +498,18 @@ def run_setup(args: argparse.Namespace) -> int:
     with opened(args.db) as app:
         cid = campaign_id_of(app.store, args.campaign)
         runner = app.runner
+        state = runner.load(cid).state
         try:
-            start, places = _setup_commands(runner.load(cid).state, data)
+            start, places = _setup_commands(state, data)
         except (KeyError, ValueError, TypeError) as exc:
             raise CliError(f"{path}: {exc}") from exc
+        # All or nothing: the whole set-up is tried on the current state first (pure, in
+        # memory), so a refused placement does not leave the map started without formations.
+        try:
+            for command in (start, *places):
+                _, state = tripwire_execute(state, command)
+        except Refusal as exc:
+            raise CliError(f"refused: {exc} (nothing recorded)", EXIT_REFUSED) from exc
         run_command(runner, cid, start)
         for place in places:
             run_command(runner, cid, place)

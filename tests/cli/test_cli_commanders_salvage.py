@@ -103,10 +103,8 @@ def test_commander_bonus_is_derived_a_typed_one_must_agree_and_it_is_lost(
     wrong.write_text(STRATEGIC.format(bonus="commander_bonus = 3"), encoding="utf-8")
     said = _refused("turn", "setup", "--db", db, "--file", str(wrong))
     assert "line 29" in said and "Elite 2/3, +2" in said
-    # Another campaign: the referee's override is accepted and recorded.
-    other = tmp_path / "other"
-    other.mkdir()
-    db2 = _campaign(other, red, blue)
+    assert "nothing recorded" in said
+    # Nothing was recorded: the same set-up with the referee's override is accepted, recorded.
     over = tmp_path / "over.toml"
     over.write_text(
         STRATEGIC.format(
@@ -114,8 +112,8 @@ def test_commander_bonus_is_derived_a_typed_one_must_agree_and_it_is_lost(
         ),
         encoding="utf-8",
     )
-    _ok("turn", "setup", "--db", db2, "--file", str(over))
-    state = json.loads(_ok("game", "state", "--db", db2, "--campaign", "Test", "--json"))
+    _ok("turn", "setup", "--db", db, "--file", str(over))
+    state = json.loads(_ok("game", "state", "--db", db, "--campaign", "Test", "--json"))
     alpha = state["state"]["strategic"]["formations"]["alpha"]
     assert alpha["commander_bonus"] == 3
     assert alpha["commander_note"] == {"referee": "Ann", "reason": "SPA"}
