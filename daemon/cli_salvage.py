@@ -8,7 +8,8 @@ three lances; 15 vehicles and 8 platoons or one battle armor squad in the suppor
 without space it is refused, unless the referee keeps it (--referee NAME --reason TEXT,
 recorded). `sell` sells it for WP (the same as `mekref spend sell`). `seat` puts a person of
 the side who is in no unit (hired, a spare, rescued or ransomed) in a unit without a crew: a
-kept unit, or one whose crew died or was captured. `list` shows what waits for a decision.
+kept unit, or one whose crew died or was captured; a person who crewed another type of unit
+(L124: "of the same type") only on the referee's word. `list` shows what waits for a decision.
 """
 
 from __future__ import annotations
@@ -73,7 +74,10 @@ def _sell(a: argparse.Namespace) -> Command:
 
 
 def _seat(a: argparse.Namespace) -> Command:
-    return SeatCrew(unit_id=a.unit, person_id=a.person, actor="cli")
+    note = referee_note(a)
+    return SeatCrew(
+        unit_id=a.unit, person_id=a.person, note=note, actor=note.referee if note else "cli"
+    )
 
 
 def register(sub: Any) -> None:
@@ -100,6 +104,7 @@ def register(sub: Any) -> None:
     a = action("seat", "seat a person in no unit in a unit without a crew", _seat)
     a.add_argument("--unit", required=True, metavar="UNIT_ID")
     a.add_argument("--person", required=True, metavar="PERSON_ID")
+    add_referee(a)  # seat a person of another type, on the referee's word
     ls = actions.add_parser(
         "list", help="salvage waiting, units without a crew, people in no unit", **kw
     )

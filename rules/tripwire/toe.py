@@ -70,6 +70,8 @@ class SeatCrew(Command):
 
     unit_id: str
     person_id: str
+    # The referee's word to seat a person of another type (R-SEAT-2), recorded in the event.
+    note: RefereeNote | None = None
 
 
 @event_type("SalvageKept")
@@ -90,6 +92,7 @@ class CrewSeated(Event):
     person_id: str
     released: tuple[str, ...]  # the former crew (dead, captive or gone): now in no unit
     actor: str
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 # --- the table --------------------------------------------------------------------------------
@@ -343,11 +346,12 @@ def _decide_seat(state: CampaignState, cmd: SeatCrew, dice: Dice, rules: TripWir
             )
         if current is not None:
             before = tt.seat_types.get(current.kind)
-            if before is not None and before != seat_type:
+            if before is not None and before != seat_type and cmd.note is None:
                 raise Refusal(
                     "not_same_type",
                     f"{person.name} crews a {before}, not a {seat_type}: a unit is crewed by "
-                    "a person 'of the same type (e.g. BattleMech, or Vehicle)'",
+                    "a person 'of the same type (e.g. BattleMech, or Vehicle)'; the referee "
+                    "may seat them anyway with --referee NAME --reason TEXT",
                     tt.same_type,
                 )
     return [
@@ -356,6 +360,7 @@ def _decide_seat(state: CampaignState, cmd: SeatCrew, dice: Dice, rules: TripWir
             person_id=person.person_id,
             released=tuple(p for p in unit.crew if p != person.person_id),
             actor=cmd.actor,
+            note=cmd.note,
         )
     ]
 

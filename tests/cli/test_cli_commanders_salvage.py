@@ -154,6 +154,9 @@ def test_salvage_is_kept_only_with_space_and_a_hired_pilot_crews_it(tmp_path: Pa
         "--gunnery", "4", "--piloting", "5", "--id", "nia")  # fmt: skip
     assert "line 136" in _refused("salvage", "seat", "--db", db, "--unit", jenner,
                                   "--person", "nia")  # fmt: skip
+    # Selling goes through the same sale as spend sell: imported without a design, it has no
+    # price and the sale is refused with what to do.
+    assert "design" in _refused("salvage", "sell", "--db", db, "--unit", jenner, "--pool", "fdb")
     # The referee keeps it without space: recorded with who and why.
     said = _ok(*keep, "--lance", "Lance 1", "--referee", "Ann", "--reason", "a 13th 'Mech")
     assert "SalvageKept" in said and "a 13th 'Mech" in said

@@ -165,6 +165,13 @@ def test_ruling_r_seat_2_dead_captive_and_another_type_are_refused() -> None:
     with pytest.raises(Refusal, match="line 124") as caught:
         states.run(wrecked, SeatCrew(unit_id="b1", person_id="p-rv", actor="t"))
     assert caught.value.code == "not_same_type"
+    # The referee may seat them anyway: recorded with who and why.
+    events, over = states.run(
+        wrecked, SeatCrew(unit_id="b1", person_id="p-rv", note=NOTE, actor="Ann")
+    )
+    (event,) = events
+    assert isinstance(event, CrewSeated) and event.note == NOTE
+    assert over.units["b1"].crew == ("p-rv",)
     # r12's pilot, dead or held captive, cannot be seated; free and alive, he can.
     pilot = state.people["p-r12"]
     dead = replace(
