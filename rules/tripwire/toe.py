@@ -174,8 +174,8 @@ def _space(
             over = len(meks) - counts.int("meks")
             if over > compact:
                 return (
-                    f"the company already holds {len(meks) - 1} 'Mechs ({compact} compact): "
-                    f"{counts.int('meks')}, more only with the compact quirk",
+                    f"the company holds {len(meks) - 1} 'Mechs of the {counts.int('meks')} "
+                    f"allowed, more only with the compact quirk ({compact} compact with this one)",
                     counts,
                 )
             if lance not in lances:
@@ -189,8 +189,8 @@ def _space(
             fighters = sum(1 for u in held if u.kind is UnitKind.AEROSPACE_FIGHTER)
             if fighters >= counts.int("fighters"):
                 return (
-                    f"the company already holds {fighters} aerospace fighters: "
-                    f"{counts.int('fighters')}",
+                    f"the company holds {fighters} aerospace fighters of the "
+                    f"{counts.int('fighters')} allowed",
                     counts,
                 )
             return None
@@ -199,7 +199,7 @@ def _space(
     if kind.is_vehicle:
         n = sum(1 for u in held if u.kind.is_vehicle)
         if n >= vehicles.int("max"):
-            return (f"the company already holds {n} vehicles: at most {vehicles.int('max')}",
+            return (f"the company holds {n} vehicles of the {vehicles.int('max')} allowed",
                     vehicles)  # fmt: skip
         return None
     if kind.is_infantry:
@@ -215,7 +215,7 @@ def _space(
             squads or platoons >= infantry.int("max_platoons")
         ):
             return (
-                f"the company already holds {platoons} platoon(s) and {squads} battle armor "
+                f"the company holds {platoons} platoon(s) and {squads} battle armor "
                 f"squad(s): at most {infantry.int('max_platoons')} platoons, or one squad",
                 infantry,
             )
