@@ -84,6 +84,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "cli_spend",
         "spend WarChest between tracks: repair, rearm, heal, train, hire, sell, scrap...",
     ),
+    ("salvage", "cli_salvage", "keep or sell captured units, seat a crew in a unit without one"),
     ("map", "cli_map", "draw the strategic map as SVG or PNG (map render, map show)"),
     ("orders", "cli_turn", "submit, list or withdraw a side's secret orders"),
     ("turn", "cli_turn", "set up the strategic map, resolve the day (referee)"),

@@ -38,8 +38,9 @@ from mekref.daemon.mms_export import export_engagement_mms, megamek_boards
 from mekref.daemon.samples import ginestra as GINESTRA
 from mekref.daemon.terminal import terminal_safe
 from mekref.rules.codec import to_jsonable
-from mekref.rules.messages import Event
+from mekref.rules.messages import Event, RefereeNote
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.game import execute as tripwire_execute
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.events import OrdersSubmitted
@@ -103,6 +104,12 @@ The file names the map, attacker and defender, who holds which location, each de
 Walk/Cruise MP and movement mode, and the formations by unit name ("chassis model"): each
 name takes the next unit of that design the side imported. See
 daemon/samples/ginestra/strategic.toml.
+
+The Force Commander's Skill Bonus to the ambush roll is derived from the commander's
+Gunnery/Piloting (L29-34) and lost while the commander is captured, dead, truly destroyed
+or out of play (L26); `mekref force commanders` lists it. A formation's `commander_bonus`
+that differs from the derived one is refused, unless the formation also gives
+`commander_override = { referee = "Ann", reason = "..." }`, recorded with the placement.
 """
 
 
@@ -523,9 +530,10 @@ def _setup_commands(
                 name=str(f.get("name", f["id"])),
                 unit_ids=tuple(ids),
                 hex=str(f.get("hex", "")),
-                commander_bonus=int(f.get("commander_bonus", 0)),
+                commander_bonus=int(f["commander_bonus"]) if "commander_bonus" in f else None,
                 carries_leader=bool(f.get("carries_leader", False)),
                 baggage_person_days=int(f.get("baggage_person_days", 0)),
+                commander_note=_override(f),
             )
         )
     places = [
@@ -533,6 +541,16 @@ def _setup_commands(
         for side, found in sorted(specs.items())
     ]
     return start, places
+
+
+def _override(f: dict[str, Any]) -> RefereeNote | None:
+    """A formation's ``commander_override = { referee = "...", reason = "..." }``."""
+    given = f.get("commander_override")
+    if given is None:
+        return None
+    if not isinstance(given, dict):
+        raise ValueError(f"formation {f['id']}: commander_override is {{ referee, reason }}")
+    return RefereeNote(referee=str(given.get("referee", "")), reason=str(given.get("reason", "")))
 
 
 def run_setup(args: argparse.Namespace) -> int:
@@ -546,10 +564,18 @@ def run_setup(args: argparse.Namespace) -> int:
     with opened(args.db) as app:
         cid = campaign_id_of(app.store, args.campaign)
         runner = app.runner
+        state = runner.load(cid).state
         try:
-            start, places = _setup_commands(runner.load(cid).state, data)
+            start, places = _setup_commands(state, data)
         except (KeyError, ValueError, TypeError) as exc:
             raise CliError(f"{path}: {exc}") from exc
+        # All or nothing: the whole set-up is tried on the current state first (pure, in
+        # memory), so a refused placement does not leave the map started without formations.
+        try:
+            for command in (start, *places):
+                _, state = tripwire_execute(state, command)
+        except Refusal as exc:
+            raise CliError(f"refused: {exc} (nothing recorded)", EXIT_REFUSED) from exc
         run_command(runner, cid, start)
         for place in places:
             run_command(runner, cid, place)

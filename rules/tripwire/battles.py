@@ -43,6 +43,7 @@ from mekref.rules.tripwire.campaign import Decider, Evolver, side_of
 from mekref.rules.tripwire.model import UnitRole
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
+from mekref.rules.tripwire.toe import SALVAGE_COMPANY
 from mekref.rules.tripwire.victory import RetreatSituation, retreat_conditions
 
 
@@ -468,7 +469,7 @@ def _change_sides(state: CampaignState, unit_id: str, side_id: str) -> CampaignS
     for pid in unit.crew:
         if pid in people:
             people[pid] = replace(people[pid], unit_id=None)
-    moved = replace(unit, side_id=side_id, company="Salvage", lance="Salvage", crew=())
+    moved = replace(unit, side_id=side_id, company=SALVAGE_COMPANY, lance=SALVAGE_COMPANY, crew=())
     return replace(state, units={**state.units, unit_id: moved}, people=people)
 
 

@@ -2,9 +2,10 @@
 
 The tables below list every TripWire command with its decider and every event with its
 evolver, from the modules that hold them: the campaign basics (:mod:`.campaign`), battles
-(:mod:`.battles`), spending between tracks (:mod:`.spending_units`, :mod:`.spending_people`)
-and the strategic turn (:mod:`.turn.plugin`). TripWire's deciders also consult the rule
-tables (:class:`~.ruleset.TripWire`); :func:`_with_tables` hands them over.
+(:mod:`.battles`), spending between tracks (:mod:`.spending_units`, :mod:`.spending_people`),
+kept salvage and seated crews (:mod:`.toe`) and the strategic turn (:mod:`.turn.plugin`).
+TripWire's deciders also consult the rule tables (:class:`~.ruleset.TripWire`);
+:func:`_with_tables` hands them over.
 """
 
 from __future__ import annotations
@@ -16,7 +17,14 @@ from typing import Any
 from mekref.rules.dice import Dice
 from mekref.rules.kernel import Decider, RuleSet
 from mekref.rules.messages import Command, Event
-from mekref.rules.tripwire import battles, campaign, designs, spending_people, spending_units
+from mekref.rules.tripwire import (
+    battles,
+    campaign,
+    designs,
+    spending_people,
+    spending_units,
+    toe,
+)
 from mekref.rules.tripwire.battle_files import TripWireBattleFiles
 from mekref.rules.tripwire.campaign import Decider as TripWireDecider
 from mekref.rules.tripwire.campaign import Evolver
@@ -94,6 +102,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         designs.DECIDERS,
         spending_units.DECIDERS,
         spending_people.DECIDERS,
+        toe.DECIDERS,
         turn.DECIDERS,
     ),
     evolvers=_merged(
@@ -102,6 +111,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         designs.EVOLVERS,
         spending_units.EVOLVERS,
         spending_people.EVOLVERS,
+        toe.EVOLVERS,
         turn.EVOLVERS,
     ),
     setup=(CreateCampaign,),

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from mekref.hexmap import Hex, HexMap, distance, label
 from mekref.hexmap.mapsheets import mapsheet_for
 from mekref.rules.dice import Dice, Roll
+from mekref.rules.tripwire.commanders import commander_bonus
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import fuel, weather
 from mekref.rules.tripwire.turn.common import AEROSPACE
@@ -57,6 +58,20 @@ def ambush_modifier(actions: Sequence[str]) -> int:
     if "guard" in actions:
         mod += int(row["guard"])
     return mod
+
+
+def formation_bonus(state: CampaignState, f: Formation) -> int:
+    """The Force Commander's Skill Bonus a formation brings to the ambush roll (L281: "add the
+    Force Commanders Skill Modifier"): derived from the commander in it while in play (L26,
+    L29-34); the referee's recorded override when the formation carries one."""
+    if f.commander_note is not None:
+        return f.commander_bonus
+    return commander_bonus(state, f.side_id, f.unit_ids)[0]
+
+
+def side_bonus(state: CampaignState, side: str, formations: Sequence[Formation]) -> int:
+    """A side's bonus in an engagement: the best of its formations there (ruling R-CMD-1)."""
+    return max((formation_bonus(state, f) for f in formations if f.side_id == side), default=0)
 
 
 def roll_ambush(
@@ -203,9 +218,7 @@ def set_up(
     else:
         kind, attacker = "meeting", None
     stationary = frozenset(sides) - moving if kind == "assault" else frozenset()
-    bonus = {
-        side: max(f.commander_bonus for f in formations if f.side_id == side) for side in sides
-    }
+    bonus = {side: side_bonus(state, side, formations) for side in sides}
     ambusher, totals, rolls, dice = roll_ambush(eid, sides, bonus, acts, dice)
     objective: dict[str, str] = {}
     for f in sorted(formations, key=lambda f: f.formation_id):

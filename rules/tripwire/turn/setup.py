@@ -12,8 +12,9 @@ from dataclasses import dataclass, replace
 from mekref.hexmap import label, parse_label
 from mekref.hexmap.geometry import LabelError
 from mekref.rules.dice import Dice
-from mekref.rules.messages import Command, Event, command_type
+from mekref.rules.messages import Command, Event, RefereeNote, command_type
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.commanders import commander_bonus, explain, refs
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import weather
@@ -36,9 +37,13 @@ class FormationSpec:
     name: str
     unit_ids: tuple[str, ...]
     hex: str = IN_ORBIT  # "CCRR", or "" for the pirate point / orbit
-    commander_bonus: int = 0
+    # Not given: the Force Commander's Skill Bonus is derived from the commander's skills
+    # (L26-34). Given, it must equal the derived one, unless ``commander_note`` records the
+    # referee's override (who and why).
+    commander_bonus: int | None = None
     carries_leader: bool = False
     baggage_person_days: int = 0
+    commander_note: RefereeNote | None = None
 
 
 @command_type("StartStrategicMap")
@@ -178,6 +183,7 @@ def decide_place(
                 raise Refusal("no_mobility", f"{field}.unit_ids: no walk/cruise MP for {uid}")
             seen.add(uid)
         where = _hex(spec.hex, f"{field}.hex")
+        override = _commander_override(state, cmd.side_id, spec, field)
         sources = {current[u].formation_id: current[u] for u in spec.unit_ids if u in current}
         if day_zero:
             if cmd.side_id == s.attacker and where != IN_ORBIT:
@@ -223,14 +229,44 @@ def decide_place(
                 else sum(
                     f.baggage_person_days for f in olds if f.formation_id == spec.formation_id
                 ),
-                commander_bonus=spec.commander_bonus,
+                commander_bonus=override or 0,
                 carries_leader=spec.carries_leader,
                 last_recruit_day=max((f.last_recruit_day for f in olds), default=-7),
+                commander_note=spec.commander_note if override is not None else None,
             )
         )
     return [
         FormationsPlaced(side_id=cmd.side_id, day=cmd.day, formations=tuple(built), actor=cmd.actor)
     ]
+
+
+def _commander_override(
+    state: CampaignState, side_id: str, spec: FormationSpec, field: str
+) -> int | None:
+    """The referee's override of the derived commander bonus; None: the derived one counts.
+
+    A typed bonus equal to the derived one changes nothing; one that differs is refused with
+    the rule, unless the referee's note records who overrides and why.
+    """
+    if spec.commander_bonus is None:
+        if spec.commander_note is not None:
+            raise Refusal(
+                "bad_override",
+                f"{field}.commander_note: an override gives the commander_bonus it sets",
+            )
+        return None
+    derived, present = commander_bonus(state, side_id, spec.unit_ids)
+    if spec.commander_note is not None:
+        return spec.commander_bonus
+    if spec.commander_bonus != derived:
+        raise Refusal(
+            "commander_bonus",
+            f"{field}.commander_bonus: {spec.commander_bonus} typed, but the commander's skills "
+            f"give +{derived} ({explain(present)}); leave it out to use the derived bonus, or "
+            "override it with the referee's name and reason",
+            refs().bonus,
+        )
+    return None
 
 
 def evolve_placed(state: CampaignState, e: FormationsPlaced) -> CampaignState:

@@ -1,7 +1,8 @@
 """The strategic sub-state of a campaign: the map, formations, orders, weather, unrest, control.
 
 One frozen value held in ``CampaignState.strategic``. It imports nothing from the engine (the
-campaign state imports it), only the codec-friendly builtins and ``Fraction``.
+campaign state imports it) but the referee's note, only the codec-friendly builtins and
+``Fraction``.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
+from mekref.rules.messages import RefereeNote
 
 #: A formation's ``hex`` while it is off the map: at the pirate point or in orbit (Day Zero).
 IN_ORBIT = ""
@@ -60,10 +62,14 @@ class Formation:
     days_since_maintenance: int = 0
     days_on_rations: int = 0
     baggage_person_days: int = 0  # food carried by its baggage train
-    commander_bonus: int = 0  # the Force Commander's skill modifier for the ambush roll
+    # The Force Commander's Skill Bonus for the ambush roll is derived from the commander's
+    # skills whenever it is rolled (rules/tripwire/commanders.py, L26-34). A value here counts
+    # only as the referee's recorded override (``commander_note``); without one it is ignored.
+    commander_bonus: int = 0
     carries_leader: bool = False  # the side's VIP travels with it
     action_streak: tuple[str, int] = ("", 0)  # the action taken and for how many days running
     last_recruit_day: int = -7
+    commander_note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,0 +1,120 @@
+"""Keeping salvage and seating a crew through ``RulesService.ExecuteCommand`` on a real
+``mekref serve --grpc``: the TripWire commands ``KeepSalvage`` and ``SeatCrew`` travel as JSON
+like every other command.
+
+L136: "They take control of the the ‘Mech and may either keep it (only if they have space in
+there TO&E) or sell it."
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from console_script import MEKREF, mekref
+from grpc_helpers import Stubs, reason_of
+
+from mekref.v1 import campaign_pb2, rules_pb2
+
+REFEREE = ("--referee", "Ann", "--reason", "test forces")
+
+
+def _ok(*args: str) -> str:
+    done = mekref(*args)
+    assert done.returncode == 0, done.stderr + done.stdout
+    return done.stdout
+
+
+def _mul(path: Path, chassis: str, model: str, count: int) -> str:
+    rows = "\n".join(
+        f'<entity chassis="{chassis}" model="{model}" type="Biped">'
+        f'<pilot name="{chassis} pilot {n}" gunnery="4" piloting="5"/></entity>'
+        for n in range(count)
+    )
+    path.write_text(f'<?xml version="1.0"?>\n<unit version="0.49.19">\n{rows}\n</unit>\n',
+                    encoding="utf-8")  # fmt: skip
+    return str(path)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Stubs, str, str]]:
+    """A campaign whose red side (4 Griffins) holds blue's captured Jenner in Salvage."""
+    db = str(tmp_path / "c.db")
+    _ok("campaign", "new", "--db", db, "--name", "Salvage", "--seed", "1",
+        "--side", "red:Red", "--side", "blue:Blue")  # fmt: skip
+    _ok("force", "import", "--db", db, "--side", "red",
+        _mul(tmp_path / "red.mul", "Griffin", "GRF-1N", 4), "--unchecked", *REFEREE)  # fmt: skip
+    _ok("force", "import", "--db", db, "--side", "blue",
+        _mul(tmp_path / "blue.mul", "Jenner", "JR7-D", 1), "--unchecked", *REFEREE)  # fmt: skip
+    report = json.loads(_ok("report", "--db", db, "--json"))
+    jenner = next(u["id"] for u in report["units"] if u["chassis"] == "Jenner")
+    _ok("battle", "fate", "--db", db, "--unit", jenner, "--fate", "captured", "--side", "red",
+        *REFEREE)  # fmt: skip
+    token = _ok("token", "create", "--db", db, "--referee").strip()
+    proc = subprocess.Popen(
+        [str(MEKREF), "serve", "--db", db, "--grpc", "127.0.0.1:0", "--log-format", "json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("listening on 127.0.0.1:"), proc.stderr and proc.stderr.read()
+        port = int(line.rsplit(":", 1)[1])
+        stubs = Stubs(grpc.insecure_channel(f"127.0.0.1:{port}"), token)
+        listed = stubs.campaigns.ListCampaigns(
+            campaign_pb2.ListCampaignsRequest(), metadata=stubs.md
+        )
+        (campaign,) = listed.campaigns
+        yield stubs, campaign.campaign_id, jenner
+        stubs.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _do(stubs: Stubs, cid: str, command: dict[str, Any]) -> rules_pb2.ExecuteCommandResponse:
+    return stubs.rules.ExecuteCommand(
+        rules_pb2.ExecuteCommandRequest(campaign_id=cid, command_json=json.dumps(command)),
+        metadata=stubs.md,
+    )
+
+
+def test_keep_and_seat_over_grpc(served: tuple[Stubs, str, str]) -> None:
+    stubs, cid, jenner = served
+    listed = stubs.rules.ListRuleSets(rules_pb2.ListRuleSetsRequest(), metadata=stubs.md)
+    (tripwire,) = [r for r in listed.rule_sets if r.name == "tripwire"]
+    assert {"KeepSalvage", "SeatCrew"} <= {c.type for c in tripwire.commands}
+    keep = {"type": "KeepSalvage", "unit_id": jenner, "company": "Company 1"}
+    # A 'Mech joins one of the Union's lances, not a new one (L9): refused, nothing recorded.
+    with pytest.raises(grpc.RpcError) as caught:
+        _do(stubs, cid, {**keep, "lance": "Lance 9"})
+    assert caught.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+    assert reason_of(caught.value) == "no_toe_space"
+    # Salvage not kept cannot be crewed.
+    _do(stubs, cid, {"type": "OpenPool", "pool_id": "fdb", "side_id": "red", "name": "FDB",
+                     "kind": "location", "location": "Forward Deployment Base"})  # fmt: skip
+    hire = {"type": "HirePerson", "person_id": "nia", "side_id": "red", "pool_id": "fdb",
+            "name": "Nia Kell", "gunnery": 4, "piloting": 5}  # fmt: skip
+    _do(stubs, cid, hire)
+    seat = {"type": "SeatCrew", "unit_id": jenner, "person_id": "nia"}
+    with pytest.raises(grpc.RpcError) as caught:
+        _do(stubs, cid, seat)
+    assert reason_of(caught.value) == "not_kept"
+    # Four Griffins and room for eight more: kept, then crewed by the hire.
+    kept = _do(stubs, cid, {**keep, "lance": "Lance 1"})
+    assert [e.type for e in kept.events] == ["SalvageKept"]
+    seated = _do(stubs, cid, seat)
+    assert [e.type for e in seated.events] == ["CrewSeated"]
+    view = stubs.rules.GetView(rules_pb2.GetViewRequest(campaign_id=cid), metadata=stubs.md)
+    state = json.loads(view.view_json)
+    unit = state["units"][jenner]
+    assert (unit["side_id"], unit["company"], unit["lance"], unit["crew"]) == (
+        "red", "Company 1", "Lance 1", ["nia"],
+    )  # fmt: skip

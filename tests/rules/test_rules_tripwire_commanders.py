@@ -1,0 +1,177 @@
+"""Force commander bonuses derived from the commander's skills, lost when out of play.
+
+L26: "Force commanders provide an initiative bonus while they are in play and not in Forced
+Withdrawal or Truly Destroyed. Each Commander (Company or Lance) also has edge point they can
+spend which reset each battle."
+L29: "Commanders gain a Skill Bonis to Initiative and to strategic rolls based on ether
+training level."
+L30-34: "| Veteran | 1 | 1 | +1 | 1 |" ... "| Legendary | 6 | 10 | +4 | 4 |"
+L281: "Roll 2D6 and add the Force Commanders Skill Modifier."
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from mekref.rules.messages import Event, RefereeNote
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.battle_model import Fate
+from mekref.rules.tripwire.commanders import commander_bonus, commanders_of
+from mekref.rules.tripwire.model import UnitRole
+from mekref.rules.tripwire.state import CampaignState, PersonStatus
+from mekref.rules.tripwire.turn import events as ev
+from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
+from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "turn"))  # the turn tests' world
+world = pytest.importorskip("turn_world")
+
+GRIFFIN, PILOT = "L-GRF", "P-L-GRF"
+NOTE = RefereeNote(referee="Ann", reason="the commander's SPA adds one")
+
+
+def _with_commander(gunnery: int, piloting: int) -> CampaignState:
+    """The turn tests' campaign with the loyalist Griffin as Force Commander at G/P."""
+    state: CampaignState = world.started()
+    unit = state.units[GRIFFIN]
+    person = state.people[PILOT]
+    commander = replace(unit, roles=unit.roles | {UnitRole.FORCE_COMMANDER})
+    return replace(
+        state,
+        units={**state.units, GRIFFIN: commander},
+        people={**state.people, PILOT: replace(person, gunnery=gunnery, piloting=piloting)},
+    )
+
+
+@pytest.mark.parametrize(
+    ("skills", "level", "bonus", "edge"),
+    [
+        ((4, 5), "Regular", 0, 0),  # below Veteran: no row of L31-34
+        ((3, 4), "Veteran", 1, 1),  # L31 "| Veteran | 1 | 1 | +1 | 1 |"
+        ((2, 3), "Elite", 2, 2),  # L32 "| Elite | 2 | 3 | +2 | 2 |"
+        ((1, 2), "Heroic", 3, 3),  # L33 "| Heroic | 4 | 6 | +3 | 3 |"
+        ((0, 1), "Legendary", 4, 4),  # L34 "| Legendary | 6 | 10 | +4 | 4 |"
+    ],
+)
+def test_the_bonus_and_edge_come_from_the_commanders_skills(
+    skills: tuple[int, int], level: str, bonus: int, edge: int
+) -> None:
+    state = _with_commander(*skills)
+    (found,) = [c for c in commanders_of(state, "loyalist") if c.force_commander]
+    assert (found.level, found.skill_bonus, found.edge) == (level, bonus, edge)
+    assert commander_bonus(state, "loyalist", (GRIFFIN,))[0] == bonus
+    # Units without the commander bring no bonus (ruling R-CMD-1).
+    assert commander_bonus(state, "loyalist", ("L-WVR",))[0] == 0
+
+
+def test_ruling_r_cmd_2_the_bonus_is_lost_out_of_play() -> None:
+    state = _with_commander(2, 3)  # Elite: +2 while in play
+    assert commander_bonus(state, "loyalist", (GRIFFIN,))[0] == 2
+    led = state.battles
+    lost = {
+        # L26 "not in ... Truly Destroyed"
+        "truly destroyed": replace(
+            state, battles=replace(led, fates={GRIFFIN: Fate.TRULY_DESTROYED})
+        ),
+        # R-CMD-2: destroyed in its last battle, not repaired: out of play (Forced Withdrawal)
+        "not repaired": replace(
+            state, battles=replace(led, fates={GRIFFIN: Fate.DESTROYED_REPAIRABLE})
+        ),
+        "captured": replace(state, battles=replace(led, captured_people={PILOT: "rebel"})),
+        "dead": replace(
+            state,
+            people={**state.people, PILOT: replace(state.people[PILOT], status=PersonStatus.DEAD)},
+        ),
+        "sold": replace(state, battles=replace(led, sold=(GRIFFIN,))),
+    }
+    for why, out in lost.items():
+        bonus, (standing,) = commander_bonus(out, "loyalist", (GRIFFIN,))
+        assert (bonus, standing.in_play) == (0, False), why
+        assert standing.lost, why
+    # Repaired (fate back to operational), the commander is in play again.
+    repaired = replace(state, battles=replace(led, fates={GRIFFIN: Fate.OPERATIONAL}))
+    assert commander_bonus(repaired, "loyalist", (GRIFFIN,))[0] == 2
+
+
+def test_ruling_r_cmd_1_a_captured_commanders_unit_commands_nobody() -> None:
+    state = _with_commander(2, 3)
+    unit = state.units[GRIFFIN]
+    moved = replace(unit, side_id="rebel", company="Salvage", lance="Salvage", crew=())
+    taken = replace(state, units={**state.units, GRIFFIN: moved})
+    assert commanders_of(taken, "loyalist") == ()
+    assert [c for c in commanders_of(taken, "rebel") if c.force_commander] == []
+
+
+def _placed(state: CampaignState, loyal: FormationSpec) -> tuple[CampaignState, list[Event]]:
+    rebel = FormationSpec(formation_id="b", name="B", unit_ids=("R-JR7", "R-MAD"))
+    return world.run(  # type: ignore[no-any-return]
+        state,
+        PlaceFormations(actor="loyalist", side_id="loyalist", day=1, formations=(loyal,)),
+        PlaceFormations(actor="rebel", side_id="rebel", day=1, formations=(rebel,)),
+    )
+
+
+def _ambush_bonus(state: CampaignState) -> int:
+    """Resolve a day where the rebels land on the guarding loyalists: the loyalist ambush total
+    less its dice and the Guard +4 (L281) is the commander bonus the roll used."""
+    state, events = world.run(
+        state,
+        SubmitOrders(actor="loyalist", side_id="loyalist", day=1,
+                     orders=(FormationOrder(formation_id="a", action="guard"),)),
+        SubmitOrders(actor="rebel", side_id="rebel", day=1,
+                     orders=(FormationOrder(formation_id="b", action="orbital_insertion",
+                                            target="1105"),)),
+        ResolveTurn(actor=world.REFEREE, day=1),
+    )  # fmt: skip
+    (found,) = [e for e in events if isinstance(e, ev.EngagementDetermined)]
+    assert isinstance(found, ev.EngagementDetermined)
+    dice = sum(r.total for r in found.rolls if r.name.startswith("ambush roll, loyalist"))
+    return int(dict(found.engagement.ambush_totals)["loyalist"]) - dice - 4
+
+
+def test_the_ambush_roll_adds_the_derived_bonus_and_a_typed_one_must_agree() -> None:
+    state = _with_commander(2, 3)  # Elite: +2
+    spec = FormationSpec(formation_id="a", name="A", unit_ids=(GRIFFIN,), hex="1105")
+    # Not typed: derived. L281 "add the Force Commanders Skill Modifier".
+    placed, _ = _placed(state, spec)
+    assert _ambush_bonus(placed) == 2
+    # Captured before the battle (L26): the same formation adds nothing.
+    led = placed.battles
+    assert _ambush_bonus(replace(placed, battles=replace(led, captured_people={PILOT: "rebel"})))\
+        == 0  # fmt: skip
+    # Typed and equal to the derived one: accepted.
+    same, _ = _placed(state, replace(spec, commander_bonus=2))
+    assert _ambush_bonus(same) == 2
+    # Typed and different: refused with L29.
+    with pytest.raises(Refusal, match="line 29") as caught:
+        _placed(state, replace(spec, commander_bonus=3))
+    assert caught.value.code == "commander_bonus"
+    assert "Elite 2/3, +2" in caught.value.message
+    # The referee's override is recorded with who and why, and used.
+    over, _ = _placed(state, replace(spec, commander_bonus=3, commander_note=NOTE))
+    assert over.strategic is not None
+    assert over.strategic.formations["a"].commander_note == NOTE
+    assert _ambush_bonus(over) == 3
+
+
+def test_ruling_r_cmd_3_lieutenants_have_edge_and_no_bonus() -> None:
+    # L26 "Each Commander (Company or Lance) also has edge point": a Veteran Lieutenant has 1.
+    state = _with_commander(2, 3)
+    unit, person = state.units["L-WVR"], state.people["P-L-WVR"]
+    state = replace(
+        state,
+        units={**state.units, "L-WVR": replace(unit, roles=frozenset({UnitRole.LANCE_LEADER}))},
+        people={**state.people, "P-L-WVR": replace(person, gunnery=3, piloting=4)},
+    )
+    by_unit = {c.unit_id: c for c in commanders_of(state, "loyalist")}
+    lieutenant = by_unit["L-WVR"]
+    assert (lieutenant.force_commander, lieutenant.level, lieutenant.edge) == (
+        False, "Veteran", 1,
+    )  # fmt: skip
+    assert lieutenant.skill_bonus == 0
+    assert commander_bonus(state, "loyalist", ("L-WVR",))[0] == 0
+    assert by_unit[GRIFFIN].edge == 2  # the Elite Force Commander
