@@ -298,7 +298,11 @@ def _booked(
     if s is None or at_hex is None or not work:
         return state
     key = f"{state.units[unit_id].side_id}@{at_hex}"
-    return replace(state, strategic=replace(s, workshops=after_booking(s.workshops, key, work)))
+    ready = dict(sorted({**s.repair_ready, unit_id: work[-1][0]}.items()))
+    return replace(
+        state,
+        strategic=replace(s, workshops=after_booking(s.workshops, key, work), repair_ready=ready),
+    )
 
 
 def _evolve_reconfigured(state: CampaignState, e: UnitReconfigured) -> CampaignState:
