@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from mekref.rules.messages import RefereeNote, event_text
+from mekref.rules.messages import Command, RefereeNote, event_text
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import UnitDamage
 from mekref.rules.tripwire.battle_spending import (
@@ -72,18 +72,17 @@ DAMAGED = UnitDamage(
 )  # fmt: skip
 
 
-def _world(*formations: tuple[str, str, tuple[str, ...]]) -> CampaignState:
+def setup_commands(*formations: tuple[str, str, tuple[str, ...]]) -> tuple[Command, ...]:
     """The Ginestra campaign with the loyalists' formations ``(id, hex, units)`` placed, pools at
     Bagnorgeio ("city") and the Space Port ("port"), a 50 WP cargo pool carried by the Maxim
-    ("cargo"), and the Griffin, Wolverine, Shadow Hawk and platoon damaged."""
+    ("cargo")."""
     loyal = (*world.LOYALIST, *EXTRA)
     mobility = (
         *world.mobility(),
         UnitMobility(unit_id="L-INF", walk_mp=1, mode="leg"),
         UnitMobility(unit_id="L-UNI", walk_mp=3, mode="dropship"),
     )
-    state, _ = world.run(
-        CampaignState(),
+    return (
         CreateCampaign(actor="ref", name="Ginestra", ruleset="tripwire", seed="where",
                        sides=(SideSpec(side_id="loyalist", name="Loyalists"),
                               SideSpec(side_id="rebel", name="Rebels"))),
@@ -106,6 +105,11 @@ def _world(*formations: tuple[str, str, tuple[str, ...]]) -> CampaignState:
             FormationSpec(formation_id=fid, name=fid, unit_ids=units, hex=hex_)
             for fid, hex_, units in formations)),
     )  # fmt: skip
+
+
+def _world(*formations: tuple[str, str, tuple[str, ...]]) -> CampaignState:
+    """:func:`setup_commands`, then the Griffin, Wolverine, Shadow Hawk and platoon damaged."""
+    state, _ = world.run(CampaignState(), *setup_commands(*formations))
     damage = {u: DAMAGED for u in ("L-GRF", "L-WVR", "L-SHD", "L-INF")}
     return replace(state, battles=replace(state.battles, unit_damage=damage))
 
@@ -266,9 +270,7 @@ def test_ruling_without_a_map_position_only_the_referees_word_allows_the_work() 
         world.run(no_map, replace(internal, at_repair_facility=False, note=NOTE))
     world.run(no_map, replace(internal, note=NOTE))
     # A captive is not where his side's pools are.
-    captive = replace(
-        state, battles=replace(state.battles, captured_people={"P-L-GRF": "rebel"})
-    )
+    captive = replace(state, battles=replace(state.battles, captured_people={"P-L-GRF": "rebel"}))
     captive, _ = world.run(
         captive, SetPersonHits(actor="ref", person_id="P-L-GRF", hits=1, override=world.NOTE)
     )
@@ -316,3 +318,49 @@ def test_old_events_and_commands_decode_and_keep_their_text() -> None:
                               "kind": "location", "balance": 1, "capacity": None, "actor": "a"})  # fmt: skip
     assert isinstance(opened, PoolOpened) and opened.location is None
     assert '"location":' not in event_text(opened)
+
+
+def test_the_console_script_heals_only_where_the_person_stands(tmp_path: Path) -> None:
+    """L126 and L58 through the installed ``mekref``: the Shadow Hawk's pilot (3 hits, in the
+    field) is refused, the Griffin's (3 hits, in Bagnorgeio) healed from the city's chest."""
+    import json
+
+    from console_script import mekref
+
+    from mekref.rules.messages import command_text
+
+    db = str(tmp_path / "c.db")
+    start, *rest = setup_commands(("city", CITY, ("L-GRF",)), ("field", FIELD, ("L-SHD",)))
+    hits = [
+        SetPersonHits(actor="ref", person_id=p, hits=3, override=world.NOTE)
+        for p in ("P-L-SHD", "P-L-GRF")
+    ]
+    paths = []
+    for i, cmd in enumerate((start, *rest, *hits)):
+        path = tmp_path / f"{i:02d}.json"
+        path.write_text(command_text(cmd), encoding="utf-8")
+        paths.append(path)
+    began = mekref("game", "start", "--db", db, "--ruleset", "tripwire", "--name", "Ginestra",
+                   str(paths[0]), "--json")  # fmt: skip
+    assert began.returncode == 0, began.stderr
+    campaign = json.loads(began.stdout)["campaign_id"]
+    for path in paths[1:]:
+        done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
+        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+    heal = ("spend", "heal", "--db", db, "--campaign", campaign)
+    refused = mekref(*heal, "--person", "P-L-SHD", "--pool", "cargo")
+    assert refused.returncode == 3
+    assert "L126 'Damage of 3 or more hits" in refused.stderr and "hex 0812" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    elsewhere = mekref(*heal, "--person", "P-L-GRF", "--pool", "port")
+    assert elsewhere.returncode == 3 and "L58 'Repair and Rearm" in elsewhere.stderr
+    flag = mekref(*heal, "--person", "P-L-SHD", "--pool", "cargo", "--hospital")
+    assert flag.returncode == 3 and "--referee NAME --reason TEXT" in flag.stderr
+    healed = mekref(*heal, "--person", "P-L-GRF", "--pool", "city")
+    assert healed.returncode == 0, healed.stderr
+    assert "pool city (City chest): 940 WP" in healed.stdout  # "| 3 Hits | 60 |"
+    # The referee's word, recorded: a MASH truck with the Shadow Hawk, paid by the port.
+    vouched = mekref(*heal, "--person", "P-L-SHD", "--pool", "port", "--hospital",
+                     "--referee", "Ann", "--reason", "MASH truck with the lance")  # fmt: skip
+    assert vouched.returncode == 0, vouched.stderr
+    assert "Ann" in vouched.stdout
