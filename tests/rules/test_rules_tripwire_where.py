@@ -153,9 +153,7 @@ def test_l63_a_technician_must_be_in_the_hex() -> None:
     _, (event,) = world.run(state, _repair("L-INF", "cargo", RepairTask.REARM))
     assert isinstance(event, UnitRepaired) and event.work_days == ((1, 1),)
     # Reconfiguring needs one too; with it, the 1-hour task is booked (L71).
-    omni = _world(("foot", FIELD, ("L-INF",)), ("city", CITY, ("L-GRF",)))
-    omni = replace(omni, units={**omni.units, "L-INF": replace(
-        omni.units["L-INF"], kind=UnitKind.BATTLE_ARMOR, roles=frozenset({UnitRole.OMNI}))})  # fmt: skip
+    omni = _world(("city", CITY, ("L-GRF",)))
     cmd = ReconfigureUnit(actor="l", unit_id="L-GRF", pool_id="city", configuration="B", bv=9)
     with pytest.raises(Refusal, match="not an omni"):
         world.run(omni, cmd)
@@ -314,8 +312,9 @@ def test_old_events_and_commands_decode_and_keep_their_text() -> None:
     assert isinstance(event, UnitRepaired) and event.work_days == () and event.note is None
     text = event_text(event)
     assert "work_days" not in text and "at_hex" not in text and "note" not in text
-    opened = codec.from_json({"type": "PoolOpened", "pool_id": "p", "side_id": "s", "name": "n",
-                              "kind": "location", "balance": 1, "capacity": None, "actor": "a"})  # fmt: skip
+    pool = {"type": "PoolOpened", "pool_id": "p", "side_id": "s", "name": "n",
+            "kind": "location", "balance": 1, "capacity": None, "actor": "a"}  # fmt: skip
+    opened = codec.from_json(pool)
     assert isinstance(opened, PoolOpened) and opened.location is None
     assert '"location":' not in event_text(opened)
 
