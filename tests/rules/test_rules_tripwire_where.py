@@ -192,6 +192,25 @@ def test_l64_work_that_does_not_fit_the_day_waits_for_the_next() -> None:
     ]  # fmt: skip
 
 
+def test_the_worked_example_in_campaign_md() -> None:
+    """docs/campaign.md, "a Griffin's bill over two days": two technicians (12 hours a day),
+    37 SP and 13 hours, the last hour on day 2."""
+    state = _world(("city", CITY, ("L-GRF", "L-WVR")))
+    tasks = (RepairTask.REARM, RepairTask.ARMOR, RepairTask.INTERNAL, RepairTask.ARMOR)
+    after, events = world.run(state, *(_repair("L-GRF", "city", t) for t in tasks))
+    done = [e for e in events if isinstance(e, UnitRepaired)]
+    assert [(e.cost_sp, e.tech_hours, e.work_days) for e in done] == [
+        (5, 1, ((1, 1),)), (8, 3, ((1, 3),)), (13, 6, ((1, 6),)), (11, 3, ((1, 2), (2, 1)))
+    ]  # fmt: skip
+    assert after.pools["city"].balance == 963
+    assert after.strategic is not None and after.strategic.repair_ready == {"L-GRF": 2}
+    alone = _world(("city", CITY, ("L-GRF",)))
+    _, events = world.run(alone, *(_repair("L-GRF", "city", t) for t in tasks))
+    assert [e.work_days for e in events if isinstance(e, UnitRepaired)] == [
+        ((1, 1),), ((1, 3),), ((1, 2), (2, 4)), ((2, 2), (3, 1))
+    ]  # fmt: skip
+
+
 def test_the_technician_day_books_hours_in_order() -> None:
     assert book_hours(1, None, 6, 10) == ((1, 6), (2, 4))
     assert book_hours(3, (2, 5), 6, 2) == ((3, 2),)  # yesterday's work does not carry over
