@@ -211,6 +211,24 @@ def test_the_worked_example_in_campaign_md() -> None:
     ]  # fmt: skip
 
 
+def test_the_report_shows_the_ready_day_and_the_technicians_booked_days() -> None:
+    """L64: "Each Technician can work 6 hours a day": the work that waits is in the books."""
+    from mekref.daemon.cli_report import build_report
+
+    state = _world(("city", CITY, ("L-GRF",)))
+    tasks = (RepairTask.REARM, RepairTask.ARMOR, RepairTask.INTERNAL)
+    after, _ = world.run(state, *(_repair("L-GRF", "city", t) for t in tasks))
+    report = build_report(after, [], "loyalist")
+    (grf,) = [u for u in report["units"] if u["id"] == "L-GRF"]
+    assert grf["repair_ready_day"] == 2
+    assert report["technicians"] == [
+        {"side": "loyalist", "hex": CITY, "last_day": 2, "hours": 4}
+    ]  # fmt: skip
+    assert build_report(after, [], "rebel")["technicians"] == []  # not the other side's
+    before = build_report(state, [], None)
+    assert all(u["repair_ready_day"] is None for u in before["units"])
+
+
 def test_the_technician_day_books_hours_in_order() -> None:
     assert book_hours(1, None, 6, 10) == ((1, 6), (2, 4))
     assert book_hours(3, (2, 5), 6, 2) == ((3, 2),)  # yesterday's work does not carry over
