@@ -84,7 +84,7 @@ class Place:
     def describe(self) -> str:
         if self.hex == IN_ORBIT:
             return "in orbit"
-        return f"hex {self.hex}" + (f" ({self.location})" if self.location else "")
+        return f"in hex {self.hex}" + (f" ({self.location})" if self.location else "")
 
     @property
     def workshop(self) -> str:
@@ -253,7 +253,8 @@ def require_repair_facility(place: Place, unit: CampaignUnit, who: str) -> None:
         raise Refusal(
             "needs_repair_facility",
             f"{L66}: {who} stands {place.describe()} with no {wanted} held by side "
-            f"{place.side_id} and no DropShip of that side (R-WHERE-3); {OVERRIDE}",
+            f"{place.side_id} and no DropShip of that side (R-WHERE-3); a referee who vouches "
+            "for a bay gives --repair-facility --referee NAME --reason TEXT",
         )
 
 
@@ -263,7 +264,8 @@ def require_hospital(place: Place, who: str) -> None:
         raise Refusal(
             "needs_hospital",
             f"{L126}: {who} is {place.describe()}, with no hospital held by side "
-            f"{place.side_id} (a MASH unit is the referee's word) (R-WHERE-3); {OVERRIDE}",
+            f"{place.side_id} (R-WHERE-3); a referee who vouches for a MASH unit gives "
+            "--hospital --referee NAME --reason TEXT",
         )
 
 
