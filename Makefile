@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 # links files one by one, so a new module is invisible until then).
 SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' \) -not -path 'proto/gen/*' 2>/dev/null)
 
-.PHONY: help install demo test lint fmt bench clean proto
+.PHONY: help install demo test lint fmt bench clean proto proto-schema
 help:
 	@echo "make demo   set up, then run the bundled sample campaign end to end"
 	@echo "make test   set up, then run the whole test suite (what CI runs)"
@@ -35,6 +35,12 @@ install: $(VENV)/.installed
 # generator, run here and by setup.py's build hook (pip install ., wheels, sdists, pipx).
 proto:
 	@$(BIN)/python proto/generate.py
+
+# The rule sets' typed messages (proto/mekref/v1/<rule set>.proto) are written from their
+# dataclasses and committed; run this after changing a command, event or state dataclass.
+proto-schema: install
+	$(BIN)/python -m mekref.daemon.grpc.proto_schema proto
+	@$(MAKE) --no-print-directory proto
 
 demo: install
 	$(BIN)/python -m mekref.daemon.demo

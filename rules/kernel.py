@@ -108,6 +108,9 @@ class RuleSet(Generic[S]):
     acting_side: Callable[[S, Command], str | None] = _referee_only
     #: What each side may see; None: every side sees the whole state.
     views: SideViews[S] | None = None
+    #: The dataclass a side's view has (its JSON is that dataclass's), for the typed API;
+    #: None: a side's view is the state with secrets left out or emptied.
+    side_view_type: type | None = None
     #: Turns MegaMek battle files into commands; None: the rule set takes no battle files.
     battle_files: BattleFiles[S] | None = None
     #: The outcome of an event in words, for people; the kernel's default names its fields.

@@ -84,9 +84,14 @@ class DystopianWarsViews:
         return data
 
 
-def _own_orders(fleets: tuple[str, ...], orders: tuple[int, ...], side: str) -> list[int | None]:
-    """The drawn Field Orders with every fleet's but ``side``'s hidden."""
-    return [o if f == side else None for f, o in zip(fleets, orders, strict=False)]
+#: What a side sees of another fleet's drawn Field Order: the card, face down (orders are
+#: numbered from 1), so the view keeps the state's shape.
+FACE_DOWN = 0
+
+
+def _own_orders(fleets: tuple[str, ...], orders: tuple[int, ...], side: str) -> list[int]:
+    """The drawn Field Orders with every fleet's but ``side``'s face down."""
+    return [o if f == side else FACE_DOWN for f, o in zip(fleets, orders, strict=False)]
 
 
 DYSTOPIAN_WARS: RuleSet[DystopianState] = RuleSet(

@@ -70,8 +70,15 @@ def create(state: DystopianState, cmd: c.CreateCampaign, dice: Dice) -> list[Eve
     if problems:
         raise Refusal("treaty", "; ".join(problems), load_tables().rule("fleet_points").ref)
     numbers = [o.number for o in cmd.field_orders]
-    if len(set(numbers)) != len(numbers) or any(not o.name.strip() for o in cmd.field_orders):
-        raise Refusal("bad_field_orders", "Field Orders have distinct numbers and a name each")
+    if (
+        len(set(numbers)) != len(numbers)
+        or any(not o.name.strip() for o in cmd.field_orders)
+        or any(n < 1 for n in numbers)
+    ):
+        # 0 is what a side sees of another fleet's drawn order (face down), so never a number.
+        raise Refusal(
+            "bad_field_orders", "Field Orders have distinct numbers from 1 up and a name each"
+        )
     dice = Dice(cmd.seed, dice.next_index)  # the campaign's own seed from its first roll on
     territories, rolls = _generate_territories(tuple(ids), dice)
     return [

@@ -4,6 +4,10 @@ The board, the pieces, the cash and technology of every House and every roll are
 board game is played face up). Hidden: the dice seed (it would predict every roll), the order
 of the draw pile, and the Event Cards in another House's hand; a card given from hand to hand
 is known to the two Houses only. A card is public once played.
+
+A hidden card is shown face down, as card number 0 (cards are numbered from 1): a hidden pile
+or hand keeps its length, so a side sees how many cards there are, and the view keeps the shape
+of the state (the typed API sends it as the same message).
 """
 
 from __future__ import annotations
@@ -13,6 +17,14 @@ from typing import Any
 from mekref.rules.codec import JsonValue, to_jsonable
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.model import SWState
+
+#: The number a hidden card is shown as.
+FACE_DOWN = 0
+
+
+def face_down(cards: Any) -> list[int]:
+    """Cards as a side that may not see them sees them: as many, each face down."""
+    return [FACE_DOWN] * len(cards)
 
 
 class SuccessionWarsViews:
@@ -26,10 +38,10 @@ class SuccessionWarsViews:
         data = to_jsonable(state)
         assert isinstance(data, dict)
         data.pop("seed", None)
-        data["deck"] = {"cards_left": len(state.deck)}
+        data["deck"] = face_down(state.deck)
         for name, house in data.get("houses", {}).items():
             if name != side:
-                house["hand"] = {"cards": len(state.houses[name].hand)}
+                house["hand"] = face_down(state.houses[name].hand)
         return data
 
     def event_for(self, state: SWState, event: dict[str, Any], side: str) -> dict[str, Any] | None:
@@ -37,11 +49,11 @@ class SuccessionWarsViews:
         kind = data.get("type")
         if kind == m.SWCampaignStarted.TYPE:
             data.pop("seed", None)
-            data["deck"] = {"cards_left": len(data.get("deck") or ())}
+            data["deck"] = face_down(data.get("deck") or ())
         elif kind == m.SWCardsDrawn.TYPE:
-            data["deck"] = {"cards_left": len(data.get("deck") or ())}
+            data["deck"] = face_down(data.get("deck") or ())
             if data.get("house") != side:
-                data["cards"] = {"cards": len(data.get("cards") or ())}
+                data["cards"] = face_down(data.get("cards") or ())
         elif kind == m.SWCardGiven.TYPE and side not in (data.get("house"), data.get("to")):
-            data.pop("card", None)
+            data["card"] = FACE_DOWN
         return data

@@ -27,6 +27,7 @@ from mekref.rules.tripwire.turn import plugin as turn
 from mekref.rules.tripwire.turn.events import CampaignEnded
 from mekref.rules.tripwire.turn.orders import SubmitOrders, WithdrawOrders
 from mekref.rules.tripwire.turn.victory import end_reason
+from mekref.rules.tripwire.turn.view import SideView
 from mekref.rules.tripwire.visibility import TripWireViews
 
 
@@ -108,6 +109,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
     not_started=("no_campaign", "create the campaign first"),
     acting_side=_acting_side,
     views=TripWireViews(),
+    side_view_type=SideView,
     battle_files=TripWireBattleFiles(),
 )
 

@@ -110,6 +110,7 @@ def test_two_uploads_and_control_resolve_the_battle(battle: Battle) -> None:
     assert len(pending.battles) == 1
     battle_id = pending.battles[0].battle_id
     assert json.loads(pending.battles[0].detail_json)["sides_expected"] == ["blue", "red"]
+    assert list(pending.battles[0].detail.sides_expected) == ["blue", "red"]  # typed, the same
     ref.battles.SetRefereeInputs(
         battle_pb2.SetRefereeInputsRequest(
             campaign_id=b.campaign_id, battle_id=battle_id, field_controller_side_id="red"
@@ -123,6 +124,7 @@ def test_two_uploads_and_control_resolve_the_battle(battle: Battle) -> None:
         metadata=red_stubs.md,
     )
     assert json.loads(waiting.report_json)["status"] == "open"
+    assert waiting.report.status == "open" and not waiting.report.HasField("control_side")
 
     blue = _upload(b, "blue", "Blue.mul", b.files["blue"].read_bytes())
     assert blue.outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED
@@ -137,6 +139,11 @@ def test_two_uploads_and_control_resolve_the_battle(battle: Battle) -> None:
         )
         reports[who] = json.loads(got.report_json)
         assert "field held by red" in got.text
+        assert got.report.control_side == "red"
+        assert [u.unit_id for u in got.report.units] == [
+            u["unit_id"] for u in reports[who]["units"]
+        ]
+        assert [u.fate for u in got.report.units] == [u["fate"] for u in reports[who]["units"]]
     units = {who: {u["unit_id"] for u in r["units"]} for who, r in reports.items()}
     assert units["referee"] == {"r1", "r2", "b1", "b2", "b3"}
     assert units["red"] == {"r1", "r2", "b1", "b2"}  # its own, and what it salvaged

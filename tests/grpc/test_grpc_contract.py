@@ -21,7 +21,7 @@ PROTO = ROOT / "proto"
 FILES = sorted((PROTO / "mekref" / "v1").glob("*.proto"))
 GEN = PROTO / "gen" / "mekref" / "v1"
 
-_DECL = re.compile(r"^\s*(service|rpc|message|enum)\s+(\w+)")
+_DECL = re.compile(r"^\s*(service|rpc|message|enum|oneof)\s+(\w+)")
 _RPC = re.compile(
     r"^\s*rpc\s+(\w+)\s*\(\s*(stream\s+)?([\w.]+)\s*\)\s*returns\s*\(\s*(stream\s+)?([\w.]+)\s*\)"
 )
@@ -56,7 +56,9 @@ def lint(path: Path) -> list[str]:
             kind, name = decl.groups()
             if not commented:
                 problems.append(f"{at}: {kind} {name} has no comment")
-            if not _PASCAL.fullmatch(name):
+            if kind == "oneof" and not _SNAKE.fullmatch(name):
+                problems.append(f"{at}: oneof {name} is not lower_snake_case")
+            if kind != "oneof" and not _PASCAL.fullmatch(name):
                 problems.append(f"{at}: {kind} {name} is not PascalCase")
             if kind == "service" and not name.endswith("Service"):
                 problems.append(f"{at}: service {name} must end with Service")
@@ -81,7 +83,7 @@ def lint(path: Path) -> list[str]:
         if not stack or not line.strip() or line.strip().startswith("//"):
             continue
         kind, owner = stack[-1]
-        if kind == "message":
+        if kind in ("message", "oneof"):
             field = _FIELD.match(line)
             if field:
                 if not commented:

@@ -25,6 +25,7 @@ from typing import Any
 
 import grpc
 import pytest
+from google.protobuf import json_format
 from grpc_helpers import Stubs, open_test_app
 
 from mekref.daemon.grpc.tokens import Role
@@ -185,7 +186,49 @@ def _channels(s: Served, side: str) -> dict[str, Any]:
         "GetSideView": json.loads(view.view_json),
         "RulesService.GetView": json.loads(rules_view.view_json),
         "GetDiceLog": [r.name for r in dice.rolls],
+        # The typed messages carry the same cut (read back into the JSON's shape to check it).
+        "typed event stream": [
+            dict(_plain(_member(m.event.event.tripwire)), type=m.event.type)
+            for m in stream_again(s, c)
+        ],
+        "typed GetSideView": _plain(view.side_view),
+        "typed RulesService.GetView": _plain(rules_view.view.tripwire.side),
     }
+
+
+def stream_again(s: Served, c: Any) -> list[Any]:
+    return list(
+        c.events.SubscribeEvents(
+            event_pb2.SubscribeEventsRequest(campaign_id=s.cid, stop_at_head=True), metadata=c.md
+        )
+    )
+
+
+def _member(envelope: Any) -> Any:
+    """The message a rule set's Event envelope holds."""
+    return getattr(envelope, envelope.WhichOneof("event"))
+
+
+def _plain(message: Any) -> Any:
+    """A typed message as the JSON the same value has: fixed tuples (first, second...) and
+    one-field wrappers (items) back to lists."""
+    data = json_format.MessageToDict(
+        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+    )
+
+    def back(value: Any) -> Any:
+        if isinstance(value, dict):
+            if value and set(value) <= {"first", "second", "third", "fourth"}:
+                order = ("first", "second", "third", "fourth")
+                return [back(value.get(k)) for k in order if k in value]
+            if set(value) == {"items"}:
+                return back(value["items"])
+            return {k: back(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [back(v) for v in value]
+        return value
+
+    return back(data)
 
 
 def _export(s: Served, side: str, eid: str) -> battle_pb2.ExportScenarioResponse:
@@ -229,8 +272,9 @@ def test_no_channel_tells_a_side_what_its_export_hides(served: Served) -> None:
                 assert {a[0] for a in e["aerospace"]} <= {side}, channel
                 assert {owner[f] for f in e["formations"]} == {side}, channel
                 assert all(n in sheet for n in e["notes"]), channel
-        # The engagement reaches the side on the stream and in both views, cut to its own.
-        assert seen_engagements == 3, side
+        # The engagement reaches the side on the stream and in both views, cut to its own,
+        # as JSON and as typed messages.
+        assert seen_engagements == 6, side
     # The referee still sees everything, on the same channels.
     stream = ref.events.SubscribeEvents(
         event_pb2.SubscribeEventsRequest(campaign_id=s.cid, stop_at_head=True), metadata=ref.md

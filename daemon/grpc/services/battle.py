@@ -18,7 +18,7 @@ from typing import Any
 
 import grpc
 
-from mekref.daemon.grpc import auth
+from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.errors import ApiError, FieldViolation, invalid, unimplemented
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.daemon.grpc.services.campaign import timestamp
@@ -28,7 +28,7 @@ from mekref.rules.codec import canonical_json, to_jsonable
 from mekref.rules.messages import RefereeNote
 from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl
 from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
-from mekref.v1 import battle_pb2, battle_pb2_grpc
+from mekref.v1 import battle_pb2, battle_pb2_grpc, tripwire_pb2
 
 _OUTCOMES = {
     "applied": battle_pb2.UPLOAD_OUTCOME_APPLIED,
@@ -156,7 +156,11 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             return battle_pb2.ListPendingBattlesResponse(
                 battles=[
                     battle_pb2.PendingBattle(
-                        battle_id=b.battle_id, detail_json=canonical_json(to_jsonable(b))
+                        battle_id=b.battle_id,
+                        detail_json=canonical_json(to_jsonable(b)),
+                        detail=typed.fill(
+                            tripwire_pb2.Tripwire.PendingBattle(), type(b), to_jsonable(b)
+                        ),
                     )
                     for b in battles
                 ],

@@ -13,7 +13,7 @@ from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from mekref.daemon.grpc import auth, reports
+from mekref.daemon.grpc import auth, reports, typed
 from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.daemon.grpc.tokens import Principal
@@ -23,7 +23,8 @@ from mekref.rules.kernel import RuleSet
 from mekref.rules.tripwire.commands import CreateCampaign, SideSpec
 from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState
-from mekref.v1 import campaign_pb2, campaign_pb2_grpc, common_pb2
+from mekref.rules.tripwire.turn.view import SideView
+from mekref.v1 import campaign_pb2, campaign_pb2_grpc, common_pb2, tripwire_pb2
 
 _SIDE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 DICE_PAGE = 500
@@ -97,14 +98,17 @@ def side_view_message(
         for p in state.pools.values()
         if p.side_id == side_id
     ]
-    view_json = canonical_json(TRIPWIRE.view_for(state, side_id))
+    seen = TRIPWIRE.view_for(state, side_id)
+    side_view = tripwire_pb2.Tripwire.SideView()
+    typed.fill(side_view, SideView, seen)
     return campaign_pb2.GetSideViewResponse(
         side_id=side_id,
         last_seq=last_seq,
         units=units,
         people=people,
         pools=pools,
-        view_json=view_json,
+        view_json=canonical_json(seen),
+        side_view=side_view,
     )
 
 
@@ -235,8 +239,11 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
             state = self.s.runner.load(cid).state
             assert isinstance(state, CampaignState)  # require_tripwire said so
             found = reports.battle_report(state, request.battle_id, principal.side_id)
+            data = reports.report_json(found, principal.is_referee)
             return campaign_pb2.GetBattleReportResponse(
-                text=reports.report_text(found, state), report_json=canonical_json(found)
+                text=reports.report_text(found, state),
+                report_json=canonical_json(data),
+                report=typed.fill(tripwire_pb2.Tripwire.BattleReport(), reports.BattleReport, data),
             )
 
         return await self.s.run(context, report)

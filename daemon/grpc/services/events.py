@@ -18,7 +18,7 @@ import grpc
 from grpc import aio
 from grpc_status import rpc_status
 
-from mekref.daemon.grpc import auth
+from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.errors import ApiError, invalid
 from mekref.daemon.grpc.services.base import (
     Context,
@@ -117,6 +117,7 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
                 type=stored.type,
                 payload_json=text if text is not None else canonical_json(payload),
                 recorded_at=timestamp(stored.recorded_at),
+                event=typed.ruleset_event(game, payload, stored.type),
             )
         )
 

@@ -1,7 +1,8 @@
 """RulesService: every rule set through one door, with each rule set's own visibility rule.
 
-The command and the view are JSON objects (their shapes differ per rule set); ListRuleSets
-describes every command field by field, from the same dataclasses the codec decodes. A side's
+Commands, events and views are typed messages generated from the rule sets' dataclasses
+(:mod:`mekref.daemon.grpc.typed`); the deprecated JSON fields carry the same values as text.
+ListRuleSets describes every command field by field, from the same dataclasses. A side's
 token runs only the commands its rule set says that side gives (``RuleSet.acting_side``), and
 reads only what the rule set's :class:`~mekref.rules.kernel.SideViews` lets it see.
 """
@@ -14,7 +15,7 @@ from typing import Any
 import grpc
 
 from mekref.daemon.campaigns import Executed
-from mekref.daemon.grpc import auth
+from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.errors import ApiError, denied, invalid
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.daemon.grpc.services.campaign import campaign_message
@@ -61,19 +62,29 @@ def ruleset_message(game: RuleSet[Any]) -> rules_pb2.RuleSetInfo:
     return rules_pb2.RuleSetInfo(name=game.name, title=game.title, commands=commands)
 
 
-def _command(game: RuleSet[Any], text: str, actor: str) -> Command:
-    if not text.strip():
-        raise invalid("command_json", "give the command as a JSON object with its type")
-    if len(text) > MAX_COMMAND_JSON:
-        raise invalid("command_json", f"at most {MAX_COMMAND_JSON} bytes")
+def _command(game: RuleSet[Any], request: Any, actor: str) -> Command:
+    """The command of a StartCampaign or ExecuteCommand request: typed (``command``) or, for
+    clients of 0.1.0, JSON (``command_json``); both take the same decoder and its checks."""
+    typed_given = request.HasField("command")
+    text = request.command_json
+    if typed_given and text:
+        raise invalid("command", "give command or command_json, not both")
     try:
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            raise CodecError("a command is a JSON object with a 'type'")
+        if typed_given:
+            data = typed.ruleset_command_json(game, request.command)
+        else:
+            if not text.strip():
+                raise invalid("command", "give the command (or command_json, a JSON object)")
+            if len(text) > MAX_COMMAND_JSON:
+                raise invalid("command_json", f"at most {MAX_COMMAND_JSON} bytes")
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise CodecError("a command is a JSON object with a 'type'")
         data["actor"] = actor
         return game.commands.from_json(data)
-    except (json.JSONDecodeError, CodecError) as exc:
-        raise invalid("command_json", f"not a {game.name} command: {exc}", "bad_command") from None
+    except (json.JSONDecodeError, CodecError, typed.TypedError) as exc:
+        field = "command" if typed_given else "command_json"
+        raise invalid(field, f"not a {game.name} command: {exc}", "bad_command") from None
 
 
 def _outcomes(
@@ -87,7 +98,11 @@ def _outcomes(
         text = game.outcome(event) if side is None else describe_json(seen)
         out.append(
             rules_pb2.EventOutcome(
-                seq=seq, type=event.TYPE, outcome=text, event_json=canonical_json(seen)
+                seq=seq,
+                type=event.TYPE,
+                outcome=text,
+                event_json=canonical_json(seen),
+                event=typed.ruleset_event(game, seen),
             )
         )
     return out
@@ -119,10 +134,10 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             raise invalid(
                 "ruleset", f"no rule set {request.ruleset!r}", "unknown_ruleset"
             ) from None
-        command = _command(game, request.command_json, REFEREE_ACTOR)
+        command = _command(game, request, REFEREE_ACTOR)
         if not isinstance(command, game.setup):
             names = ", ".join(c.TYPE for c in game.setup)
-            raise invalid("command_json", f"a {game.name} campaign starts with {names}")
+            raise invalid("command", f"a {game.name} campaign starts with {names}")
 
         def start() -> rules_pb2.StartCampaignResponse:
             executed = self.s.runner.start(request.name, game.name, command)
@@ -143,7 +158,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         auth.require_campaign(principal, cid)
         game, state = await self.s.run(context, self._current, cid)
         actor = REFEREE_ACTOR if principal.is_referee else str(principal.side_id)
-        command = _command(game, request.command_json, actor)
+        command = _command(game, request, actor)
         self._authorize(principal, game, state, command)
         executed = await self.s.execute(context, cid, command)
         return rules_pb2.ExecuteCommandResponse(
@@ -170,11 +185,13 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             game = self.s.runner.game(cid)
             if side is not None and side not in game.sides_of(loaded.state):
                 raise invalid("side_id", "no such side in this campaign", "unknown_side")
+            seen = game.view_for(loaded.state, side)
             return rules_pb2.GetViewResponse(
                 side_id=side or "",
                 last_seq=loaded.last_seq,
-                view_json=canonical_json(game.view_for(loaded.state, side)),
+                view_json=canonical_json(seen),
                 state_hash=game.state_hash(loaded.state) if side is None else "",
+                view=typed.ruleset_view(game, seen, side),
             )
 
         return await self.s.run(context, view)

@@ -19,6 +19,9 @@ from mekref.rules.tripwire.turn.state import (
 
 @dataclass(frozen=True, kw_only=True)
 class SideView:
+    """What one side may know of a TripWire campaign: its own formations, units, pools and
+    orders, what it has sighted, the engagements it fights, and the public facts."""
+
     side_id: str
     day: int
     formations: tuple[Formation, ...]

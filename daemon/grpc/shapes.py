@@ -1,0 +1,160 @@
+"""The shape of a rules value as protobuf sees it, read from its dataclass type hints.
+
+One reading serves both directions of the typed API: :mod:`mekref.daemon.grpc.proto_schema`
+writes a ``.proto`` message for each shape, and :mod:`mekref.daemon.grpc.typed` fills those
+messages from the rules' canonical JSON (and reads commands back). Deriving both from the same
+hints the codec decodes with is what keeps the wire contract and the stored format in step.
+
+Mapping: ``str``/``Fraction`` ("n/d") and text enums are ``string``; ``int`` and number enums
+``int64``; ``T | None`` an ``optional`` field; tuples of any length, lists and frozensets
+``repeated``; ``Mapping[str, V]`` a ``map<string, V>``; a fixed tuple such as ``tuple[str, int]``
+a small message with fields ``first``, ``second``...; a repeated or map value that is itself
+repeated, a map or optional gets a one-field wrapper message (protobuf cannot nest them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any, Union
+
+#: Field names of a fixed tuple's message, by position.
+POSITIONS: tuple[str, ...] = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+class ShapeError(TypeError):
+    """A type hint the typed API cannot carry (say which, so the value's type can change)."""
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A protobuf scalar: ``string``, ``int64`` or ``bool``. ``note`` says what the text holds
+    (a fraction, an enum's values) for the .proto comment."""
+
+    proto: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Maybe:
+    """``T | None``: a field with presence; absent means None."""
+
+    inner: Shape
+
+
+@dataclass(frozen=True)
+class Repeated:
+    inner: Shape
+
+
+@dataclass(frozen=True)
+class MapOf:
+    """``Mapping[str, V]``."""
+
+    inner: Shape
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """``tuple[A, B, ...]`` of a fixed length: a message of positional fields."""
+
+    items: tuple[Shape, ...]
+
+
+@dataclass(frozen=True)
+class Record:
+    """A dataclass: a message of its fields, in declaration order."""
+
+    cls: type
+
+
+Shape = Scalar | Maybe | Repeated | MapOf | Fixed | Record
+
+STRING = Scalar("string")
+INT = Scalar("int64")
+BOOL = Scalar("bool")
+
+
+def shape_of(hint: Any) -> Shape:
+    """The shape of a type hint (raises :class:`ShapeError` for one protobuf cannot carry)."""
+    if hint is str:
+        return STRING
+    if hint is bool:
+        return BOOL
+    if hint is int:
+        return INT
+    if hint is Fraction:
+        return Scalar("string", 'an exact fraction as text, "n/d" or "n"')
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        values = [m.value for m in hint]
+        kinds = {type(v) for v in values}
+        note = "one of: " + ", ".join(str(v) for v in values)
+        if kinds == {str}:
+            return Scalar("string", note)
+        if kinds == {int}:
+            return Scalar("int64", note)
+        raise ShapeError(f"enum {hint.__name__} mixes value types")
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        return Record(hint)
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1 and len(args) == 2:
+            inner = shape_of(rest[0])
+            if isinstance(inner, Maybe | Repeated | MapOf):
+                raise ShapeError(f"{hint}: an optional list or map has no protobuf form")
+            return Maybe(inner)
+        raise ShapeError(f"{hint}: unions other than 'T | None' have no protobuf form")
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return Repeated(shape_of(args[0]))
+        if not args or len(args) > len(POSITIONS):
+            raise ShapeError(f"{hint}: a fixed tuple of 1 to {len(POSITIONS)} items")
+        return Fixed(tuple(shape_of(a) for a in args))
+    if origin in (list, frozenset, set):
+        return Repeated(shape_of(args[0]))
+    if isinstance(origin, type) and issubclass(origin, Mapping):
+        if args[0] is not str:
+            raise ShapeError(f"{hint}: map keys must be str")
+        return MapOf(shape_of(args[1]))
+    raise ShapeError(f"{hint!r} has no protobuf form")
+
+
+def needs_wrapper(shape: Shape) -> bool:
+    """Whether an item of a repeated field or a map value needs a one-field wrapper message."""
+    return isinstance(shape, Maybe | Repeated | MapOf)
+
+
+@dataclass(frozen=True)
+class FieldShape:
+    name: str
+    shape: Shape
+    #: Whether the field may be left out of a command (it has a default): such a scalar gets
+    #: presence in protobuf, so "not given" and "given as zero" stay different.
+    has_default: bool
+
+
+@functools.cache
+def record_fields(cls: type) -> tuple[FieldShape, ...]:
+    """The fields of a dataclass with their shapes, in declaration order."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        try:
+            shape = shape_of(hints[f.name])
+        except ShapeError as exc:
+            raise ShapeError(f"{cls.__qualname__}.{f.name}: {exc}") from None
+        has_default = (
+            f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+        )
+        out.append(FieldShape(f.name, shape, has_default))
+    return tuple(out)
