@@ -37,12 +37,11 @@ class RepairUnit(Command):
     unit_id: str
     pool_id: str
     task: RepairTask
-    # The referee vouches for a repair bay at the location or a DropShip bay (needs ``note``);
-    # on the strategic map the bay is read from the map (R-WHERE-3).
-    at_repair_facility: bool = False
+    # On the strategic map the bay is read from the map (R-WHERE-3).
+    at_repair_facility: bool = False  # the referee vouches for a repair bay (needs ``note``)
     # The referee's word where the map cannot say (no position) or is overruled (R-WHERE-1):
     # who and why, recorded in the event; the facility flags count only with it.
-    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
 
 
 @command_type("HealVehicleCrew")
@@ -55,7 +54,7 @@ class HealVehicleCrew(Command):
     at_hospital: bool = False  # the referee vouches for a MASH unit or hospital (needs ``note``)
     # The referee's word where the map cannot say (no position) or is overruled (R-WHERE-1):
     # who and why, recorded in the event; the facility flags count only with it.
-    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
 
 
 @command_type("ReplaceDropShipCrew")
@@ -79,7 +78,7 @@ class ReconfigureUnit(Command):
     bv: int
     # The referee's word where the map cannot say (no position) or is overruled (R-WHERE-1):
     # who and why, recorded in the event; the facility flags count only with it.
-    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
 
 
 @command_type("ChangeFormation")
