@@ -31,6 +31,7 @@ from mekref.daemon.cli_campaign import (
 from mekref.daemon.game_examples import SUCCESSION_WARS, example_next, example_start
 from mekref.daemon.store import CampaignNotFound, StoreError
 from mekref.daemon.sw_maps import MapInputError, fill_map
+from mekref.daemon.terminal import terminal_safe
 from mekref.rules.codec import CodecError, to_jsonable
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, message_to_json
@@ -66,6 +67,7 @@ examples:
       mekref game do --db sw.db --campaign 3f2a --actor Davion -
   mekref game state --db sw.db --campaign 3f2a --json   the folded state and its hash
   mekref game state --db sw.db --campaign 3f2a --side Davion   what one side may see
+  mekref game report --db sw.db --campaign 3f2a         the campaign in words, House by House
   mekref game list --db sw.db                           the campaigns in a database, with ids
 """
 
@@ -129,6 +131,14 @@ def register(sub: Any) -> None:
     state.add_argument("--side", help="show only what this side may see")
     state.add_argument("--json", action="store_true", help="the whole state as JSON")
     state.set_defaults(handler=guarded(_state), command_name="game state")
+
+    report = actions.add_parser(
+        "report", help="a campaign in words: sides, holdings, what is being fought", **kw
+    )
+    _db(report)
+    report.add_argument("--campaign", help="campaign id, id prefix or name")
+    report.add_argument("--json", action="store_true", help="the sections as JSON")
+    report.set_defaults(handler=guarded(_report), command_name="game report", side=None)
 
     listing = actions.add_parser("list", help="list the campaigns in a database", **kw)
     _db(listing)
@@ -395,6 +405,38 @@ def _state(args: argparse.Namespace) -> int:
         console.print(json.dumps(game.view_for(loaded.state, args.side), indent=2))
     else:
         console.print(f"state-hash: {state_hash}")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    with opened(args.db) as app:
+        campaign_id = campaign_id_of(app.store, args.campaign)
+        game = app.runner.game(campaign_id)
+        loaded = app.runner.load(campaign_id)
+        sections = game.summarize(loaded.state) if game.summarize is not None else None
+    if sections is None:
+        # TripWire's books have their own report (units, bills, people, pools, the ending).
+        from mekref.daemon import cli_report
+
+        args.campaign = campaign_id
+        return cli_report.run(args)
+    if args.json:
+        print_json(
+            {
+                "campaign_id": campaign_id,
+                "ruleset": game.name,
+                "last_seq": loaded.last_seq,
+                "sections": [{"title": s.title, "lines": list(s.lines)} for s in sections],
+            }
+        )
+        return 0
+    console = _out()
+    console.print(f"campaign {campaign_id} ({game.title}): {loaded.last_seq} events")
+    for section in sections:
+        console.print(f"\n{section.title}", markup=False, highlight=False)
+        for line in section.lines:
+            # Names come from the set-up files: no terminal control sequence gets through.
+            console.print(f"  {terminal_safe(line)}", markup=False, highlight=False)
     return 0
 
 

@@ -76,6 +76,14 @@ class SideViews(Protocol[S_contra]):
         ...
 
 
+@dataclass(frozen=True)
+class Section:
+    """One part of a rule set's summary of a campaign, in words (``mekref game report``)."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
 def _never_over(_state: Any) -> str | None:
     return None
 
@@ -115,6 +123,9 @@ class RuleSet(Generic[S]):
     battle_files: BattleFiles[S] | None = None
     #: The outcome of an event in words, for people; the kernel's default names its fields.
     describe: Callable[[Event], str] | None = None
+    #: The campaign in words, section by section, as the referee sees it; None: the rule set
+    #: has its own report command.
+    summarize: Callable[[S], tuple[Section, ...]] | None = None
     commands: Codec[Command] = field(init=False, repr=False, compare=False)
     events: Codec[Event] = field(init=False, repr=False, compare=False)
 

@@ -15,8 +15,10 @@ from mekref.rules.dice import Dice
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
 from mekref.rules.dystopian_wars import logistics, mars, postbattle, prebattle
+from mekref.rules.dystopian_wars.describe import describe
 from mekref.rules.dystopian_wars.fold import EVOLVERS
 from mekref.rules.dystopian_wars.model import DystopianState
+from mekref.rules.dystopian_wars.summary import summarize
 from mekref.rules.kernel import Decider, RuleSet
 from mekref.rules.messages import Command
 
@@ -105,6 +107,8 @@ DYSTOPIAN_WARS: RuleSet[DystopianState] = RuleSet(
     not_started=("no_campaign", "create the campaign first"),
     acting_side=_acting_side,
     views=DystopianWarsViews(),
+    describe=describe,
+    summarize=summarize,
 )
 
 initial_state = DYSTOPIAN_WARS.initial_state

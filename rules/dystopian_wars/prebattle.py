@@ -111,19 +111,22 @@ def _generate_territories(
     large_count = t.rule("start_large").int("count")
     out: list[Territory] = []
     rolls: list[Roll] = []
-    for fleet_id in fleet_ids:
+    for number, fleet_id in enumerate(fleet_ids, start=1):
         left = list(START_PAIRS)
         large: set[str] = set()
         for pick in range(1, large_count + 1):
             roll, dice = dice.roll(large_roll_name(fleet_id, pick), 1, len(left))
             rolls.append(roll)
             large.add(left.pop(roll.total - 1))
+        # Ruling DW-32: a territory's id names the place, never its holder (a conquered
+        # 'sun:refinery' held by brit misled the table): its kind and the number of the fleet
+        # it started with, in the campaign's fleet order ('refinery-2').
         out.append(
-            Territory(territory_id=f"{fleet_id}:fleet_base", kind="fleet_base", holder=fleet_id)
+            Territory(territory_id=f"fleet_base-{number}", kind="fleet_base", holder=fleet_id)
         )
         for pair in START_PAIRS:
             kind = by_pair[(pair, pair in large)]
-            out.append(Territory(territory_id=f"{fleet_id}:{kind}", kind=kind, holder=fleet_id))
+            out.append(Territory(territory_id=f"{kind}-{number}", kind=kind, holder=fleet_id))
     out.append(Territory(territory_id=EYRIE_ID, kind=EYRIE_ID, holder=None))
     return tuple(out), tuple(rolls)
 

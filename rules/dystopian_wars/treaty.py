@@ -9,6 +9,18 @@ from mekref.rules.dystopian_wars.model import Category, Squadron
 from mekref.rules.dystopian_wars.table_loader import DystopianTables, load_tables
 
 
+def same_nation(given: str, named: str) -> bool:
+    """Ruling DW-33: a nation typed by people matches whatever its case, spacing or a leading
+    "the" ('kingdom of britannia', 'The Kingdom of  Britannia'): the treaty's guardian generators
+    must not hang on a capital letter."""
+
+    def plain(text: str) -> str:
+        words = text.casefold().split()
+        return " ".join(words[1:] if words[:1] == ["the"] else words)
+
+    return plain(given) == plain(named)
+
+
 def roster_points(squadrons: Iterable[Squadron]) -> Fraction:
     """Points the roster spends: the one free Tiny Flyer wing costs nothing (line 84)."""
     return sum((s.cost for s in squadrons if not s.free_tiny_flyer_wing), Fraction(0))
@@ -38,7 +50,7 @@ def treaty_violations(
     if big > big_max:
         out.append(f"{big} points of Large or Massive vessels is over {big_max} (line 80)")
     shields = t.rule("treaty_shields")
-    kob = nation == shields.text("kob_nation")
+    kob = same_nation(nation, shields.text("kob_nation"))
     # The Scientist's Eyrie: "You may take Dual Shield Generators" (line 122).
     max_shields = shields.int("shields_per_ship") * (2 if dual_shields else 1)
     max_guardians = shields.int("guardians_kob") if kob else 0

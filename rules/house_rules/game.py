@@ -17,6 +17,7 @@ from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
 from mekref.rules.house_rules.acquisition import acquire, buy
 from mekref.rules.house_rules.currency import fluctuate
+from mekref.rules.house_rules.describe import describe
 from mekref.rules.house_rules.mapsheets import roll_battlefield
 from mekref.rules.house_rules.missions import roll_mission
 from mekref.rules.house_rules.model import HouseState, PartJob, Pilot
@@ -30,6 +31,7 @@ from mekref.rules.house_rules.pilots import (
 from mekref.rules.house_rules.random_damage import roll_pre_battle_damage
 from mekref.rules.house_rules.repairs import Attempt, botch_mark, check_rating, may_attempt
 from mekref.rules.house_rules.retreat import roll_retreat
+from mekref.rules.house_rules.summary import summarize
 from mekref.rules.house_rules.table_loader import load_tables
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, Event
@@ -308,6 +310,8 @@ HOUSE_RULES: RuleSet[HouseState] = RuleSet(
     setup=(c.SetUp,),
     started=lambda state: state.created,
     not_started=("not_set_up", "set up the house-rule modules first"),
+    describe=describe,
+    summarize=summarize,
 )
 
 initial_state = HOUSE_RULES.initial_state

@@ -21,6 +21,7 @@ from mekref.rules.objectives.decide import DECIDERS
 from mekref.rules.objectives.describe import describe
 from mekref.rules.objectives.fold import EVOLVERS
 from mekref.rules.objectives.model import ObjectivesState, ObjectiveStatus
+from mekref.rules.objectives.summary import summarize
 
 
 def held_by(state: ObjectivesState) -> dict[str, tuple[str, ...]]:
@@ -84,6 +85,7 @@ OBJECTIVES: RuleSet[ObjectivesState] = RuleSet(
     acting_side=_acting_side,
     views=ObjectivesViews(),
     describe=describe,
+    summarize=summarize,
 )
 
 initial_state = OBJECTIVES.initial_state

@@ -16,6 +16,7 @@ from mekref.rules.succession_wars.describe import describe
 from mekref.rules.succession_wars.evolve import EVOLVERS
 from mekref.rules.succession_wars.model import Phase, SWState
 from mekref.rules.succession_wars.start import decide_start
+from mekref.rules.succession_wars.summary import summarize
 from mekref.rules.succession_wars.views import SuccessionWarsViews
 
 DECIDERS: dict[type[Command], Decider[SWState]] = {
@@ -71,6 +72,7 @@ SUCCESSION_WARS: RuleSet[SWState] = RuleSet(
     acting_side=_acting_side,
     views=SuccessionWarsViews(),
     describe=describe,
+    summarize=summarize,
 )
 
 initial_state = SUCCESSION_WARS.initial_state

@@ -120,3 +120,31 @@ def test_game_do_prints_outcomes_in_words(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         assert expected in done.stdout, done.stdout
         assert "=" not in done.stdout.split("state-hash")[0]  # no field dump
+
+
+def test_dystopian_wars_and_house_rules_outcomes_read_as_words(tmp_path: Path) -> None:
+    scripts = Path(__file__).parent / "data" / "scripts"
+    db = str(tmp_path / "c.db")
+    expected = {
+        "dystopian_wars": [
+            "battle first: brit against sun, skirmish_royale of 900 points (size die 3); "
+            "strategy brit 5+0=5, sun 2+0=2: brit stakes first",
+            "battle first: brit stakes airbase-1 against airbase-2",
+            "battle first: brit wins, achieved its Field Order (3-1 VP)",
+            "brit takes territory airbase-2 from sun",
+            "brit commodore XP +2 = 2 (win_skirmish_royale)",
+            "sun commodore XP +0 = 0\n",
+        ],
+        "house_rules": ["pilot Kai (kai) joins with 32 XP"],
+    }
+    for name, lines in expected.items():
+        start = next((scripts / name).glob("start-*.json"))
+        began = mekref("game", "start", "--db", db, "--ruleset", name, "--name", name, str(start))
+        assert began.returncode == 0, began.stderr
+        out = ""
+        for step in sorted((scripts / name).glob("0*.json")):
+            done = mekref("game", "do", "--db", db, "--campaign", name, str(step))
+            assert done.returncode == 0, done.stderr
+            out += done.stdout
+        for line in lines:
+            assert line in out, out

@@ -93,14 +93,19 @@ def stake_all(state: DystopianState) -> tuple[list[Event], DystopianState]:
 
 
 def _owned(state: DystopianState, fleet_id: str) -> list[Territory]:
-    return [t for _, t in sorted(state.territories.items()) if t.holder == fleet_id]
+    # By the fleet each started with (the number ending its id), then by id.
+    def starting_fleet_first(item: tuple[str, Territory]) -> tuple[str, str]:
+        return (item[0].rsplit("-", 1)[-1], item[0])
+
+    held = sorted(state.territories.items(), key=starting_fleet_first)
+    return [t for _, t in held if t.holder == fleet_id]
 
 
 def with_battle(
     state: DystopianState,
     battle_type: str,
     *,
-    stakes: tuple[tuple[str, str, str], ...] = (("brit", "brit:town", "sun:town"),),
+    stakes: tuple[tuple[str, str, str], ...] = (("brit", "town-1", "town-2"),),
     ranks: tuple[int, int] = (1, 1),
     present: tuple[bool, bool] = (True, True),
     field_orders: tuple[int, ...] = (1, 2),

@@ -62,7 +62,7 @@ def test_ruling_victory_points_must_beat_ten_percent_of_the_battle_size() -> Non
         and resolved.how == "draw"
         and resolved.victor is None
     )
-    assert after.territories["sun:town"].holder == "sun"
+    assert after.territories["town-2"].holder == "sun"
     events, _ = report(state, result("brit", 191), result("sun", 100), first=None)
     resolved = events[0]
     assert isinstance(resolved, e.BattleResolved) and resolved.victor == "brit"
@@ -71,40 +71,40 @@ def test_ruling_victory_points_must_beat_ten_percent_of_the_battle_size() -> Non
 def test_a_raid_lends_the_losers_territory_for_one_battle() -> None:
     # Line 205; ruling DW-10.
     events, state = report(with_battle(create(), "skirmish"), result("brit", 0), result("sun", 0))
-    assert e.TerritoryLent(territory_id="sun:town", from_fleet="sun", to_fleet="brit") in events
-    assert state.territories["sun:town"].holder == "sun"
-    assert state.territories["sun:town"].lent_to == "brit"
+    assert e.TerritoryLent(territory_id="town-2", from_fleet="sun", to_fleet="brit") in events
+    assert state.territories["town-2"].holder == "sun"
+    assert state.territories["town-2"].lent_to == "brit"
     grants = {
         g.fleet_id: g
         for g in _of(events, e.RequisitionGranted)
         if isinstance(g, e.RequisitionGranted)
     }
-    assert ("sun:town", 1) in grants["brit"].territory_rp
-    assert all(tid != "sun:town" for tid, _ in grants["sun"].territory_rp)
+    assert ("town-2", 1) in grants["brit"].territory_rp
+    assert all(tid != "town-2" for tid, _ in grants["sun"].territory_rp)
     events, state = report(
         with_battle(state, "skirmish"), result("brit", 0), result("sun", 0), first="sun"
     )
-    assert e.LoansEnded(territory_ids=("sun:town",)) in events
-    assert state.territories["sun:town"].lent_to is None
+    assert e.LoansEnded(territory_ids=("town-2",)) in events
+    assert state.territories["town-2"].lent_to is None
 
 
 def test_a_skirmish_royale_takes_the_losers_territory() -> None:
     events, state = report(
         with_battle(create(), "skirmish_royale"), result("brit", 0), result("sun", 0), first="sun"
     )
-    assert e.TerritoryTaken(territory_id="brit:town", from_fleet="brit", to_fleet="sun") in events
-    assert state.territories["brit:town"].holder == "sun"
+    assert e.TerritoryTaken(territory_id="town-1", from_fleet="brit", to_fleet="sun") in events
+    assert state.territories["town-1"].holder == "sun"
 
 
 def test_ruling_a_battle_royale_victor_chooses_one_of_the_two() -> None:
-    stakes = (("brit", "brit:town", "sun:town"), ("sun", "sun:fleet_base", "brit:fleet_base"))
+    stakes = (("brit", "town-1", "town-2"), ("sun", "fleet_base-2", "fleet_base-1"))
     state = with_battle(create(), "battle_royale", stakes=stakes)
     with pytest.raises(Refusal) as info:
         report(state, result("brit", 0), result("sun", 0))
     assert info.value.code == "conquest_choice"
-    _, after = report(state, result("brit", 0), result("sun", 0), choice="sun:fleet_base")
-    assert after.territories["sun:fleet_base"].holder == "brit"
-    assert after.territories["sun:town"].holder == "sun"
+    _, after = report(state, result("brit", 0), result("sun", 0), choice="fleet_base-2")
+    assert after.territories["fleet_base-2"].holder == "brit"
+    assert after.territories["town-2"].holder == "sun"
 
 
 # --- 3.2 repairs and prizes --------------------------------------------------------------------
@@ -206,9 +206,7 @@ def test_ruling_requisition_points_lapse_at_the_next_grant() -> None:
     grant = _of(events, e.RequisitionGranted)[1]
     assert isinstance(grant, e.RequisitionGranted) and first == grant.total
     events, state = report(
-        with_battle(
-            state, "skirmish_royale", stakes=(("brit", "brit:fleet_base", "sun:fleet_base"),)
-        ),
+        with_battle(state, "skirmish_royale", stakes=(("brit", "fleet_base-1", "fleet_base-2"),)),
         result("brit", 0),
         result("sun", 0),
     )
@@ -482,7 +480,7 @@ def test_commodore_experience_rows() -> None:
     for battle_type, xp in (("skirmish", 1), ("skirmish_royale", 2)):
         events, _ = report(with_battle(create(), battle_type), result("brit", 0), result("sun", 0))
         assert _commodore_event(events, "brit").xp_change == xp
-    stakes = (("brit", "brit:town", "sun:town"), ("sun", "sun:fleet_base", "brit:fleet_base"))
+    stakes = (("brit", "town-1", "town-2"), ("sun", "fleet_base-2", "fleet_base-1"))
     state = with_battle(create(), "battle_royale", stakes=stakes, ranks=(1, 3))
     events, _ = report(
         state,
@@ -494,7 +492,7 @@ def test_commodore_experience_rows() -> None:
             flagship_lost=True,
         ),
         result("sun", 0),
-        choice="sun:town",
+        choice="town-2",
     )
     ev = _commodore_event(events, "brit")
     # +3 Battle, +1 higher-ranked foe, -1 battleship, -2 Dreadnought, -2 flagship
@@ -619,7 +617,7 @@ def test_ruling_victory_by_holding_eleven_territories() -> None:
     state = replace(state, territories=territories)
     assert state.owned_count("brit") == 10
     events, after = report(
-        with_battle(state, "skirmish_royale", stakes=(("brit", "brit:town", sun_lands[4]),)),
+        with_battle(state, "skirmish_royale", stakes=(("brit", "town-1", sun_lands[4]),)),
         result("brit", 0),
         result("sun", 0),
     )

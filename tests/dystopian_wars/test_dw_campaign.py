@@ -113,8 +113,8 @@ def play_campaign(seed: str) -> tuple[list[Command], list[Event], DystopianState
         c.CreateCampaign(actor="ref", seed=seed, fleets=(BRIT, SUN), field_orders=DECK),
     )
     # The group's map: every Britannian territory borders every other one.
-    brit_ids = sorted(t for t in state.territories if t.startswith("brit:"))
-    sun_ids = sorted(t for t in state.territories if not t.startswith("brit:"))
+    brit_ids = sorted(t for t, v in state.territories.items() if v.holder == "brit")
+    sun_ids = sorted(t for t, v in state.territories.items() if v.holder != "brit")
     state = do(
         state,
         c.SetMap(

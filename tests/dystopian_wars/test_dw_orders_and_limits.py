@@ -105,16 +105,16 @@ def _three_fleets() -> tuple[DystopianState, dict[str, str]]:
         initial_state(), c.CreateCampaign(actor="ref", seed="map", fleets=(BRIT, SUN, prus))
     )
     ids = {
-        "depot": _one_of(state, "brit:depot", "brit:shipyard"),
-        "town": _one_of(state, "brit:town", "brit:large_town"),
-        "sun_depot": _one_of(state, "sun:depot", "sun:shipyard"),
-        "sun_town": _one_of(state, "sun:town", "sun:large_town"),
-        "oil": _one_of(state, "brit:oil_derrick", "brit:refinery"),
+        "depot": _one_of(state, "depot-1", "shipyard-1"),
+        "town": _one_of(state, "town-1", "large_town-1"),
+        "sun_depot": _one_of(state, "depot-2", "shipyard-2"),
+        "sun_town": _one_of(state, "town-2", "large_town-2"),
+        "oil": _one_of(state, "oil_derrick-1", "refinery-1"),
     }
     borders = (
-        ("brit:fleet_base", "sun:fleet_base"),  # adjacent
-        (ids["depot"], "prus:fleet_base"),  # one territory of a third fleet between
-        ("prus:fleet_base", ids["sun_town"]),
+        ("fleet_base-1", "fleet_base-2"),  # adjacent
+        (ids["depot"], "fleet_base-3"),  # one territory of a third fleet between
+        ("fleet_base-3", ids["sun_town"]),
         (ids["town"], "scientists_eyrie"),  # the unheld Eyrie between
         ("scientists_eyrie", ids["sun_depot"]),
     )
@@ -128,24 +128,25 @@ def test_ruling_staked_pairs_must_be_adjacent_or_one_other_fleets_territory_apar
     # territory away (not the combatants, so as to allow access to players you do not border)"
     state, ids = _three_fleets()
     fighting = ("brit", "sun")
-    assert within_reach(state, "brit:fleet_base", "sun:fleet_base", fighting)
+    assert within_reach(state, "fleet_base-1", "fleet_base-2", fighting)
     assert within_reach(state, ids["depot"], ids["sun_town"], fighting)  # via the Prussians
     assert within_reach(state, ids["sun_town"], ids["depot"], fighting)
     assert not within_reach(state, ids["depot"], ids["sun_town"], ("brit", "prus"))
     assert not within_reach(state, ids["town"], ids["sun_depot"], fighting)  # via the Eyrie
-    assert not within_reach(state, ids["oil"], "sun:fleet_base", fighting)
+    assert not within_reach(state, ids["oil"], "fleet_base-2", fighting)
     battle = state.battle
     assert battle is not None
     chooser = battle.chooser
     other = "sun" if chooser == "brit" else "brit"
+    number = {"brit": 1, "sun": 2}  # the fleets' order in the campaign (ruling DW-32)
     with pytest.raises(Refusal) as info:
         run(
             state,
             c.StakeTerritories(
                 actor=chooser,
                 fleet_id=chooser,
-                own=_one_of(state, f"{chooser}:oil_derrick", f"{chooser}:refinery"),
-                enemy=f"{other}:fleet_base",
+                own=_one_of(state, f"oil_derrick-{number[chooser]}", f"refinery-{number[chooser]}"),
+                enemy=f"fleet_base-{number[other]}",
             ),
         )
     assert info.value.code == "not_adjacent"
@@ -154,13 +155,13 @@ def test_ruling_staked_pairs_must_be_adjacent_or_one_other_fleets_territory_apar
         c.StakeTerritories(
             actor=chooser,
             fleet_id=chooser,
-            own=f"{chooser}:fleet_base",
-            enemy=f"{other}:fleet_base",
+            own=f"fleet_base-{number[chooser]}",
+            enemy=f"fleet_base-{number[other]}",
         ),
     )
     assert isinstance(events[0], e.Staked)
     with pytest.raises(Refusal) as info:
-        run(state, c.SetMap(actor="ref", borders=(("brit:fleet_base", "atlantis"),), reason="x"))
+        run(state, c.SetMap(actor="ref", borders=(("fleet_base-1", "atlantis"),), reason="x"))
     assert info.value.code == "unknown_territory"
 
 
@@ -233,8 +234,8 @@ def test_ruling_battle_size_force_limits() -> None:
 
 def _with_pirate_haven() -> DystopianState:
     state = create()
-    tid = "brit:pirate_haven"
-    territories = {k: v for k, v in state.territories.items() if k != "brit:opium_traders"}
+    tid = "pirate_haven-1"
+    territories = {k: v for k, v in state.territories.items() if k != "opium_traders-1"}
     territories[tid] = Territory(territory_id=tid, kind="pirate_haven", holder="brit")
     return replace(state, territories=territories)
 
@@ -245,7 +246,7 @@ def test_ruling_territory_mars_go_to_one_squadron_while_the_territory_is_used() 
     give = c.AssignMar(
         actor="brit",
         fleet_id="brit",
-        territory_id="brit:pirate_haven",
+        territory_id="pirate_haven-1",
         squadron_id="cruisers",
         mar="Extended Range",
     )
@@ -267,7 +268,7 @@ def test_ruling_territory_mars_go_to_one_squadron_while_the_territory_is_used() 
         state,
         territories={
             **state.territories,
-            "brit:pirate_haven": replace(state.territories["brit:pirate_haven"], holder="sun"),
+            "pirate_haven-1": replace(state.territories["pirate_haven-1"], holder="sun"),
         },
     )
     assert squadron_mars(lost, "brit", "escorts") == ()  # the territory's MAR goes with it
@@ -282,7 +283,7 @@ def test_ruling_granted_mars_count_as_already_held_for_skill_rolls() -> None:
         c.AssignMar(
             actor="brit",
             fleet_id="brit",
-            territory_id="brit:pirate_haven",
+            territory_id="pirate_haven-1",
             squadron_id="frigates",
             mar="Extended Range",
         ),

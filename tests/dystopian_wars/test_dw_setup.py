@@ -92,8 +92,26 @@ def test_ruling_large_territories_are_drawn_without_replacement() -> None:
         ("large territory 1, fleet sun", 5),
         ("large territory 2, fleet sun", 4),
     ]
-    seen = {create(f"seed-{i}").territories["brit:fleet_base"].holder for i in range(3)}
+    seen = {create(f"seed-{i}").territories["fleet_base-1"].holder for i in range(3)}
     assert seen == {"brit"}
+
+
+def test_ruling_territory_ids_name_the_place_not_the_holder() -> None:
+    # Ruling DW-32: the kind and the number of the fleet it started with (BRIT 1, SUN 2).
+    state = create()
+    brit = sorted(t for t, v in state.territories.items() if v.holder == "brit")
+    sun = sorted(t for t, v in state.territories.items() if v.holder == "sun")
+    assert "fleet_base-1" in brit and "fleet_base-2" in sun
+    assert all(t.endswith("-1") for t in brit) and all(t.endswith("-2") for t in sun)
+    assert all(state.territories[t].kind == t.rsplit("-", 1)[0] for t in brit + sun)
+
+
+def test_ruling_the_nation_matches_whatever_its_case() -> None:
+    # Line 82: guardian generators for the Kingdom of Britannia only (ruling DW-33).
+    guarded = (new_squadron(squadron("g", VesselClass.LARGE, 1, 100, guardians_per_ship=1)),)
+    for typed in ("kingdom of britannia", "The Kingdom of  Britannia", "KINGDOM OF BRITANNIA"):
+        assert not any("guardian" in v for v in treaty_violations(typed, guarded)), typed
+    assert any("guardian" in v for v in treaty_violations("Empire of the Blazing Sun", guarded))
 
 
 def test_the_referee_places_the_eyrie_with_a_reason() -> None:

@@ -23,6 +23,7 @@ from mekref.daemon.grpc.tokens import Principal
 from mekref.rules.codec import CodecError, canonical_json
 from mekref.rules.kernel import RuleSet, describe_json
 from mekref.rules.messages import Command, message_to_json
+from mekref.rules.refusal import Refusal
 from mekref.rules.registry import all_rulesets, ruleset
 from mekref.rules.schema import FieldSchema, command_schema
 from mekref.v1 import rules_pb2, rules_pb2_grpc
@@ -130,7 +131,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             raise invalid("name", "a campaign needs a name")
         try:
             game = ruleset(request.ruleset)
-        except Exception:
+        except Refusal:
+            # Only an unknown name: a rule set that fails to load is a server fault, not this.
             raise invalid(
                 "ruleset", f"no rule set {request.ruleset!r}", "unknown_ruleset"
             ) from None

@@ -1,0 +1,126 @@
+"""Each house-rules event in words, for the people at the table (``mekref game do``).
+
+An event this module does not know yet is shown by the kernel's field-by-field fallback, so a
+new event is never hidden, only less readable until it is added here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from mekref.rules.house_rules import events as e
+from mekref.rules.house_rules.random_damage import PreBattleDamage
+from mekref.rules.kernel import describe_fields
+from mekref.rules.messages import Event
+
+
+def _money(value: Fraction) -> str:
+    whole = value.numerator // value.denominator
+    rest = value - whole
+    return f"{whole:,} C-bills" + (f" and {rest}" if rest else "")
+
+
+def _reported(x: e.BattleReported) -> str:
+    parts = []
+    for c in x.changes:
+        hits = f", hits {c.hits_before}->{c.hits_after}" if c.hits_after != c.hits_before else ""
+        status = f", {c.status}" if str(c.status) != "active" else ""
+        parts.append(f"{c.pilot_id} XP {c.xp_gained:+d}{hits}{status}")
+    return f"battle {x.battle_id}: " + ("; ".join(parts) or "no pilot changes")
+
+
+def _damage(d: PreBattleDamage) -> str:
+    hits = [f"{h.points} to {h.location}{' (rear)' if h.rear else ''}" for h in d.damage]
+    effects = [
+        f"{f.kind.replace('_', ' ')}"
+        + (f" {f.detail}" if f.detail else "")
+        + (f" x{f.count}" if f.count != 1 else "")
+        + (f" ({f.location})" if f.location else "")
+        for f in d.effects
+    ]
+    what = "; ".join([*hits, *effects]) or "no damage"
+    return (
+        f"{d.unit_id}: {len(d.results)} pre-battle damage rolls (count die {d.count_roll}): {what}"
+    )
+
+
+def _morale(x: e.MoraleTested) -> str:
+    t = x.test
+    exempt = "; no more morale checks for it" if t.exempt_from_now else ""
+    result = t.result.replace("_", " ")
+    return f"{t.unit_id} morale: {t.die_total}{t.modifier:+d} = {t.total}, {result}{exempt}"
+
+
+def _retreat(x: e.RetreatRolled) -> str:
+    r = x.result
+    margin = f"made by {r.margin}" if r.margin >= 0 else f"missed by {-r.margin}"
+    match r.outcome:
+        case "hours":
+            outcome = f"loses {r.hours_lost} repair hours"
+        case "captured":
+            outcome = "is captured"
+        case other:
+            outcome = other.replace("_", " ")
+    return f"{r.unit_id} retreats: {r.roll} against {r.target}, {margin}: {outcome}"
+
+
+def _acquisition(x: e.AcquisitionRolled) -> str:
+    a = x.acquisition
+    if a.margin < 0:
+        return f"{a.item} ({a.availability}): {a.roll} against {a.target}, not found"
+    offers = ", ".join(_money(b.price) for b in a.bids)
+    return f"{a.item} ({a.availability}): {a.roll} against {a.target}, offers: {offers}"
+
+
+def _bought(x: e.ItemBought) -> str:
+    damaged = ""
+    if x.bid.damaged:
+        damaged = "; a bargain with damage: roll critical damage for it"
+    elif x.bid.damaged is False:
+        damaged = "; a bargain, undamaged"
+    return f"{x.item} bought at offer {x.bid_number} for {_money(x.bid.price)}{damaged}"
+
+
+def _mission(x: e.MissionRolled) -> str:
+    r = x.result
+    if not r.enemy_present:
+        return f"mission {r.mission}: no enemy"
+    size = f", enemy {r.force_percent} of our force" if r.force_percent else ""
+    loss = f", expected losses {r.expected_loss_rate}" if r.expected_loss_rate else ""
+    return f"mission {r.mission}: enemy present{size}{loss}"
+
+
+def _repair(x: e.RepairAttempted) -> str:
+    result = "succeeds" if x.attempt.success else "fails"
+    mark = f", marked {x.mark}" if x.mark else ""
+    return (
+        f"{x.attempt.team_id} repairs {x.part_id} ({x.job}): {x.roll} against {x.target}, "
+        f"{result}{mark}"
+    )
+
+
+_WORDS: dict[type[Event], Callable[[Any], str]] = {
+    e.SetUpDone: lambda x: "house rules set up",
+    e.PilotJoined: lambda x: f"pilot {x.name} ({x.pilot_id}) joins with {x.xp} XP",
+    e.BattleReported: _reported,
+    e.PilotReturned: lambda x: f"pilot {x.pilot_id} returns to duty ({x.note.reason})",
+    e.MoraleTested: _morale,
+    e.PreBattleDamageRolled: lambda x: _damage(x.damage),
+    e.MapSheetsRolled: lambda x: (
+        f"battle {x.battle_id}: {x.battlefield.terrain} terrain, map sheets "
+        + ", ".join(x.battlefield.sheets)
+    ),
+    e.RetreatRolled: _retreat,
+    e.AcquisitionRolled: _acquisition,
+    e.ItemBought: _bought,
+    e.MissionRolled: _mission,
+    e.RepairAttempted: _repair,
+    e.ExchangeRateSet: lambda x: f"1 {x.currency} = {_money(x.c_bills)}",
+}
+
+
+def describe(event: Event) -> str:
+    words = _WORDS.get(type(event))
+    return words(event) if words is not None else describe_fields(event)

@@ -1,0 +1,48 @@
+"""A Succession Wars game in words, House by House (``mekref game report``).
+
+What the table sees: the phase, each House's cash, technology, Regions, units and Leaders,
+the combat being fought. A House's Event Cards are counted, never named."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from mekref.rules.kernel import Section
+from mekref.rules.succession_wars.model import LeaderStatus, Status, SWState
+
+
+def summarize(state: SWState) -> tuple[Section, ...]:
+    if state.map is None:
+        return (Section("game", ("not started",)),)
+    game = [
+        f"scenario {state.scenario or '(free set-up)'}, map {state.map.name}",
+        f"round {state.round}, phase {state.phase}"
+        + (f", {state.active} to act" if state.active else ""),
+    ]
+    if state.winner:
+        game.append(f"won by {state.winner}")
+    regions = Counter(r.controller for r in state.regions.values())
+    houses = []
+    for name in state.sequence or tuple(sorted(state.houses)):
+        house = state.houses[name]
+        units = [u for u in state.units.values() if u.owner == name and u.status is Status.ACTIVE]
+        leaders = [
+            x for x in state.leaders.values() if x.owner == name and x.status is LeaderStatus.FREE
+        ]
+        out = ", out of the game" if house.out else ""
+        houses.append(
+            f"{name} ({house.player}): {house.cash} C-Bills, technology {house.tech}, "
+            f"{regions.get(name, 0)} Regions, {len(units)} units (value "
+            f"{sum(u.value for u in units)}), {len(leaders)} Leaders, "
+            f"{len(house.hand)} cards in hand{out}"
+        )
+    sections = [Section("game", tuple(game)), Section("Houses", tuple(houses))]
+    if state.combat is not None:
+        c = state.combat
+        sections.append(
+            Section(
+                "combat",
+                (f"{c.attacker} attacks {c.defender} in {c.region}, round {c.round} ({c.stage})",),
+            )
+        )
+    return tuple(sections)
