@@ -120,6 +120,25 @@ def ending(state: CampaignState) -> dict[str, Any]:
     }
 
 
+def _ready_day(state: CampaignState, unit_id: str) -> int | None:
+    s = state.strategic
+    day = None if s is None else s.repair_ready.get(unit_id)
+    return day if s is not None and day is not None and day >= s.day else None
+
+
+def _workshops(state: CampaignState, side: str | None) -> list[dict[str, Any]]:
+    """Each side's technician day per hex still running (L64, R-WHERE-4)."""
+    s = state.strategic
+    if s is None:
+        return []
+    out = []
+    for key, (day, used) in sorted(s.workshops.items()):
+        side_id, _, hex_ = key.partition("@")
+        if day >= s.day and (not side or side_id == side):
+            out.append({"side": side_id, "hex": hex_ or "orbit", "last_day": day, "hours": used})
+    return out
+
+
 def build_report(
     state: CampaignState, rolls: list[dict[str, Any]], side: str | None
 ) -> dict[str, Any]:
@@ -157,6 +176,9 @@ def build_report(
                     "needs_repair_facility": line.needs_repair_facility,
                 },
                 "repair_priced": priced,
+                # L64: the day the technicians finish the work booked for it (R-WHERE-4);
+                # None when none is outstanding (or no strategic map keeps the days).
+                "repair_ready_day": _ready_day(state, u.unit_id),
             }
         )
     people = []
@@ -238,6 +260,7 @@ def build_report(
     return {
         "campaign": state.name,
         "tracks_completed": state.tracks_completed,
+        "technicians": _workshops(state, side),
         "units": units,
         "people": people,
         "pools": pools,
@@ -291,9 +314,16 @@ def _print(report: dict[str, Any]) -> None:
             ("irreparable" if not r["repairable"] else str(r["internal_sp"]) if priced else "?"),
             str(r["rearm_sp"]),
             str(r["total_sp"]) if priced else "?",
-            str(r["tech_hours"]),
+            str(r["tech_hours"])
+            + (f" (ready day {u['repair_ready_day']})" if u["repair_ready_day"] else ""),
         )
     console.print(units)
+    for w in report["technicians"]:
+        console.print(
+            f"technicians of {w['side']} in hex {w['hex']}: booked through day "
+            f"{w['last_day']} ({w['hours']} h that day); work that does not fit waits for "
+            "the next day (L64)"
+        )
     if unpriced:
         console.print(
             "? = no design known for the unit, so armor and structure cannot be priced: "

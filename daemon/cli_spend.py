@@ -2,6 +2,13 @@
 
 Every action names the pool that pays (``--pool``); the rules refuse with the reason and the
 rule line when WP, a facility or the rules do not allow it, and nothing is recorded then.
+Repair, rearm, reconfigure and heal happen where the unit (person) stands on the strategic map:
+the pool must be in that hex (L58), a technician there (L63), internal structure needs a repair
+bay of the unit's type held by the side or a DropShip of the side there (L66), 3+ hits a
+hospital there (L126). Technicians work 6 hours a day each (L64): work that does not fit waits
+for the next day. Where the map does not say (no map, a captive), only the referee's word
+(--referee NAME --reason TEXT, recorded) lets it go ahead; --repair-facility and --hospital
+are that word.
 """
 
 from __future__ import annotations
@@ -51,8 +58,11 @@ examples:
   mekref pool open --db c.db --side red --id fdb --name "Forward Base" \\
       --location "Forward Deployment Base"
   mekref spend repair --db c.db --unit UNIT --pool union-a --task armor
-  mekref spend repair --db c.db --unit UNIT --pool union-a --task internal --repair-facility
-  mekref spend heal --db c.db --person PERSON --pool union-a --hospital
+  mekref spend repair --db c.db --unit UNIT --pool union-a --task internal \\
+      --repair-facility --referee Ann --reason "no map: the Union's bay"
+  mekref spend heal --db c.db --person PERSON --pool fdb
+  mekref spend heal --db c.db --person PERSON --pool union-a --hospital \\
+      --referee Ann --reason "MASH truck with the lance"
   mekref spend train --db c.db --person PERSON --pool union-a --skill gunnery
   mekref spend hire --db c.db --side red --pool fdb --name "Nia Kell" --gunnery 4 --piloting 5
   mekref spend sell --db c.db --unit UNIT --pool fdb
@@ -63,25 +73,48 @@ Builder = Callable[[argparse.Namespace], Command]
 
 
 def _repair(a: argparse.Namespace) -> Command:
+    note = referee_note(a)
     return RepairUnit(
         unit_id=a.unit,
         pool_id=a.pool,
         task=RepairTask(a.task),
         at_repair_facility=a.repair_facility,
-        actor="cli",
+        note=note,
+        actor=note.referee if note else "cli",
     )
 
 
 def _rearm(a: argparse.Namespace) -> Command:
-    return RepairUnit(unit_id=a.unit, pool_id=a.pool, task=RepairTask.REARM, actor="cli")
+    note = referee_note(a)
+    return RepairUnit(
+        unit_id=a.unit,
+        pool_id=a.pool,
+        task=RepairTask.REARM,
+        note=note,
+        actor=note.referee if note else "cli",
+    )
 
 
 def _heal(a: argparse.Namespace) -> Command:
-    return HealPerson(person_id=a.person, pool_id=a.pool, at_hospital=a.hospital, actor="cli")
+    note = referee_note(a)
+    return HealPerson(
+        person_id=a.person,
+        pool_id=a.pool,
+        at_hospital=a.hospital,
+        note=note,
+        actor=note.referee if note else "cli",
+    )
 
 
 def _heal_crew(a: argparse.Namespace) -> Command:
-    return HealVehicleCrew(unit_id=a.unit, pool_id=a.pool, at_hospital=a.hospital, actor="cli")
+    note = referee_note(a)
+    return HealVehicleCrew(
+        unit_id=a.unit,
+        pool_id=a.pool,
+        at_hospital=a.hospital,
+        note=note,
+        actor=note.referee if note else "cli",
+    )
 
 
 def _dropship_crew(a: argparse.Namespace) -> Command:
@@ -114,8 +147,14 @@ def _hire(a: argparse.Namespace) -> Command:
 
 
 def _reconfigure(a: argparse.Namespace) -> Command:
+    note = referee_note(a)
     return ReconfigureUnit(
-        unit_id=a.unit, pool_id=a.pool, configuration=a.configuration, bv=a.bv, actor="cli"
+        unit_id=a.unit,
+        pool_id=a.pool,
+        configuration=a.configuration,
+        bv=a.bv,
+        note=note,
+        actor=note.referee if note else "cli",
     )
 
 
@@ -193,6 +232,24 @@ def _person_pool(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pool", required=True, metavar="POOL_ID", help="the pool that pays")
 
 
+HOSPITAL_HELP = (
+    "with --referee: the referee vouches for a MASH unit or hospital (on the strategic map the "
+    "hospital is read from the map)"
+)
+
+
+def _where(p: argparse.ArgumentParser) -> None:
+    """--referee/--reason: the referee's word on where the unit or person stands (R-WHERE-1)."""
+    p.add_argument(
+        "--referee",
+        metavar="NAME",
+        help="the referee who vouches for where the work is done: needed when the strategic "
+        "map does not place the unit or person (no map, no formation, a captive), and to "
+        "overrule the map (recorded in the log)",
+    )
+    p.add_argument("--reason", metavar="TEXT", help="why (recorded in the log)")
+
+
 def register(sub: Any) -> None:
     kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
     pool_parser: argparse.ArgumentParser = sub.add_parser("pool", help="open a WarChest pool", **kw)
@@ -219,17 +276,27 @@ def register(sub: Any) -> None:
         a.set_defaults(handler=guarded(_runner(build)), command_name=f"spend {name}")
         return a
 
-    a = action("repair", "repair armor or internal structure", _repair)
+    a = action("repair", "repair armor or internal structure where the unit stands", _repair)
     _unit_pool(a)
     a.add_argument("--task", required=True, choices=[t.value for t in RepairTask])
-    a.add_argument("--repair-facility", action="store_true", help="a repair bay is present")
-    _unit_pool(action("rearm", "reload a unit's ammunition", _rearm))
-    a = action("heal", "heal one hit of a person", _heal)
+    a.add_argument(
+        "--repair-facility",
+        action="store_true",
+        help="with --referee: the referee vouches for a repair bay or DropShip bay (on the "
+        "strategic map the bay is read from the map)",
+    )
+    _where(a)
+    a = action("rearm", "reload a unit's ammunition where it stands", _rearm)
+    _unit_pool(a)
+    _where(a)
+    a = action("heal", "heal one hit of a person where they stand", _heal)
     _person_pool(a)
-    a.add_argument("--hospital", action="store_true", help="a MASH unit or hospital is present")
+    a.add_argument("--hospital", action="store_true", help=HOSPITAL_HELP)
+    _where(a)
     a = action("heal-crew", "heal one driver/commander hit of a vehicle crew", _heal_crew)
     _unit_pool(a)
-    a.add_argument("--hospital", action="store_true", help="a MASH unit or hospital is present")
+    a.add_argument("--hospital", action="store_true", help=HOSPITAL_HELP)
+    _where(a)
     a = action("dropship-crew", "replace or heal DropShip crew (100 each)", _dropship_crew)
     _unit_pool(a)
     a.add_argument("--members", type=int, required=True)
@@ -246,10 +313,11 @@ def register(sub: Any) -> None:
     a.add_argument("--vehicle-crew", action="store_true")
     a.add_argument("--id", help="the person's id (default: a new UUID)")
     add_referee(a)  # on the strategic map: hire without a recruit found (R-HIRE-2)
-    a = action("reconfigure", "reconfigure an omni unit", _reconfigure)
+    a = action("reconfigure", "reconfigure an omni unit where it stands", _reconfigure)
     _unit_pool(a)
     a.add_argument("--configuration", required=True)
     a.add_argument("--bv", type=int, required=True, help="the new configuration's BV")
+    _where(a)
     a = action("formation", "change a lance's formation (100 SP)", _formation)
     a.add_argument("--side", required=True)
     a.add_argument("--pool", required=True)

@@ -102,7 +102,9 @@ Start the strategic map of a campaign whose forces are imported, and place each 
 formations (the defender's secret Day Zero placement; the attacker at the pirate point).
 The file names the map, attacker and defender, who holds which location, each design's
 Walk/Cruise MP and movement mode, and the formations by unit name ("chassis model"): each
-name takes the next unit of that design the side imported. See
+name takes the next unit of that design the side imported. A [transports] table puts each
+DropShip or cargo WarChest pool (by pool id) with the unit carrying it (its "chassis model", or
+its id): repairs and healing are paid only from a pool in the unit's hex (L58). See
 daemon/samples/ginestra/strategic.toml.
 
 The Force Commander's Skill Bonus to the ambush roll is derived from the commander's
@@ -479,6 +481,31 @@ def run_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _transports(
+    state: CampaignState, table: dict[str, Any], by_name: dict[tuple[str, str], list[str]]
+) -> tuple[tuple[str, str], ...]:
+    """``[transports]``: WarChest pool id -> the unit carrying it (a unit id, or the "chassis
+    model" of the one unit of that design the pool's side has): the pool travels with it."""
+    out = []
+    for pool_id, unit in sorted(table.items()):
+        pool = state.pools.get(pool_id)
+        if pool is None:
+            raise CliError(f"transports: no WarChest pool {pool_id!r}; open it first (mekref pool)")
+        name = str(unit)
+        if name in state.units:
+            out.append((pool_id, name))
+            continue
+        found = by_name.get((pool.side_id, name), [])
+        if len(found) != 1:
+            what = "no unit" if not found else f"{len(found)} units"
+            raise CliError(
+                f"transports: side {pool.side_id} has {what} named {name!r} to carry pool "
+                f"{pool_id!r}; give the unit's id"
+            )
+        out.append((pool_id, found[0]))
+    return tuple(out)
+
+
 def _setup_commands(
     state: CampaignState, data: dict[str, Any]
 ) -> tuple[StartStrategicMap, list[PlaceFormations]]:
@@ -507,6 +534,7 @@ def _setup_commands(
         )
     start = StartStrategicMap(
         actor="referee",
+        transports=_transports(state, data.get("transports", {}), by_name),
         map_name=str(data.get("map", "ginestra")),
         attacker=str(data["attacker"]),
         defender=str(data["defender"]),

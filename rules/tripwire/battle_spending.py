@@ -37,7 +37,11 @@ class RepairUnit(Command):
     unit_id: str
     pool_id: str
     task: RepairTask
-    at_repair_facility: bool = False  # a repair bay at the location or a DropShip bay
+    # On the strategic map the bay is read from the map (R-WHERE-3).
+    at_repair_facility: bool = False  # the referee vouches for a repair bay (needs ``note``)
+    # The referee's word where the map cannot say (no position) or is overruled (R-WHERE-1):
+    # who and why, recorded in the event; the facility flags count only with it.
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
 
 
 @command_type("HealVehicleCrew")
@@ -47,7 +51,10 @@ class HealVehicleCrew(Command):
 
     unit_id: str
     pool_id: str
-    at_hospital: bool
+    at_hospital: bool = False  # the referee vouches for a MASH unit or hospital (needs ``note``)
+    # The referee's word where the map cannot say (no position) or is overruled (R-WHERE-1):
+    # who and why, recorded in the event; the facility flags count only with it.
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
 
 
 @command_type("ReplaceDropShipCrew")
@@ -69,6 +76,9 @@ class ReconfigureUnit(Command):
     pool_id: str
     configuration: str
     bv: int
+    # The referee's word where the map cannot say (no position) or is overruled (R-WHERE-1):
+    # who and why, recorded in the event; the facility flags count only with it.
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
 
 
 @command_type("ChangeFormation")
@@ -180,6 +190,11 @@ class UnitRepaired(Event):
     tech_hours: int
     damage_after: UnitDamage
     actor: str
+    # Where the work was done (the strategic hex; None: the referee's word without a map
+    # position) and the technician days it filled, (day, hours) (L64, R-WHERE-4).
+    at_hex: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    work_days: tuple[tuple[int, int], ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
 
 
 @event_type("VehicleCrewHealed")
@@ -191,6 +206,7 @@ class VehicleCrewHealed(Event):
     cost_sp: int
     track: int
     actor: str
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
 
 
 @event_type("DropShipCrewReplaced")
@@ -212,6 +228,12 @@ class UnitReconfigured(Event):
     bv: int
     cost_sp: int
     actor: str
+    tech_hours: int = field(default=0, metadata=OMIT_IF_DEFAULT)  # L71, 0 in older events
+    # Where the work was done (the strategic hex; None: the referee's word without a map
+    # position) and the technician days it filled, (day, hours) (L64, R-WHERE-4).
+    at_hex: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    work_days: tuple[tuple[int, int], ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
 
 
 @event_type("FormationChanged")

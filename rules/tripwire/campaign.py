@@ -47,6 +47,7 @@ from mekref.rules.tripwire.state import (
     PoolKind,
     Side,
 )
+from mekref.rules.tripwire.whereabouts import place_of_person, where_heals
 
 # --- decisions --------------------------------------------------------------------------------
 
@@ -174,6 +175,7 @@ def _decide_open_pool(
             balance=balance,
             capacity=capacity,
             actor=cmd.actor,
+            location=cmd.location if cmd.kind is PoolKind.LOCATION else None,
         )
     ]
 
@@ -258,15 +260,23 @@ def _decide_heal(state: CampaignState, cmd: HealPerson, dice: Dice, rules: TripW
     cost = rules.heal_cost(person.hits)  # refuses 0 hits and KIA
     if rules.death_roll_due(person.hits) and not person.death_rolled:
         raise Refusal("death_roll_first", f"{person.name} must make the death roll first")
-    if rules.needs_hospital(person.hits) and not cmd.at_hospital:
-        raise Refusal(
-            "needs_hospital", f"{person.hits} hits need a MASH unit or a hospital, not first aid"
-        )
     if person.healed_in_track == state.tracks_completed:
         raise Refusal("healed_this_track", f"{person.name} was already healed this track")
     pool = pool_of(state, cmd.pool_id)
     if pool.side_id != person.side_id:
         raise Refusal("other_side", "healing is paid from the person's own side's WarChest")
+    # Where the person stands: the pool there (R-WHERE-2) and, for 3+ hits, a MASH unit or
+    # hospital (L126, R-WHERE-3); the referee's word where the map cannot say (R-WHERE-1).
+    where_heals(
+        state,
+        place_of_person(state, person),
+        person.name,
+        pool,
+        cmd.note,
+        needs_hospital=rules.needs_hospital(person.hits),
+        at_hospital=cmd.at_hospital,
+        person=person,
+    )
     if cost > pool.balance:
         raise Refusal(
             "insufficient_wp", f"healing costs {cost} SP; {pool.name!r} holds {pool.balance}"
@@ -280,6 +290,7 @@ def _decide_heal(state: CampaignState, cmd: HealPerson, dice: Dice, rules: TripW
             cost_sp=cost,
             track=state.tracks_completed,
             actor=cmd.actor,
+            note=cmd.note,
         )
     ]
 
@@ -390,6 +401,7 @@ def _evolve_pool_opened(state: CampaignState, e: PoolOpened) -> CampaignState:
             kind=e.kind,
             balance=e.balance,
             capacity=e.capacity,
+            location=e.location,
         ),
     )
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Command, RefereeNote, command_type
 from mekref.rules.tripwire.model import CrewSkills, ForceDescription
 from mekref.rules.tripwire.state import PoolKind
@@ -95,7 +96,10 @@ class HealPerson(Command):
 
     person_id: str
     pool_id: str
-    at_hospital: bool
+    at_hospital: bool = False  # the referee vouches for a MASH unit or hospital (needs ``note``)
+    # The referee's word where the map cannot say where the person is, or overruling it
+    # (R-WHERE-1): who and why, recorded in the event.
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @command_type("ResolveDeathRoll")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Event, RefereeNote, event_type
 from mekref.rules.tripwire.commands import SideSpec
 from mekref.rules.tripwire.model import CrewSkills, ForceDescription
@@ -41,6 +42,7 @@ class PoolOpened(Event):
     balance: int
     capacity: int | None
     actor: str
+    location: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # LOCATION pools
 
 
 @event_type("PoolCredited")
@@ -90,6 +92,7 @@ class PersonHealed(Event):
     cost_sp: int
     track: int
     actor: str
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
 
 
 @event_type("DeathRollMade")

@@ -37,6 +37,7 @@ from mekref.rules.tripwire.spending_checks import (
 )
 from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
 from mekref.rules.tripwire.training import Skill, Trainee, TrainingRoute, training_cost
+from mekref.rules.tripwire.whereabouts import place_of_unit, where_heals
 
 
 def _decide_heal_crew(
@@ -46,12 +47,19 @@ def _decide_heal_crew(
     damage = state.battles.crew_damage.get(unit.unit_id, 0)
     if not damage:
         raise Refusal("not_injured", f"the crew of {unit.chassis} {unit.model} has no hit to heal")
-    if not cmd.at_hospital:
-        # "Damage of 3 or more hits (or a Crew/Driver injured result for a vehicle) requires
-        # access to a MASH unit or Hospital." (line 126)
-        raise Refusal("needs_hospital", "a vehicle crew hit needs a MASH unit or a hospital")
     if state.battles.crew_healed.get(unit.unit_id) == state.tracks_completed:
         raise Refusal("healed_this_track", "this crew was already healed this track")
+    # "Damage of 3 or more hits (or a Crew/Driver injured result for a vehicle) requires
+    # access to a MASH unit or Hospital." (line 126), where the crew stands (R-WHERE-3).
+    where_heals(
+        state,
+        place_of_unit(state, unit),
+        f"the crew of {unit.chassis} {unit.model}",
+        _paying_pool(state, cmd.pool_id, unit.side_id, 0),
+        cmd.note,
+        needs_hospital=True,
+        at_hospital=cmd.at_hospital,
+    )
     cost = injuries.vehicle_crew_heal_cost(1)
     _paying_pool(state, cmd.pool_id, unit.side_id, cost)
     return [
@@ -62,6 +70,7 @@ def _decide_heal_crew(
             cost_sp=cost,
             track=state.tracks_completed,
             actor=cmd.actor,
+            note=cmd.note,
         )
     ]
 

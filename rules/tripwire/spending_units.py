@@ -44,6 +44,7 @@ from mekref.rules.tripwire.spending_checks import (
 )
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.table_loader import load_tables
+from mekref.rules.tripwire.whereabouts import after_booking, book_work, where_unit_works
 
 
 def _decide_repair(
@@ -82,12 +83,6 @@ def _decide_repair(
             raise Refusal("no_row", "infantry losses are replaced by hiring, not repaired")
         if not (bill.internal_sp or bill.landing_gear_sp or damage.critical_hits):
             raise Refusal("nothing_to_repair", "no internal structure or critical damage")
-        if not cmd.at_repair_facility:
-            raise Refusal(
-                "needs_repair_facility",
-                "internal structure needs a repair facility or a DropShip bay",
-                t.footnotes["internal_needs_repair_facility"],
-            )
         cost = bill.internal_sp + bill.landing_gear_sp
         hours = t.tasks["repair_internal"].hours
         after = replace(
@@ -108,6 +103,15 @@ def _decide_repair(
         after = replace(
             damage, ammo_used=(), ammo_bins=state.battles.loadouts.get(unit.unit_id, ())
         )
+    # L58, L63, L66: where the unit stands has the pool, a technician and (internal) a bay.
+    place = where_unit_works(
+        state,
+        unit,
+        _paying_pool(state, cmd.pool_id, unit.side_id, 0),
+        cmd.note,
+        internal=cmd.task is RepairTask.INTERNAL,
+        at_repair_facility=cmd.at_repair_facility,
+    )
     _paying_pool(state, cmd.pool_id, unit.side_id, cost)
     return [
         UnitRepaired(
@@ -118,6 +122,9 @@ def _decide_repair(
             tech_hours=hours,
             damage_after=after,
             actor=cmd.actor,
+            at_hex=None if place is None else place.hex,
+            work_days=book_work(state, place, hours, t.technician_hours_per_day),
+            note=cmd.note,
         )
     ]
 
@@ -150,7 +157,14 @@ def _decide_reconfigure(
         if cmd.configuration in owned
         else repair.reconfigure_cost(unit.kind, unit.tonnage, unit.tech_base)
     )
+    # L63: "To perform repair, reload or reconfigure actions requires the presence of a
+    # technician"; the pool where the unit stands pays (R-WHERE-2).
+    place = where_unit_works(
+        state, unit, _paying_pool(state, cmd.pool_id, unit.side_id, 0), cmd.note
+    )
     _paying_pool(state, cmd.pool_id, unit.side_id, cost)
+    t = load_tables()
+    hours = t.tasks["reconfigure"].hours
     return [
         UnitReconfigured(
             unit_id=unit.unit_id,
@@ -159,6 +173,10 @@ def _decide_reconfigure(
             bv=cmd.bv,
             cost_sp=cost,
             actor=cmd.actor,
+            tech_hours=hours,
+            at_hex=None if place is None else place.hex,
+            work_days=book_work(state, place, hours, t.technician_hours_per_day),
+            note=cmd.note,
         )
     ]
 
@@ -268,7 +286,23 @@ def _evolve_repaired(state: CampaignState, e: UnitRepaired) -> CampaignState:
     if fates.get(e.unit_id) in (Fate.DAMAGED, Fate.DESTROYED_REPAIRABLE, None):
         fates[e.unit_id] = Fate.OPERATIONAL if _clean(e.damage_after) else Fate.DAMAGED
     led = replace(led, unit_damage={**led.unit_damage, e.unit_id: e.damage_after}, fates=fates)
+    state = _booked(state, e.unit_id, e.at_hex, e.work_days)
     return replace(_pay(state, e.pool_id, -e.cost_sp), battles=led)
+
+
+def _booked(
+    state: CampaignState, unit_id: str, at_hex: str | None, work: tuple[tuple[int, int], ...]
+) -> CampaignState:
+    """The technician days the work filled (L64, R-WHERE-4)."""
+    s = state.strategic
+    if s is None or at_hex is None or not work:
+        return state
+    key = f"{state.units[unit_id].side_id}@{at_hex}"
+    ready = dict(sorted({**s.repair_ready, unit_id: work[-1][0]}.items()))
+    return replace(
+        state,
+        strategic=replace(s, workshops=after_booking(s.workshops, key, work), repair_ready=ready),
+    )
 
 
 def _evolve_reconfigured(state: CampaignState, e: UnitReconfigured) -> CampaignState:
@@ -280,6 +314,7 @@ def _evolve_reconfigured(state: CampaignState, e: UnitReconfigured) -> CampaignS
         bv_override={**state.battles.bv_override, e.unit_id: e.bv},
         configurations={**state.battles.configurations, e.unit_id: owned},
     )
+    state = _booked(state, e.unit_id, e.at_hex, e.work_days)
     return replace(_pay(state, e.pool_id, -e.cost_sp), battles=led)
 
 

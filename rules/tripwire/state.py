@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
-from mekref.rules.codec import CodecError, canonical_json, decode
+from mekref.rules.codec import OMIT_IF_DEFAULT, CodecError, canonical_json, decode
 from mekref.rules.tripwire.battle_model import BattleLedger
 from mekref.rules.tripwire.model import TechBase, UnitKind, UnitRole
 from mekref.rules.tripwire.turn.state import StrategicState
@@ -73,6 +73,9 @@ class Pool:
     kind: PoolKind
     balance: int
     capacity: int | None  # None: a location, no limit
+    # PoolKind.LOCATION: the map location it belongs to (L57); None in pools opened before it
+    # was recorded, whose name is the location's (R-WHERE-2).
+    location: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -294,12 +294,19 @@ def test_spending_from_the_command_line(cli: Cli, tmp_path: Path) -> None:
     assert code == 0, err
     code, out, err = cli("spend", "repair", "--db", db, "--unit", "r1", "--pool", "union",
                          "--task", "armor")  # fmt: skip
+    # No strategic map: where r1 stands is the referee's word (R-WHERE-1).
+    assert code == 3 and "R-WHERE-1" in err and "no strategic map" in err
+    books = ("--referee", "Ann", "--reason", "books only")
+    code, out, err = cli("spend", "repair", "--db", db, "--unit", "r1", "--pool", "union",
+                         "--task", "armor", *books)  # fmt: skip
     assert code == 0, err
     assert "pool union (Union): 246 WP" in out
-    code, out, err = cli("spend", "heal", "--db", db, "--person", "p-r1", "--pool", "union")
+    code, out, err = cli("spend", "heal", "--db", db, "--person", "p-r1", "--pool", "union",
+                         *books)  # fmt: skip
     assert code == 0, err
     assert "pool union (Union): 216 WP" in out
-    code, out, err = cli("spend", "heal", "--db", db, "--person", "p-r2", "--pool", "union")
+    code, out, err = cli("spend", "heal", "--db", db, "--person", "p-r2", "--pool", "union",
+                         *books)  # fmt: skip
     assert code == 3 and "MASH" in err  # 3 hits need a MASH unit or a hospital
     code, out, err = cli("spend", "sell", "--db", db, "--unit", "r1", "--pool", "union")
     assert code == 3 and "repair it fully before selling" in err

@@ -32,7 +32,7 @@ from mekref.rules.tripwire.salvage import UnitMobility
 from mekref.rules.tripwire.state import PoolKind
 
 from .builders import UNITS_DIR, loc, mek, pilot
-from .states import SEED, campaign, close, control, file, fu, mek_locations, run, seen, submit
+from .states import NOTE, SEED, campaign, close, control, file, fu, mek_locations, run, seen, submit
 
 S = RecordSection
 
@@ -352,7 +352,7 @@ def test_track_counter_allows_one_heal_per_track() -> None:
         submit(file("a", seen("r1", S.SURVIVORS, hits=2), seen("b1", S.SALVAGE))),
         close("battle-" + "a" * 12, "red"),
     )  # fmt: skip
-    heal = HealPerson(person_id="p-r1", pool_id="u", at_hospital=False, actor="t")
+    heal = HealPerson(person_id="p-r1", pool_id="u", note=NOTE, actor="t")  # R-WHERE-1
     _, state = run(state, heal)
     with pytest.raises(Refusal, match="already healed this track"):
         run(state, heal)
@@ -446,8 +446,6 @@ def test_foot_infantry_of_move_one_surrenders_if_its_side_retreats() -> None:
 def test_referee_marks_a_unit_captured_and_its_crew_stays_behind() -> None:
     state = campaign((fu("r1"),), (fu("b1"),))
     from mekref.rules.tripwire.battle_messages import SetUnitFate
-
-    from .states import NOTE
 
     mark = SetUnitFate(unit_id="b1", fate=Fate.CAPTURED, new_side="red", note=NOTE, actor="ref")
     _, state = run(state, mark)

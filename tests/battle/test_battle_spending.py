@@ -73,8 +73,14 @@ def _after_battle(red_damage: UnitDamage = DAMAGED, **red: object) -> CampaignSt
     return state
 
 
+#: These campaigns have no strategic map: where a unit stands is the referee's word (R-WHERE-1).
+BOOKS = RefereeNote(referee="Ann", reason="books only, no strategic map")
+
+
 def _repair(task: RepairTask, facility: bool = False, pool: str = "union") -> RepairUnit:
-    return RepairUnit(unit_id="r1", pool_id=pool, task=task, at_repair_facility=facility, actor="t")
+    return RepairUnit(
+        unit_id="r1", pool_id=pool, task=task, at_repair_facility=facility, note=BOOKS, actor="t"
+    )
 
 
 def test_repair_armor_internal_then_deferred_armor() -> None:
@@ -90,7 +96,7 @@ def test_repair_armor_internal_then_deferred_armor() -> None:
     assert state.pools["union"].balance == 250 - 7
     with pytest.raises(Refusal, match="waits for the internal structure repair"):
         run(state, _repair(RepairTask.ARMOR))
-    with pytest.raises(Refusal, match="needs a repair facility"):
+    with pytest.raises(Refusal, match="requires a repair facility"):
         run(state, _repair(RepairTask.INTERNAL))
     _, state = run(state, _repair(RepairTask.INTERNAL, facility=True))
     assert state.pools["union"].balance == 250 - 7 - 12
@@ -294,9 +300,9 @@ def test_reconfigure_omni_and_change_formation() -> None:
                             (fu("b1"),)))  # fmt: skip
     with pytest.raises(Refusal, match="not an omni"):
         run(state, ReconfigureUnit(unit_id="r1", pool_id="union", configuration="B", bv=1200,
-                                   actor="t"))  # fmt: skip
+                                   note=BOOKS, actor="t"))  # fmt: skip
     _, state = run(state, ReconfigureUnit(unit_id="r2", pool_id="union", configuration="B",
-                                          bv=1200, actor="t"))  # fmt: skip
+                                          bv=1200, note=BOOKS, actor="t"))  # fmt: skip
     assert state.pools["union"].balance == 250 - 13 and state.battles.bv_override == {"r2": 1200}
     _, state = run(state, ChangeFormation(side_id="red", pool_id="union", lance="L1",
                                           formation="Striker", actor="t"))  # fmt: skip
@@ -308,7 +314,9 @@ def test_reconfiguring_to_a_configuration_already_bought_is_free() -> None:
     Omni-Pod ... It does not cost WP to change the configurations once purchased." """
     state = _pools(campaign((replace(fu("r2"), roles=frozenset({UnitRole.OMNI})),), (fu("b1"),)))
     model = state.units["r2"].model
-    to_b = ReconfigureUnit(unit_id="r2", pool_id="union", configuration="B", bv=1200, actor="t")
+    to_b = ReconfigureUnit(
+        unit_id="r2", pool_id="union", configuration="B", bv=1200, note=BOOKS, actor="t"
+    )
     _, state = run(state, to_b)  # bought: 50/4 = 12.5 -> 13
     assert state.pools["union"].balance == 250 - 13
     back = replace(to_b, configuration=model, bv=1000)
@@ -368,7 +376,7 @@ def test_heal_vehicle_crew_one_hit_per_track_at_a_hospital() -> None:
                     seen("b1", S.SALVAGE))),
         close("battle-" + "a" * 12, "red"),
     )  # fmt: skip
-    heal = HealVehicleCrew(unit_id="t1", pool_id="union", at_hospital=True, actor="t")
+    heal = HealVehicleCrew(unit_id="t1", pool_id="union", at_hospital=True, note=BOOKS, actor="t")
     with pytest.raises(Refusal, match="MASH"):
         run(state, replace(heal, at_hospital=False))
     _, state = run(state, heal)
@@ -412,7 +420,9 @@ def test_dropship_costs() -> None:
                     seen("b1", S.SALVAGE), kills=(kill,))),
         close("battle-" + "a" * 12, "red"),
     )  # fmt: skip
-    repair_d1 = RepairUnit(unit_id="d1", pool_id="port", task=RepairTask.ARMOR, actor="t")
+    repair_d1 = RepairUnit(
+        unit_id="d1", pool_id="port", task=RepairTask.ARMOR, note=BOOKS, actor="t"
+    )
     _, state = run(state, repair_d1)
     assert state.pools["port"].balance == 5000 - 400
     internal = replace(repair_d1, task=RepairTask.INTERNAL, at_repair_facility=True)

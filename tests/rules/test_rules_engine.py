@@ -245,19 +245,19 @@ def test_healing_costs_the_current_row_needs_a_hospital_from_three_hits_once_per
     with pytest.raises(Refusal) as caught:
         decide(
             state,
-            HealPerson(actor="x", person_id="p-a2", pool_id="fdb", at_hospital=False),
+            HealPerson(actor="x", person_id="p-a2", pool_id="fdb", at_hospital=False, note=NOTE),
             dice_for(state),
         )
     assert caught.value.code == "needs_hospital"
     _, state = execute(
-        state, HealPerson(actor="x", person_id="p-a2", pool_id="fdb", at_hospital=True)
+        state, HealPerson(actor="x", person_id="p-a2", pool_id="fdb", at_hospital=True, note=NOTE)
     )
     # "| 3 Hits (Heavily Wounded) | 60 |"
     assert state.pools["fdb"].balance == 1000 - 60 and state.people["p-a2"].hits == 2
     with pytest.raises(Refusal) as caught:
         decide(
             state,
-            HealPerson(actor="x", person_id="p-a2", pool_id="fdb", at_hospital=True),
+            HealPerson(actor="x", person_id="p-a2", pool_id="fdb", at_hospital=True, note=NOTE),
             dice_for(state),
         )
     assert caught.value.code == "healed_this_track"
@@ -269,7 +269,7 @@ def test_five_hits_need_the_death_roll_before_healing_and_the_roll_is_recorded()
     with pytest.raises(Refusal) as caught:
         decide(
             state,
-            HealPerson(actor="x", person_id="p-a2", pool_id="fdb", at_hospital=True),
+            HealPerson(actor="x", person_id="p-a2", pool_id="fdb", at_hospital=True, note=NOTE),
             dice_for(state),
         )
     assert caught.value.code == "death_roll_first"

@@ -152,3 +152,38 @@ def test_the_ginestra_demo_plays_end_to_end(
     for name in ("before-loyalist.png", "after-loyalist.png", "after-rebel.png",
                  "day1-1105-1-loyalist.mul", "day1-1105-1-rebel.md"):  # fmt: skip
         assert (tmp_path / name).exists(), name
+
+
+def test_the_setup_file_puts_a_pool_with_the_unit_carrying_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """L58: "Repair and Rearm actions may only be taken when WarChest Points are available from
+    that location": ``[transports]`` says where a DropShip or cargo pool is (R-WHERE-2)."""
+    from mekref.daemon.samples.ginestra import FOLDER
+
+    units = Path(__file__).parents[1] / "fixtures" / "megamek" / "units"
+    db = str(tmp_path / "demo.db")
+    assert main(["campaign", "new", "--db", db, "--name", "Ginestra", "--seed", "3065",
+                 "--side", "loyalist:Loyalists", "--side", "rebel:Rebels"]) == 0  # fmt: skip
+    for side in ("loyalist", "rebel"):
+        assert main(["force", "import", "--db", db, "--side", side, str(FOLDER / f"{side}.mul"),
+                     "--units-dir", str(units), "--unchecked", "--referee", "Ref",
+                     "--reason", "demo forces"]) == 0  # fmt: skip
+    assert main(["pool", "open", "--db", db, "--side", "loyalist", "--id", "chest",
+                 "--name", "Chest", "--cargo-tons", "10"]) == 0  # fmt: skip
+    text = (FOLDER / "strategic.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text + '\n[transports]\n"chest" = "Atlas AS7-D"\n', encoding="utf-8")
+    assert main(["turn", "setup", "--db", db, "--file", str(bad)]) != 0
+    assert "side loyalist has no unit named 'Atlas AS7-D'" in capsys.readouterr().err
+    good = tmp_path / "good.toml"
+    good.write_text(text + '\n[transports]\n"chest" = "Griffin GRF-1N"\n', encoding="utf-8")
+    assert main(["turn", "setup", "--db", db, "--file", str(good)]) == 0
+    store = open_store(db)
+    try:
+        (cid,) = [c.id for c in store.list_campaigns()]
+        state = CampaignRunner(store).load(cid).state
+    finally:
+        store.close()
+    (griffin,) = [u.unit_id for u in state.units.values() if u.chassis == "Griffin"]
+    assert state.strategic is not None and state.strategic.transports == {"chest": griffin}

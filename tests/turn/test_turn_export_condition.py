@@ -164,12 +164,18 @@ def test_rearming_fills_the_bins_and_repairs_clear_the_slots(fought: tuple[str, 
     uid = _griffin_id(db)
     assert main(["pool", "open", "--db", db, "--side", "loyalist", "--id", "chest",
                  "--name", "Chest", "--dropship", "Union", "--balance", "250"]) == 0  # fmt: skip
-    assert main(["spend", "rearm", "--db", db, "--unit", uid, "--pool", "chest"]) == 0
+    books = [
+        "--referee",
+        "ref",
+        "--reason",
+        "the chest's Union stands beside the Griffin",
+    ]  # R-WHERE-1
+    assert main(["spend", "rearm", "--db", db, "--unit", uid, "--pool", "chest", *books]) == 0
     griffin = _export(db, tmp / "rearmed")
     assert [s for _, _, _, s in _bins(griffin)] == [12, 12]
     assert merge_condition(griffin, GRIFFIN).hits(SystemKind.GYRO) == 1
     assert main(["spend", "repair", "--db", db, "--unit", uid, "--pool", "chest",
-                 "--task", "internal", "--repair-facility"]) == 0  # fmt: skip
+                 "--task", "internal", "--repair-facility", *books]) == 0  # fmt: skip
     griffin = _export(db, tmp / "repaired")
     assert merge_condition(griffin, GRIFFIN).hits(SystemKind.GYRO) == 0
     assert [s for _, _, _, s in _bins(griffin)] == [12, 12]

@@ -6,7 +6,6 @@ from dataclasses import replace
 
 from mekref.hexmap import label
 from mekref.rules.dice import Roll
-from mekref.rules.tripwire.state import PoolKind
 from mekref.rules.tripwire.turn import unrest
 from mekref.rules.tripwire.turn.common import AEROSPACE
 from mekref.rules.tripwire.turn.data import single
@@ -14,6 +13,7 @@ from mekref.rules.tripwire.turn.day import Day, location_of
 from mekref.rules.tripwire.turn.events import LocationControlChanged, MaintenanceMissed
 from mekref.rules.tripwire.turn.state import IN_ORBIT
 from mekref.rules.tripwire.turn.victory import garrisoning
+from mekref.rules.tripwire.whereabouts import pool_location
 
 
 def upkeep(d: Day) -> None:
@@ -91,9 +91,7 @@ def control(d: Day) -> None:
         if before == side:
             continue
         pools = tuple(
-            p.pool_id
-            for _, p in sorted(d.state.pools.items())
-            if p.kind is PoolKind.LOCATION and p.name == loc.name
+            p.pool_id for _, p in sorted(d.state.pools.items()) if pool_location(p) == loc.name
         )
         d.control[loc.name] = side
         d.events.append(

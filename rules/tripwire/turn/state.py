@@ -155,3 +155,9 @@ class StrategicState:
     # (R-HIRE-2). Left out of the JSON while empty (older campaigns keep their state hash).
     recruits: dict[str, dict[str, int]] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
     recruits_day: dict[str, int] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    # L64: each side's technician day per hex ("side@hex"): the last day with work booked and
+    # the hours used that day (R-WHERE-4). Left out of the JSON while empty.
+    workshops: dict[str, tuple[int, int]] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    # The day each unit's booked work ends (the last technician day it filled): a unit is ready
+    # at the end of that day (R-WHERE-4). Left out of the JSON while empty.
+    repair_ready: dict[str, int] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
