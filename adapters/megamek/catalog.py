@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from mekref.adapters.megamek.design import UnitDesign
-from mekref.adapters.megamek.unit_file import parse_unit_file
+from mekref.adapters.megamek.unit_header import UnitHeader, header_of, parse_unit_header
 from mekref.adapters.megamek.unit_kinds import UnitKind
 
 # ---- pure part ------------------------------------------------------------------------------
@@ -33,6 +33,9 @@ def _strip_parenthetical(chassis: str) -> str | None:
         return None
     head = text[: text.rindex("(")].strip()
     return head or None
+
+
+_KIND_BY_VALUE: dict[str, UnitKind] = {kind.value: kind for kind in UnitKind}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,36 @@ class CatalogEntry:
             "member": self.member,
         }
 
+    def to_row(self) -> list[Any]:
+        """The compact cache form: the fields of :meth:`to_json`, in that order."""
+        return [
+            self.chassis,
+            self.model,
+            self.kind.value,
+            self.tonnage,
+            self.mul_id,
+            self.uuid,
+            self.clan_name,
+            self.member,
+        ]
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any], root: str, path: str) -> CatalogEntry:
+        """Back from :meth:`to_row`; raises KeyError, TypeError or ValueError on a bad row."""
+        chassis, model, kind, tonnage, mul_id, uuid, clan_name, member = row
+        return cls(
+            chassis=str(chassis),
+            model=str(model),
+            kind=_KIND_BY_VALUE[kind],
+            tonnage=None if tonnage is None else float(tonnage),
+            mul_id=None if mul_id is None else int(mul_id),
+            uuid=None if uuid is None else str(uuid),
+            clan_name=None if clan_name is None else str(clan_name),
+            root=root,
+            path=path,
+            member=None if member is None else str(member),
+        )
+
     @classmethod
     def from_json(cls, data: dict[str, Any], root: str, path: str) -> CatalogEntry:
         return cls(
@@ -97,22 +130,27 @@ class CatalogError:
     message: str
 
 
-def entry_from_design(
-    design: UnitDesign, root: str, path: str, member: str | None = None
+def entry_from_header(
+    header: UnitHeader, root: str, path: str, member: str | None = None
 ) -> CatalogEntry:
-    clan = design.extra.get("clanname", ())
     return CatalogEntry(
-        chassis=design.chassis,
-        model=design.model,
-        kind=design.kind,
-        tonnage=design.tonnage,
-        mul_id=design.mul_id,
-        uuid=design.uuid,
-        clan_name=clan[0] if clan and clan[0] else None,
+        chassis=header.chassis,
+        model=header.model,
+        kind=header.kind,
+        tonnage=header.tonnage,
+        mul_id=header.mul_id,
+        uuid=header.uuid,
+        clan_name=header.clan_name,
         root=root,
         path=path,
         member=member,
     )
+
+
+def entry_from_design(
+    design: UnitDesign, root: str, path: str, member: str | None = None
+) -> CatalogEntry:
+    return entry_from_header(header_of(design), root, path, member)
 
 
 class LookupStatus(StrEnum):
@@ -245,5 +283,8 @@ def _result(query: str, found: Sequence[CatalogEntry], near: tuple[CatalogEntry,
 def parse_entries(
     data: bytes, name: str, root: str, path: str, member: str | None = None
 ) -> CatalogEntry:
-    """Parse one unit file's bytes into its catalog entry (raises UnitFileError)."""
-    return entry_from_design(parse_unit_file(data, name), root, path, member)
+    """One unit file's catalog entry (raises UnitFileError).
+
+    Reads only the fields the entry keeps (:func:`parse_unit_header`); the rest of the file is
+    read, and checked, when its design is loaded."""
+    return entry_from_header(parse_unit_header(data, name), root, path, member)

@@ -15,8 +15,17 @@ MAX_UNIT_FILE_BYTES = 4 * 1024 * 1024
 UNIT_FILE_SUFFIXES = frozenset({".mtf", ".blk", ".bfs"})
 
 
+def suffix_of(name: str) -> str:
+    """``PurePath(name).suffix``, case-folded, without building a path (the catalog asks this
+    of every file in a data folder): the last ``.part`` of the last ``/`` component, if the
+    name neither starts nor ends with that dot."""
+    base = name[name.rfind("/") + 1 :]
+    dot = base.rfind(".")
+    return base[dot:].casefold() if 0 < dot < len(base) - 1 else ""
+
+
 def is_unit_file(name: str) -> bool:
-    return PurePath(name).suffix.casefold() in UNIT_FILE_SUFFIXES
+    return suffix_of(name) in UNIT_FILE_SUFFIXES
 
 
 def parse_unit_file(data: bytes, name: str) -> UnitDesign:
