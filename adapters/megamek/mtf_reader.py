@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import cache, lru_cache
 
 from mekref.adapters.megamek.design import (
     AmmoBin,
@@ -100,7 +101,9 @@ _MODELLED = frozenset(
 )  # fmt: skip
 
 
+@cache
 def _location_headers(kind: UnitKind) -> dict[str, int]:
+    """Header text -> location index (cached: callers only read it)."""
     return {name.casefold(): index for index, name in enumerate(LOCATION_NAMES[kind])}
 
 
@@ -146,25 +149,37 @@ def _system_of(name: str) -> SystemKind | None:
     return _SYSTEMS.get(key)
 
 
-def parse_crit_line(index: int, raw: str) -> CritSlot:
+#: What a slot line says, apart from its index: ``(raw, name, system, rear, turret, omnipod,
+#: armored)``. A file has ~100 slot lines, most of them the same few dozen texts (``-Empty-``,
+#: actuators, heat sinks...): each distinct text is parsed once per process.
+_SlotParts = tuple[str, str, SystemKind | None, bool, bool, bool, bool]
+
+
+@lru_cache(maxsize=16384)
+def _slot_parts(raw: str) -> _SlotParts:
     name = raw.strip()
     flags: set[str] = set()
-    while True:
+    while "(" in name:
         match = _SLOT_SUFFIX.search(name)
         if match is None:
             break
         flags.add(match.group(1).upper())
         name = name[: match.start()].rstrip()
-    return CritSlot(
-        index=index,
-        raw=raw.strip(),
-        name=name,
-        system=_system_of(name),
-        rear="R" in flags,
-        turret="T" in flags,
-        omnipod="OMNIPOD" in flags,
-        armored="ARMORED" in flags,
+    return (
+        raw.strip(),
+        name,
+        _system_of(name),
+        "R" in flags,
+        "T" in flags,
+        "OMNIPOD" in flags,
+        "ARMORED" in flags,
     )
+
+
+@lru_cache(maxsize=65536)
+def parse_crit_line(index: int, raw: str) -> CritSlot:
+    """One slot line. Cached: a CritSlot is frozen, so designs may share equal ones."""
+    return CritSlot(index, *_slot_parts(raw))
 
 
 def _is_ammo(name: str) -> bool:
@@ -209,7 +224,9 @@ def parse_mtf(text: str, source: str) -> UnitDesign:
         key, sep, value = line.partition(":")
         if not sep:
             raise UnitFileError(source, f"expected 'key:value', got {line!r}", line_no)
-        key = " ".join(key.split()).casefold()
+        key = key.casefold()
+        if not key.isalnum():  # only a key with whitespace in it needs collapsing
+            key = " ".join(key.split())
         value = value.strip()
         values[key].append(value)
         key_lines.setdefault(key, line_no)

@@ -24,6 +24,13 @@ def suffix_of(name: str) -> str:
     return base[dot:].casefold() if 0 < dot < len(base) - 1 else ""
 
 
+def base_name(name: str) -> str:
+    """``PurePath(name).name``; a plain file name is its own (the common case, no path built)."""
+    if "/" in name or "\\" in name or name in ("", "."):
+        return PurePath(name).name
+    return name
+
+
 def is_unit_file(name: str) -> bool:
     return suffix_of(name) in UNIT_FILE_SUFFIXES
 
@@ -31,10 +38,10 @@ def is_unit_file(name: str) -> bool:
 def parse_unit_file(data: bytes, name: str) -> UnitDesign:
     """Parse the bytes of a unit file. ``name`` (a file name or archive member) picks the
     format by its extension and names the file in errors and in ``UnitDesign.source_file``."""
-    source = PurePath(name).name
+    source = base_name(name)
     if len(data) > MAX_UNIT_FILE_BYTES:
         raise UnitFileError(source, f"{len(data)} bytes is too big for a unit file")
-    suffix = PurePath(name).suffix.casefold()
+    suffix = suffix_of(name)
     text = decode_text(data)
     if suffix == ".mtf":
         return parse_mtf(text, source)

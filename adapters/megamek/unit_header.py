@@ -19,12 +19,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import PurePath
 
 from mekref.adapters.megamek import blk_reader, mtf_reader
 from mekref.adapters.megamek.bfs_reader import parse_bfs
 from mekref.adapters.megamek.design import UnitDesign, UnitFileError
-from mekref.adapters.megamek.unit_file import MAX_UNIT_FILE_BYTES, parse_unit_file, suffix_of
+from mekref.adapters.megamek.unit_file import (
+    MAX_UNIT_FILE_BYTES,
+    base_name,
+    parse_unit_file,
+    suffix_of,
+)
 from mekref.adapters.megamek.unit_kinds import UnitKind
 
 
@@ -65,7 +69,7 @@ def parse_unit_header(data: bytes, name: str) -> UnitHeader:
                 return found
     if suffix == ".bfs" and len(data) <= MAX_UNIT_FILE_BYTES:
         # A YAML file is small and libyaml's loader does the work; no shortcut is safe there.
-        return header_of(parse_bfs(mtf_reader.decode_text(data), PurePath(name).name))
+        return header_of(parse_bfs(mtf_reader.decode_text(data), base_name(name)))
     return header_of(parse_unit_file(data, name))
 
 
