@@ -43,21 +43,38 @@ def _cache_path(cache_dir: Path, root: Path) -> Path:
 
 
 def _candidates(root: str) -> list[tuple[str, str]]:
-    """Unit files and zip archives under root, as (POSIX relative path, full path), sorted
-    folder by folder. Plain strings throughout: a data folder holds tens of thousands."""
+    """Unit files and zip archives under root, as (POSIX relative path, full path): a folder's
+    files by name, then its sub-folders by name, as ``os.walk`` with sorted lists gives them
+    (symbolic links to folders listed, not followed; unreadable folders skipped). Plain
+    strings throughout: a data folder holds tens of thousands of files."""
     found: list[tuple[str, str]] = []
-    start = len(root) + 1
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        prefix = folder[start:]
-        if os.sep != "/":
-            prefix = prefix.replace(os.sep, "/")
-        if prefix:
-            prefix += "/"
-        for name in sorted(files):
-            if is_unit_file(name) or name.casefold().endswith(".zip"):
-                found.append((prefix + name, os.path.join(folder, name)))
+    _walk(root, "", found)
     return found
+
+
+def _walk(folder: str, prefix: str, found: list[tuple[str, str]]) -> None:
+    files: list[tuple[str, str]] = []
+    dirs: list[tuple[str, str]] = []
+    try:
+        with os.scandir(folder) as listing:
+            for item in listing:
+                try:
+                    is_dir = item.is_dir()
+                except OSError:
+                    is_dir = False
+                if not is_dir:
+                    files.append((item.name, item.path))
+                elif not item.is_symlink():
+                    dirs.append((item.name, item.path))
+    except OSError:
+        return
+    files.sort()
+    for name, full in files:
+        if is_unit_file(name) or name.casefold().endswith(".zip"):
+            found.append((prefix + name, full))
+    dirs.sort()
+    for name, full in dirs:
+        _walk(full, f"{prefix}{name}/", found)
 
 
 def _read_cache(cache_file: Path, root: str) -> dict[str, _Row]:
@@ -122,13 +139,13 @@ def _parse_zip(root: str, rel: str, full: str) -> _Parsed:
 def _from_cache(row: object, size: int, mtime_ns: int, root: str, rel: str) -> _Parsed | None:
     """The cached entries and errors of a file whose size and mtime are unchanged, or None:
     parse it again (changed, not cached, or a row this version cannot read)."""
-    if not isinstance(row, list) or len(row) != 4 or row[0] != size or row[1] != mtime_ns:
+    if type(row) is not list or len(row) != 4 or row[0] != size or row[1] != mtime_ns:
         return None
     try:
-        return (
-            tuple(CatalogEntry.from_row(e, root, rel) for e in row[2]),
-            tuple(CatalogError(root, rel, m, str(message)) for m, message in row[3]),
-        )
+        entries = tuple([CatalogEntry.from_row(e, root, rel) for e in row[2]])
+        if not row[3]:
+            return entries, ()
+        return entries, tuple([CatalogError(root, rel, m, str(text)) for m, text in row[3]])
     except (KeyError, TypeError, ValueError):
         return None
 
