@@ -7,6 +7,7 @@ reader, so the answer (or the error) is the full reader's."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from collections.abc import Callable
@@ -244,3 +245,13 @@ def test_inspect_finds_designs_through_the_header_read(tmp_path: Path) -> None:
     assert (griffin["design_found"], griffin["tonnage"]) == (True, 55)
     assert (locust["design_found"], locust["tonnage"]) == (True, 20)
     assert unknown["design_found"] is False
+
+
+def test_entries_from_the_cache_equal_parsed_ones_and_stay_frozen(tmp_path: Path) -> None:
+    root = _folder(tmp_path)
+    parsed = scan_folder(root, tmp_path / "cache")
+    cached = scan_folder(root, tmp_path / "cache")
+    assert cached.entries == parsed.entries
+    assert [hash(e) for e in cached.entries] == [hash(e) for e in parsed.entries]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cached.entries[0].chassis = "Other"  # type: ignore[misc]
