@@ -192,31 +192,37 @@ def parse_mtf(text: str, source: str) -> UnitDesign:
     key_lines: dict[str, int] = {}
     crit_blocks: dict[str, tuple[int, list[str]]] = {}
     weapons: list[tuple[int, str]] = []
-    lines = text.splitlines()
+    lines = [raw.strip() for raw in text.splitlines()]
+    count_lines = len(lines)
+    headers = _HEADERS
+
+    def is_header(entry: str) -> bool:
+        return entry[-1:] == ":" and entry[:-1].strip().casefold() in headers
+
     i = 0
-    while i < len(lines):
+    while i < count_lines:
         line_no = i + 1
-        line = lines[i].strip()
+        line = lines[i]
         i += 1
-        if not line or line.startswith("#"):
+        if not line or line[0] == "#":
             continue
-        if line.endswith(":") and line[:-1].strip().casefold() in _HEADERS:
+        if is_header(line):
             header = line[:-1].strip().casefold()
             if header in crit_blocks:
                 raise UnitFileError(source, f"second critical block for {line[:-1]!r}", line_no)
             slots: list[str] = []
             # A block is up to 12 slot lines; a blank line or the next header ends it early
             # (old files write only the 6 meaningful head/leg lines).
-            while i < len(lines) and len(slots) < SLOTS_PER_LOCATION:
-                entry = lines[i].strip()
+            while i < count_lines and len(slots) < SLOTS_PER_LOCATION:
+                entry = lines[i]
                 if not entry:
                     if slots:
                         break
                     i += 1
                     continue
-                if entry.endswith(":") and entry[:-1].strip().casefold() in _HEADERS:
+                if is_header(entry):
                     break
-                if not entry.startswith("#"):
+                if entry[0] != "#":
                     slots.append(entry)
                 i += 1
             crit_blocks[header] = (line_no, slots)
@@ -229,17 +235,18 @@ def parse_mtf(text: str, source: str) -> UnitDesign:
             key = " ".join(key.split())
         value = value.strip()
         values[key].append(value)
-        key_lines.setdefault(key, line_no)
+        if key not in key_lines:
+            key_lines[key] = line_no
         if key == "weapons":
             count = _int(value, source, line_no, "Weapons count")
             # MegaMek's MtfFile reads exactly N lines after "Weapons:N".
-            while count > 0 and i < len(lines):
-                entry = lines[i].strip()
-                if entry.endswith(":") and entry[:-1].strip().casefold() in _HEADERS:
+            while count > 0 and i < count_lines:
+                entry = lines[i]
+                if is_header(entry):
                     # A count larger than the list must not swallow the critical blocks.
                     break
                 i += 1
-                if not entry or entry.startswith("#"):
+                if not entry or entry[0] == "#":
                     continue
                 weapons.append((i, entry))
                 count -= 1
