@@ -223,15 +223,19 @@ class CatalogIndex:
         by_name: dict[tuple[str, str], list[CatalogEntry]] = defaultdict(list)
         by_chassis: dict[str, list[CatalogEntry]] = defaultdict(list)
         for entry in self.entries:
-            if entry.uuid:
-                by_uuid[entry.uuid.strip().casefold()].append(entry)
-            model = normalise_name(entry.model)
-            names = {normalise_name(entry.chassis)}
+            uuid = entry.uuid
+            if uuid:
+                by_uuid[uuid.strip().casefold()].append(entry)
+            # normalise_name, inlined: this runs once per unit file at every start.
+            model = " ".join(entry.model.split()).casefold()
+            chassis = " ".join(entry.chassis.split()).casefold()
+            by_name[(chassis, model)].append(entry)
+            by_chassis[chassis].append(entry)
             if entry.clan_name:
-                names.add(normalise_name(f"{entry.chassis} ({entry.clan_name})"))
-            for name in names:
-                by_name[(name, model)].append(entry)
-                by_chassis[name].append(entry)
+                full = normalise_name(f"{entry.chassis} ({entry.clan_name})")
+                if full != chassis:
+                    by_name[(full, model)].append(entry)
+                    by_chassis[full].append(entry)
         # Frozen dataclass: the derived indexes are set once, here.
         object.__setattr__(self, "_by_uuid", dict(by_uuid))
         object.__setattr__(self, "_by_name", dict(by_name))
