@@ -111,6 +111,10 @@ def run(rounds: int) -> list[dict[str, float]]:
     return results
 
 
+def _ratio(ours: float, anchor: float) -> str:
+    return f"{ours / anchor:.2f}x" if anchor > 0 else "- (no growth for the anchor)"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.memory", description=__doc__)
     parser.add_argument("--rounds", type=int, default=2, help="runs of each, min (default 2)")
@@ -127,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             f"MUL read memory, {int(r['entities']):,} entities ({r['file_mb']:.1f} MB)",
             f"lxml tree alone: +{lxml_growth:.0f} MB RSS ({lxml_growth / r['file_mb']:.1f}x file)",
             f"+{ours_growth:.0f} MB RSS ({times_file:.1f}x file)",
-            f"{ours_growth / lxml_growth:.2f}x lxml",
+            f"{_ratio(ours_growth, lxml_growth)} lxml",
             f"<= {GOAL_TIMES_FILE:.0f}x the file",
             times_file <= GOAL_TIMES_FILE,
         )
@@ -147,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
             f"| {int(r['entities']):,} | {r['file_mb']:.1f} MB | {r['baseline_mb']:.0f} MB "
             f"| {r['lxml_mb']:.0f} MB (+{lxml_growth:.0f}) | {r['mekref_mb']:.0f} MB "
             f"(+{ours_growth:.0f}) | {ours_growth / r['file_mb']:.1f}x "
-            f"| {ours_growth / lxml_growth:.2f}x |"
+            f"| {_ratio(ours_growth, lxml_growth)} |"
         )
     print(
         f"\nMin of {args.rounds} runs each; growth = peak RSS minus the baseline. "
