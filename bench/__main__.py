@@ -49,11 +49,22 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [a for a in args if a in BENCHES] or list(BENCHES)
     rest = [a for a in args if a not in BENCHES]
     worst = 0
+    failed: list[str] = []
     for name in chosen:
         print(f"\n## bench.{name}\n", flush=True)
-        worst = max(worst, BENCHES[name](rest))
+        try:
+            worst = max(worst, BENCHES[name](rest))
+        except SystemExit as stop:
+            # One benchmark that cannot run (its reason printed) must not hide the others.
+            if stop.code in (None, 0):
+                continue
+            print(f"bench.{name} did not run to the end: {stop.code}", flush=True)
+            failed.append(name)
+            worst = max(worst, 1)
     print("\n## Summary\n")
     print(summary.table())
+    if failed:
+        print(f"\nNot in this table, stopped with an error: {', '.join(failed)}.")
     return worst
 
 
