@@ -14,8 +14,8 @@ import json
 import os
 import zipfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mekref.adapters.megamek.catalog import (
     CatalogEntry,
@@ -26,24 +26,15 @@ from mekref.adapters.megamek.catalog import (
 from mekref.adapters.megamek.design import UnitDesign, UnitFileError
 from mekref.adapters.megamek.unit_file import MAX_UNIT_FILE_BYTES, is_unit_file, parse_unit_file
 
-#: Bump when CatalogEntry or the reader changes what it extracts: old caches are rebuilt.
-CACHE_FORMAT = 1
+#: Bump when CatalogEntry, the cache's layout or what the reader extracts changes: a cache of
+#: another format is rebuilt, never read. 2: one compact row per file and per entry.
+CACHE_FORMAT = 2
 
 #: ``progress(done, total, current file)``; called once per file, cached or parsed.
 Progress = Callable[[int, int, str], None]
 
-
-@dataclass(frozen=True, slots=True)
-class _Fingerprint:
-    size: int
-    mtime_ns: int
-
-
-@dataclass(frozen=True, slots=True)
-class _FileRecord:
-    fingerprint: _Fingerprint
-    entries: tuple[CatalogEntry, ...]
-    errors: tuple[CatalogError, ...]
+#: One file in the cache: ``[size, mtime_ns, [entry rows], [[member, message], ...]]``.
+_Row = list[Any]
 
 
 def _cache_path(cache_dir: Path, root: Path) -> Path:
@@ -51,56 +42,56 @@ def _cache_path(cache_dir: Path, root: Path) -> Path:
     return cache_dir / f"unit-catalog-{digest}.json"
 
 
-def _candidates(root: Path) -> list[tuple[str, Path]]:
-    """Unit files and zip archives under root, as (POSIX relative path, absolute path)."""
-    found: list[tuple[str, Path]] = []
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files):
-            if is_unit_file(name) or name.casefold().endswith(".zip"):
-                full = Path(folder) / name
-                found.append((full.relative_to(root).as_posix(), full))
+def _candidates(root: str) -> list[tuple[str, str]]:
+    """Unit files and zip archives under root, as (POSIX relative path, full path): a folder's
+    files by name, then its sub-folders by name, as ``os.walk`` with sorted lists gives them
+    (symbolic links to folders listed, not followed; unreadable folders skipped). Plain
+    strings throughout: a data folder holds tens of thousands of files."""
+    found: list[tuple[str, str]] = []
+    _walk(root, "", found)
     return found
 
 
-def _read_cache(cache_file: Path, root: str) -> dict[str, _FileRecord]:
-    """The cached records, or nothing when the cache is missing, unreadable or stale."""
+def _walk(folder: str, prefix: str, found: list[tuple[str, str]]) -> None:
+    files: list[tuple[str, str]] = []
+    dirs: list[tuple[str, str]] = []
     try:
-        raw = json.loads(cache_file.read_text(encoding="utf-8"))
+        with os.scandir(folder) as listing:
+            for item in listing:
+                try:
+                    is_dir = item.is_dir()
+                except OSError:
+                    is_dir = False
+                if not is_dir:
+                    files.append((item.name, item.path))
+                elif not item.is_symlink():
+                    dirs.append((item.name, item.path))
+    except OSError:
+        return
+    files.sort()
+    for name, full in files:
+        if is_unit_file(name) or name.casefold().endswith(".zip"):
+            found.append((prefix + name, full))
+    dirs.sort()
+    for name, full in dirs:
+        _walk(full, f"{prefix}{name}/", found)
+
+
+def _read_cache(cache_file: Path, root: str) -> dict[str, _Row]:
+    """The cached rows by relative path, or nothing when the cache is missing, unreadable,
+    of another format or of another folder. Each row is checked when it is used."""
+    try:
+        raw = json.loads(cache_file.read_bytes())
     except (OSError, ValueError):
         return {}
     if not isinstance(raw, dict) or raw.get("format") != CACHE_FORMAT or raw.get("root") != root:
         return {}
-    records: dict[str, _FileRecord] = {}
-    try:
-        for path, item in raw["files"].items():
-            records[path] = _FileRecord(
-                fingerprint=_Fingerprint(int(item["size"]), int(item["mtime_ns"])),
-                entries=tuple(CatalogEntry.from_json(e, root, path) for e in item["entries"]),
-                errors=tuple(
-                    CatalogError(root, path, e["member"], e["message"]) for e in item["errors"]
-                ),
-            )
-    except (KeyError, TypeError, ValueError):
-        # A cache written by something else, or damaged: start over rather than trust it.
-        return {}
-    return records
+    files = raw.get("files")
+    return files if isinstance(files, dict) else {}
 
 
-def _write_cache(cache_file: Path, root: str, records: dict[str, _FileRecord]) -> None:
-    payload = {
-        "format": CACHE_FORMAT,
-        "root": root,
-        "files": {
-            path: {
-                "size": rec.fingerprint.size,
-                "mtime_ns": rec.fingerprint.mtime_ns,
-                "entries": [e.to_json() for e in rec.entries],
-                "errors": [{"member": e.member, "message": e.message} for e in rec.errors],
-            }
-            for path, rec in sorted(records.items())
-        },
-    }
+def _write_cache(cache_file: Path, root: str, rows: dict[str, _Row]) -> None:
+    payload = {"format": CACHE_FORMAT, "root": root, "files": dict(sorted(rows.items()))}
     cache_file.parent.mkdir(parents=True, exist_ok=True)
     # Write beside, then rename: a crash mid-write never leaves a half cache behind.
     tmp = cache_file.with_name(cache_file.name + ".tmp")
@@ -111,16 +102,18 @@ def _write_cache(cache_file: Path, root: str, records: dict[str, _FileRecord]) -
 _Parsed = tuple[tuple[CatalogEntry, ...], tuple[CatalogError, ...]]
 
 
-def _parse_loose(root: str, rel: str, full: Path, size: int) -> _Parsed:
+def _parse_loose(root: str, rel: str, full: str, size: int) -> _Parsed:
     if size > MAX_UNIT_FILE_BYTES:
         return (), (CatalogError(root, rel, None, f"{size} bytes is too big for a unit file"),)
     try:
-        return (parse_entries(full.read_bytes(), full.name, root, rel),), ()
+        with open(full, "rb") as handle:
+            data = handle.read()
+        return (parse_entries(data, os.path.basename(full), root, rel),), ()
     except (UnitFileError, OSError) as exc:
         return (), (CatalogError(root, rel, None, str(exc)),)
 
 
-def _parse_zip(root: str, rel: str, full: Path) -> _Parsed:
+def _parse_zip(root: str, rel: str, full: str) -> _Parsed:
     entries: list[CatalogEntry] = []
     errors: list[CatalogError] = []
     try:
@@ -143,6 +136,20 @@ def _parse_zip(root: str, rel: str, full: Path) -> _Parsed:
     return tuple(entries), tuple(errors)
 
 
+def _from_cache(row: object, size: int, mtime_ns: int, root: str, rel: str) -> _Parsed | None:
+    """The cached entries and errors of a file whose size and mtime are unchanged, or None:
+    parse it again (changed, not cached, or a row this version cannot read)."""
+    if type(row) is not list or len(row) != 4 or row[0] != size or row[1] != mtime_ns:
+        return None
+    try:
+        entries = tuple([CatalogEntry.from_row(e, root, rel) for e in row[2]])
+        if not row[3]:
+            return entries, ()
+        return entries, tuple([CatalogError(root, rel, m, str(text)) for m, text in row[3]])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def scan_folder(
     root: Path, cache_dir: Path | None = None, progress: Progress | None = None
 ) -> CatalogIndex:
@@ -156,37 +163,46 @@ def scan_folder(
     root_text = str(root)
     cache_file = _cache_path(cache_dir, root) if cache_dir is not None else None
     cached = _read_cache(cache_file, root_text) if cache_file is not None else {}
-    files = _candidates(root)
-    records: dict[str, _FileRecord] = {}
+    files = _candidates(root_text)
+    rows: dict[str, _Row] = {}
+    entries: list[CatalogEntry] = []
+    errors: list[CatalogError] = []
     changed = False
     for done, (rel, full) in enumerate(files, start=1):
         try:
-            stat = full.stat()
+            stat = os.stat(full)
         except OSError as exc:
-            error = CatalogError(root_text, rel, None, str(exc))
-            records[rel] = _FileRecord(_Fingerprint(-1, -1), (), (error,))
+            found: _Parsed = ((), (CatalogError(root_text, rel, None, str(exc)),))
+            size, mtime_ns = -1, -1
             changed = True
-            continue
-        fingerprint = _Fingerprint(stat.st_size, stat.st_mtime_ns)
-        previous = cached.get(rel)
-        if previous is not None and previous.fingerprint == fingerprint:
-            records[rel] = previous
         else:
-            if rel.casefold().endswith(".zip"):
-                entries, errors = _parse_zip(root_text, rel, full)
+            size, mtime_ns = stat.st_size, stat.st_mtime_ns
+            row = cached.get(rel)
+            reused = None if row is None else _from_cache(row, size, mtime_ns, root_text, rel)
+            if row is not None and reused is not None:
+                found = reused
+                rows[rel] = row
+            elif rel.casefold().endswith(".zip"):
+                found = _parse_zip(root_text, rel, full)
+                changed = True
             else:
-                entries, errors = _parse_loose(root_text, rel, full, stat.st_size)
-            records[rel] = _FileRecord(fingerprint, entries, errors)
-            changed = True
+                found = _parse_loose(root_text, rel, full, size)
+                changed = True
+        if rel not in rows:
+            rows[rel] = [
+                size,
+                mtime_ns,
+                [e.to_row() for e in found[0]],
+                [[e.member, e.message] for e in found[1]],
+            ]
+        entries.extend(found[0])
+        errors.extend(found[1])
         if progress is not None:
             progress(done, len(files), rel)
-    changed = changed or records.keys() != cached.keys()
+    changed = changed or rows.keys() != cached.keys()
     if cache_file is not None and changed:
-        _write_cache(cache_file, root_text, records)
-    return CatalogIndex(
-        tuple(e for rec in records.values() for e in rec.entries),
-        tuple(e for rec in records.values() for e in rec.errors),
-    )
+        _write_cache(cache_file, root_text, rows)
+    return CatalogIndex(tuple(entries), tuple(errors))
 
 
 def build_catalog(

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
 from mekref.adapters.megamek.design import UnitDesign
-from mekref.adapters.megamek.unit_file import parse_unit_file
+from mekref.adapters.megamek.unit_header import UnitHeader, header_of, parse_unit_header
 from mekref.adapters.megamek.unit_kinds import UnitKind
 
 # ---- pure part ------------------------------------------------------------------------------
@@ -33,6 +33,9 @@ def _strip_parenthetical(chassis: str) -> str | None:
         return None
     head = text[: text.rindex("(")].strip()
     return head or None
+
+
+_KIND_BY_VALUE: dict[str, UnitKind] = {kind.value: kind for kind in UnitKind}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,36 @@ class CatalogEntry:
             "member": self.member,
         }
 
+    def to_row(self) -> list[Any]:
+        """The compact cache form: the fields of :meth:`to_json`, in that order."""
+        return [
+            self.chassis,
+            self.model,
+            self.kind.value,
+            self.tonnage,
+            self.mul_id,
+            self.uuid,
+            self.clan_name,
+            self.member,
+        ]
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any], root: str, path: str) -> CatalogEntry:
+        """Back from :meth:`to_row`; raises KeyError, TypeError or ValueError on a bad row."""
+        chassis, model, kind, tonnage, mul_id, uuid, clan_name, member = row
+        entry: CatalogEntry = object.__new__(cls)
+        _set_chassis(entry, str(chassis))
+        _set_model(entry, str(model))
+        _set_kind(entry, _KIND_BY_VALUE[kind])
+        _set_tonnage(entry, None if tonnage is None else float(tonnage))
+        _set_mul_id(entry, None if mul_id is None else int(mul_id))
+        _set_uuid(entry, None if uuid is None else str(uuid))
+        _set_clan_name(entry, None if clan_name is None else str(clan_name))
+        _set_root(entry, root)
+        _set_path(entry, path)
+        _set_member(entry, None if member is None else str(member))
+        return entry
+
     @classmethod
     def from_json(cls, data: dict[str, Any], root: str, path: str) -> CatalogEntry:
         return cls(
@@ -87,6 +120,24 @@ class CatalogEntry:
         )
 
 
+# A warm catalog builds one entry per unit file from the cache, tens of thousands at a start,
+# and the frozen dataclass ``__init__`` (an ``object.__setattr__`` call per field) was most of
+# that time. ``from_row`` builds the same object by setting its slots through their
+# descriptors, a quarter of the cost; the class stays frozen (that guards ``setattr``).
+(
+    _set_chassis,
+    _set_model,
+    _set_kind,
+    _set_tonnage,
+    _set_mul_id,
+    _set_uuid,
+    _set_clan_name,
+    _set_root,
+    _set_path,
+    _set_member,
+) = (vars(CatalogEntry)[f.name].__set__ for f in fields(CatalogEntry))
+
+
 @dataclass(frozen=True, slots=True)
 class CatalogError:
     """A file the catalog could not read: it is listed, never silently skipped."""
@@ -97,22 +148,27 @@ class CatalogError:
     message: str
 
 
-def entry_from_design(
-    design: UnitDesign, root: str, path: str, member: str | None = None
+def entry_from_header(
+    header: UnitHeader, root: str, path: str, member: str | None = None
 ) -> CatalogEntry:
-    clan = design.extra.get("clanname", ())
     return CatalogEntry(
-        chassis=design.chassis,
-        model=design.model,
-        kind=design.kind,
-        tonnage=design.tonnage,
-        mul_id=design.mul_id,
-        uuid=design.uuid,
-        clan_name=clan[0] if clan and clan[0] else None,
+        chassis=header.chassis,
+        model=header.model,
+        kind=header.kind,
+        tonnage=header.tonnage,
+        mul_id=header.mul_id,
+        uuid=header.uuid,
+        clan_name=header.clan_name,
         root=root,
         path=path,
         member=member,
     )
+
+
+def entry_from_design(
+    design: UnitDesign, root: str, path: str, member: str | None = None
+) -> CatalogEntry:
+    return entry_from_header(header_of(design), root, path, member)
 
 
 class LookupStatus(StrEnum):
@@ -167,15 +223,19 @@ class CatalogIndex:
         by_name: dict[tuple[str, str], list[CatalogEntry]] = defaultdict(list)
         by_chassis: dict[str, list[CatalogEntry]] = defaultdict(list)
         for entry in self.entries:
-            if entry.uuid:
-                by_uuid[entry.uuid.strip().casefold()].append(entry)
-            model = normalise_name(entry.model)
-            names = {normalise_name(entry.chassis)}
+            uuid = entry.uuid
+            if uuid:
+                by_uuid[uuid.strip().casefold()].append(entry)
+            # normalise_name, inlined: this runs once per unit file at every start.
+            model = " ".join(entry.model.split()).casefold()
+            chassis = " ".join(entry.chassis.split()).casefold()
+            by_name[(chassis, model)].append(entry)
+            by_chassis[chassis].append(entry)
             if entry.clan_name:
-                names.add(normalise_name(f"{entry.chassis} ({entry.clan_name})"))
-            for name in names:
-                by_name[(name, model)].append(entry)
-                by_chassis[name].append(entry)
+                full = normalise_name(f"{entry.chassis} ({entry.clan_name})")
+                if full != chassis:
+                    by_name[(full, model)].append(entry)
+                    by_chassis[full].append(entry)
         # Frozen dataclass: the derived indexes are set once, here.
         object.__setattr__(self, "_by_uuid", dict(by_uuid))
         object.__setattr__(self, "_by_name", dict(by_name))
@@ -245,5 +305,8 @@ def _result(query: str, found: Sequence[CatalogEntry], near: tuple[CatalogEntry,
 def parse_entries(
     data: bytes, name: str, root: str, path: str, member: str | None = None
 ) -> CatalogEntry:
-    """Parse one unit file's bytes into its catalog entry (raises UnitFileError)."""
-    return entry_from_design(parse_unit_file(data, name), root, path, member)
+    """One unit file's catalog entry (raises UnitFileError).
+
+    Reads only the fields the entry keeps (:func:`parse_unit_header`); the rest of the file is
+    read, and checked, when its design is loaded."""
+    return entry_from_header(parse_unit_header(data, name), root, path, member)

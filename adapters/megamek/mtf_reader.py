@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import cache, lru_cache
 
 from mekref.adapters.megamek.design import (
     AmmoBin,
@@ -100,7 +101,9 @@ _MODELLED = frozenset(
 )  # fmt: skip
 
 
+@cache
 def _location_headers(kind: UnitKind) -> dict[str, int]:
+    """Header text -> location index (cached: callers only read it)."""
     return {name.casefold(): index for index, name in enumerate(LOCATION_NAMES[kind])}
 
 
@@ -146,25 +149,37 @@ def _system_of(name: str) -> SystemKind | None:
     return _SYSTEMS.get(key)
 
 
-def parse_crit_line(index: int, raw: str) -> CritSlot:
+#: What a slot line says, apart from its index: ``(raw, name, system, rear, turret, omnipod,
+#: armored)``. A file has ~100 slot lines, most of them the same few dozen texts (``-Empty-``,
+#: actuators, heat sinks...): each distinct text is parsed once per process.
+_SlotParts = tuple[str, str, SystemKind | None, bool, bool, bool, bool]
+
+
+@lru_cache(maxsize=16384)
+def _slot_parts(raw: str) -> _SlotParts:
     name = raw.strip()
     flags: set[str] = set()
-    while True:
+    while "(" in name:
         match = _SLOT_SUFFIX.search(name)
         if match is None:
             break
         flags.add(match.group(1).upper())
         name = name[: match.start()].rstrip()
-    return CritSlot(
-        index=index,
-        raw=raw.strip(),
-        name=name,
-        system=_system_of(name),
-        rear="R" in flags,
-        turret="T" in flags,
-        omnipod="OMNIPOD" in flags,
-        armored="ARMORED" in flags,
+    return (
+        raw.strip(),
+        name,
+        _system_of(name),
+        "R" in flags,
+        "T" in flags,
+        "OMNIPOD" in flags,
+        "ARMORED" in flags,
     )
+
+
+@lru_cache(maxsize=65536)
+def parse_crit_line(index: int, raw: str) -> CritSlot:
+    """One slot line. Cached: a CritSlot is frozen, so designs may share equal ones."""
+    return CritSlot(index, *_slot_parts(raw))
 
 
 def _is_ammo(name: str) -> bool:
@@ -177,31 +192,37 @@ def parse_mtf(text: str, source: str) -> UnitDesign:
     key_lines: dict[str, int] = {}
     crit_blocks: dict[str, tuple[int, list[str]]] = {}
     weapons: list[tuple[int, str]] = []
-    lines = text.splitlines()
+    lines = [raw.strip() for raw in text.splitlines()]
+    count_lines = len(lines)
+    headers = _HEADERS
+
+    def is_header(entry: str) -> bool:
+        return entry[-1:] == ":" and entry[:-1].strip().casefold() in headers
+
     i = 0
-    while i < len(lines):
+    while i < count_lines:
         line_no = i + 1
-        line = lines[i].strip()
+        line = lines[i]
         i += 1
-        if not line or line.startswith("#"):
+        if not line or line[0] == "#":
             continue
-        if line.endswith(":") and line[:-1].strip().casefold() in _HEADERS:
+        if is_header(line):
             header = line[:-1].strip().casefold()
             if header in crit_blocks:
                 raise UnitFileError(source, f"second critical block for {line[:-1]!r}", line_no)
             slots: list[str] = []
             # A block is up to 12 slot lines; a blank line or the next header ends it early
             # (old files write only the 6 meaningful head/leg lines).
-            while i < len(lines) and len(slots) < SLOTS_PER_LOCATION:
-                entry = lines[i].strip()
+            while i < count_lines and len(slots) < SLOTS_PER_LOCATION:
+                entry = lines[i]
                 if not entry:
                     if slots:
                         break
                     i += 1
                     continue
-                if entry.endswith(":") and entry[:-1].strip().casefold() in _HEADERS:
+                if is_header(entry):
                     break
-                if not entry.startswith("#"):
+                if entry[0] != "#":
                     slots.append(entry)
                 i += 1
             crit_blocks[header] = (line_no, slots)
@@ -209,20 +230,23 @@ def parse_mtf(text: str, source: str) -> UnitDesign:
         key, sep, value = line.partition(":")
         if not sep:
             raise UnitFileError(source, f"expected 'key:value', got {line!r}", line_no)
-        key = " ".join(key.split()).casefold()
+        key = key.casefold()
+        if not key.isalnum():  # only a key with whitespace in it needs collapsing
+            key = " ".join(key.split())
         value = value.strip()
         values[key].append(value)
-        key_lines.setdefault(key, line_no)
+        if key not in key_lines:
+            key_lines[key] = line_no
         if key == "weapons":
             count = _int(value, source, line_no, "Weapons count")
             # MegaMek's MtfFile reads exactly N lines after "Weapons:N".
-            while count > 0 and i < len(lines):
-                entry = lines[i].strip()
-                if entry.endswith(":") and entry[:-1].strip().casefold() in _HEADERS:
+            while count > 0 and i < count_lines:
+                entry = lines[i]
+                if is_header(entry):
                     # A count larger than the list must not swallow the critical blocks.
                     break
                 i += 1
-                if not entry or entry.startswith("#"):
+                if not entry or entry[0] == "#":
                     continue
                 weapons.append((i, entry))
                 count -= 1

@@ -1,0 +1,176 @@
+"""Peak memory of the MUL reader on large files, against lxml's tree alone.
+
+The files are synthetic, built from real ones: every ``<entity>`` of the unit-list fixtures in
+``tests/fixtures/megamek`` (Meks with slot ammo, MekHQ's damaged units with destroyed
+locations and hit slots, infantry, aerospace, VTOLs), serialised by lxml and repeated in turn
+under one ``<unit>`` root to 1,000 and 50,000 entities.
+
+Each figure is the peak resident set (``VmHWM`` of ``/proc/self/status``; ``ru_maxrss`` where
+there is no ``/proc``: on Linux it starts from the forking process's peak) of a fresh Python
+process that imports lxml and the reader, reads the file's bytes and then does one of: nothing
+(the baseline: the interpreter, the imports and the bytes), bare ``lxml.etree.fromstring`` (the
+tree alone), or ``read_mul_bytes`` (the typed model; its size and element-count caps, 32 MiB
+and 250,000 elements, lifted through ``ReadLimits``, as a caller reading a large battle file
+would). The figure judged is the growth over the baseline, as a multiple of the file size.
+Replay's peak RSS is in ``bench.replay``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from lxml import etree
+
+from bench import summary as table
+
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "megamek"
+SOURCES = (
+    "Clan Boxset RS all.mul",
+    "mekhq-Example.mul",
+    "mekhq-fixedmuls-AlliedASFAceHvy.mul",
+    "mekhq-fixedmuls-AlliedCavLance.mul",
+    "mekhq-fixedmuls-EnemyOffFieldArty.mul",
+    "mekhq-fixedmuls-VTOLApocalypse.mul",
+    "mekhq-fixedmuls-aceARC2R.mul",
+)
+SIZES = (1_000, 50_000)
+#: The goal from issue 15: the reader's memory at most 6x the file size (or a streamed read).
+GOAL_TIMES_FILE = 6.0
+
+_CHILD = r"""
+import resource, sys
+from lxml import etree
+from mekref.adapters.megamek.mul_reader import read_mul_bytes
+from mekref.adapters.megamek.xml_safety import ReadLimits
+mode, path = sys.argv[1], sys.argv[2]
+with open(path, "rb") as handle:
+    data = handle.read()
+if mode == "lxml":
+    tree = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
+elif mode == "mekref":
+    lifted = ReadLimits(max_bytes=len(data) + 1, max_elements=len(data))
+    model = read_mul_bytes(data, path, limits=lifted)
+def peak_kb():
+    # VmHWM is this process's own peak. ru_maxrss is not, on Linux: a child starts from the
+    # high-water mark of the process it was forked from, which would hide a small growth.
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(peak_kb())
+"""
+
+MODES = ("baseline", "lxml", "mekref")
+
+
+def entities() -> list[bytes]:
+    found: list[bytes] = []
+    for name in SOURCES:
+        root = etree.fromstring((FIXTURES / name).read_bytes())
+        for entity in root.iter("entity"):
+            entity.tail = "\n"
+            found.append(etree.tostring(entity, encoding="UTF-8"))
+    if not found:
+        raise SystemExit(f"no <entity> in the fixtures of {FIXTURES}")
+    return found
+
+
+def build_mul(path: Path, count: int, pool: list[bytes]) -> int:
+    with path.open("wb") as out:
+        out.write(b'<?xml version="1.0" encoding="UTF-8"?>\n<unit version="0.49.19">\n')
+        for n in range(count):
+            out.write(pool[n % len(pool)])
+        out.write(b"</unit>\n")
+    return path.stat().st_size
+
+
+def peak_kb(mode: str, path: Path) -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, mode, str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{mode} on {path.name} failed: {done.stderr.strip()[-500:]}")
+    return int(done.stdout.split()[-1])  # kilobytes on Linux
+
+
+def run(rounds: int) -> list[dict[str, float]]:
+    pool = entities()
+    results: list[dict[str, float]] = []
+    with tempfile.TemporaryDirectory(prefix="mekref-bench-memory-") as tmp:
+        for count in SIZES:
+            path = Path(tmp) / f"synthetic-{count}.mul"
+            size = build_mul(path, count, pool)
+            best = {mode: min(peak_kb(mode, path) for _ in range(rounds)) for mode in MODES}
+            results.append(
+                {
+                    "entities": count,
+                    "file_mb": size / 1e6,
+                    **{f"{mode}_mb": kb * 1024 / 1e6 for mode, kb in best.items()},
+                }
+            )
+    return results
+
+
+def _ratio(ours: float, anchor: float) -> str:
+    return f"{ours / anchor:.2f}x" if anchor > 0 else "- (no growth for the anchor)"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.memory", description=__doc__)
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each, min (default 2)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
+    args, _ = parser.parse_known_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    results = run(args.rounds)
+    for r in results:
+        lxml_growth = r["lxml_mb"] - r["baseline_mb"]
+        ours_growth = r["mekref_mb"] - r["baseline_mb"]
+        times_file = ours_growth / r["file_mb"]
+        table.add(
+            f"MUL read memory, {int(r['entities']):,} entities ({r['file_mb']:.1f} MB)",
+            f"lxml tree alone: +{lxml_growth:.0f} MB RSS ({lxml_growth / r['file_mb']:.1f}x file)",
+            f"+{ours_growth:.0f} MB RSS ({times_file:.1f}x file)",
+            f"{_ratio(ours_growth, lxml_growth)} lxml",
+            f"<= {GOAL_TIMES_FILE:.0f}x the file",
+            times_file <= GOAL_TIMES_FILE,
+        )
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    print("### MUL read memory (peak RSS of a fresh process)\n")
+    print(
+        "| entities | file | baseline (imports + bytes) | lxml tree | mekref `read_mul_bytes` "
+        "| mekref growth / file size | mekref / lxml growth |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for r in results:
+        lxml_growth = r["lxml_mb"] - r["baseline_mb"]
+        ours_growth = r["mekref_mb"] - r["baseline_mb"]
+        print(
+            f"| {int(r['entities']):,} | {r['file_mb']:.1f} MB | {r['baseline_mb']:.0f} MB "
+            f"| {r['lxml_mb']:.0f} MB (+{lxml_growth:.0f}) | {r['mekref_mb']:.0f} MB "
+            f"(+{ours_growth:.0f}) | {ours_growth / r['file_mb']:.1f}x "
+            f"| {_ratio(ours_growth, lxml_growth)} |"
+        )
+    print(
+        f"\nMin of {args.rounds} runs each; growth = peak RSS minus the baseline. "
+        f"Goal: growth <= {GOAL_TIMES_FILE:.0f}x the file size."
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
