@@ -129,6 +129,14 @@ class ImportedUnit:
 #: MegaMek artillery weapons (Total Warfare's artillery), by their names without spaces,
 #: dashes or case: "ISArrowIV", "Long Tom Cannon", "BA Tube Artillery".
 _ARTILLERY = ("arrowiv", "longtom", "sniper", "thumper", "cruisemissile", "tubeartillery")
+#: Recovery gear that makes a unit the company's salvage unit (L20, ruling R-FORCE-8): MegaMek's
+#: names of the Lift Hoist ("Lift Hoist", "LiftHoist", "ISLiftHoist", "CLLiftHoist", "Lift
+#: Hoist/Arresting Hoist") and of the Salvage Arm, compared without case, spaces or dashes.
+_SALVAGE_GEAR = ("lifthoist", "salvagearm")
+#: MegaMek's anti-'Mech gear for conventional infantry ("Anti-Mek Gear" and its lookup names).
+_ANTI_MEK_GEAR = ("antimekgear", "antimechgear")
+#: Battle armor of these weight classes has no anti-'Mech attacks (L47: "Heavy Assault BA").
+_NO_ANTI_MECH_BA = frozenset({"heavy", "assault"})
 
 
 def design_roles(design: UnitDesign) -> set[UnitRole]:
@@ -139,10 +147,41 @@ def design_roles(design: UnitDesign) -> set[UnitRole]:
         roles.add(UnitRole.OMNI)
     if any(q.strip().lower() in ("compact_mech", "compact_mek") for q in design.quirks):
         roles.add(UnitRole.COMPACT)
-    names = ("".join(ch for ch in e.name.lower() if ch.isalnum()) for e in design.equipment)
-    if any(key in name for name in names for key in _ARTILLERY):
+    names = (_plain(e.name) for e in design.equipment)
+    names_seen = tuple(names)
+    if any(key in name for name in names_seen for key in _ARTILLERY):
         roles.add(UnitRole.ARTILLERY)
+    if any(key in name for name in names_seen for key in _SALVAGE_GEAR):
+        roles.add(UnitRole.SALVAGE)
     return roles
+
+
+def _plain(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def anti_mech_capable(
+    design: UnitDesign | None, kind: UnitKind, motive: InfantryMotive | None
+) -> bool | None:
+    """Whether an infantry unit can make anti-'Mech attacks (L47: "any Infantry unit with no
+    AntiMech capability e.g. No AntiMech kit, Mechanised or Heavy Assault BA) has an AntiMech
+    skill of 8"); None: no design says so (ruling R-FORCE-9).
+
+    Conventional infantry has it with anti-'Mech gear: the design's "Anti-Mek Gear", or a
+    ``<antimek>`` entry other than 8 (MegaMek reads older files so); mechanised platoons never.
+    Battle armor has it unless it is of the Heavy or Assault weight class."""
+    if kind is UnitKind.BATTLE_ARMOR:
+        if design is None or design.ba_weight_class is None:
+            return None
+        return design.ba_weight_class.casefold() not in _NO_ANTI_MECH_BA
+    if motive is InfantryMotive.MECHANISED:
+        return False
+    if design is None:
+        return None
+    entry = design.extra.get("antimek", ())
+    if entry and entry[0].strip() not in ("", "8"):
+        return True
+    return any(_plain(e.name) in _ANTI_MEK_GEAR for e in design.equipment)
 
 
 def rules_kind(kind: ak.UnitKind) -> UnitKind | None:
@@ -244,6 +283,13 @@ def build_units(
                 notes.append("crew set to Gunnery 4 / Piloting 5 (L102)")
             crew = tuple(replace(c, gunnery=DROPSHIP_GUNNERY, piloting=DROPSHIP_PILOTING)
                          for c in crew)  # fmt: skip
+        motive = _MOTIVES.get(e.movement_mode) if kind.is_infantry else None
+        anti_mech = anti_mech_capable(design, kind, motive) if kind.is_infantry else True
+        if anti_mech is None:
+            notes.append(
+                "anti-'Mech capability unknown without a design: the file's anti-'Mech skill "
+                "is used (L47)"
+            )
         path = _force_path(e)
         if path is None:
             lance_no = position // LANCE_SIZE
@@ -258,7 +304,8 @@ def build_units(
             tech_base=rules_tech_base(design.tech_base) if design else TechBase.INNER_SPHERE,
             roles=frozenset(roles),
             crew=crew,
-            infantry_motive=_MOTIVES.get(e.movement_mode) if kind.is_infantry else None,
+            infantry_motive=motive,
+            anti_mech=anti_mech is not False,
             troopers=cond.troopers_max or 0,
             troop_capacity_tons=Fraction(str(design.troop_tons)) if design else Fraction(0),
             cargo_tons=Fraction(str(design.cargo_tons)) if design else Fraction(0),

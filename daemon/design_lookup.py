@@ -12,10 +12,12 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from mekref.adapters.megamek.catalog import CatalogEntry, CatalogIndex
+from mekref.adapters.megamek.catalog import CatalogEntry, CatalogIndex, LookupStatus
 from mekref.adapters.megamek.design import UnitDesign, UnitFileError
+from mekref.adapters.megamek.kind_inference import infer_kind_from_shape
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.adapters.megamek.unit_kinds import UnitKind
 from mekref.daemon.unit_catalog import load_design, scan_folder
 
 
@@ -56,6 +58,14 @@ def catalog_lookup(units_dir: Path, *, progress: bool = True) -> DesignLookup:
 
     def lookup(entity: Entity) -> UnitDesign | None:
         found = index.lookup(entity.chassis, entity.model, uuid=entity.unit_file_uuid)
+        if found.status is LookupStatus.AMBIGUOUS:
+            # One name, two designs of different kinds (MegaMek ships "Foot Platoon (Rifle)" as
+            # infantry and as a battlefield support asset): the entity's shape picks the kind.
+            kind = infer_kind_from_shape(entity).kind
+            if kind is not UnitKind.UNKNOWN:
+                found = index.lookup(
+                    entity.chassis, entity.model, uuid=entity.unit_file_uuid, kind=kind
+                )
         if not found.found or found.entry is None:
             return None
         if found.entry not in designs:
