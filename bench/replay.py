@@ -2,10 +2,12 @@
 
 The corpus is built in a temporary folder: the bundled sample's set-up (``setup.json``) and
 N battle records alternating between the two real records of ``daemon/samples/replay`` (the
-Battle of Bob and the Clusterstrike Batchall, from ``tests/fixtures/megamek``), each with a
-numbered comment so it has its own sha256 and opens a battle of its own. After each file the
-referee's decision is the one the sample records for that battle (``SetBattleControl`` for
-Bob, ``CloseBattle`` for the Clusterstrike), so every battle resolves, as in a real campaign.
+Battle of Bob and the Clusterstrike Batchall, from ``tests/fixtures/megamek``). Each copy has
+its own sha256 and its own report: the shots left in its ammunition bins differ from every
+other copy's (ruling BR-13 refuses a record that repeats another's report as a re-save).
+After each file the referee's decision is the one the sample records for that battle
+(``SetBattleControl`` for Bob, ``CloseBattle`` for the Clusterstrike), so every battle
+resolves, as in a real campaign.
 
 - anchor, parse only: read each file, sha256 it and parse it (``read_mul_bytes``), in this
   process, CPU time;
@@ -28,6 +30,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -53,11 +56,12 @@ def write_corpus(folder: Path, battles: int) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(SAMPLE / SETUP, folder / SETUP)
     records = [(SAMPLE / name).read_bytes() for name in RECORDS]
+    units = _unit_ids(json.loads((SAMPLE / SETUP).read_text()))
     afters = [json.loads((SAMPLE / (name + AFTER)).read_text()) for name in RECORDS]
     files = []
     for n in range(battles):
         k = n % len(RECORDS)
-        data = records[k] + f"\n<!-- bench {n} -->\n".encode()
+        data = _distinct(records[k], n // len(RECORDS), units)
         path = folder / f"{n:05d}.mul"
         path.write_bytes(data)
         body = json.loads(json.dumps(afters[k]))
@@ -67,6 +71,45 @@ def write_corpus(folder: Path, battles: int) -> list[Path]:
         (folder / (path.name + AFTER)).write_text(json.dumps(body))
         files.append(path)
     return files
+
+
+_SHOTS = re.compile(rb'shots="(\d+)"')
+_ENTITY = re.compile(rb'<entity\b[^>]*\bexternalId="([^"]+)".*?</entity>', re.DOTALL)
+
+
+def _unit_ids(value: object) -> set[str]:
+    """Every ``unit_id`` in the sample's set-up commands: the campaign's units."""
+    if isinstance(value, dict):
+        own = {value["unit_id"]} if isinstance(value.get("unit_id"), str) else set()
+        return own.union(*(_unit_ids(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_unit_ids(v) for v in value))
+    return set()
+
+
+def _distinct(record: bytes, copy: int, units: set[str]) -> bytes:
+    """The record with ``copy`` written, digit by digit, into the shots left in the campaign
+    units' ammunition bins (a bin of ``n`` shots holds a digit 0..n: that many fewer), so that
+    no two copies report the same battle (the report names campaign units only)."""
+    bins = [
+        m
+        for entity in _ENTITY.finditer(record)
+        if entity.group(1).decode() in units
+        for m in _SHOTS.finditer(record, entity.start(), entity.end())
+    ]
+    changes: list[tuple[int, int, bytes]] = []
+    rest = copy
+    for m in sorted(bins, key=lambda b: b.start()):
+        size = int(m.group(1)) + 1
+        rest, digit = divmod(rest, size)
+        if digit:
+            changes.append((*m.span(1), str(size - 1 - digit).encode()))
+    if rest:
+        raise ValueError(f"the record's bins cannot tell {copy + 1} copies apart")
+    out = bytearray(record)
+    for start, end, text in reversed(changes):  # back to front: earlier offsets stay valid
+        out[start:end] = text
+    return bytes(out)
 
 
 def parse_only(files: list[Path]) -> float:

@@ -306,7 +306,8 @@ def run_route(args: argparse.Namespace) -> int:
     console = out_console()
     console.print(
         f"{plan.formation_id} from {plan.start} to {plan.goal}: {plan.cost_mp} MP over "
-        f"{len(plan.path)} hexes ({plan.mp_per_day} MP a day off the road)",
+        f"{len(plan.path)} hex{'' if len(plan.path) == 1 else 'es'} "
+        f"({plan.mp_per_day} MP a day off the road)",
         markup=False,
         highlight=False,
     )

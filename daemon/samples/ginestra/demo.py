@@ -106,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     step("The beaten rebels fall back (the referee decides where)", "turn", "reposition",
          "--db", db, "--formation", "bravo", "--hex", "1106", "--referee", "Demo",
          "--reason", "lost the assault on the Facility")  # fmt: skip
+    step("Day 2: the loyalists ask the map for the militia's road to the Space Port", "route",
+         "--db", db, "--side", "loyalist", "--formation", "l-militia", "--to", "0610")  # fmt: skip
     step("Day 2: the militia rolls on to the Space Port", "orders", "submit", "--db", db,
          "--side", "loyalist", "--day", "2", "--order", "l-militia:move:0610")  # fmt: skip
     step("The referee resolves day 2", "turn", "resolve", "--db", db, "--day", "2")
