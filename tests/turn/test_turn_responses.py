@@ -168,6 +168,22 @@ def test_neutral_forces_raise_no_mobs_and_roll_no_die() -> None:
     assert not [r for e in events for r in e.rolls if r.name.startswith("mobs")]
 
 
+def test_a_day_without_orders_breaks_the_week_of_peacekeeping() -> None:
+    # L215: "Each week of peacekeeping in a civilian centre roll 1D6"; ruling T-U3: on each
+    # seventh consecutive day. Three days, a day without an order, four days: no week yet.
+    state = _world((FormationSpec(formation_id="a", name="A", unit_ids=("L-GRF",), hex="1105"),))
+    rolls: list[str] = []
+    for day in range(1, 12):
+        orders = () if day == 4 else (Order(formation_id="a", action="peacekeeping"),)
+        state, events = _day(state, orders, ())
+        rolls += [f"day {day}" for e in events if isinstance(e, ev.MobsRaised)]
+        rolls += [f"day {day}" for e in events for r in e.rolls if r.name.startswith("peace")]
+        assert state.strategic is not None
+        streak = state.strategic.formations["a"].action_streak
+        assert streak == (("", 0) if day == 4 else ("peacekeeping", day if day < 4 else day - 4))
+    assert rolls == ["day 11"]  # days 5-11 are the first seven running
+
+
 def test_a_week_of_peacekeeping_raises_mobs() -> None:
     state = _world((FormationSpec(formation_id="a", name="A", unit_ids=("L-GRF",), hex="1105"),))
     assert state.strategic is not None

@@ -181,6 +181,10 @@ def sabotage(d: Day) -> None:
 
 def player_actions(d: Day) -> None:
     _release(d)
+    # A day without an order ends a run of days (T-U3: "each seventh consecutive day").
+    for fid, f in sorted(d.formations.items()):
+        if fid not in d.orders and f.action_streak != ("", 0):
+            d.formations[fid] = replace(f, action_streak=("", 0))
     for fid, o in sorted(d.orders.items()):
         f = d.formations[fid]
         side = f.side_id
