@@ -64,7 +64,7 @@ examples:
   mekref game start --db sw.db --ruleset succession_wars --name "My board" \\
       --map board.toml start.json                       the board from a TOML map file
   mekref game do --db sw.db --campaign "Fourth War" attack.json   one command (- for stdin)
-  mekref game do --db obj.db --campaign Hill --type OBJPlaceObjective --actor red \
+  mekref game do --db obj.db --campaign Hill --type OBJPlaceObjective --actor red \\
       --field side=red --field objective_id=hill --position 12,30   fields on the command line
   echo '{"type": "SWEndPhase", "house": "Davion"}' | \\
       mekref game do --db sw.db --campaign 3f2a --actor Davion -
@@ -158,7 +158,9 @@ to copy and edit; with --next, a command the campaign it sets up accepts next.
                    Order of Battle placed in a legal Region (its House capital, or a Region
                    bordering the one its set-up rule names). Change the seed before a real game.
   dystopian_wars   two fleets (Britannia and the Empire of the Blazing Sun) with their squadrons
-  objectives       two sides, four objectives (open, mobile, hidden, garrisoned) and their squads
+  objectives       two sides, four objectives (open, mobile, hidden, garrisoned) and their
+                   squads on a 48" table; the players place three objectives in turn, red
+                   first (--next: red places hill; then OBJPlaceObjective with --position)
   house_rules      the set-up: a seed for the house rules' dice
   tripwire         a campaign with two sides
 docs/succession-wars.md, docs/dystopian-wars.md, docs/objectives.md and docs/house-rules.md
