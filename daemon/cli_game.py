@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,8 @@ examples:
   mekref game start --db sw.db --ruleset succession_wars --name "My board" \\
       --map board.toml start.json                       the board from a TOML map file
   mekref game do --db sw.db --campaign "Fourth War" attack.json   one command (- for stdin)
+  mekref game do --db obj.db --campaign Hill --type OBJPlaceObjective --actor red \\
+      --field side=red --field objective_id=hill --position 12,30   fields on the command line
   echo '{"type": "SWEndPhase", "house": "Davion"}' | \\
       mekref game do --db sw.db --campaign 3f2a --actor Davion -
   mekref game state --db sw.db --campaign 3f2a --json   the folded state and its hash
@@ -122,7 +125,7 @@ def register(sub: Any) -> None:
     do = actions.add_parser("do", help="run one command against a campaign", **kw)
     _db(do)
     do.add_argument("--campaign", help="campaign id, id prefix or name (see 'mekref game list')")
-    _command_args(do)
+    _command_args(do, fields=True)
     do.set_defaults(handler=guarded(_do), command_name="game do")
 
     state = actions.add_parser("state", help="show a campaign's state (or a side's view)", **kw)
@@ -155,7 +158,9 @@ to copy and edit; with --next, a command the campaign it sets up accepts next.
                    Order of Battle placed in a legal Region (its House capital, or a Region
                    bordering the one its set-up rule names). Change the seed before a real game.
   dystopian_wars   two fleets (Britannia and the Empire of the Blazing Sun) with their squadrons
-  objectives       two sides, four objectives (open, mobile, hidden, garrisoned) and their squads
+  objectives       two sides, four objectives (open, mobile, hidden, garrisoned) and their
+                   squads on a 48" table; the players place three objectives in turn, red
+                   first (--next: red places hill; then OBJPlaceObjective with --position)
   house_rules      the set-up: a seed for the house rules' dice
   tripwire         a campaign with two sides
 docs/succession-wars.md, docs/dystopian-wars.md, docs/objectives.md and docs/house-rules.md
@@ -182,8 +187,33 @@ def _db(parser: argparse.ArgumentParser) -> None:
     add_store(parser)
 
 
-def _command_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("command", type=Path, help="JSON file with the command, or - for stdin")
+def _command_args(parser: argparse.ArgumentParser, fields: bool = False) -> None:
+    help_ = "JSON file with the command, or - for stdin"
+    if not fields:
+        parser.add_argument("command", type=Path, help=help_)
+    else:
+        parser.add_argument("command", type=Path, nargs="?", help=help_ + " (or use --type)")
+        parser.add_argument(
+            "--type",
+            dest="command_type",
+            metavar="TYPE",
+            help="build the command on the command line instead of a file: its type "
+            "(see 'mekref game commands')",
+        )
+        parser.add_argument(
+            "--field",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="set a field of the command (repeatable); VALUE is read as JSON when it is "
+            'JSON (true, 3, ["a"]), as text otherwise',
+        )
+        parser.add_argument(
+            "--position",
+            metavar="X,Y",
+            help="set the command's position, in inches from the table's left and bottom edges "
+            "(exact: 12,30 or 12.5,30 or 25/2,30)",
+        )
     parser.add_argument("--actor", help="who gives the command, when the JSON does not say")
     parser.add_argument("--json", action="store_true", help="the events as JSON")
 
@@ -202,6 +232,51 @@ class _CommandText:
     data: dict[str, Any]
 
 
+def _read_command(args: argparse.Namespace) -> _CommandText:
+    """The command from its file, or built from --type, with --field and --position applied."""
+    kind = getattr(args, "command_type", None)
+    if args.command is not None and kind is not None:
+        raise CliError("give the command as a file or with --type, not both")
+    if args.command is None and kind is None:
+        raise CliError("give the command: a JSON file, - for stdin, or --type TYPE with --field")
+    if kind is not None:
+        text = _CommandText("the command line", {"type": kind})
+        if args.actor is not None:
+            text.data["actor"] = args.actor
+    else:
+        text = _read_json(args.command, args.actor)
+    for item in getattr(args, "field", []):
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise CliError(f"--field {item!r}: write NAME=VALUE")
+        try:
+            text.data[name] = json.loads(value)
+        except json.JSONDecodeError:
+            text.data[name] = value
+    position = getattr(args, "position", None)
+    if position is not None:
+        text.data["position"] = _position(position)
+    if "actor" not in text.data:
+        raise CliError(
+            f'{text.where}: say who gives the command: "actor" in the JSON or --actor '
+            "('referee', or a side)"
+        )
+    return text
+
+
+def _position(text: str) -> dict[str, str]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2:
+        raise CliError(f"--position {text!r}: write X,Y in inches, e.g. 12,30")
+    try:
+        x, y = (Fraction(p) for p in parts)
+    except (ValueError, ZeroDivisionError):
+        raise CliError(
+            f"--position {text!r}: X and Y are numbers of inches, e.g. 12.5,30"
+        ) from None
+    return {"x": str(x), "y": str(y)}
+
+
 def _read_json(path: Path, actor: str | None) -> _CommandText:
     where = "stdin" if str(path) == "-" else str(path)
     try:
@@ -214,12 +289,7 @@ def _read_json(path: Path, actor: str | None) -> _CommandText:
         raise CliError(f"{where}:{exc.lineno}:{exc.colno}: not JSON ({exc.msg})") from None
     if not isinstance(data, dict):
         raise CliError(f'{where}: a command is a JSON object: {{"type": "...", ...}}')
-    if "actor" not in data:
-        if actor is None:
-            raise CliError(
-                f'{where}: say who gives the command: "actor" in the JSON or --actor '
-                "('referee', or a side)"
-            )
+    if "actor" not in data and actor is not None:
         data["actor"] = actor
     return _CommandText(where, data)
 
@@ -333,7 +403,7 @@ def _events_json(
 def _run(args: argparse.Namespace, starting: bool) -> int:
     # The command file is read before the store is opened: a typo in it is reported as
     # such, whatever the state of the store.
-    text = _read_json(args.command, args.actor)
+    text = _read_command(args)
     if starting:
         _fill_board(args, text)
     try:

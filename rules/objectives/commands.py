@@ -7,9 +7,10 @@ tokens, the round) it checks itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Command, command_type
 from mekref.rules.objectives.model import DropReason, Position, UnitType
 
@@ -21,7 +22,9 @@ class ObjectiveSpec:
     #: None: the text's default (hidden inside a Garrison, open outside).
     hidden: bool | None = None
     mobile: bool = False
-    #: Where the token is placed; when given with the table size, the 6" rule is checked.
+    #: Where the token is placed (inches from the left and bottom edges); the 6" rule is
+    #: checked against the other tokens and, with the table size, the far edges. With
+    #: ``players_place``, an objective without a position is placed by a player in turn.
     position: Position | None = None
 
 
@@ -42,6 +45,24 @@ class SetUpScenario(Command):
     squads: tuple[SquadSpec, ...] = ()
     table_width: Fraction | None = None
     table_depth: Fraction | None = None
+    #: The players take turns placing the objectives given no position (line 7), with
+    #: OBJPlaceObjective before round 1; the table size is then required.
+    players_place: bool = field(default=False, metadata=OMIT_IF_DEFAULT)
+    #: The side that places first (the text does not say: the scenario must).
+    first_placer: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+
+
+@command_type("OBJPlaceObjective")
+@dataclass(frozen=True, kw_only=True)
+class PlaceObjective(Command):
+    """A side places one of the scenario's objectives, in its turn, before round 1."""
+
+    side: str
+    objective_id: str
+    #: The token's centre, in inches from the table's left and bottom edges.
+    position: Position
+    #: The Garrison the token is put on top of, if any.
+    garrison: str | None = None
 
 
 @command_type("OBJAddSquad")

@@ -7,6 +7,7 @@ new event is never hidden, only less readable until it is added here.
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from mekref.rules.kernel import describe_fields
@@ -28,11 +29,39 @@ _HOW = {
 }
 
 
+def inches(n: Fraction) -> str:
+    return f"{float(n):g}" if n.denominator in (1, 2, 4, 8) else str(n)
+
+
 def _set_up(x: e.ScenarioSetUp) -> str:
-    return (
+    words = (
         f"scenario set up: sides {', '.join(x.sides)}; {len(x.objectives)} objectives "
         f"({', '.join(o.objective_id for o in x.objectives)}); {len(x.squads)} squads"
     )
+    if x.table_width is not None and x.table_depth is not None:
+        words += f'; table {inches(x.table_width)}" x {inches(x.table_depth)}"'
+    if x.placing_order:
+        words += f"; the players place objectives in turn: {', '.join(x.placing_order)}"
+    if x.far_edge_unchecked:
+        words += (
+            f'; warning: the 6" far-edge check was not made for '
+            f"{', '.join(x.far_edge_unchecked)} (no table size given)"
+        )
+    return words
+
+
+def _placed(x: e.ObjectivePlaced) -> str:
+    inside = f" on garrison {x.garrison}" if x.garrison else ""
+    kind = "hidden" if x.hidden else "open"
+    return (
+        f"{x.side} places objective {x.objective_id} at "
+        f'{inches(x.position.x)}", {inches(x.position.y)}"{inside} ({kind})'
+    )
+
+
+def _garrison_destroyed(x: e.GarrisonDestroyed) -> str:
+    out = f"; squads {', '.join(x.squads_out)} stand outside it" if x.squads_out else ""
+    return f"garrison {x.garrison} is destroyed{out}"
 
 
 def _claimed(x: e.Claimed) -> str:
@@ -74,6 +103,7 @@ def _dropped(x: e.Dropped) -> str:
 
 _WORDS: dict[type[Event], Callable[[Any], str]] = {
     e.ScenarioSetUp: _set_up,
+    e.ObjectivePlaced: _placed,
     e.SquadAdded: lambda x: f"squad {x.squad.squad_id} joins side {x.squad.side}",
     e.RoundStarted: lambda x: f"round {x.round} begins",
     e.Claimed: _claimed,
@@ -87,7 +117,7 @@ _WORDS: dict[type[Event], Callable[[Any], str]] = {
         f"objective {x.objective_id} is removed with garrison {x.garrison}"
     ),
     e.SquadDestroyed: lambda x: f"squad {x.squad_id} is destroyed",
-    e.GarrisonDestroyed: lambda x: f"garrison {x.garrison} is destroyed",
+    e.GarrisonDestroyed: _garrison_destroyed,
     e.Extracted: lambda x: f"{x.squad_id} ({x.side}) extracts objective {x.objective_id}",
 }
 

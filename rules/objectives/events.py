@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Event, event_type
-from mekref.rules.objectives.model import DropReason, Objective, Squad
+from mekref.rules.objectives.model import DropReason, Objective, Position, Squad
 
 
 @event_type("OBJScenarioSetUp")
@@ -16,6 +18,22 @@ class ScenarioSetUp(Event):
     objectives: tuple[Objective, ...]
     squads: tuple[Squad, ...]
     actor: str
+    table_width: Fraction | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    table_depth: Fraction | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    #: The sides in their placing turns (line 7), when the players place objectives.
+    placing_order: tuple[str, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
+    #: Objectives given a position whose far-edge 6" check was not made: no table size.
+    far_edge_unchecked: tuple[str, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
+
+
+@event_type("OBJObjectivePlaced")
+@dataclass(frozen=True, kw_only=True)
+class ObjectivePlaced(Event):
+    objective_id: str
+    side: str
+    position: Position
+    garrison: str | None
+    hidden: bool
 
 
 @event_type("OBJSquadAdded")
@@ -111,6 +129,8 @@ class SquadDestroyed(Event):
 @dataclass(frozen=True, kw_only=True)
 class GarrisonDestroyed(Event):
     garrison: str
+    #: The squads that were inside: they stand outside the ruin (ruling OBJ-13).
+    squads_out: tuple[str, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("OBJExtracted")

@@ -34,7 +34,32 @@ def _ev_set_up(state: ObjectivesState, ev: e.ScenarioSetUp) -> ObjectivesState:
         sides=ev.sides,
         objectives={o.objective_id: o for o in ev.objectives},
         squads={s.squad_id: s for s in ev.squads},
+        table_width=ev.table_width,
+        table_depth=ev.table_depth,
+        placing_order=ev.placing_order,
     )
+
+
+def _ev_placed(state: ObjectivesState, ev: e.ObjectivePlaced) -> ObjectivesState:
+    obj = replace(
+        state.objectives[ev.objective_id],
+        status=ObjectiveStatus.ON_TABLE,
+        position=ev.position,
+        garrison=ev.garrison,
+        hidden=ev.hidden,
+        hidden_stated=None,
+    )
+    return replace(_put_obj(state, obj), placements_made=state.placements_made + 1)
+
+
+def _ev_garrison_destroyed(state: ObjectivesState, ev: e.GarrisonDestroyed) -> ObjectivesState:
+    state = replace(state, destroyed_garrisons=(*state.destroyed_garrisons, ev.garrison))
+    for sid in ev.squads_out:
+        squad = state.squads[sid]
+        state = _put_squad(state, replace(squad, garrison=None))
+        if squad.carrying is not None:
+            state = _put_obj(state, replace(state.objectives[squad.carrying], garrison=None))
+    return state
 
 
 def _ev_claimed(state: ObjectivesState, ev: e.Claimed) -> ObjectivesState:
@@ -142,6 +167,7 @@ def _ev_extracted(state: ObjectivesState, ev: e.Extracted) -> ObjectivesState:
 
 EVOLVERS: dict[type[Event], Callable[[ObjectivesState, Any], ObjectivesState]] = {
     e.ScenarioSetUp: _ev_set_up,
+    e.ObjectivePlaced: _ev_placed,
     e.SquadAdded: lambda s, ev: _put_squad(s, ev.squad),
     e.RoundStarted: lambda s, ev: replace(s, round=ev.round),
     e.Claimed: _ev_claimed,
@@ -153,6 +179,6 @@ EVOLVERS: dict[type[Event], Callable[[ObjectivesState, Any], ObjectivesState]] =
     e.ObjectiveDestroyed: _ev_obj_destroyed,
     e.ObjectiveRemoved: _ev_removed,
     e.SquadDestroyed: _ev_squad_destroyed,
-    e.GarrisonDestroyed: lambda s, ev: s,
+    e.GarrisonDestroyed: _ev_garrison_destroyed,
     e.Extracted: _ev_extracted,
 }

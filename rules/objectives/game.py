@@ -46,6 +46,8 @@ def _squad_side(state: ObjectivesState, squad_id: str) -> str | None:
 def _acting_side(state: ObjectivesState, command: Command) -> str | None:
     if isinstance(command, c.AddSquad):
         return command.squad.side
+    if isinstance(command, c.PlaceObjective):
+        return command.side
     if isinstance(command, c.Pass):
         return _squad_side(state, command.from_squad)
     if isinstance(command, (c.Claim, c.Scan, c.MoveSquad, c.Search, c.Drop)):

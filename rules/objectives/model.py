@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
+
 
 class UnitType(StrEnum):
     """The unit types the objective rules name (a unit may have several)."""
@@ -17,6 +19,7 @@ class UnitType(StrEnum):
 
 
 class ObjectiveStatus(StrEnum):
+    UNPLACED = "unplaced"  # a player has still to place it (line 7: players take turns)
     ON_TABLE = "on_table"  # lying on the table or in a Garrison, claimed or not
     CARRIED = "carried"  # a mobile objective moving with its squad
     REMOVED = "removed"  # its Garrison was destroyed while it lay there
@@ -48,6 +51,11 @@ class Objective:
     status: ObjectiveStatus = ObjectiveStatus.ON_TABLE
     claimed_by: str | None = None  # a side
     carrier: str | None = None  # a squad, while carried
+    #: Where its token was placed, when that was given (line 7's 6" rule is checked against it).
+    position: Position | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    #: While unplaced: what the scenario said of it being hidden (None: the text's default,
+    #: decided by where it is placed, lines 15 and 19).
+    hidden_stated: bool | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,3 +96,20 @@ class ObjectivesState:
     squads: dict[str, Squad] = field(default_factory=dict)
     rolls_used: int = 0
     events_applied: int = 0
+    #: The table's size in inches, when the scenario gave it (the far edges of line 7's rule).
+    table_width: Fraction | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    table_depth: Fraction | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    #: The sides in the order they take turns placing objectives (line 7); empty: the scenario
+    #: placed them all at set-up.
+    placing_order: tuple[str, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
+    placements_made: int = field(default=0, metadata=OMIT_IF_DEFAULT)
+    #: Garrisons destroyed so far, in the order they fell (line 7).
+    destroyed_garrisons: tuple[str, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
+
+    def next_placer(self) -> str | None:
+        """The side whose turn it is to place an objective, or None when none is left."""
+        if not self.placing_order:
+            return None
+        if not any(o.status is ObjectiveStatus.UNPLACED for o in self.objectives.values()):
+            return None
+        return self.placing_order[self.placements_made % len(self.placing_order)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from mekref.rules.kernel import Section
+from mekref.rules.objectives.describe import inches
 from mekref.rules.objectives.model import ObjectivesState
 
 
@@ -16,6 +17,11 @@ def summarize(state: ObjectivesState) -> tuple[Section, ...]:
         f"round {state.round}" if state.round else "before the first round",
         "claimed: " + ", ".join(f"{side} {held.get(side, 0)}" for side in state.sides),
     ]
+    placer = state.next_placer()
+    if placer is not None:
+        scenario.append(f"placing objectives: {placer} places next")
+    if state.destroyed_garrisons:
+        scenario.append("destroyed garrisons: " + ", ".join(state.destroyed_garrisons))
     objectives = []
     for oid, o in sorted(state.objectives.items()):
         by = f", claimed by {o.claimed_by}" if o.claimed_by else ""
@@ -23,7 +29,10 @@ def summarize(state: ObjectivesState) -> tuple[Section, ...]:
         where = f", in {o.garrison}" if o.garrison and not o.carrier else ""
         kind = " ".join(k for k, on in (("hidden", o.hidden), ("mobile", o.mobile)) if on)
         status = str(o.status).replace("_", " ")
-        objectives.append(f"{oid}{f' ({kind})' if kind else ''}: {status}{by}{carrier}{where}")
+        at = f', at {inches(o.position.x)}", {inches(o.position.y)}"' if o.position else ""
+        at = "" if o.carrier else at
+        line = f"{oid}{f' ({kind})' if kind else ''}: {status}{by}{carrier}{where}{at}"
+        objectives.append(line)
     squads = []
     for sid, q in sorted(state.squads.items()):
         if q.destroyed:

@@ -14,6 +14,9 @@ _PACKAGE = "mekref.rules.objectives.tables"
 class ObjectiveTables:
     placement_min_inches: int
     placement_ref: SourceRef
+    placement_time_ref: SourceRef
+    placement_turns_ref: SourceRef
+    garrison_destroyed_ref: SourceRef
     claim_range_inches: int
     claim_ref: SourceRef
     open_default_ref: SourceRef
@@ -51,6 +54,9 @@ def load_tables() -> ObjectiveTables:
     return ObjectiveTables(
         placement_min_inches=int_field(placement, "min_distance_inches"),
         placement_ref=source_of(placement),
+        placement_time_ref=source_of(section(data, "placement_time")),
+        placement_turns_ref=source_of(section(data, "placement_turns")),
+        garrison_destroyed_ref=source_of(section(data, "garrison_destroyed")),
         claim_range_inches=int_field(claim, "range_inches"),
         claim_ref=source_of(claim),
         open_default_ref=source_of(section(data, "open_default")),

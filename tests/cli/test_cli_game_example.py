@@ -108,7 +108,7 @@ def test_a_bad_board_is_a_one_line_error_naming_it(tmp_path: Path) -> None:
 def test_game_do_prints_outcomes_in_words(tmp_path: Path) -> None:
     db = str(tmp_path / "c.db")
     for name, expected in (
-        ("objectives", "round 1 begins"),
+        ("objectives", 'red places objective hill at 12", 12" (open)'),
         ("succession_wars", "begins the spend phase"),
     ):
         start = mekref("game", "example", "--ruleset", name).stdout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 from obj_helpers import OBJECTIVES, SQUADS
@@ -26,6 +27,7 @@ from mekref.rules.objectives.model import (
     Objective,
     ObjectivesState,
     ObjectiveStatus,
+    Position,
     Squad,
 )
 
@@ -131,10 +133,32 @@ def test_a_stale_dice_cursor_is_refused() -> None:
         decide(state, c.StartRound(actor="ref", round=1), Dice("night-raid", 5))
 
 
+AT = Position(x=Fraction(25, 2), y=Fraction(30))
 OBJ = Objective(objective_id="o", hidden=False, mobile=True, garrison=None)
 SQUAD = next(iter(fold(play(SCRIPT[:1])[0]).squads.values()))
 EVENT_SAMPLES: list[Event] = [
     e.ScenarioSetUp(seed="s", sides=("a", "b"), objectives=(OBJ,), squads=(SQUAD,), actor="ref"),
+    e.ScenarioSetUp(
+        seed="s",
+        sides=("a", "b"),
+        objectives=(
+            Objective(
+                objective_id="u",
+                hidden=False,
+                mobile=False,
+                garrison=None,
+                status=ObjectiveStatus.UNPLACED,
+                hidden_stated=True,
+            ),
+        ),
+        squads=(),
+        actor="ref",
+        table_width=Fraction(48),
+        table_depth=Fraction(97, 2),
+        placing_order=("b", "a"),
+        far_edge_unchecked=("o",),
+    ),
+    e.ObjectivePlaced(objective_id="u", side="b", position=AT, garrison="g", hidden=True),
     e.SquadAdded(squad=SQUAD),
     e.RoundStarted(round=1),
     e.Claimed(
@@ -160,6 +184,7 @@ EVENT_SAMPLES: list[Event] = [
     e.ObjectiveRemoved(objective_id="o", garrison="g"),
     e.SquadDestroyed(squad_id="q"),
     e.GarrisonDestroyed(garrison="g"),
+    e.GarrisonDestroyed(garrison="g", squads_out=("q", "r")),
     e.Extracted(objective_id="o", squad_id="q", side="a"),
 ]
 COMMAND_SAMPLES: list[Command] = [
@@ -170,6 +195,17 @@ COMMAND_SAMPLES: list[Command] = [
         actor="r", squad_id="q", reason=DropReason.OUT_OF_COHERENCY, enemy_squads_within_1=("x",)
     ),
     c.DestroyGarrison(actor="ref", garrison="g"),
+    c.SetUpScenario(
+        actor="ref",
+        seed="s",
+        sides=("a", "b"),
+        objectives=OBJECTIVES,
+        table_width=Fraction(48),
+        table_depth=Fraction(48),
+        players_place=True,
+        first_placer="b",
+    ),
+    c.PlaceObjective(actor="b", side="b", objective_id="u", position=AT, garrison="g"),
 ]
 
 
