@@ -303,3 +303,19 @@ class MobsRaised(Event):
     count: int
     cause: str
     engagement_id: str = ""
+
+
+@event_type("FormationsReorganised")
+@dataclass(frozen=True, kw_only=True)
+class FormationsReorganised(Event):
+    """A side reorganised some of its formations (``action``: create, split, merge or
+    transfer): ``formations`` are the ones changed or new, as they now are, ``dissolved`` the
+    ones emptied, ``unit_ids`` the units that moved. Other formations are untouched."""
+
+    side_id: str
+    day: int
+    action: str
+    formations: tuple[Formation, ...]
+    dissolved: tuple[str, ...]
+    unit_ids: tuple[str, ...]
+    actor: str

@@ -13,7 +13,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn import artillery, orders, resolve, setup, unrest
+from mekref.rules.tripwire.turn import artillery, orders, reorganise, resolve, setup, unrest
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.events import (
@@ -23,6 +23,7 @@ from mekref.rules.tripwire.turn.events import (
     FacilityDestroyed,
     FormationRepositioned,
     FormationsPlaced,
+    FormationsReorganised,
     FormationsUpdated,
     LeaderCaptured,
     LocationControlChanged,
@@ -261,12 +262,14 @@ DECIDERS: dict[type[Command], Decider] = {
     artillery.FireUnguidedArtillery: artillery.decide_fire,
     RecordLeaderCaptured: _decide_leader,
     RepositionFormation: _decide_reposition,
+    **reorganise.DECIDERS,
 }
 
 EVOLVERS: dict[type[Event], Evolver] = {
     FormationRepositioned: _repositioned,
     StrategicMapStarted: setup.evolve_started,
     FormationsPlaced: setup.evolve_placed,
+    FormationsReorganised: reorganise.evolve_reorganised,
     OrdersSubmitted: orders.evolve_submitted,
     OrdersWithdrawn: orders.evolve_withdrawn,
     WeatherRolled: _weather,
