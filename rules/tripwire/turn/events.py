@@ -308,9 +308,10 @@ class MobsRaised(Event):
 @event_type("FormationsReorganised")
 @dataclass(frozen=True, kw_only=True)
 class FormationsReorganised(Event):
-    """A side reorganised some of its formations (``action``: create, split, merge or
-    transfer): ``formations`` are the ones changed or new, as they now are, ``dissolved`` the
-    ones emptied, ``unit_ids`` the units that moved. Other formations are untouched."""
+    """A side reorganised some of its formations; the others are untouched.
+
+    ``action``: create, split, merge or transfer; ``formations``: the ones changed or new, as
+    they now are; ``dissolved``: the ones emptied; ``unit_ids``: the units that moved."""
 
     side_id: str
     day: int

@@ -36,9 +36,10 @@ L178 = 'L178: "Players may reorganise formations at the start of any campaign tu
 @command_type("CreateFormation")
 @dataclass(frozen=True, kw_only=True)
 class CreateFormation(Command):
-    """A side: a new formation of units standing in one hex. Units taken from formations
-    leave them (an emptied formation is dissolved); units in no formation (captured,
-    recruited) form it in ``hex``, where the side already stands (ruling T-F2)."""
+    """A side forms a new formation of units standing in one hex (rulings T-F1, T-F2).
+
+    Units taken from formations leave them (an emptied formation is dissolved); units in no
+    formation (captured, recruited) form it in ``hex``, where the side already stands."""
 
     side_id: str
     day: int
@@ -51,7 +52,7 @@ class CreateFormation(Command):
 @command_type("SplitFormation")
 @dataclass(frozen=True, kw_only=True)
 class SplitFormation(Command):
-    """A side: some units of a formation leave it as a new formation in the same hex."""
+    """A side splits some units off a formation as a new formation in the same hex."""
 
     side_id: str
     day: int
@@ -64,8 +65,10 @@ class SplitFormation(Command):
 @command_type("MergeFormations")
 @dataclass(frozen=True, kw_only=True)
 class MergeFormations(Command):
-    """A side: ``absorbed_id``'s units join ``formation_id`` in the same hex; the absorbed
-    formation is dissolved and ``formation_id`` keeps its name, type and baggage."""
+    """A side merges two of its formations standing in one hex into the first.
+
+    ``absorbed_id``'s units join ``formation_id``; the absorbed formation is dissolved and
+    ``formation_id`` keeps its name, adding the other's baggage."""
 
     side_id: str
     day: int
@@ -76,7 +79,7 @@ class MergeFormations(Command):
 @command_type("TransferUnit")
 @dataclass(frozen=True, kw_only=True)
 class TransferUnit(Command):
-    """A side: one unit moves to another formation (force element) in the same hex (L153)."""
+    """A side moves one unit to another formation (force element) in the same hex (L153)."""
 
     side_id: str
     day: int
