@@ -266,3 +266,31 @@ def test_the_reorganisation_event_is_private_and_round_trips() -> None:
         actor="x", side_id="loyalist", day=1, unit_id="L-MAX", to_formation_id="air"
     )
     assert TRIPWIRE.acting_side(STATE, move) == "loyalist"
+
+
+def test_ruling_t_f5_the_kept_formation_keeps_baggage_and_leader() -> None:
+    s = _s(STATE)
+    led = _with(
+        STATE,
+        replace(s.formations["alpha"], carries_leader=True),
+        replace(s.formations["hover"], carries_leader=True, baggage_person_days=12),
+        replace(s.formations["air"], baggage_person_days=8),
+    )
+    split, _ = run(
+        led,
+        SplitFormation(
+            actor="loyalist", side_id="loyalist", day=1, formation_id="alpha",
+            unit_ids=("L-GRF",), new_formation_id="solo",
+        ),
+    )  # fmt: skip
+    alpha, solo = _s(split).formations["alpha"], _s(split).formations["solo"]
+    assert (alpha.carries_leader, alpha.baggage_person_days) == (True, 40)
+    assert (solo.carries_leader, solo.baggage_person_days) == (False, 0)
+    merged, _ = run(
+        led,
+        MergeFormations(
+            actor="loyalist", side_id="loyalist", day=1, formation_id="air", absorbed_id="hover"
+        ),
+    )
+    air = _s(merged).formations["air"]
+    assert (air.carries_leader, air.baggage_person_days, air.name) == (True, 20, "Air")
