@@ -92,7 +92,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "formation",
         "cli_formation",
-        "a side reorganises its formations (create, split, merge, move)",
+        "a side reorganises its formations (create, split, merge, move, train)",
     ),
     ("route", "cli_turn", "the cheapest legal path for a formation, and today's part as an order"),
     ("inspect", "cli_inspect", "show what a .mul unit list or battle record contains"),

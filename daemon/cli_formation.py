@@ -5,6 +5,7 @@ formation create   a new formation of units standing in one hex
 formation split    some units of a formation leave it as a new one in the same hex
 formation merge    two formations of the side in one hex become one
 formation move     one unit goes to another formation in the same hex (L153)
+formation train    a formation trains a day for another Formation Type (L95, 100 SP)
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from mekref.daemon.cli_campaign import (
     print_json,
 )
 from mekref.rules.messages import Command
-from mekref.rules.tripwire.turn.events import FormationsReorganised
+from mekref.rules.tripwire.turn.events import FormationsReorganised, FormationTrainingBegun
 from mekref.rules.tripwire.turn.reorganise import (
+    ChangeFormationType,
     CreateFormation,
     MergeFormations,
     SplitFormation,
@@ -40,6 +42,10 @@ in different hexes, in orbit (T-F4), another side's (answered like a missing one
 formation with orders for the day (withdraw them first: T-F3). A new formation keeps the worst
 fatigue, maintenance and ration counters of the formations its units come from.
 
+L95: "Change Formation Type | 100 (Requires 1 day of training)": 'train' pays 100 SP from the
+side's pool; the formation takes no action that day and is of the new type from the next day
+(ruling T-F6).
+
 examples:
   mekref formation list --db g.db --side loyalist
   mekref formation create --db g.db --side loyalist --day 3 --id salvage --name "Salvage team" \\
@@ -49,6 +55,8 @@ examples:
       --unit 91ab...
   mekref formation merge --db g.db --side loyalist --day 3 --formation alpha --absorb scouts
   mekref formation move --db g.db --side loyalist --day 3 --unit 91ab... --to l-guard
+  mekref formation train --db g.db --side loyalist --day 3 --formation alpha \\
+      --type "Battle Lance" --pool cap
 """
 
 
@@ -58,7 +66,9 @@ def register(sub: Any) -> None:
         "formatter_class": argparse.RawDescriptionHelpFormatter,
     }
     parser = sub.add_parser(
-        "formation", help="a side reorganises its formations (create, split, merge, move)", **kw
+        "formation",
+        help="a side reorganises its formations (create, split, merge, move, train)",
+        **kw,
     )
     acts = parser.add_subparsers(title="actions", metavar="ACTION")
 
@@ -100,6 +110,15 @@ def register(sub: Any) -> None:
     move.add_argument("--unit", required=True, metavar="UNIT_ID")
     move.add_argument("--to", required=True, metavar="FORMATION")
     move.set_defaults(handler=guarded(run_move), command_name="formation move")
+
+    train = acts.add_parser(
+        "train", help="a day of training for another Formation Type (100 SP, L95)", **kw
+    )
+    _common(train)
+    train.add_argument("--formation", required=True)
+    train.add_argument("--type", required=True, dest="formation_type", help="the new type")
+    train.add_argument("--pool", required=True, help="the side's WarChest pool that pays")
+    train.set_defaults(handler=guarded(run_train), command_name="formation train")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -169,6 +188,27 @@ def run_move(args: argparse.Namespace) -> int:
     return _run(args, cmd)
 
 
+def run_train(args: argparse.Namespace) -> int:
+    cmd = ChangeFormationType(
+        actor=args.side,
+        side_id=args.side,
+        day=args.day,
+        formation_id=args.formation,
+        formation_type=args.formation_type,
+        pool_id=args.pool,
+    )
+    done = execute(args, cmd)
+    for e in done.events:
+        if isinstance(e, FormationTrainingBegun):
+            out_console().print(
+                f"{e.formation_id} trains as {e.formation_type} on day {e.day} ({e.cost_sp} SP "
+                f"from {e.pool_id}); no action that day, the new type from day {e.day + 1}",
+                markup=False,
+                highlight=False,
+            )
+    return EXIT_OK
+
+
 def run_list(args: argparse.Namespace) -> int:
     state = campaign_state(args)
     s = state.strategic
@@ -184,6 +224,8 @@ def run_list(args: argparse.Namespace) -> int:
             "name": f.name,
             "hex": f.hex,
             "fatigue": f.fatigue,
+            "formation_type": f.formation_type,
+            "training_type": f.training_type if f.training_day == s.day else "",
             "has_orders": f.formation_id in ordered,
             "units": [
                 {
@@ -204,6 +246,10 @@ def run_list(args: argparse.Namespace) -> int:
     console.print(f"{args.side}, day {s.day}: {len(rows)} formation(s)", markup=False)
     for f in mine:
         note = " (has orders for the day)" if f.formation_id in ordered else ""
+        if f.formation_type:
+            note = f", {f.formation_type}{note}"
+        if f.training_type and f.training_day == s.day:
+            note += f" (trains as {f.training_type} today)"
         console.print(
             f"{f.formation_id} ({f.name}) in {f.hex or 'orbit'}, fatigue {f.fatigue}{note}",
             markup=False,

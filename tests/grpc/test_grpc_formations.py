@@ -93,7 +93,8 @@ def test_a_side_reorganises_its_own_formations_and_not_the_others(ginestra: Runn
     loyal, rebel = g.as_side("loyalist"), g.as_side("rebel")
     listed = loyal.rules.ListRuleSets(rules_pb2.ListRuleSetsRequest(), metadata=loyal.md)
     (tripwire,) = [r for r in listed.rule_sets if r.name == "tripwire"]
-    wanted = {"CreateFormation", "SplitFormation", "MergeFormations", "TransferUnit"}
+    wanted = {"CreateFormation", "SplitFormation", "MergeFormations", "TransferUnit",
+              "ChangeFormationType"}  # fmt: skip
     assert wanted <= {c.type for c in tripwire.commands}
 
     move = {"type": "TransferUnit", "side_id": "loyalist", "day": 1, "unit_id": "L-MAX",

@@ -14,11 +14,23 @@ from turn_world import placed, run, started
 
 from mekref.rules.messages import Command
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.commands import OpenPool
 from mekref.rules.tripwire.game import TRIPWIRE, execute
-from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn.events import FormationsReorganised, is_private
-from mekref.rules.tripwire.turn.orders import FormationOrder, SubmitOrders, WithdrawOrders
+from mekref.rules.tripwire.state import CampaignState, PoolKind
+from mekref.rules.tripwire.turn.events import (
+    FormationsReorganised,
+    FormationTrainingBegun,
+    OrdersSubmitted,
+    is_private,
+)
+from mekref.rules.tripwire.turn.orders import (
+    FormationOrder,
+    ResolveTurn,
+    SubmitOrders,
+    WithdrawOrders,
+)
 from mekref.rules.tripwire.turn.reorganise import (
+    ChangeFormationType,
     CreateFormation,
     MergeFormations,
     SplitFormation,
@@ -294,3 +306,51 @@ def test_ruling_t_f5_the_kept_formation_keeps_baggage_and_leader() -> None:
     )
     air = _s(merged).formations["air"]
     assert (air.carries_leader, air.baggage_person_days, air.name) == (True, 20, "Air")
+
+
+def test_ruling_t_f6_a_formation_type_change_costs_100_sp_and_a_day_of_training() -> None:
+    # L95: "| Change Formation Type | 100 (Requires 1 day of training) |"
+    # L153: "If this is done the force element retains its Formation Type."
+    def pool(pool_id: str, side: str, balance: int) -> OpenPool:
+        return OpenPool(actor="referee", pool_id=pool_id, side_id=side, name=pool_id,
+                        kind=PoolKind.LOCATION, location="Bagnorgeio",
+                        opening_balance=balance)  # fmt: skip
+
+    poor, _ = run(STATE, pool("cap", "loyalist", 99), pool("fdb", "rebel", 500))
+    train = ChangeFormationType(actor="loyalist", side_id="loyalist", day=1, formation_id="alpha",
+                                formation_type="Battle Lance", pool_id="cap")  # fmt: skip
+    short = _refused(train, poor)
+    assert short.code == "insufficient_wp" and "100 SP" in str(short) and "L95" in str(short)
+    theirs, missing = (_refused(replace(train, pool_id=p), poor) for p in ("fdb", "nope"))
+    assert theirs.code == missing.code == "not_your_pool"
+    assert str(theirs).replace("fdb", "X") == str(missing).replace("nope", "X")
+
+    rich, _ = run(STATE, pool("cap", "loyalist", 150))
+    state, events = run(rich, train)
+    (e,) = events
+    assert isinstance(e, FormationTrainingBegun) and is_private(e)
+    assert state.pools["cap"].balance == 50
+    alpha = _s(state).formations["alpha"]
+    assert (alpha.formation_type, alpha.training_type) == ("", "Battle Lance")
+    # The training day: no action for alpha, no reorganising it either.
+    state, events = run(
+        state,
+        SubmitOrders(actor="loyalist", side_id="loyalist", day=1, orders=(
+            FormationOrder(formation_id="alpha", action="guard"),
+            FormationOrder(formation_id="air", action="rest"),
+        )),
+    )  # fmt: skip
+    (submitted,) = events
+    assert isinstance(submitted, OrdersSubmitted)
+    assert [(r.formation_id, r.code) for r in submitted.refused] == [("alpha", "training")]
+    split = SplitFormation(actor="loyalist", side_id="loyalist", day=1, formation_id="alpha",
+                           unit_ids=("L-LCT",), new_formation_id="scout")  # fmt: skip
+    assert _refused(split, state).code == "training"
+    # From the next day alpha is a Battle Lance, and keeps it when units leave it (L153).
+    state, _ = run(state, ResolveTurn(actor="referee", day=1))
+    alpha = _s(state).formations["alpha"]
+    assert (alpha.formation_type, alpha.training_type) == ("Battle Lance", "")
+    state, _ = run(state, replace(split, day=2))
+    assert _s(state).formations["alpha"].formation_type == "Battle Lance"
+    assert _s(state).formations["scout"].formation_type == ""
+    assert _refused(replace(train, day=2), state).code == "same_type"

@@ -88,3 +88,15 @@ def test_formation_commands_through_the_console_script(tmp_path: Path) -> None:
     _ok("formation", "split", *day, "--formation", "alpha", "--new-id", "scout",
         "--unit", alpha[3])  # fmt: skip
     assert _ids(_formations(db, "loyalist")["scout"]) == [alpha[3]]
+
+    # L95: "Change Formation Type | 100 (Requires 1 day of training)".
+    _ok("pool", "open", "--db", db, "--side", "loyalist", "--id", "cap", "--name", "Capital",
+        "--location", "Bagnorgeio", "--balance", "150")  # fmt: skip
+    out = _ok("formation", "train", *day, "--formation", "alpha", "--type", "Battle Lance",
+              "--pool", "cap")  # fmt: skip
+    assert "alpha trains as Battle Lance on day 1 (100 SP from cap)" in " ".join(out.split())
+    assert "(trains as Battle Lance today)" in _ok("formation", "list", "--db", db, "--side",
+                                                   "loyalist")  # fmt: skip
+    why = _refused("formation", "train", *day, "--formation", "scout", "--type", "Recon Lance",
+                   "--pool", "cap")  # fmt: skip
+    assert "this costs 100 SP" in why and "holds 50" in why

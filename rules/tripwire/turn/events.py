@@ -320,3 +320,19 @@ class FormationsReorganised(Event):
     dissolved: tuple[str, ...]
     unit_ids: tuple[str, ...]
     actor: str
+
+
+@event_type("FormationTrainingBegun")
+@dataclass(frozen=True, kw_only=True)
+class FormationTrainingBegun(Event):
+    """A side paid for a formation to train a day as another Formation Type (L95).
+
+    The formation takes no action on ``day``; ``formation_type`` counts from the next day."""
+
+    side_id: str
+    day: int
+    formation_id: str
+    formation_type: str
+    pool_id: str
+    cost_sp: int
+    actor: str

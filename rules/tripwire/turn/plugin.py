@@ -25,6 +25,7 @@ from mekref.rules.tripwire.turn.events import (
     FormationsPlaced,
     FormationsReorganised,
     FormationsUpdated,
+    FormationTrainingBegun,
     LeaderCaptured,
     LocationControlChanged,
     LocationLooted,
@@ -227,7 +228,15 @@ def _cargo(state: CampaignState, e: TransportCargoCaptured) -> CampaignState:
 
 
 def _day_ended(state: CampaignState, e: DayEnded) -> CampaignState:
-    return _with(state, day=e.day + 1, orders={})
+    s = strategic_of(state)
+    # A day of training done: the new Formation Type counts from the next day (ruling T-F6).
+    trained = {
+        k: replace(f, formation_type=f.training_type, training_type="", training_day=0)
+        if f.training_type and f.training_day <= e.day
+        else f
+        for k, f in s.formations.items()
+    }
+    return _with(state, day=e.day + 1, orders={}, formations=trained)
 
 
 def _recruits_found(state: CampaignState, e: RecruitsFound) -> CampaignState:
@@ -270,6 +279,7 @@ EVOLVERS: dict[type[Event], Evolver] = {
     StrategicMapStarted: setup.evolve_started,
     FormationsPlaced: setup.evolve_placed,
     FormationsReorganised: reorganise.evolve_reorganised,
+    FormationTrainingBegun: reorganise.evolve_training,
     OrdersSubmitted: orders.evolve_submitted,
     OrdersWithdrawn: orders.evolve_withdrawn,
     WeatherRolled: _weather,

@@ -21,10 +21,11 @@ from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider
+from mekref.rules.tripwire.repair import formation_change_cost
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.common import own_formation, strategic_of
-from mekref.rules.tripwire.turn.events import FormationsReorganised
+from mekref.rules.tripwire.turn.events import FormationsReorganised, FormationTrainingBegun
 from mekref.rules.tripwire.turn.mapdata import hexmap_of
 from mekref.rules.tripwire.turn.state import IN_ORBIT, Formation, StrategicState
 
@@ -87,7 +88,28 @@ class TransferUnit(Command):
     to_formation_id: str
 
 
-REORGANISE_COMMANDS = (CreateFormation, SplitFormation, MergeFormations, TransferUnit)
+@command_type("ChangeFormationType")
+@dataclass(frozen=True, kw_only=True)
+class ChangeFormationType(Command):
+    """A side pays 100 SP for a formation to train a day as another Formation Type (L95).
+
+    The formation takes no action that day; the new type counts from the next day (ruling
+    T-F6). ``pool_id``: the side's WarChest pool that pays."""
+
+    side_id: str
+    day: int
+    formation_id: str
+    formation_type: str
+    pool_id: str
+
+
+REORGANISE_COMMANDS = (
+    CreateFormation,
+    SplitFormation,
+    MergeFormations,
+    TransferUnit,
+    ChangeFormationType,
+)
 
 
 def _check_turn(state: CampaignState, side_id: str, day: int) -> StrategicState:
@@ -116,6 +138,12 @@ def _movable(s: StrategicState, side_id: str, formation_id: str, field: str) -> 
             "in_orbit",
             f"{field}: {formation_id} is in orbit; only units standing in one hex of the map "
             f"regroup ({L153})",
+        )
+    if f.training_type and f.training_day == s.day:
+        raise Refusal(
+            "training",
+            f'{field}: {formation_id} trains as {f.training_type} today (L95: "Requires 1 day '
+            'of training")',
         )
     if any(o.formation_id == formation_id for o in s.orders.get(side_id, ())):
         # Ruling T-F3: the orders name the formation as it stands; withdraw them first.
@@ -329,6 +357,7 @@ def decide_split(
         carries_leader=False,  # so does the leader (ruling T-F5)
         commander_bonus=0,
         commander_note=None,
+        formation_type="",  # a new force element; the kept one retains its type (L153)
     )
     return _event(cmd, cmd.side_id, cmd.day, "split", [rest, new], [], cmd.unit_ids)
 
@@ -384,6 +413,51 @@ def decide_transfer(
     return _event(cmd, cmd.side_id, cmd.day, "transfer", [joined, rest], dissolved, (cmd.unit_id,))
 
 
+def decide_type(
+    state: CampaignState, cmd: ChangeFormationType, dice: Dice, rules: TripWire
+) -> list[Event]:
+    s = _check_turn(state, cmd.side_id, cmd.day)
+    f = _movable(s, cmd.side_id, cmd.formation_id, "formation_id")
+    wanted = cmd.formation_type.strip()
+    if not wanted:
+        raise Refusal("bad_type", "formation_type: name the Formation Type to train for")
+    if wanted == f.formation_type:
+        raise Refusal("same_type", f"formation_type: {f.formation_id} already is {wanted}")
+    pool = state.pools.get(cmd.pool_id)
+    if pool is None or pool.side_id != cmd.side_id:
+        # The same answer for another side's pool and a missing one.
+        raise Refusal("not_your_pool", f"pool_id: {cmd.pool_id!r} is not a pool of {cmd.side_id!r}")
+    cost = formation_change_cost()
+    if cost > pool.balance:
+        raise Refusal(
+            "insufficient_wp",
+            f'pool_id: this costs {cost} SP (L95: "Change Formation Type | 100"); '
+            f"{pool.name!r} holds {pool.balance}",
+        )
+    return [
+        FormationTrainingBegun(
+            side_id=cmd.side_id,
+            day=cmd.day,
+            formation_id=f.formation_id,
+            formation_type=wanted,
+            pool_id=cmd.pool_id,
+            cost_sp=cost,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def evolve_training(state: CampaignState, e: FormationTrainingBegun) -> CampaignState:
+    s = strategic_of(state)
+    f = replace(s.formations[e.formation_id], training_type=e.formation_type, training_day=e.day)
+    pool = state.pools[e.pool_id]
+    return replace(
+        state,
+        pools={**state.pools, pool.pool_id: replace(pool, balance=pool.balance - e.cost_sp)},
+        strategic=replace(s, formations={**s.formations, f.formation_id: f}),
+    )
+
+
 def evolve_reorganised(state: CampaignState, e: FormationsReorganised) -> CampaignState:
     s = strategic_of(state)
     formations = {k: f for k, f in s.formations.items() if k not in set(e.dissolved)}
@@ -396,4 +470,5 @@ DECIDERS: dict[type[Command], Decider] = {
     SplitFormation: decide_split,
     MergeFormations: decide_merge,
     TransferUnit: decide_transfer,
+    ChangeFormationType: decide_type,
 }
