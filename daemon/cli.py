@@ -89,6 +89,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("orders", "cli_turn", "submit, list or withdraw a side's secret orders"),
     ("turn", "cli_turn", "set up the strategic map, resolve the day (referee)"),
     ("engagement", "cli_turn", "export engagements for MegaMek"),
+    (
+        "formation",
+        "cli_formation",
+        "a side reorganises its formations (create, split, merge, move, train)",
+    ),
     ("route", "cli_turn", "the cheapest legal path for a formation, and today's part as an order"),
     ("inspect", "cli_inspect", "show what a .mul unit list or battle record contains"),
     (

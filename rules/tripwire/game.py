@@ -34,6 +34,7 @@ from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import plugin as turn
 from mekref.rules.tripwire.turn.events import CampaignEnded
 from mekref.rules.tripwire.turn.orders import SubmitOrders, WithdrawOrders
+from mekref.rules.tripwire.turn.reorganise import REORGANISE_COMMANDS
 from mekref.rules.tripwire.turn.victory import end_reason
 from mekref.rules.tripwire.turn.view import SideView
 from mekref.rules.tripwire.visibility import TripWireViews
@@ -85,8 +86,9 @@ def _merged(*tables: Mapping[type[Event], Evolver]) -> dict[type[Event], Evolver
 
 def _acting_side(state: CampaignState, command: Command) -> str | None:
     """TripWire's commands are the referee's, except a side's own orders (``SubmitOrders``,
-    ``WithdrawOrders``), which name the side."""
-    if isinstance(command, (SubmitOrders, WithdrawOrders)):
+    ``WithdrawOrders``) and reorganisations of its formations (``CreateFormation``,
+    ``SplitFormation``, ``MergeFormations``, ``TransferUnit``), which name the side."""
+    if isinstance(command, (SubmitOrders, WithdrawOrders, *REORGANISE_COMMANDS)):
         side: str = command.side_id
         return side
     return None

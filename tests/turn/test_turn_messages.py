@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from turn_world import mobility
@@ -20,6 +21,13 @@ from mekref.rules.tripwire.turn.orders import (
     WithdrawOrders,
 )
 from mekref.rules.tripwire.turn.plugin import RecordLeaderCaptured, RepositionFormation
+from mekref.rules.tripwire.turn.reorganise import (
+    ChangeFormationType,
+    CreateFormation,
+    MergeFormations,
+    SplitFormation,
+    TransferUnit,
+)
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
 from mekref.rules.tripwire.turn.state import (
     Arrival,
@@ -78,6 +86,17 @@ COMMANDS_SAMPLE: list[Command] = [
     RepositionFormation(
         actor="ref", formation_id="b", hex="1106", note=RefereeNote(referee="R", reason="r")
     ),
+    CreateFormation(
+        actor="s", side_id="s", day=1, formation_id="c", unit_ids=("u",), name="C", hex="0508"
+    ),
+    SplitFormation(
+        actor="s", side_id="s", day=1, formation_id="a", unit_ids=("u",), new_formation_id="c"
+    ),
+    MergeFormations(actor="s", side_id="s", day=1, formation_id="a", absorbed_id="c"),
+    TransferUnit(actor="s", side_id="s", day=1, unit_id="u", to_formation_id="a"),
+    ChangeFormationType(
+        actor="s", side_id="s", day=1, formation_id="a", formation_type="Battle Lance", pool_id="p"
+    ),
 ]
 EVENTS_SAMPLE: list[Event] = [
     ev.StrategicMapStarted(
@@ -95,6 +114,24 @@ EVENTS_SAMPLE: list[Event] = [
         rolls=(ROLL,),
     ),
     ev.FormationsPlaced(side_id="s", day=1, formations=(FORMATION,), actor="s"),
+    ev.FormationsReorganised(
+        side_id="s",
+        day=1,
+        action="merge",
+        formations=(replace(FORMATION, formation_type="Battle Lance"),),
+        dissolved=("c",),
+        unit_ids=("u",),
+        actor="s",
+    ),
+    ev.FormationTrainingBegun(
+        side_id="s",
+        day=1,
+        formation_id="a",
+        formation_type="Battle Lance",
+        pool_id="p",
+        cost_sp=100,
+        actor="s",
+    ),
     ev.OrdersSubmitted(side_id="s", day=1, orders=(ORDER,), actor="s"),
     ev.OrdersWithdrawn(side_id="s", day=1, formation_ids=("a",), actor="s"),
     ev.WeatherRolled(day=8, regions=(WEATHER,), weekly_change=True, rolls=(ROLL,)),

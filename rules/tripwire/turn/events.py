@@ -303,3 +303,36 @@ class MobsRaised(Event):
     count: int
     cause: str
     engagement_id: str = ""
+
+
+@event_type("FormationsReorganised")
+@dataclass(frozen=True, kw_only=True)
+class FormationsReorganised(Event):
+    """A side reorganised some of its formations; the others are untouched.
+
+    ``action``: create, split, merge or transfer; ``formations``: the ones changed or new, as
+    they now are; ``dissolved``: the ones emptied; ``unit_ids``: the units that moved."""
+
+    side_id: str
+    day: int
+    action: str
+    formations: tuple[Formation, ...]
+    dissolved: tuple[str, ...]
+    unit_ids: tuple[str, ...]
+    actor: str
+
+
+@event_type("FormationTrainingBegun")
+@dataclass(frozen=True, kw_only=True)
+class FormationTrainingBegun(Event):
+    """A side paid for a formation to train a day as another Formation Type (L95).
+
+    The formation takes no action on ``day``; ``formation_type`` counts from the next day."""
+
+    side_id: str
+    day: int
+    formation_id: str
+    formation_type: str
+    pool_id: str
+    cost_sp: int
+    actor: str

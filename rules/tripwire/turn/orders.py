@@ -147,6 +147,13 @@ def _check_order(
     state: CampaignState, s: StrategicState, side_id: str, order: FormationOrder, field: str
 ) -> None:
     f = own_formation(s, side_id, order.formation_id, f"{field}.formation_id")
+    if f.training_type and f.training_day == s.day:
+        # L95: "Change Formation Type | 100 (Requires 1 day of training)" (ruling T-F6).
+        raise Refusal(
+            "training",
+            f"{field}.formation_id: {f.formation_id} trains as {f.training_type} on day "
+            f'{s.day} and takes no action (L95: "Requires 1 day of training")',
+        )
     row = action_rows().get(order.action)
     if row is None:
         raise Refusal(

@@ -13,7 +13,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn import artillery, orders, resolve, setup, unrest
+from mekref.rules.tripwire.turn import artillery, orders, reorganise, resolve, setup, unrest
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.events import (
@@ -23,7 +23,9 @@ from mekref.rules.tripwire.turn.events import (
     FacilityDestroyed,
     FormationRepositioned,
     FormationsPlaced,
+    FormationsReorganised,
     FormationsUpdated,
+    FormationTrainingBegun,
     LeaderCaptured,
     LocationControlChanged,
     LocationLooted,
@@ -226,7 +228,15 @@ def _cargo(state: CampaignState, e: TransportCargoCaptured) -> CampaignState:
 
 
 def _day_ended(state: CampaignState, e: DayEnded) -> CampaignState:
-    return _with(state, day=e.day + 1, orders={})
+    s = strategic_of(state)
+    # A day of training done: the new Formation Type counts from the next day (ruling T-F6).
+    trained = {
+        k: replace(f, formation_type=f.training_type, training_type="", training_day=0)
+        if f.training_type and f.training_day <= e.day
+        else f
+        for k, f in s.formations.items()
+    }
+    return _with(state, day=e.day + 1, orders={}, formations=trained)
 
 
 def _recruits_found(state: CampaignState, e: RecruitsFound) -> CampaignState:
@@ -261,12 +271,15 @@ DECIDERS: dict[type[Command], Decider] = {
     artillery.FireUnguidedArtillery: artillery.decide_fire,
     RecordLeaderCaptured: _decide_leader,
     RepositionFormation: _decide_reposition,
+    **reorganise.DECIDERS,
 }
 
 EVOLVERS: dict[type[Event], Evolver] = {
     FormationRepositioned: _repositioned,
     StrategicMapStarted: setup.evolve_started,
     FormationsPlaced: setup.evolve_placed,
+    FormationsReorganised: reorganise.evolve_reorganised,
+    FormationTrainingBegun: reorganise.evolve_training,
     OrdersSubmitted: orders.evolve_submitted,
     OrdersWithdrawn: orders.evolve_withdrawn,
     WeatherRolled: _weather,

@@ -233,6 +233,10 @@ def decide_place(
                 carries_leader=spec.carries_leader,
                 last_recruit_day=max((f.last_recruit_day for f in olds), default=-7),
                 commander_note=spec.commander_note if override is not None else None,
+                # L153: a force element "retains its Formation Type" (a kept id keeps it).
+                formation_type=next(
+                    (f.formation_type for f in olds if f.formation_id == spec.formation_id), ""
+                ),
             )
         )
     return [

@@ -70,6 +70,12 @@ class Formation:
     action_streak: tuple[str, int] = ("", 0)  # the action taken and for how many days running
     last_recruit_day: int = -7
     commander_note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    # Its Formation Type (L51: Campaign Operations, Clan Invasion, Tukayyid), "" when none was
+    # chosen. A change needs a day of training (L95): ``training_type`` becomes the type at the
+    # end of day ``training_day``, a day the formation takes no action (ruling T-F6).
+    formation_type: str = field(default="", metadata=OMIT_IF_DEFAULT)
+    training_type: str = field(default="", metadata=OMIT_IF_DEFAULT)
+    training_day: int = field(default=0, metadata=OMIT_IF_DEFAULT)
 
 
 @dataclass(frozen=True, kw_only=True)
