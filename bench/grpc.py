@@ -20,12 +20,14 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -214,7 +216,8 @@ def merge(parts: list[Result]) -> Result:
     )
 
 
-PHASES = ("bare Echo", "Echo", "SubmitOrders")
+#: The phase run against an older mekref (``--compare-with``), beside this one's.
+BEFORE = "SubmitOrders, before"
 
 
 @dataclass(frozen=True)
@@ -237,20 +240,23 @@ class Rounds:
         ]
 
     def merged(self) -> list[Result]:
-        return [merge(self.by_name[name]) for name in PHASES]
+        return [merge(parts) for parts in self.by_name.values()]
 
 
 async def _run(
-    targets: tuple[str, str],
-    pids: tuple[int, int],
+    servers: dict[str, tuple[str, int]],
     setup: Setup,
     clients: int,
     seconds: float,
     rounds: int,
 ) -> Rounds:
-    """``targets``/``pids``: the bare echo server's, then mekref's."""
-    bare_channels = [aio.insecure_channel(targets[0]) for _ in range(clients)]
-    channels = [aio.insecure_channel(targets[1]) for _ in range(clients)]
+    """``servers``: address and process id by role: ``bare``, ``mekref`` and, to compare,
+    ``before`` (an older mekref over a copy of the same campaign)."""
+    open_channels = {
+        role: [aio.insecure_channel(target) for _ in range(clients)]
+        for role, (target, _) in servers.items()
+    }
+    bare_channels, channels = open_channels["bare"], open_channels["mekref"]
     payload = b"x" * 64
     try:
 
@@ -266,8 +272,11 @@ async def _run(
             request = diagnostics_pb2.EchoRequest(payload=payload)
             return lambda: stub.Echo(request, metadata=md, timeout=30)
 
-        def orders(i: int) -> Callable[[], Awaitable[object]]:
-            stub = orders_pb2_grpc.OrdersServiceStub(channels[i])
+        def orders_on(role: str) -> Callable[[int], Callable[[], Awaitable[object]]]:
+            return lambda i: orders(i, open_channels[role])
+
+        def orders(i: int, on: list[aio.Channel]) -> Callable[[], Awaitable[object]]:
+            stub = orders_pb2_grpc.OrdersServiceStub(on[i])
             side = SIDES[i % 2]
             formation = setup.formations[side][i // 2]
             md = (("authorization", f"Bearer {setup.tokens[side]}"),)
@@ -278,22 +287,25 @@ async def _run(
             )
             return lambda: stub.SubmitOrders(request, metadata=md, timeout=30)
 
-        phases = (
-            ("bare Echo", bare_echo, pids[0]),
-            ("Echo", echo, pids[1]),
-            ("SubmitOrders", orders, pids[1]),
-        )
+        phases = [
+            ("bare Echo", bare_echo, servers["bare"][1]),
+            ("Echo", echo, servers["mekref"][1]),
+            ("SubmitOrders", orders_on("mekref"), servers["mekref"][1]),
+        ]
+        if "before" in servers:
+            phases.append((BEFORE, orders_on("before"), servers["before"][1]))
         for _name, make, _pid in phases:  # warm-up: connections, caches, the campaign loaded
             await _drive("warm-up", clients, 1.0, make)
         # Alternate short phases: a shared machine's load then weighs on every RPC alike.
-        runs: dict[str, list[Result]] = {name: [] for name in PHASES}
+        runs: dict[str, list[Result]] = {name: [] for name, _, _ in phases}
         for _ in range(rounds):
             for name, make, pid in phases:
                 runs[name].append(await _drive(name, clients, seconds / rounds, make, pid))
         return Rounds(runs)
     finally:
-        for channel in (*bare_channels, *channels):
-            await channel.close()
+        for group in open_channels.values():
+            for channel in group:
+                await channel.close()
 
 
 def _min_median(values: list[float], fmt: str = ".2f") -> str:
@@ -306,7 +318,12 @@ def markdown(rounds: Rounds) -> str:
         "| server CPU ms/call, min / median of rounds |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    servers = {"bare Echo": "bare grpcio", "Echo": "mekref (auth)", "SubmitOrders": "mekref"}
+    servers = {
+        "bare Echo": "bare grpcio",
+        "Echo": "mekref (auth)",
+        "SubmitOrders": "mekref",
+        BEFORE: "older mekref",
+    }
     for r in rounds.merged():
         lines.append(
             f"| {r.name} | {servers[r.name]} | {r.clients} | {r.calls} | {r.errors} "
@@ -321,12 +338,27 @@ def markdown(rounds: Rounds) -> str:
         f"echo by server CPU per call (goal: at least 0.5); mean orders latency "
         f"{statistics.fmean(orders.latencies) * 1000:.1f} ms."
     )
+    if BEFORE in rounds.by_name:
+        before = rounds.cpu_per_call(BEFORE)
+        now = rounds.cpu_per_call("SubmitOrders")
+        bare = rounds.cpu_per_call("bare Echo")
+        older = [b / o if o else 0.0 for b, o in zip(bare, before, strict=True)]
+        lines.append(
+            f"Before/after in this run: SubmitOrders server CPU {_min_median(before)} ms/call "
+            f"before, {_min_median(now)} now (min / median); the older code at "
+            f"{_min_median(older)} of the bare echo."
+        )
     return "\n".join(lines)
 
 
-def _start(command: list[str], name: str) -> tuple[subprocess.Popen[str], str]:
+def _start(
+    command: list[str], name: str, pythonpath: Path | None = None
+) -> tuple[subprocess.Popen[str], str]:
     """Start a server that prints ``listening on HOST:PORT``; its process and address."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env={**os.environ})
+    env = {**os.environ}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(pythonpath), env.get("PYTHONPATH"))))
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     assert process.stdout is not None
     line = process.stdout.readline().strip()
     if not line.startswith("listening on 127.0.0.1:"):
@@ -334,6 +366,11 @@ def _start(command: list[str], name: str) -> tuple[subprocess.Popen[str], str]:
         process.wait(timeout=30)
         raise SystemExit(f"the {name} did not start: {line!r}")
     return process, line.removeprefix("listening on ")
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    process.terminate()
+    process.wait(timeout=30)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -345,40 +382,41 @@ def main(argv: list[str] | None = None) -> int:
         "--seconds", type=float, default=10.0, help="seconds per RPC, split over the rounds"
     )
     parser.add_argument("--rounds", type=int, default=5, help="alternating phases per RPC")
+    parser.add_argument(
+        "--compare-with",
+        type=Path,
+        metavar="DIR",
+        help="also run SubmitOrders, in the same rounds, on an older mekref: DIR holds its "
+        "'mekref' package (put first on PYTHONPATH), served over a copy of the same campaign",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
     args = parser.parse_args(argv)
     if args.clients < 2 or args.clients % 2:
         parser.error("--clients must be an even number of at least 2 (half per side)")
-    with tempfile.TemporaryDirectory(prefix="mekref-bench-grpc-") as tmp:
+    if args.compare_with is not None and not (args.compare_with / "mekref").is_dir():
+        parser.error(f"--compare-with: no 'mekref' package in {args.compare_with}")
+    with tempfile.TemporaryDirectory(prefix="mekref-bench-grpc-") as tmp, ExitStack() as stack:
         setup = build_campaign(Path(tmp), args.clients // 2)
-        bare, bare_target = _start(
-            [sys.executable, "-m", "bench.grpc_echo", "--address", "127.0.0.1:0"],
-            "bare grpcio echo server",
-        )
-        try:
-            server, target = _start(
-                [sys.executable, "-m", "mekref.daemon.grpc", "--db", str(setup.db),
-                 "--grpc", "127.0.0.1:0"],
-                "mekref server",
-            )  # fmt: skip
-            try:
-                rounds = asyncio.run(
-                    _run(
-                        (bare_target, target),
-                        (bare.pid, server.pid),
-                        setup,
-                        args.clients,
-                        args.seconds,
-                        args.rounds,
-                    )
-                )
-            finally:
-                server.terminate()
-                server.wait(timeout=30)
-        finally:
-            bare.terminate()
-            bare.wait(timeout=30)
-    bare_echo, _echo, orders = rounds.merged()
+        serve = [sys.executable, "-m", "mekref.daemon.grpc", "--grpc", "127.0.0.1:0", "--db"]
+        started = {
+            "bare": _start(
+                [sys.executable, "-m", "bench.grpc_echo", "--address", "127.0.0.1:0"],
+                "bare grpcio echo server",
+            )
+        }
+        stack.callback(_stop, started["bare"][0])
+        if args.compare_with is not None:
+            copy = Path(tmp) / "before.db"
+            shutil.copyfile(setup.db, copy)
+            started["before"] = _start(
+                [*serve, str(copy)], "older mekref server", pythonpath=args.compare_with
+            )
+            stack.callback(_stop, started["before"][0])
+        started["mekref"] = _start([*serve, str(setup.db)], "mekref server")
+        stack.callback(_stop, started["mekref"][0])
+        servers = {role: (target, process.pid) for role, (process, target) in started.items()}
+        rounds = asyncio.run(_run(servers, setup, args.clients, args.seconds, args.rounds))
+    bare_echo, _echo, orders, *_ = rounds.merged()
     bare_cpu = rounds.cpu_per_call("bare Echo")
     orders_cpu = rounds.cpu_per_call("SubmitOrders")
     ratios = rounds.ratios()
