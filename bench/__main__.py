@@ -1,12 +1,12 @@
 """``python -m bench``: run every benchmark and print Markdown ready for the README.
 
 Each benchmark compares against a baseline measured in the same run on the same input: bare
-lxml for parsing, a bare watchdog observer for file latency, parse-only for replay, an echo RPC
-for the API, a growing formation count for the strategic turn, a bare ``python -c pass`` for
-start-up, bare lxml and an idle Echo for crafted files, reading every file (cold) and
-``json.loads`` of the cache + ``stat`` (warm) for the unit catalog, ``mtf2json`` for ``.mtf``
-files, and lxml's tree for the MUL reader's memory. It ends with one table: each
-measure, its anchor, mekref, the ratio and the goal. ``python -m bench NAME`` runs one
+lxml for parsing, a bare watchdog observer for file latency, parse-only for replay, a bare
+grpcio echo server for the API, a growing formation count for the strategic turn, a bare
+``python -c pass`` for start-up, bare lxml and an idle Echo for crafted files, reading every
+file (cold) and ``json.loads`` of the cache + ``stat`` (warm) for the unit catalog,
+``mtf2json`` for ``.mtf`` files, and lxml's tree for the MUL reader's memory. It ends with one
+table: each measure, its anchor, mekref, the ratio and the goal. ``python -m bench NAME`` runs one
 (``parse``, ``latency``, ``replay``, ``grpc``, ``turn``, ``startup``, ``adversarial``,
 ``catalog``, ``mtf``, ``memory``).
 """

@@ -1,12 +1,17 @@
-"""``python -m bench.grpc``: order submissions per second against an echo on the same server.
+"""``python -m bench.grpc``: SubmitOrders against a bare grpcio echo, by server CPU per call.
 
-One run starts the API server (``python -m mekref.daemon.grpc``) in its own process on a
-loopback port, over a fresh SQLite campaign with one formation per client, then drives it from
-this process with N concurrent clients (asyncio, one channel each): first the trivial
-authenticated Echo RPC, then SubmitOrders (each client re-submits its formation's order: read
-state, validate by the rules, append one event with an fsync'd commit). It prints a Markdown
-table with calls per second, p50 and p99 latency, and the orders/echo ratio (goal: >= 1/3).
-Only the loopback address is used; the run is bounded in time and stops by itself.
+One run starts two servers, each in its own process on a loopback port: the anchor, a bare
+grpcio echo (``python -m bench.grpc_echo``: a plain ``grpc.aio`` server, no interceptors, no
+authentication), and the API server (``python -m mekref.daemon.grpc``) over a fresh SQLite
+campaign with one formation per client. This process drives both with the same N concurrent
+clients (asyncio, one channel each per server). After a warm-up of each, every round runs the
+bare echo, mekref's authenticated Echo, then SubmitOrders (each client re-submits its
+formation's order: read state, validate by the rules, append one event with a durable
+commit). The clients share the machine's cores with the servers, so calls per second say as
+much about the clients as the server; the measure is the server process's own CPU time per
+call (``/proc``), taken per round, and the ratio bare echo / SubmitOrders (goal: >= 0.5) is
+given as min and median over the rounds. Only the loopback address is used; the run is
+bounded in time and stops by itself.
 """
 
 from __future__ import annotations
@@ -15,12 +20,14 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -209,21 +216,67 @@ def merge(parts: list[Result]) -> Result:
     )
 
 
+#: The phase run against an older mekref (``--compare-with``), beside this one's.
+BEFORE = "SubmitOrders, before"
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """Every phase of every round, by RPC; the figures are taken per round, then min/median."""
+
+    by_name: dict[str, list[Result]]
+
+    def cpu_per_call(self, name: str) -> list[float]:
+        """Server CPU milliseconds per call, one figure per round."""
+        return [r.server_cpu * 1000 / max(r.calls, 1) for r in self.by_name[name]]
+
+    def ratios(self) -> list[float]:
+        """Bare echo's server CPU per call over SubmitOrders', per round (goal: >= 0.5)."""
+        return [
+            bare / orders if orders else 0.0
+            for bare, orders in zip(
+                self.cpu_per_call("bare Echo"), self.cpu_per_call("SubmitOrders"), strict=True
+            )
+        ]
+
+    def merged(self) -> list[Result]:
+        return [merge(parts) for parts in self.by_name.values()]
+
+
 async def _run(
-    target: str, setup: Setup, clients: int, seconds: float, server_pid: int, rounds: int
-) -> list[Result]:
-    channels = [aio.insecure_channel(target) for _ in range(clients)]
+    servers: dict[str, tuple[str, int]],
+    setup: Setup,
+    clients: int,
+    seconds: float,
+    rounds: int,
+) -> Rounds:
+    """``servers``: address and process id by role: ``bare``, ``mekref`` and, to compare,
+    ``before`` (an older mekref over a copy of the same campaign)."""
+    open_channels = {
+        role: [aio.insecure_channel(target) for _ in range(clients)]
+        for role, (target, _) in servers.items()
+    }
+    bare_channels, channels = open_channels["bare"], open_channels["mekref"]
+    payload = b"x" * 64
     try:
+
+        def bare_echo(i: int) -> Callable[[], Awaitable[object]]:
+            stub = diagnostics_pb2_grpc.DiagnosticsServiceStub(bare_channels[i])
+            request = diagnostics_pb2.EchoRequest(payload=payload)
+            return lambda: stub.Echo(request, timeout=30)
 
         def echo(i: int) -> Callable[[], Awaitable[object]]:
             stub = diagnostics_pb2_grpc.DiagnosticsServiceStub(channels[i])
             side = SIDES[i % 2]
             md = (("authorization", f"Bearer {setup.tokens[side]}"),)
-            request = diagnostics_pb2.EchoRequest(payload=b"x" * 64)
+            request = diagnostics_pb2.EchoRequest(payload=payload)
             return lambda: stub.Echo(request, metadata=md, timeout=30)
 
-        def orders(i: int) -> Callable[[], Awaitable[object]]:
-            stub = orders_pb2_grpc.OrdersServiceStub(channels[i])
+        def orders_on(role: str) -> Callable[[int], Callable[[], Awaitable[object]]]:
+            return lambda i: orders(i, open_channels[role])
+
+        def orders(i: int, on: list[aio.Channel]) -> Callable[[], Awaitable[object]]:
+            stub = orders_pb2_grpc.OrdersServiceStub(on[i])
             side = SIDES[i % 2]
             formation = setup.formations[side][i // 2]
             md = (("authorization", f"Bearer {setup.tokens[side]}"),)
@@ -234,39 +287,90 @@ async def _run(
             )
             return lambda: stub.SubmitOrders(request, metadata=md, timeout=30)
 
-        await _drive("warm-up", clients, 1.0, echo)
-        # Alternate short phases: a shared machine's load then weighs on both RPCs alike.
-        runs: dict[str, list[Result]] = {"Echo": [], "SubmitOrders": []}
+        phases = [
+            ("bare Echo", bare_echo, servers["bare"][1]),
+            ("Echo", echo, servers["mekref"][1]),
+            ("SubmitOrders", orders_on("mekref"), servers["mekref"][1]),
+        ]
+        if "before" in servers:
+            phases.append((BEFORE, orders_on("before"), servers["before"][1]))
+        for _name, make, _pid in phases:  # warm-up: connections, caches, the campaign loaded
+            await _drive("warm-up", clients, 1.0, make)
+        # Alternate short phases: a shared machine's load then weighs on every RPC alike.
+        runs: dict[str, list[Result]] = {name: [] for name, _, _ in phases}
         for _ in range(rounds):
-            runs["Echo"].append(await _drive("Echo", clients, seconds / rounds, echo, server_pid))
-            runs["SubmitOrders"].append(
-                await _drive("SubmitOrders", clients, seconds / rounds, orders, server_pid)
-            )
-        return [merge(parts) for parts in runs.values()]
+            for name, make, pid in phases:
+                runs[name].append(await _drive(name, clients, seconds / rounds, make, pid))
+        return Rounds(runs)
     finally:
-        for channel in channels:
-            await channel.close()
+        for group in open_channels.values():
+            for channel in group:
+                await channel.close()
 
 
-def markdown(results: list[Result]) -> str:
+def _min_median(values: list[float], fmt: str = ".2f") -> str:
+    return f"{min(values):{fmt}} / {statistics.median(values):{fmt}}"
+
+
+def markdown(rounds: Rounds) -> str:
     lines = [
-        "| RPC | clients | calls | errors | calls/s | p50 ms | p99 ms | server CPU ms/call |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| RPC | server | clients | calls | errors | calls/s | p50 ms | p99 ms "
+        "| server CPU ms/call, min / median of rounds |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for r in results:
+    servers = {
+        "bare Echo": "bare grpcio",
+        "Echo": "mekref (auth)",
+        "SubmitOrders": "mekref",
+        BEFORE: "older mekref",
+    }
+    for r in rounds.merged():
         lines.append(
-            f"| {r.name} | {r.clients} | {r.calls} | {r.errors} | {r.rate:,.0f} "
-            f"| {r.percentile(0.50):.1f} | {r.percentile(0.99):.1f} "
-            f"| {r.server_cpu * 1000 / max(r.calls, 1):.2f} |"
+            f"| {r.name} | {servers[r.name]} | {r.clients} | {r.calls} | {r.errors} "
+            f"| {r.rate:,.0f} | {r.percentile(0.50):.1f} | {r.percentile(0.99):.1f} "
+            f"| {_min_median(rounds.cpu_per_call(r.name))} |"
         )
-    echo, orders = results
+    ratios = rounds.ratios()
+    orders = merge(rounds.by_name["SubmitOrders"])
     lines.append("")
     lines.append(
-        f"SubmitOrders runs at {orders.rate / echo.rate:.2f} of the echo rate "
-        f"(goal: at least 0.33); mean orders latency "
+        f"SubmitOrders at {_min_median(ratios)} (min / median of {len(ratios)} rounds) of the bare "
+        f"echo by server CPU per call (goal: at least 0.5); mean orders latency "
         f"{statistics.fmean(orders.latencies) * 1000:.1f} ms."
     )
+    if BEFORE in rounds.by_name:
+        before = rounds.cpu_per_call(BEFORE)
+        now = rounds.cpu_per_call("SubmitOrders")
+        bare = rounds.cpu_per_call("bare Echo")
+        older = [b / o if o else 0.0 for b, o in zip(bare, before, strict=True)]
+        lines.append(
+            f"Before/after in this run: SubmitOrders server CPU {_min_median(before)} ms/call "
+            f"before, {_min_median(now)} now (min / median); the older code at "
+            f"{_min_median(older)} of the bare echo."
+        )
     return "\n".join(lines)
+
+
+def _start(
+    command: list[str], name: str, pythonpath: Path | None = None
+) -> tuple[subprocess.Popen[str], str]:
+    """Start a server that prints ``listening on HOST:PORT``; its process and address."""
+    env = {**os.environ}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(pythonpath), env.get("PYTHONPATH"))))
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+    assert process.stdout is not None
+    line = process.stdout.readline().strip()
+    if not line.startswith("listening on 127.0.0.1:"):
+        process.terminate()
+        process.wait(timeout=30)
+        raise SystemExit(f"the {name} did not start: {line!r}")
+    return process, line.removeprefix("listening on ")
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    process.terminate()
+    process.wait(timeout=30)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -278,49 +382,66 @@ def main(argv: list[str] | None = None) -> int:
         "--seconds", type=float, default=10.0, help="seconds per RPC, split over the rounds"
     )
     parser.add_argument("--rounds", type=int, default=5, help="alternating phases per RPC")
+    parser.add_argument(
+        "--compare-with",
+        type=Path,
+        metavar="DIR",
+        help="also run SubmitOrders, in the same rounds, on an older mekref: DIR holds its "
+        "'mekref' package (put first on PYTHONPATH), served over a copy of the same campaign",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
     args = parser.parse_args(argv)
     if args.clients < 2 or args.clients % 2:
         parser.error("--clients must be an even number of at least 2 (half per side)")
-    with tempfile.TemporaryDirectory(prefix="mekref-bench-grpc-") as tmp:
+    if args.compare_with is not None and not (args.compare_with / "mekref").is_dir():
+        parser.error(f"--compare-with: no 'mekref' package in {args.compare_with}")
+    with tempfile.TemporaryDirectory(prefix="mekref-bench-grpc-") as tmp, ExitStack() as stack:
         setup = build_campaign(Path(tmp), args.clients // 2)
-        server = subprocess.Popen(
-            [sys.executable, "-m", "mekref.daemon.grpc", "--db", str(setup.db),
-             "--grpc", "127.0.0.1:0"],
-            stdout=subprocess.PIPE, text=True, env={**os.environ},
-        )  # fmt: skip
-        try:
-            assert server.stdout is not None
-            line = server.stdout.readline().strip()
-            if not line.startswith("listening on 127.0.0.1:"):
-                print(f"the server did not start: {line!r}", file=sys.stderr)
-                return 1
-            target = line.removeprefix("listening on ")
-            results = asyncio.run(
-                _run(target, setup, args.clients, args.seconds, server.pid, args.rounds)
+        serve = [sys.executable, "-m", "mekref.daemon.grpc", "--grpc", "127.0.0.1:0", "--db"]
+        started = {
+            "bare": _start(
+                [sys.executable, "-m", "bench.grpc_echo", "--address", "127.0.0.1:0"],
+                "bare grpcio echo server",
             )
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-    echo, orders = results
-    per_call = [r.server_cpu * 1000 / max(r.calls, 1) for r in results]
+        }
+        stack.callback(_stop, started["bare"][0])
+        if args.compare_with is not None:
+            copy = Path(tmp) / "before.db"
+            shutil.copyfile(setup.db, copy)
+            started["before"] = _start(
+                [*serve, str(copy)], "older mekref server", pythonpath=args.compare_with
+            )
+            stack.callback(_stop, started["before"][0])
+        started["mekref"] = _start([*serve, str(setup.db)], "mekref server")
+        stack.callback(_stop, started["mekref"][0])
+        servers = {role: (target, process.pid) for role, (process, target) in started.items()}
+        rounds = asyncio.run(_run(servers, setup, args.clients, args.seconds, args.rounds))
+    bare_echo, _echo, orders, *_ = rounds.merged()
+    bare_cpu = rounds.cpu_per_call("bare Echo")
+    orders_cpu = rounds.cpu_per_call("SubmitOrders")
+    ratios = rounds.ratios()
     summary.add(
-        f"gRPC `SubmitOrders`, {args.clients} clients",
-        f"`Echo`: {echo.rate:,.0f} calls/s, server CPU {per_call[0]:.2f} ms/call",
-        f"{orders.rate:,.0f} calls/s, server CPU {per_call[1]:.2f} ms/call",
-        f"{orders.rate / echo.rate:.2f} of echo",
-        "at least 0.33 of echo (issue 15 asks 0.5 by server CPU)",
-        orders.rate / echo.rate >= 0.33,
+        f"gRPC `SubmitOrders`, {args.clients} clients, server CPU per call",
+        f"bare grpcio echo: server CPU {statistics.median(bare_cpu):.2f} ms/call "
+        f"(min {min(bare_cpu):.2f}), {bare_echo.rate:,.0f} calls/s",
+        f"server CPU {statistics.median(orders_cpu):.2f} ms/call (min {min(orders_cpu):.2f}), "
+        f"{orders.rate:,.0f} calls/s",
+        f"{statistics.median(ratios):.2f} of bare echo "
+        f"(rounds {min(ratios):.2f}-{max(ratios):.2f})",
+        ">= 0.5 of a bare grpcio echo by server CPU per call",
+        statistics.median(ratios) >= 0.5,
     )
     if args.json:
         print(json.dumps([
             {"rpc": r.name, "clients": r.clients, "calls": r.calls, "errors": r.errors,
              "per_second": round(r.rate, 1), "p50_ms": round(r.percentile(0.5), 2),
-             "p99_ms": round(r.percentile(0.99), 2)}
-            for r in results
-        ], indent=2))  # fmt: skip
+             "p99_ms": round(r.percentile(0.99), 2),
+             "server_cpu_ms_per_call": [round(x, 3) for x in rounds.cpu_per_call(r.name)]}
+            for r in rounds.merged()
+        ] + [{"bare_echo_over_orders_by_server_cpu": [round(x, 3) for x in ratios]}],
+            indent=2))  # fmt: skip
     else:
-        print(markdown(results))
+        print(markdown(rounds))
     return 0
 
 

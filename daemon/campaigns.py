@@ -113,6 +113,10 @@ class CampaignRunner:
             self._games[campaign_id] = game
         return game
 
+    def known_game(self, campaign_id: str) -> RuleSet[Any] | None:
+        """The campaign's rule set if it was already looked up (no database access), or None."""
+        return self._games.get(campaign_id)
+
     # -- creating -------------------------------------------------------------------------
     def create(self, command: CreateCampaign, campaign_id: str | None = None) -> Executed:
         """Create a TripWire campaign from its set-up command."""

@@ -186,14 +186,18 @@ def _xpath_first(root: etree._Element, expression: str) -> Any:
 def _check_shape(root: etree._Element, path: str, size: int, limits: ReadLimits) -> None:
     """Refuse a document whose shape no MegaMek file has, using XPath (C, linear) only: no
     Python loop over elements and no ``items()``, whose cost is what the limits bound."""
-    elements = _xpath("count(//*)")(root)
+    # An element takes at least 4 bytes ("<a/>"; no entity is expanded), so a file under
+    # 4 bytes per allowed element cannot hold too many: the count is skipped then.
+    elements = _xpath("count(//*)")(root) if size >= 4 * limits.max_elements else 0.0
     if isinstance(elements, float) and elements > limits.max_elements:
         raise _refuse(
             path,
             f"document has {int(elements):,} elements, over the {limits.max_elements:,} limit",
             _OVER_LIMIT_HINT,
         )
-    crowded = _xpath_first(root, f"//*[count(@*) > {limits.max_attributes}]")
+    # "has an attribute number N+1" is "has more than N attributes", and libxml2 answers it
+    # without counting every element's attributes (a third of the checks' time on small files).
+    crowded = _xpath_first(root, f"//*[@*[{limits.max_attributes + 1}]]")
     if crowded is not None:
         raise _refuse(
             path,

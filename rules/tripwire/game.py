@@ -35,6 +35,7 @@ from mekref.rules.tripwire.turn import plugin as turn
 from mekref.rules.tripwire.turn.events import CampaignEnded
 from mekref.rules.tripwire.turn.orders import SubmitOrders, WithdrawOrders
 from mekref.rules.tripwire.turn.reorganise import REORGANISE_COMMANDS
+from mekref.rules.tripwire.turn.state import StrategicState
 from mekref.rules.tripwire.turn.victory import end_reason
 from mekref.rules.tripwire.turn.view import SideView
 from mekref.rules.tripwire.visibility import TripWireViews
@@ -58,8 +59,31 @@ def _ending(state: CampaignState, events: list[Event]) -> list[Event]:
     s = after.strategic
     if s is None or s.ended:
         return []
-    reason = end_reason(after, s, s.vp)
+    reason = _end_reason(after, s)
     return [CampaignEnded(reason=reason)] if reason else []
+
+
+#: The last end check: the objects it read, and its answer. The state is immutable (every
+#: evolver builds new dicts and tuples), so the same objects give the same answer. Most
+#: decisions (a side's orders, a note) leave every input of the end check as it was, and the
+#: check sums every unit's BV: this skips it then. One entry, replaced whole (thread-safe);
+#: it holds the objects, so their ids cannot be reused while it does.
+_last_end: tuple[tuple[object, ...], dict[str, int], str] | None = None
+
+
+def _end_reason(state: CampaignState, s: StrategicState) -> str:
+    global _last_end
+    inputs = (state.units, state.battles, state.sides, s.starting_bv, s.leader_captured)
+    last = _last_end
+    if (
+        last is not None
+        and all(a is b for a, b in zip(last[0], inputs, strict=True))
+        and last[1] == s.vp
+    ):
+        return last[2]
+    reason = end_reason(state, s, s.vp)
+    _last_end = (inputs, dict(s.vp), reason)
+    return reason
 
 
 def _with_tables(

@@ -189,7 +189,7 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             raise invalid("battle_id", "name the battle")
         if request.objectives_met:
             raise unimplemented("objectives as referee inputs")
-        await self.s.run(context, self.s.require_tripwire, cid, "SetRefereeInputs")
+        await self.s.check_tripwire(context, cid, "SetRefereeInputs")
         note = None
         if request.reason.strip():
             note = RefereeNote(referee=principal.actor, reason=request.reason)

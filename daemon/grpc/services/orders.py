@@ -7,6 +7,7 @@ refusal never tells a side whether an enemy formation exists.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from mekref.daemon.grpc import auth
@@ -22,16 +23,20 @@ MAX_PATH = 64
 MAX_TEXT = 200
 
 
-def order_message(order: Any) -> orders_pb2.FormationOrder:
-    message = orders_pb2.FormationOrder(
-        formation_id=order.formation_id,
-        action=order.action,
-        path=list(order.path),
-        params=dict(order.params),
-    )
-    if order.target is not None:
-        message.target = order.target
-    return message
+def add_orders(into: Any, given: Iterable[Any]) -> None:
+    """Append each order to the repeated ``FormationOrder`` field ``into``.
+
+    Built in place (no message copied into the response), and an empty path or parameter
+    map is left unset, which is the same message: every order of the side goes back with each
+    call, so this is per-call work that grows with the side's orders."""
+    for order in given:
+        message = into.add(formation_id=order.formation_id, action=order.action)
+        if order.path:
+            message.path.extend(order.path)
+        if order.params:
+            message.params.update(order.params)
+        if order.target is not None:
+            message.target = order.target
 
 
 def _check_orders(request: orders_pb2.SubmitOrdersRequest) -> None:
@@ -68,7 +73,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         principal = auth.current_principal()
         side_id = auth.acting_side(principal, cid, request.side_id)
         _check_orders(request)
-        await self.s.run(context, self.s.require_tripwire, cid, "SubmitOrders")
+        await self.s.check_tripwire(context, cid, "SubmitOrders")
         command = orders.SubmitOrders(
             actor=principal.actor,
             side_id=side_id,
@@ -87,14 +92,11 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
 
         executed = await self.s.execute(context, cid, command)
         stored = next(e for e in executed.events if isinstance(e, OrdersSubmitted))
-        return orders_pb2.SubmitOrdersResponse(
-            orders=[order_message(o) for o in orders.orders_of(executed.state, side_id)],
-            last_seq=executed.last_seq,
-            refused=[
-                orders_pb2.RefusedOrder(formation_id=r.formation_id, code=r.code, reason=r.reason)
-                for r in stored.refused
-            ],
-        )
+        response = orders_pb2.SubmitOrdersResponse(last_seq=executed.last_seq)
+        add_orders(response.orders, orders.orders_of(executed.state, side_id))
+        for r in stored.refused:
+            response.refused.add(formation_id=r.formation_id, code=r.code, reason=r.reason)
+        return response
 
     @rpc
     async def WithdrawOrders(
@@ -105,7 +107,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         side_id = auth.acting_side(principal, cid, request.side_id)
         if not request.formation_ids:
             raise invalid("formation_ids", "name at least one formation")
-        await self.s.run(context, self.s.require_tripwire, cid, "WithdrawOrders")
+        await self.s.check_tripwire(context, cid, "WithdrawOrders")
         command = orders.WithdrawOrders(
             actor=principal.actor,
             side_id=side_id,
@@ -114,10 +116,9 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         )
 
         executed = await self.s.execute(context, cid, command)
-        return orders_pb2.WithdrawOrdersResponse(
-            orders=[order_message(o) for o in orders.orders_of(executed.state, side_id)],
-            last_seq=executed.last_seq,
-        )
+        response = orders_pb2.WithdrawOrdersResponse(last_seq=executed.last_seq)
+        add_orders(response.orders, orders.orders_of(executed.state, side_id))
+        return response
 
     @rpc
     async def ListOrders(
@@ -131,10 +132,9 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
             loaded = self.s.runner.load(cid)
             if side_id not in loaded.state.sides:
                 raise invalid("side_id", "no such side in this campaign", "unknown_side")
-            return orders_pb2.ListOrdersResponse(
-                orders=[order_message(o) for o in orders.orders_of(loaded.state, side_id)],
-                last_seq=loaded.last_seq,
-            )
+            response = orders_pb2.ListOrdersResponse(last_seq=loaded.last_seq)
+            add_orders(response.orders, orders.orders_of(loaded.state, side_id))
+            return response
 
         return await self.s.run(context, listing)
 
@@ -145,7 +145,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         cid = check_campaign_id(request.campaign_id)
         principal = auth.current_principal()
         auth.require_referee(principal, cid)
-        await self.s.run(context, self.s.require_tripwire, cid, "ResolveTurn")
+        await self.s.check_tripwire(context, cid, "ResolveTurn")
         command = orders.ResolveTurn(actor=principal.actor, day=request.day)
 
         executed = await self.s.execute(context, cid, command)
