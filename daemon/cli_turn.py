@@ -25,6 +25,7 @@ from mekref.daemon.cli_campaign import (
     add_referee,
     campaign_id_of,
     campaign_state,
+    err_console,
     execute,
     guarded,
     opened,
@@ -40,8 +41,10 @@ from mekref.daemon.terminal import terminal_safe
 from mekref.rules.codec import to_jsonable
 from mekref.rules.messages import Event, RefereeNote
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.commands import OpenPool
+from mekref.rules.tripwire.designs import stored_design_of
 from mekref.rules.tripwire.game import execute as tripwire_execute
-from mekref.rules.tripwire.state import CampaignState
+from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.events import OrdersSubmitted
 from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
@@ -56,7 +59,12 @@ from mekref.rules.tripwire.turn.orders import (
 )
 from mekref.rules.tripwire.turn.plugin import RepositionFormation
 from mekref.rules.tripwire.turn.route import plan_route
-from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
+from mekref.rules.tripwire.turn.setup import (
+    FormationSpec,
+    PlaceFormations,
+    StartStrategicMap,
+    design_mobility,
+)
 from mekref.rules.tripwire.turn.state import UnitMobility
 from mekref.rules.tripwire.turn.weather import level_name
 
@@ -100,9 +108,12 @@ examples:
 SETUP_DESCRIPTION = """\
 Start the strategic map of a campaign whose forces are imported, and place each side's
 formations (the defender's secret Day Zero placement; the attacker at the pirate point).
-The file names the map, attacker and defender, who holds which location, each design's
-Walk/Cruise MP and movement mode, and the formations by unit name ("chassis model"): each
-name takes the next unit of that design the side imported. A [transports] table puts each
+The file names the map, attacker and defender, who holds which location, and the formations
+by unit name ("chassis model"): each name takes the next unit of that design the side imported.
+Walk/Cruise MP, movement mode, the Rugged quirk and safe thrust come from the designs kept at
+import; a [[unit]] entry gives what a design does not say (an aerospace unit's fuel, a
+vehicle's crew_slots) and overrides a design's value with a warning. Each held location with no
+WarChest pool gets one when the map starts (L57). A [transports] table puts each
 DropShip or cargo WarChest pool (by pool id) with the unit carrying it (its "chassis model", or
 its id): repairs and healing are paid only from a pool in the unit's hex (L58). See
 daemon/samples/ginestra/strategic.toml.
@@ -507,32 +518,90 @@ def _transports(
     return tuple(out)
 
 
+def _given(spec: dict[str, Any] | None, key: str) -> Any:
+    return None if spec is None else spec.get(key)
+
+
+def _unit_mobility(
+    state: CampaignState, uid: str, name: str, spec: dict[str, Any] | None, warnings: list[str]
+) -> UnitMobility:
+    """A unit's mobility from its stored design, the set-up file's ``[[unit]]`` entry where it
+    gives a value (a value that differs from the design is kept, with a warning), and a
+    refusal naming the unit where neither says (ruling T-SU1)."""
+    stored = stored_design_of(state, uid)
+    derived = None if stored is None else design_mobility(stored)
+    where = f"{name!r} (unit {uid})"
+
+    def pick(key: str, label: str, from_design: Any, cast: Any) -> Any:
+        typed = _given(spec, key)
+        if typed is None:
+            return from_design
+        value = cast(typed)
+        if from_design is not None and value != from_design:
+            warnings.append(
+                f"{name}: the set-up file gives {label} {value!r}, its design "
+                f"{from_design!r}; the file's value is used"
+            )
+        return value
+
+    walk = pick("walk", "walk/cruise MP", None if derived is None else derived.walk_mp, int)
+    mode = pick("mode", "movement mode", None if derived is None else derived.mode, str)
+    for label, value, key in (("walk/cruise MP", walk, "walk"), ("movement mode", mode, "mode")):
+        if value is None:
+            why = "no design is kept for it" if stored is None else "its design does not say"
+            raise CliError(
+                f"{where}: {why}; add {key} = ... to a [[unit]] entry named {name!r} "
+                f"({label}), or import the force with --units-dir to keep its design"
+            )
+    rugged = pick("rugged", "Rugged quirk", None if derived is None else derived.rugged, bool)
+    if rugged is None:
+        warnings.append(f"{name}: no design kept and no rugged = true/false: not Rugged")
+    aero = mode == "aerospace"
+    thrust = pick(
+        "safe_thrust", "safe thrust", None if derived is None else derived.safe_thrust, int
+    )
+    conventional = pick(
+        "conventional", "conventional", None if derived is None else derived.conventional, bool
+    )
+    fuel = _given(spec, "fuel")
+    if aero and (fuel is None or thrust is None):
+        missing = "fuel" if fuel is None else "safe_thrust"
+        raise CliError(
+            f"{where}: an aerospace unit needs its {missing} (the stored design does not keep "
+            f"fuel points); add {missing} = ... to a [[unit]] entry named {name!r}"
+        )
+    crew = pick("crew_slots", "crew places", None if derived is None else derived.crew_slots, int)
+    if crew is None:
+        warnings.append(
+            f"{name}: its design does not say its crew places and the file gives no "
+            "crew_slots: 1 is used"
+        )
+    return UnitMobility(
+        unit_id=uid,
+        walk_mp=int(walk),
+        mode=str(mode),
+        rugged=bool(rugged),
+        fuel=int(fuel or 0),
+        max_fuel=int(fuel or 0),
+        safe_thrust=int(thrust or 0),
+        conventional=bool(conventional),
+        crew_slots=1 if crew is None else int(crew),
+    )
+
+
 def _setup_commands(
-    state: CampaignState, data: dict[str, Any]
+    state: CampaignState, data: dict[str, Any], warnings: list[str] | None = None
 ) -> tuple[StartStrategicMap, list[PlaceFormations]]:
     designs = {str(u["name"]): u for u in data.get("unit", [])}
     by_name: dict[tuple[str, str], list[str]] = {}
     mobility: list[UnitMobility] = []
+    said: list[str] = []
     for uid, unit in state.units.items():
         name = f"{unit.chassis} {unit.model}".strip()
         by_name.setdefault((unit.side_id, name), []).append(uid)
-        spec = designs.get(name)
-        if spec is None:
-            raise CliError(f"no [[unit]] entry for {name!r} (unit {uid}); add its walk and mode")
-        fuel = int(spec.get("fuel", 0))
-        mobility.append(
-            UnitMobility(
-                unit_id=uid,
-                walk_mp=int(spec["walk"]),
-                mode=str(spec["mode"]),
-                rugged=bool(spec.get("rugged", False)),
-                fuel=fuel,
-                max_fuel=fuel,
-                safe_thrust=int(spec.get("safe_thrust", 0)),
-                conventional=bool(spec.get("conventional", False)),
-                crew_slots=int(spec.get("crew_slots", 1)),
-            )
-        )
+        mobility.append(_unit_mobility(state, uid, name, designs.get(name), said))
+    if warnings is not None:
+        warnings.extend(dict.fromkeys(said))  # once per design, in order
     start = StartStrategicMap(
         actor="referee",
         transports=_transports(state, data.get("transports", {}), by_name),
@@ -582,6 +651,47 @@ def _override(f: dict[str, Any]) -> RefereeNote | None:
     return RefereeNote(referee=str(given.get("referee", "")), reason=str(given.get("reason", "")))
 
 
+def _location_pools(state: CampaignState) -> tuple[list[OpenPool], list[str]]:
+    """L57: "Each force has a supply of WarChest Points associate with each Location they
+    control": a location a side holds when the map starts with no WarChest pool of its own
+    gets one (ruling T-SU2), with the table's stock; the notes say what was not opened and why."""
+    s = state.strategic
+    if s is None:
+        return [], []
+    have = {
+        p.location if p.location is not None else p.name
+        for p in state.pools.values()
+        if p.kind is PoolKind.LOCATION
+    }
+    opens: list[OpenPool] = []
+    notes: list[str] = []
+    for loc, side in sorted(s.control.items()):
+        if loc in have:
+            continue
+        pool_id = _slug(loc)
+        if pool_id in state.pools:
+            notes.append(
+                f"no pool opened for {loc!r} ({side}): the id {pool_id!r} is taken; "
+                f"open one with mekref pool open --location {loc!r}"
+            )
+            continue
+        opens.append(
+            OpenPool(
+                actor="referee",
+                pool_id=pool_id,
+                side_id=side,
+                name=loc,
+                kind=PoolKind.LOCATION,
+                location=loc,
+            )
+        )
+    return opens, notes
+
+
+def _slug(name: str) -> str:
+    return "-".join("".join(c if c.isalnum() else " " for c in name.casefold()).split())
+
+
 def run_setup(args: argparse.Namespace) -> int:
     path = args.file or (GINESTRA.FOLDER / "strategic.toml")
     try:
@@ -590,12 +700,15 @@ def run_setup(args: argparse.Namespace) -> int:
         raise CliError(f"{path}: cannot read ({exc.strerror})") from exc
     except tomllib.TOMLDecodeError as exc:
         raise CliError(f"{path}: not valid TOML ({exc})") from exc
+    warnings: list[str] = []
+    notes: list[str] = []
+    opened_pools: list[OpenPool] = []
     with opened(args.db) as app:
         cid = campaign_id_of(app.store, args.campaign)
         runner = app.runner
         state = runner.load(cid).state
         try:
-            start, places = _setup_commands(state, data)
+            start, places = _setup_commands(state, data, warnings)
         except (KeyError, ValueError, TypeError) as exc:
             raise CliError(f"{path}: {exc}") from exc
         # All or nothing: the whole set-up is tried on the current state first (pure, in
@@ -603,11 +716,23 @@ def run_setup(args: argparse.Namespace) -> int:
         try:
             for command in (start, *places):
                 _, state = tripwire_execute(state, command)
+            pools, notes = _location_pools(state)
+            for pool in pools:
+                try:
+                    _, state = tripwire_execute(state, pool)
+                except Refusal as exc:  # e.g. a location the WarChest table does not list
+                    notes.append(f"no pool opened for {pool.location!r}: {exc}")
+                else:
+                    opened_pools.append(pool)
         except Refusal as exc:
             raise CliError(f"refused: {exc} (nothing recorded)", EXIT_REFUSED) from exc
         run_command(runner, cid, start)
         for place in places:
             run_command(runner, cid, place)
+        for pool in opened_pools:
+            run_command(runner, cid, pool)
+    for warning in warnings:
+        err_console().print(f"mekref turn setup: warning: {warning}", markup=False)
     console = out_console()
     console.print(
         f"strategic map {start.map_name!r} started: "
@@ -615,6 +740,13 @@ def run_setup(args: argparse.Namespace) -> int:
     )
     for place in places:
         console.print(f"  {place.side_id}: {len(place.formations)} formation(s) placed")
+    for pool in opened_pools:
+        console.print(
+            f"  {pool.side_id}: WarChest pool {pool.pool_id!r} opened for {pool.location} (L57)",
+            markup=False,
+        )
+    for note in notes:
+        err_console().print(f"mekref turn setup: {note}", markup=False)
     return EXIT_OK
 
 

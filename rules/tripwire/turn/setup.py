@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from mekref.adapters.megamek.unit_kinds import UnitKind
 from mekref.hexmap import label, parse_label
 from mekref.hexmap.geometry import LabelError
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commanders import commander_bonus, explain, refs
+from mekref.rules.tripwire.design_record import StoredDesign
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import weather
@@ -29,6 +31,82 @@ from mekref.rules.tripwire.turn.state import (
 )
 
 NEUTRAL_UNREST = 7  # line 398: "| 7 | Neutral |"
+
+_AIR = {
+    UnitKind.AEROSPACE_FIGHTER,
+    UnitKind.CONVENTIONAL_FIGHTER,
+    UnitKind.FIXED_WING_SUPPORT,
+    UnitKind.SMALL_CRAFT,
+    UnitKind.DROPSHIP,
+}
+_CONVENTIONAL_AIR = {UnitKind.CONVENTIONAL_FIGHTER, UnitKind.FIXED_WING_SUPPORT}
+_ON_FOOT = {
+    UnitKind.BIPED_MEK,
+    UnitKind.QUAD_MEK,
+    UnitKind.TRIPOD_MEK,
+    UnitKind.LAM,
+    UnitKind.QUADVEE,
+    UnitKind.PROTOMEK,
+    UnitKind.BATTLE_ARMOR,
+    UnitKind.CONVENTIONAL_INFANTRY,
+}
+# The design file's motive type (MegaMek's names) -> the hexmap's movement mode.
+_MOTIVE = {"tracked": "tracked", "wheeled": "wheeled", "hover": "hover", "vtol": "vtol"}
+_LEGS = {"", "leg", "biped", "quad", "tripod", "jump", "foot"}
+#: Quirks that matter on the strategic map: Rugged skips the weekly maintenance roll (T-M1).
+RUGGED_QUIRKS = frozenset({"rugged_1", "rugged_2"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class DesignMobility:
+    """What a stored design says of a unit's strategic mobility (ruling T-SU1).
+
+    ``None``: the design does not say (the set-up file must). Fuel points are not kept in the
+    stored design, so an aerospace unit's fuel always comes from the set-up file.
+    """
+
+    walk_mp: int | None
+    mode: str | None
+    rugged: bool
+    safe_thrust: int | None
+    conventional: bool
+    crew_slots: int | None
+
+
+def design_mobility(design: StoredDesign) -> DesignMobility:
+    """Walk/Cruise MP, movement mode, Rugged quirk, safe thrust and crew places of a design."""
+    motive = design.movement_mode.strip().casefold()
+    mode: str | None
+    if design.kind in _AIR:
+        mode = "aerospace"
+    elif motive in _MOTIVE:
+        mode = _MOTIVE[motive]
+    elif design.kind in _ON_FOOT and motive in _LEGS:
+        mode = "leg"
+    else:
+        mode = None  # wheeled/motorized infantry, naval, WiGE...: the file says
+    walk: int | None
+    if design.kind in _AIR:
+        walk = design.safe_thrust if design.safe_thrust is not None else design.walk_mp
+    elif design.kind is UnitKind.CONVENTIONAL_INFANTRY and design.walk_mp == 0:
+        # The infantry file keeps no MP: foot infantry moves 1 (Total Warfare); other motive
+        # types (jump, motorized, mechanized) the set-up file says (T-SU1).
+        walk = 1 if motive in {"", "leg", "foot"} else None
+    else:
+        walk = design.walk_mp
+    crew: int | None = None
+    if design.kind in _AIR or design.kind.is_mek or design.kind is UnitKind.PROTOMEK:
+        crew = 1 if design.kind not in {UnitKind.SMALL_CRAFT, UnitKind.DROPSHIP} else None
+    elif design.kind in {UnitKind.CONVENTIONAL_INFANTRY, UnitKind.BATTLE_ARMOR}:
+        crew = design.trooper_count
+    return DesignMobility(
+        walk_mp=walk,
+        mode=mode,
+        rugged=bool(RUGGED_QUIRKS & {q.strip().casefold() for q in design.quirks}),
+        safe_thrust=design.safe_thrust if design.kind in _AIR else None,
+        conventional=design.kind in _CONVENTIONAL_AIR,
+        crew_slots=crew,
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
