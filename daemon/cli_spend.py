@@ -14,6 +14,7 @@ are that word.
 from __future__ import annotations
 
 import argparse
+import sys
 import uuid
 from collections.abc import Callable
 from fractions import Fraction
@@ -133,6 +134,13 @@ def _train(a: argparse.Namespace) -> Command:
 
 def _hire(a: argparse.Namespace) -> Command:
     note = referee_note(a)
+    if a.hire_as is None and not a.vehicle_crew:
+        print(
+            "mekref spend hire: warning: no --as: the pilot is recorded as a MechWarrior or "
+            "AeroSpace pilot taken from the first Recruit column with one found, or, off the map, "
+            "of no type (any seat, R-SEAT-2); say --as mechwarrior or --as aerospace-pilot",
+            file=sys.stderr,
+        )
     return HirePerson(
         person_id=a.id or str(uuid.uuid4()),
         side_id=a.side,
@@ -141,6 +149,7 @@ def _hire(a: argparse.Namespace) -> Command:
         gunnery=a.gunnery,
         piloting=a.piloting,
         vehicle_crew=a.vehicle_crew,
+        hire_as=a.hire_as.replace("-", "_") if a.hire_as else None,
         note=note,
         actor=note.referee if note else "cli",
     )
@@ -310,7 +319,14 @@ def register(sub: Any) -> None:
     a.add_argument("--name", required=True)
     a.add_argument("--gunnery", type=int, required=True)
     a.add_argument("--piloting", type=int, required=True)
-    a.add_argument("--vehicle-crew", action="store_true")
+    a.add_argument("--vehicle-crew", action="store_true", help="the same as --as vehicle-crew")
+    a.add_argument(
+        "--as",
+        dest="hire_as",
+        choices=("mechwarrior", "aerospace-pilot", "vehicle-crew"),
+        help="what is hired (the Recruit table's column); the person then crews only that type "
+        "of unit (R-SEAT-2). Without it a pilot hired off the map may take any seat",
+    )
     a.add_argument("--id", help="the person's id (default: a new UUID)")
     add_referee(a)  # on the strategic map: hire without a recruit found (R-HIRE-2)
     a = action("reconfigure", "reconfigure an omni unit where it stands", _reconfigure)
