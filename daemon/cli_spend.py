@@ -38,6 +38,7 @@ from mekref.rules.tripwire.battle_spending import (
     DisposeUnit,
     HealVehicleCrew,
     HirePerson,
+    PersonHired,
     RansomPerson,
     ReconfigureUnit,
     RecruitCaptured,
@@ -134,13 +135,6 @@ def _train(a: argparse.Namespace) -> Command:
 
 def _hire(a: argparse.Namespace) -> Command:
     note = referee_note(a)
-    if a.hire_as is None and not a.vehicle_crew:
-        print(
-            "mekref spend hire: warning: no --as: the pilot is recorded as a MechWarrior or "
-            "AeroSpace pilot taken from the first Recruit column with one found, or, off the map, "
-            "of no type (any seat, R-SEAT-2); say --as mechwarrior or --as aerospace-pilot",
-            file=sys.stderr,
-        )
     return HirePerson(
         person_id=a.id or str(uuid.uuid4()),
         side_id=a.side,
@@ -369,6 +363,13 @@ def _runner(build: Builder) -> Callable[[argparse.Namespace], int]:
         console = out_console()
         for event in done.events:
             console.print(describe(event))
+            if isinstance(event, PersonHired) and event.seat_type is None:
+                print(
+                    f"mekref spend hire: warning: no --as: {event.name} is of no type and may "
+                    "take any seat (R-SEAT-2); hire with --as mechwarrior, aerospace-pilot "
+                    "or vehicle-crew",
+                    file=sys.stderr,
+                )
         for pool in sorted(done.state.pools.values(), key=lambda p: p.pool_id):
             if pool.pool_id in _pools_named(command):
                 console.print(f"  pool {pool.pool_id} ({pool.name}): {pool.balance} WP")
