@@ -14,6 +14,7 @@ are that word.
 from __future__ import annotations
 
 import argparse
+import sys
 import uuid
 from collections.abc import Callable
 from fractions import Fraction
@@ -37,6 +38,7 @@ from mekref.rules.tripwire.battle_spending import (
     DisposeUnit,
     HealVehicleCrew,
     HirePerson,
+    PersonHired,
     RansomPerson,
     ReconfigureUnit,
     RecruitCaptured,
@@ -141,6 +143,7 @@ def _hire(a: argparse.Namespace) -> Command:
         gunnery=a.gunnery,
         piloting=a.piloting,
         vehicle_crew=a.vehicle_crew,
+        hire_as=a.hire_as.replace("-", "_") if a.hire_as else None,
         note=note,
         actor=note.referee if note else "cli",
     )
@@ -310,7 +313,14 @@ def register(sub: Any) -> None:
     a.add_argument("--name", required=True)
     a.add_argument("--gunnery", type=int, required=True)
     a.add_argument("--piloting", type=int, required=True)
-    a.add_argument("--vehicle-crew", action="store_true")
+    a.add_argument("--vehicle-crew", action="store_true", help="the same as --as vehicle-crew")
+    a.add_argument(
+        "--as",
+        dest="hire_as",
+        choices=("mechwarrior", "aerospace-pilot", "vehicle-crew"),
+        help="what is hired (the Recruit table's column); the person then crews only that type "
+        "of unit (R-SEAT-2). Without it a pilot hired off the map may take any seat",
+    )
     a.add_argument("--id", help="the person's id (default: a new UUID)")
     add_referee(a)  # on the strategic map: hire without a recruit found (R-HIRE-2)
     a = action("reconfigure", "reconfigure an omni unit where it stands", _reconfigure)
@@ -353,6 +363,13 @@ def _runner(build: Builder) -> Callable[[argparse.Namespace], int]:
         console = out_console()
         for event in done.events:
             console.print(describe(event))
+            if isinstance(event, PersonHired) and event.seat_type is None:
+                print(
+                    f"mekref spend hire: warning: no --as: {event.name} is of no type and may "
+                    "take any seat (R-SEAT-2); hire with --as mechwarrior, aerospace-pilot "
+                    "or vehicle-crew",
+                    file=sys.stderr,
+                )
         for pool in sorted(done.state.pools.values(), key=lambda p: p.pool_id):
             if pool.pool_id in _pools_named(command):
                 console.print(f"  pool {pool.pool_id} ({pool.name}): {pool.balance} WP")

@@ -146,6 +146,9 @@ class HirePerson(Command):
     gunnery: int
     piloting: int
     vehicle_crew: bool = False
+    # The Recruit column hired from: "mechwarrior", "aerospace_pilot" or "vehicle_crew" (lines
+    # 220-231); it sets the type the person crews (R-SEAT-2). None: a pilot of either column.
+    hire_as: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
     # The referee's word to hire without a recruit found (R-HIRE-2), recorded in the event.
     note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
@@ -312,6 +315,9 @@ class PersonHired(Event):
     # referee's word (``note``), or an event recorded before recruits were counted.
     recruit_column: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
     note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    # The L124 type hired (R-SEAT-2): "BattleMech", "vehicle", "aerospace fighter"; None when
+    # the hire did not say (or an event recorded before the type was kept).
+    seat_type: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("SparePilotSeated")

@@ -36,6 +36,7 @@ from mekref.rules.tripwire.spending_checks import (
     _unit,
 )
 from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
+from mekref.rules.tripwire.toe import toe_tables
 from mekref.rules.tripwire.training import Skill, Trainee, TrainingRoute, training_cost
 from mekref.rules.tripwire.whereabouts import place_of_unit, where_heals
 
@@ -205,8 +206,23 @@ def _decide_hire(state: CampaignState, cmd: HirePerson, dice: Dice, rules: TripW
             "between Gunnery and Piloting' (and L111 'The difference between Pilot/Drive and "
             "Gunnery may be no more than 2'); hire a pilot whose skills differ by 2 at most",
         )
-    column = _recruit_column(state, cmd)
-    cost = personnel.hire_price(training_level(cmd.gunnery, cmd.piloting), cmd.vehicle_crew)
+    hired_types = toe_tables().hired_types
+    if cmd.hire_as is not None and cmd.hire_as not in hired_types:
+        raise Refusal(
+            "bad_hire_type",
+            f"hire as {cmd.hire_as!r}? a hire is one of {', '.join(sorted(hired_types))} "
+            "(the Recruit table's columns, lines 220-231)",
+        )
+    if cmd.vehicle_crew and cmd.hire_as not in (None, "vehicle_crew"):
+        raise Refusal(
+            "bad_hire_type",
+            f"a vehicle crew hired as {cmd.hire_as!r}: give one of the two, not both",
+        )
+    vehicle_crew = cmd.vehicle_crew or cmd.hire_as == "vehicle_crew"
+    column = _recruit_column(state, cmd, vehicle_crew)
+    # R-SEAT-2: the type hired, from what the command says or the Recruit column taken.
+    hired = cmd.hire_as or ("vehicle_crew" if vehicle_crew else column)
+    cost = personnel.hire_price(training_level(cmd.gunnery, cmd.piloting), vehicle_crew)
     _paying_pool(state, cmd.pool_id, cmd.side_id, cost)
     return [
         PersonHired(
@@ -220,6 +236,7 @@ def _decide_hire(state: CampaignState, cmd: HirePerson, dice: Dice, rules: TripW
             actor=cmd.actor,
             recruit_column=column,
             note=cmd.note,
+            seat_type=hired_types.get(hired) if hired else None,
         )
     ]
 
@@ -229,7 +246,7 @@ _PILOT_COLUMNS = ("mechwarrior", "aerospace_pilot")
 _CREW_COLUMNS = ("vehicle_crew",)
 
 
-def _recruit_column(state: CampaignState, cmd: HirePerson) -> str | None:
+def _recruit_column(state: CampaignState, cmd: HirePerson, vehicle_crew: bool) -> str | None:
     """The Recruit column the hire takes a found person from; None when no count applies.
 
     Ruling R-HIRE-2: on the strategic map people are hired only from what the side's Recruit
@@ -239,11 +256,19 @@ def _recruit_column(state: CampaignState, cmd: HirePerson) -> str | None:
     if state.strategic is None or cmd.note is not None:
         return None
     found = state.strategic.recruits.get(cmd.side_id, {})
-    columns = _CREW_COLUMNS if cmd.vehicle_crew else _PILOT_COLUMNS
+    columns = _CREW_COLUMNS if vehicle_crew else _PILOT_COLUMNS
+    if cmd.hire_as is not None:
+        columns = (cmd.hire_as,)
     for column in columns:
         if found.get(column, 0) > 0:
             return column
-    what = "vehicle crews" if cmd.vehicle_crew else "MechWarriors or AeroSpace pilots"
+    what = (
+        cmd.hire_as.replace("_", " ") + "s"
+        if cmd.hire_as is not None
+        else "vehicle crews"
+        if vehicle_crew
+        else "MechWarriors or AeroSpace pilots"
+    )
     raise Refusal(
         "no_recruit",
         f"hiring needs a recruit found by a Recruit action (lines 220-231, R-HIRE-2): side "
@@ -339,6 +364,7 @@ def _evolve_hired(state: CampaignState, e: PersonHired) -> CampaignState:
         unit_id=None,
         gunnery=e.gunnery,
         piloting=e.piloting,
+        seat_type=e.seat_type,
     )
     state = _pay(state, e.pool_id, -e.cost_sp)
     state = replace(state, people={**state.people, e.person_id: person})

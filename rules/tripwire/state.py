@@ -63,6 +63,9 @@ class Person:
     status: PersonStatus = PersonStatus.ACTIVE
     healed_in_track: int | None = None  # the track count when last healed (one hit per track)
     death_rolled: bool = False  # the death roll for the current 5 hits has been made
+    # The L124 type a hire was hired as ("BattleMech", "vehicle", "aerospace fighter", R-SEAT-2);
+    # None: not hired, or hired before the type was recorded.
+    seat_type: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -106,6 +106,7 @@ class ToeTables:
     transfer: SourceRef
     infantry: SourceRef
     seat_types: dict[UnitKind, str]  # kind -> the L124 type name
+    hired_types: dict[str, str]  # Recruit column -> the L124 type name of a hire from it
 
 
 @cache
@@ -123,6 +124,7 @@ def toe_tables() -> ToeTables:
         transfer=source_of(section(data, "transfer")),
         infantry=source_of(section(data, "infantry")),
         seat_types=types,
+        hired_types={str(r["recruit_column"]): str(r["name"]) for r in rows(data, "seat_type")},
     )
 
 
@@ -344,16 +346,18 @@ def _decide_seat(state: CampaignState, cmd: SeatCrew, dice: Dice, rules: TripWir
                 "transferred from one unit to another'",
                 tt.transfer,
             )
-        if current is not None:
-            before = tt.seat_types.get(current.kind)
-            if before is not None and before != seat_type and cmd.note is None:
-                raise Refusal(
-                    "not_same_type",
-                    f"{person.name} crews a {before}, not a {seat_type}: a unit is crewed by "
-                    "a person 'of the same type (e.g. BattleMech, or Vehicle)'; the referee "
-                    "may seat them anyway with --referee NAME --reason TEXT",
-                    tt.same_type,
-                )
+    current = state.units.get(person.unit_id) if person.unit_id is not None else None
+    # R-SEAT-2: the type of the unit they last crewed, else the type they were hired as.
+    before = tt.seat_types.get(current.kind) if current is not None else person.seat_type
+    if before is not None and before != seat_type and cmd.note is None:
+        crews = "crews a" if current is not None else "was hired as a"
+        raise Refusal(
+            "not_same_type",
+            f"{person.name} {crews} {before}, not a {seat_type}: a unit is crewed by "
+            "a person 'of the same type (e.g. BattleMech, or Vehicle)'; the referee "
+            "may seat them anyway with --referee NAME --reason TEXT",
+            tt.same_type,
+        )
     return [
         CrewSeated(
             unit_id=unit.unit_id,

@@ -171,3 +171,30 @@ def test_salvage_is_kept_only_with_space_and_a_hired_pilot_crews_it(tmp_path: Pa
     assert "crewed" in _refused("salvage", "seat", "--db", db, "--unit", jenner, "--person", "ivo")
     help_text = _ok("salvage", "--help")
     assert "only if they have space in there TO&E" in help_text and "examples:" in help_text
+
+
+def test_a_hire_says_what_was_hired_and_crews_only_that_type(tmp_path: Path) -> None:
+    """L124 "of the same type (e.g. BattleMech, or Vehicle)", ruling R-SEAT-2: `spend hire --as`
+    records the Recruit column hired; a vehicle crew is refused a 'Mech, a MechWarrior takes it."""
+    red = [("Griffin", "GRF-1N", 4, 5, n == 0) for n in range(11)]
+    blue = [("Jenner", "JR7-D", 4, 5, False)]
+    db = _campaign(tmp_path, red, blue)
+    report = json.loads(_ok("report", "--db", db, "--json"))
+    jenner = next(u["id"] for u in report["units"] if u["chassis"] == "Jenner")
+    _ok("battle", "fate", "--db", db, "--unit", jenner, "--fate", "captured",
+        "--side", "loyalist", *REFEREE)  # fmt: skip
+    _ok("salvage", "keep", "--db", db, "--unit", jenner, "--company", "Company 1",
+        "--lance", "Lance 1")  # fmt: skip
+    _ok("pool", "open", "--db", db, "--side", "loyalist", "--id", "fdb", "--name", "FDB",
+        "--location", "Forward Deployment Base", "--balance", "1000")  # fmt: skip
+    hire = ("spend", "hire", "--db", db, "--side", "loyalist", "--pool", "fdb",
+            "--gunnery", "4", "--piloting", "5")  # fmt: skip
+    _ok(*hire, "--name", "Vic Ortega", "--id", "vic", "--as", "vehicle-crew")
+    said = _refused("salvage", "seat", "--db", db, "--unit", jenner, "--person", "vic")
+    assert "line 124" in said and "Vic Ortega was hired as a vehicle, not a BattleMech" in said
+    _ok(*hire, "--name", "Mia Rhee", "--id", "mia", "--as", "mechwarrior")
+    assert "CrewSeated" in _ok("salvage", "seat", "--db", db, "--unit", jenner, "--person", "mia")
+    # Without --as the hire is of no type off the map: a warning says so.
+    done = mekref(*hire, "--name", "Ivo Rask", "--id", "ivo")
+    assert done.returncode == 0 and "warning: no --as" in done.stderr
+    assert "--as {mechwarrior,aerospace-pilot,vehicle-crew}" in _ok("spend", "hire", "--help")

@@ -108,7 +108,12 @@ def test_ruling_hiring_on_the_map_takes_what_the_recruit_roll_found() -> None:
                              specialities=())  # fmt: skip
 
     state = evolve(state, found(1, 2))  # the roll made two MechWarriors available
-    _, state = states.run(state, hire, replace(hire, person_id="n2", name="Ola"))
+    # Asked for an AeroSpace pilot, the MechWarriors found are not one (R-SEAT-2).
+    with pytest.raises(Refusal, match="no aerospace pilots available"):
+        states.run(state, replace(hire, hire_as="aerospace_pilot"))
+    events, state = states.run(state, hire, replace(hire, person_id="n2", name="Ola"))
+    # A pilot taken from the MechWarrior column is a MechWarrior (R-SEAT-2).
+    assert events[0].seat_type == "BattleMech" and state.people["n1"].seat_type == "BattleMech"
     with pytest.raises(Refusal, match="none found"):
         states.run(state, replace(hire, person_id="n3", name="Pim"))
     with pytest.raises(Refusal, match="vehicle crews"):

@@ -186,3 +186,51 @@ def test_ruling_r_seat_2_dead_captive_and_another_type_are_refused() -> None:
     assert caught.value.code == "captive"
     _, ok = states.run(state, SeatCrew(unit_id="b1", person_id="p-r12", actor="t"))
     assert ok.units["b1"].crew == ("p-r12",)
+
+
+def test_ruling_r_seat_2_a_hire_crews_the_type_hired() -> None:
+    # L124: "replaced by another unassigned Pilot or from another Combat Unit of the same type
+    # (e.g. BattleMech, or Vehicle)"; the Recruit table's columns say what was hired (R-SEAT-2).
+    state = _wreck(_captured(), "r12")
+    _, state = states.run(state, KeepSalvage(unit_id="b1", company="A", lance="L1", actor="t"))
+
+    def hire(pid: str, hire_as: str | None, vehicle_crew: bool = False) -> CampaignState:
+        _, after = states.run(
+            state,
+            HirePerson(person_id=pid, side_id="red", pool_id="base", name=f"Hired {pid}",
+                       gunnery=4, piloting=5, hire_as=hire_as, vehicle_crew=vehicle_crew,
+                       actor="t"),
+        )  # fmt: skip
+        assert isinstance(after, CampaignState)
+        return after
+
+    crew = hire("h-crew", "vehicle_crew")
+    assert crew.people["h-crew"].seat_type == "vehicle"
+    assert crew.pools["base"].balance == state.pools["base"].balance - 200  # L89: 200
+    with pytest.raises(Refusal, match="line 124") as caught:
+        states.run(crew, SeatCrew(unit_id="b1", person_id="h-crew", actor="t"))
+    assert caught.value.code == "not_same_type" and "hired as a vehicle" in str(caught.value)
+    flyer = hire("h-air", "aerospace_pilot")
+    with pytest.raises(Refusal, match="line 124"):
+        states.run(flyer, SeatCrew(unit_id="b1", person_id="h-air", actor="t"))
+    # --vehicle-crew says the same as hire_as="vehicle_crew".
+    assert hire("h-veh", None, vehicle_crew=True).people["h-veh"].seat_type == "vehicle"
+    # The referee may seat them anyway, recorded.
+    events, _ = states.run(crew, SeatCrew(unit_id="b1", person_id="h-crew", note=NOTE,
+                                             actor="Ann"))  # fmt: skip
+    assert isinstance(events[0], CrewSeated) and events[0].note == NOTE
+    # A MechWarrior takes the 'Mech; a hire that said nothing (off the map) may take any seat.
+    warrior = hire("h-mw", "mechwarrior")
+    assert warrior.people["h-mw"].seat_type == "BattleMech"
+    _, seated = states.run(warrior, SeatCrew(unit_id="b1", person_id="h-mw", actor="t"))
+    assert seated.units["b1"].crew == ("h-mw",)
+    untyped = hire("h-any", None)
+    assert untyped.people["h-any"].seat_type is None
+    states.run(untyped, SeatCrew(unit_id="b1", person_id="h-any", actor="t"))
+    # Not a column of the Recruit table, or two answers: refused.
+    for bad in (dict(hire_as="infantry"), dict(hire_as="mechwarrior", vehicle_crew=True)):
+        with pytest.raises(Refusal) as caught:
+            states.run(state, HirePerson(person_id="x", side_id="red", pool_id="base",
+                                         name="X", gunnery=4, piloting=5, actor="t",
+                                         **bad))  # type: ignore[arg-type]  # fmt: skip
+        assert caught.value.code == "bad_hire_type"

@@ -400,3 +400,77 @@ def test_the_console_script_heals_only_where_the_person_stands(tmp_path: Path) -
                      "--referee", "Ann", "--reason", "MASH truck with the lance")  # fmt: skip
     assert vouched.returncode == 0, vouched.stderr
     assert "Ann" in vouched.stdout
+
+
+def test_the_battle_bill_worked_in_campaign_md_over_two_days() -> None:
+    """docs/campaign.md, "Worked example: a battle's bill with a half-ton bin, a battle armour
+    bin and a Clan squad": the damage read from the battle file as `battle ingest` reads it,
+    then paid in Bagnorgeio where the Bulldog and the Elementals stand (two technicians, L63;
+    12 hours a day, L64): 32 SP and 17 hours, 12 on day 1 and 5 on day 2."""
+    from mekref.adapters.megamek.blk_reader import parse_blk
+    from mekref.adapters.megamek.condition import merge_condition
+    from mekref.adapters.megamek.mul_model import Section
+    from mekref.rules.tripwire.battle_input import loadout_of, unit_damage
+    from mekref.rules.tripwire.model import TechBase
+
+    # The same battle files as the test of the bill's prices through the console script.
+    files = pytest.importorskip("battle.test_battle_worked_bill")
+
+    units = Path(__file__).resolve().parents[1] / "fixtures" / "megamek" / "units"
+    blk = {
+        "L-BLD": ("Bulldog Medium Tank.blk", files.tank, UnitKind.COMBAT_VEHICLE),
+        "L-ELM": ("Elemental Battle Armor [Laser](Sqd5).blk", files.squad, UnitKind.BATTLE_ARMOR),
+    }
+    damage = {}
+    for uid, (name, entity, kind) in blk.items():
+        design = parse_blk((units / name).read_text(encoding="utf-8"), name)
+        loadout = loadout_of(merge_condition(entity(Section.UNIT, fought=False), design))
+        fought = merge_condition(entity(Section.SURVIVORS, fought=True), design)
+        damage[uid] = unit_damage(fought, kind, loadout)
+    rows = (
+        ("L-BLD", "Bulldog Medium Tank", "", UnitKind.COMBAT_VEHICLE, 60, 700, 4, "tracked",
+         "Militia", 5),
+        ("L-ELM", "Elemental Battle Armor", "[Laser](Sqd5)", UnitKind.BATTLE_ARMOR, 1, 400, 1,
+         "leg", "Militia", 5),
+    )  # fmt: skip
+    commands = list(setup_commands(("city", CITY, ("L-BLD", "L-ELM"))))
+    for i, c in enumerate(commands):
+        if isinstance(c, ImportForce) and c.side_id == "loyalist":
+            force = world._force((*world.LOYALIST, *EXTRA, *rows))
+            companies = tuple(
+                replace(co, lances=tuple(
+                    replace(la, units=tuple(
+                        replace(u, tech_base=TechBase.CLAN, troopers=5)
+                        if u.unit_id == "L-ELM" else u
+                        for u in la.units))
+                    for la in co.lances))
+                for co in force.companies
+            )  # fmt: skip
+            commands[i] = replace(c, force=replace(force, companies=companies))
+        if isinstance(c, StartStrategicMap):
+            commands[i] = replace(c, mobility=(
+                *c.mobility,
+                UnitMobility(unit_id="L-BLD", walk_mp=4, mode="tracked"),
+                UnitMobility(unit_id="L-ELM", walk_mp=1, mode="leg"),
+            ))  # fmt: skip
+    state, _ = world.run(CampaignState(), *commands)
+    assert state.units["L-ELM"].tech_base is TechBase.CLAN
+    state = replace(state, battles=replace(state.battles, unit_damage=damage))
+    jobs = (
+        ("L-ELM", RepairTask.REARM), ("L-ELM", RepairTask.ARMOR),
+        ("L-BLD", RepairTask.REARM), ("L-BLD", RepairTask.ARMOR),
+        ("L-BLD", RepairTask.INTERNAL), ("L-BLD", RepairTask.ARMOR),
+    )  # fmt: skip
+    after, events = world.run(state, *(_repair(u, "city", t) for u, t in jobs))
+    done = [e for e in events if isinstance(e, UnitRepaired)]
+    assert [(e.unit_id, e.cost_sp, e.tech_hours, e.work_days) for e in done] == [
+        ("L-ELM", 5, 1, ((1, 1),)),            # L85: 1 t x 5
+        ("L-ELM", 5, 3, ((1, 3),)),            # L78 x L93: 1 x 1 t x 2.5 x 2
+        ("L-BLD", 5, 1, ((1, 1),)),            # L85: 17/20 t x 5 = 4.25 -> 5
+        ("L-BLD", 5, 3, ((1, 3),)),            # L76: Front 14 x 30/104 = 4.04 -> 5
+        ("L-BLD", 6, 6, ((1, 4), (2, 2))),     # L77: 3 x 60/30 = 6
+        ("L-BLD", 6, 3, ((2, 3),)),            # L76: Turret 20 x 30/104 = 5.77 -> 6
+    ]  # fmt: skip
+    assert after.pools["city"].balance == 1000 - 32
+    assert after.strategic is not None
+    assert after.strategic.repair_ready == {"L-ELM": 1, "L-BLD": 2}
