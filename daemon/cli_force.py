@@ -56,6 +56,7 @@ from mekref.rules.tripwire.battle_model import AmmoBinLoad
 from mekref.rules.tripwire.commanders import commanders_of
 from mekref.rules.tripwire.commands import ImportForce
 from mekref.rules.tripwire.designs import record_designs, rules_tech_base, suit_tons
+from mekref.rules.tripwire.force_from_design import anti_mech_capable, design_roles
 from mekref.rules.tripwire.model import (
     Company,
     CrewSkills,
@@ -124,64 +125,6 @@ class ImportedUnit:
     loadout: tuple[AmmoBinLoad, ...]
     notes: tuple[str, ...]
     design: UnitDesign | None = None
-
-
-#: MegaMek artillery weapons (Total Warfare's artillery), by their names without spaces,
-#: dashes or case: "ISArrowIV", "Long Tom Cannon", "BA Tube Artillery".
-_ARTILLERY = ("arrowiv", "longtom", "sniper", "thumper", "cruisemissile", "tubeartillery")
-#: Recovery gear that makes a unit the company's salvage unit (L20, ruling R-FORCE-8): MegaMek's
-#: names of the Lift Hoist ("Lift Hoist", "LiftHoist", "ISLiftHoist", "CLLiftHoist", "Lift
-#: Hoist/Arresting Hoist") and of the Salvage Arm, compared without case, spaces or dashes.
-_SALVAGE_GEAR = ("lifthoist", "salvagearm")
-#: MegaMek's anti-'Mech gear for conventional infantry ("Anti-Mek Gear" and its lookup names).
-_ANTI_MEK_GEAR = ("antimekgear", "antimechgear")
-#: Battle armor of these weight classes has no anti-'Mech attacks (L47: "Heavy Assault BA").
-_NO_ANTI_MECH_BA = frozenset({"heavy", "assault"})
-
-
-def design_roles(design: UnitDesign) -> set[UnitRole]:
-    """The force-construction flags a design answers: omni, the compact quirk (L11: "additional
-    BattleMechs may be taken is they have the compact quirk"), artillery weapons (L21)."""
-    roles: set[UnitRole] = set()
-    if design.omni:
-        roles.add(UnitRole.OMNI)
-    if any(q.strip().lower() in ("compact_mech", "compact_mek") for q in design.quirks):
-        roles.add(UnitRole.COMPACT)
-    names = (_plain(e.name) for e in design.equipment)
-    names_seen = tuple(names)
-    if any(key in name for name in names_seen for key in _ARTILLERY):
-        roles.add(UnitRole.ARTILLERY)
-    if any(key in name for name in names_seen for key in _SALVAGE_GEAR):
-        roles.add(UnitRole.SALVAGE)
-    return roles
-
-
-def _plain(name: str) -> str:
-    return "".join(ch for ch in name.lower() if ch.isalnum())
-
-
-def anti_mech_capable(
-    design: UnitDesign | None, kind: UnitKind, motive: InfantryMotive | None
-) -> bool | None:
-    """Whether an infantry unit can make anti-'Mech attacks (L47: "any Infantry unit with no
-    AntiMech capability e.g. No AntiMech kit, Mechanised or Heavy Assault BA) has an AntiMech
-    skill of 8"); None: no design says so (ruling R-FORCE-9).
-
-    Conventional infantry has it with anti-'Mech gear: the design's "Anti-Mek Gear", or a
-    ``<antimek>`` entry other than 8 (MegaMek reads older files so); mechanised platoons never.
-    Battle armor has it unless it is of the Heavy or Assault weight class."""
-    if kind is UnitKind.BATTLE_ARMOR:
-        if design is None or design.ba_weight_class is None:
-            return None
-        return design.ba_weight_class.casefold() not in _NO_ANTI_MECH_BA
-    if motive is InfantryMotive.MECHANISED:
-        return False
-    if design is None:
-        return None
-    entry = design.extra.get("antimek", ())
-    if entry and entry[0].strip() not in ("", "8"):
-        return True
-    return any(_plain(e.name) in _ANTI_MEK_GEAR for e in design.equipment)
 
 
 def rules_kind(kind: ak.UnitKind) -> UnitKind | None:

@@ -482,10 +482,13 @@ def _report(args: argparse.Namespace) -> int:
     with opened(args.db) as app:
         campaign_id = campaign_id_of(app.store, args.campaign)
         game = app.runner.game(campaign_id)
-        loaded = app.runner.load(campaign_id)
-        sections = game.summarize(loaded.state) if game.summarize is not None else None
-    if sections is None:
-        # TripWire's books have their own report (units, bills, people, pools, the ending).
+        summarize = game.summarize
+        if summarize is not None:
+            loaded = app.runner.load(campaign_id)
+            sections = summarize(loaded.state)
+    if summarize is None:
+        # TripWire's books have their own report (units, bills, people, pools, the ending),
+        # which folds the campaign itself.
         from mekref.daemon import cli_report
 
         args.campaign = campaign_id

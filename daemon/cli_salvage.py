@@ -31,9 +31,8 @@ from mekref.daemon.cli_campaign import (
     print_json,
     referee_note,
 )
-from mekref.daemon.cli_spend import describe
+from mekref.daemon.cli_spend import describe, sell_command
 from mekref.rules.messages import Command
-from mekref.rules.tripwire.battle_spending import Disposal, DisposeUnit
 from mekref.rules.tripwire.state import CampaignState, PersonStatus
 from mekref.rules.tripwire.toe import (
     SALVAGE_COMPANY,
@@ -69,10 +68,6 @@ def _keep(a: argparse.Namespace) -> Command:
     )
 
 
-def _sell(a: argparse.Namespace) -> Command:
-    return DisposeUnit(unit_id=a.unit, pool_id=a.pool, how=Disposal.SELL, actor="cli")
-
-
 def _seat(a: argparse.Namespace) -> Command:
     note = referee_note(a)
     return SeatCrew(
@@ -98,7 +93,7 @@ def register(sub: Any) -> None:
     a.add_argument("--company", required=True, help="a company of the side, e.g. Alpha")
     a.add_argument("--lance", required=True, help="the lance it joins, e.g. Fire")
     add_referee(a)  # keep without TO&E space, on the referee's word
-    a = action("sell", "sell a captured unit for WP (as spend sell)", _sell)
+    a = action("sell", "sell a captured unit for WP (as spend sell)", sell_command)
     a.add_argument("--unit", required=True, metavar="UNIT_ID")
     a.add_argument("--pool", required=True, metavar="POOL_ID", help="the pool that receives")
     a = action("seat", "seat a person in no unit in a unit without a crew", _seat)

@@ -171,7 +171,7 @@ def _scrap(a: argparse.Namespace) -> Command:
     return DisposeUnit(unit_id=a.unit, pool_id=a.pool, how=Disposal.SCRAP, actor="cli")
 
 
-def _sell(a: argparse.Namespace) -> Command:
+def sell_command(a: argparse.Namespace) -> Command:
     return DisposeUnit(unit_id=a.unit, pool_id=a.pool, how=Disposal.SELL, actor="cli")
 
 
@@ -334,7 +334,7 @@ def register(sub: Any) -> None:
     a.add_argument("--lance", required=True)
     a.add_argument("--formation", required=True)
     _unit_pool(action("scrap", "scrap a unit for WP", _scrap))
-    _unit_pool(action("sell", "sell a fully repaired unit", _sell))
+    _unit_pool(action("sell", "sell a fully repaired unit", sell_command))
     a = action("ransom", "pay 100 WP to get a captured person back (at campaign end)", _ransom)
     _person_pool(a)
     add_referee(a)

@@ -13,8 +13,8 @@ from console_script import mekref
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.unit_file import parse_unit_file
-from mekref.daemon.cli_force import anti_mech_capable, design_roles
 from mekref.daemon.samples.ginestra import FOLDER
+from mekref.rules.tripwire.force_from_design import anti_mech_capable, design_roles
 from mekref.rules.tripwire.model import InfantryMotive, UnitKind, UnitRole
 
 UNITS = Path(__file__).parents[1] / "fixtures" / "megamek" / "units"

@@ -6,41 +6,23 @@ from __future__ import annotations
 from pathlib import Path
 
 from console_script import mekref
-
-from mekref.daemon.samples.ginestra import FOLDER
-
-UNITS = Path(__file__).parents[1] / "fixtures" / "megamek" / "units"
-
-
-def _ok(*args: str) -> str:
-    done = mekref(*args)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+from ginestra_cli import day_zero, ok
 
 
 def test_resolve_names_the_sides_and_formations_without_orders(tmp_path: Path) -> None:
-    db = str(tmp_path / "g.db")
-    _ok("campaign", "new", "--db", db, "--name", "G", "--seed", "1",
-        "--side", "loyalist:L", "--side", "rebel:R")  # fmt: skip
-    for side in ("loyalist", "rebel"):
-        _ok("force", "import", "--db", db, "--side", side, str(FOLDER / f"{side}.mul"),
-            "--units-dir", str(UNITS), "--unchecked",
-            "--referee", "Ref", "--reason", "x")  # fmt: skip
-    _ok("turn", "setup", "--db", db)
-    _ok(
-        "orders", "submit", "--db", db, "--side", "loyalist", "--day", "1", "--order", "alpha:guard"
-    )
+    db = day_zero(tmp_path)
+    ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1", "--order", "alpha:guard")
     refused = mekref("orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
                      "--order", "bravo:hold")  # fmt: skip
     assert refused.returncode == 3
-    out = " ".join(_ok("turn", "resolve", "--db", db, "--day", "1").split())
+    out = " ".join(ok("turn", "resolve", "--db", db, "--day", "1").split())
     assert (
         "loyalist: no order for l-air, l-guard, l-militia for day 1: those formations stayed "
         "where they were and took no action"
     ) in out
     assert "rebel: no orders at all for day 1" in out
-    _ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "2",
+    ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "2",
         "--order", "alpha:guard", "--order", "l-air:rest", "--order", "l-guard:guard",
         "--order", "l-militia:guard")  # fmt: skip
-    out = " ".join(_ok("turn", "resolve", "--db", db, "--day", "2").split())
+    out = " ".join(ok("turn", "resolve", "--db", db, "--day", "2").split())
     assert "loyalist:" not in out and "rebel: no orders at all for day 2" in out

@@ -7,51 +7,30 @@ import json
 from pathlib import Path
 
 from console_script import mekref
-
-from mekref.daemon.samples.ginestra import FOLDER
-
-UNITS = Path(__file__).parents[1] / "fixtures" / "megamek" / "units"
-
-
-def _ok(*args: str) -> str:
-    done = mekref(*args)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def _day_zero(tmp_path: Path) -> str:
-    db = str(tmp_path / "g.db")
-    _ok("campaign", "new", "--db", db, "--name", "G", "--seed", "1",
-        "--side", "loyalist:L", "--side", "rebel:R")  # fmt: skip
-    for side in ("loyalist", "rebel"):
-        _ok("force", "import", "--db", db, "--side", side, str(FOLDER / f"{side}.mul"),
-            "--units-dir", str(UNITS), "--unchecked",
-            "--referee", "Ref", "--reason", "x")  # fmt: skip
-    _ok("turn", "setup", "--db", db)
-    return db
+from ginestra_cli import day_zero, ok
 
 
 def test_route_gives_the_path_and_todays_order_which_the_rules_accept(tmp_path: Path) -> None:
-    db = _day_zero(tmp_path)
+    db = day_zero(tmp_path)
     # Alpha (the Ginestra sample) stands in 1105 with 3 MP a day; 1210 is 6 hexes off.
-    shown = _ok("route", "--db", db, "--side", "loyalist", "--formation", "alpha", "--to", "1210")
+    shown = ok("route", "--db", db, "--side", "loyalist", "--formation", "alpha", "--to", "1210")
     assert "alpha from 1105 to 1210" in shown and "3 MP a day off the road" in shown
-    plan = json.loads(_ok("route", "--db", db, "--side", "loyalist", "--formation", "alpha",
+    plan = json.loads(ok("route", "--db", db, "--side", "loyalist", "--formation", "alpha",
                           "--to", "1210", "--json"))  # fmt: skip
     assert plan["path"][-1] == "1210" and plan["cost_mp"] >= len(plan["path"])
     assert plan["today"] == plan["path"][: len(plan["today"])] and plan["today"]
     assert plan["order"] == "alpha:move:" + ",".join(plan["today"])
     # Today's part is an order the rules accept as it is.
-    stored = _ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
+    stored = ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
                  "--order", plan["order"])  # fmt: skip
     assert "1 order(s) stored" in stored
-    forced = json.loads(_ok("route", "--db", db, "--side", "loyalist", "--formation", "alpha",
+    forced = json.loads(ok("route", "--db", db, "--side", "loyalist", "--formation", "alpha",
                             "--to", "1210", "--forced-march", "--json"))  # fmt: skip
     assert len(forced["today"]) > len(plan["today"]) and forced["action"] == "forced_march"
 
 
 def test_route_refuses_what_it_cannot_plan_in_one_line(tmp_path: Path) -> None:
-    db = _day_zero(tmp_path)
+    db = day_zero(tmp_path)
     for formation, to, said in (
         ("alpha", "2020", "to: 2020 is off the map"),
         ("bravo", "1210", "'bravo' is not a formation of 'loyalist'"),  # the enemy's: no leak

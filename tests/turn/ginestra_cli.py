@@ -1,0 +1,31 @@
+"""The Ginestra sample at Day Zero through the installed console script, for CLI tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from console_script import mekref
+
+from mekref.daemon.samples.ginestra import FOLDER
+
+UNITS = Path(__file__).parents[1] / "fixtures" / "megamek" / "units"
+
+
+def ok(*args: str) -> str:
+    """Run ``mekref ARGS``; it must succeed. Returns what it printed."""
+    done = mekref(*args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def day_zero(tmp_path: Path) -> str:
+    """A new store with both Ginestra forces imported and the map set up; returns its path."""
+    db = str(tmp_path / "g.db")
+    ok("campaign", "new", "--db", db, "--name", "G", "--seed", "1",
+       "--side", "loyalist:L", "--side", "rebel:R")  # fmt: skip
+    for side in ("loyalist", "rebel"):
+        ok("force", "import", "--db", db, "--side", side, str(FOLDER / f"{side}.mul"),
+           "--units-dir", str(UNITS), "--unchecked",
+           "--referee", "Ref", "--reason", "x")  # fmt: skip
+    ok("turn", "setup", "--db", db)
+    return db
