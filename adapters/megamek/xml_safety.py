@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from lxml import etree
 
@@ -138,17 +138,27 @@ def stray_ampersand_notice(line: int, count: int) -> Notice:
     return Notice(line, message)
 
 
-def safe_parser_options() -> dict[str, bool]:
+class SafeParserOptions(TypedDict):
+    resolve_entities: bool
+    no_network: bool
+    load_dtd: bool
+    dtd_validation: bool
+    huge_tree: bool
+    remove_pis: bool
+    collect_ids: bool
+
+
+def safe_parser_options() -> SafeParserOptions:
     """lxml parser options for untrusted bytes: no entities, network, DTD or PIs."""
-    return {
-        "resolve_entities": False,
-        "no_network": True,
-        "load_dtd": False,
-        "dtd_validation": False,
-        "huge_tree": False,
-        "remove_pis": True,
-        "collect_ids": False,
-    }
+    return SafeParserOptions(
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        dtd_validation=False,
+        huge_tree=False,
+        remove_pis=True,
+        collect_ids=False,
+    )
 
 
 def syntax_error(exc: etree.XMLSyntaxError, last_line: int, path: str) -> MulReadError:

@@ -21,6 +21,7 @@ import codecs
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any, cast
 
 from lxml import etree
 
@@ -105,7 +106,7 @@ def stream_untrusted_xml(
     try:
         for piece in escapes.slices(ranges):
             parser.feed(piece)
-            done = [element for _event, element in parser.read_events()]
+            done = [cast(etree._Element, element) for _event, element in parser.read_events()]
             if not done:
                 continue
             if refused is None:
@@ -115,7 +116,7 @@ def stream_untrusted_xml(
                     refused = exc
             if refused is not None:
                 for element in done:
-                    element.clear(keep_tail=True)
+                    _empty(element)
         root = parser.close()
     except etree.XMLSyntaxError as exc:
         raise syntax_error(exc, _last_line(body, start), path) from None
@@ -148,9 +149,15 @@ def _take(
                 element, path, size, limits, depth=depth, count=True, counted=emptied
             )
         if consume(element):
-            element.clear(keep_tail=True)
+            _empty(element)
             emptied += inside
     return emptied
+
+
+def _empty(element: etree._Element) -> None:
+    # Its tail is the whitespace after it, part of its parent's text: kept. (The stubs do not
+    # know the keyword.)
+    cast(Any, element).clear(keep_tail=True)
 
 
 class _Escapes:

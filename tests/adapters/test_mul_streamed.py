@@ -19,13 +19,13 @@ from mekref.adapters.megamek import xml_stream
 from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
-from mekref.adapters.megamek.xml_safety import ReadLimits
+from mekref.adapters.megamek.xml_safety import DEFAULT_LIMITS, ReadLimits
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "megamek"
 MULS = sorted(FIXTURES.glob("*.mul"))
 
 
-def _outcome(data: bytes, *, stream: bool, limits: ReadLimits = ReadLimits()) -> object:
+def _outcome(data: bytes, *, stream: bool, limits: ReadLimits = DEFAULT_LIMITS) -> object:
     try:
         return read_mul_bytes(data, "f.mul", stream=stream, limits=limits)
     except MulReadError as exc:
@@ -34,7 +34,7 @@ def _outcome(data: bytes, *, stream: bool, limits: ReadLimits = ReadLimits()) ->
         return re.sub(r"not well-formed XML: .*? \(", "not well-formed XML (", str(exc))
 
 
-def _same(data: bytes, limits: ReadLimits = ReadLimits()) -> None:
+def _same(data: bytes, limits: ReadLimits = DEFAULT_LIMITS) -> None:
     whole = _outcome(data, stream=False, limits=limits)
     streamed = _outcome(data, stream=True, limits=limits)
     assert streamed == whole
