@@ -10,8 +10,9 @@ there is no ``/proc``: on Linux it starts from the forking process's peak) of a 
 process that imports lxml and the reader, reads the file's bytes and then does one of: nothing
 (the baseline: the interpreter, the imports and the bytes), bare ``lxml.etree.fromstring`` (the
 tree alone), or ``read_mul_bytes`` (the typed model; its size and element-count caps, 32 MiB
-and 250,000 elements, lifted through ``ReadLimits``, as a caller reading a large battle file
-would). The figure judged is the growth over the baseline, as a multiple of the file size.
+and 250,000 elements, lifted through ``ReadLimits``, as ``--max-file-mb`` does). Files over
+4 MiB are read entity by entity (``adapters/megamek/xml_stream.py``), smaller ones as a whole
+tree. The figure judged is the growth over the baseline, as a multiple of the file size.
 Replay's peak RSS is in ``bench.replay``.
 """
 
@@ -41,6 +42,8 @@ SOURCES = (
 SIZES = (1_000, 50_000)
 #: The goal from issue 15: the reader's memory at most 6x the file size (or a streamed read).
 GOAL_TIMES_FILE = 6.0
+#: Files over this size are read entity by entity (``mul_reader.STREAM_FROM_BYTES``).
+STREAM_FROM_BYTES = 4 * 1024 * 1024
 
 _CHILD = r"""
 import resource, sys
@@ -139,13 +142,15 @@ def main(argv: list[str] | None = None) -> int:
         lxml_growth = r["lxml_mb"] - r["baseline_mb"]
         ours_growth = r["mekref_mb"] - r["baseline_mb"]
         times_file = ours_growth / r["file_mb"]
+        streamed = r["file_mb"] * 1e6 > STREAM_FROM_BYTES
         table.add(
             f"MUL read memory, {int(r['entities']):,} entities ({r['file_mb']:.1f} MB)",
             f"lxml tree alone: +{lxml_growth:.0f} MB RSS ({lxml_growth / r['file_mb']:.1f}x file)",
-            f"+{ours_growth:.0f} MB RSS ({times_file:.1f}x file)",
+            f"+{ours_growth:.0f} MB RSS ({times_file:.1f}x file"
+            + (", streamed)" if streamed else ", whole tree)"),
             f"{_ratio(ours_growth, lxml_growth)} lxml",
-            f"<= {GOAL_TIMES_FILE:.0f}x the file",
-            times_file <= GOAL_TIMES_FILE,
+            f"<= {GOAL_TIMES_FILE:.0f}x the file, or streamed",
+            times_file <= GOAL_TIMES_FILE or streamed,
         )
     if args.json:
         print(json.dumps(results, indent=2))
