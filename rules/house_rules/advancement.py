@@ -10,7 +10,7 @@ priced by a guess.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mekref.rules.house_rules.pilots import lam_piloting_cost, rank_for
 from mekref.rules.house_rules.repairs import Rating
@@ -26,8 +26,8 @@ SKILL_RANGE = range(0, 9)
 class SkillCost:
     """The group's price of one step: lowering ``skill`` to ``to_level`` costs ``xp``."""
 
-    skill: str  # "piloting" or "gunnery"
-    to_level: int
+    skill: str = field(metadata={"allowed": ("piloting", "gunnery")})
+    to_level: int = field(metadata={"doc": "the level reached by the step (7 -> 6: 6)"})
     xp: int
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mekref.rules.house_rules.advancement import SkillCost
 from mekref.rules.messages import Command, RefereeNote, command_type
@@ -53,7 +53,7 @@ class SpendExperience(Command):
     """Lower one skill of a pilot by one point, paying its cost in experience (L153, L104)."""
 
     pilot_id: str
-    skill: str  # "piloting" or "gunnery"
+    skill: str = field(metadata={"allowed": ("piloting", "gunnery")})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -175,7 +175,8 @@ class TechnicianFeat(Command):
     """An exceptional feat of repair: 1 XP to the technician (L168)."""
 
     tech_id: str
-    feat: str  # "rebuild" (a severely damaged 'Mech) or "customization" (a major one)
+    #: "rebuild" (a severely damaged 'Mech) or "customization" (a major one).
+    feat: str = field(metadata={"allowed": ("rebuild", "customization")})
     unit_id: str
     omnimech: bool = False  # an OmniMech's customization earns nothing
 
@@ -206,6 +207,14 @@ class MaintenanceCheck(Command):
 
     unit_id: str  # the unit (or part) maintained
     #: The standard target number (technician skill and standard modifiers), before the -3.
-    target_number: int
+    target_number: int = field(
+        metadata={"doc": "the standard TN (technician skill and modifiers), before the house -3"}
+    )
     #: Its quality grade A (worst) to F (best); empty: the grade its last check left.
-    quality: str = ""
+    quality: str = field(
+        default="",
+        metadata={
+            "allowed": ("", "A", "B", "C", "D", "E", "F"),
+            "doc": "A worst to F best; empty: the grade the last check left",
+        },
+    )

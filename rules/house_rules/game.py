@@ -126,7 +126,8 @@ def _skill_costs(state: HouseState, cmd: c.SkillCosts, dice: Dice) -> list[Event
 
 def _spend(state: HouseState, cmd: c.SpendExperience, dice: Dice) -> list[Event]:
     """Line 153: experience "may be spent on the piloting and gunnery skill"; line 104: a LAM
-    pilot pays 6 more for each point of Piloting. One point per command."""
+    pilot pays 6 more for each point of Piloting. One point per command; ruling HOUSE-26: only
+    pilots still on the roster (not retired or dead) spend."""
     pilot = _pilot(state, cmd.pilot_id)
     if pilot.status in (PilotStatus.RETIRED, PilotStatus.KILLED):
         raise Refusal("cannot_spend", f"pilot {cmd.pilot_id!r} is {pilot.status}")
@@ -199,6 +200,8 @@ def _add_support(state: HouseState, cmd: c.AddSupportStaff, dice: Dice) -> list[
 
 
 def _contract(state: HouseState, cmd: c.ContractServed, dice: Dice) -> list[Event]:
+    """Line 170, ruling HOUSE-29: the referee lists who served; medics are listed but gain
+    nothing, technicians are refused (they earn by feats, line 168)."""
     if len(set(cmd.served)) != len(cmd.served):
         raise Refusal("duplicate_staff", "a person is listed twice")
     rule = load_tables().rule("experience", "support")
