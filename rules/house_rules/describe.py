@@ -147,7 +147,9 @@ def _maintenance(x: e.MaintenanceChecked) -> str:
     margin = f"margin {r.margin:+d}"
     if r.quality_after != r.quality_before:
         better = r.quality_after > r.quality_before
-        quality = f"quality {r.quality_before} -> {r.quality_after} ({'better' if better else 'worse'})"
+        quality = (
+            f"quality {r.quality_before} -> {r.quality_after} ({'better' if better else 'worse'})"
+        )
     else:
         quality = f"quality stays {r.quality_after}"
     if r.improve_needed is not None and r.quality_after <= r.quality_before:

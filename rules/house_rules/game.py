@@ -115,9 +115,7 @@ def _set_skills(state: HouseState, cmd: c.SetPilotSkills, dice: Dice) -> list[Ev
     assert piloting is not None and gunnery is not None
     rank = rank_name(piloting, gunnery)
     assert rank is not None
-    return [
-        e.PilotSkillsSet(pilot_id=cmd.pilot_id, piloting=piloting, gunnery=gunnery, rank=rank)
-    ]
+    return [e.PilotSkillsSet(pilot_id=cmd.pilot_id, piloting=piloting, gunnery=gunnery, rank=rank)]
 
 
 def _skill_costs(state: HouseState, cmd: c.SkillCosts, dice: Dice) -> list[Event]:

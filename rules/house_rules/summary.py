@@ -20,12 +20,10 @@ def summarize(state: HouseState) -> tuple[Section, ...]:
         f"{s.name} ({sid}), {s.role}: {s.xp} XP, {s.contracts} contracts"
         for sid, s in sorted(state.support.items())
     )
-    costs = tuple(
-        f"{c.skill.title()} to {c.to_level}: {c.xp} XP" for c in state.skill_costs
-    ) or ("not set: no experience can be spent (HRSkillCosts)",)
-    quality = tuple(
-        f"{uid}: quality {grade}" for uid, grade in sorted(state.quality.items())
+    costs = tuple(f"{c.skill.title()} to {c.to_level}: {c.xp} XP" for c in state.skill_costs) or (
+        "not set: no experience can be spent (HRSkillCosts)",
     )
+    quality = tuple(f"{uid}: quality {grade}" for uid, grade in sorted(state.quality.items()))
     jobs = tuple(
         f"{pid}: {j.job}, {len(j.attempts)} attempts"
         + (f", marks {' '.join(j.marks)}" if j.marks else "")

@@ -75,7 +75,9 @@ def test_pilots_join_with_their_skills_or_marked_unknown() -> None:
     wild = refused(state, c.AddPilot(actor="ref", pilot_id="x", name="X", piloting=9, gunnery=4))
     assert wild.code == "bad_skill"
     # An unknown pilot's skills are put on record once; afterwards only spending changes them.
-    _, state = run(c.SetPilotSkills(actor="ref", pilot_id="old", piloting=5, gunnery=4), state=state)
+    _, state = run(
+        c.SetPilotSkills(actor="ref", pilot_id="old", piloting=5, gunnery=4), state=state
+    )
     assert state.pilots["old"].piloting == 5
     again = refused(state, c.SetPilotSkills(actor="ref", pilot_id="old", piloting=3, gunnery=2))
     assert again.code == "skills_on_record"
@@ -85,8 +87,9 @@ def test_ruling_spending_needs_the_groups_costs_one_point_at_a_time() -> None:
     # L153: "Once starting experience is determined that experience may be spent on the piloting
     # and gunnery skill and on special abilities as described below." The costs "below" are not
     # in the text (ruling HOUSE-24): without the group's costs nothing is spent.
-    _, state = run(c.AddPilot(actor="ref", pilot_id="ana", name="Ana", starting_xp=30,
-                              piloting=7, gunnery=7))
+    _, state = run(
+        c.AddPilot(actor="ref", pilot_id="ana", name="Ana", starting_xp=30, piloting=7, gunnery=7)
+    )
     spend = c.SpendExperience(actor="ref", pilot_id="ana", skill="gunnery")
     missing = refused(state, spend)
     assert missing.code == "no_skill_cost" and "HRSkillCosts" in missing.message
@@ -193,7 +196,9 @@ def test_ruling_the_morale_skill_is_the_pilots_rank() -> None:
         ),
     )
     assert clash.code == "skill_mismatch"
-    none = refused(state, c.MoraleTestCommand(actor="ref", unit_id="u", turn=1, nationality="Davion"))
+    none = refused(
+        state, c.MoraleTestCommand(actor="ref", unit_id="u", turn=1, nationality="Davion")
+    )
     assert none.code == "no_skill"
 
 
@@ -238,12 +243,16 @@ def test_ruling_technicians_follow_their_mechwarrior_and_earn_by_feats() -> None
         state=state,
     )
     assert state.technicians["tess"].xp == 3
-    assert refused(
-        state, c.TechnicianFeat(actor="ref", tech_id="tess", feat="paint", unit_id="x")
-    ).code == "unknown_feat"
-    assert refused(
-        state, c.AddTechnician(actor="ref", tech_id="t2", name="T", pilot_id="nobody")
-    ).code == "unknown_pilot"
+    assert (
+        refused(
+            state, c.TechnicianFeat(actor="ref", tech_id="tess", feat="paint", unit_id="x")
+        ).code
+        == "unknown_feat"
+    )
+    assert (
+        refused(state, c.AddTechnician(actor="ref", tech_id="t2", name="T", pilot_id="nobody")).code
+        == "unknown_pilot"
+    )
 
 
 def test_support_staff_earn_one_xp_a_contract_but_medics_do_not() -> None:
@@ -260,17 +269,21 @@ def test_support_staff_earn_one_xp_a_contract_but_medics_do_not() -> None:
     )
     assert state.support["ada"].xp == 2 and state.support["ada"].contracts == 2
     assert state.support["doc"].xp == 0 and state.support["doc"].contracts == 1
-    served = [ev for ev in log if isinstance(ev, e.ContractServedDone)][0]
+    served = next(ev for ev in log if isinstance(ev, e.ContractServedDone))
     assert HOUSE_RULES.outcome(served) == "contract k1 served: ada +1 XP; doc none (medic)"
     tech = refused(state, c.ContractServed(actor="ref", contract_id="k3", served=("tess",)))
     assert tech.code == "technician_contract" and tech.source is not None
     assert tech.source.line == 170
-    assert refused(
-        state, c.AddSupportStaff(actor="ref", person_id="t2", name="T", role="Technician")
-    ).code == "technician_role"
-    assert refused(
-        state, c.ContractServed(actor="ref", contract_id="k3", served=("ghost",))
-    ).code == "unknown_staff"
+    assert (
+        refused(
+            state, c.AddSupportStaff(actor="ref", person_id="t2", name="T", role="Technician")
+        ).code
+        == "technician_role"
+    )
+    assert (
+        refused(state, c.ContractServed(actor="ref", contract_id="k3", served=("ghost",))).code
+        == "unknown_staff"
+    )
     staff = {s.title: s.lines for s in HOUSE_RULES.summarize(state)}["support staff"]
     assert staff == (
         "Ada (ada), administrator: 2 XP, 2 contracts",

@@ -23,13 +23,22 @@ class Game:
     def __init__(self, tmp_path: Path) -> None:
         self.db = str(tmp_path / "hr.db")
         start = mekref("game", "example", "--ruleset", "house_rules").stdout
-        began = mekref("game", "start", "--db", self.db, "--ruleset", "house_rules",
-                       "--name", "xp", "-", stdin=start)  # fmt: skip
+        began = mekref(
+            "game",
+            "start",
+            "--db",
+            self.db,
+            "--ruleset",
+            "house_rules",
+            "--name",
+            "xp",
+            "-",
+            stdin=start,
+        )
         assert began.returncode == 0, began.stderr
 
     def do(self, kind: str, **fields: Any) -> subprocess.CompletedProcess[str]:
-        args = ["game", "do", "--db", self.db, "--campaign", "xp", "--actor", "ref",
-                "--type", kind]  # fmt: skip
+        args = ["game", "do", "--db", self.db, "--campaign", "xp", "--actor", "ref", "--type", kind]
         for name, value in fields.items():
             args += ["--field", f"{name}={json.dumps(value)}"]
         return mekref(*args)
@@ -69,8 +78,10 @@ def test_a_pilot_earns_experience_in_a_battle_spends_it_and_the_report_shows_it(
     out = game.ok("HRSpendExperience", pilot_id="kai", skill="gunnery")
     assert "kai improves Gunnery 7 -> 6 for 4 XP, 0 XP left; rank Untrained -> Green" in out
     report = game.report()
-    assert "Kai (kai): 0 XP, 0 hits, active, 1 battles; Piloting 7, Gunnery 6, Green, " \
-           "4 XP spent" in report  # fmt: skip
+    assert (
+        "Kai (kai): 0 XP, 0 hits, active, 1 battles; Piloting 7, Gunnery 6, Green, "
+        "4 XP spent" in report
+    )
     assert "Old (old): 20 XP, 0 hits, active, 0 battles; Piloting/Gunnery not on record" in report
     data = json.loads(game.report("--json"))
     sections = {s["title"]: s["lines"] for s in data["sections"]}
@@ -86,8 +97,9 @@ def test_a_pilot_earns_experience_in_a_battle_spends_it_and_the_report_shows_it(
 def test_a_lam_pilot_technicians_support_staff_and_maintenance(tmp_path: Path) -> None:
     game = Game(tmp_path)
     game.ok("HRSkillCosts", costs=COSTS)
-    out = game.ok("HRAddPilot", pilot_id="lam", name="Lam", starting_xp=12, piloting=6,
-                  gunnery=5, lam=True)  # fmt: skip
+    out = game.ok(
+        "HRAddPilot", pilot_id="lam", name="Lam", starting_xp=12, piloting=6, gunnery=5, lam=True
+    )
     assert "a LAM pilot (+6 XP per Piloting point)" in out
     # L104: "LAM pilots must also spend 6 experience points in order to lower their piloting
     # skill by one" - on top of the group's 6 (ruling HOUSE-25).
@@ -97,8 +109,9 @@ def test_a_lam_pilot_technicians_support_staff_and_maintenance(tmp_path: Path) -
     game.ok("HRAddTechnician", tech_id="tess", name="Tess", pilot_id="lam")
     out = game.ok("HRTechnicianFeat", tech_id="tess", feat="rebuild", unit_id="phoenix-hawk")
     assert "technician tess: rebuild of phoenix-hawk, +1 XP" in out
-    omni = game.do("HRTechnicianFeat", tech_id="tess", feat="customization", unit_id="mad-cat",
-                   omnimech=True)  # fmt: skip
+    omni = game.do(
+        "HRTechnicianFeat", tech_id="tess", feat="customization", unit_id="mad-cat", omnimech=True
+    )
     assert omni.returncode != 0 and "OmniMech" in omni.stderr and "line 168" in omni.stderr
     # L170: support staff gain 1 XP per contract, medics none.
     game.ok("HRAddSupportStaff", person_id="ada", name="Ada", role="administrator")
@@ -109,9 +122,23 @@ def test_a_lam_pilot_technicians_support_staff_and_maintenance(tmp_path: Path) -
     out = game.ok("HRMaintenanceCheck", unit_id="phoenix-hawk", target_number=8, quality="C")
     assert "phoenix-hawk maintenance: " in out and "against 5 (8, house -3)" in out
     as_json = json.loads(
-        mekref("game", "do", "--db", game.db, "--campaign", "xp", "--actor", "ref", "--type",
-               "HRMaintenanceCheck", "--field", "unit_id=phoenix-hawk", "--field",
-               "target_number=8", "--json").stdout  # fmt: skip
+        mekref(
+            "game",
+            "do",
+            "--db",
+            game.db,
+            "--campaign",
+            "xp",
+            "--actor",
+            "ref",
+            "--type",
+            "HRMaintenanceCheck",
+            "--field",
+            "unit_id=phoenix-hawk",
+            "--field",
+            "target_number=8",
+            "--json",
+        ).stdout
     )
     assert "maintenance: " in as_json["events"][0]["outcome"]
     checked = as_json["events"][0]["event"]
@@ -126,9 +153,16 @@ def test_a_lam_pilot_technicians_support_staff_and_maintenance(tmp_path: Path) -
 def test_game_commands_lists_the_new_commands() -> None:
     shown = mekref("game", "commands", "--ruleset", "house_rules")
     assert shown.returncode == 0, shown.stderr
-    for kind in ("HRSetPilotSkills", "HRSkillCosts", "HRSpendExperience", "HRAddTechnician",
-                 "HRTechnicianFeat", "HRAddSupportStaff", "HRContractServed",
-                 "HRMaintenanceCheck"):  # fmt: skip
+    for kind in (
+        "HRSetPilotSkills",
+        "HRSkillCosts",
+        "HRSpendExperience",
+        "HRAddTechnician",
+        "HRTechnicianFeat",
+        "HRAddSupportStaff",
+        "HRContractServed",
+        "HRMaintenanceCheck",
+    ):
         assert kind in shown.stdout
     assert '* skill: str  one of: "piloting", "gunnery"' in shown.stdout
     assert 'quality: str  (default "")  one of: "", "A", "B", "C", "D", "E", "F"' in shown.stdout

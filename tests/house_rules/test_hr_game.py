@@ -74,7 +74,9 @@ COSTS = tuple(
 )
 XP_SCRIPT: list[Command] = [
     c.AddPilot(actor="ref", pilot_id="ana", name="Ana", piloting=7, gunnery=7),
-    c.AddPilot(actor="ref", pilot_id="lam", name="Lam", starting_xp=40, piloting=6, gunnery=5, lam=True),
+    c.AddPilot(
+        actor="ref", pilot_id="lam", name="Lam", starting_xp=40, piloting=6, gunnery=5, lam=True
+    ),
     c.SetPilotSkills(actor="ref", pilot_id="kai", piloting=5, gunnery=4),
     c.SkillCosts(actor="ref", costs=COSTS),
     c.SpendExperience(actor="ref", pilot_id="ana", skill="gunnery"),

@@ -20,7 +20,10 @@ from mekref.rules.refusal import Refusal
 
 # L94: "Maintenance has a -3 TN modifier. Add 1 to the MOS target for all good effects on the
 # Maintenance Check Table."
-L94 = "Maintenance has a -3 TN modifier. Add 1 to the MOS target for all good effects on the Maintenance Check Table."
+L94 = (
+    "Maintenance has a -3 TN modifier. Add 1 to the MOS target for all good effects on the "
+    "Maintenance Check Table."
+)
 
 
 def test_line_94_is_quoted_and_read_as_data() -> None:
