@@ -149,8 +149,14 @@ class RepairAttempt(Command):
     part_id: str
     job: str  # "repair" or "replace"
     team_id: str
-    rating: str  # "green", "regular", "veteran", "elite"
+    #: "green", "regular", "veteran", "elite"; empty: the rating of ``technician_id``.
+    rating: str = field(
+        default="",
+        metadata={"allowed": ("", "green", "regular", "veteran", "elite")},
+    )
     target_number: int  # before the cumulative Elite modifier
+    #: The team's technician: their rating is their MechWarrior's rank (L168, HOUSE-28).
+    technician_id: str = ""
 
 
 @command_type("HRExchangeFluctuation")

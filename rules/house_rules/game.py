@@ -24,6 +24,7 @@ from mekref.rules.house_rules.advancement import (
     price_step,
     rank_name,
     technician_feat_xp,
+    technician_rating,
 )
 from mekref.rules.house_rules.currency import fluctuate
 from mekref.rules.house_rules.describe import describe
@@ -39,7 +40,13 @@ from mekref.rules.house_rules.pilots import (
     xp_per_battle,
 )
 from mekref.rules.house_rules.random_damage import roll_pre_battle_damage
-from mekref.rules.house_rules.repairs import Attempt, botch_mark, check_rating, may_attempt
+from mekref.rules.house_rules.repairs import (
+    Attempt,
+    Rating,
+    botch_mark,
+    check_rating,
+    may_attempt,
+)
 from mekref.rules.house_rules.retreat import roll_retreat
 from mekref.rules.house_rules.summary import summarize
 from mekref.rules.house_rules.table_loader import load_tables
@@ -372,8 +379,37 @@ def _mission(state: HouseState, cmd: c.MissionRollCommand, dice: Dice) -> list[E
     return [e.MissionRolled(result=result, rolls=rolls)]
 
 
+def _team_rating(state: HouseState, cmd: c.RepairAttempt) -> Rating:
+    """The rating named, or the technician's: their MechWarrior's rank (line 168, HOUSE-28)."""
+    if not cmd.technician_id:
+        if not cmd.rating:
+            raise Refusal("no_rating", "give the team's rating or its technician_id")
+        return check_rating(cmd.rating)
+    tech = state.technicians.get(cmd.technician_id)
+    if tech is None:
+        raise Refusal("unknown_technician", f"no technician {cmd.technician_id!r}")
+    pilot = _pilot(state, tech.pilot_id)
+    rank = rank_name(pilot.piloting, pilot.gunnery)
+    rating = technician_rating(rank)
+    if rating is None:
+        raise Refusal(
+            "no_technician_rating",
+            f"technician {cmd.technician_id!r} has no rating: their MechWarrior "
+            f"{tech.pilot_id!r} is {rank or 'not on record'}; give the rating",
+            load_tables().rule("experience", "technician").ref,
+        )
+    if cmd.rating and check_rating(cmd.rating) is not rating:
+        raise Refusal(
+            "rating_mismatch",
+            f"technician {cmd.technician_id!r} is {rating.name.title()} (as {tech.pilot_id}), "
+            f"not {cmd.rating}",
+            load_tables().rule("experience", "technician").ref,
+        )
+    return rating
+
+
 def _repair(state: HouseState, cmd: c.RepairAttempt, dice: Dice) -> list[Event]:
-    rating = check_rating(cmd.rating)
+    rating = _team_rating(state, cmd)
     job = state.jobs.get(cmd.part_id)
     if job is not None and job.job != cmd.job:
         raise Refusal("wrong_job", f"part {cmd.part_id!r} is a {job.job} job")

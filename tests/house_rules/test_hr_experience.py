@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hr_helpers import LINES
 
+from mekref.rules.codec import canonical_json
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
 from mekref.rules.house_rules.advancement import (
@@ -289,3 +292,47 @@ def test_support_staff_earn_one_xp_a_contract_but_medics_do_not() -> None:
         "Ada (ada), administrator: 2 XP, 2 contracts",
         "Doc (doc), medic: 0 XP, 1 contracts",
     )
+
+
+def test_a_log_written_before_skills_were_kept_still_reads_with_its_hash() -> None:
+    # An HRPilotJoined event as logs recorded it before pilots had skills.
+    old = {"type": "HRPilotJoined", "pilot_id": "kai", "name": "Kai", "xp": 32, "rolls": []}
+    joined = HOUSE_RULES.events.from_json(old)
+    assert isinstance(joined, e.PilotJoined) and joined.piloting is None
+    _, state = run()
+    state = HOUSE_RULES.evolve(state, joined)
+    # Not on record, and left out of the canonical JSON: the state hash is the one it had.
+    text = canonical_json(state)
+    assert '"piloting"' not in text and '"skill_costs"' not in text
+    assert '"technicians"' not in text and '"quality"' not in text
+    report = {s.title: s.lines for s in HOUSE_RULES.summarize(state)}
+    assert report["pilots"] == (
+        "Kai (kai): 32 XP, 0 hits, active, 0 battles; Piloting/Gunnery not on record",
+    )
+
+
+def test_ruling_a_technicians_team_repairs_at_the_mechwarriors_rank() -> None:
+    # L168: "when a green mechwarrior becomes a regular his tech becomes a regular as well" -
+    # the technical team's Experience Rating of lines 89-92 (ruling HOUSE-28).
+    _, state = run(
+        c.AddPilot(actor="ref", pilot_id="kai", name="Kai", starting_xp=40, piloting=5, gunnery=5),
+        c.AddPilot(actor="ref", pilot_id="new", name="New", starting_xp=40, piloting=7, gunnery=7),
+        c.AddTechnician(actor="ref", tech_id="tess", name="Tess", pilot_id="kai"),
+        c.AddTechnician(actor="ref", tech_id="rook", name="Rook", pilot_id="new"),
+    )
+    attempt = c.RepairAttempt(
+        actor="ref", part_id="arm", job="repair", team_id="t1", target_number=13,
+        technician_id="tess",
+    )  # fmt: skip
+    log, after = run(attempt, state=state)
+    done = log[0]
+    assert isinstance(done, e.RepairAttempted) and done.attempt.rating is Rating.GREEN
+    # A failed Green attempt leaves (R): the next team must be rated above Green.
+    assert done.mark == "(R)"
+    clash = refused(state, replace(attempt, rating="elite"))
+    assert clash.code == "rating_mismatch"
+    untrained = refused(state, replace(attempt, technician_id="rook"))
+    assert untrained.code == "no_technician_rating" and "Untrained" in untrained.message
+    assert refused(state, replace(attempt, technician_id="")).code == "no_rating"
+    assert refused(state, replace(attempt, technician_id="ghost")).code == "unknown_technician"
+    assert after.jobs["arm"].attempts[0].rating is Rating.GREEN
