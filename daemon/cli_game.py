@@ -161,7 +161,8 @@ to copy and edit; with --next, a command the campaign it sets up accepts next.
   objectives       two sides, four objectives (open, mobile, hidden, garrisoned) and their
                    squads on a 48" table; the players place three objectives in turn, red
                    first (--next: red places hill; then OBJPlaceObjective with --position)
-  house_rules      the set-up: a seed for the house rules' dice
+  house_rules      the set-up: a seed for the house rules' dice (--next: a new MechWarrior,
+                   Piloting 7 and Gunnery 7 as line 153 starts them, experience rolled)
   tripwire         a campaign with two sides
 docs/succession-wars.md, docs/dystopian-wars.md, docs/objectives.md and docs/house-rules.md
 explain every field.
