@@ -18,6 +18,7 @@ from mekref.rules.succession_wars.common import (
     capital_for_prisoners,
     capture_alone,
     check_actor,
+    check_quiet,
     check_side_actor,
     check_turn,
     region_of,
@@ -33,7 +34,9 @@ from mekref.rules.succession_wars.model import (
     Phase,
     SWState,
 )
+from mekref.rules.succession_wars.data import load_oob_2786
 from mekref.rules.succession_wars.movement import check_retreat
+from mekref.rules.succession_wars.scenario_2786 import SCENARIO
 
 
 def max_center_modifier(strength: int) -> int:
@@ -226,6 +229,13 @@ def _begin(b: Builder, house: str, region: str, against: str, modifier: int) -> 
     top = max_center_modifier(strength)
     if modifier < 0:
         modifier = top
+    if state.scenario == SCENARIO and modifier != top:
+        raise Refusal(
+            "full_modifier",
+            f'L623: "The attacker may not reduce his number of forces in Manufacturing damage '
+            f'rolls": an original attacking strength of {strength} gives a modifier of {top}',
+            load_oob_2786().refs["full_center_modifier"],
+        )
     if modifier > top:
         raise Refusal(
             "bad_modifier",
@@ -255,6 +265,8 @@ def decide_attack(state: SWState, cmd: m.SWAttack, dice: Dice) -> list[Event]:
     region_of(state, cmd.region)
     if state.auction is not None:
         raise Refusal("auction_open", f"settle the auction for {state.auction.lot} first")
+    if state.move_out_choices:
+        check_quiet(state)  # L387: the new employer chooses first
     b = Builder(state, dice)
     if c is None:
         against = cmd.against
@@ -296,6 +308,7 @@ def decide_losses(state: SWState, cmd: m.SWTakeLosses, dice: Dice) -> list[Event
         raise Refusal("bad_losses", f"{cmd.house} must remove exactly {due} unit(s)")
     b = Builder(state, dice)
     b.add(m.SWLossesTaken(house=cmd.house, region=cmd.region, units=cmd.units))
+    jumpships_lost_with_force(b, cmd.region, cmd.house)
     _maybe_resolve(b)
     return b.events
 
@@ -439,6 +452,7 @@ def decide_report(state: SWState, cmd: m.SWReportBattle, dice: Dice) -> list[Eve
         dead = tuple(uid for uid in cmd.destroyed if uid in own)
         if dead:
             b.add(m.SWLossesTaken(house=side, region=cmd.region, units=dead))
+            jumpships_lost_with_force(b, cmd.region, side)
     strangers = set(cmd.destroyed) - {
         u.id for side in sides for u in state.combat_units(cmd.region, side)
     }
@@ -465,3 +479,18 @@ def decide_report(state: SWState, cmd: m.SWReportBattle, dice: Dice) -> list[Eve
         )
     resolve(b)
     return b.events
+
+
+def jumpships_lost_with_force(b: Builder, region: str, house: str) -> None:
+    """2786, L631: "Any time a force is entirely destroyed in combat, any friendly JumpShips in
+    the region are also eliminated." (In the main game the enemy captures them.)"""
+    state = b.state
+    c = state.combat
+    if state.scenario != SCENARIO or c is None or state.combat_units(region, house):
+        return
+    ships = tuple(
+        sorted(s.id for s in state.ships_in(region) if state.allied(s.owner, house))
+    )
+    if ships:
+        other = c.defender if house == c.attacker else c.attacker
+        b.add(m.SWPiecesCaptured(captor=other, region=region, destroyed_jumpships=ships))
