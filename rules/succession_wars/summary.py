@@ -26,10 +26,9 @@ def summarize(state: SWState) -> tuple[Section, ...]:
     if state.scenario == "2786":
         game.append(f"Mercenary pile: {len(state.mercenary_pile)} counters left")
     if state.auction is not None:
-        game.append(
-            f"auction open: {state.auction.kind} {state.auction.lot} "
-            f"(opened by {state.auction.opener})"
-        )
+        a = state.auction
+        lot = f"the Mercenary unit {a.lot} (from the pile)" if a.kind == "pile" else a.lot
+        game.append(f"auction open: {lot} (opened by {a.opener}); SWSettleAuction settles it")
     for choice in state.move_out_choices:
         game.append(
             f"{choice.employer} chooses whether its new Mercenaries at {choice.region} move out "
