@@ -260,13 +260,13 @@ def decide_attack(state: SWState, cmd: m.SWAttack, dice: Dice) -> list[Event]:
     # once, out of turn; such a fight goes on through its rounds the same way.
     immediate = c is None and (cmd.house, cmd.region) in state.immediate_combat
     continuing = c is not None and c.region == cmd.region and c.attacker == cmd.house
+    if state.move_out_choices:
+        check_quiet(state)  # L387: the new employer chooses first (ruling SW-41)
     if not (immediate or continuing):
         check_turn(state, cmd.house, Phase.COMBAT)
     region_of(state, cmd.region)
     if state.auction is not None:
         raise Refusal("auction_open", f"settle the auction for {state.auction.lot} first")
-    if state.move_out_choices:
-        check_quiet(state)  # L387: the new employer chooses first
     b = Builder(state, dice)
     if c is None:
         against = cmd.against
