@@ -202,9 +202,7 @@ def _check_scenario(args: argparse.Namespace) -> str:
 def _example(args: argparse.Namespace) -> int:
     scenario = _check_scenario(args)
     data = (
-        example_next(args.ruleset, scenario)
-        if args.next
-        else example_start(args.ruleset, scenario)
+        example_next(args.ruleset, scenario) if args.next else example_start(args.ruleset, scenario)
     )
     text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     if args.out is None:

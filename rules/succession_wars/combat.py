@@ -27,6 +27,7 @@ from mekref.rules.succession_wars.common import (
     tech_of,
     unit_value,
 )
+from mekref.rules.succession_wars.data import load_oob_2786
 from mekref.rules.succession_wars.model import (
     TERRA_OWNER,
     CenterState,
@@ -34,7 +35,6 @@ from mekref.rules.succession_wars.model import (
     Phase,
     SWState,
 )
-from mekref.rules.succession_wars.data import load_oob_2786
 from mekref.rules.succession_wars.movement import check_retreat
 from mekref.rules.succession_wars.scenario_2786 import SCENARIO
 
@@ -488,9 +488,7 @@ def jumpships_lost_with_force(b: Builder, region: str, house: str) -> None:
     c = state.combat
     if state.scenario != SCENARIO or c is None or state.combat_units(region, house):
         return
-    ships = tuple(
-        sorted(s.id for s in state.ships_in(region) if state.allied(s.owner, house))
-    )
+    ships = tuple(sorted(s.id for s in state.ships_in(region) if state.allied(s.owner, house)))
     if ships:
         other = c.defender if house == c.attacker else c.attacker
         b.add(m.SWPiecesCaptured(captor=other, region=region, destroyed_jumpships=ships))

@@ -467,9 +467,7 @@ def _move_out_offered(state: SWState, e: m.SWMoveOutOffered) -> SWState:
 
 
 def _moved_out(state: SWState, e: m.SWMercenaryMovedOut) -> SWState:
-    kept = tuple(
-        c for c in state.move_out_choices if (c.employer, c.region) != (e.house, e.region)
-    )
+    kept = tuple(c for c in state.move_out_choices if (c.employer, c.region) != (e.house, e.region))
     new = replace(state, move_out_choices=kept)
     if e.path:
         for piece in (*e.units, *e.leaders):

@@ -325,7 +325,7 @@ def decide_settle_auction(state: SWState, cmd: m.SWSettleAuction, dice: Dice) ->
         )
     )
     if auction.kind == "pile":
-        units = tuple(
+        counters = tuple(
             sorted(
                 u.id
                 for u in state.units.values()
@@ -336,7 +336,9 @@ def decide_settle_auction(state: SWState, cmd: m.SWSettleAuction, dice: Dice) ->
             # Ruling SW-40: an unsold unit goes back to the bottom of the pile.
             b.add(
                 m.SWMercenaryUnsold(
-                    formation=auction.lot, units=units, pile=(*state.mercenary_pile, *units)
+                    formation=auction.lot,
+                    units=counters,
+                    pile=(*state.mercenary_pile, *counters),
                 )
             )
             return b.events
@@ -344,8 +346,10 @@ def decide_settle_auction(state: SWState, cmd: m.SWSettleAuction, dice: Dice) ->
         region = hiring_region(b.state, winner)
         if not region:
             raise Refusal("no_region", f"{winner} holds no Region where {auction.lot} could form")
-        b.add(m.SWMercenaryHired(house=winner, formation=auction.lot, units=units, region=region))
-        offer_immediate_combat(b, winner, units)
+        b.add(
+            m.SWMercenaryHired(house=winner, formation=auction.lot, units=counters, region=region)
+        )
+        offer_immediate_combat(b, winner, counters)
         return b.events
     if not winner:
         return b.events
@@ -424,11 +428,7 @@ def decide_move_out(state: SWState, cmd: m.SWMoveMercenaryOut, dice: Dice) -> li
     immediately." """
     check_actor(state, cmd.actor, cmd.house)
     choice = next(
-        (
-            c
-            for c in state.move_out_choices
-            if c.employer == cmd.house and c.region == cmd.region
-        ),
+        (c for c in state.move_out_choices if c.employer == cmd.house and c.region == cmd.region),
         None,
     )
     if choice is None:
@@ -457,9 +457,7 @@ def decide_move_out(state: SWState, cmd: m.SWMoveMercenaryOut, dice: Dice) -> li
         b.add(m.SWMercenaryMovedOut(house=cmd.house, region=cmd.region, path=(), units=units))
         houses = _opposing_houses(b.state, cmd.region, cmd.house)
         if houses and units:
-            b.add(
-                m.SWImmediateCombatOffered(region=cmd.region, houses=houses, mercenary=cmd.house)
-            )
+            b.add(m.SWImmediateCombatOffered(region=cmd.region, houses=houses, mercenary=cmd.house))
         return b.events
     # Ruling SW-41: out as a retreat goes (SW-12), without a JumpShip: at most the House's
     # JumpShip range, through no enemy combat units, to a friendly Region free of enemy forces.

@@ -345,15 +345,15 @@ def example_placements(board: SWMap) -> tuple[m.Placement, ...]:
     the rest stand at its House capital with its JumpShips and Leaders."""
     out: list[m.Placement] = []
     bare: dict[str, list[str]] = {}
-    for region in board.regions:
+    for spot in board.regions:
         hostile = any(
             (other := board.region(b)) is not None
-            and other.house != region.house
+            and other.house != spot.house
             and not other.periphery
-            for b in region.borders
+            for b in spot.borders
         )
         if hostile:
-            bare.setdefault(region.house, []).append(region.name)
+            bare.setdefault(spot.house, []).append(spot.name)
     for unit in regulars():
         needy = bare.get(unit.house, [])
         region = needy.pop(0) if needy else board.house_capital(unit.house)

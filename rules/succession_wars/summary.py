@@ -34,8 +34,8 @@ def summarize(state: SWState) -> tuple[Section, ...]:
             f"{choice.employer} chooses whether its new Mercenaries at {choice.region} move out "
             f"intact (L387): {', '.join(choice.units)}"
         )
-    for house, region in state.immediate_combat:
-        game.append(f"{house} may attack the new Mercenaries at {region} at once (L387)")
+    for side, where in state.immediate_combat:
+        game.append(f"{side} may attack the new Mercenaries at {where} at once (L387)")
     regions = Counter(r.controller for r in state.regions.values())
     houses = []
     for name in state.sequence or tuple(sorted(state.houses)):

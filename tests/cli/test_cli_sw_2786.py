@@ -72,8 +72,8 @@ def test_2786_starts_and_plays_its_first_round(tmp_path: Path) -> None:
     assert "set-up order (L601, lowest die first)" in report
     assert "Mercenary pile:" in report
     # The phase waits for its draw (L605).
-    refused = mekref("game", "do", "--db", db, "--campaign", "First War",
-                     "--type", "SWEndPhase", "--actor", "Liao", "--field", "house=Liao")  # fmt: skip
+    refused = mekref("game", "do", "--db", db, "--campaign", "First War", "--type",
+                     "SWEndPhase", "--actor", "Liao", "--field", "house=Liao")  # fmt: skip
     assert refused.returncode != 0 and "draws a unit from the Mercenary pile first" in (
         refused.stderr
     )
@@ -106,9 +106,7 @@ def test_a_mercenary_unit_changing_sides_is_offered_the_move_out(tmp_path: Path)
     houses = state["houses"]
     # A House holding a "Contract ends" card (7-11) ends the contract of a Mercenary unit of
     # another player's House standing with that House's units, and wins the bidding.
-    holder, card = next(
-        (h, c) for h in SEQUENCE for c in houses[h]["hand"] if 7 <= c <= 11
-    )
+    holder, card = next((h, c) for h in SEQUENCE for c in houses[h]["hand"] if 7 <= c <= 11)
     units = state["units"]
     unit = next(
         u
@@ -132,7 +130,8 @@ def test_a_mercenary_unit_changing_sides_is_offered_the_move_out(tmp_path: Path)
     assert f"{holder} chooses whether its new Mercenaries at {region} move out intact" in report
     # The opposing House cannot attack before the employer has chosen.
     early = mekref("game", "do", "--db", db, "--campaign", "w", "--type", "SWAttack",
-                   "--actor", old, "--field", f"house={old}", "--field", f"region={region}")  # fmt: skip
+                   "--actor", old, "--field", f"house={old}",
+                   "--field", f"region={region}")  # fmt: skip
     assert early.returncode != 0 and "moves out intact (L387" in early.stderr
     # Moving out must end in a Region of the employer's player free of enemy forces.
     bad = mekref("game", "do", "--db", db, "--campaign", "w", "--type", "SWMoveMercenaryOut",

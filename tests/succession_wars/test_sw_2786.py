@@ -128,9 +128,7 @@ def test_every_piece_is_placed_in_its_own_houses_regions() -> None:
     missing = start_2786(placements=placements[1:])
     assert _refused(g, missing).code == "bad_setup"
     ship = next(p for p in placements if p.piece == "davion-js-1")
-    moved = tuple(
-        replace(p, region="Sian") if p.piece == ship.piece else p for p in placements
-    )
+    moved = tuple(replace(p, region="Sian") if p.piece == ship.piece else p for p in placements)
     refusal = _refused(g, start_2786(placements=moved))
     assert refusal.code == "bad_setup" and "Region of House Davion" in refusal.message
     assert len(pieces()) == 5 * 25 + 25 + 4

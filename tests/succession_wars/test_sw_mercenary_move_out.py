@@ -29,9 +29,8 @@ def _contract_won_beside_davion() -> tuple[Game, list[m.Event]]:
     move_leader(g, ARMSTRONG, "Daniels")
     set_house(g, L, cash=100, hand=(7,))
     g.run(m.SWPlayCard(actor=L, house=L, card=7, target="Eridani Light Horse"))
-    bids = (m.Bid(house=L, amount=6),) + tuple(
-        m.Bid(house=h, amount=0) for h in ("Marik", "Steiner", "Kurita", D)
-    )
+    passes = (m.Bid(house=h, amount=0) for h in ("Marik", "Steiner", "Kurita", D))
+    bids = (m.Bid(house=L, amount=6), *passes)
     events = g.run(m.SWSettleAuction(actor=REFEREE, bids=bids))
     return g, events
 
