@@ -65,7 +65,7 @@ examples:
   mekref game example --ruleset succession_wars --next              a first command after it
   mekref game example --ruleset succession_wars --scenario 2786 --out 2786.json
                                                         the First Succession War, to edit
-  mekref game start --db sw.db --ruleset succession_wars --scenario 2786 \
+  mekref game start --db sw.db --ruleset succession_wars --scenario 2786 \\
       --name "First War" 2786.json                      start it (round 1: Mercenary purchases)
   mekref game commands --ruleset succession_wars        the commands, their fields, examples
   mekref game commands --ruleset objectives --json      the same, for programs
