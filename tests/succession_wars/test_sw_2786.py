@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 from sw_helpers import PLAYERS, Game, clear_region, edit, move_ship, move_unit
 
+from mekref.rules.messages import message_to_json
 from mekref.rules.refusal import Refusal
 from mekref.rules.succession_wars import game
 from mekref.rules.succession_wars import messages as m
@@ -261,3 +262,13 @@ def test_cards_seven_to_eleven_draw_from_the_pile() -> None:
     assert g.state.auction is not None and g.state.auction.opener == K
     # Out of turn, and not Liao's Mercenary Phase draw: Liao still owes its own.
     assert g.state.mercenary_drawn_turn == 0
+
+
+def test_no_house_sees_the_order_of_the_mercenary_pile() -> None:
+    # L603: the counters are drawn from a pile; like the draw pile, its order is hidden.
+    g = Game2786()
+    view = game.SUCCESSION_WARS.view_for(g.state, L)
+    assert isinstance(view, dict)
+    assert view["mercenary_pile"] == [""] * len(g.state.mercenary_pile)
+    started = game.SUCCESSION_WARS.event_for(g.state, message_to_json(g.log[0]), K)
+    assert started is not None and set(started["mercenary_pile"]) == {""}
