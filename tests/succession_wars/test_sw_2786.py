@@ -272,3 +272,16 @@ def test_no_house_sees_the_order_of_the_mercenary_pile() -> None:
     assert view["mercenary_pile"] == [""] * len(g.state.mercenary_pile)
     started = game.SUCCESSION_WARS.event_for(g.state, message_to_json(g.log[0]), K)
     assert started is not None and set(started["mercenary_pile"]) == {""}
+
+
+def test_the_counter_mix_is_built_at_four() -> None:
+    """L609: "All units in the counter mix may be built at a strength of 4." (ruling SW-38: the
+    3025 House counters wait in reserve)."""
+    g = Game2786()
+    hussars = g.state.units["liao-capellan-hussars-1"]
+    assert hussars.status is Status.RESERVE and hussars.value == 6
+    to_round_two(g, L, Phase.SPEND)
+    events = g.run(m.SWBuy(actor=L, house=L, item="house_mech", unit=hussars.id))
+    bought = [e for e in events if isinstance(e, m.SWPieceBought)]
+    assert bought and bought[0].value == 4
+    assert g.state.units[hussars.id].status is Status.PENDING
