@@ -29,7 +29,12 @@ from mekref.daemon.cli_campaign import (
     opened,
     print_json,
 )
-from mekref.daemon.game_examples import SUCCESSION_WARS, example_next, example_start
+from mekref.daemon.game_examples import (
+    SUCCESSION_WARS,
+    SW_SCENARIOS,
+    example_next,
+    example_start,
+)
 from mekref.daemon.store import CampaignNotFound, StoreError
 from mekref.daemon.sw_maps import MapInputError, fill_map
 from mekref.daemon.terminal import terminal_safe
@@ -58,6 +63,10 @@ EPILOG = """\
 examples:
   mekref game example --ruleset succession_wars --out start.json   a complete set-up to edit
   mekref game example --ruleset succession_wars --next              a first command after it
+  mekref game example --ruleset succession_wars --scenario 2786 --out 2786.json
+                                                        the First Succession War, to edit
+  mekref game start --db sw.db --ruleset succession_wars --scenario 2786 \\
+      --name "First War" 2786.json                      start it (round 1: Mercenary purchases)
   mekref game commands --ruleset succession_wars        the commands, their fields, examples
   mekref game commands --ruleset objectives --json      the same, for programs
   mekref game start --db sw.db --ruleset succession_wars --name "Fourth War" start.json
@@ -105,6 +114,7 @@ def register(sub: Any) -> None:
         "--next", action="store_true", help="a command to give after the example start instead"
     )
     example.add_argument("--out", type=Path, help="write it to this file instead of stdout")
+    _scenario(example)
     example.set_defaults(handler=guarded(_example), command_name="game example")
 
     start = actions.add_parser("start", help="create a campaign and run its set-up command", **kw)
@@ -119,6 +129,7 @@ def register(sub: Any) -> None:
         'docs/succession-wars.md); the command may instead say "map": "sample" or '
         '"map": "board.toml"',
     )
+    _scenario(start)
     _command_args(start)
     start.set_defaults(handler=guarded(_start), command_name="game start")
 
@@ -157,6 +168,9 @@ to copy and edit; with --next, a command the campaign it sets up accepts next.
                    against Kurita, Marik and Liao) and every free set-up piece of the 3025
                    Order of Battle placed in a legal Region (its House capital, or a Region
                    bordering the one its set-up rule names). Change the seed before a real game.
+                   --scenario 2786: the First Succession War, every House's 25 units, JumpShips
+                   and Leaders placed (garrisons first, the rest at the House capital);
+                   --next then draws the first House's Mercenary unit (SWDrawMercenary).
   dystopian_wars   two fleets (Britannia and the Empire of the Blazing Sun) with their squadrons
   objectives       two sides, four objectives (open, mobile, hidden, garrisoned) and their
                    squads on a 48" table; the players place three objectives in turn, red
@@ -169,8 +183,28 @@ explain every field.
 """
 
 
+def _scenario(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scenario",
+        choices=SW_SCENARIOS,
+        help="succession_wars: 3025 (the main game) or 2786 (the First Succession War, "
+        "L585-639: 25 units a House, a Mercenary pile, a first round of Mercenary purchases; "
+        "docs/succession-wars.md)",
+    )
+
+
+def _check_scenario(args: argparse.Namespace) -> str:
+    scenario: str = getattr(args, "scenario", None) or ""
+    if scenario and args.ruleset != SUCCESSION_WARS:
+        raise CliError(f"--scenario is for succession_wars; {args.ruleset} has no scenarios")
+    return scenario
+
+
 def _example(args: argparse.Namespace) -> int:
-    data = example_next(args.ruleset) if args.next else example_start(args.ruleset)
+    scenario = _check_scenario(args)
+    data = (
+        example_next(args.ruleset, scenario) if args.next else example_start(args.ruleset, scenario)
+    )
     text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     if args.out is None:
         sys.stdout.write(text)
@@ -407,6 +441,7 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
     text = _read_command(args)
     if starting:
         _fill_board(args, text)
+        _fill_scenario(args, text)
     try:
         # 'game start' is 'campaign new' for every rule set: the one place it may create the store.
         with opened(args.db, create=starting) as app:
@@ -418,6 +453,8 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
                 game = app.runner.game(campaign_id)
                 done = app.runner.execute(campaign_id, _decode(game, text))
             state_hash = game.state_hash(done.state)
+            if starting:
+                _warn_2786_leaders(game, done.state)
     except Refusal as exc:
         raise CliError(f"refused: {exc}", EXIT_REFUSED) from None
     except CampaignNotFound as exc:
@@ -443,6 +480,34 @@ def _fill_board(args: argparse.Namespace, text: _CommandText) -> None:
         raise CliError(str(exc)) from None
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
+
+
+def _fill_scenario(args: argparse.Namespace, text: _CommandText) -> None:
+    scenario = _check_scenario(args)
+    if not scenario:
+        return
+    given = text.data.get("scenario", "3025")
+    if given != scenario:
+        if "scenario" in text.data:
+            print(
+                f"warning: --scenario {scenario} replaces the scenario {given!r} of {text.where}",
+                file=sys.stderr,
+            )
+        text.data["scenario"] = scenario
+
+
+def _warn_2786_leaders(game: RuleSet[Any], state: Any) -> None:
+    """L613-619 list Davion's 2786 Leaders only (ruling SW-39): say which Houses have none."""
+    if game.name != SUCCESSION_WARS or getattr(state, "scenario", "") != "2786":
+        return
+    led = {ld.house for ld in state.leaders.values()}
+    bare = [h for h in state.sequence if h not in led]
+    if bare:
+        print(
+            f"warning: scenario 2786: the text lists Leaders for {', '.join(sorted(led))} only "
+            f"(L613-619); {', '.join(bare)} start without Leaders (ruling SW-39)",
+            file=sys.stderr,
+        )
 
 
 def _start(args: argparse.Namespace) -> int:
