@@ -1,0 +1,357 @@
+"""Rolled damage laid on a unit's stored condition: the maintenance critical (line 199), the
+Despised bombing (line 401) and the consciousness check beyond the rations (line 355).
+
+Pure: a unit's condition (the battle ledger's :class:`UnitDamage`, or the design's as built when
+it never fought), its design and the dice go in; the new condition, what each roll did and the
+dice come out. The tables are ``tables/damage.toml`` (Total Warfare's rows, the TripWire line
+that sends us there). Rulings T-DM1 to T-DM5 in docs/turn.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cache
+
+from mekref.adapters.megamek.condition import merge_condition
+from mekref.adapters.megamek.design import CritSlot, UnitDesign
+from mekref.adapters.megamek.mul_model import Entity
+from mekref.adapters.megamek.unit_kinds import UnitKind as DesignKind
+from mekref.rules.dice import Dice, Roll
+from mekref.rules.tripwire.battle_input import unit_damage
+from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, SlotDamage, UnitDamage
+from mekref.rules.tripwire.battle_resolution import subject_for
+from mekref.rules.tripwire.repair import DamageState, damage_state
+from mekref.rules.tripwire.state import CampaignUnit
+from mekref.rules.tripwire.turn.events import DamageLine
+from mekref.rules.tripwire.turn.data import RangeRow, damage_table, lookup, single, table_rows
+
+#: 'Meks that read the biped front column as it is, and those that read it as legs.
+BIPEDS = frozenset({DesignKind.BIPED_MEK, DesignKind.LAM, DesignKind.TRIPOD_MEK})
+QUADS = frozenset({DesignKind.QUAD_MEK, DesignKind.QUADVEE})
+VEHICLES = frozenset({DesignKind.TANK, DesignKind.SUPPORT_TANK})
+#: Guard against a location whose every slot keeps rolling again (it has a hittable one, so
+#: this is never reached in practice; reaching it is reported, not hidden).
+MAX_SLOT_ROLLS = 100
+
+
+@dataclass(frozen=True, kw_only=True)
+class Applied:
+    """A unit's condition after rolled damage, and what each roll did."""
+
+    damage: UnitDamage
+    hits: tuple[DamageLine, ...]
+    fate: Fate
+    head_hits: int = 0  # 'Mek head hits: each one a hit on the MechWarrior (T-DM4)
+    notes: tuple[str, ...] = ()
+
+
+# --- the tables -------------------------------------------------------------------------------
+
+
+@cache
+def _mek_front() -> tuple[RangeRow, ...]:
+    return damage_table("mek_front")
+
+
+@cache
+def _vehicle_front() -> tuple[RangeRow, ...]:
+    return damage_table("vehicle_front")
+
+
+@cache
+def _critical_chance() -> tuple[RangeRow, ...]:
+    return damage_table("critical_chance")
+
+
+@cache
+def _quad_names() -> dict[str, str]:
+    return {str(r["biped"]): str(r["quad"]) for r in table_rows("damage", "quad_location")}
+
+
+@cache
+def _transfer() -> dict[str, str]:
+    return {
+        str(r["source_location"]): str(r["target_location"])
+        for r in table_rows("damage", "transfer")
+    }
+
+
+@cache
+def _roll_again() -> tuple[str, ...]:
+    return tuple(str(r["keyword"]) for r in table_rows("damage", "roll_again"))
+
+
+@cache
+def consciousness_targets() -> dict[int, int]:
+    """Hits taken -> the consciousness check's target number (before fatigue)."""
+    return {int(r["hits"]): int(r["target"]) for r in table_rows("damage", "consciousness")}
+
+
+def killed_at() -> int:
+    return int(single("damage", "crew_killed")["hits"])
+
+
+def cluster_size() -> int:
+    return int(single("damage", "bombing")["cluster"])
+
+
+def mek_location(kind: DesignKind, roll: int) -> tuple[str, bool]:
+    """The front column's location for a 2d6 roll, and whether it is the through-armour
+    critical (a 2: line 199's "floating" critical)."""
+    row = lookup(_mek_front(), roll)
+    name = str(row.get("location"))
+    if kind in QUADS:
+        name = _quad_names().get(name, name)
+    return name, bool(row.get("through_armor"))
+
+
+def vehicle_location(roll: int, has_turret: bool) -> str:
+    name = str(lookup(_vehicle_front(), roll).get("location"))
+    # A "Turret" result on a vehicle without one hits the Front (MegaMek: ignoreTurret).
+    return "Front" if name == "Turret" and not has_turret else name
+
+
+def criticals_for(roll: int) -> int:
+    """How many critical slots a 2d6 on the Determining Critical Hits table hits (T-DM2)."""
+    return int(lookup(_critical_chance(), roll).get("criticals"))
+
+
+def supported(design: UnitDesign | None) -> bool:
+    """Whether rolled damage can be placed on this design (T-DM5: 'Meks; vehicles take a
+    bombing's armour and structure)."""
+    return design is not None and (design.kind in BIPEDS | QUADS | VEHICLES)
+
+
+# --- the condition ----------------------------------------------------------------------------
+
+
+def condition_of(
+    unit: CampaignUnit,
+    design: UnitDesign,
+    recorded: UnitDamage | None,
+    loadout: tuple[AmmoBinLoad, ...] | None,
+) -> UnitDamage:
+    """The unit's stored condition, or, if it never fought, its design as built."""
+    if recorded is not None and recorded.locations:
+        return recorded
+    fresh = merge_condition(Entity(chassis=unit.chassis, model=unit.model, movement_mode=""), design)
+    return unit_damage(fresh, unit.kind, loadout)
+
+
+def _index(design: UnitDesign, name: str) -> int | None:
+    for loc in design.locations:
+        if loc.name == name:
+            return loc.index
+    return None
+
+
+def _hittable(slot: CritSlot, location: str, damaged: tuple[SlotDamage, ...]) -> bool:
+    text = slot.name.lower()
+    if slot.is_empty or any(k in text for k in _roll_again()):
+        return False
+    return not any(
+        d.location == location and d.slot == slot.index and (d.destroyed or d.missing)
+        for d in damaged
+    )
+
+
+class _Work:
+    """One unit's condition while the rolls are laid on it."""
+
+    def __init__(self, design: UnitDesign, damage: UnitDamage, dice: Dice, what: str) -> None:
+        self.design = design
+        self.locations = {loc.name: loc for loc in damage.locations}
+        self.order = [loc.name for loc in damage.locations]
+        self.damage = damage
+        self.slots = damage.damaged_slots
+        self.criticals = damage.critical_hits
+        self.dice = dice
+        self.what = what
+        self.rolls: list[Roll] = []
+        self.hits: list[DamageLine] = []
+        self.notes: list[str] = []
+        self.head_hits = 0
+
+    def roll(self, name: str, count: int) -> Roll:
+        r, self.dice = self.dice.roll(f"{self.what} {name}", count)
+        self.rolls.append(r)
+        return r
+
+    def gone(self, name: str) -> bool:
+        loc = self.locations.get(name)
+        return loc is None or loc.internal_gone
+
+    def standing(self, name: str) -> str | None:
+        """The location a hit on ``name`` lands in: itself, or inward past lost locations."""
+        seen: set[str] = set()
+        while name in self.locations and self.gone(name):
+            if name in seen or name not in _transfer():
+                return None
+            seen.add(name)
+            name = _transfer()[name]
+        return name if name in self.locations else None
+
+    def critical(self, location: str) -> None:
+        """One critical hit in ``location``: roll its slot (T-DM3)."""
+        index = _index(self.design, location)
+        slots = self.design.crit_slots.get(index, ()) if index is not None else ()
+        if not any(_hittable(s, location, self.slots) for s in slots):
+            self.hits.append(DamageLine(location=location, note="no slot left to hit"))
+            return
+        by_index = {s.index: s for s in slots}
+        block = int(single("damage", "slot_roll")["block_slots"])
+        for _ in range(MAX_SLOT_ROLLS):
+            if len(slots) > block:
+                half = self.roll(f"critical slot half, {location}", 1).total
+                at = (0 if half <= 3 else block) + self.roll(f"critical slot, {location}", 1).total
+            else:
+                at = self.roll(f"critical slot, {location}", 1).total
+            slot = by_index.get(at)
+            if slot is not None and _hittable(slot, location, self.slots):
+                break
+        else:  # pragma: no cover - needs ~100 roll-agains in a row
+            self.notes.append(f"{location}: no slot found in {MAX_SLOT_ROLLS} rolls")
+            return
+        system = None if slot.system is None else slot.system.value
+        self.slots = (
+            *self.slots,
+            SlotDamage(
+                location=location,
+                slot=slot.index,
+                item="System" if slot.system is not None else slot.name,
+                system=system,
+                hit=True,
+                destroyed=True,
+            ),
+        )
+        self.criticals += 1
+        self.hits.append(DamageLine(location=location, slot=slot.index, item=slot.name, system=system))
+
+    def chance(self, location: str) -> None:
+        """A roll on the Determining Critical Hits table for ``location``."""
+        for _ in range(criticals_for(self.roll(f"critical chance, {location}", 2).total)):
+            if self.gone(location):
+                break
+            self.critical(location)
+
+    def points(self, location: str, points: int, mek: bool) -> None:
+        """``points`` of damage in ``location``: armour, then structure, then inward ('Meks)."""
+        while points > 0:
+            where = self.standing(location) if mek else location
+            if where is None or where not in self.locations or self.gone(where):
+                self.notes.append(f"{points} point(s) lost: no location left to take them")
+                return
+            loc = self.locations[where]
+            armor = min(points, loc.armor_now)
+            internal = min(points - armor, loc.internal_now)
+            points -= armor + internal
+            self.locations[where] = replace(
+                loc, armor_now=loc.armor_now - armor, internal_now=loc.internal_now - internal
+            )
+            self.hits.append(DamageLine(location=where, armor=armor, internal=internal))
+            if where == "Head" and mek:
+                self.head_hits += 1
+            if mek and internal and not self.gone(where):
+                self.chance(where)  # structure damaged: a critical chance (T-DM3)
+            if not (points and self.gone(where)):
+                return
+            inward = _transfer().get(where) if mek else None
+            if inward is None:
+                self.notes.append(f"{points} point(s) past the lost {where} go nowhere")
+                return
+            location = inward
+
+    def result(self, unit: CampaignUnit, fate: Fate) -> Applied:
+        damage = replace(
+            self.damage,
+            locations=tuple(self.locations[n] for n in self.order),
+            critical_hits=self.criticals,
+            damaged_slots=self.slots,
+        )
+        return Applied(
+            damage=damage,
+            hits=tuple(self.hits),
+            fate=fate_after(unit, damage, fate),
+            head_hits=self.head_hits,
+            notes=tuple(self.notes),
+        )
+
+
+def fate_after(unit: CampaignUnit, damage: UnitDamage, before: Fate) -> Fate:
+    """The unit's fate once rolled damage is on it (T-DM1): a wreck by the glossary, else
+    damaged if it was operational."""
+    state = damage_state(subject_for(unit, damage))
+    if state is DamageState.UTTERLY_DESTROYED:
+        return Fate.UTTERLY_DESTROYED
+    if state is DamageState.TRULY_DESTROYED:
+        return Fate.TRULY_DESTROYED
+    if any(loc.name == "Head" and loc.internal_gone for loc in damage.locations):
+        return Fate.DESTROYED_REPAIRABLE
+    if before is Fate.OPERATIONAL and state is not DamageState.UNDAMAGED:
+        return Fate.DAMAGED
+    return before
+
+
+# --- the three rules --------------------------------------------------------------------------
+
+
+def maintenance(
+    unit: CampaignUnit,
+    design: UnitDesign,
+    damage: UnitDamage,
+    fate: Fate,
+    location_roll: int,
+    critical_rolls: tuple[int, ...],
+    dice: Dice,
+) -> tuple[Applied, tuple[Roll, ...], Dice]:
+    """Line 199: the front location rolled, then each critical roll (two on a location roll of
+    2) read on the Determining Critical Hits table; each critical hit rolls its slot. A 'Mek
+    only (T-DM5)."""
+    work = _Work(design, damage, dice, f"maintenance, {unit.unit_id}:")
+    name, _ = mek_location(design.kind, location_roll)
+    where = work.standing(name)
+    if where is None:
+        work.notes.append(f"{name}: no location left to take the critical")
+    else:
+        for roll in critical_rolls:
+            n = criticals_for(roll)
+            if n == 0:
+                work.hits.append(DamageLine(location=where, note=f"critical roll {roll}: none"))
+            for _ in range(n):
+                if work.gone(where):
+                    break
+                work.critical(where)
+    return work.result(unit, fate), tuple(work.rolls), work.dice
+
+
+def bombing(
+    unit: CampaignUnit, design: UnitDesign, damage: UnitDamage, fate: Fate, points: int, dice: Dice
+) -> tuple[Applied, tuple[Roll, ...], Dice]:
+    """Line 401: ``points`` of bombing damage in 5-point groups, each on the front hit
+    location table; a 'Mek's structure damage (and a location roll of 2) rolls for criticals
+    (T-DM3)."""
+    mek = design.kind in BIPEDS | QUADS
+    work = _Work(design, damage, dice, f"sabotage, {unit.unit_id}:")
+    size = cluster_size()
+    has_turret = any(loc.name == "Turret" for loc in damage.locations)
+    left = points
+    while left > 0:
+        group = min(size, left)
+        left -= group
+        roll = work.roll("bombing location (front)", 2).total
+        if mek:
+            name, through = mek_location(design.kind, roll)
+            work.points(name, group, mek=True)
+            where = work.standing(name)
+            if through and where is not None:
+                work.chance(where)
+        else:
+            work.points(vehicle_location(roll, has_turret), group, mek=False)
+    return work.result(unit, fate), tuple(work.rolls), work.dice
+
+
+def consciousness_target(hits: int, fatigue: int) -> int:
+    """Line 355: the check "modified by fatigue" (T-DM4): the table's number for the hits
+    taken, plus the formation's fatigue."""
+    table = consciousness_targets()
+    return table[min(hits, max(table))] + fatigue
