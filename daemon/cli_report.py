@@ -120,6 +120,40 @@ def ending(state: CampaignState) -> dict[str, Any]:
     }
 
 
+def _damage(damage: UnitDamage) -> dict[str, Any]:
+    """The unit's stored condition, as the next export writes it: each location that lost
+    armour or structure, and each damaged critical slot (battle or rolled, T-DM1)."""
+    return {
+        "armor_lost": damage.armor_lost,
+        "internal_lost": damage.internal_lost,
+        "critical_hits": damage.critical_hits,
+        "locations": [
+            {"name": loc.name, "armor": loc.armor_now, "armor_max": loc.armor_max,
+             "internal": loc.internal_now, "internal_max": loc.internal_max}
+            for loc in damage.locations
+            if loc.armor_lost or loc.internal_lost
+        ],  # fmt: skip
+        "slots": [
+            {"location": d.location, "slot": d.slot, "item": d.item, "system": d.system,
+             "hit": d.hit, "destroyed": d.destroyed, "missing": d.missing}
+            for d in damage.damaged_slots
+        ],  # fmt: skip
+    }
+
+
+def _damage_text(damage: dict[str, Any]) -> str:
+    parts = [
+        f"{loc['name']} {loc['armor']}/{loc['armor_max']} armour, "
+        f"{loc['internal']}/{loc['internal_max']} structure"
+        for loc in damage["locations"]
+    ]
+    parts += [
+        f"{d['location']} slot {d['slot']} ({(d['system'] or d['item']).replace('_', ' ')})"
+        for d in damage["slots"]
+    ]
+    return "; ".join(parts) or "-"
+
+
 def _ready_day(state: CampaignState, unit_id: str) -> int | None:
     s = state.strategic
     day = None if s is None else s.repair_ready.get(unit_id)
@@ -165,6 +199,7 @@ def build_report(
                 "scrap_wp": _value(repair.scrap_value, u, damage),
                 "sell_wp": _value(repair.sell_value, u, damage),
                 "crew_hits": state.battles.crew_damage.get(u.unit_id, 0),
+                "damage": _damage(damage),
                 "repair": {
                     # Unpriced (no design known): null, never a bill of 0 that reads as free.
                     "armor_sp": line.armor_sp + line.armor_deferred_sp if priced else None,
@@ -298,7 +333,8 @@ def _print(report: dict[str, Any]) -> None:
         f"{report['campaign']}  tracks completed: {report['tracks_completed']}", style="bold"
     )
     units = Table(title="units", title_justify="left")
-    for col in ("id", "unit", "side", "fate", "armor", "internal", "rearm", "total SP", "hours"):
+    cols = ("id", "unit", "side", "fate", "damage", "armor", "internal", "rearm", "total SP", "hours")
+    for col in cols:
         units.add_column(col, overflow="fold")
     unpriced = False
     for u in report["units"]:
@@ -310,6 +346,7 @@ def _print(report: dict[str, Any]) -> None:
             f"{u['chassis']} {u['model']}".strip(),
             u["side"],
             u["fate"].replace("_", " "),
+            _damage_text(u["damage"]),
             str(r["armor_sp"]) if priced else "?",
             ("irreparable" if not r["repairable"] else str(r["internal_sp"]) if priced else "?"),
             str(r["rearm_sp"]),

@@ -21,7 +21,7 @@ from mekref.rules.tripwire.turn.events import (
 from mekref.rules.tripwire.turn.state import Formation
 
 
-def _design(d: Day, unit_id: str, why: str) -> UnitDesign | None:
+def _design(d: Day, unit_id: str, why: str, bombing: bool = False) -> UnitDesign | None:
     """The unit's stored design when rolled damage can be placed on it; else a note for the
     referee naming the unit and why (T-DM5: never dropped silently)."""
     unit = d.state.units[unit_id]
@@ -34,11 +34,11 @@ def _design(d: Day, unit_id: str, why: str) -> UnitDesign | None:
             "(record one with 'mekref force designs'); the referee applies it",
         )
         return None
-    if not rd.supported(design):
+    if not rd.supported(design, bombing):
         d.note(
             unit.side_id,
-            f"{unit_id} ({name}): {why} not applied to a {design.kind.value.replace('_', ' ')} "
-            "(ruling T-DM5); the referee applies it",
+            f"{unit_id} ({name}): {why} not applied: no table places it on this unit kind "
+            f"({design.kind.value.replace('_', ' ')}, ruling T-DM5); the referee applies it",
         )
         return None
     return design
@@ -58,6 +58,8 @@ def _hits(d: Day, person_id: str) -> int:
 
 
 def _record(d: Day, unit_id: str, cause: str, applied: rd.Applied, rolls: tuple[Roll, ...]) -> None:
+    if not rolls and not any(x.slot is not None or x.armor or x.internal for x in applied.hits):
+        return  # the critical roll came up short: nothing changed, its dice are recorded already
     unit = d.state.units[unit_id]
     before = d.damage.get(unit_id)
     head_lost = any(loc.name == "Head" and loc.internal_gone for loc in applied.damage.locations)
@@ -111,7 +113,7 @@ def maintenance(d: Day, unit_id: str, location: Roll, criticals: tuple[Roll, ...
 
 def bombing(d: Day, unit_id: str, points: int) -> None:
     """Line 401 on the unit the sabotage die picked."""
-    design = _design(d, unit_id, f"the bombing's {points} damage (line 401)")
+    design = _design(d, unit_id, f"the bombing's {points} damage (line 401)", bombing=True)
     if design is None:
         return
     damage, fate = _now(d, unit_id, design)

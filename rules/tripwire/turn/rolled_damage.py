@@ -116,10 +116,12 @@ def criticals_for(roll: int) -> int:
     return int(lookup(_critical_chance(), roll).get("criticals"))
 
 
-def supported(design: UnitDesign | None) -> bool:
-    """Whether rolled damage can be placed on this design (T-DM5: 'Meks; vehicles take a
-    bombing's armour and structure)."""
-    return design is not None and (design.kind in BIPEDS | QUADS | VEHICLES)
+def supported(design: UnitDesign | None, bombing: bool = False) -> bool:
+    """Whether rolled damage can be placed on this design (T-DM5): 'Meks always; a vehicle
+    takes a bombing's armour and structure, but its maintenance critical is the referee's."""
+    if design is None:
+        return False
+    return design.kind in (BIPEDS | QUADS | VEHICLES if bombing else BIPEDS | QUADS)
 
 
 # --- the condition ----------------------------------------------------------------------------
@@ -355,3 +357,13 @@ def consciousness_target(hits: int, fatigue: int) -> int:
     taken, plus the formation's fatigue."""
     table = consciousness_targets()
     return table[min(hits, max(table))] + fatigue
+
+
+def describe(line: DamageLine) -> str:
+    """One roll's result in words, for the resolve summary and the report."""
+    if line.slot is not None:
+        what = line.system.replace("_", " ") if line.system else line.item
+        return f"{line.location} slot {line.slot} ({what}) critical hit"
+    if line.armor or line.internal:
+        return f"{line.location} -{line.armor} armour, -{line.internal} structure"
+    return f"{line.location}: {line.note}" if line.note else line.location
