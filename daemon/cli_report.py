@@ -333,8 +333,7 @@ def _print(report: dict[str, Any]) -> None:
         f"{report['campaign']}  tracks completed: {report['tracks_completed']}", style="bold"
     )
     units = Table(title="units", title_justify="left")
-    cols = ("id", "unit", "side", "fate", "damage", "armor", "internal", "rearm", "total SP", "hours")
-    for col in cols:
+    for col in ("id", "unit", "side", "fate", "armor", "internal", "rearm", "total SP", "hours"):
         units.add_column(col, overflow="fold")
     unpriced = False
     for u in report["units"]:
@@ -346,7 +345,6 @@ def _print(report: dict[str, Any]) -> None:
             f"{u['chassis']} {u['model']}".strip(),
             u["side"],
             u["fate"].replace("_", " "),
-            _damage_text(u["damage"]),
             str(r["armor_sp"]) if priced else "?",
             ("irreparable" if not r["repairable"] else str(r["internal_sp"]) if priced else "?"),
             str(r["rearm_sp"]),
@@ -355,6 +353,13 @@ def _print(report: dict[str, Any]) -> None:
             + (f" (ready day {u['repair_ready_day']})" if u["repair_ready_day"] else ""),
         )
     console.print(units)
+    for u in report["units"]:
+        if u["damage"]["locations"] or u["damage"]["slots"]:
+            # What the bill prices and the next export writes (battle or rolled damage, T-DM1).
+            console.print(
+                f"damage of {u['id'][:8]} {u['chassis']} {u['model']}: "
+                f"{_damage_text(u['damage'])}"
+            )
     for w in report["technicians"]:
         console.print(
             f"technicians of {w['side']} in hex {w['hex']}: booked through day "

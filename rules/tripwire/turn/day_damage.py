@@ -107,6 +107,7 @@ def maintenance(d: Day, unit_id: str, location: Roll, criticals: tuple[Roll, ...
         location.total,
         tuple(r.total for r in criticals),
         d.dice,
+        d.state.battles.loadouts.get(unit_id, ()),
     )
     _record(d, unit_id, "maintenance", applied, rolls)
 
@@ -118,7 +119,13 @@ def bombing(d: Day, unit_id: str, points: int) -> None:
         return
     damage, fate = _now(d, unit_id, design)
     applied, rolls, d.dice = rd.bombing(
-        d.state.units[unit_id], design, damage, fate, points, d.dice
+        d.state.units[unit_id],
+        design,
+        damage,
+        fate,
+        points,
+        d.dice,
+        d.state.battles.loadouts.get(unit_id, ()),
     )
     _record(d, unit_id, "sabotage", applied, rolls)
 

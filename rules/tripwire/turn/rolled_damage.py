@@ -10,6 +10,7 @@ that sends us there). Rulings T-DM1 to T-DM5 in docs/turn.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import cache
 
 from mekref.adapters.megamek.condition import merge_condition
@@ -20,7 +21,7 @@ from mekref.rules.dice import Dice, Roll
 from mekref.rules.tripwire.battle_input import unit_damage
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, SlotDamage, UnitDamage
 from mekref.rules.tripwire.battle_resolution import subject_for
-from mekref.rules.tripwire.repair import DamageState, damage_state
+from mekref.rules.tripwire.repair import AmmoUse, DamageState, bin_tons, damage_state
 from mekref.rules.tripwire.state import CampaignUnit
 from mekref.rules.tripwire.turn.events import DamageLine
 from mekref.rules.tripwire.turn.data import RangeRow, damage_table, lookup, single, table_rows
@@ -160,8 +161,20 @@ def _hittable(slot: CritSlot, location: str, damaged: tuple[SlotDamage, ...]) ->
 class _Work:
     """One unit's condition while the rolls are laid on it."""
 
-    def __init__(self, design: UnitDesign, damage: UnitDamage, dice: Dice, what: str) -> None:
+    def __init__(
+        self,
+        design: UnitDesign,
+        damage: UnitDamage,
+        dice: Dice,
+        what: str,
+        loadout: tuple[AmmoBinLoad, ...] = (),
+    ) -> None:
         self.design = design
+        # The bins as they are now: the last battle's count, else the import load, else the
+        # design's full bins (T-X3).
+        self.bins = damage.ammo_bins or loadout or _design_bins(design)
+        self.bins_changed = False
+        self.ammo_used = damage.ammo_used
         self.locations = {loc.name: loc for loc in damage.locations}
         self.order = [loc.name for loc in damage.locations]
         self.damage = damage
@@ -215,6 +228,7 @@ class _Work:
             self.notes.append(f"{location}: no slot found in {MAX_SLOT_ROLLS} rolls")
             return
         system = None if slot.system is None else slot.system.value
+        self._empty_bin(location, slot)
         self.slots = (
             *self.slots,
             SlotDamage(
@@ -228,6 +242,27 @@ class _Work:
         )
         self.criticals += 1
         self.hits.append(DamageLine(location=location, slot=slot.index, item=slot.name, system=system))
+
+    def _empty_bin(self, location: str, slot: CritSlot) -> None:
+        """T-DM3: a hit ammunition bin does not explode (nothing fires into it); its
+        ammunition is lost: the bin goes out empty and hit, and re-arming bills it."""
+        for n, b in enumerate(self.bins):
+            if b.location != location or b.slot != slot.index:
+                continue
+            if b.shots > 0:
+                full = _full_shots(self.design, location, slot.index) or b.shots
+                tons = Fraction(b.shots, max(full, b.shots)) * bin_tons(b.ammo_type)
+                self.ammo_used = _add_ammo(self.ammo_used, b.ammo_type, tons)
+            self.bins = (*self.bins[:n], replace(b, shots=0), *self.bins[n + 1 :])
+            self.bins_changed = True
+            return
+        index = _index(self.design, location)
+        if any(b.location == index and b.slot == slot.index for b in self.design.ammo_bins):
+            # A bin no record counts (never fought, no import load): it was full.
+            self.ammo_used = _add_ammo(self.ammo_used, slot.name, bin_tons(slot.name))
+            self.bins = (*self.bins, AmmoBinLoad(location=location, slot=slot.index,
+                                                 ammo_type=slot.name, shots=0))  # fmt: skip
+            self.bins_changed = True
 
     def chance(self, location: str) -> None:
         """A roll on the Determining Critical Hits table for ``location``."""
@@ -269,6 +304,8 @@ class _Work:
             locations=tuple(self.locations[n] for n in self.order),
             critical_hits=self.criticals,
             damaged_slots=self.slots,
+            ammo_used=self.ammo_used,
+            ammo_bins=self.bins if self.bins_changed else self.damage.ammo_bins,
         )
         return Applied(
             damage=damage,
@@ -277,6 +314,39 @@ class _Work:
             head_hits=self.head_hits,
             notes=tuple(self.notes),
         )
+
+
+def _design_bins(design: UnitDesign) -> tuple[AmmoBinLoad, ...]:
+    names = {loc.index: loc.name for loc in design.locations}
+    return tuple(
+        AmmoBinLoad(
+            location=names.get(b.location, b.location_name),
+            slot=b.slot,
+            ammo_type=b.ammo_type,
+            shots=b.shots or 0,
+        )
+        for b in design.ammo_bins
+        if b.shots
+    )
+
+
+def _full_shots(design: UnitDesign, location: str, slot: int) -> int | None:
+    names = {loc.index: loc.name for loc in design.locations}
+    for b in design.ammo_bins:
+        if names.get(b.location, b.location_name) == location and b.slot == slot:
+            return b.shots
+    return None
+
+
+def _add_ammo(used: tuple[AmmoUse, ...], ammo_type: str, tons: Fraction) -> tuple[AmmoUse, ...]:
+    out = {u.ammo_type: u for u in used}
+    old = out.get(ammo_type)
+    out[ammo_type] = (
+        AmmoUse(ammo_type=ammo_type, tons=tons)
+        if old is None
+        else replace(old, tons=old.tons + tons)
+    )
+    return tuple(v for _, v in sorted(out.items()))
 
 
 def fate_after(unit: CampaignUnit, damage: UnitDamage, before: Fate) -> Fate:
@@ -305,11 +375,12 @@ def maintenance(
     location_roll: int,
     critical_rolls: tuple[int, ...],
     dice: Dice,
+    loadout: tuple[AmmoBinLoad, ...] = (),
 ) -> tuple[Applied, tuple[Roll, ...], Dice]:
     """Line 199: the front location rolled, then each critical roll (two on a location roll of
     2) read on the Determining Critical Hits table; each critical hit rolls its slot. A 'Mek
     only (T-DM5)."""
-    work = _Work(design, damage, dice, f"maintenance, {unit.unit_id}:")
+    work = _Work(design, damage, dice, f"maintenance, {unit.unit_id}:", loadout)
     name, _ = mek_location(design.kind, location_roll)
     where = work.standing(name)
     if where is None:
@@ -327,13 +398,19 @@ def maintenance(
 
 
 def bombing(
-    unit: CampaignUnit, design: UnitDesign, damage: UnitDamage, fate: Fate, points: int, dice: Dice
+    unit: CampaignUnit,
+    design: UnitDesign,
+    damage: UnitDamage,
+    fate: Fate,
+    points: int,
+    dice: Dice,
+    loadout: tuple[AmmoBinLoad, ...] = (),
 ) -> tuple[Applied, tuple[Roll, ...], Dice]:
     """Line 401: ``points`` of bombing damage in 5-point groups, each on the front hit
     location table; a 'Mek's structure damage (and a location roll of 2) rolls for criticals
     (T-DM3)."""
     mek = design.kind in BIPEDS | QUADS
-    work = _Work(design, damage, dice, f"sabotage, {unit.unit_id}:")
+    work = _Work(design, damage, dice, f"sabotage, {unit.unit_id}:", loadout)
     size = cluster_size()
     has_turret = any(loc.name == "Turret" for loc in damage.locations)
     left = points
