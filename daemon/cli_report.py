@@ -128,16 +128,28 @@ def _damage(damage: UnitDamage) -> dict[str, Any]:
         "internal_lost": damage.internal_lost,
         "critical_hits": damage.critical_hits,
         "locations": [
-            {"name": loc.name, "armor": loc.armor_now, "armor_max": loc.armor_max,
-             "internal": loc.internal_now, "internal_max": loc.internal_max}
+            {
+                "name": loc.name,
+                "armor": loc.armor_now,
+                "armor_max": loc.armor_max,
+                "internal": loc.internal_now,
+                "internal_max": loc.internal_max,
+            }
             for loc in damage.locations
             if loc.armor_lost or loc.internal_lost
-        ],  # fmt: skip
+        ],
         "slots": [
-            {"location": d.location, "slot": d.slot, "item": d.item, "system": d.system,
-             "hit": d.hit, "destroyed": d.destroyed, "missing": d.missing}
+            {
+                "location": d.location,
+                "slot": d.slot,
+                "item": d.item,
+                "system": d.system,
+                "hit": d.hit,
+                "destroyed": d.destroyed,
+                "missing": d.missing,
+            }
             for d in damage.damaged_slots
-        ],  # fmt: skip
+        ],
     }
 
 
@@ -357,8 +369,7 @@ def _print(report: dict[str, Any]) -> None:
         if u["damage"]["locations"] or u["damage"]["slots"]:
             # What the bill prices and the next export writes (battle or rolled damage, T-DM1).
             console.print(
-                f"damage of {u['id'][:8]} {u['chassis']} {u['model']}: "
-                f"{_damage_text(u['damage'])}"
+                f"damage of {u['id'][:8]} {u['chassis']} {u['model']}: {_damage_text(u['damage'])}"
             )
     for w in report["technicians"]:
         console.print(

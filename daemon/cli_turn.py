@@ -431,7 +431,11 @@ def summary(events: tuple[Event, ...] | list[Event]) -> list[str]:
                 f"{len(e.checks) - len(failed)} passed, {len(failed)} failed"
                 + "".join(
                     f"; {c.person_id} ({c.total} < {c.target}) "
-                    + ("injured crew of " + c.unit_id if c.vehicle_crew else f"{c.hits_after} hit(s)")
+                    + (
+                        "injured crew of " + c.unit_id
+                        if c.vehicle_crew
+                        else f"{c.hits_after} hit(s)"
+                    )
                     for c in failed
                 )
             )

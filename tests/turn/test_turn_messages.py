@@ -189,7 +189,11 @@ EVENTS_SAMPLE: list[Event] = [
         damage=UnitDamage(
             locations=(
                 LocationDamage(
-                    name="Center Torso", armor_max=20, armor_now=15, internal_max=10, internal_now=10
+                    name="Center Torso",
+                    armor_max=20,
+                    armor_now=15,
+                    internal_max=10,
+                    internal_now=10,
                 ),
             ),
             critical_hits=1,

@@ -196,8 +196,11 @@ def test_ruling_t_dm1_a_bombing_changes_the_stored_condition() -> None:
     and a unit without a stored design is named in a note instead (T-DM5)."""
     state = placed(
         _with_designs(started()),
-        (FormationSpec(formation_id="a", name="A", unit_ids=("L-GRF", "L-LCT", "L-WVR"),
-                       hex="1105"),),  # fmt: skip
+        (
+            FormationSpec(
+                formation_id="a", name="A", unit_ids=("L-GRF", "L-LCT", "L-WVR"), hex="1105"
+            ),
+        ),
         (FormationSpec(formation_id="b", name="B", unit_ids=("R-JR7",)),),
     )
     assert state.strategic is not None
@@ -275,10 +278,14 @@ def test_ruling_t_dm4_a_sixth_hit_kills(hits: int) -> None:
         fatigue=1,
         checks=(
             ev.ConsciousnessCheck(
-                person_id="P-L-GRF", unit_id="L-GRF", target=12, total=3, passed=False,
+                person_id="P-L-GRF",
+                unit_id="L-GRF",
+                target=12,
+                total=3,
+                passed=False,
                 hits_after=6,
             ),
-        ),  # fmt: skip
+        ),
     )
     after = evolve_consciousness(state, e)
     assert after.people["P-L-GRF"].hits == 6

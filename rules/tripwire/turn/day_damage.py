@@ -213,4 +213,3 @@ def evolve_consciousness(state: CampaignState, e: ConsciousnessChecked) -> Campa
         else:
             state = _person_hits(state, c.person_id, c.hits_after)
     return replace(state, battles=replace(state.battles, crew_damage=crew_damage))
-

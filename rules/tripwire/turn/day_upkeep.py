@@ -46,8 +46,8 @@ def upkeep(d: Day) -> None:
                 )
             )
             # T-DM1: each unit's rolls laid on its stored condition (slot rolls after these).
-            for uid, where, criticals in rolled:
-                day_damage.maintenance(d, uid, where, criticals)
+            for uid, located, crits in rolled:
+                day_damage.maintenance(d, uid, located, crits)
             days = 0
         # Rations: 7 days carried; a supply dump restocks; a baggage train feeds the crews.
         crew = sum(d.s.mobility[u].crew_slots for u in f.unit_ids)

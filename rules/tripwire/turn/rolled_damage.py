@@ -23,8 +23,8 @@ from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, SlotDamage, Un
 from mekref.rules.tripwire.battle_resolution import subject_for
 from mekref.rules.tripwire.repair import AmmoUse, DamageState, bin_tons, damage_state
 from mekref.rules.tripwire.state import CampaignUnit
-from mekref.rules.tripwire.turn.events import DamageLine
 from mekref.rules.tripwire.turn.data import RangeRow, damage_table, lookup, single, table_rows
+from mekref.rules.tripwire.turn.events import DamageLine
 
 #: 'Meks that read the biped front column as it is, and those that read it as legs.
 BIPEDS = frozenset({DesignKind.BIPED_MEK, DesignKind.LAM, DesignKind.TRIPOD_MEK})
@@ -137,7 +137,9 @@ def condition_of(
     """The unit's stored condition, or, if it never fought, its design as built."""
     if recorded is not None and recorded.locations:
         return recorded
-    fresh = merge_condition(Entity(chassis=unit.chassis, model=unit.model, movement_mode=""), design)
+    fresh = merge_condition(
+        Entity(chassis=unit.chassis, model=unit.model, movement_mode=""), design
+    )
     return unit_damage(fresh, unit.kind, loadout)
 
 
@@ -241,7 +243,9 @@ class _Work:
             ),
         )
         self.criticals += 1
-        self.hits.append(DamageLine(location=location, slot=slot.index, item=slot.name, system=system))
+        self.hits.append(
+            DamageLine(location=location, slot=slot.index, item=slot.name, system=system)
+        )
 
     def _empty_bin(self, location: str, slot: CritSlot) -> None:
         """T-DM3: a hit ammunition bin does not explode (nothing fires into it); its
