@@ -29,10 +29,13 @@ from mekref.rules.tripwire.turn.state import StrategicState
 from mekref.rules.tripwire.turn.victory import progress
 
 HELP = (
-    "print the campaign's units, people, WarChest, victory points, the end conditions' "
-    "progress and dice"
+    "print the campaign's units (their damage and repair bills), people, WarChest, victory "
+    "points, the end conditions' progress and dice"
 )
 EPILOG = """\
+Each unit's damage is what battles and rolled damage (a missed maintenance's criticals, a
+bombing, ruling T-DM1) left on it: the bill prices it and the next engagement export writes it.
+
 examples:
   mekref report --db c.db
   mekref report --db c.db --side loyalists

@@ -104,7 +104,8 @@ class FormationsUpdated(Event):
 @event_type("MaintenanceMissed")
 @dataclass(frozen=True, kw_only=True)
 class MaintenanceMissed(Event):
-    """Seven days without maintenance: a location (front) and critical roll per unit."""
+    """Seven days without maintenance: a location (front) and critical roll per unit; what they
+    hit follows as ``UnitDamageRolled`` (T-DM1)."""
 
     side_id: str
     day: int
@@ -215,7 +216,8 @@ class UnrestSuppressed(Event):
 @dataclass(frozen=True, kw_only=True)
 class SabotageRolled(Event):
     """Despised: the day's 1D6; on a 6 a bombing hits one unit for 1D6 x 5 damage (line 401),
-    which the referee applies. ``unit_id`` is None when the die did not come up 6."""
+    laid on the unit by the ``UnitDamageRolled`` that follows (T-DM1). ``unit_id`` is None when
+    the die did not come up 6."""
 
     side_id: str
     formation_id: str
