@@ -290,3 +290,23 @@ def test_ruling_t_dm4_a_sixth_hit_kills(hits: int) -> None:
     after = evolve_consciousness(state, e)
     assert after.people["P-L-GRF"].hits == 6
     assert after.people["P-L-GRF"].status is PersonStatus.DEAD
+
+
+def test_ruling_t_dm3_a_vehicle_takes_a_bombing_on_its_front_column() -> None:
+    """L401 on a Bulldog: 30 points in six groups on the Ground Combat Vehicle table's front
+    column (2-4 Front, 5 Right, 6-8 Front, 9 Left, 10-12 Turret); no critical slots."""
+    from mekref.adapters.megamek.blk_reader import parse_blk
+
+    bulldog = parse_blk((UNITS / "Bulldog Medium Tank.blk").read_text(encoding="utf-8"), "b")
+    unit = replace(_unit("b", 60), kind=UnitKind.COMBAT_VEHICLE)
+    before = _fresh(unit, bulldog)
+    applied, rolls, _ = rd.bombing(unit, bulldog, before, Fate.OPERATIONAL, 30, Dice("v", 0))
+    expected = []
+    for r in rolls:
+        assert r.name.endswith("bombing location (front)")  # no critical rolls for a vehicle
+        expected.append(rd.vehicle_location(r.total, has_turret=True))
+    assert [x.location for x in applied.hits] == expected and len(expected) == 6
+    assert sum(x.armor + x.internal for x in applied.hits) == 30
+    assert applied.damage.armor_lost + applied.damage.internal_lost == 30
+    assert applied.damage.critical_hits == 0 and applied.damage.damaged_slots == ()
+    assert not rd.supported(bulldog) and rd.supported(bulldog, bombing=True)

@@ -140,7 +140,9 @@ def condition_of(
     fresh = merge_condition(
         Entity(chassis=unit.chassis, model=unit.model, movement_mode=""), design
     )
-    return unit_damage(fresh, unit.kind, loadout)
+    built = unit_damage(fresh, unit.kind, loadout)
+    # A record without locations (read before the design was known) keeps what else it says.
+    return built if recorded is None else replace(recorded, locations=built.locations)
 
 
 def _index(design: UnitDesign, name: str) -> int | None:
@@ -262,10 +264,10 @@ class _Work:
             return
         index = _index(self.design, location)
         if any(b.location == index and b.slot == slot.index for b in self.design.ammo_bins):
-            # A bin no record counts (never fought, no import load): it was full.
+            # No record counts this bin's shots (never fought, no import load): it was full.
             self.ammo_used = _add_ammo(self.ammo_used, slot.name, bin_tons(slot.name))
-            self.bins = (*self.bins, AmmoBinLoad(location=location, slot=slot.index,
-                                                 ammo_type=slot.name, shots=0))  # fmt: skip
+            empty = AmmoBinLoad(location=location, slot=slot.index, ammo_type=slot.name, shots=0)
+            self.bins = (*self.bins, empty)
             self.bins_changed = True
 
     def chance(self, location: str) -> None:
