@@ -132,6 +132,10 @@ def test_ruling_t_dm3_a_bombing_lands_in_five_point_groups() -> None:
     assert taken + lost == 30
     assert applied.damage.armor_lost + applied.damage.internal_lost == taken
     assert applied.fate in (Fate.DAMAGED, Fate.DESTROYED_REPAIRABLE, Fate.TRULY_DESTROYED)
+    # T-DM4: each group in the head is a hit on the MechWarrior.
+    assert applied.head_hits == sum(
+        1 for x in applied.hits if x.location == "Head" and (x.armor or x.internal)
+    )
 
 
 def test_damage_past_a_lost_location_moves_inward() -> None:
@@ -310,3 +314,26 @@ def test_ruling_t_dm3_a_vehicle_takes_a_bombing_on_its_front_column() -> None:
     assert applied.damage.armor_lost + applied.damage.internal_lost == 30
     assert applied.damage.critical_hits == 0 and applied.damage.damaged_slots == ()
     assert not rd.supported(bulldog) and rd.supported(bulldog, bombing=True)
+
+
+def test_ruling_t_dm4_crew_hits_of_a_rolled_damage_event_are_kept() -> None:
+    # L135: "| 6 Hits (KIA) | Not Possible |": a lost head kills the MechWarrior (T-DM4).
+    from mekref.rules.tripwire.turn.day_damage import evolve_damage
+
+    state = started()
+    unit = state.units["L-LCT"]
+    damage = _fresh(unit, LOCUST)
+    e = ev.UnitDamageRolled(
+        side_id="loyalist",
+        day=3,
+        unit_id="L-LCT",
+        cause="sabotage",
+        lines=(ev.DamageLine(location="Head", armor=5),),
+        damage=damage,
+        fate=Fate.DESTROYED_REPAIRABLE,
+        crew_hits=(("P-L-LCT", 6),),
+    )
+    after = evolve_damage(state, e)
+    assert after.battles.unit_damage["L-LCT"] == damage
+    assert after.battles.fates["L-LCT"] is Fate.DESTROYED_REPAIRABLE
+    assert after.people["P-L-LCT"].status is PersonStatus.DEAD

@@ -57,20 +57,24 @@ def _hits(d: Day, person_id: str) -> int:
     return d.hits.get(person_id, d.state.people[person_id].hits)
 
 
-def _record(d: Day, unit_id: str, cause: str, applied: rd.Applied, rolls: tuple[Roll, ...]) -> None:
+def _record(
+    d: Day,
+    unit_id: str,
+    cause: str,
+    applied: rd.Applied,
+    rolls: tuple[Roll, ...],
+    before: UnitDamage,
+) -> None:
     if not rolls and not any(x.slot is not None or x.armor or x.internal for x in applied.hits):
         return  # the critical roll came up short: nothing changed, its dice are recorded already
     unit = d.state.units[unit_id]
-    before = d.damage.get(unit_id)
     head_lost = any(loc.name == "Head" and loc.internal_gone for loc in applied.damage.locations)
-    head_was_lost = before is not None and any(
-        loc.name == "Head" and loc.internal_gone for loc in before.locations
-    )
+    head_was_lost = any(loc.name == "Head" and loc.internal_gone for loc in before.locations)
     crew: list[tuple[str, int]] = []
     if applied.head_hits or (head_lost and not head_was_lost):
         # T-DM4: each head hit is a hit on the crew in the cockpit; a lost head kills them.
         for pid in unit.crew:
-            if d.state.people[pid].status is PersonStatus.DEAD:
+            if d.state.people[pid].status is PersonStatus.DEAD or _hits(d, pid) >= rd.killed_at():
                 continue
             hits = rd.killed_at() if head_lost else _hits(d, pid) + applied.head_hits
             d.hits[pid] = min(hits, rd.killed_at())
@@ -109,7 +113,7 @@ def maintenance(d: Day, unit_id: str, location: Roll, criticals: tuple[Roll, ...
         d.dice,
         d.state.battles.loadouts.get(unit_id, ()),
     )
-    _record(d, unit_id, "maintenance", applied, rolls)
+    _record(d, unit_id, "maintenance", applied, rolls, damage)
 
 
 def bombing(d: Day, unit_id: str, points: int) -> None:
@@ -127,7 +131,7 @@ def bombing(d: Day, unit_id: str, points: int) -> None:
         d.dice,
         d.state.battles.loadouts.get(unit_id, ()),
     )
-    _record(d, unit_id, "sabotage", applied, rolls)
+    _record(d, unit_id, "sabotage", applied, rolls, damage)
 
 
 def consciousness(d: Day, f: Formation, fatigue: int) -> None:
