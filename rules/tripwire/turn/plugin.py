@@ -13,11 +13,20 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn import artillery, orders, reorganise, resolve, setup, unrest
+from mekref.rules.tripwire.turn import (
+    artillery,
+    day_damage,
+    orders,
+    reorganise,
+    resolve,
+    setup,
+    unrest,
+)
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.events import (
     CampaignEnded,
+    ConsciousnessChecked,
     DayEnded,
     EngagementDetermined,
     FacilityDestroyed,
@@ -41,6 +50,7 @@ from mekref.rules.tripwire.turn.events import (
     StrategicVictoryScored,
     TransportCargoCaptured,
     UnguidedArtilleryFired,
+    UnitDamageRolled,
     UnrestChanged,
     UnrestSuppressed,
     WeatherRolled,
@@ -302,4 +312,6 @@ EVOLVERS: dict[type[Event], Evolver] = {
     MobsRaised: _no_change,
     UnrestSuppressed: _suppressed,
     UnguidedArtilleryFired: _no_change,
+    UnitDamageRolled: day_damage.evolve_damage,
+    ConsciousnessChecked: day_damage.evolve_consciousness,
 }
