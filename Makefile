@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 # Every source or data file that the editable install links; adding one re-links (strict mode
 # links files one by one, so a new module is invisible until then).
-SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' \) -not -path 'proto/gen/*' 2>/dev/null)
+SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.jsonl' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' \) -not -path 'proto/gen/*' 2>/dev/null)
 
 .PHONY: help install demo test lint fmt bench clean proto proto-schema
 help:
