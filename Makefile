@@ -9,7 +9,8 @@ SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.p
 
 .PHONY: help install demo test lint fmt bench clean proto proto-schema
 help:
-	@echo "make demo   set up, then run the bundled sample campaign end to end"
+	@echo "make demo   set up, then run the bundled sample campaign end to end, and a bundled"
+	@echo "            game of each other rule set (mekref game demo --ruleset R)"
 	@echo "make test   set up, then run the whole test suite (what CI runs)"
 	@echo "make lint   ruff + mypy --strict + import contracts"
 	@echo "make bench  benchmarks (figures go in the README)"
@@ -47,6 +48,9 @@ demo: install
 	@rm -rf demo-out  # each demo starts a fresh campaign
 	$(BIN)/python -m mekref.daemon.samples.ginestra.demo --out demo-out
 	@echo "maps and scenario files of the Ginestra demo: demo-out/ (open the .png maps)"
+	@# The other rule sets: a bundled game each, from set-up to its end, in a throw-away store.
+	@for r in dystopian_wars objectives succession_wars; do \
+	  $(BIN)/mekref game demo --ruleset $$r || exit 1; done
 
 test: install
 	$(BIN)/python -m pytest -q
