@@ -43,12 +43,12 @@ proto-schema: install
 	$(BIN)/python -m mekref.daemon.grpc.proto_schema proto
 	@$(MAKE) --no-print-directory proto
 
+# Last, the other rule sets: a bundled game each, from set-up to its end, in a throw-away store.
 demo: install
 	$(BIN)/python -m mekref.daemon.demo
 	@rm -rf demo-out  # each demo starts a fresh campaign
 	$(BIN)/python -m mekref.daemon.samples.ginestra.demo --out demo-out
 	@echo "maps and scenario files of the Ginestra demo: demo-out/ (open the .png maps)"
-	@# The other rule sets: a bundled game each, from set-up to its end, in a throw-away store.
 	@for r in dystopian_wars objectives succession_wars; do \
 	  $(BIN)/mekref game demo --ruleset $$r || exit 1; done
 

@@ -125,6 +125,13 @@ def test_a_script_stops_at_its_first_refusal_and_goes_on_with_from(tmp_path: Pat
     assert "line 6" not in first.stdout
     assert f"{script}:6: OBJSearch by red refused:" in first.stderr
     assert "lines 2-5 applied; fix line 6 and go on with --from 6" in first.stderr
+    again = mekref("game", "do", "--db", db, "--script", str(script), "--from", "6", "--json")
+    assert again.returncode == REFUSED
+    stopped = json.loads(again.stdout)
+    assert stopped["commands"] == []
+    assert (stopped["refused"]["line"], stopped["refused"]["type"]) == (6, "OBJSearch")
+    assert stopped["refused"]["code"] and stopped["refused"]["refusal"]
+    assert "nothing applied; fix line 6" in again.stderr
     # The group drops the second search and goes on after it.
     resumed = _json("game", "do", "--db", db, "--script", str(script), "--from", "7")
     assert resumed["refused"] is None
