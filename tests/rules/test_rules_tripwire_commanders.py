@@ -175,3 +175,35 @@ def test_ruling_r_cmd_3_lieutenants_have_edge_and_no_bonus() -> None:
     assert lieutenant.skill_bonus == 0
     assert commander_bonus(state, "loyalist", ("L-WVR",))[0] == 0
     assert by_unit[GRIFFIN].edge == 2  # the Elite Force Commander
+
+
+def test_ruling_r_cmd_4_the_export_takes_the_commanders_values_from_the_rules() -> None:
+    """L26 "Each Commander (Company or Lance) also has edge point": a Veteran Force Commander
+    goes to MegaMek flagged, with the L31 Skill Bonus (+1) as commandB and 1 edge point, the
+    list's abilities and edge triggers kept; captured, the flag and the rule values go."""
+    from mekref.rules.tripwire.megamek_crew import crew_export
+    from mekref.rules.tripwire.model import MegaMekCrew
+
+    listed = MegaMekCrew(
+        advantages=("tm_forest_ranger",), edge=("edge 3", "edge_when_tac"), init_bonus=1
+    )
+    state = _with_commander(3, 4)
+    state = replace(
+        state, people={**state.people, PILOT: replace(state.people[PILOT], megamek=listed)}
+    )
+    (standing,) = [c for c in commanders_of(state, "loyalist") if c.unit_id == GRIFFIN]
+    out = crew_export("Griffin", [state.people[PILOT]], standing)
+    assert (out.commander, out.command_bonus, out.edge) == (True, 1, ("edge 1", "edge_when_tac"))
+    assert (out.advantages, out.init_bonus) == (("tm_forest_ranger",), 1)
+    assert any("edge 1" in n and "the list had 3" in n for n in out.notes)
+
+    captured = replace(
+        state,
+        battles=replace(
+            state.battles, captured_people={**state.battles.captured_people, PILOT: "rebel"}
+        ),
+    )
+    (lost,) = [c for c in commanders_of(captured, "loyalist") if c.unit_id == GRIFFIN]
+    out = crew_export("Griffin", [captured.people[PILOT]], lost)
+    assert (out.commander, out.command_bonus, out.edge) == (False, 0, listed.edge)
+    assert any("gives edge to commanders only" in n for n in out.notes)
