@@ -69,6 +69,8 @@ examples:
   mekref spend hire --db c.db --side red --pool fdb --name "Nia Kell" --gunnery 4 --piloting 5
   mekref spend sell --db c.db --unit UNIT --pool fdb
   mekref spend move --db c.db --from fdb --to union-a --amount 100
+  mekref spend recruit --db c.db --person PERSON --pool fdb   # unrest from the map
+  mekref spend recruit --db c.db --person PERSON --pool fdb --opponent-unrest 9  # no map
 """
 
 Builder = Callable[[argparse.Namespace], Command]
@@ -340,7 +342,12 @@ def register(sub: Any) -> None:
     add_referee(a)
     a = action("recruit", "try to recruit a captured person (2d6, 8+)", _recruit)
     _person_pool(a)
-    a.add_argument("--opponent-unrest", type=int, default=7)
+    a.add_argument(
+        "--opponent-unrest",
+        type=int,
+        help="the captive's side's unrest rating (L352); read from the strategic map when the "
+        "campaign has one, required without it",
+    )
     a = action("move", "move WP between two pools of a side", _move)
     a.add_argument("--from", dest="from_pool", required=True)
     a.add_argument("--to", dest="to_pool", required=True)

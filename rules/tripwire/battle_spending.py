@@ -118,11 +118,15 @@ class RansomPerson(Command):
 @command_type("RecruitCaptured")
 @dataclass(frozen=True, kw_only=True)
 class RecruitCaptured(Command):
-    """The captor rolls 2d6 (+1 per unrest over 7 of the opponent); on 8+ it pays to hire."""
+    """The captor rolls 2d6 (+1 per unrest over 7 of the opponent); on 8+ it pays to hire.
+
+    ``opponent_unrest``: the captive's side's unrest rating; on the strategic map it comes from
+    the map (None), and a value that differs is refused; without the map it must be given.
+    """
 
     person_id: str
     pool_id: str
-    opponent_unrest: int = 7
+    opponent_unrest: int | None = None
 
 
 @command_type("TrainSkill")
@@ -282,6 +286,9 @@ class CapturedRecruited(Event):
     modifier: int
     cost_sp: int
     actor: str
+    # L352 "(plus the leadership modifier for a ranked force/lance commander)": the part of
+    # ``cost_sp`` that is the captive commander's Skill Bonus (ruling R-RECRUIT-2).
+    leadership_sp: int = field(default=0, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("SkillTrained")

@@ -68,6 +68,9 @@ class Person:
     seat_type: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
     # What the imported MegaMek list said of the person (abilities, edge...), for the export.
     megamek: MegaMekCrew | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    # The commander's role (a UnitRole value) the person held in the first seat when their unit
+    # was captured with them: L352's "ranked force/lance commander" (ruling R-RECRUIT-2).
+    rank: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -207,3 +207,38 @@ def test_ruling_r_cmd_4_the_export_takes_the_commanders_values_from_the_rules() 
     out = crew_export("Griffin", [captured.people[PILOT]], lost)
     assert (out.commander, out.command_bonus, out.edge) == (False, 0, listed.edge)
     assert any("gives edge to commanders only" in n for n in out.notes)
+
+
+def test_ruling_r_recruit_2_a_ranked_captive_costs_the_leadership_modifier_too() -> None:
+    """L352: "Roll 2d6 (+ 1 for each 1 point of unrest over 7 the opponent has). On an 8+ they
+    player may pay the WP to recruit them (plus the leadership modifier for a ranked force/lance
+    commander)." On the map the opponent's unrest is the map's; a typed value that differs is
+    refused; a Veteran Force Commander taken with the unit costs 600 + 1."""
+    from mekref.rules.tripwire.battle_spending import CapturedRecruited, RecruitCaptured
+    from mekref.rules.tripwire.battles import _change_sides
+    from mekref.rules.tripwire.state import Pool, PoolKind
+
+    state = _with_commander(3, 4)  # Veteran: "| Veteran | 1 | 1 | +1 | 1 |"
+    state = _change_sides(state, GRIFFIN, "rebel")  # taken with the unit: the seat is left
+    assert state.people[PILOT].rank == UnitRole.FORCE_COMMANDER.value
+    assert state.strategic is not None
+    pool = Pool(pool_id="rp", side_id="rebel", name="RP", kind=PoolKind.LOCATION,
+                balance=1000, capacity=None)  # fmt: skip
+    state = replace(
+        state,
+        pools={**state.pools, "rp": pool},
+        strategic=replace(state.strategic, unrest={**state.strategic.unrest, "loyalist": 13}),
+        battles=replace(
+            state.battles, captured_people={**state.battles.captured_people, PILOT: "rebel"}
+        ),
+    )
+    with pytest.raises(Refusal, match="gives 'loyalist' unrest 13, not 9") as caught:
+        world.run(state, RecruitCaptured(person_id=PILOT, pool_id="rp", opponent_unrest=9,
+                                         actor="rebel"))  # fmt: skip
+    assert caught.value.source is not None and caught.value.source.line == 352
+    # Unrest 13 from the map: +6, so any 2d6 reaches 8.
+    after, events = world.run(state, RecruitCaptured(person_id=PILOT, pool_id="rp", actor="rebel"))
+    (done,) = [e for e in events if isinstance(e, CapturedRecruited)]
+    assert (done.succeeds, done.modifier, done.cost_sp, done.leadership_sp) == (True, 6, 601, 1)
+    assert after.pools["rp"].balance == 1000 - 601
+    assert after.people[PILOT].side_id == "rebel" and after.people[PILOT].rank is None
