@@ -27,6 +27,7 @@ from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatu
 from mekref.rules.tripwire.table_loader import load_tables
 from mekref.rules.tripwire.turn.state import StrategicState
 from mekref.rules.tripwire.turn.victory import progress
+from mekref.rules.tripwire.whereabouts import technicians_at
 
 HELP = (
     "print the campaign's units, people, WarChest, victory points, the end conditions' "
@@ -126,16 +127,37 @@ def _ready_day(state: CampaignState, unit_id: str) -> int | None:
     return day if s is not None and day is not None and day >= s.day else None
 
 
-def _workshops(state: CampaignState, side: str | None) -> list[dict[str, Any]]:
-    """Each side's technician day per hex still running (L64, R-WHERE-4)."""
+def _paid_work(state: CampaignState, unit_id: str) -> list[dict[str, int]]:
+    """The technician hours paid for the unit's work, day by day, from today on (L64): work
+    that did not fit a day's hours waits for the next (R-WHERE-4)."""
     s = state.strategic
     if s is None:
         return []
+    return [{"day": d, "hours": h} for d, h in s.repair_work.get(unit_id, ()) if d >= s.day]
+
+
+def _workshops(state: CampaignState, side: str | None) -> list[dict[str, Any]]:
+    """Each side's technician day per hex still running (L64, R-WHERE-4), with the hours its
+    technicians there now give a day."""
+    s = state.strategic
+    if s is None:
+        return []
+    per_day = load_tables().technician_hours_per_day
     out = []
     for key, (day, used) in sorted(s.workshops.items()):
         side_id, _, hex_ = key.partition("@")
         if day >= s.day and (not side or side_id == side):
-            out.append({"side": side_id, "hex": hex_ or "orbit", "last_day": day, "hours": used})
+            techs = technicians_at(state, side_id, hex_)
+            out.append(
+                {
+                    "side": side_id,
+                    "hex": hex_ or "orbit",
+                    "last_day": day,
+                    "hours": used,
+                    "technicians": techs,
+                    "hours_per_day": per_day * techs,
+                }
+            )
     return out
 
 
@@ -179,6 +201,9 @@ def build_report(
                 # L64: the day the technicians finish the work booked for it (R-WHERE-4);
                 # None when none is outstanding (or no strategic map keeps the days).
                 "repair_ready_day": _ready_day(state, u.unit_id),
+                # The hours paid for, by technician day (the repair's tech_hours above are
+                # the hours the damage not yet paid for still needs).
+                "repair_work": _paid_work(state, u.unit_id),
             }
         )
     people = []
@@ -292,6 +317,18 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _hours(u: dict[str, Any]) -> str:
+    """The unit's technician hours: still needed (damage not paid for) and paid, by day."""
+    paid = u["repair_work"]
+    days = ", ".join(f"day {w['day']} {w['hours']} h" for w in paid)
+    return (
+        f"{u['chassis']} {u['model']}".strip()
+        + f": {u['repair']['tech_hours']} h needed; {sum(w['hours'] for w in paid)} h paid: "
+        + days
+        + (f"; ready day {u['repair_ready_day']}" if u["repair_ready_day"] else "")
+    )
+
+
 def _print(report: dict[str, Any]) -> None:
     console = out_console()
     console.print(
@@ -318,11 +355,14 @@ def _print(report: dict[str, Any]) -> None:
             + (f" (ready day {u['repair_ready_day']})" if u["repair_ready_day"] else ""),
         )
     console.print(units)
+    for u in report["units"]:
+        if u["repair_work"]:
+            console.print(_hours(u), markup=False)
     for w in report["technicians"]:
         console.print(
-            f"technicians of {w['side']} in hex {w['hex']}: booked through day "
-            f"{w['last_day']} ({w['hours']} h that day); work that does not fit waits for "
-            "the next day (L64)"
+            f"technicians of {w['side']} in hex {w['hex']}: {w['technicians']} x 6 h = "
+            f"{w['hours_per_day']} h a day; booked through day {w['last_day']} ({w['hours']} h "
+            "that day); work that does not fit waits for the next day (L64)"
         )
     if unpriced:
         console.print(
