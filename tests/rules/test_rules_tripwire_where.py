@@ -520,9 +520,7 @@ def test_the_console_script_shows_paid_hours_by_day_and_keeps_a_unit_under_repai
                       "--pool", "city", "--task", task)  # fmt: skip
         assert paid.returncode == 0, paid.stderr
     report = json.loads(
-        mekref(
-            "report", "--db", db, "--campaign", campaign, "--side", "loyalist", "--json"
-        ).stdout
+        mekref("report", "--db", db, "--campaign", campaign, "--side", "loyalist", "--json").stdout
     )
     (grf,) = [u for u in report["units"] if u["id"] == "L-GRF"]
     assert grf["repair_work"] == [{"day": 1, "hours": 6}, {"day": 2, "hours": 4}]
