@@ -38,6 +38,10 @@ examples:
   mekref report --db c.db
   mekref report --db c.db --side loyalists
   mekref report --db c.db --json > books.json
+
+Besides the bills: each unit's technician hours still needed against the hours paid, day by
+day (L64: what does not fit a day waits for the next), each hex's technicians and hours a
+day, and every referee override with who and why.
 """
 
 
@@ -296,6 +300,42 @@ def build_report(
     }
 
 
+#: Fields through which an event keeps the referee's word (an override of a permission).
+_WORD_FIELDS = ("note", "override", "accepted_unchecked", "commander_note")
+
+
+def overrides(state: CampaignState, events: Any, side: str | None) -> list[dict[str, Any]]:
+    """Every recorded referee's word: which event, for whom, who decided and why. A side's
+    report shows those for its own units, people, pools and side; the referee's shows all."""
+    out: list[dict[str, Any]] = []
+    for seq, e in events:
+        for name in _WORD_FIELDS:
+            word = getattr(e, name, None)
+            if word is None or not hasattr(word, "referee"):
+                continue
+            whose = _side_of(state, e)
+            if side and whose != side:
+                continue
+            out.append(
+                {"seq": seq, "event": type(e).TYPE, "side": whose,
+                 "referee": word.referee, "reason": word.reason}
+            )  # fmt: skip
+    return out
+
+
+def _side_of(state: CampaignState, e: Any) -> str | None:
+    if getattr(e, "side_id", None):
+        return str(e.side_id)
+    unit = state.units.get(getattr(e, "unit_id", "") or "")
+    if unit is not None:
+        return unit.side_id
+    person = state.people.get(getattr(e, "person_id", "") or "")
+    if person is not None:
+        return person.side_id
+    pool = state.pools.get(getattr(e, "pool_id", "") or "")
+    return pool.side_id if pool is not None else None
+
+
 def run(args: argparse.Namespace) -> int:
     with opened(args.db) as app:
         runner = app.runner
@@ -303,13 +343,17 @@ def run(args: argparse.Namespace) -> int:
         state = runner.load(cid).state
         if args.side and args.side not in state.sides:
             raise CliError(f"no side {args.side!r}; sides: {', '.join(sorted(state.sides))}")
+        events = list(runner.events(cid))
         rolls = [
             {"seq": seq, "event": type(e).TYPE, "name": r.name, "index": r.index,
              "faces": list(r.faces), "total": r.total}
-            for seq, e in runner.events(cid)
+            for seq, e in events
             for r in e.rolls
         ]  # fmt: skip
     report = build_report(state, rolls, args.side)
+    # The referee's overrides, with who and why (R-WHERE-1, R-HIRE-2, R-TRAIN-3, R-RANSOM-1,
+    # R-KEEP-1, R-SEAT-2, ruling R-OVERRIDE-1).
+    report["overrides"] = overrides(state, events, args.side)
     if args.json:
         print_json(report)
         return EXIT_OK
@@ -410,6 +454,12 @@ def _print(report: dict[str, Any]) -> None:
             )
         for c in b["conflicts"]:
             console.print(f"  conflict: {c}", style="yellow")
+    for o in report.get("overrides", ()):
+        console.print(
+            f"override #{o['seq']} {o['event']} ({o['side'] or 'campaign'}): by {o['referee']}, "
+            f"because {o['reason']}",
+            markup=False,
+        )
     if report["dice"]:
         dice = Table(title="dice", title_justify="left")
         for col in ("#", "roll", "faces", "total"):

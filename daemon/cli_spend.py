@@ -126,12 +126,14 @@ def _dropship_crew(a: argparse.Namespace) -> Command:
 
 
 def _train(a: argparse.Namespace) -> Command:
+    note = referee_note(a)
     return TrainSkill(
         person_id=a.person,
         pool_id=a.pool,
         skill=Skill(a.skill),
         route=TrainingRoute(a.route),
-        actor="cli",
+        note=note,
+        actor=note.referee if note else "cli",
     )
 
 
@@ -309,6 +311,7 @@ def register(sub: Any) -> None:
     _person_pool(a)
     a.add_argument("--skill", required=True, choices=[s.value for s in Skill])
     a.add_argument("--route", default="kill", choices=[r.value for r in TrainingRoute])
+    add_referee(a)  # train without a kill (L110) or twice in a track (BR-9), recorded
     a = action("hire", "hire a pilot or vehicle crew", _hire)
     a.add_argument("--side", required=True)
     a.add_argument("--pool", required=True)

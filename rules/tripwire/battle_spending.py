@@ -136,6 +136,9 @@ class TrainSkill(Command):
     pool_id: str
     skill: Skill
     route: TrainingRoute = TrainingRoute.KILL
+    # The referee's word to train without a kill (L110) or a second time this track (BR-9),
+    # recorded in the event.
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @command_type("HirePerson")
@@ -305,6 +308,7 @@ class SkillTrained(Event):
     # The battle whose kill this training used up (L110: a kill earns one training); None for
     # simulator training and in events recorded before kills were used up.
     kill_battle: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # the override
 
 
 @event_type("PersonHired")

@@ -207,13 +207,15 @@ def _decide_train(
     person = person_of(state, cmd.person_id)
     if person.status is PersonStatus.DEAD or person.person_id in state.battles.captured_people:
         raise Refusal("unavailable", f"{person.name} is dead or captive")
+    vouched = cmd.note is not None  # the referee's word lifts L110's kill and BR-9's once
     trainee = Trainee(
         person_id=person.person_id,
         gunnery=person.gunnery,
         piloting=person.piloting,
-        took_part_with_kill=person.person_id in state.battles.may_train,
+        took_part_with_kill=vouched or person.person_id in state.battles.may_train,
         # Ruling BR-9: a "contract" is a track: one skill per person per track.
-        trained_this_contract=state.battles.trained.get(person.person_id) == state.tracks_completed,
+        trained_this_contract=not vouched
+        and state.battles.trained.get(person.person_id) == state.tracks_completed,
         # "| Train DropShip Crew | As Per MechWarrior x 4 |"
         dropship_crew=person.unit_id in state.units
         and state.units[person.unit_id].kind is UnitKind.DROPSHIP,
@@ -235,6 +237,7 @@ def _decide_train(
             kill_battle=state.battles.may_train.get(person.person_id)
             if cmd.route is TrainingRoute.KILL
             else None,
+            note=cmd.note,
         )
     ]
 

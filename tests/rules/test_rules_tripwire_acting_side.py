@@ -40,7 +40,7 @@ NOTE = RefereeNote(referee="Ann", reason="vouched")
 def _state() -> CampaignState:
     state: CampaignState = world.started()
     pool = Pool(pool_id="lp", side_id="loyalist", name="LP", kind=PoolKind.LOCATION,
-                balance=100, capacity=None)  # fmt: skip
+                balance=1000, capacity=None)  # fmt: skip
     return replace(
         state,
         pools={**state.pools, "lp": pool},
@@ -88,3 +88,25 @@ def test_ruling_r_engine_2_a_side_spends_for_its_own(command: Command, side: str
     state = _state()
     assert acting_side(state, command) == side
     assert TRIPWIRE.acting_side(state, command) == side
+
+
+def test_ruling_r_train_4_the_referees_word_trains_without_a_kill() -> None:
+    """L110 "... who took part in a scenario and were awarded a kill may attempt to train":
+    refused without a kill, naming the override; on the referee's word the training is done
+    and the event keeps who and why; the report lists it (R-ENGINE-4)."""
+    from mekref.daemon.cli_report import overrides
+    from mekref.rules.refusal import Refusal
+    from mekref.rules.tripwire.battle_spending import SkillTrained
+
+    state = _state()
+    train = TrainSkill(person_id="P-L-GRF", pool_id="lp", skill=Skill.GUNNERY, actor="a")
+    with pytest.raises(Refusal, match="--referee NAME --reason TEXT") as caught:
+        world.run(state, train)
+    assert caught.value.code == "not_eligible"
+    after, events = world.run(state, replace(train, note=NOTE))
+    (done,) = [e for e in events if isinstance(e, SkillTrained)]
+    assert done.note == NOTE and after.people["P-L-GRF"].gunnery == 3
+    listed = overrides(after, list(enumerate(events, start=1)), None)
+    assert {"event": "SkillTrained", "side": "loyalist", "referee": "Ann",
+            "reason": "vouched"}.items() <= listed[-1].items()  # fmt: skip
+    assert overrides(after, list(enumerate(events, start=1)), "rebel") == []
