@@ -100,7 +100,8 @@ def crew_export(
             command_bonus = rule_bonus
             notes.append(
                 f"{unit_name}: commandB {rule_bonus} (the Force Commander's Skill Bonus, L29; "
-                f"the list had {first.command_bonus})"
+                f"the list had {first.command_bonus}); MegaMek adds it to initiative with its "
+                "command_init game option"
             )
         if standing.edge != edge_points(first.edge):
             notes.append(
