@@ -4,7 +4,9 @@ for that side (ruling R-ENGINE-2).
 A side gives its own orders and reorganisations (they name the side), and spends for its own:
 hiring (the side named), repairing, re-arming, reconfiguring, selling or scrapping, keeping
 and crewing its units (captured salvage is its captor's), healing and training its people,
-ransoming its captives, recruiting the people it holds captive, moving WP between its pools.
+ransoming its captives, recruiting the people it holds captive (on the strategic map, which
+gives the unrest the roll adds; without it the unrest is the referee's to give), moving WP
+between its pools.
 A command that carries the referee's word (``note``, ``override``, ``accept_unchecked``) is the
 referee's alone, whoever it is for: a side cannot vouch for itself. Everything else is the
 referee's.
@@ -72,6 +74,9 @@ def acting_side(state: CampaignState, command: Command) -> str | None:
         person = state.people.get(command.person_id)
         return person.side_id if person is not None else None
     if isinstance(command, RecruitCaptured):
+        # Off the map the opponent's unrest is typed in: the referee's fact, not the captor's.
+        if state.strategic is None:
+            return None
         return state.battles.captured_people.get(command.person_id)
     if isinstance(command, TransferWarChest):
         pool = state.pools.get(command.from_pool)

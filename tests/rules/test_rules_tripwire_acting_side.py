@@ -90,6 +90,14 @@ def test_ruling_r_engine_2_a_side_spends_for_its_own(command: Command, side: str
     assert TRIPWIRE.acting_side(state, command) == side
 
 
+def test_recruiting_off_the_map_is_the_referees() -> None:
+    """L352 "+ 1 for each 1 point of unrest over 7 the opponent has": without the strategic map
+    the unrest is typed in, so the captor cannot give the command itself."""
+    state = replace(_state(), strategic=None)
+    recruit = RecruitCaptured(person_id="P-R-JR7", pool_id="lp", opponent_unrest=13, actor="a")
+    assert acting_side(state, recruit) is None
+
+
 def test_ruling_r_train_4_the_referees_word_trains_without_a_kill() -> None:
     """L110 "... who took part in a scenario and were awarded a kill may attempt to train":
     refused without a kill, naming the override; on the referee's word the training is done
