@@ -57,6 +57,7 @@ from mekref.rules.tripwire.commanders import commanders_of
 from mekref.rules.tripwire.commands import ImportForce
 from mekref.rules.tripwire.designs import record_designs, rules_tech_base, suit_tons
 from mekref.rules.tripwire.force_from_design import anti_mech_capable, design_roles
+from mekref.rules.tripwire.megamek_crew import imported_crew
 from mekref.rules.tripwire.model import (
     Company,
     CrewSkills,
@@ -216,6 +217,7 @@ def build_units(
                 name=m.name,
                 gunnery=m.gunnery if m.gunnery is not None else (m.gunnery_aero or 4),
                 piloting=m.piloting if m.piloting is not None else (m.piloting_aero or 5),
+                megamek=imported_crew(e.crew, m),
             )
             for seat, m in enumerate(e.members)
         )

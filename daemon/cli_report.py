@@ -27,6 +27,7 @@ from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatu
 from mekref.rules.tripwire.table_loader import load_tables
 from mekref.rules.tripwire.turn.state import StrategicState
 from mekref.rules.tripwire.turn.victory import progress
+from mekref.rules.tripwire.whereabouts import technicians_at
 
 HELP = (
     "print the campaign's units (their damage and repair bills), people, WarChest, victory "
@@ -40,6 +41,10 @@ examples:
   mekref report --db c.db
   mekref report --db c.db --side loyalists
   mekref report --db c.db --json > books.json
+
+Besides the bills: each unit's technician hours still needed against the hours paid, day by
+day (L64: what does not fit a day waits for the next), each hex's technicians and hours a
+day, and every referee override with who and why.
 """
 
 
@@ -175,16 +180,37 @@ def _ready_day(state: CampaignState, unit_id: str) -> int | None:
     return day if s is not None and day is not None and day >= s.day else None
 
 
-def _workshops(state: CampaignState, side: str | None) -> list[dict[str, Any]]:
-    """Each side's technician day per hex still running (L64, R-WHERE-4)."""
+def _paid_work(state: CampaignState, unit_id: str) -> list[dict[str, int]]:
+    """The technician hours paid for the unit's work, day by day, from today on (L64): work
+    that did not fit a day's hours waits for the next (R-WHERE-4)."""
     s = state.strategic
     if s is None:
         return []
+    return [{"day": d, "hours": h} for d, h in s.repair_work.get(unit_id, ()) if d >= s.day]
+
+
+def _workshops(state: CampaignState, side: str | None) -> list[dict[str, Any]]:
+    """Each side's technician day per hex still running (L64, R-WHERE-4), with the hours its
+    technicians there now give a day."""
+    s = state.strategic
+    if s is None:
+        return []
+    per_day = load_tables().technician_hours_per_day
     out = []
     for key, (day, used) in sorted(s.workshops.items()):
         side_id, _, hex_ = key.partition("@")
         if day >= s.day and (not side or side_id == side):
-            out.append({"side": side_id, "hex": hex_ or "orbit", "last_day": day, "hours": used})
+            techs = technicians_at(state, side_id, hex_)
+            out.append(
+                {
+                    "side": side_id,
+                    "hex": hex_ or "orbit",
+                    "last_day": day,
+                    "hours": used,
+                    "technicians": techs,
+                    "hours_per_day": per_day * techs,
+                }
+            )
     return out
 
 
@@ -229,6 +255,9 @@ def build_report(
                 # L64: the day the technicians finish the work booked for it (R-WHERE-4);
                 # None when none is outstanding (or no strategic map keeps the days).
                 "repair_ready_day": _ready_day(state, u.unit_id),
+                # The hours paid for, by technician day (the repair's tech_hours above are
+                # the hours the damage not yet paid for still needs).
+                "repair_work": _paid_work(state, u.unit_id),
             }
         )
     people = []
@@ -321,6 +350,42 @@ def build_report(
     }
 
 
+#: Fields through which an event keeps the referee's word (an override of a permission).
+_WORD_FIELDS = ("note", "override", "accepted_unchecked", "commander_note")
+
+
+def overrides(state: CampaignState, events: Any, side: str | None) -> list[dict[str, Any]]:
+    """Every recorded referee's word: which event, for whom, who decided and why. A side's
+    report shows those for its own units, people, pools and side; the referee's shows all."""
+    out: list[dict[str, Any]] = []
+    for seq, e in events:
+        for name in _WORD_FIELDS:
+            word = getattr(e, name, None)
+            if word is None or not hasattr(word, "referee"):
+                continue
+            whose = _side_of(state, e)
+            if side and whose != side:
+                continue
+            out.append(
+                {"seq": seq, "event": type(e).TYPE, "side": whose,
+                 "referee": word.referee, "reason": word.reason}
+            )  # fmt: skip
+    return out
+
+
+def _side_of(state: CampaignState, e: Any) -> str | None:
+    if getattr(e, "side_id", None):
+        return str(e.side_id)
+    unit = state.units.get(getattr(e, "unit_id", "") or "")
+    if unit is not None:
+        return unit.side_id
+    person = state.people.get(getattr(e, "person_id", "") or "")
+    if person is not None:
+        return person.side_id
+    pool = state.pools.get(getattr(e, "pool_id", "") or "")
+    return pool.side_id if pool is not None else None
+
+
 def run(args: argparse.Namespace) -> int:
     with opened(args.db) as app:
         runner = app.runner
@@ -328,18 +393,34 @@ def run(args: argparse.Namespace) -> int:
         state = runner.load(cid).state
         if args.side and args.side not in state.sides:
             raise CliError(f"no side {args.side!r}; sides: {', '.join(sorted(state.sides))}")
+        events = list(runner.events(cid))
         rolls = [
             {"seq": seq, "event": type(e).TYPE, "name": r.name, "index": r.index,
              "faces": list(r.faces), "total": r.total}
-            for seq, e in runner.events(cid)
+            for seq, e in events
             for r in e.rolls
         ]  # fmt: skip
     report = build_report(state, rolls, args.side)
+    # The referee's overrides, with who and why (R-WHERE-1, R-HIRE-2, R-TRAIN-3, R-RANSOM-1,
+    # R-KEEP-1, R-SEAT-2, ruling R-OVERRIDE-1).
+    report["overrides"] = overrides(state, events, args.side)
     if args.json:
         print_json(report)
         return EXIT_OK
     _print(report)
     return EXIT_OK
+
+
+def _hours(u: dict[str, Any]) -> str:
+    """The unit's technician hours: still needed (damage not paid for) and paid, by day."""
+    paid = u["repair_work"]
+    days = ", ".join(f"day {w['day']} {w['hours']} h" for w in paid)
+    return (
+        f"{u['chassis']} {u['model']}".strip()
+        + f": {u['repair']['tech_hours']} h needed; {sum(w['hours'] for w in paid)} h paid: "
+        + days
+        + (f"; ready day {u['repair_ready_day']}" if u["repair_ready_day"] else "")
+    )
 
 
 def _print(report: dict[str, Any]) -> None:
@@ -374,11 +455,13 @@ def _print(report: dict[str, Any]) -> None:
             console.print(
                 f"damage of {u['id'][:8]} {u['chassis']} {u['model']}: {_damage_text(u['damage'])}"
             )
+        if u["repair_work"]:
+            console.print(_hours(u), markup=False)
     for w in report["technicians"]:
         console.print(
-            f"technicians of {w['side']} in hex {w['hex']}: booked through day "
-            f"{w['last_day']} ({w['hours']} h that day); work that does not fit waits for "
-            "the next day (L64)"
+            f"technicians of {w['side']} in hex {w['hex']}: {w['technicians']} x 6 h = "
+            f"{w['hours_per_day']} h a day; booked through day {w['last_day']} ({w['hours']} h "
+            "that day); work that does not fit waits for the next day (L64)"
         )
     if unpriced:
         console.print(
@@ -426,6 +509,12 @@ def _print(report: dict[str, Any]) -> None:
             )
         for c in b["conflicts"]:
             console.print(f"  conflict: {c}", style="yellow")
+    for o in report.get("overrides", ()):
+        console.print(
+            f"override #{o['seq']} {o['event']} ({o['side'] or 'campaign'}): by {o['referee']}, "
+            f"because {o['reason']}",
+            markup=False,
+        )
     if report["dice"]:
         dice = Table(title="dice", title_justify="left")
         for col in ("#", "roll", "faces", "total"):

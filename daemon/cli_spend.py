@@ -69,6 +69,8 @@ examples:
   mekref spend hire --db c.db --side red --pool fdb --name "Nia Kell" --gunnery 4 --piloting 5
   mekref spend sell --db c.db --unit UNIT --pool fdb
   mekref spend move --db c.db --from fdb --to union-a --amount 100
+  mekref spend recruit --db c.db --person PERSON --pool fdb   # unrest from the map
+  mekref spend recruit --db c.db --person PERSON --pool fdb --opponent-unrest 9  # no map
 """
 
 Builder = Callable[[argparse.Namespace], Command]
@@ -124,12 +126,14 @@ def _dropship_crew(a: argparse.Namespace) -> Command:
 
 
 def _train(a: argparse.Namespace) -> Command:
+    note = referee_note(a)
     return TrainSkill(
         person_id=a.person,
         pool_id=a.pool,
         skill=Skill(a.skill),
         route=TrainingRoute(a.route),
-        actor="cli",
+        note=note,
+        actor=note.referee if note else "cli",
     )
 
 
@@ -307,6 +311,7 @@ def register(sub: Any) -> None:
     _person_pool(a)
     a.add_argument("--skill", required=True, choices=[s.value for s in Skill])
     a.add_argument("--route", default="kill", choices=[r.value for r in TrainingRoute])
+    add_referee(a)  # train without a kill (L110) or twice in a track (BR-9), recorded
     a = action("hire", "hire a pilot or vehicle crew", _hire)
     a.add_argument("--side", required=True)
     a.add_argument("--pool", required=True)
@@ -340,7 +345,12 @@ def register(sub: Any) -> None:
     add_referee(a)
     a = action("recruit", "try to recruit a captured person (2d6, 8+)", _recruit)
     _person_pool(a)
-    a.add_argument("--opponent-unrest", type=int, default=7)
+    a.add_argument(
+        "--opponent-unrest",
+        type=int,
+        help="the captive's side's unrest rating (L352); read from the strategic map when the "
+        "campaign has one, required without it",
+    )
     a = action("move", "move WP between two pools of a side", _move)
     a.add_argument("--from", dest="from_pool", required=True)
     a.add_argument("--to", dest="to_pool", required=True)

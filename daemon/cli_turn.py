@@ -48,7 +48,7 @@ from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn import rolled_damage
 from mekref.rules.tripwire.turn.events import OrdersSubmitted
-from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
+from mekref.rules.tripwire.turn.export import scenario_mul, scenario_notes, scenario_sheet
 from mekref.rules.tripwire.turn.orders import (
     ACTIONS,
     FormationOrder,
@@ -498,6 +498,8 @@ def run_export(args: argparse.Namespace) -> int:
                 base.with_suffix(".mul").write_text(mul, encoding="utf-8")
                 base.with_suffix(".md").write_text(sheet, encoding="utf-8")
                 console.print(f"wrote {base}.mul and {base}.md")
+                for note in scenario_notes(state, eid, args.side):
+                    console.print(f"warning: {note}", markup=False)
             if args.format != "mul":
                 said = export_engagement_mms(
                     state,

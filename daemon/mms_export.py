@@ -19,7 +19,7 @@ from mekref.rules.house_rules.tactical import tactical_rules
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.common import strategic_of
-from mekref.rules.tripwire.turn.export import engagement, scenario_entities
+from mekref.rules.tripwire.turn.export import engagement, scenario_entities, scenario_notes
 from mekref.rules.tripwire.turn.export_mms import engagement_scenario, match_boards
 
 BOARD_SUFFIX = ".board"
@@ -98,6 +98,7 @@ def build_engagement_mms(
         why = "no MegaMek board of that name" if boards is not None else "no --boards-dir given"
         warnings.append(f"RANDOM board for {', '.join(export.missing_boards)} ({why})")
     warnings += mms_gaps(export.scenario)
+    warnings += [n for side in e.sides for n in scenario_notes(state, engagement_id, side)]
     switched = export.scenario.options_file is not None
     return EngagementMms(
         file_name=f"{engagement_id}.mms",

@@ -5,7 +5,8 @@ Checked against MegaMek's loader (``megamek/common/scenario/ScenarioV1.java``, r
 and not the YAML ``MMSVersion: 2``: ScenarioV2's ``applyDamage`` does nothing, so a v2 file
 cannot carry a unit's damage; v1 carries it per unit with ``DamageSpecific`` (armor, rear armor
 and internal structure per location), ``CritHit`` (location:slot), ``SetAmmoTo``
-(location:slot-shots), ``PilotHits`` and ``ExternalID``, and delays arrivals with
+(location:slot-shots), ``PilotHits``, ``ExternalID``, the pilot's options (``Advantages``:
+abilities, edge, implants), ``Commander`` and ``AutoEject``, and delays arrivals with
 ``DeploymentRound``. Locations and slots are the same numbers a MUL file carries (MegaMek
 location index, slot index from 1), so the writer takes the MUL entities the export already
 builds and never re-derives condition.
@@ -13,7 +14,8 @@ builds and never re-derives condition.
 What v1 cannot carry is listed by :func:`mms_gaps` (and written as comments): crew members after
 the first, ammunition counts of units that are not 'Meks (MegaMek applies ``SetAmmoTo`` to
 'Meks only), critical hits on ammunition slots (MegaMek would resolve them again, exploding the
-bin), hidden deployment per unit (the ``hidden_units`` game option lets players deploy hidden).
+bin), the crew's ``initB``/``commandB``, hidden deployment per unit (the ``hidden_units`` game
+option lets players deploy hidden).
 Pure: text in, text out.
 """
 
@@ -153,7 +155,34 @@ def _unit_lines(key: str, unit: MmsUnit) -> list[tuple[str, str]]:
         lines.append((f"{key}_DeploymentRound", str(unit.deployment_round)))
     if unit.commander:
         lines.append((f"{key}_Commander", "true"))
+    advantages, _ = mms_advantages(e)
+    if advantages:
+        lines.append((f"{key}_Advantages", " ".join(advantages)))
+    if e.crew is not None and e.crew.autoeject is not None and e.movement_mode in MEK_MODES:
+        lines.append((f"{key}_AutoEject", "true" if e.crew.autoeject else "false"))
     return lines
+
+
+def mms_advantages(e: Entity) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The crew's options (abilities, edge and its triggers, implants) as ``ScenarioV1``'s
+    ``Advantages`` takes them: space-separated, ``name`` or ``name:value`` (the MUL writes
+    ``name value``); and those it cannot carry (a value with a space or a colon)."""
+    if e.crew is None:
+        return (), ()
+    implants = tuple(
+        item for name, value in e.crew.extra if name == "implants" for item in value.split("::")
+    )
+    out: list[str] = []
+    lost: list[str] = []
+    for option in (*e.crew.advantages, *e.crew.edge, *implants):
+        name, _, value = option.strip().partition(" ")
+        if not name:
+            continue
+        if " " in value or ":" in value or ":" in name:
+            lost.append(option)
+        else:
+            out.append(f"{name}:{value}" if value else name)
+    return tuple(out), tuple(lost)
 
 
 def mms_gaps(s: MmsScenario) -> tuple[str, ...]:
@@ -168,6 +197,18 @@ def mms_gaps(s: MmsScenario) -> tuple[str, ...]:
                 gaps.append(f"{name}: no crew recorded, MegaMek's default skills 4/5")
             elif members[0].gunnery is None or members[0].piloting is None:
                 gaps.append(f"{name}: crew skills not recorded, MegaMek's default 4/5")
+            _, lost = mms_advantages(e)
+            gaps += [f"{name}: pilot option {o!r} not carried (a space in its value)" for o in lost]
+            crew = e.crew
+            for attr, value in (
+                ("commandB", crew.command_bonus if crew else None),
+                ("initB", crew.init_bonus if crew else None),
+            ):
+                if value:
+                    gaps.append(
+                        f"{name}: {attr} {value} not carried (no scenario key): "
+                        "set it in MegaMek's unit dialog"
+                    )
             if len(members) > 1:
                 gaps.append(
                     f"{name}: {len(members) - 1} more crew member(s) not carried (one pilot a unit)"

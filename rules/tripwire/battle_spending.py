@@ -118,11 +118,15 @@ class RansomPerson(Command):
 @command_type("RecruitCaptured")
 @dataclass(frozen=True, kw_only=True)
 class RecruitCaptured(Command):
-    """The captor rolls 2d6 (+1 per unrest over 7 of the opponent); on 8+ it pays to hire."""
+    """The captor rolls 2d6 (+1 per unrest over 7 of the opponent); on 8+ it pays to hire.
+
+    ``opponent_unrest``: the captive's side's unrest rating; on the strategic map it comes from
+    the map (None), and a value that differs is refused; without the map it must be given.
+    """
 
     person_id: str
     pool_id: str
-    opponent_unrest: int = 7
+    opponent_unrest: int | None = None
 
 
 @command_type("TrainSkill")
@@ -132,6 +136,9 @@ class TrainSkill(Command):
     pool_id: str
     skill: Skill
     route: TrainingRoute = TrainingRoute.KILL
+    # The referee's word to train without a kill (L110) or a second time this track (BR-9),
+    # recorded in the event.
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @command_type("HirePerson")
@@ -282,6 +289,9 @@ class CapturedRecruited(Event):
     modifier: int
     cost_sp: int
     actor: str
+    # L352 "(plus the leadership modifier for a ranked force/lance commander)": the part of
+    # ``cost_sp`` that is the captive commander's Skill Bonus (ruling R-RECRUIT-2).
+    leadership_sp: int = field(default=0, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("SkillTrained")
@@ -298,6 +308,7 @@ class SkillTrained(Event):
     # The battle whose kill this training used up (L110: a kill earns one training); None for
     # simulator training and in events recorded before kills were used up.
     kill_battle: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # the override
 
 
 @event_type("PersonHired")

@@ -466,9 +466,12 @@ def _change_sides(state: CampaignState, unit_id: str, side_id: str) -> CampaignS
     """A captured unit joins its captor's TO&E without its crew (line 136)."""
     unit = state.units[unit_id]
     people = dict(state.people)
-    for pid in unit.crew:
+    ranks = [r for r in (UnitRole.FORCE_COMMANDER, UnitRole.LANCE_LEADER) if r in unit.roles]
+    for seat, pid in enumerate(unit.crew):
         if pid in people:
-            people[pid] = replace(people[pid], unit_id=None)
+            # The first seat of a commander's unit keeps the rank it held (L352).
+            rank = ranks[0].value if ranks and seat == 0 else people[pid].rank
+            people[pid] = replace(people[pid], unit_id=None, rank=rank)
     moved = replace(unit, side_id=side_id, company=SALVAGE_COMPANY, lance=SALVAGE_COMPANY, crew=())
     return replace(state, units={**state.units, unit_id: moved}, people=people)
 

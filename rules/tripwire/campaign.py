@@ -372,6 +372,7 @@ def _evolve_imported(state: CampaignState, e: ForceImported) -> CampaignState:
                         unit_id=u.unit_id,
                         gunnery=c.gunnery,
                         piloting=c.piloting,
+                        megamek=c.megamek,
                     )
     for c in e.spare_people:
         people[c.person_id] = Person(
@@ -381,6 +382,7 @@ def _evolve_imported(state: CampaignState, e: ForceImported) -> CampaignState:
             unit_id=None,
             gunnery=c.gunnery,
             piloting=c.piloting,
+            megamek=c.megamek,
         )
     record = ForceCheckRecord(side_id=e.side_id, checked=not e.violations, violations=e.violations)
     return replace(

@@ -25,6 +25,7 @@ from mekref.rules.tripwire import (
     spending_units,
     toe,
 )
+from mekref.rules.tripwire.acting_side import acting_side
 from mekref.rules.tripwire.battle_files import TripWireBattleFiles
 from mekref.rules.tripwire.campaign import Decider as TripWireDecider
 from mekref.rules.tripwire.campaign import Evolver
@@ -33,8 +34,6 @@ from mekref.rules.tripwire.ruleset import tripwire_rules
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import plugin as turn
 from mekref.rules.tripwire.turn.events import CampaignEnded
-from mekref.rules.tripwire.turn.orders import SubmitOrders, WithdrawOrders
-from mekref.rules.tripwire.turn.reorganise import REORGANISE_COMMANDS
 from mekref.rules.tripwire.turn.state import StrategicState
 from mekref.rules.tripwire.turn.victory import end_reason
 from mekref.rules.tripwire.turn.view import SideView
@@ -108,16 +107,6 @@ def _merged(*tables: Mapping[type[Event], Evolver]) -> dict[type[Event], Evolver
     return merged
 
 
-def _acting_side(state: CampaignState, command: Command) -> str | None:
-    """TripWire's commands are the referee's, except a side's own orders (``SubmitOrders``,
-    ``WithdrawOrders``) and reorganisations of its formations (``CreateFormation``,
-    ``SplitFormation``, ``MergeFormations``, ``TransferUnit``), which name the side."""
-    if isinstance(command, (SubmitOrders, WithdrawOrders, *REORGANISE_COMMANDS)):
-        side: str = command.side_id
-        return side
-    return None
-
-
 TRIPWIRE: RuleSet[CampaignState] = RuleSet(
     name="tripwire",
     title="Operation TripWire (Chaos Campaign)",
@@ -143,7 +132,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
     setup=(CreateCampaign,),
     started=lambda state: state.created,
     not_started=("no_campaign", "create the campaign first"),
-    acting_side=_acting_side,
+    acting_side=acting_side,
     views=TripWireViews(),
     side_view_type=SideView,
     battle_files=TripWireBattleFiles(),

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
+
 
 class UnitKind(StrEnum):
     """The unit categories the TripWire tables price differently."""
@@ -67,6 +69,29 @@ class CompanyRole(StrEnum):
 
 
 @dataclass(frozen=True, kw_only=True)
+class MegaMekCrew:
+    """A person as MegaMek's unit list wrote them, beyond the skills the rules price.
+
+    Kept from ``force import`` so the scenario export gives MegaMek back what the list had:
+    special pilot abilities (``advantages``, L27), edge (``edge``: ``edge N`` and its triggers,
+    L26), implants, toughness, the crew's individual and command initiative bonuses (``initB``,
+    ``commandB``), auto-ejection, nickname and gender. The crew-wide values are the crew's in
+    MegaMek; each member keeps a copy, the first seat's are written back.
+    """
+
+    nick: str = ""
+    gender: str = ""
+    clanperson: bool | None = None
+    toughness: int = 0
+    advantages: tuple[str, ...] = ()
+    edge: tuple[str, ...] = ()
+    implants: tuple[str, ...] = ()
+    init_bonus: int = 0
+    command_bonus: int = 0
+    autoeject: bool | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class CrewSkills:
     """One person's seat in a unit. ``piloting`` is Driving or Anti-'Mech where that applies."""
 
@@ -74,6 +99,9 @@ class CrewSkills:
     name: str
     gunnery: int
     piloting: int
+    # What the imported MegaMek list said of the person beyond the priced skills (None: not
+    # imported from a list, or imported before it was kept).
+    megamek: MegaMekCrew | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -27,15 +27,16 @@ from mekref.rules.tripwire.battle_spending import (
     VehicleCrewHealed,
 )
 from mekref.rules.tripwire.campaign import Decider, Evolver, person_of, side_of
-from mekref.rules.tripwire.model import UnitKind
+from mekref.rules.tripwire.model import UnitKind, UnitRole
 from mekref.rules.tripwire.ruleset import TripWire
-from mekref.rules.tripwire.skills import skill_gap_ok, training_level
+from mekref.rules.tripwire.skills import commander_benefits, skill_gap_ok, training_level
 from mekref.rules.tripwire.spending_checks import (
     _pay,
     _paying_pool,
     _unit,
 )
 from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
+from mekref.rules.tripwire.table_loader import load_tables
 from mekref.rules.tripwire.toe import toe_tables
 from mekref.rules.tripwire.training import Skill, Trainee, TrainingRoute, training_cost
 from mekref.rules.tripwire.whereabouts import place_of_unit, where_heals
@@ -134,9 +135,11 @@ def _decide_recruit(
     if person.status is PersonStatus.DEAD:
         raise Refusal("dead", f"{person.name} is dead")
     level = training_level(person.gunnery, person.piloting)
-    cost = personnel.hire_price(level)
+    leadership = leadership_modifier(state, person)
+    cost = personnel.hire_price(level) + leadership
     pool = _paying_pool(state, cmd.pool_id, captor, 0)
-    attempt, _ = personnel.roll_recruit_captured(dice, person.person_id, cmd.opponent_unrest)
+    unrest = _opponent_unrest(state, person.side_id, cmd.opponent_unrest)
+    attempt, _ = personnel.roll_recruit_captured(dice, person.person_id, unrest)
     if attempt.succeeds and cost > pool.balance:
         raise Refusal(
             "insufficient_wp", f"recruiting costs {cost} SP; {pool.name!r} holds {pool.balance}"
@@ -151,8 +154,51 @@ def _decide_recruit(
             cost_sp=cost if attempt.succeeds else 0,
             rolls=(attempt.roll,),
             actor=cmd.actor,
+            leadership_sp=leadership if attempt.succeeds else 0,
         )
     ]
+
+
+def leadership_modifier(state: CampaignState, person: Person) -> int:
+    """L352 "(plus the leadership modifier for a ranked force/lance commander)": a captive
+    who sat in the first seat of a Force Commander's or a Lieutenant's unit adds the Skill
+    Bonus of their level's row (L31-34) to the price; others, and commanders below Veteran,
+    add nothing (ruling R-RECRUIT-2)."""
+    ranks = {UnitRole.FORCE_COMMANDER, UnitRole.LANCE_LEADER}
+    unit = state.units.get(person.unit_id) if person.unit_id else None
+    seated = unit is not None and unit.crew[:1] == (person.person_id,) and bool(unit.roles & ranks)
+    # Taken with their unit, the person left its seat and kept the rank (``Person.rank``).
+    if not seated and person.rank not in {r.value for r in ranks}:
+        return 0
+    row = commander_benefits(training_level(person.gunnery, person.piloting))
+    return row.skill_bonus if row is not None else 0
+
+
+def _opponent_unrest(state: CampaignState, side_id: str, given: int | None) -> int:
+    """The captive's side's unrest (L352 "unrest over 7 the opponent has"): the strategic
+    map's rating; without the map, the value given (ruling R-RECRUIT-1)."""
+    ref = load_tables().recruiting.ref
+    on_map = state.strategic.unrest.get(side_id) if state.strategic is not None else None
+    if on_map is None:
+        if state.strategic is not None:
+            on_map = 0
+        elif given is None:
+            raise Refusal(
+                "unrest_needed",
+                "give the opponent's unrest rating (--opponent-unrest N): this campaign has "
+                "no strategic map to read it from",
+                ref,
+            )
+        else:
+            return given
+    if given is not None and given != on_map:
+        raise Refusal(
+            "unrest_differs",
+            f"the strategic map gives {side_id!r} unrest {on_map}, not {given}; "
+            "leave --opponent-unrest out",
+            ref,
+        )
+    return on_map
 
 
 def _decide_train(
@@ -161,13 +207,15 @@ def _decide_train(
     person = person_of(state, cmd.person_id)
     if person.status is PersonStatus.DEAD or person.person_id in state.battles.captured_people:
         raise Refusal("unavailable", f"{person.name} is dead or captive")
+    vouched = cmd.note is not None  # the referee's word lifts L110's kill and BR-9's once
     trainee = Trainee(
         person_id=person.person_id,
         gunnery=person.gunnery,
         piloting=person.piloting,
-        took_part_with_kill=person.person_id in state.battles.may_train,
+        took_part_with_kill=vouched or person.person_id in state.battles.may_train,
         # Ruling BR-9: a "contract" is a track: one skill per person per track.
-        trained_this_contract=state.battles.trained.get(person.person_id) == state.tracks_completed,
+        trained_this_contract=not vouched
+        and state.battles.trained.get(person.person_id) == state.tracks_completed,
         # "| Train DropShip Crew | As Per MechWarrior x 4 |"
         dropship_crew=person.unit_id in state.units
         and state.units[person.unit_id].kind is UnitKind.DROPSHIP,
@@ -189,6 +237,7 @@ def _decide_train(
             kill_battle=state.battles.may_train.get(person.person_id)
             if cmd.route is TrainingRoute.KILL
             else None,
+            note=cmd.note,
         )
     ]
 
@@ -332,7 +381,7 @@ def _evolve_recruited(state: CampaignState, e: CapturedRecruited) -> CampaignSta
     if not e.succeeds:
         return state
     captured = {k: v for k, v in state.battles.captured_people.items() if k != e.person_id}
-    person = replace(state.people[e.person_id], side_id=e.captor_side, unit_id=None)
+    person = replace(state.people[e.person_id], side_id=e.captor_side, unit_id=None, rank=None)
     state = _pay(state, e.pool_id, -e.cost_sp)
     return replace(
         state,

@@ -299,9 +299,19 @@ def _booked(
         return state
     key = f"{state.units[unit_id].side_id}@{at_hex}"
     ready = dict(sorted({**s.repair_ready, unit_id: work[-1][0]}.items()))
+    # The unit's paid hours by day: earlier bookings still to come, then this one's.
+    by_day: dict[int, int] = {}
+    for day, hours in (*(w for w in s.repair_work.get(unit_id, ()) if w[0] >= s.day), *work):
+        by_day[day] = by_day.get(day, 0) + hours
+    paid = dict(sorted({**s.repair_work, unit_id: tuple(sorted(by_day.items()))}.items()))
     return replace(
         state,
-        strategic=replace(s, workshops=after_booking(s.workshops, key, work), repair_ready=ready),
+        strategic=replace(
+            s,
+            workshops=after_booking(s.workshops, key, work),
+            repair_ready=ready,
+            repair_work=paid,
+        ),
     )
 
 

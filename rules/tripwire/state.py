@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from mekref.rules.codec import OMIT_IF_DEFAULT, CodecError, canonical_json, decode
 from mekref.rules.tripwire.battle_model import BattleLedger
-from mekref.rules.tripwire.model import TechBase, UnitKind, UnitRole
+from mekref.rules.tripwire.model import MegaMekCrew, TechBase, UnitKind, UnitRole
 from mekref.rules.tripwire.turn.state import StrategicState
 
 
@@ -66,6 +66,11 @@ class Person:
     # The L124 type a hire was hired as ("BattleMech", "vehicle", "aerospace fighter", R-SEAT-2);
     # None: not hired, or hired before the type was recorded.
     seat_type: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    # What the imported MegaMek list said of the person (abilities, edge...), for the export.
+    megamek: MegaMekCrew | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    # The commander's role (a UnitRole value) the person held in the first seat when their unit
+    # was captured with them: L352's "ranked force/lance commander" (ruling R-RECRUIT-2).
+    rank: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -47,7 +47,8 @@ def training_cost(
     if trainee.trained_this_contract:
         raise Refusal(
             "one_skill_per_contract",
-            "only one skill may be improved after each contract",
+            "only one skill may be improved after each contract (the referee may allow it: "
+            "--referee NAME --reason TEXT)",
             rules.rules_ref,
         )
     if route is TrainingRoute.KILL and not trainee.took_part_with_kill:
@@ -55,7 +56,8 @@ def training_cost(
             "not_eligible",
             "L110 'Any MechWarriors ... who took part in a scenario and were awarded "
             "a kill may attempt to train': no kill since this person last trained (each "
-            "battle with a kill allows one training)",
+            "battle with a kill allows one training; the referee may allow it: --referee NAME "
+            "--reason TEXT)",
             rules.simulator_ref,
         )
     gunnery, piloting = trainee.gunnery, trainee.piloting

@@ -110,6 +110,15 @@ def _present(state: CampaignState, s: StrategicState, side_id: str, hex_: str) -
     )
 
 
+def technicians_at(state: CampaignState, side_id: str, hex_: str) -> int:
+    """The side's technicians in the hex now (L63: one per 'Mech, aerospace fighter, vehicle and
+    battle armor squad standing there); 0 without the strategic map."""
+    s = state.strategic
+    if s is None:
+        return 0
+    return sum(state.units[u].kind in TECHNICIAN_KINDS for u in _present(state, s, side_id, hex_))
+
+
 def pool_location(pool: Pool) -> str | None:
     """The map location a location pool belongs to: the one named when it was opened (pools
     opened before that was recorded: the location of the pool's name)."""

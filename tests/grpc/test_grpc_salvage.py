@@ -118,3 +118,45 @@ def test_keep_and_seat_over_grpc(served: tuple[Stubs, str, str]) -> None:
     assert (unit["side_id"], unit["company"], unit["lance"], unit["crew"]) == (
         "red", "Company 1", "Lance 1", ["nia"],
     )  # fmt: skip
+
+
+def test_a_side_token_hires_keeps_and_seats_for_its_own_side_only(
+    served: tuple[Stubs, str, str], tmp_path: Path
+) -> None:
+    """Ruling R-ENGINE-2: a side gives the spending and salvage commands of its own units,
+    people and pools; another side's token, and a side vouching for itself with a referee's
+    note, are refused and nothing is recorded."""
+    referee, cid, jenner = served
+    db = str(tmp_path / "c.db")
+    red_token = _ok("token", "create", "--db", db, "--side", "red").strip()
+    blue_token = _ok("token", "create", "--db", db, "--side", "blue").strip()
+    red = Stubs(referee.channel, red_token)
+    blue = Stubs(referee.channel, blue_token)
+    # Opening a pool is the referee's (the WarChest is set by the campaign, L57).
+    _do(referee, cid, {"type": "OpenPool", "pool_id": "fdb", "side_id": "red", "name": "FDB",
+                       "kind": "location", "location": "Forward Deployment Base",
+                       "opening_balance": 500})  # fmt: skip
+    hire = {"type": "HirePerson", "person_id": "nia", "side_id": "red", "pool_id": "fdb",
+            "name": "Nia Kell", "gunnery": 4, "piloting": 5, "hire_as": "mechwarrior"}  # fmt: skip
+    keep = {"type": "KeepSalvage", "unit_id": jenner, "company": "Company 1", "lance": "Lance 1"}
+    seat = {"type": "SeatCrew", "unit_id": jenner, "person_id": "nia"}
+    # Blue cannot hire, keep or seat for red.
+    for command in (hire, keep):
+        with pytest.raises(grpc.RpcError) as caught:
+            _do(blue, cid, command)
+        assert caught.value.code() is grpc.StatusCode.PERMISSION_DENIED
+    # Red cannot give itself the referee's word.
+    note = {"referee": "Red", "reason": "we say so"}
+    with pytest.raises(grpc.RpcError) as caught:
+        _do(red, cid, {**keep, "note": note})
+    assert caught.value.code() is grpc.StatusCode.PERMISSION_DENIED
+    # Red hires, keeps its salvage and seats the hire: recorded as red's.
+    assert [e.type for e in _do(red, cid, hire).events] == ["PersonHired"]
+    assert [e.type for e in _do(red, cid, keep).events] == ["SalvageKept"]
+    with pytest.raises(grpc.RpcError) as caught:
+        _do(blue, cid, seat)
+    assert caught.value.code() is grpc.StatusCode.PERMISSION_DENIED
+    assert [e.type for e in _do(red, cid, seat).events] == ["CrewSeated"]
+    view = referee.rules.GetView(rules_pb2.GetViewRequest(campaign_id=cid), metadata=referee.md)
+    unit = json.loads(view.view_json)["units"][jenner]
+    assert (unit["side_id"], unit["crew"]) == ("red", ["nia"])

@@ -175,3 +175,70 @@ def test_ruling_r_cmd_3_lieutenants_have_edge_and_no_bonus() -> None:
     assert lieutenant.skill_bonus == 0
     assert commander_bonus(state, "loyalist", ("L-WVR",))[0] == 0
     assert by_unit[GRIFFIN].edge == 2  # the Elite Force Commander
+
+
+def test_ruling_r_cmd_4_the_export_takes_the_commanders_values_from_the_rules() -> None:
+    """L26 "Each Commander (Company or Lance) also has edge point": a Veteran Force Commander
+    goes to MegaMek flagged, with the L31 Skill Bonus (+1) as commandB and 1 edge point, the
+    list's abilities and edge triggers kept; captured, the flag and the rule values go."""
+    from mekref.rules.tripwire.megamek_crew import crew_export
+    from mekref.rules.tripwire.model import MegaMekCrew
+
+    listed = MegaMekCrew(
+        advantages=("tm_forest_ranger",), edge=("edge 3", "edge_when_tac"), init_bonus=1
+    )
+    state = _with_commander(3, 4)
+    state = replace(
+        state, people={**state.people, PILOT: replace(state.people[PILOT], megamek=listed)}
+    )
+    (standing,) = [c for c in commanders_of(state, "loyalist") if c.unit_id == GRIFFIN]
+    out = crew_export("Griffin", [state.people[PILOT]], standing)
+    assert (out.commander, out.command_bonus, out.edge) == (True, 1, ("edge 1", "edge_when_tac"))
+    assert (out.advantages, out.init_bonus) == (("tm_forest_ranger",), 1)
+    assert any("edge 1" in n and "the list had 3" in n for n in out.notes)
+
+    captured = replace(
+        state,
+        battles=replace(
+            state.battles, captured_people={**state.battles.captured_people, PILOT: "rebel"}
+        ),
+    )
+    (lost,) = [c for c in commanders_of(captured, "loyalist") if c.unit_id == GRIFFIN]
+    out = crew_export("Griffin", [captured.people[PILOT]], lost)
+    assert (out.commander, out.command_bonus, out.edge) == (False, 0, listed.edge)
+    assert any("gives edge to commanders only" in n for n in out.notes)
+
+
+def test_ruling_r_recruit_2_a_ranked_captive_costs_the_leadership_modifier_too() -> None:
+    """L352: "Roll 2d6 (+ 1 for each 1 point of unrest over 7 the opponent has). On an 8+ they
+    player may pay the WP to recruit them (plus the leadership modifier for a ranked force/lance
+    commander)." On the map the opponent's unrest is the map's; a typed value that differs is
+    refused; a Veteran Force Commander taken with the unit costs 600 + 1."""
+    from mekref.rules.tripwire.battle_spending import CapturedRecruited, RecruitCaptured
+    from mekref.rules.tripwire.battles import _change_sides
+    from mekref.rules.tripwire.state import Pool, PoolKind
+
+    state = _with_commander(3, 4)  # Veteran: "| Veteran | 1 | 1 | +1 | 1 |"
+    state = _change_sides(state, GRIFFIN, "rebel")  # taken with the unit: the seat is left
+    assert state.people[PILOT].rank == UnitRole.FORCE_COMMANDER.value
+    assert state.strategic is not None
+    pool = Pool(pool_id="rp", side_id="rebel", name="RP", kind=PoolKind.LOCATION,
+                balance=1000, capacity=None)  # fmt: skip
+    state = replace(
+        state,
+        pools={**state.pools, "rp": pool},
+        strategic=replace(state.strategic, unrest={**state.strategic.unrest, "loyalist": 13}),
+        battles=replace(
+            state.battles, captured_people={**state.battles.captured_people, PILOT: "rebel"}
+        ),
+    )
+    with pytest.raises(Refusal, match="gives 'loyalist' unrest 13, not 9") as caught:
+        world.run(state, RecruitCaptured(person_id=PILOT, pool_id="rp", opponent_unrest=9,
+                                         actor="rebel"))  # fmt: skip
+    assert caught.value.source is not None and caught.value.source.line == 352
+    # Unrest 13 from the map: +6, so any 2d6 reaches 8.
+    after, events = world.run(state, RecruitCaptured(person_id=PILOT, pool_id="rp", actor="rebel"))
+    (done,) = [e for e in events if isinstance(e, CapturedRecruited)]
+    assert (done.succeeds, done.modifier, done.cost_sp, done.leadership_sp) == (True, 6, 601, 1)
+    assert after.pools["rp"].balance == 1000 - 601
+    assert after.people[PILOT].side_id == "rebel" and after.people[PILOT].rank is None

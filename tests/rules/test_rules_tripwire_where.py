@@ -221,8 +221,10 @@ def test_the_report_shows_the_ready_day_and_the_technicians_booked_days() -> Non
     report = build_report(after, [], "loyalist")
     (grf,) = [u for u in report["units"] if u["id"] == "L-GRF"]
     assert grf["repair_ready_day"] == 2
+    assert grf["repair_work"] == [{"day": 1, "hours": 6}, {"day": 2, "hours": 4}]
     assert report["technicians"] == [
-        {"side": "loyalist", "hex": CITY, "last_day": 2, "hours": 4}
+        {"side": "loyalist", "hex": CITY, "last_day": 2, "hours": 4, "technicians": 1,
+         "hours_per_day": 6}
     ]  # fmt: skip
     assert build_report(after, [], "rebel")["technicians"] == []  # not the other side's
     before = build_report(state, [], None)
@@ -474,3 +476,70 @@ def test_the_battle_bill_worked_in_campaign_md_over_two_days() -> None:
     assert after.pools["city"].balance == 1000 - 32
     assert after.strategic is not None
     assert after.strategic.repair_ready == {"L-ELM": 1, "L-BLD": 2}
+
+
+def test_the_console_script_shows_paid_hours_by_day_and_keeps_a_unit_under_repair_home(
+    tmp_path: Path,
+) -> None:
+    """L64 "Each Technician can work 6 hours a day.": the Griffin alone in Bagnorgeio has one
+    technician; re-arm (1 h), armor (3 h) and internal structure (6 h) fill day 1 and spill 4
+    hours into day 2, and `mekref report` shows them against the hours still needed. L63 "To
+    perform repair, reload or reconfigure actions requires the presence of a technician present
+    in that strategic hex": under repair, its formation cannot move on day 1 (R-WHERE-5)."""
+    import json
+
+    from battle.states import close, file, seen, submit
+    from console_script import mekref
+
+    from mekref.adapters.megamek.mul_model import Section
+    from mekref.rules.messages import command_text
+
+    db = str(tmp_path / "c.db")
+    start, *rest = setup_commands(("city", CITY, ("L-GRF",)))
+    battle = file("a", seen("L-GRF", Section.SURVIVORS, damage=DAMAGED, name="Griffin GRF-1N"))
+    paths = []
+    for i, cmd in enumerate((start, *rest, submit(battle))):
+        path = tmp_path / f"{i:02d}.json"
+        path.write_text(command_text(cmd), encoding="utf-8")
+        paths.append(path)
+    began = mekref("game", "start", "--db", db, "--ruleset", "tripwire", "--name", "Ginestra",
+                   str(paths[0]), "--json")  # fmt: skip
+    assert began.returncode == 0, began.stderr
+    campaign = json.loads(began.stdout)["campaign_id"]
+    for path in paths[1:]:
+        done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
+        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+    state = json.loads(mekref("game", "state", "--db", db, "--campaign", campaign,
+                              "--json").stdout)["state"]  # fmt: skip
+    (battle_id,) = state["battles"]["battles"]
+    closing = tmp_path / "close.json"
+    closing.write_text(command_text(close(battle_id, "loyalist")), encoding="utf-8")
+    assert mekref("game", "do", "--db", db, "--campaign", campaign, str(closing)).returncode == 0
+    for task in ("rearm", "armor", "internal"):
+        paid = mekref("spend", "repair", "--db", db, "--campaign", campaign, "--unit", "L-GRF",
+                      "--pool", "city", "--task", task)  # fmt: skip
+        assert paid.returncode == 0, paid.stderr
+    report = json.loads(
+        mekref("report", "--db", db, "--campaign", campaign, "--side", "loyalist", "--json").stdout
+    )
+    (grf,) = [u for u in report["units"] if u["id"] == "L-GRF"]
+    assert grf["repair_work"] == [{"day": 1, "hours": 6}, {"day": 2, "hours": 4}]
+    assert grf["repair_ready_day"] == 2
+    assert grf["repair"]["tech_hours"] == 3  # the Left Leg's armor, not yet paid
+    assert report["technicians"] == [
+        {"side": "loyalist", "hex": CITY, "last_day": 2, "hours": 4, "technicians": 1,
+         "hours_per_day": 6}
+    ]  # fmt: skip
+    text = mekref("report", "--db", db, "--campaign", campaign, "--side", "loyalist").stdout
+    assert "Griffin GRF-1N: 3 h needed; 10 h paid: day 1 6 h, day 2 4 h; ready day 2" in text
+    assert "1 x 6 h = 6 h a day" in text
+    # Under repair through day 2: no move on day 1, refused in one line quoting L63.
+    moved = mekref("orders", "submit", "--db", db, "--campaign", campaign, "--side",
+                   "loyalist", "--day", "1", "--order", "city:move:0608")  # fmt: skip
+    assert moved.returncode == 3, moved.stdout
+    assert "L63 'To perform repair" in moved.stderr and "work to day 2" in moved.stderr
+    assert len(moved.stderr.strip().splitlines()) == 1
+    # Staying put is allowed.
+    guard = mekref("orders", "submit", "--db", db, "--campaign", campaign, "--side",
+                   "loyalist", "--day", "1", "--order", "city:guard")  # fmt: skip
+    assert guard.returncode == 0, guard.stderr

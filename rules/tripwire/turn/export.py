@@ -3,18 +3,18 @@
 Every ``<entity>`` and crew member carries ``externalId`` = our UUID, so the battle files MegaMek
 writes back map onto campaign objects without guessing. The unit's last known condition
 (armor, internals, ammo, crits) comes from the MUL entity the daemon last read for it, when it
-has one; otherwise the unit goes out as designed. Crew hits always come from the campaign.
+has one; otherwise the unit goes out as designed. Crew hits always come from the campaign;
+abilities, edge and the commander flag as ``megamek_crew`` says (ruling R-CMD-4).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import (
     Crew,
-    CrewMember,
     Entity,
     Location,
     MulFile,
@@ -24,7 +24,9 @@ from mekref.adapters.megamek.mul_model import (
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage
+from mekref.rules.tripwire.commanders import commanders_of
 from mekref.rules.tripwire.designs import design_of
+from mekref.rules.tripwire.megamek_crew import CrewExport, crew_export, member_of
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn.common import strategic_of
@@ -134,55 +136,93 @@ def _slots_by_location(
     return {name: tuple(v for _, v in sorted(slots.items())) for name, slots in found.items()}
 
 
+def _crew(
+    state: CampaignState, unit: CampaignUnit, last: Entity | None, crew_out: CrewExport
+) -> Crew | None:
+    people = [state.people[pid] for pid in unit.crew]
+    members = [member_of(p) for p in people]
+    if not members:
+        return None
+    implants = "::".join(crew_out.implants)
+    if last is not None and last.crew is not None and len(last.crew.members) == len(members):
+        # Keep what MegaMek told us about the seats (slots, portraits); ours win on the rest.
+        kept = tuple(
+            replace(
+                old,
+                name=new.name,
+                nick=new.nick or old.nick,
+                gender=new.gender or old.gender,
+                clanperson=old.clanperson if new.clanperson is None else new.clanperson,
+                gunnery=new.gunnery,
+                piloting=new.piloting,
+                toughness=new.toughness or old.toughness,
+                hits=new.hits,
+                external_id=new.external_id,
+            )
+            for old, new in zip(last.crew.members, members, strict=True)
+        )
+        extra = tuple((k, v) for k, v in last.crew.extra if k != "implants")
+        base = replace(last.crew, members=kept, ejected=False, extra=extra)
+    else:
+        base = Crew(
+            members=tuple(members), crew_type=None if len(members) == 1 else "crew", size=None
+        )
+    # The campaign's values win; a person kept without them (imported before they were kept)
+    # goes out with what the last battle file said. The rules' commander values always win.
+    return replace(
+        base,
+        init_bonus=crew_out.init_bonus or base.init_bonus,
+        command_bonus=crew_out.command_bonus or (None if crew_out.ruled else base.command_bonus),
+        advantages=crew_out.advantages or base.advantages,
+        edge=crew_out.edge if crew_out.ruled else (crew_out.edge or base.edge),
+        autoeject=base.autoeject if crew_out.autoeject is None else crew_out.autoeject,
+        extra=base.extra + ((("implants", implants),) if implants else ()),
+    )
+
+
 def _entity(
     state: CampaignState,
     s: StrategicState,
     unit: CampaignUnit,
     last: Entity | None,
-    design: UnitDesign | None = None,
+    design: UnitDesign | None,
+    crew_out: CrewExport,
 ) -> Entity:
-    members = []
-    for pid in unit.crew:
-        p = state.people[pid]
-        members.append(
-            CrewMember(
-                name=p.name,
-                gunnery=p.gunnery,
-                piloting=p.piloting,
-                hits=p.hits,
-                external_id=p.person_id,
-            )
-        )
-    crew: Crew | None = None
-    if members:
-        if last is not None and last.crew is not None and len(last.crew.members) == len(members):
-            # Keep what MegaMek told us about the seats (nicknames, slots); ours win on the rest.
-            kept = tuple(
-                replace(
-                    old,
-                    name=new.name,
-                    gunnery=new.gunnery,
-                    piloting=new.piloting,
-                    hits=new.hits,
-                    external_id=new.external_id,
-                )
-                for old, new in zip(last.crew.members, members, strict=True)
-            )
-            crew = replace(last.crew, members=kept, ejected=False)
-        else:
-            crew = Crew(
-                members=tuple(members), crew_type=None if len(members) == 1 else "crew", size=None
-            )
+    crew = _crew(state, unit, last, crew_out)
     if last is not None:
-        return replace(last, external_id=unit.unit_id, crew=crew, line=None)
+        return replace(
+            last, external_id=unit.unit_id, crew=crew, commander=crew_out.commander, line=None
+        )
     return Entity(
         chassis=unit.chassis,
         model=unit.model,
         movement_mode=_mode(s, unit),
+        commander=crew_out.commander,
         external_id=unit.unit_id,
         crew=crew,
         locations=damaged_locations(state, unit.unit_id, design) if design is not None else (),
     )
+
+
+def crew_exports(state: CampaignState, units: Sequence[CampaignUnit]) -> dict[str, CrewExport]:
+    """Each unit's crew-wide export values (ruling R-CMD-4): the commander flag, commandB and
+    commanders' edge from the rules, the rest from the imported list."""
+    sides = {u.side_id for u in units}
+    standings = {c.unit_id: c for side in sides for c in commanders_of(state, side)}
+    return {
+        u.unit_id: crew_export(
+            f"{u.chassis} {u.model}".strip(),
+            [state.people[p] for p in u.crew if p in state.people],
+            standings.get(u.unit_id),
+        )
+        for u in units
+    }
+
+
+def scenario_notes(state: CampaignState, engagement_id: str, side_id: str) -> tuple[str, ...]:
+    """Where the export's crew values differ from the imported list, and why (never silent)."""
+    units = committed_units(state, engagement(strategic_of(state), engagement_id), side_id)
+    return tuple(n for c in crew_exports(state, units).values() for n in c.notes)
 
 
 def scenario_mul(
@@ -218,6 +258,8 @@ def scenario_entities(
     seen = last_seen or {}
     # The design the campaign kept at import; ``designs`` only fills in for units without one.
     known = designs or {}
+    units = committed_units(state, e, side_id)
+    crews = crew_exports(state, units)
     return tuple(
         (
             u,
@@ -227,9 +269,10 @@ def scenario_entities(
                 u,
                 seen.get(u.unit_id),
                 design_of(state, u.unit_id) or known.get(u.unit_id),
+                crews[u.unit_id],
             ),
         )
-        for u in committed_units(state, e, side_id)
+        for u in units
     )
 
 

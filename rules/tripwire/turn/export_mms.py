@@ -128,7 +128,9 @@ def engagement_scenario(
                     "(immobile) and is not in the scenario"
                 )
                 continue
-            units.append(MmsUnit(entity=entity, deployment_round=turn))
+            units.append(
+                MmsUnit(entity=entity, deployment_round=turn, commander=entity.commander is True)
+            )
         factions.append(MmsFaction(name=names[side], location=edges[side], units=tuple(units)))
     switched = list(options)
     hidden = e.ambusher is not None or any("hidden deployment" in n for n in e.notes)

@@ -54,6 +54,14 @@ MOVING = frozenset({"move", "forced_march"})
 LANDING = frozenset({"orbital_insertion", "suborbital_hop", "combat_drop"})
 #: Actions that keep a formation in its hex (and take no path).
 STATIONARY = ACTIONS - MOVING - {"shadow", "orbital_insertion", "suborbital_hop", "combat_drop"}
+#: Actions that take a formation out of its hex: refused while one of its units is under
+#: repair (L63, ruling R-WHERE-5).
+LEAVING = MOVING | LANDING | {"shadow", "respond", "achieve_orbit"}
+#: L63, quoted by the refusal of a move while a unit's repair work is unfinished (R-WHERE-5).
+L63_HEX = (
+    "L63 'To perform repair, reload or reconfigure actions requires the presence of a technician "
+    "present in that strategic hex'"
+)
 
 
 @command_type("SubmitOrders")
@@ -182,6 +190,8 @@ def _check_order(
             f"{field}.action: {order.action} is for {row.units.replace('_', ' ')} units only "
             f"(rule, line {row.ref.line})",
         )
+    if order.action in LEAVING or order.path:
+        _check_not_under_repair(state, s, f, order, field)
     landing = order.action in LANDING
     if landing and not _on_map(s, order.target, f"{field}.target"):
         raise Refusal("illegal_path", f"{field}.target: name the hex to land in, on the map")
@@ -233,6 +243,26 @@ def _check_order(
                 "insufficient_wp",
                 f"{field}.params.wp: {pool.name!r} holds {pool.balance} WP, not {amount}",
             )
+
+
+def _check_not_under_repair(
+    state: CampaignState, s: StrategicState, f: Formation, order: FormationOrder, field: str
+) -> None:
+    """A unit whose repair work runs into the day being ordered stays in its hex with its
+    technicians: its formation cannot leave (L63-L64, ruling R-WHERE-5)."""
+    busy = [(u, s.repair_ready[u]) for u in f.unit_ids if s.repair_ready.get(u, 0) >= s.day]
+    if not busy:
+        return
+    names = "; ".join(
+        f"{state.units[u].chassis} {state.units[u].model}".strip() + f" (work to day {d})"
+        for u, d in busy
+    )
+    raise Refusal(
+        "under_repair",
+        f"{field}.action: {L63_HEX}: {f.formation_id} holds {names}, under repair on day "
+        f"{s.day}; it cannot {order.action.replace('_', ' ')} until the work is done (split the "
+        "unit off with 'mekref formation split' to move the rest) (R-WHERE-5)",
+    )
 
 
 def _on_map(s: StrategicState, target: str | None, field: str) -> bool:

@@ -167,3 +167,9 @@ class StrategicState:
     # The day each unit's booked work ends (the last technician day it filled): a unit is ready
     # at the end of that day (R-WHERE-4). Left out of the JSON while empty.
     repair_ready: dict[str, int] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    # The technician hours paid for each unit's work, by day ((day, hours), in order): what
+    # `mekref report` shows against the hours still needed (L64, R-WHERE-4). Left out of the
+    # JSON while empty.
+    repair_work: dict[str, tuple[tuple[int, int], ...]] = field(
+        default_factory=dict, metadata=OMIT_IF_DEFAULT
+    )
