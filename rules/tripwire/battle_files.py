@@ -40,6 +40,8 @@ class TripWireBattleFiles:
         )
         if request.battle_id and isinstance(command, SubmitBattleReport):
             command = replace(command, battle_id=request.battle_id)
+        if request.confirmed is not None and isinstance(command, SubmitBattleReport):
+            command = replace(command, note=request.confirmed)
         return command
 
     def reporting_side(self, state: CampaignState, command: Command) -> str | None:
@@ -58,6 +60,8 @@ class TripWireBattleFiles:
                 sides_reported=p.sides_reported,
                 files=p.files,
                 control_side=p.control_side,
+                engagement_id=p.engagement_id,
+                held=p.held,
             )
             for p in battles.pending_battles(state)
         )
