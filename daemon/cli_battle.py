@@ -276,8 +276,7 @@ def _say_confirmed(console: Any, battle_id: str, note: RefereeNote, engagement_i
     what = f"the battle of engagement {engagement_id}" if engagement_id else "without an engagement"
     console.print(
         terminal_safe(
-            f"battle {battle_id}: confirmed by the referee {note.referee}, {what} "
-            f"({note.reason})"
+            f"battle {battle_id}: confirmed by the referee {note.referee}, {what} ({note.reason})"
         ),
         markup=False,
     )

@@ -64,6 +64,18 @@ class Waiting:
     held: str = ""
 
 
+@dataclass(frozen=True, kw_only=True)
+class AfterBattle:
+    """What the referee must hear about a resolved battle now (TripWire: the formations still
+    sharing the hex of the engagement it closed, and what happens next)."""
+
+    battle_id: str
+    engagement_id: str
+    hex: str
+    formations: tuple[tuple[str, str], ...]  # (formation id, side id)
+    text: str
+
+
 class BattleFiles(Protocol[S_contra]):
     def matches(self, state: S_contra, mul: MulFile) -> bool:
         """Whether any unit or person of the file belongs to this campaign."""
@@ -89,6 +101,10 @@ class BattleFiles(Protocol[S_contra]):
 
     def battle_of_file(self, state: S_contra, sha256: str) -> str | None:
         """The battle a file joined (the rules may have chosen it), or None."""
+        ...
+
+    def after_battles(self, state: S_contra) -> tuple[AfterBattle, ...]:
+        """Resolved battles whose aftermath still needs the referee, oldest first."""
         ...
 
     def warnings(self, command: Command) -> tuple[str, ...]:
