@@ -218,12 +218,23 @@ def print_status(status: Status, console: Console) -> None:
                     ", ".join(b["sides_expected"]),
                     ", ".join(b["sides_reported"]) or "-",
                     b.get("engagement_id") or "-",
-                    f"held until the referee confirms it: {b['held']}" if b.get("held") else "-",
+                    "held" if b.get("held") else "-",
                 ]
                 for b in status.waiting
             ],
         )
     )
+    for b in status.waiting:
+        if b.get("held"):
+            console.print(
+                Text(
+                    terminal_safe(
+                        f"battle {b['battle_id']} is held until the referee confirms it: "
+                        f"{b['held']} (mekref battle confirm --battle {b['battle_id']} "
+                        "--referee NAME --reason TEXT)"
+                    )
+                )
+            )
     if status.after_battles:
         console.print(
             _table(
