@@ -87,7 +87,9 @@ examples:
   mekref battle ingest --db c.db logs/skirmish.mul --referee Ann \\
       --reason "a bout off the map we agreed to count"
   mekref battle confirm --db c.db --battle battle-0a1b2c3d4e5f --referee Ann \\
-      --reason "fought on day 3 before the map caught up" [--engagement day3-1105-1]
+      --reason "a bout off the map we agreed to count"
+  mekref battle confirm --db c.db --battle battle-0a1b2c3d4e5f --engagement day3-1105-1 \\
+      --referee Ann --reason "the Locust joined late; it was in the hex"
   mekref battle fate --db c.db --unit UNIT --fate captured --side loyalists \\
       --referee Ann --reason "surrendered after the game"
   mekref battle retreat-check --db c.db --battle battle-0a1b2c3d4e5f --side federalists

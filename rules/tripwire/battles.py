@@ -263,20 +263,28 @@ def _decide_submit(
         opened = existing is None
     else:
         sharing = [b for b in open_battles if b.unit_ids & set(ids)]
-        if len(sharing) > 1:
+        if fit.engagement_id:
+            # A file of an engagement never joins a battle held or confirmed without one, or
+            # fought for another one: it would be swallowed by a battle that is not its own.
+            sharing = [
+                b
+                for b in sharing
+                if not b.held and b.confirmed is None and b.engagement_id in ("", fit.engagement_id)
+            ]
+        # The other side's file may share no unit with the first: the engagement joins them.
+        fought_for = [
+            b for b in open_battles if fit.engagement_id and b.engagement_id == fit.engagement_id
+        ]
+        if len(sharing) > 1 and not fought_for:
             names = ", ".join(sorted(b.battle_id for b in sharing))
             raise Refusal(
                 "ambiguous_battle",
                 f"the file shares units with several open battles ({names}); name the battle",
             )
-        # The other side's file may share no unit with the first: the engagement joins them.
-        fought_for = [
-            b for b in open_battles if fit.engagement_id and b.engagement_id == fit.engagement_id
-        ]
-        if sharing:
-            battle_id = sharing[0].battle_id
-        elif fought_for:
+        if fought_for:
             battle_id = fought_for[0].battle_id
+        elif sharing:
+            battle_id = sharing[0].battle_id
         else:
             battle_id, opened = f"battle-{file.sha256[:12]}", True
     number = len(state.battles.battles) + 1 if opened else state.battles.battles[battle_id].number
