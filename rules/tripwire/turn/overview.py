@@ -61,7 +61,10 @@ def overview(state: CampaignState, side: str | None = None) -> dict[str, Any] | 
             "name": f.name,
             "hex": f.hex or None,
             "where": "orbit" if f.hex == IN_ORBIT else f.hex,
-            "units": len(f.unit_ids),
+            # Units still the side's own (a captured unit stays listed in its old formation).
+            "units": sum(
+                1 for u in f.unit_ids if u in state.units and state.units[u].side_id == f.side_id
+            ),
             "fatigue": f.fatigue,
         }
         for _, f in sorted(s.formations.items())
