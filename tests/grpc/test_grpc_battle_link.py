@@ -35,7 +35,7 @@ ENGAGEMENT = "day1-1105-1"
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Stubs, str, Path]]:
+def served(tmp_path: Path) -> Iterator[tuple[Stubs, Stubs, str, Path]]:
     db = day_zero(tmp_path)
     ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
        "--order", "bravo:orbital_insertion::1105")  # fmt: skip
@@ -48,6 +48,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Stubs, str, Path]]:
            "--units-dir", str(UNITS))  # fmt: skip
     (cid,) = [c["id"] for c in json.loads(ok("status", "--db", db, "--json"))["campaigns"]]
     token = ok("token", "create", "--db", db, "--referee").strip()
+    loyalist = ok("token", "create", "--db", db, "--side", "loyalist").strip()
     proc = subprocess.Popen(
         [str(MEKREF), "serve", "--db", db, "--grpc", "127.0.0.1:0", "--log-format", "json",
          "--quarantine", str(tmp_path / "q")],
@@ -59,8 +60,10 @@ def served(tmp_path: Path) -> Iterator[tuple[Stubs, str, Path]]:
         assert line.startswith("listening on 127.0.0.1:"), proc.stderr and proc.stderr.read()
         port = int(line.rsplit(":", 1)[1])
         stubs = Stubs(grpc.insecure_channel(f"127.0.0.1:{port}"), token)
-        yield stubs, cid, out
+        side = Stubs(grpc.insecure_channel(f"127.0.0.1:{port}"), loyalist)
+        yield stubs, side, cid, out
         stubs.close()
+        side.close()
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -80,17 +83,21 @@ def _pending(stubs: Stubs, cid: str) -> battle_pb2.ListPendingBattlesResponse:
 
 
 def test_an_upload_matching_no_engagement_is_held_and_the_referee_confirms_it(
-    served: tuple[Stubs, str, Path],
+    served: tuple[Stubs, Stubs, str, Path],
 ) -> None:
-    stubs, cid, out = served
-    # Every loyalist unit, in four formations and four hexes: a battle that never happened.
-    held = _upload(stubs, cid, (FOLDER / "loyalist.mul").read_bytes(), "skirmish.mul")
+    stubs, side, cid, out = served
+    # Every loyalist unit, in four formations and four hexes: a battle that never happened,
+    # uploaded by the loyalists (their own view).
+    held = _upload(side, cid, (FOLDER / "loyalist.mul").read_bytes(), "skirmish.mul")
     assert held.outcome == battle_pb2.UPLOAD_OUTCOME_HELD_UNMATCHED
     assert "held until the referee confirms it" in held.reason
-    assert "matches no open engagement" in held.reason
+    assert held.reason.endswith("it matches no open engagement")
+    # A side is not told where the formations stand (the enemy's included): fog of war.
+    assert "hex" not in held.reason and "bravo" not in held.reason
     assert held.first_seq > 0  # taken in: its report is in the log, its battle waits
     (battle,) = _pending(stubs, cid).battles
-    assert battle.detail.held and not battle.detail.engagement_id
+    assert not battle.detail.engagement_id
+    assert "matches no open engagement: the nearest, day1-1105-1 in hex 1105" in battle.detail.held
     # The battle of the engagement: both records link to it, nothing is held.
     loyal, rebel = battle_records(out, ENGAGEMENT)
     for path in (loyal, rebel):

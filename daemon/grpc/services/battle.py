@@ -131,9 +131,9 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             # Taken in (its events are in the log), but its battle matches no engagement of the
             # strategic map: held until the referee confirms it (ruling T-E8).
             code = battle_pb2.UPLOAD_OUTCOME_HELD_UNMATCHED
-            reason = (
-                f"battle {result.battle_id} is held until the referee confirms it: {result.held}"
-            )
+            # The full reason names formations and hexes (the enemy's too): the referee's only.
+            why = result.held if side_id is None else "it matches no open engagement"
+            reason = f"battle {result.battle_id} is held until the referee confirms it: {why}"
         if outcome is Outcome.ALREADY_QUARANTINED:
             quarantined = [q for q in self.s.store.quarantined_files() if q.sha256 == sha]
             reason = quarantined[0].reason if quarantined else reason
