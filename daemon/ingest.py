@@ -12,7 +12,9 @@ upload (``ingest_bytes``):
    battle files is asked whether the file belongs to it;
 5. turn it into that rule set's command (:class:`~mekref.rules.battle_files.BattleFiles`);
 6. ``CampaignRunner.execute(..., battle_file=FileRef(...))``: the events and the file's sha256
-   commit in one transaction, so a crash leaves it applied once or not at all.
+   commit in one transaction, so a crash leaves it applied once or not at all. The rules may
+   hold the battle the file joined (TripWire: it matches no engagement of the strategic map)
+   until the referee confirms it: the file is applied and ``IngestResult.held`` says why.
 
 A file for no known campaign is held as unmatched (listed, and looked at again when the
 campaigns change). A bad file (unreadable, hostile, over the cap, ambiguous, refused by the
