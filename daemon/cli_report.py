@@ -321,6 +321,16 @@ def _print_overview(report: dict[str, Any]) -> None:
     _print_strategic(report["strategic"])
     _print_pools(report["pools"])
     _print_ending(report["ending"])
+    e = report["ending"]
+    totals = ", ".join(
+        f"{x['side']} {x['total_vp']} ({x['battle_vp']} + {x['strategic_vp']})" for x in e["sides"]
+    )
+    # L414: "Once a force reaches 10 Victory Points the campaign is over".
+    console.print(
+        f"VP total (battle + strategic): {totals}; {e['vp_target']} ends the campaign (L414)",
+        style="bold",
+        markup=False,
+    )
     for b in report["battles"]:
         _print_battle_line(b)
 

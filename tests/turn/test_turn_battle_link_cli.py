@@ -82,6 +82,11 @@ def test_ruling_t_e9_the_battle_of_the_engagement_closes_it_and_says_who_still_s
     (engagement,) = report["strategic"]["engagements"]
     assert engagement["status"] == "closed" and engagement["battle"] == battle["id"]
     assert report["strategic"]["still_together"][0]["hex"] == "1105"
+    # The referee's overview says the same in words, with the VP total.
+    overview = " ".join(ok("report", "--db", db, "--overview").split())
+    assert f"engagement {ENGAGEMENT}: assault in 1105, loyalist, rebel; closed (battle" in overview
+    assert "alpha (loyalist), bravo (rebel) still share hex 1105" in overview
+    assert "VP total (battle + strategic): loyalist" in overview
     # Another record of the same units: the engagement was fought, so it is held (T-E8).
     again = mekref("battle", "ingest", "--db", db, str(out / f"{ENGAGEMENT}-rebel.mul"))
     assert again.returncode == 0, again.stderr
