@@ -15,7 +15,7 @@ the last resolved day: every unit of its files must be a unit of that engagement
 (the scenario export writes their ids). A battle matching no open engagement is held, listed
 with the reason by ``battle pending`` and ``mekref status``, and resolves only once the referee
 confirms it (``battle confirm``, or ``--referee NAME --reason TEXT`` here, which confirms it at
-once; both are recorded). A resolved battle closes its engagement and says which formations
+once, also when given for ``--assign`` or ``--game-over``; both are recorded). A resolved battle closes its engagement and says which formations
 still share its hex. A campaign without a map takes its battles as before (ruling T-E8).
 
 Units are measured against the designs the campaign kept at ``force import``: no units folder
