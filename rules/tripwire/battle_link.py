@@ -118,6 +118,12 @@ def link_for(state: CampaignState, unit_ids: frozenset[str]) -> Link:
     outside = sorted(unit_ids - engagement_units(s, best))
     shown = "; ".join(_where(state, s, u) for u in outside[:3])
     more = f"; and {len(outside) - 3} more" if len(outside) > 3 else ""
+    if len(outside) == len(unit_ids):
+        names = ", ".join(f"{e.engagement_id} in hex {e.hex}" for e in opened)
+        return Link(
+            reason=f"it matches no open engagement: none of its units fights in one "
+            f"(open: {names}); {shown}{more}"
+        )
     return Link(
         reason=f"it matches no open engagement: the nearest, {best.engagement_id} in hex "
         f"{best.hex} ({', '.join(best.formations)}), does not hold {shown}{more}"
@@ -135,7 +141,7 @@ def still_together(state: CampaignState, battle: Battle) -> StillTogether | None
     here = sorted(
         (f.formation_id, f.side_id)
         for f in s.formations.values()
-        if f.hex == where and f.unit_ids and _has_units(state, f.unit_ids)
+        if f.hex == where and _still_fighting(state, f.side_id, f.unit_ids)
     )
     if len({side for _, side in here}) < 2:
         return None
@@ -156,10 +162,16 @@ def _engagement_hex(s: StrategicState, engagement_id: str) -> str | None:
     return None
 
 
-def _has_units(state: CampaignState, unit_ids: tuple[str, ...]) -> bool:
-    """A formation whose units are all truly destroyed or lost is no longer in the hex."""
+def _still_fighting(state: CampaignState, side_id: str, unit_ids: tuple[str, ...]) -> bool:
+    """A formation whose units are all truly destroyed, or captured (they joined the captor's
+    TO&E, L136), is no longer a force in the hex."""
     gone = (Fate.TRULY_DESTROYED, Fate.UTTERLY_DESTROYED, Fate.CAPTURED)
-    return any(state.battles.fates.get(u) not in gone for u in unit_ids)
+    return any(
+        u in state.units
+        and state.units[u].side_id == side_id
+        and state.battles.fates.get(u) not in gone
+        for u in unit_ids
+    )
 
 
 def after_battles(state: CampaignState) -> tuple[StillTogether, ...]:

@@ -101,6 +101,8 @@ def test_a_file_with_a_unit_of_no_engagement_is_held_until_the_referee_confirms_
     assert received.engagement_id == ""
     assert "matches no open engagement" in received.held
     assert "L-MAX" in received.held and "formation hover in hex 0610" in received.held
+    alone = battle_link.link_for(world, frozenset({"L-MAX"})).reason
+    assert "none of its units fights in one (open: day1-1105-1 in hex 1105)" in alone
     battle = received.battle_id
     # Every side with a unit in it has reported and control is set, yet it waits (held).
     state, events = run(state, control(battle, "loyalist"))
