@@ -15,8 +15,9 @@ the last resolved day: every unit of its files must be a unit of that engagement
 (the scenario export writes their ids). A battle matching no open engagement is held, listed
 with the reason by ``battle pending`` and ``mekref status``, and resolves only once the referee
 confirms it (``battle confirm``, or ``--referee NAME --reason TEXT`` here, which confirms it at
-once, also when given for ``--assign`` or ``--game-over``; both are recorded). A resolved battle closes its engagement and says which formations
-still share its hex. A campaign without a map takes its battles as before (ruling T-E8).
+once, also when given for ``--assign`` or ``--game-over``; both are recorded). A resolved
+battle closes its engagement and says which formations still share its hex. A campaign
+without a map takes its battles as before (ruling T-E8).
 
 Units are measured against the designs the campaign kept at ``force import``: no units folder
 is needed here. A unit imported without a design is still judged from the file (a 'Mech whose
