@@ -10,6 +10,15 @@ savegame is the whole game, every side's view at once; it is taken only when its
 ended (saved in MegaMek's victory phase, e.g. ``/save final`` once the game is over). A round
 autosave is held unless the referee says the battle is over (``--game-over``).
 
+Once the campaign has a strategic map (``turn setup``), a battle belongs to an engagement of
+the last resolved day: every unit of its files must be a unit of that engagement's formations
+(the scenario export writes their ids). A battle matching no open engagement is held, listed
+with the reason by ``battle pending`` and ``mekref status``, and resolves only once the referee
+confirms it (``battle confirm``, or ``--referee NAME --reason TEXT`` here, which confirms it at
+once, also when given for ``--assign`` or ``--game-over``; both are recorded). A resolved
+battle closes its engagement and says which formations still share its hex. A campaign
+without a map takes its battles as before (ruling T-E8).
+
 Units are measured against the designs the campaign kept at ``force import``: no units folder
 is needed here. A unit imported without a design is still judged from the file (a 'Mech whose
 centre torso is destroyed is truly destroyed), but its repair cannot be priced: ingest warns
@@ -45,13 +54,15 @@ from mekref.daemon.cli_campaign import (
 from mekref.daemon.cli_force import design_lookup
 from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
 from mekref.daemon.terminal import terminal_safe
-from mekref.rules.messages import Event
+from mekref.rules.messages import Event, RefereeNote
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire import battle_link
 from mekref.rules.tripwire.battle_input import unpriced_warnings
 from mekref.rules.tripwire.battle_messages import (
     BattleReportReceived,
     BattleResolved,
     CloseBattle,
+    ConfirmBattle,
     SetBattleControl,
     SetUnitFate,
 )
@@ -62,7 +73,10 @@ from mekref.rules.tripwire.game import dice_for
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.events import CampaignEnded
 
-HELP = "battle files in, battles resolved (ingest, control, close, fate, retreat-check, pending)"
+HELP = (
+    "battle files in, battles resolved (ingest, confirm, control, close, fate, retreat-check, "
+    "pending)"
+)
 INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 EPILOG = """\
 examples:
@@ -73,6 +87,12 @@ examples:
   mekref battle ingest --db c.db savegames/Round-7-autosave.sav.gz --game-over \\
       --referee Ann --reason "we stopped after round 7; the rebels withdrew"
   mekref battle pending --db c.db
+  mekref battle ingest --db c.db logs/skirmish.mul --referee Ann \\
+      --reason "a bout off the map we agreed to count"
+  mekref battle confirm --db c.db --battle battle-0a1b2c3d4e5f --referee Ann \\
+      --reason "a bout off the map we agreed to count"
+  mekref battle confirm --db c.db --battle battle-0a1b2c3d4e5f --engagement day3-1105-1 \\
+      --referee Ann --reason "the Locust joined late; it was in the hex"
   mekref battle fate --db c.db --unit UNIT --fate captured --side loyalists \\
       --referee Ann --reason "surrendered after the game"
   mekref battle retreat-check --db c.db --battle battle-0a1b2c3d4e5f --side federalists
@@ -132,6 +152,21 @@ def register(sub: Any) -> None:
     add_referee(close)
     close.set_defaults(handler=guarded(run_close), command_name="battle close")
 
+    confirm = actions.add_parser(
+        "confirm",
+        help="referee: a held battle (it matches no engagement) stands",
+        description="A battle whose files match no open engagement of the strategic map is "
+        "held: it does not resolve until the referee confirms it (ruling T-E8). The "
+        "confirmation is recorded with the referee's name and reason; --engagement names the "
+        "open engagement it was fought for.",
+        **kw,
+    )
+    add_db(confirm)
+    confirm.add_argument("--battle", required=True, metavar="ID")
+    confirm.add_argument("--engagement", metavar="ID", help="the open engagement it belongs to")
+    add_referee(confirm)
+    confirm.set_defaults(handler=guarded(run_confirm), command_name="battle confirm")
+
     fate = actions.add_parser("fate", help="referee: correct a unit's fate", **kw)
     add_db(fate)
     fate.add_argument("--unit", required=True, metavar="UNIT_ID")
@@ -179,11 +214,16 @@ def run_ingest(args: argparse.Namespace) -> int:
             assigned=assigned or None,
             actor=note.referee if note else "cli",
             game_over=bool(args.game_over),
+            confirmed=note,
         )
         battles: list[str] = []
         for path in args.files:
             result = app.pipeline.process(path, options=options)
             failed += _print_result(console, path, result, battles)
+            if result.outcome is Outcome.ALREADY_APPLIED and note is not None:
+                # A file held earlier (no engagement) is confirmed by ingesting it again with
+                # the referee's word (ruling T-E8).
+                _confirm_held(app, cid, result.sha256 or "", note, console)
             if result.outcome is Outcome.ALREADY_APPLIED and args.control:
                 # Resumable: a run that applied the file but not the control (refused, or
                 # stopped) is finished by running it again.
@@ -207,6 +247,7 @@ def run_ingest(args: argparse.Namespace) -> int:
                 )
                 if any(isinstance(e, BattleResolved) for e in done.events):
                     console.print(f"battle {battle_id} resolved, {args.control} holds the field")
+                    say_after_battle(console, done.state, battle_id)
                 say_if_ended(console, done.events)
         _print_pending(console, app.runner.load(cid).state)
     return EXIT_REFUSED if failed else EXIT_OK
@@ -221,6 +262,43 @@ _OUTCOME_WORDS = {
     Outcome.SKIPPED: "not read",
     Outcome.GONE: "not found",
 }
+
+
+def _confirm_held(app: Any, cid: str, sha256: str, note: RefereeNote, console: Any) -> None:
+    state = app.runner.load(cid).state
+    for battle in state.battles.battles.values():
+        if battle.held and any(f.sha256 == sha256 for f in battle.files):
+            done = run_command(
+                app.runner,
+                cid,
+                ConfirmBattle(battle_id=battle.battle_id, note=note, actor=note.referee),
+            )
+            _say_confirmed(console, battle.battle_id, note, "")
+            if any(isinstance(e, BattleResolved) for e in done.events):
+                console.print(f"battle {battle.battle_id} resolved")
+                say_after_battle(console, done.state, battle.battle_id)
+            say_if_ended(console, done.events)
+
+
+def _say_confirmed(console: Any, battle_id: str, note: RefereeNote, engagement_id: str) -> None:
+    what = f"the battle of engagement {engagement_id}" if engagement_id else "without an engagement"
+    console.print(
+        terminal_safe(
+            f"battle {battle_id}: confirmed by the referee {note.referee}, {what} ({note.reason})"
+        ),
+        markup=False,
+    )
+
+
+def say_after_battle(console: Any, state: CampaignState, battle_id: str) -> None:
+    """The engagement a resolved battle closed, and who still shares its hex (T-E9)."""
+    battle = state.battles.battles.get(battle_id)
+    if battle is None or not battle.engagement_id:
+        return
+    console.print(f"engagement {battle.engagement_id} closed by battle {battle_id}")
+    together = battle_link.still_together(state, battle)
+    if together is not None:
+        console.print(together.sentence(), markup=False)
 
 
 def _print_result(console: Any, path: Path, result: IngestResult, battles: list[str]) -> int:
@@ -256,8 +334,25 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
             )
             for warning in unpriced_warnings(f):
                 err_console().print(f"mekref battle ingest: warning: {warning}")
+            if event.engagement_id:
+                console.print(f"  fought for engagement {event.engagement_id}")
+            if event.confirmed is not None:
+                _say_confirmed(console, event.battle_id, event.confirmed, event.engagement_id)
         if isinstance(event, BattleResolved):
             console.print(f"battle {event.battle_id} resolved")
+            if result.state is not None:
+                say_after_battle(console, result.state, event.battle_id)
+    if result.held:
+        battle = result.battle_id or "?"
+        err_console().print(
+            terminal_safe(
+                f"mekref battle ingest: {path}: battle {battle} is held: {result.held}; "
+                f"the referee confirms it with 'mekref battle confirm --battle {battle} "
+                "--referee NAME --reason TEXT' (or ingests it with --referee and --reason)"
+            ),
+            markup=False,
+            highlight=False,
+        )
     say_if_ended(console, result.applied)
     return 0
 
@@ -288,6 +383,28 @@ def run_control(args: argparse.Namespace) -> int:
     console.print(f"battle {args.battle}: {args.side} controls the field")
     if any(isinstance(e, BattleResolved) for e in done.events):
         console.print(f"battle {args.battle} resolved")
+        say_after_battle(console, done.state, args.battle)
+    say_if_ended(console, done.events)
+    _print_pending(console, done.state)
+    return EXIT_OK
+
+
+def run_confirm(args: argparse.Namespace) -> int:
+    note = referee_note(args)
+    if note is None:
+        raise CliError("a confirmation is the referee's word: add --referee NAME --reason TEXT")
+    command = ConfirmBattle(
+        battle_id=args.battle,
+        note=note,
+        engagement_id=args.engagement or "",
+        actor=note.referee,
+    )
+    done = execute(args, command)
+    console = out_console()
+    _say_confirmed(console, args.battle, note, args.engagement or "")
+    if any(isinstance(e, BattleResolved) for e in done.events):
+        console.print(f"battle {args.battle} resolved")
+        say_after_battle(console, done.state, args.battle)
     say_if_ended(console, done.events)
     _print_pending(console, done.state)
     return EXIT_OK
@@ -303,6 +420,7 @@ def run_close(args: argparse.Namespace) -> int:
     )
     done = execute(args, command)
     out_console().print(f"battle {args.battle} resolved; see 'mekref report'")
+    say_after_battle(out_console(), done.state, args.battle)
     say_if_ended(out_console(), done.events)
     return EXIT_OK
 
@@ -357,6 +475,8 @@ def run_pending(args: argparse.Namespace) -> int:
                     "sides_missing": list(p.sides_missing),
                     "files": list(p.files),
                     "control": p.control_side,
+                    "engagement_id": p.engagement_id or None,
+                    "held": p.held or None,
                 }
                 for p in pending_battles(state)
             ]
@@ -378,7 +498,16 @@ def _print_pending(console: Any, state: CampaignState, always: bool = False) -> 
             f"battle {p.battle_id} waits: files from {', '.join(p.sides_reported) or 'no side'}"
             f" of {', '.join(p.sides_expected)}; missing {missing}; "
             f"control {p.control_side or 'not set'}"
+            + (f"; engagement {p.engagement_id}" if p.engagement_id else "")
         )
+        if p.held:
+            console.print(
+                terminal_safe(
+                    f"  held until the referee confirms it: {p.held} (mekref battle confirm "
+                    f"--battle {p.battle_id} --referee NAME --reason TEXT)"
+                ),
+                markup=False,
+            )
         # BR-12: what one side's file claims about units their own side's file does not list.
         held = unconfirmed_claims(state, state.battles.battles[p.battle_id])
         for unit_id in sorted(held):

@@ -25,6 +25,7 @@ from mekref.rules.tripwire.battle_resolution import repair_line, subject_for
 from mekref.rules.tripwire.designs import repair_priced
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.tripwire.table_loader import load_tables
+from mekref.rules.tripwire.turn.overview import overview
 from mekref.rules.tripwire.turn.state import StrategicState
 from mekref.rules.tripwire.turn.victory import progress
 from mekref.rules.tripwire.whereabouts import technicians_at
@@ -41,6 +42,7 @@ examples:
   mekref report --db c.db
   mekref report --db c.db --side loyalists
   mekref report --db c.db --json > books.json
+  mekref report --db c.db --overview              the referee's one-page picture
 
 Besides the bills: each unit's technician hours still needed against the hours paid, day by
 day (L64: what does not fit a day waits for the next), each hex's technicians and hours a
@@ -59,6 +61,13 @@ def register(sub: Any) -> None:
     add_db(parser)
     parser.add_argument("--side", help="only this side's units, people and pools")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parser.add_argument(
+        "--overview",
+        action="store_true",
+        help="the referee's overview only: the strategic map (formations, control, unrest, "
+        "sightings, engagements and their battles), the WarChest and the VP total with each "
+        "end condition; no unit, people or dice tables",
+    )
     parser.set_defaults(handler=guarded(run), command_name="report")
 
 
@@ -291,6 +300,15 @@ def build_report(
             "status": b.status.value,
             "control": b.control_side,
             "files": [f.sha256 for f in b.files],
+            # Rulings T-E8, T-E9: the engagement it was fought for, why it is held (it matches
+            # none), and the referee's confirmation (who and why), each null when not so.
+            "engagement_id": b.engagement_id or None,
+            "held": b.held or None,
+            "confirmed": (
+                {"referee": b.confirmed.referee, "reason": b.confirmed.reason}
+                if b.confirmed is not None
+                else None
+            ),
             "conflicts": [c.detail for c in b.resolution.conflicts] if b.resolution else [],
             "sides": [
                 {
@@ -345,6 +363,7 @@ def build_report(
         "pools": pools,
         "victory_points": vp,
         "ending": ending(state),
+        "strategic": overview(state, side),
         "battles": battles,
         "dice": rolls,
     }
@@ -407,6 +426,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report)
         return EXIT_OK
+    if args.overview:
+        _print_overview(report)
+        return EXIT_OK
     _print(report)
     return EXIT_OK
 
@@ -421,6 +443,85 @@ def _hours(u: dict[str, Any]) -> str:
         + days
         + (f"; ready day {u['repair_ready_day']}" if u["repair_ready_day"] else "")
     )
+
+
+def _print_overview(report: dict[str, Any]) -> None:
+    """The referee's page: the map, the WarChest, the VP total and the end conditions."""
+    console = out_console()
+    console.print(f"{report['campaign']}: the referee's overview", style="bold")
+    _print_strategic(report["strategic"])
+    _print_pools(report["pools"])
+    _print_ending(report["ending"])
+    e = report["ending"]
+    totals = ", ".join(
+        f"{x['side']} {x['total_vp']} ({x['battle_vp']} + {x['strategic_vp']})" for x in e["sides"]
+    )
+    # L414: "Once a force reaches 10 Victory Points the campaign is over".
+    console.print(
+        f"VP total (battle + strategic): {totals}; {e['vp_target']} ends the campaign (L414)",
+        style="bold",
+        markup=False,
+    )
+    for b in report["battles"]:
+        _print_battle_line(b)
+
+
+def _print_strategic(s: dict[str, Any] | None) -> None:
+    console = out_console()
+    if s is None:
+        console.print("no strategic map (books only): no formations, control or engagements")
+        return
+    console.print(f"strategic map {s['map']}, orders being written for day {s['day']}")
+    table = Table(title="formations", title_justify="left")
+    for col in ("formation", "side", "where", "units", "fatigue"):
+        table.add_column(col)
+    for f in s["formations"]:
+        table.add_row(f["id"], f["side"], f["where"], str(f["units"]), str(f["fatigue"]))
+    console.print(table)
+    if s["control"]:
+        control = "; ".join(f"{loc}: {side}" for loc, side in s["control"].items())
+        console.print(f"control: {control}", markup=False)
+    unrest = ", ".join(f"{side} {n}" for side, n in s["unrest"].items()) or "not set"
+    seen = ", ".join(f"{side} {n}" for side, n in s["sightings"].items()) or "none"
+    console.print(f"unrest: {unrest}; formations sighted: {seen}", markup=False)
+    for e in s["engagements"]:
+        battle = f" (battle {e['battle']})" if e["battle"] else ""
+        console.print(
+            f"engagement {e['id']}: {e['kind']} in {e['hex']}, {', '.join(e['sides'])}; "
+            f"{e['status']}{battle}",
+            markup=False,
+        )
+    if not s["engagements"]:
+        console.print("no engagement on the last resolved day")
+    for t in s["still_together"]:
+        console.print(t["next"], style="yellow", markup=False)
+
+
+def _print_pools(pools: list[dict[str, Any]]) -> None:
+    if not pools:
+        return
+    table = Table(title="WarChest", title_justify="left")
+    for col in ("pool", "side", "kind", "WP", "capacity"):
+        table.add_column(col)
+    for p in pools:
+        cap = "-" if p["capacity"] is None else str(p["capacity"])
+        table.add_row(p["name"], p["side"], p["kind"], str(p["balance"]), cap)
+    out_console().print(table)
+
+
+def _print_battle_line(b: dict[str, Any]) -> None:
+    console = out_console()
+    engagement = f", engagement {b['engagement_id']}" if b["engagement_id"] else ""
+    console.print(
+        f"battle {b['id']} (#{b['number']}): {b['status']}, control {b['control'] or '-'}, "
+        f"{len(b['files'])} file(s){engagement}",
+        markup=False,
+    )
+    if b["held"]:
+        console.print(f"  held until the referee confirms it: {b['held']}", markup=False)
+    if b["confirmed"]:
+        c = b["confirmed"]
+        console.print(f"  confirmed by the referee {c['referee']}: {c['reason']}", markup=False)
 
 
 def _print(report: dict[str, Any]) -> None:
@@ -486,20 +587,12 @@ def _print(report: dict[str, Any]) -> None:
             str(p["kills"]) + (" (may train)" if p["may_train"] else ""),
         )
     console.print(people)
-    if report["pools"]:
-        pools = Table(title="WarChest", title_justify="left")
-        for col in ("pool", "side", "kind", "WP", "capacity"):
-            pools.add_column(col)
-        for p in report["pools"]:
-            cap = "-" if p["capacity"] is None else str(p["capacity"])
-            pools.add_row(p["name"], p["side"], p["kind"], str(p["balance"]), cap)
-        console.print(pools)
+    _print_pools(report["pools"])
+    if report["strategic"] is not None:
+        _print_strategic(report["strategic"])
     _print_ending(report["ending"])
     for b in report["battles"]:
-        console.print(
-            f"battle {b['id']} (#{b['number']}): {b['status']}, control {b['control'] or '-'}, "
-            f"{len(b['files'])} file(s)"
-        )
+        _print_battle_line(b)
         for x in b["sides"]:
             awards = "; ".join(x["awards"]) or "no VP row"
             retires = ", retires (at or below half its starting BV)" if x["retires"] else ""

@@ -29,7 +29,11 @@ DESCRIPTION = f"""\
 Show what mekref serve has done, read from its database (the daemon may be running):
 
   ingested     files applied to a campaign: path, sha256, battle, when
-  waiting      battles that still wait for files (one per side) or for the referee
+  waiting      battles that still wait for files (one per side) or for the referee; a battle
+               matching no engagement of the strategic map is held until the referee
+               confirms it (mekref battle confirm), with the reason
+  after        resolved battles whose formations still share the engagement's hex: they meet
+               again the next day unless the referee moves one (mekref turn reposition)
   unmatched    good files that belong to no known campaign yet (retried on every rescan)
   savegames    MegaMek savegames of games still in progress (round autosaves): held, not
                applied, until a save of the ended game arrives or the referee applies one
@@ -68,12 +72,15 @@ class Status:
     quarantined: list[dict[str, Any]]
     #: Savegames held because their game is not over (a round autosave), with the reason.
     savegames_waiting: list[dict[str, Any]] = field(default_factory=list)
+    #: Resolved battles whose formations still share the engagement's hex (ruling T-E9).
+    after_battles: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "campaigns": self.campaigns,
             "ingested": self.ingested,
             "waiting": self.waiting,
+            "after_battles": self.after_battles,
             "savegames_waiting": self.savegames_waiting,
             "unmatched": self.unmatched,
             "quarantined": self.quarantined,
@@ -87,6 +94,7 @@ def _when(at: datetime) -> str:
 def collect(store: EventStore, runner: CampaignRunner) -> Status:
     campaigns = store.list_campaigns()
     waiting: list[dict[str, Any]] = []
+    after: list[dict[str, Any]] = []
     states = {c.id: runner.load(c.id).state for c in campaigns}
     files = {c.id: runner.game(c.id).battle_files for c in campaigns}
 
@@ -107,6 +115,22 @@ def collect(store: EventStore, runner: CampaignRunner) -> Status:
                     "sides_expected": list(battle.sides_expected),
                     "sides_reported": list(battle.sides_reported),
                     "files": list(battle.files),
+                    "engagement_id": battle.engagement_id or None,
+                    # Why it waits for the referee's confirmation (no engagement), or null.
+                    "held": battle.held or None,
+                }
+            )
+        for aftermath in taken.after_battles(state):
+            after.append(
+                {
+                    "campaign_id": campaign.id,
+                    "battle_id": aftermath.battle_id,
+                    "engagement_id": aftermath.engagement_id,
+                    "hex": aftermath.hex,
+                    "formations": [
+                        {"formation": f, "side": side} for f, side in aftermath.formations
+                    ],
+                    "next": aftermath.text,
                 }
             )
     # Held files share one table: a savegame waiting for its game's end says so in its reason.
@@ -129,6 +153,7 @@ def collect(store: EventStore, runner: CampaignRunner) -> Status:
             for f in store.ingested_files()
         ],
         waiting=waiting,
+        after_battles=after,
         unmatched=[
             {"path": u.path, "sha256": u.sha256, "reason": u.reason, "since": _when(u.first_seen)}
             for u in held
@@ -185,18 +210,48 @@ def print_status(status: Status, console: Console) -> None:
     console.print(
         _table(
             f"Battles waiting for files ({len(status.waiting)})",
-            ["campaign", "battle", "expected", "reported"],
+            ["campaign", "battle", "expected", "reported", "engagement", "held"],
             [
                 [
                     names.get(b["campaign_id"], b["campaign_id"]),
                     b["battle_id"],
                     ", ".join(b["sides_expected"]),
                     ", ".join(b["sides_reported"]) or "-",
+                    b.get("engagement_id") or "-",
+                    "held" if b.get("held") else "-",
                 ]
                 for b in status.waiting
             ],
         )
     )
+    for b in status.waiting:
+        if b.get("held"):
+            console.print(
+                Text(
+                    terminal_safe(
+                        f"battle {b['battle_id']} is held until the referee confirms it: "
+                        f"{b['held']} (mekref battle confirm --battle {b['battle_id']} "
+                        "--referee NAME --reason TEXT)"
+                    )
+                )
+            )
+    if status.after_battles:
+        console.print(
+            _table(
+                f"After the battles: formations still sharing a hex ({len(status.after_battles)})",
+                ["campaign", "battle", "hex", "formations", "next"],
+                [
+                    [
+                        names.get(a["campaign_id"], a["campaign_id"]),
+                        a["battle_id"],
+                        a["hex"],
+                        ", ".join(f"{f['formation']} ({f['side']})" for f in a["formations"]),
+                        a["next"],
+                    ]
+                    for a in status.after_battles
+                ],
+            )
+        )
     console.print(
         _table(
             f"Savegames waiting for their game to end ({len(status.savegames_waiting)})",

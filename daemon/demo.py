@@ -5,7 +5,8 @@ It starts ``mekref serve`` on SQLite in a temporary folder, sets up the sample c
 inbox one at a time and shows each being applied, with the referee's decisions in between.
 It also drops a copy of a file already applied (skipped: same sha256) and a broken file
 (quarantined with a reason). Then it stops the daemon with SIGTERM and prints what it did
-(``mekref status``) and the campaign's books (``mekref report``).
+(``mekref status``), the campaign's books (``mekref report``) and, last, the referee's overview
+with the VP total of each side against the end conditions (``mekref report --overview``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ SHOWN = {
     "file.already_applied": "[yellow]skipped[/] {name}: already applied (same sha256 {short})",
     "file.quarantined": "[red]quarantined[/] {name}: {what}",
     "file.unmatched": "[yellow]held[/] {name}: {reason}",
+    # Taken in, but its battle matches no engagement of the strategic map (ruling T-E8).
+    "file.held": "[yellow]held for the referee[/] {name}: {reason}",
     # The sample's units were set up without their designs: the books say so, unit by unit.
     "file.unpriced_unit": "[yellow]warning[/] {name}: {warning}",
     "battle.report_received": "battle {battle_id}: report received",
@@ -193,7 +196,9 @@ def run_demo(console: Console) -> int:
         console.rule("[bold]5. mekref status")
         cli(["status", "--db", demo.db])
         console.rule("[bold]6. mekref report")
-        return cli(["report", "--db", demo.db])
+        code = cli(["report", "--db", demo.db])
+        console.rule("[bold]7. mekref report --overview: the referee's overview and the VP total")
+        return code or cli(["report", "--db", demo.db, "--overview"])
 
 
 def main() -> int:

@@ -12,7 +12,9 @@ upload (``ingest_bytes``):
    battle files is asked whether the file belongs to it;
 5. turn it into that rule set's command (:class:`~mekref.rules.battle_files.BattleFiles`);
 6. ``CampaignRunner.execute(..., battle_file=FileRef(...))``: the events and the file's sha256
-   commit in one transaction, so a crash leaves it applied once or not at all.
+   commit in one transaction, so a crash leaves it applied once or not at all. The rules may
+   hold the battle the file joined (TripWire: it matches no engagement of the strategic map)
+   until the referee confirms it: the file is applied and ``IngestResult.held`` says why.
 
 A file for no known campaign is held as unmatched (listed, and looked at again when the
 campaigns change). A bad file (unreadable, hostile, over the cap, ambiguous, refused by the
@@ -46,7 +48,7 @@ from mekref.daemon.watch.quarantine import Reason, quarantine_copy
 from mekref.daemon.watch.readiness import Stat, file_stat
 from mekref.daemon.watch.reading import FileBytes, NotRegularFile, read_capped
 from mekref.rules.battle_files import AmbiguousMatch, FileNotForCampaign, FileRequest
-from mekref.rules.messages import Command, Event
+from mekref.rules.messages import Command, Event, RefereeNote
 from mekref.rules.refusal import Refusal
 
 DEFAULT_ACTOR = "mekref serve"
@@ -88,6 +90,9 @@ class IngestOptions:
     #: The referee's word that the battle is over: a savegame saved before MegaMek's victory
     #: phase is applied instead of waiting.
     game_over: bool = False
+    #: The referee's word that the battle stands even where the rules would hold it (TripWire:
+    #: it matches no engagement of the strategic map, ruling T-E8): recorded with the file.
+    confirmed: RefereeNote | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,8 @@ class IngestResult:
     #: XML), "file_unreadable" (broken or cut short), "ambiguous_units", "several_campaigns",
     #: "not_for_campaign" or "rules_refused".
     code: str = ""
+    #: APPLIED, yet its battle is held for the referee's confirmation: why (ruling T-E8).
+    held: str = ""
 
 
 def _battle_id_of(event: Event) -> str | None:
@@ -337,6 +344,7 @@ class Pipeline:
             actor=opts.actor,
             assigned=opts.assigned,
             battle_id=opts.battle_id,
+            confirmed=opts.confirmed,
         )
         try:
             command = files.command(state, mul, request, designs)
@@ -418,6 +426,9 @@ class Pipeline:
         for warning in self._files(campaign_id).warnings(command):
             log.warning("file.unpriced_unit", warning=warning)
         self._log_battles(log, campaign_id, executed.events, executed.state, sha)
+        held = self._held_reason(campaign_id, executed.state, sha)
+        if held:
+            log.info("file.held", battle_id=battle_id, reason=held)
         return IngestResult(
             Outcome.APPLIED,
             where,
@@ -429,7 +440,17 @@ class Pipeline:
             first_seq=executed.first_seq,
             last_seq=executed.last_seq,
             state=executed.state,
+            held=held,
         )
+
+    def _held_reason(self, campaign_id: str, state: Any, sha: str) -> str:
+        """Why the battle the file joined waits for the referee's confirmation, or ""."""
+        files = self._files(campaign_id)
+        battle_id = files.battle_of_file(state, sha)
+        for battle in files.waiting(state):
+            if battle.battle_id == battle_id:
+                return str(battle.held)
+        return ""
 
     def _campaigns_now(self) -> tuple[tuple[str, int], ...]:
         """Each campaign with its last seq: what a held file's match depends on."""

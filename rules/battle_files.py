@@ -13,7 +13,7 @@ from typing import Protocol, TypeVar
 
 from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.rules.messages import Command
+from mekref.rules.messages import Command, RefereeNote
 
 S_contra = TypeVar("S_contra", contravariant=True)
 
@@ -44,6 +44,9 @@ class FileRequest:
     assigned: Mapping[int, str] | None = None
     #: Join this battle instead of the one the units point to.
     battle_id: str | None = None
+    #: The referee's word that the battle stands even if the rules would hold it (TripWire:
+    #: a file matching no engagement of the strategic map, ruling T-E8).
+    confirmed: RefereeNote | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,6 +58,22 @@ class Waiting:
     sides_reported: tuple[str, ...]
     files: tuple[str, ...]  # sha256 of each file received
     control_side: str | None = None
+    #: The engagement of the strategic map the battle is fought for, when the rules link one.
+    engagement_id: str = ""
+    #: Why the battle waits for the referee's confirmation (it matches no engagement), or "".
+    held: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AfterBattle:
+    """What the referee must hear about a resolved battle now (TripWire: the formations still
+    sharing the hex of the engagement it closed, and what happens next)."""
+
+    battle_id: str
+    engagement_id: str
+    hex: str
+    formations: tuple[tuple[str, str], ...]  # (formation id, side id)
+    text: str
 
 
 class BattleFiles(Protocol[S_contra]):
@@ -82,6 +101,10 @@ class BattleFiles(Protocol[S_contra]):
 
     def battle_of_file(self, state: S_contra, sha256: str) -> str | None:
         """The battle a file joined (the rules may have chosen it), or None."""
+        ...
+
+    def after_battles(self, state: S_contra) -> tuple[AfterBattle, ...]:
+        """Resolved battles whose aftermath still needs the referee, oldest first."""
         ...
 
     def warnings(self, command: Command) -> tuple[str, ...]:

@@ -11,9 +11,9 @@ from dataclasses import replace
 
 from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.rules.battle_files import FileRequest, Waiting
+from mekref.rules.battle_files import AfterBattle, FileRequest, Waiting
 from mekref.rules.messages import Command
-from mekref.rules.tripwire import battle_input, battles
+from mekref.rules.tripwire import battle_input, battle_link, battles
 from mekref.rules.tripwire.battle_messages import SubmitBattleReport
 from mekref.rules.tripwire.state import CampaignState
 
@@ -40,6 +40,8 @@ class TripWireBattleFiles:
         )
         if request.battle_id and isinstance(command, SubmitBattleReport):
             command = replace(command, battle_id=request.battle_id)
+        if request.confirmed is not None and isinstance(command, SubmitBattleReport):
+            command = replace(command, note=request.confirmed)
         return command
 
     def reporting_side(self, state: CampaignState, command: Command) -> str | None:
@@ -58,6 +60,8 @@ class TripWireBattleFiles:
                 sides_reported=p.sides_reported,
                 files=p.files,
                 control_side=p.control_side,
+                engagement_id=p.engagement_id,
+                held=p.held,
             )
             for p in battles.pending_battles(state)
         )
@@ -67,6 +71,18 @@ class TripWireBattleFiles:
             if any(f.sha256 == sha256 for f in battle.files):
                 return battle.battle_id
         return None
+
+    def after_battles(self, state: CampaignState) -> tuple[AfterBattle, ...]:
+        return tuple(
+            AfterBattle(
+                battle_id=t.battle_id,
+                engagement_id=t.engagement_id,
+                hex=t.hex,
+                formations=t.formations,
+                text=t.sentence(),
+            )
+            for t in battle_link.after_battles(state)
+        )
 
     def warnings(self, command: Command) -> tuple[str, ...]:
         if not isinstance(command, SubmitBattleReport):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, BattleFile, BattleResolution, Fate
 
@@ -22,11 +23,25 @@ class RecordLoadouts(Command):
 class SubmitBattleReport(Command):
     """One battle file (one player's view), already matched to campaign ids by the shell.
 
-    ``battle_id`` None: the file joins the open battle that shares its units, else opens one.
+    ``battle_id`` None: the file joins the open battle that shares its units (or the one
+    fought for the engagement it fits), else opens one. ``note``: the referee's word that the
+    battle stands even if it matches no engagement of the strategic map (ruling T-E8).
     """
 
     file: BattleFile
     battle_id: str | None = None
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+
+
+@command_type("ConfirmBattle")
+@dataclass(frozen=True, kw_only=True)
+class ConfirmBattle(Command):
+    """Referee: a held battle (its files match no open engagement) stands; optionally it is
+    the battle of ``engagement_id``, an open engagement (ruling T-E8)."""
+
+    battle_id: str
+    note: RefereeNote
+    engagement_id: str = field(default="", metadata=OMIT_IF_DEFAULT)
 
 
 @command_type("SetBattleControl")
@@ -76,6 +91,23 @@ class BattleReportReceived(Event):
     opened: bool  # this file opened the battle
     file: BattleFile
     actor: str
+    # Ruling T-E8 (strategic map only): the open engagement the battle is fought for; the
+    # reason the battle is held when its files match none; the referee's word that it stands.
+    engagement_id: str = field(default="", metadata=OMIT_IF_DEFAULT)
+    held: str = field(default="", metadata=OMIT_IF_DEFAULT)
+    confirmed: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+
+
+@event_type("BattleConfirmed")
+@dataclass(frozen=True, kw_only=True)
+class BattleConfirmed(Event):
+    """The referee confirmed a held battle (who and why), linking it to ``engagement_id``
+    when one is named."""
+
+    battle_id: str
+    note: RefereeNote
+    actor: str
+    engagement_id: str = field(default="", metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("BattleControlSet")

@@ -269,6 +269,13 @@ class Battle:
     control_side: str | None = None
     control_note: RefereeNote | None = None
     resolution: BattleResolution | None = None
+    # The engagement of the strategic map it was fought for (rulings T-E8, T-E9); "" when it
+    # has none (a books-only campaign, or a battle the referee confirmed without one).
+    engagement_id: str = field(default="", metadata=OMIT_IF_DEFAULT)
+    # Why it is held: its files match no open engagement. A held battle does not resolve
+    # until the referee confirms it (``confirmed``: who and why). "" when not held.
+    held: str = field(default="", metadata=OMIT_IF_DEFAULT)
+    confirmed: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
     @property
     def unit_ids(self) -> frozenset[str]:

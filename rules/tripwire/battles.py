@@ -16,11 +16,14 @@ from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
+from mekref.rules.tripwire import battle_link
 from mekref.rules.tripwire.battle_messages import (
+    BattleConfirmed,
     BattleControlSet,
     BattleReportReceived,
     BattleResolved,
     CloseBattle,
+    ConfirmBattle,
     LoadoutsRecorded,
     RecordLoadouts,
     SetBattleControl,
@@ -54,6 +57,8 @@ class PendingBattle:
     sides_reported: tuple[str, ...]
     files: tuple[str, ...]  # sha256 of each file received
     control_side: str | None = None
+    engagement_id: str = ""  # the strategic map's engagement it is fought for (T-E8)
+    held: str = ""  # why it waits for the referee's confirmation (no engagement), or ""
 
     @property
     def sides_missing(self) -> tuple[str, ...]:
@@ -82,6 +87,8 @@ def pending(state: CampaignState, battle: Battle) -> PendingBattle:
         sides_reported=sides_reported(state, battle),
         files=tuple(f.sha256 for f in battle.files),
         control_side=battle.control_side,
+        engagement_id=battle.engagement_id,
+        held=battle.held,
     )
 
 
@@ -246,6 +253,7 @@ def _decide_submit(
         raise Refusal("not_for_campaign", "the file names no unit of this campaign")
     file = replace(file, reporting_side=reporting_side(state, file))
     open_battles = [b for b in state.battles.battles.values() if b.status is BattleStatus.OPEN]
+    fit = battle_link.link_for(state, frozenset(ids))
     opened = False
     if cmd.battle_id is not None:
         existing = state.battles.battles.get(cmd.battle_id)
@@ -255,26 +263,82 @@ def _decide_submit(
         opened = existing is None
     else:
         sharing = [b for b in open_battles if b.unit_ids & set(ids)]
-        if len(sharing) > 1:
+        if fit.engagement_id:
+            # A file of an engagement never joins a battle held or confirmed without one, or
+            # fought for another one: it would be swallowed by a battle that is not its own.
+            sharing = [
+                b
+                for b in sharing
+                if not b.held and b.confirmed is None and b.engagement_id in ("", fit.engagement_id)
+            ]
+        # The other side's file may share no unit with the first: the engagement joins them.
+        fought_for = [
+            b for b in open_battles if fit.engagement_id and b.engagement_id == fit.engagement_id
+        ]
+        if len(sharing) > 1 and not fought_for:
             names = ", ".join(sorted(b.battle_id for b in sharing))
             raise Refusal(
                 "ambiguous_battle",
                 f"the file shares units with several open battles ({names}); name the battle",
             )
-        if sharing:
+        if fought_for:
+            battle_id = fought_for[0].battle_id
+        elif sharing:
             battle_id = sharing[0].battle_id
         else:
             battle_id, opened = f"battle-{file.sha256[:12]}", True
     number = len(state.battles.battles) + 1 if opened else state.battles.battles[battle_id].number
+    joined = None if opened else state.battles.battles.get(battle_id)
+    engagement_id, held = _standing(state, fit, joined, cmd.note)
     received = BattleReportReceived(
-        battle_id=battle_id, number=number, opened=opened, file=file, actor=cmd.actor
+        battle_id=battle_id,
+        number=number,
+        opened=opened,
+        file=file,
+        actor=cmd.actor,
+        engagement_id=engagement_id,
+        held=held,
+        confirmed=cmd.note if battle_link.linked(state) else None,
     )
     events: list[Event] = [received]
     after = _evolve_report(state, received)
     battle = after.battles.battles[battle_id]
-    if battle.control_side is not None and _all_reported(after, battle):
+    if battle.control_side is not None and _ready(after, battle):
         events.append(_resolution_event(after, battle, battle.control_side, None, dice, cmd.actor))
     return events
+
+
+def _standing(
+    state: CampaignState,
+    fit: battle_link.Link,
+    joined: Battle | None,
+    note: RefereeNote | None,
+) -> tuple[str, str]:
+    """(engagement id, held reason) a file gives its battle (rulings T-E8, T-E9).
+
+    No strategic map: neither. The referee's word (``note``) or a battle already confirmed:
+    never held. A file fitting an open engagement links the battle to it, unless the battle
+    it joins was fought for another one; a file fitting none holds the battle with the reason.
+    """
+    if not battle_link.linked(state):
+        return "", ""
+    if joined is not None and joined.confirmed is not None:
+        return "", ""
+    if note is not None:
+        return fit.engagement_id, ""
+    if fit.engagement_id:
+        if joined is not None and joined.engagement_id not in ("", fit.engagement_id):
+            return "", (
+                f"the file fits engagement {fit.engagement_id}, but battle {joined.battle_id} "
+                f"is fought for engagement {joined.engagement_id}"
+            )
+        return fit.engagement_id, ""
+    return "", fit.reason
+
+
+def _ready(state: CampaignState, battle: Battle) -> bool:
+    """Every side has reported and the battle is not held for the referee (T-E8)."""
+    return not battle.held and _all_reported(state, battle)
 
 
 def _decide_control(
@@ -288,8 +352,43 @@ def _decide_control(
     events: list[Event] = [event]
     after = _evolve_control(state, event)
     battle = after.battles.battles[battle.battle_id]
-    if _all_reported(after, battle):
+    if _ready(after, battle):
         events.append(_resolution_event(after, battle, cmd.side_id, None, dice, cmd.actor))
+    return events
+
+
+def _decide_confirm(
+    state: CampaignState, cmd: ConfirmBattle, dice: Dice, rules: TripWire
+) -> list[Event]:
+    """Ruling T-E8: the referee's word that a held battle stands (who and why recorded),
+    optionally naming the open engagement it was fought for."""
+    battle = _open(state, cmd.battle_id)
+    if not battle.held:
+        why = (
+            f"it is fought for engagement {battle.engagement_id}"
+            if battle.engagement_id
+            else "it is not held"
+        )
+        raise Refusal("not_held", f"battle {battle.battle_id} needs no confirmation: {why}")
+    if cmd.engagement_id:
+        known = {e.engagement_id for e in battle_link.open_engagements(state)}
+        if cmd.engagement_id not in known:
+            shown = ", ".join(sorted(known)) or "none"
+            raise Refusal(
+                "unknown_engagement",
+                f"engagement_id: no open engagement {cmd.engagement_id!r} (open: {shown})",
+            )
+    event = BattleConfirmed(
+        battle_id=battle.battle_id,
+        note=cmd.note,
+        actor=cmd.actor,
+        engagement_id=cmd.engagement_id,
+    )
+    events: list[Event] = [event]
+    after = _evolve_confirmed(state, event)
+    battle = after.battles.battles[battle.battle_id]
+    if battle.control_side is not None and _ready(after, battle):
+        events.append(_resolution_event(after, battle, battle.control_side, None, dice, cmd.actor))
     return events
 
 
@@ -309,6 +408,18 @@ def _decide_close(
             "a referee may close it anyway (name the referee and the reason)",
         )
     events: list[Event] = []
+    if battle.held:
+        if cmd.note is None:
+            raise Refusal(
+                "battle_held",
+                f"battle {battle.battle_id} is held: {battle.held}; the referee confirms it "
+                "(name the referee and the reason)",
+            )
+        # Closing a held battle on the referee's word confirms it, recorded as such (T-E8).
+        confirmed = BattleConfirmed(battle_id=battle.battle_id, note=cmd.note, actor=cmd.actor)
+        events.append(confirmed)
+        state = _evolve_confirmed(state, confirmed)
+        battle = state.battles.battles[battle.battle_id]
     if control != battle.control_side:
         event = BattleControlSet(
             battle_id=battle.battle_id, side_id=control, note=cmd.note, actor=cmd.actor
@@ -381,7 +492,27 @@ def _evolve_report(state: CampaignState, e: BattleReportReceived) -> CampaignSta
     battle = state.battles.battles.get(e.battle_id) or Battle(
         battle_id=e.battle_id, number=e.number
     )
-    return _with_battle(state, replace(battle, files=(*battle.files, e.file)))
+    battle = replace(battle, files=(*battle.files, e.file))
+    if e.confirmed is not None:
+        battle = replace(battle, confirmed=e.confirmed, held="")
+    if e.engagement_id and not battle.engagement_id:
+        battle = replace(battle, engagement_id=e.engagement_id)
+    if e.held and battle.confirmed is None and not battle.held:
+        battle = replace(battle, held=e.held)
+    return _with_battle(state, battle)
+
+
+def _evolve_confirmed(state: CampaignState, e: BattleConfirmed) -> CampaignState:
+    battle = state.battles.battles[e.battle_id]
+    return _with_battle(
+        state,
+        replace(
+            battle,
+            held="",
+            confirmed=e.note,
+            engagement_id=e.engagement_id or battle.engagement_id,
+        ),
+    )
 
 
 def _evolve_control(state: CampaignState, e: BattleControlSet) -> CampaignState:
@@ -492,6 +623,7 @@ DECIDERS: dict[type[Command], Decider] = {
     SetBattleControl: _decide_control,
     CloseBattle: _decide_close,
     SetUnitFate: _decide_fate,
+    ConfirmBattle: _decide_confirm,
 }
 
 EVOLVERS: dict[type[Event], Evolver] = {
@@ -500,4 +632,5 @@ EVOLVERS: dict[type[Event], Evolver] = {
     BattleControlSet: _evolve_control,
     BattleResolved: _evolve_resolved,
     UnitFateSet: _evolve_fate,
+    BattleConfirmed: _evolve_confirmed,
 }

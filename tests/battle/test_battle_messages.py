@@ -4,6 +4,7 @@ with a battle ledger survives the snapshot codec."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from mekref.rules.codec import canonical_json
 from mekref.rules.messages import Command, Event, message_to_json
@@ -38,6 +39,16 @@ def _samples() -> tuple[list[Command], list[Event], CampaignState]:
     ]
     events, state = run(state, *commands)
     commands.append(close("battle-x", "red"))
+    # Rulings T-E8, T-E9 need a strategic map (tests/turn/test_turn_battle_link_cli.py plays
+    # them); here their messages only round-trip, with every optional field set.
+    commands.append(
+        bm.ConfirmBattle(battle_id="battle-x", note=NOTE, engagement_id="day1-1105-1", actor="t")
+    )
+    received = next(e for e in events if isinstance(e, bm.BattleReportReceived))
+    events += [
+        replace(received, engagement_id="day1-1105-1", held="why", confirmed=NOTE),
+        bm.BattleConfirmed(battle_id="battle-x", note=NOTE, engagement_id="day1-1105-1", actor="t"),
+    ]
     return commands, events, state
 
 
@@ -48,7 +59,7 @@ def test_every_battle_message_type_is_exercised() -> None:
     assert {type(c).TYPE for c in commands} == ours_c
     assert {type(e).TYPE for e in events} == {
         "LoadoutsRecorded", "BattleReportReceived", "BattleControlSet", "BattleResolved",
-        "UnitFateSet",
+        "UnitFateSet", "BattleConfirmed",
     }  # fmt: skip
     assert set(EVENTS.names()) >= {type(e).TYPE for e in events}
 

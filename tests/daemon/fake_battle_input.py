@@ -15,7 +15,13 @@ from dataclasses import replace
 
 from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.rules.battle_files import AmbiguousMatch, FileNotForCampaign, FileRequest, Waiting
+from mekref.rules.battle_files import (
+    AfterBattle,
+    AmbiguousMatch,
+    FileNotForCampaign,
+    FileRequest,
+    Waiting,
+)
 from mekref.rules.messages import Command
 from mekref.rules.tripwire.commands import CreditPool, DebitPool
 from mekref.rules.tripwire.state import CampaignState
@@ -64,6 +70,9 @@ class FakeBattleFiles:
         return None
 
     def warnings(self, command: Command) -> tuple[str, ...]:
+        return ()
+
+    def after_battles(self, state: CampaignState) -> tuple[AfterBattle, ...]:
         return ()
 
 

@@ -149,6 +149,16 @@ def test_the_ginestra_demo_plays_end_to_end(
     out = capsys.readouterr().out
     assert "engagement day1-1105-1: assault in 1105" in out
     assert "loyalist holds the field" in out
+    # Ruling T-E9: the battle closes its engagement and says who still shares the hex.
+    assert "engagement day1-1105-1 closed by battle" in out
+    # The last step is the referee's overview with the VP total against the 10-VP ending.
+    overview = out[out.index("$ mekref report") :]
+    assert "the referee's overview" in overview and "total / 10" in overview
+    # Strategic VP after day 2 as the day's resolution printed them; no battle VP (no BV known).
+    assert "VP total (battle + strategic): loyalist 4 (0 + 4), rebel 1 (0 + 1)" in overview
+    # Day 2 set up no engagement (Bravo fell back); the battle of day 1 names its engagement.
+    assert "no engagement on the last resolved day" in overview
+    assert "control loyalist, 2 file(s), engagement day1-1105-1" in overview
     for name in ("before-loyalist.png", "after-loyalist.png", "after-rebel.png",
                  "day1-1105-1-loyalist.mul", "day1-1105-1-rebel.md"):  # fmt: skip
         assert (tmp_path / name).exists(), name

@@ -126,6 +126,14 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
         if outcome is Outcome.APPLIED and self.s.uploads_dir is not None:
             store_upload(Path(self.s.uploads_dir), data, sha)
         reason = result.reason or ""
+        code = _OUTCOMES.get(outcome.value, battle_pb2.UPLOAD_OUTCOME_UNSPECIFIED)
+        if outcome is Outcome.APPLIED and result.held:
+            # Taken in (its events are in the log), but its battle matches no engagement of the
+            # strategic map: held until the referee confirms it (ruling T-E8).
+            code = battle_pb2.UPLOAD_OUTCOME_HELD_UNMATCHED
+            # The full reason names formations and hexes (the enemy's too): the referee's only.
+            why = result.held if side_id is None else "it matches no open engagement"
+            reason = f"battle {result.battle_id} is held until the referee confirms it: {why}"
         if outcome is Outcome.ALREADY_QUARANTINED:
             quarantined = [q for q in self.s.store.quarantined_files() if q.sha256 == sha]
             reason = quarantined[0].reason if quarantined else reason
@@ -134,7 +142,7 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             if ingested.sha256 == sha:
                 first, last = ingested.first_seq, ingested.last_seq
         return battle_pb2.UploadBattleFileResponse(
-            outcome=_OUTCOMES.get(outcome.value, battle_pb2.UPLOAD_OUTCOME_UNSPECIFIED),
+            outcome=code,
             sha256=sha,
             first_seq=first,
             last_seq=last,

@@ -1,5 +1,6 @@
 """Play the Ginestra demo: set-up, days of orders, an engagement, the export, a recorded battle
-coming back, and the map before and after.
+coming back (linked to its engagement, which it closes), the map before and after, and the
+referee's overview with the VP total.
 
 Run from the project folder (it reads the fixture unit designs):
 ``python -m mekref.daemon.samples.ginestra.demo [--out DIR]``. Every step is a ``mekref``
@@ -111,12 +112,13 @@ def main(argv: list[str] | None = None) -> int:
     step("Day 2: the militia rolls on to the Space Port", "orders", "submit", "--db", db,
          "--side", "loyalist", "--day", "2", "--order", "l-militia:move:0610")  # fmt: skip
     step("The referee resolves day 2", "turn", "resolve", "--db", db, "--day", "2")
-    step("The referee's books: the VP total (battle + strategic) and each end condition",
-         "report", "--db", db)  # fmt: skip
     step("What the loyalists see after", "map", "render", "--db", db, "--side", "loyalist",
          "-o", str(out / "after-loyalist.png"))  # fmt: skip
     step("What the rebels see after", "map", "render", "--db", db, "--side", "rebel",
          "-o", str(out / "after-rebel.png"))  # fmt: skip
+    step("The referee's overview: formations, control, unrest, engagements and their battles, "
+         "the WarChest, and the VP total (battle + strategic) against each end condition",
+         "report", "--db", db, "--overview")  # fmt: skip
     print(f"\nfiles in {out}")
     if args.out is None and "--keep" in (argv or []):
         shutil.rmtree(out)

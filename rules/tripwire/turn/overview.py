@@ -1,0 +1,96 @@
+"""The referee's overview of the strategic map: the whole picture on one page, fog lifted.
+
+What ``mekref report`` prints above the books: the day, every formation where it stands, who
+controls each location and each side's unrest, the sightings each side made, the engagements of
+the last resolved day with the battle fought for each (rulings T-E8, T-E9), the formations a
+battle left in one hex, and the strategic VP. Plain data (JSON-ready); the report prints it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mekref.rules.tripwire import battle_link
+from mekref.rules.tripwire.battle_model import BattleStatus
+from mekref.rules.tripwire.state import CampaignState
+from mekref.rules.tripwire.turn.state import IN_ORBIT
+
+
+def engagement_rows(state: CampaignState, side: str | None = None) -> list[dict[str, Any]]:
+    """Each engagement of the last resolved day: open, being fought (a battle is open for it,
+    or held) or closed by its resolved battle."""
+    s = state.strategic
+    if s is None:
+        return []
+    by_engagement = {b.engagement_id: b for b in state.battles.battles.values() if b.engagement_id}
+    rows = []
+    for e in s.engagements:
+        if side and side not in e.sides:
+            continue
+        battle = by_engagement.get(e.engagement_id)
+        if battle is None:
+            status = "open"
+        elif battle.status is BattleStatus.RESOLVED:
+            status = "closed"
+        else:
+            status = "being fought"
+        rows.append(
+            {
+                "id": e.engagement_id,
+                "day": e.day,
+                "hex": e.hex,
+                "kind": e.kind,
+                "sides": list(e.sides),
+                "formations": list(e.formations),
+                "status": status,
+                "battle": battle.battle_id if battle is not None else None,
+            }
+        )
+    return rows
+
+
+def overview(state: CampaignState, side: str | None = None) -> dict[str, Any] | None:
+    """The strategic picture, or None before the map has started (``turn setup``)."""
+    s = state.strategic
+    if s is None:
+        return None
+    formations = [
+        {
+            "id": f.formation_id,
+            "side": f.side_id,
+            "name": f.name,
+            "hex": f.hex or None,
+            "where": "orbit" if f.hex == IN_ORBIT else f.hex,
+            # Units still the side's own (a captured unit stays listed in its old formation).
+            "units": sum(
+                1 for u in f.unit_ids if u in state.units and state.units[u].side_id == f.side_id
+            ),
+            "fatigue": f.fatigue,
+        }
+        for _, f in sorted(s.formations.items())
+        if not side or f.side_id == side
+    ]
+    return {
+        "day": s.day,
+        "map": s.map_name,
+        "ended": s.ended or None,
+        "formations": formations,
+        "control": dict(sorted(s.control.items())),
+        "unrest": dict(sorted(s.unrest.items())),
+        "sightings": {
+            who: len(seen) for who, seen in sorted(s.sightings.items()) if not side or who == side
+        },
+        "engagements": engagement_rows(state, side),
+        "still_together": [
+            {
+                "battle": t.battle_id,
+                "engagement": t.engagement_id,
+                "hex": t.hex,
+                "formations": [{"formation": f, "side": x} for f, x in t.formations],
+                "next": t.sentence(),
+            }
+            for t in battle_link.after_battles(state)
+            if not side or any(x == side for _, x in t.formations)
+        ],
+        "strategic_vp": dict(sorted(s.vp.items())),
+    }
