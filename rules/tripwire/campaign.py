@@ -47,7 +47,12 @@ from mekref.rules.tripwire.state import (
     PoolKind,
     Side,
 )
-from mekref.rules.tripwire.whereabouts import place_of_person, where_heals
+from mekref.rules.tripwire.whereabouts import Place, place_of_person, where_heals
+
+L276 = (
+    "L276 'Hospitals are required to heal MechWarrior damage of 3 or higher and allow for 1 "
+    "wound to be healed per day/Strategic Turn'"
+)
 
 # --- decisions --------------------------------------------------------------------------------
 
@@ -260,8 +265,8 @@ def _decide_heal(state: CampaignState, cmd: HealPerson, dice: Dice, rules: TripW
     cost = rules.heal_cost(person.hits)  # refuses 0 hits and KIA
     if rules.death_roll_due(person.hits) and not person.death_rolled:
         raise Refusal("death_roll_first", f"{person.name} must make the death roll first")
-    if person.healed_in_track == state.tracks_completed:
-        raise Refusal("healed_this_track", f"{person.name} was already healed this track")
+    place = place_of_person(state, person)
+    day = _heal_day(state, person, place, cmd)
     pool = pool_of(state, cmd.pool_id)
     if pool.side_id != person.side_id:
         raise Refusal("other_side", "healing is paid from the person's own side's WarChest")
@@ -269,7 +274,7 @@ def _decide_heal(state: CampaignState, cmd: HealPerson, dice: Dice, rules: TripW
     # hospital (L126, R-WHERE-3); the referee's word where the map cannot say (R-WHERE-1).
     where_heals(
         state,
-        place_of_person(state, person),
+        place,
         person.name,
         pool,
         cmd.note,
@@ -291,8 +296,36 @@ def _decide_heal(state: CampaignState, cmd: HealPerson, dice: Dice, rules: TripW
             track=state.tracks_completed,
             actor=cmd.actor,
             note=cmd.note,
+            day=day,
         )
     ]
+
+
+def _heal_day(
+    state: CampaignState, person: Person, place: Place | None, cmd: HealPerson
+) -> int | None:
+    """The once-a-track limit (L123, R-HEAL-3), or once a strategic day at a hospital (L276,
+    R-HEAL-4); returns the strategic day the heal is paid on (None without the map)."""
+    s = state.strategic
+    day = None if s is None else s.day
+    if day is not None and person.healed_on_day == day:
+        raise Refusal(
+            "healed_today",
+            f"{L276}: {person.name} was already healed on day {day}; heal again on day "
+            f"{day + 1} (R-HEAL-4)",
+        )
+    at_hospital = (cmd.note is not None and cmd.at_hospital) or (
+        place is not None and "hospital" in place.facilities
+    )
+    if day is not None and at_hospital:
+        return day  # the hospital's daily rate replaces the once-a-track limit
+    if person.healed_in_track == state.tracks_completed:
+        raise Refusal(
+            "healed_this_track",
+            f"{person.name} was already healed this track (L123: 'Only 1 hit can be healed per "
+            "Track'); at a hospital one wound heals per day (L276, R-HEAL-4)",
+        )
+    return day
 
 
 def _decide_death_roll(
@@ -445,7 +478,13 @@ def _evolve_healed(state: CampaignState, e: PersonHealed) -> CampaignState:
     state = _adjust(state, e.pool_id, -e.cost_sp)
     return _with_person(
         state,
-        replace(person, hits=e.hits_after, healed_in_track=e.track, death_rolled=False),
+        replace(
+            person,
+            hits=e.hits_after,
+            healed_in_track=e.track,
+            death_rolled=False,
+            healed_on_day=e.day if e.day is not None else person.healed_on_day,
+        ),
     )
 
 

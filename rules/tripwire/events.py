@@ -93,6 +93,8 @@ class PersonHealed(Event):
     track: int
     actor: str
     note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
+    # The strategic day it was paid on, while the map runs (the hospital's daily heal, R-HEAL-4).
+    day: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("DeathRollMade")

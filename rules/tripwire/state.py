@@ -66,6 +66,9 @@ class Person:
     # The L124 type a hire was hired as ("BattleMech", "vehicle", "aerospace fighter", R-SEAT-2);
     # None: not hired, or hired before the type was recorded.
     seat_type: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    # The strategic day of the last heal (L276: a hospital heals one wound per day, R-HEAL-4);
+    # None: never healed while the map ran.
+    healed_on_day: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @dataclass(frozen=True, kw_only=True)
