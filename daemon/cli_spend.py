@@ -68,7 +68,11 @@ examples:
   mekref spend train --db c.db --person PERSON --pool union-a --skill gunnery
   mekref spend hire --db c.db --side red --pool fdb --name "Nia Kell" --gunnery 4 --piloting 5
   mekref spend sell --db c.db --unit UNIT --pool fdb
-  mekref spend move --db c.db --from fdb --to union-a --amount 100
+  mekref spend move --db c.db --from fdb --to union-a --amount 100 \\
+      --referee Ann --reason "loaded before the map started"
+  (on the map WP move by a Load/Unload order, L59:
+   mekref orders submit --db c.db --side red --day 3 --order alpha:load_unload \\
+       --param alpha:from=fdb --param alpha:to=union-a --param alpha:wp=100)
 """
 
 Builder = Callable[[argparse.Namespace], Command]
@@ -189,7 +193,14 @@ def _recruit(a: argparse.Namespace) -> Command:
 
 
 def _move(a: argparse.Namespace) -> Command:
-    return TransferWarChest(from_pool=a.from_pool, to_pool=a.to_pool, amount=a.amount, actor="cli")
+    note = referee_note(a)
+    return TransferWarChest(
+        from_pool=a.from_pool,
+        to_pool=a.to_pool,
+        amount=a.amount,
+        note=note,
+        actor=note.referee if note else "cli",
+    )
 
 
 def _seat(a: argparse.Namespace) -> Command:
@@ -341,10 +352,15 @@ def register(sub: Any) -> None:
     a = action("recruit", "try to recruit a captured person (2d6, 8+)", _recruit)
     _person_pool(a)
     a.add_argument("--opponent-unrest", type=int, default=7)
-    a = action("move", "move WP between two pools of a side", _move)
+    a = action(
+        "move",
+        "referee: move WP between two pools of a side at once (players: a load_unload order)",
+        _move,
+    )
     a.add_argument("--from", dest="from_pool", required=True)
     a.add_argument("--to", dest="to_pool", required=True)
     a.add_argument("--amount", type=int, required=True)
+    add_referee(a)
     a = action("seat", "seat a spare pilot (medical leave)", _seat)
     a.add_argument("--unit", required=True)
     a.add_argument("--leaving", required=True, metavar="PERSON_ID")

@@ -234,9 +234,24 @@ def _decide_transfer(
         raise Refusal(
             "over_capacity", f"pool {target.name!r} has room for {room} WP, not {cmd.amount}"
         )
+    if cmd.note is None and state.strategic is not None:
+        # L59: moving WP "requires a Load/Unload action" (ruling T-WP1): on the map the order
+        # does it; moving them at once is the referee's word. A books-only campaign has no
+        # day to take the action on: its transfers stand as the group's bookkeeping.
+        raise Refusal(
+            "load_unload_needed",
+            "L59 'WarChest Points may be moved from one location to another, but this requires "
+            "a Load/Unload action': give a load_unload order where the transport stands "
+            "(mekref orders submit --order F:load_unload --param F:from=POOL --param F:to=POOL "
+            "--param F:wp=N), or, as the referee, --referee NAME --reason TEXT (T-WP1)",
+        )
     return [
         WarChestTransferred(
-            from_pool=source.pool_id, to_pool=target.pool_id, amount=cmd.amount, actor=cmd.actor
+            from_pool=source.pool_id,
+            to_pool=target.pool_id,
+            amount=cmd.amount,
+            actor=cmd.actor,
+            note=cmd.note,
         )
     ]
 

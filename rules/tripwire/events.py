@@ -70,6 +70,8 @@ class WarChestTransferred(Event):
     to_pool: str
     amount: int
     actor: str
+    # The referee who moved WP by hand, and why (L59 wants a Load/Unload, T-WP1).
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("PersonHitsSet")

@@ -39,11 +39,11 @@ from mekref.rules.tripwire.commands import (
     SideSpec,
 )
 from mekref.rules.tripwire.events import PersonHealed, PoolOpened
-from mekref.rules.tripwire.turn.orders import ResolveTurn
 from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.model import UnitKind, UnitRole
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
 from mekref.rules.tripwire.state import CampaignState, PoolKind
+from mekref.rules.tripwire.turn.orders import ResolveTurn
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
 from mekref.rules.tripwire.turn.state import UnitMobility
 from mekref.rules.tripwire.whereabouts import book_hours
@@ -306,10 +306,17 @@ def test_ruling_r_heal_4_a_hospital_heals_one_wound_a_day() -> None:
     # In the field (2 hits, first aid): once, then not again this track.
     field_heal = HealPerson(actor="l", person_id="P-L-SHD", pool_id="cargo")
     state, _ = world.run(state, field_heal)
-    state = replace(state, people={**state.people,
-                                   "P-L-SHD": replace(state.people["P-L-SHD"], hits=2)})
-    rebels = PlaceFormations(actor="rebel", side_id="rebel", day=1, formations=(
-        FormationSpec(formation_id="bravo", name="Bravo", unit_ids=("R-JR7",), hex=""),))
+    state = replace(
+        state, people={**state.people, "P-L-SHD": replace(state.people["P-L-SHD"], hits=2)}
+    )
+    rebels = PlaceFormations(
+        actor="rebel",
+        side_id="rebel",
+        day=1,
+        formations=(
+            FormationSpec(formation_id="bravo", name="Bravo", unit_ids=("R-JR7",), hex=""),
+        ),
+    )
     state, _ = world.run(state, rebels, ResolveTurn(actor="ref", day=1))
     assert state.strategic is not None and state.strategic.day == 2
     # Day 2, no track fought since: the hospital heals again (3 hits -> 2, 60 SP) ...

@@ -144,6 +144,8 @@ EVENTS_SAMPLE: list[Event] = [
     ),
     ev.UnrestChanged(force="s", before=7, after=9, reason="looting"),
     ev.LocationLooted(side_id="s", formation_id="a", location="L", wp=300, pool_id="p"),
+    ev.WarChestLoaded(side_id="s", day=1, formation_id="a", hex="0508", from_pool="p",
+                      to_pool="q", amount=40),  # fmt: skip
     ev.FacilityDestroyed(location="L", facility="hospital", by_force="s", civilian=True),
     ev.RecruitsFound(
         side_id="s",

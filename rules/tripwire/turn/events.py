@@ -163,6 +163,21 @@ class RecruitsFound(Event):
     specialities: tuple[tuple[str, str], ...]  # (column, speciality) per person rolled
 
 
+@event_type("WarChestLoaded")
+@dataclass(frozen=True, kw_only=True)
+class WarChestLoaded(Event):
+    """A Load/Unload order moved WP between two pools where the formation stands (L59, T-WP1).
+    Private: where a side keeps its WP is its own business."""
+
+    side_id: str
+    day: int
+    formation_id: str
+    hex: str
+    from_pool: str
+    to_pool: str
+    amount: int
+
+
 @event_type("LocationControlChanged")
 @dataclass(frozen=True, kw_only=True)
 class LocationControlChanged(Event):

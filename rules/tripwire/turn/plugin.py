@@ -13,7 +13,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn import artillery, orders, reorganise, resolve, setup, unrest
+from mekref.rules.tripwire.turn import artillery, cargo, orders, reorganise, resolve, setup, unrest
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.events import (
@@ -43,6 +43,7 @@ from mekref.rules.tripwire.turn.events import (
     UnguidedArtilleryFired,
     UnrestChanged,
     UnrestSuppressed,
+    WarChestLoaded,
     WeatherRolled,
 )
 from mekref.rules.tripwire.turn.mapdata import hexmap_of
@@ -287,6 +288,7 @@ EVOLVERS: dict[type[Event], Evolver] = {
     SightingsMade: _sighted,
     UnrestChanged: _unrest,
     LocationLooted: _looted,
+    WarChestLoaded: cargo.moved,
     FacilityDestroyed: _destroyed,
     LocationControlChanged: _control,
     EngagementDetermined: _engaged,
