@@ -51,6 +51,7 @@ from mekref.rules.tripwire.battle_spending import (
 from mekref.rules.tripwire.commands import HealPerson, OpenPool, TransferWarChest
 from mekref.rules.tripwire.state import PoolKind
 from mekref.rules.tripwire.training import Skill, TrainingRoute
+from mekref.rules.tripwire.turn.turrets import RepairTurret
 
 HELP = "spend WarChest between tracks: repair, rearm, heal, train, hire, sell, scrap..."
 DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
@@ -68,6 +69,8 @@ examples:
   mekref spend train --db c.db --person PERSON --pool union-a --skill gunnery
   mekref spend hire --db c.db --side red --pool fdb --name "Nia Kell" --gunnery 4 --piloting 5
   mekref spend sell --db c.db --unit UNIT --pool fdb
+  mekref spend turret --db c.db --side red --location "Forward Deployment Base" --turret 2 \\
+      --pool fdb
   mekref spend move --db c.db --from fdb --to union-a --amount 100 \\
       --referee Ann --reason "loaded before the map started"
   (on the map WP move by a Load/Unload order, L59:
@@ -200,6 +203,12 @@ def _move(a: argparse.Namespace) -> Command:
         amount=a.amount,
         note=note,
         actor=note.referee if note else "cli",
+    )
+
+
+def _turret(a: argparse.Namespace) -> Command:
+    return RepairTurret(
+        side_id=a.side, location=a.location, turret=a.turret, pool_id=a.pool, actor="cli"
     )
 
 
@@ -361,6 +370,11 @@ def register(sub: Any) -> None:
     a.add_argument("--to", dest="to_pool", required=True)
     a.add_argument("--amount", type=int, required=True)
     add_referee(a)
+    a = action("turret", "repair a damaged turret of a location held (100 WP, L275)", _turret)
+    a.add_argument("--side", required=True)
+    a.add_argument("--location", required=True, help='the location, e.g. "Bagnorgeio"')
+    a.add_argument("--turret", type=int, required=True, help="which turret, from 1")
+    a.add_argument("--pool", required=True, help="a pool at that location")
     a = action("seat", "seat a spare pilot (medical leave)", _seat)
     a.add_argument("--unit", required=True)
     a.add_argument("--leaving", required=True, metavar="PERSON_ID")

@@ -29,6 +29,7 @@ from mekref.rules.tripwire.turn.reorganise import (
     TransferUnit,
 )
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
+from mekref.rules.tripwire.turn.turrets import RecordTurretDamage, RepairTurret
 from mekref.rules.tripwire.turn.state import (
     Arrival,
     EngagementSetup,
@@ -83,6 +84,10 @@ COMMANDS_SAMPLE: list[Command] = [
         actor="ref", engagement_id="e", firing_side="s", pieces=("u",), run_mp=5, sheets=2
     ),
     RecordLeaderCaptured(actor="ref", force="t"),
+    RecordTurretDamage(
+        actor="ref", location="L", turret=2, cf=90, note=RefereeNote(referee="R", reason="r")
+    ),
+    RepairTurret(actor="s", side_id="s", location="L", turret=2, pool_id="p"),
     RepositionFormation(
         actor="ref", formation_id="b", hex="1106", note=RefereeNote(referee="R", reason="r")
     ),
@@ -144,8 +149,9 @@ EVENTS_SAMPLE: list[Event] = [
     ),
     ev.UnrestChanged(force="s", before=7, after=9, reason="looting"),
     ev.LocationLooted(side_id="s", formation_id="a", location="L", wp=300, pool_id="p"),
-    ev.WarChestLoaded(side_id="s", day=1, formation_id="a", hex="0508", from_pool="p",
-                      to_pool="q", amount=40),  # fmt: skip
+    ev.WarChestLoaded(
+        side_id="s", day=1, formation_id="a", hex="0508", from_pool="p", to_pool="q", amount=40
+    ),  # fmt: skip
     ev.FacilityDestroyed(location="L", facility="hospital", by_force="s", civilian=True),
     ev.RecruitsFound(
         side_id="s",
@@ -198,6 +204,12 @@ EVENTS_SAMPLE: list[Event] = [
         cause="battle",
         engagement_id="e",
         rolls=(ROLL,),
+    ),
+    ev.TurretDamageRecorded(
+        location="L", turret=2, cf_before=150, cf=90, note=RefereeNote(referee="R", reason="r")
+    ),
+    ev.TurretRepaired(
+        side_id="s", location="L", turret=2, pool_id="p", cf_before=90, cf=150, wp=100
     ),
     ev.DayEnded(day=1),
 ]

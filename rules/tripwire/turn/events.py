@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
-from mekref.rules.messages import Event, event_type
+from mekref.rules.messages import Event, RefereeNote, event_type
 from mekref.rules.tripwire.turn.state import (
     EngagementSetup,
     Formation,
@@ -176,6 +176,32 @@ class WarChestLoaded(Event):
     from_pool: str
     to_pool: str
     amount: int
+
+
+@event_type("TurretDamageRecorded")
+@dataclass(frozen=True, kw_only=True)
+class TurretDamageRecorded(Event):
+    """The referee records a turret's CF after a battle (L275; public: the battle was seen)."""
+
+    location: str
+    turret: int  # 1 .. the location's turrets
+    cf_before: int
+    cf: int
+    note: RefereeNote
+
+
+@event_type("TurretRepaired")
+@dataclass(frozen=True, kw_only=True)
+class TurretRepaired(Event):
+    """L275: 100 WP repair a damaged turret (private to the side that paid)."""
+
+    side_id: str
+    location: str
+    turret: int
+    pool_id: str
+    cf_before: int
+    cf: int
+    wp: int
 
 
 @event_type("LocationControlChanged")

@@ -13,7 +13,16 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn import artillery, cargo, orders, reorganise, resolve, setup, unrest
+from mekref.rules.tripwire.turn import (
+    artillery,
+    cargo,
+    orders,
+    reorganise,
+    resolve,
+    setup,
+    turrets,
+    unrest,
+)
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.events import (
@@ -40,6 +49,8 @@ from mekref.rules.tripwire.turn.events import (
     StrategicMapStarted,
     StrategicVictoryScored,
     TransportCargoCaptured,
+    TurretDamageRecorded,
+    TurretRepaired,
     UnguidedArtilleryFired,
     UnrestChanged,
     UnrestSuppressed,
@@ -272,6 +283,8 @@ DECIDERS: dict[type[Command], Decider] = {
     artillery.FireUnguidedArtillery: artillery.decide_fire,
     RecordLeaderCaptured: _decide_leader,
     RepositionFormation: _decide_reposition,
+    turrets.RecordTurretDamage: turrets.decide_record,
+    turrets.RepairTurret: turrets.decide_repair,
     **reorganise.DECIDERS,
 }
 
@@ -289,6 +302,8 @@ EVOLVERS: dict[type[Event], Evolver] = {
     UnrestChanged: _unrest,
     LocationLooted: _looted,
     WarChestLoaded: cargo.moved,
+    TurretDamageRecorded: turrets.evolve_recorded,
+    TurretRepaired: turrets.evolve_repaired,
     FacilityDestroyed: _destroyed,
     LocationControlChanged: _control,
     EngagementDetermined: _engaged,

@@ -167,3 +167,7 @@ class StrategicState:
     # The day each unit's booked work ends (the last technician day it filled): a unit is ready
     # at the end of that day (R-WHERE-4). Left out of the JSON while empty.
     repair_ready: dict[str, int] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    # L275: the CF of each turret of a location whose turrets the referee recorded as damaged
+    # (location -> CF of turret 1, 2, ...); a location not listed has its turrets whole. Left
+    # out of the JSON while empty.
+    turret_cf: dict[str, tuple[int, ...]] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
