@@ -29,7 +29,6 @@ from mekref.rules.tripwire.turn.reorganise import (
     TransferUnit,
 )
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
-from mekref.rules.tripwire.turn.turrets import RecordTurretDamage, RepairTurret
 from mekref.rules.tripwire.turn.state import (
     Arrival,
     EngagementSetup,
@@ -37,6 +36,7 @@ from mekref.rules.tripwire.turn.state import (
     RegionWeather,
     Sighting,
 )
+from mekref.rules.tripwire.turn.turrets import RecordTurretDamage, RepairTurret
 
 ROLL = Roll(name="r", index=0, sides=6, faces=(3, 4))
 ORDER = FormationOrder(
@@ -151,7 +151,7 @@ EVENTS_SAMPLE: list[Event] = [
     ev.LocationLooted(side_id="s", formation_id="a", location="L", wp=300, pool_id="p"),
     ev.WarChestLoaded(
         side_id="s", day=1, formation_id="a", hex="0508", from_pool="p", to_pool="q", amount=40
-    ),  # fmt: skip
+    ),
     ev.FacilityDestroyed(location="L", facility="hospital", by_force="s", civilian=True),
     ev.RecruitsFound(
         side_id="s",
