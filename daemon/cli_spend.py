@@ -48,6 +48,7 @@ from mekref.rules.tripwire.battle_spending import (
     SeatSparePilot,
     TrainSkill,
 )
+from mekref.rules.tripwire.bombs import BuyBombs, bomb_rows
 from mekref.rules.tripwire.commands import HealPerson, OpenPool, TransferWarChest
 from mekref.rules.tripwire.state import PoolKind
 from mekref.rules.tripwire.training import Skill, TrainingRoute
@@ -69,6 +70,7 @@ examples:
   mekref spend train --db c.db --person PERSON --pool union-a --skill gunnery
   mekref spend hire --db c.db --side red --pool fdb --name "Nia Kell" --gunnery 4 --piloting 5
   mekref spend sell --db c.db --unit UNIT --pool fdb
+  mekref spend bombs --db c.db --unit UNIT --pool union-a --bomb he=4 --bomb cluster=2
   mekref spend turret --db c.db --side red --location "Forward Deployment Base" --turret 2 \\
       --pool fdb
   mekref spend move --db c.db --from fdb --to union-a --amount 100 \\
@@ -201,6 +203,25 @@ def _move(a: argparse.Namespace) -> Command:
         from_pool=a.from_pool,
         to_pool=a.to_pool,
         amount=a.amount,
+        note=note,
+        actor=note.referee if note else "cli",
+    )
+
+
+def _bombs(a: argparse.Namespace) -> Command:
+    from mekref.daemon.cli_campaign import CliError
+
+    bought: list[tuple[str, int]] = []
+    for spec in a.bomb:
+        key, sep, count = spec.partition("=")
+        if not sep or not count.isdigit():
+            raise CliError(f"--bomb {spec!r}: give TYPE=COUNT, e.g. --bomb he=4")
+        bought.append((key, int(count)))
+    note = referee_note(a)
+    return BuyBombs(
+        unit_id=a.unit,
+        pool_id=a.pool,
+        bombs=tuple(bought),
         note=note,
         actor=note.referee if note else "cli",
     )
@@ -370,6 +391,16 @@ def register(sub: Any) -> None:
     a.add_argument("--to", dest="to_pool", required=True)
     a.add_argument("--amount", type=int, required=True)
     add_referee(a)
+    a = action("bombs", "buy bombs for an aerospace fighter (1/2/5 SP each, L84)", _bombs)
+    _unit_pool(a)
+    a.add_argument(
+        "--bomb",
+        action="append",
+        required=True,
+        metavar="TYPE=COUNT",
+        help=f"bomb type and how many (repeat); types: {', '.join(bomb_rows())}",
+    )
+    _where(a)
     a = action("turret", "repair a damaged turret of a location held (100 WP, L275)", _turret)
     a.add_argument("--side", required=True)
     a.add_argument("--location", required=True, help='the location, e.g. "Bagnorgeio"')

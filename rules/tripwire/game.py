@@ -19,6 +19,7 @@ from mekref.rules.kernel import Decider, RuleSet
 from mekref.rules.messages import Command, Event
 from mekref.rules.tripwire import (
     battles,
+    bombs,
     campaign,
     designs,
     spending_people,
@@ -130,6 +131,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         spending_people.DECIDERS,
         toe.DECIDERS,
         turn.DECIDERS,
+        bombs.DECIDERS,
     ),
     evolvers=_merged(
         campaign.EVOLVERS,
@@ -139,6 +141,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         spending_people.EVOLVERS,
         toe.EVOLVERS,
         turn.EVOLVERS,
+        bombs.EVOLVERS,
     ),
     setup=(CreateCampaign,),
     started=lambda state: state.created,

@@ -111,6 +111,12 @@ class CampaignState:
     # The strategic map and the daily turn (formations, orders, weather, unrest): one field so
     # the turn rules keep their own sub-state; None until the map is set up.
     strategic: StrategicState | None = None
+    # L84: the bombs bought for each aerospace fighter, by MegaMek bomb type (its internal name)
+    # and count, carried into its next scenario export (R-BOMB-1, R-BOMB-2). Left out of the
+    # JSON while empty.
+    bombs: dict[str, tuple[tuple[str, int], ...]] = field(
+        default_factory=dict, metadata=OMIT_IF_DEFAULT
+    )
 
 
 def state_to_text(state: CampaignState) -> str:
