@@ -50,6 +50,7 @@ from mekref.rules.tripwire.battle_spending import (
 )
 from mekref.rules.tripwire.bombs import BuyBombs, bomb_rows
 from mekref.rules.tripwire.commands import HealPerson, OpenPool, TransferWarChest
+from mekref.rules.tripwire.recruit_skills import HireRecruit, level_columns
 from mekref.rules.tripwire.state import PoolKind
 from mekref.rules.tripwire.training import Skill, TrainingRoute
 from mekref.rules.tripwire.turn.turrets import RepairTurret
@@ -69,6 +70,8 @@ examples:
       --referee Ann --reason "MASH truck with the lance"
   mekref spend train --db c.db --person PERSON --pool union-a --skill gunnery
   mekref spend hire --db c.db --side red --pool fdb --name "Nia Kell" --gunnery 4 --piloting 5
+  mekref spend hire --db c.db --side red --pool fdb --name "Ota Brand" --roll-skills Green \\
+      --as mechwarrior
   mekref spend sell --db c.db --unit UNIT --pool fdb
   mekref spend bombs --db c.db --unit UNIT --pool union-a --bomb he=4 --bomb cluster=2
   mekref spend turret --db c.db --side red --location "Forward Deployment Base" --turret 2 \\
@@ -143,7 +146,29 @@ def _train(a: argparse.Namespace) -> Command:
 
 
 def _hire(a: argparse.Namespace) -> Command:
+    from mekref.daemon.cli_campaign import CliError
+
     note = referee_note(a)
+    given = a.gunnery is not None or a.piloting is not None
+    if a.roll_skills is not None:
+        if given:
+            raise CliError("give --roll-skills LEVEL or --gunnery and --piloting, not both")
+        return HireRecruit(
+            person_id=a.id or str(uuid.uuid4()),
+            side_id=a.side,
+            pool_id=a.pool,
+            name=a.name,
+            level=a.roll_skills,
+            vehicle_crew=a.vehicle_crew,
+            hire_as=a.hire_as.replace("-", "_") if a.hire_as else None,
+            note=note,
+            actor=note.referee if note else "cli",
+        )
+    if a.gunnery is None or a.piloting is None:
+        raise CliError(
+            "give --gunnery G --piloting P, or --roll-skills LEVEL to roll them (L232: 'Roll "
+            "personnel skills using Total Warfare')"
+        )
     return HirePerson(
         person_id=a.id or str(uuid.uuid4()),
         side_id=a.side,
@@ -352,8 +377,15 @@ def register(sub: Any) -> None:
     a.add_argument("--side", required=True)
     a.add_argument("--pool", required=True)
     a.add_argument("--name", required=True)
-    a.add_argument("--gunnery", type=int, required=True)
-    a.add_argument("--piloting", type=int, required=True)
+    a.add_argument("--gunnery", type=int)
+    a.add_argument("--piloting", type=int)
+    a.add_argument(
+        "--roll-skills",
+        metavar="LEVEL",
+        choices=tuple(level_columns()),
+        help="roll Gunnery and Piloting on Total Warfare's Random Skills Table for the training "
+        f"level paid for (L232; one of: {', '.join(level_columns())}), instead of giving them",
+    )
     a.add_argument("--vehicle-crew", action="store_true", help="the same as --as vehicle-crew")
     a.add_argument(
         "--as",

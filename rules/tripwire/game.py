@@ -22,6 +22,7 @@ from mekref.rules.tripwire import (
     bombs,
     campaign,
     designs,
+    recruit_skills,
     spending_people,
     spending_units,
     toe,
@@ -132,6 +133,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         toe.DECIDERS,
         turn.DECIDERS,
         bombs.DECIDERS,
+        recruit_skills.DECIDERS,
     ),
     evolvers=_merged(
         campaign.EVOLVERS,
