@@ -153,6 +153,7 @@ EVENTS_SAMPLE: list[Event] = [
         side_id="s", day=1, formation_id="a", hex="0508", from_pool="p", to_pool="q", amount=40
     ),
     ev.FacilityDestroyed(location="L", facility="hospital", by_force="s", civilian=True),
+    ev.FacilityRestored(location="L", facility="dropport_small", by_force="s"),
     ev.RecruitsFound(
         side_id="s",
         day=1,

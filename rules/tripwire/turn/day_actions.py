@@ -13,12 +13,13 @@ from mekref.hexmap import (
     label,
 )
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.turn import cargo, fuel, recruit, unrest
+from mekref.rules.tripwire.turn import cargo, engineering, fuel, recruit, unrest
 from mekref.rules.tripwire.turn.common import movement_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.day import Day, location_of, raise_mobs
 from mekref.rules.tripwire.turn.events import (
     FacilityDestroyed,
+    FacilityRestored,
     LocationLooted,
     RecruitsFound,
     SabotageRolled,
@@ -249,8 +250,24 @@ def player_actions(d: Day) -> None:
             continue  # resolved with the sightings, once positions are final
         elif o.action == "load_unload":
             _load_unload(d, f, o)
+        elif o.action == "repair" and o.target:
+            _engineers(d, f, o)
         elif o.action == "repair":
             d.note(side, f"{fid}: {o.action} takes the day; pay through the WarChest commands")
+
+
+def _engineers(d: Day, f: Formation, o: FormationOrder) -> None:
+    """L219: the DropPort stands again at the end of the engineers' day (T-EN1); checked again
+    where the formation stands after the moves."""
+    s = replace(d.s, destroyed={k: tuple(sorted(v)) for k, v in d.destroyed.items()})
+    try:
+        where = engineering.check(d.state, s, f, o, f.formation_id)
+    except Refusal as refusal:
+        d.note(f.side_id, f"{f.formation_id}: repair not done: {refusal.message}")
+        return
+    facility = o.target or ""
+    d.destroyed.get(where, set()).discard(facility)
+    d.events.append(FacilityRestored(location=where, facility=facility, by_force=f.side_id))
 
 
 def _load_unload(d: Day, f: Formation, o: FormationOrder) -> None:

@@ -204,6 +204,17 @@ class TurretRepaired(Event):
     wp: int
 
 
+@event_type("FacilityRestored")
+@dataclass(frozen=True, kw_only=True)
+class FacilityRestored(Event):
+    """Engineers repaired a destroyed facility in one campaign turn (L219, T-EN1; public: the
+    DropPort stands again for everyone to see)."""
+
+    location: str
+    facility: str
+    by_force: str
+
+
 @event_type("LocationControlChanged")
 @dataclass(frozen=True, kw_only=True)
 class LocationControlChanged(Event):

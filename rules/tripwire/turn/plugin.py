@@ -30,6 +30,7 @@ from mekref.rules.tripwire.turn.events import (
     DayEnded,
     EngagementDetermined,
     FacilityDestroyed,
+    FacilityRestored,
     FormationRepositioned,
     FormationsPlaced,
     FormationsReorganised,
@@ -184,6 +185,15 @@ def _destroyed(state: CampaignState, e: FacilityDestroyed) -> CampaignState:
     return _with(state, destroyed={**s.destroyed, e.location: gone})
 
 
+def _restored(state: CampaignState, e: FacilityRestored) -> CampaignState:
+    s = strategic_of(state)
+    left = tuple(x for x in s.destroyed.get(e.location, ()) if x != e.facility)
+    destroyed = {k: v for k, v in s.destroyed.items() if k != e.location}
+    if left:
+        destroyed[e.location] = left
+    return _with(state, destroyed=destroyed)
+
+
 def _control(state: CampaignState, e: LocationControlChanged) -> CampaignState:
     s = strategic_of(state)
     control = {k: v for k, v in s.control.items() if k != e.location}
@@ -305,6 +315,7 @@ EVOLVERS: dict[type[Event], Evolver] = {
     TurretDamageRecorded: turrets.evolve_recorded,
     TurretRepaired: turrets.evolve_repaired,
     FacilityDestroyed: _destroyed,
+    FacilityRestored: _restored,
     LocationControlChanged: _control,
     EngagementDetermined: _engaged,
     StrategicVictoryScored: _scored,
