@@ -77,7 +77,7 @@ examples:
   mekref spend turret --db c.db --side red --location "Forward Deployment Base" --turret 2 \\
       --pool fdb
   mekref spend move --db c.db --from fdb --to union-a --amount 100 \\
-      --referee Ann --reason "loaded before the map started"
+      --referee Ann --reason "the convoy trip agreed at the table"
   (on the map WP move by a Load/Unload order, L59:
    mekref orders submit --db c.db --side red --day 3 --order alpha:load_unload \\
        --param alpha:from=fdb --param alpha:to=union-a --param alpha:wp=100)

@@ -82,8 +82,8 @@ def test_l59_wp_move_only_by_load_unload_at_each_end() -> None:
     assert isinstance(events[0], OrdersSubmitted) and not events[0].refused
     state, events = world.run(state, ResolveTurn(actor="ref", day=1))
     (loaded,) = [e for e in events if isinstance(e, WarChestLoaded)]
-    assert (loaded.from_pool, loaded.to_pool, loaded.amount, loaded.hex) == ("city", "cargo", 40,
-                                                                             CITY)  # fmt: skip
+    assert (loaded.from_pool, loaded.to_pool, loaded.amount) == ("city", "cargo", 40)
+    assert loaded.hex == CITY
     assert _balances(state) == {"city": 960, "port": 1000, "cargo": 40}
     # Day 2: the convoy drives to the Space Port; the WP stay aboard: the port is not credited.
     move = FormationOrder(formation_id="convoy", action="move", path=("0509", "0609", PORT))

@@ -63,13 +63,13 @@ def check(
     s: StrategicState,
     formations: dict[str, Formation],
     f: Formation,
-    params: FormationOrder,
+    order: FormationOrder,
     field: str,
 ) -> Cargo:
     """The order's pools and amount, or a refusal naming the parameter and why."""
     pools: list[Pool] = []
     for key in ("from", "to"):
-        pool = state.pools.get(params.param(key))
+        pool = state.pools.get(order.param(key))
         if pool is None or pool.side_id != f.side_id:
             # Another side's pool is answered like a missing one: nothing leaks.
             raise Refusal(
@@ -79,7 +79,7 @@ def check(
     source, target = pools
     if source.pool_id == target.pool_id:
         raise Refusal("bad_param", f"{field}.params.to: load into another pool than 'from'")
-    raw = params.param("wp", "")
+    raw = order.param("wp", "")
     if not raw.isdigit() or int(raw) == 0:
         raise Refusal("bad_param", f"{field}.params.wp: a whole number above 0, got {raw!r}")
     amount = int(raw)
