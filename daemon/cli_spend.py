@@ -48,9 +48,12 @@ from mekref.rules.tripwire.battle_spending import (
     SeatSparePilot,
     TrainSkill,
 )
+from mekref.rules.tripwire.bombs import BuyBombs, bomb_rows
 from mekref.rules.tripwire.commands import HealPerson, OpenPool, TransferWarChest
+from mekref.rules.tripwire.recruit_skills import HireRecruit, level_columns
 from mekref.rules.tripwire.state import PoolKind
 from mekref.rules.tripwire.training import Skill, TrainingRoute
+from mekref.rules.tripwire.turn.turrets import RepairTurret
 
 HELP = "spend WarChest between tracks: repair, rearm, heal, train, hire, sell, scrap..."
 DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
@@ -67,10 +70,19 @@ examples:
       --referee Ann --reason "MASH truck with the lance"
   mekref spend train --db c.db --person PERSON --pool union-a --skill gunnery
   mekref spend hire --db c.db --side red --pool fdb --name "Nia Kell" --gunnery 4 --piloting 5
+  mekref spend hire --db c.db --side red --pool fdb --name "Ota Brand" --roll-skills Green \\
+      --as mechwarrior
   mekref spend sell --db c.db --unit UNIT --pool fdb
-  mekref spend move --db c.db --from fdb --to union-a --amount 100
   mekref spend recruit --db c.db --person PERSON --pool fdb   # unrest from the map
   mekref spend recruit --db c.db --person PERSON --pool fdb --opponent-unrest 9  # no map
+  mekref spend bombs --db c.db --unit UNIT --pool union-a --bomb he=4 --bomb cluster=2
+  mekref spend turret --db c.db --side red --location "Forward Deployment Base" --turret 2 \\
+      --pool fdb
+  mekref spend move --db c.db --from fdb --to union-a --amount 100 \\
+      --referee Ann --reason "the convoy trip agreed at the table"
+  (on the map WP move by a Load/Unload order, L59:
+   mekref orders submit --db c.db --side red --day 3 --order alpha:load_unload \\
+       --param alpha:from=fdb --param alpha:to=union-a --param alpha:wp=100)
 """
 
 Builder = Callable[[argparse.Namespace], Command]
@@ -138,7 +150,29 @@ def _train(a: argparse.Namespace) -> Command:
 
 
 def _hire(a: argparse.Namespace) -> Command:
+    from mekref.daemon.cli_campaign import CliError
+
     note = referee_note(a)
+    given = a.gunnery is not None or a.piloting is not None
+    if a.roll_skills is not None:
+        if given:
+            raise CliError("give --roll-skills LEVEL or --gunnery and --piloting, not both")
+        return HireRecruit(
+            person_id=a.id or str(uuid.uuid4()),
+            side_id=a.side,
+            pool_id=a.pool,
+            name=a.name,
+            level=a.roll_skills,
+            vehicle_crew=a.vehicle_crew,
+            hire_as=a.hire_as.replace("-", "_") if a.hire_as else None,
+            note=note,
+            actor=note.referee if note else "cli",
+        )
+    if a.gunnery is None or a.piloting is None:
+        raise CliError(
+            "give --gunnery G --piloting P, or --roll-skills LEVEL to roll them (L232: 'Roll "
+            "personnel skills using Total Warfare')"
+        )
     return HirePerson(
         person_id=a.id or str(uuid.uuid4()),
         side_id=a.side,
@@ -193,7 +227,39 @@ def _recruit(a: argparse.Namespace) -> Command:
 
 
 def _move(a: argparse.Namespace) -> Command:
-    return TransferWarChest(from_pool=a.from_pool, to_pool=a.to_pool, amount=a.amount, actor="cli")
+    note = referee_note(a)
+    return TransferWarChest(
+        from_pool=a.from_pool,
+        to_pool=a.to_pool,
+        amount=a.amount,
+        note=note,
+        actor=note.referee if note else "cli",
+    )
+
+
+def _bombs(a: argparse.Namespace) -> Command:
+    from mekref.daemon.cli_campaign import CliError
+
+    bought: list[tuple[str, int]] = []
+    for spec in a.bomb:
+        key, sep, count = spec.partition("=")
+        if not sep or not count.isdigit():
+            raise CliError(f"--bomb {spec!r}: give TYPE=COUNT, e.g. --bomb he=4")
+        bought.append((key, int(count)))
+    note = referee_note(a)
+    return BuyBombs(
+        unit_id=a.unit,
+        pool_id=a.pool,
+        bombs=tuple(bought),
+        note=note,
+        actor=note.referee if note else "cli",
+    )
+
+
+def _turret(a: argparse.Namespace) -> Command:
+    return RepairTurret(
+        side_id=a.side, location=a.location, turret=a.turret, pool_id=a.pool, actor="cli"
+    )
 
 
 def _seat(a: argparse.Namespace) -> Command:
@@ -316,8 +382,15 @@ def register(sub: Any) -> None:
     a.add_argument("--side", required=True)
     a.add_argument("--pool", required=True)
     a.add_argument("--name", required=True)
-    a.add_argument("--gunnery", type=int, required=True)
-    a.add_argument("--piloting", type=int, required=True)
+    a.add_argument("--gunnery", type=int)
+    a.add_argument("--piloting", type=int)
+    a.add_argument(
+        "--roll-skills",
+        metavar="LEVEL",
+        choices=tuple(level_columns()),
+        help="roll Gunnery and Piloting on Total Warfare's Random Skills Table for the training "
+        f"level paid for (L232; one of: {', '.join(level_columns())}), instead of giving them",
+    )
     a.add_argument("--vehicle-crew", action="store_true", help="the same as --as vehicle-crew")
     a.add_argument(
         "--as",
@@ -351,10 +424,30 @@ def register(sub: Any) -> None:
         help="the captive's side's unrest rating (L352); read from the strategic map when the "
         "campaign has one, required without it",
     )
-    a = action("move", "move WP between two pools of a side", _move)
+    a = action(
+        "move",
+        "referee: move WP between two pools of a side at once (players: a load_unload order)",
+        _move,
+    )
     a.add_argument("--from", dest="from_pool", required=True)
     a.add_argument("--to", dest="to_pool", required=True)
     a.add_argument("--amount", type=int, required=True)
+    add_referee(a)
+    a = action("bombs", "buy bombs for an aerospace fighter (1/2/5 SP each, L84)", _bombs)
+    _unit_pool(a)
+    a.add_argument(
+        "--bomb",
+        action="append",
+        required=True,
+        metavar="TYPE=COUNT",
+        help=f"bomb type and how many (repeat); types: {', '.join(bomb_rows())}",
+    )
+    _where(a)
+    a = action("turret", "repair a damaged turret of a location held (100 WP, L275)", _turret)
+    a.add_argument("--side", required=True)
+    a.add_argument("--location", required=True, help='the location, e.g. "Bagnorgeio"')
+    a.add_argument("--turret", type=int, required=True, help="which turret, from 1")
+    a.add_argument("--pool", required=True, help="a pool at that location")
     a = action("seat", "seat a spare pilot (medical leave)", _seat)
     a.add_argument("--unit", required=True)
     a.add_argument("--leaving", required=True, metavar="PERSON_ID")

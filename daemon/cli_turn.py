@@ -67,6 +67,7 @@ from mekref.rules.tripwire.turn.setup import (
     design_mobility,
 )
 from mekref.rules.tripwire.turn.state import UnitMobility
+from mekref.rules.tripwire.turn.turrets import RecordTurretDamage
 from mekref.rules.tripwire.turn.weather import level_name
 
 ORDERS_EPILOG = f"""\
@@ -103,6 +104,8 @@ examples:
   mekref turn resolve --db g.db --day 1                         once every side's orders are in
   mekref turn reposition --db g.db --formation bravo --hex 0912 --referee Ann \\
       --reason "bravo retreats after the battle"
+  mekref turn turret-damage --db g.db --location "Forward Deployment Base" --turret 2 \\
+      --cf 90 --referee Ann --reason "battle 3: the Atlas hit it"
   mekref engagement export --db g.db --side loyalist -o out/
 """
 
@@ -204,6 +207,15 @@ def register(sub: Any) -> None:
     move.add_argument("--hex", required=True, help='"CCRR", or "" for orbit')
     add_referee(move)
     move.set_defaults(handler=guarded(run_reposition), command_name="turn reposition")
+    turret = turn_acts.add_parser(
+        "turret-damage", help="referee: record a turret's CF after a battle (L275)", **kw
+    )
+    add_db(turret)
+    turret.add_argument("--location", required=True, help='e.g. "Forward Deployment Base"')
+    turret.add_argument("--turret", type=int, required=True, help="which turret, from 1")
+    turret.add_argument("--cf", type=int, required=True, help="its CF now (150 whole, 0 gone)")
+    add_referee(turret)
+    turret.set_defaults(handler=guarded(run_turret_damage), command_name="turn turret-damage")
     resolve = turn_acts.add_parser("resolve", help="weather, actions, movement, engagements", **kw)
     add_db(resolve)
     resolve.add_argument("--day", type=int, required=True)
@@ -794,6 +806,20 @@ def _designs(state: CampaignState, side: str, units_dir: Path | None) -> dict[st
         if design is not None:
             found[uid] = design
     return found
+
+
+def run_turret_damage(args: argparse.Namespace) -> int:
+    note = referee_note(args)
+    if note is None:
+        raise CliError(
+            "a turret's damage is the referee's record: give --referee NAME and --reason"
+        )
+    cmd = RecordTurretDamage(
+        actor=note.referee, location=args.location, turret=args.turret, cf=args.cf, note=note
+    )
+    execute(args, cmd)
+    out_console().print(f"{args.location}: turret {args.turret} at CF {args.cf}")
+    return EXIT_OK
 
 
 def run_reposition(args: argparse.Namespace) -> int:

@@ -213,6 +213,10 @@ def mms_gaps(s: MmsScenario) -> tuple[str, ...]:
                 gaps.append(
                     f"{name}: {len(members) - 1} more crew member(s) not carried (one pilot a unit)"
                 )
+            if e.bombs:
+                # ScenarioV1 has no key for a fighter's bombs: the unit list carries them.
+                load = ", ".join(f"{b.load} x {b.type}" for b in e.bombs)
+                gaps.append(f"{name}: bombs ({load}) not carried: load them from the unit list")
             for loc in e.locations:
                 if loc.destroyed:
                     continue

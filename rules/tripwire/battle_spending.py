@@ -329,6 +329,8 @@ class PersonHired(Event):
     # The L124 type hired (R-SEAT-2): "BattleMech", "vehicle", "aerospace fighter"; None when
     # the hire did not say (or an event recorded before the type was kept).
     seat_type: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    # The training level bought when the skills were rolled (L232, R-HIRE-3); None: skills given.
+    rolled_level: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("SparePilotSeated")

@@ -572,12 +572,16 @@ def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
         may_train=may_train,
         victory_points=vp,
     )
+    # R-BOMB-2: a fighter that fought comes back without the bombs it took (L84 prices a
+    # loadout; what MegaMek says is left is not read back).
+    fought = {o.unit_id for o in res.units}
     state = replace(
         state,
         units=units,
         people=people,
         battles=new_led,
         tracks_completed=state.tracks_completed + 1,
+        bombs={u: b for u, b in state.bombs.items() if u not in fought},
     )
     for unit_id, side_id in salvaged:
         # Salvaged units join the controlling side's TO&E (line 136).

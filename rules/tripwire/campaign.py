@@ -47,7 +47,12 @@ from mekref.rules.tripwire.state import (
     PoolKind,
     Side,
 )
-from mekref.rules.tripwire.whereabouts import place_of_person, where_heals
+from mekref.rules.tripwire.whereabouts import Place, place_of_person, where_heals
+
+L276 = (
+    "L276 'Hospitals are required to heal MechWarrior damage of 3 or higher and allow for 1 "
+    "wound to be healed per day/Strategic Turn'"
+)
 
 # --- decisions --------------------------------------------------------------------------------
 
@@ -229,9 +234,24 @@ def _decide_transfer(
         raise Refusal(
             "over_capacity", f"pool {target.name!r} has room for {room} WP, not {cmd.amount}"
         )
+    if cmd.note is None and state.strategic is not None:
+        # L59: moving WP "requires a Load/Unload action" (ruling T-WP1): on the map the order
+        # does it; moving them at once is the referee's word. A books-only campaign has no
+        # day to take the action on: its transfers stand as the group's bookkeeping.
+        raise Refusal(
+            "load_unload_needed",
+            "L59 'WarChest Points may be moved from one location to another, but this requires "
+            "a Load/Unload action': give a load_unload order where the transport stands "
+            "(mekref orders submit --order F:load_unload --param F:from=POOL --param F:to=POOL "
+            "--param F:wp=N), or, as the referee, --referee NAME --reason TEXT (T-WP1)",
+        )
     return [
         WarChestTransferred(
-            from_pool=source.pool_id, to_pool=target.pool_id, amount=cmd.amount, actor=cmd.actor
+            from_pool=source.pool_id,
+            to_pool=target.pool_id,
+            amount=cmd.amount,
+            actor=cmd.actor,
+            note=cmd.note,
         )
     ]
 
@@ -260,8 +280,8 @@ def _decide_heal(state: CampaignState, cmd: HealPerson, dice: Dice, rules: TripW
     cost = rules.heal_cost(person.hits)  # refuses 0 hits and KIA
     if rules.death_roll_due(person.hits) and not person.death_rolled:
         raise Refusal("death_roll_first", f"{person.name} must make the death roll first")
-    if person.healed_in_track == state.tracks_completed:
-        raise Refusal("healed_this_track", f"{person.name} was already healed this track")
+    place = place_of_person(state, person)
+    day = _heal_day(state, person, place, cmd)
     pool = pool_of(state, cmd.pool_id)
     if pool.side_id != person.side_id:
         raise Refusal("other_side", "healing is paid from the person's own side's WarChest")
@@ -269,7 +289,7 @@ def _decide_heal(state: CampaignState, cmd: HealPerson, dice: Dice, rules: TripW
     # hospital (L126, R-WHERE-3); the referee's word where the map cannot say (R-WHERE-1).
     where_heals(
         state,
-        place_of_person(state, person),
+        place,
         person.name,
         pool,
         cmd.note,
@@ -291,8 +311,36 @@ def _decide_heal(state: CampaignState, cmd: HealPerson, dice: Dice, rules: TripW
             track=state.tracks_completed,
             actor=cmd.actor,
             note=cmd.note,
+            day=day,
         )
     ]
+
+
+def _heal_day(
+    state: CampaignState, person: Person, place: Place | None, cmd: HealPerson
+) -> int | None:
+    """The once-a-track limit (L123, R-HEAL-3), or once a strategic day at a hospital (L276,
+    R-HEAL-4); returns the strategic day the heal is paid on (None without the map)."""
+    s = state.strategic
+    day = None if s is None else s.day
+    if day is not None and person.healed_on_day == day:
+        raise Refusal(
+            "healed_today",
+            f"{L276}: {person.name} was already healed on day {day}; heal again on day "
+            f"{day + 1} (R-HEAL-4)",
+        )
+    at_hospital = (cmd.note is not None and cmd.at_hospital) or (
+        place is not None and "hospital" in place.facilities
+    )
+    if day is not None and at_hospital:
+        return day  # the hospital's daily rate replaces the once-a-track limit
+    if person.healed_in_track == state.tracks_completed:
+        raise Refusal(
+            "healed_this_track",
+            f"{person.name} was already healed this track (L123: 'Only 1 hit can be healed per "
+            "Track'); at a hospital one wound heals per day (L276, R-HEAL-4)",
+        )
+    return day
 
 
 def _decide_death_roll(
@@ -447,7 +495,13 @@ def _evolve_healed(state: CampaignState, e: PersonHealed) -> CampaignState:
     state = _adjust(state, e.pool_id, -e.cost_sp)
     return _with_person(
         state,
-        replace(person, hits=e.hits_after, healed_in_track=e.track, death_rolled=False),
+        replace(
+            person,
+            hits=e.hits_after,
+            healed_in_track=e.track,
+            death_rolled=False,
+            healed_on_day=e.day if e.day is not None else person.healed_on_day,
+        ),
     )
 
 

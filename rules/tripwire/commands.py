@@ -72,11 +72,13 @@ class DebitPool(Command):
 @command_type("TransferWarChest")
 @dataclass(frozen=True, kw_only=True)
 class TransferWarChest(Command):
-    """Move WP between two pools of one side (a Load/Unload action)."""
+    """Referee override: move WP between two pools of one side at once (L59 wants a Load/Unload
+    action: on the map, the ``load_unload`` order, ruling T-WP1). ``note``: who and why."""
 
     from_pool: str
     to_pool: str
     amount: int
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @command_type("SetPersonHits")

@@ -70,6 +70,8 @@ class WarChestTransferred(Event):
     to_pool: str
     amount: int
     actor: str
+    # The referee who moved WP by hand, and why (L59 wants a Load/Unload, T-WP1).
+    note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("PersonHitsSet")
@@ -93,6 +95,8 @@ class PersonHealed(Event):
     track: int
     actor: str
     note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
+    # The strategic day it was paid on, while the map runs (the hospital's daily heal, R-HEAL-4).
+    day: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("DeathRollMade")

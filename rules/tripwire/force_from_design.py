@@ -37,7 +37,22 @@ def design_roles(design: UnitDesign) -> set[UnitRole]:
         roles.add(UnitRole.ARTILLERY)
     if any(key in name for name in names_seen for key in _SALVAGE_GEAR):
         roles.add(UnitRole.SALVAGE)
+    if design.kind.is_infantry and engineer_specialization(design):
+        roles.add(UnitRole.ENGINEER)
     return roles
+
+
+#: MegaMek's infantry specializations (the ``<specialization>`` bit mask of a .blk) that are
+#: combat engineers: bridge, demolition, fire, mine, sensor and trench engineers (bits 0-5,
+#: ``Infantry.COMBAT_ENGINEERS``).
+_ENGINEER_BITS = 0b111111
+
+
+def engineer_specialization(design: UnitDesign) -> bool:
+    """Whether the infantry design is of combat engineers (L219 "Engineers", ruling T-EN1)."""
+    entry = design.extra.get("specialization", ())
+    raw = entry[0].strip() if entry else ""
+    return raw.isdigit() and int(raw) & _ENGINEER_BITS != 0
 
 
 def _plain(name: str) -> str:

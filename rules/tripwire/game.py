@@ -19,8 +19,10 @@ from mekref.rules.kernel import Decider, RuleSet
 from mekref.rules.messages import Command, Event
 from mekref.rules.tripwire import (
     battles,
+    bombs,
     campaign,
     designs,
+    recruit_skills,
     spending_people,
     spending_units,
     toe,
@@ -119,6 +121,8 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         spending_people.DECIDERS,
         toe.DECIDERS,
         turn.DECIDERS,
+        bombs.DECIDERS,
+        recruit_skills.DECIDERS,
     ),
     evolvers=_merged(
         campaign.EVOLVERS,
@@ -128,6 +132,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         spending_people.EVOLVERS,
         toe.EVOLVERS,
         turn.EVOLVERS,
+        bombs.EVOLVERS,
     ),
     setup=(CreateCampaign,),
     started=lambda state: state.created,

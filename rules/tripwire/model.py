@@ -59,6 +59,9 @@ class UnitRole(StrEnum):
     SALVAGE = "salvage"  # the company's salvage unit (any MUL of the era)
     COMPACT = "compact"  # has the compact quirk: may exceed the 12 'Mech count
     OMNI = "omni"  # omni unit: can carry one battle armor squad
+    # Combat engineers (MegaMek's infantry engineer specializations): repair a destroyed DropPort
+    # in one campaign turn (L219, ruling T-EN1).
+    ENGINEER = "engineer"
 
 
 class CompanyRole(StrEnum):

@@ -243,6 +243,14 @@ def _decide_train(
 
 
 def _decide_hire(state: CampaignState, cmd: HirePerson, dice: Dice, rules: TripWire) -> list[Event]:
+    return hire_events(state, cmd)
+
+
+def hire_events(
+    state: CampaignState, cmd: HirePerson, bought_level: str | None = None
+) -> list[Event]:
+    """The hire, priced by the training level of its skills, or by ``bought_level`` when the
+    skills were rolled at a level the side paid for (R-HIRE-3)."""
     side_of(state, cmd.side_id)
     if cmd.person_id in state.people:
         raise Refusal("duplicate_id", f"person id {cmd.person_id!r} is taken")
@@ -271,7 +279,8 @@ def _decide_hire(state: CampaignState, cmd: HirePerson, dice: Dice, rules: TripW
     column = _recruit_column(state, cmd, vehicle_crew)
     # R-SEAT-2: the type hired, from what the command says or the Recruit column taken.
     hired = cmd.hire_as or ("vehicle_crew" if vehicle_crew else column)
-    cost = personnel.hire_price(training_level(cmd.gunnery, cmd.piloting), vehicle_crew)
+    level = bought_level or training_level(cmd.gunnery, cmd.piloting)
+    cost = personnel.hire_price(level, vehicle_crew)
     _paying_pool(state, cmd.pool_id, cmd.side_id, cost)
     return [
         PersonHired(

@@ -71,6 +71,9 @@ class Person:
     # The commander's role (a UnitRole value) the person held in the first seat when their unit
     # was captured with them: L352's "ranked force/lance commander" (ruling R-RECRUIT-2).
     rank: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    # The strategic day of the last heal (L276: a hospital heals one wound per day, R-HEAL-4);
+    # None: never healed while the map ran.
+    healed_on_day: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -113,6 +116,12 @@ class CampaignState:
     # The strategic map and the daily turn (formations, orders, weather, unrest): one field so
     # the turn rules keep their own sub-state; None until the map is set up.
     strategic: StrategicState | None = None
+    # L84: the bombs bought for each aerospace fighter, by MegaMek bomb type (its internal name)
+    # and count, carried into its next scenario export (R-BOMB-1, R-BOMB-2). Left out of the
+    # JSON while empty.
+    bombs: dict[str, tuple[tuple[str, int], ...]] = field(
+        default_factory=dict, metadata=OMIT_IF_DEFAULT
+    )
 
 
 def state_to_text(state: CampaignState) -> str:

@@ -229,7 +229,7 @@ def require_pool_here(state: CampaignState, place: Place, pool: Pool, who: str) 
     raise Refusal(
         "pool_elsewhere",
         f"{L58}: pool {pool.name!r} is {where}, {who} stands {place.describe()} (pools there: "
-        f"{others}); move WP there with a Load/Unload (spend move) (R-WHERE-2)",
+        f"{others}); move WP there with a load_unload order (L59, T-WP1) (R-WHERE-2)",
     )
 
 

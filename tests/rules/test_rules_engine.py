@@ -176,7 +176,8 @@ def test_transfer_moves_wp_between_pools_of_one_side() -> None:
     _, state = run(setup_commands())
     _, state = execute(state, DebitPool(actor="x", pool_id="union-a", amount=100, reason="r"))
     _, state = execute(
-        state, TransferWarChest(actor="x", from_pool="fdb", to_pool="union-a", amount=60)
+        state,
+        TransferWarChest(actor="x", from_pool="fdb", to_pool="union-a", amount=60, note=NOTE),
     )
     assert state.pools["fdb"].balance == 940 and state.pools["union-a"].balance == 210
 

@@ -38,11 +38,12 @@ from mekref.rules.tripwire.commands import (
     SetPersonHits,
     SideSpec,
 )
-from mekref.rules.tripwire.events import PoolOpened
+from mekref.rules.tripwire.events import PersonHealed, PoolOpened
 from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.model import UnitKind, UnitRole
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
 from mekref.rules.tripwire.state import CampaignState, PoolKind
+from mekref.rules.tripwire.turn.orders import ResolveTurn
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
 from mekref.rules.tripwire.turn.state import UnitMobility
 from mekref.rules.tripwire.whereabouts import book_hours
@@ -287,6 +288,48 @@ def test_l126_three_hits_need_a_hospital_where_the_person_is() -> None:
     world.run(state, heal)
 
 
+def test_ruling_r_heal_4_a_hospital_heals_one_wound_a_day() -> None:
+    """R-HEAL-4. L276: "Hospitals are required to heal MechWarrior damage of 3 or higher and
+    allow for 1 wound to be healed per day/Strategic Turn"; L123: "Only 1 hit can be healed per
+    Track". At a hospital the paid heal is once a strategic day, whatever the tracks; in the
+    field once a track; never twice in one day."""
+    state = _world(("city", CITY, ("L-GRF",)), ("field", FIELD, ("L-SHD", "L-MAX")))
+    state, _ = world.run(
+        state,
+        SetPersonHits(actor="ref", person_id="P-L-GRF", hits=4, override=world.NOTE),
+        SetPersonHits(actor="ref", person_id="P-L-SHD", hits=2, override=world.NOTE),
+    )
+    at_hospital = HealPerson(actor="l", person_id="P-L-GRF", pool_id="city")
+    state, (healed,) = world.run(state, at_hospital)
+    assert isinstance(healed, PersonHealed) and healed.day == 1 and healed.cost_sp == 100
+    # The same day: refused, naming the next day.
+    why = _refused(state, at_hospital, "healed_today")
+    assert "L276 'Hospitals are required" in why and "day 2" in why
+    # In the field (2 hits, first aid): once, then not again this track.
+    field_heal = HealPerson(actor="l", person_id="P-L-SHD", pool_id="cargo")
+    state, _ = world.run(state, field_heal)
+    state = replace(
+        state, people={**state.people, "P-L-SHD": replace(state.people["P-L-SHD"], hits=2)}
+    )
+    rebels = PlaceFormations(
+        actor="rebel",
+        side_id="rebel",
+        day=1,
+        formations=(
+            FormationSpec(formation_id="bravo", name="Bravo", unit_ids=("R-JR7",), hex=""),
+        ),
+    )
+    state, _ = world.run(state, rebels, ResolveTurn(actor="ref", day=1))
+    assert state.strategic is not None and state.strategic.day == 2
+    # Day 2, no track fought since: the hospital heals again (3 hits -> 2, 60 SP) ...
+    state, (again,) = world.run(state, at_hospital)
+    assert isinstance(again, PersonHealed) and again.day == 2 and again.hits_after == 2
+    assert again.track == healed.track  # the same track: only the hospital allows it
+    # ... the field does not (L123).
+    why = _refused(state, field_heal, "healed_this_track")
+    assert "L123" in why and "R-HEAL-4" in why
+
+
 def test_ruling_without_a_map_position_only_the_referees_word_allows_the_work() -> None:
     """R-WHERE-1: no strategic map, a unit in no formation, an unassigned person or a captive:
     refused, naming what to do; the referee's word (who and why) is recorded in the event; the
@@ -402,6 +445,50 @@ def test_the_console_script_heals_only_where_the_person_stands(tmp_path: Path) -
                      "--referee", "Ann", "--reason", "MASH truck with the lance")  # fmt: skip
     assert vouched.returncode == 0, vouched.stderr
     assert "Ann" in vouched.stdout
+
+
+def test_the_console_script_heals_at_the_hospital_once_a_day(tmp_path: Path) -> None:
+    """R-HEAL-4 through the installed ``mekref``. L276: "Hospitals ... allow for 1 wound to be
+    healed per day/Strategic Turn": the Griffin's pilot (4 hits, in Bagnorgeio's hospital) is
+    healed on day 1, refused a second heal that day, healed again on day 2."""
+    import json
+
+    from console_script import mekref
+
+    from mekref.rules.messages import command_text
+
+    db = str(tmp_path / "c.db")
+    start, *rest = setup_commands(("city", CITY, ("L-GRF",)))
+    later = (
+        SetPersonHits(actor="ref", person_id="P-L-GRF", hits=4, override=world.NOTE),
+        PlaceFormations(actor="rebel", side_id="rebel", day=1, formations=(
+            FormationSpec(formation_id="bravo", name="Bravo", unit_ids=("R-JR7",), hex=""),)),
+    )  # fmt: skip
+    paths = []
+    for i, cmd in enumerate((start, *rest, *later)):
+        path = tmp_path / f"{i:02d}.json"
+        path.write_text(command_text(cmd), encoding="utf-8")
+        paths.append(path)
+    began = mekref("game", "start", "--db", db, "--ruleset", "tripwire", "--name", "Ginestra",
+                   str(paths[0]), "--json")  # fmt: skip
+    assert began.returncode == 0, began.stderr
+    campaign = json.loads(began.stdout)["campaign_id"]
+    for path in paths[1:]:
+        done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
+        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+    heal = ("spend", "heal", "--db", db, "--campaign", campaign, "--person", "P-L-GRF",
+            "--pool", "city")  # fmt: skip
+    first = mekref(*heal)
+    assert first.returncode == 0, first.stderr
+    assert "pool city (City chest): 900 WP" in first.stdout  # "| 4 Hits | 100 |"
+    second = mekref(*heal)
+    assert second.returncode == 3
+    assert "L276 'Hospitals are required" in second.stderr and "day 2" in second.stderr
+    resolved = mekref("turn", "resolve", "--db", db, "--campaign", campaign, "--day", "1")
+    assert resolved.returncode == 0, resolved.stderr
+    third = mekref(*heal)
+    assert third.returncode == 0, third.stderr
+    assert "pool city (City chest): 840 WP" in third.stdout  # "| 3 Hits | 60 |"
 
 
 def test_the_battle_bill_worked_in_campaign_md_over_two_days() -> None:

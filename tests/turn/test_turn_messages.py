@@ -38,6 +38,7 @@ from mekref.rules.tripwire.turn.state import (
     RegionWeather,
     Sighting,
 )
+from mekref.rules.tripwire.turn.turrets import RecordTurretDamage, RepairTurret
 
 ROLL = Roll(name="r", index=0, sides=6, faces=(3, 4))
 ORDER = FormationOrder(
@@ -85,6 +86,10 @@ COMMANDS_SAMPLE: list[Command] = [
         actor="ref", engagement_id="e", firing_side="s", pieces=("u",), run_mp=5, sheets=2
     ),
     RecordLeaderCaptured(actor="ref", force="t"),
+    RecordTurretDamage(
+        actor="ref", location="L", turret=2, cf=90, note=RefereeNote(referee="R", reason="r")
+    ),
+    RepairTurret(actor="s", side_id="s", location="L", turret=2, pool_id="p"),
     RepositionFormation(
         actor="ref", formation_id="b", hex="1106", note=RefereeNote(referee="R", reason="r")
     ),
@@ -146,7 +151,11 @@ EVENTS_SAMPLE: list[Event] = [
     ),
     ev.UnrestChanged(force="s", before=7, after=9, reason="looting"),
     ev.LocationLooted(side_id="s", formation_id="a", location="L", wp=300, pool_id="p"),
+    ev.WarChestLoaded(
+        side_id="s", day=1, formation_id="a", hex="0508", from_pool="p", to_pool="q", amount=40
+    ),
     ev.FacilityDestroyed(location="L", facility="hospital", by_force="s", civilian=True),
+    ev.FacilityRestored(location="L", facility="dropport_small", by_force="s"),
     ev.RecruitsFound(
         side_id="s",
         day=1,
@@ -236,6 +245,12 @@ EVENTS_SAMPLE: list[Event] = [
         cause="battle",
         engagement_id="e",
         rolls=(ROLL,),
+    ),
+    ev.TurretDamageRecorded(
+        location="L", turret=2, cf_before=150, cf=90, note=RefereeNote(referee="R", reason="r")
+    ),
+    ev.TurretRepaired(
+        side_id="s", location="L", turret=2, pool_id="p", cf_before=90, cf=150, wp=100
     ),
     ev.DayEnded(day=1),
 ]

@@ -12,21 +12,24 @@ from mekref.hexmap import (
     PlannedMove,
     label,
 )
-from mekref.rules.tripwire.turn import day_damage, fuel, recruit, unrest
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.turn import cargo, day_damage, engineering, fuel, recruit, unrest
 from mekref.rules.tripwire.turn.common import movement_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.day import Day, location_of, raise_mobs
 from mekref.rules.tripwire.turn.events import (
     FacilityDestroyed,
+    FacilityRestored,
     LocationLooted,
     RecruitsFound,
     SabotageRolled,
     UnrestSuppressed,
+    WarChestLoaded,
 )
 from mekref.rules.tripwire.turn.mapdata import hex_at
 from mekref.rules.tripwire.turn.movement import resolve_day
 from mekref.rules.tripwire.turn.orders import LANDING, MOVING
-from mekref.rules.tripwire.turn.state import IN_ORBIT, Formation
+from mekref.rules.tripwire.turn.state import IN_ORBIT, Formation, FormationOrder
 from mekref.rules.tripwire.turn.victory import garrisoning
 
 
@@ -246,8 +249,52 @@ def player_actions(d: Day) -> None:
             _recruit(d, f, loc)
         elif o.action in ("overflight", "surveillance"):
             continue  # resolved with the sightings, once positions are final
-        elif o.action in ("repair", "load_unload"):
+        elif o.action == "load_unload":
+            _load_unload(d, f, o)
+        elif o.action == "repair" and o.target:
+            _engineers(d, f, o)
+        elif o.action == "repair":
             d.note(side, f"{fid}: {o.action} takes the day; pay through the WarChest commands")
+
+
+def _engineers(d: Day, f: Formation, o: FormationOrder) -> None:
+    """L219: the DropPort stands again at the end of the engineers' day (T-EN1); checked again
+    where the formation stands after the moves."""
+    s = replace(d.s, destroyed={k: tuple(sorted(v)) for k, v in d.destroyed.items()})
+    try:
+        where = engineering.check(d.state, s, f, o, f.formation_id)
+    except Refusal as refusal:
+        d.note(f.side_id, f"{f.formation_id}: repair not done: {refusal.message}")
+        return
+    facility = o.target or ""
+    d.destroyed.get(where, set()).discard(facility)
+    d.events.append(FacilityRestored(location=where, facility=facility, by_force=f.side_id))
+
+
+def _load_unload(d: Day, f: Formation, o: FormationOrder) -> None:
+    """L59: WP move only by a Load/Unload; checked again where the formation stands at the end
+    of the moves, with the pools as they are now (spending since the order may have emptied one):
+    what no longer fits is not moved, and the side is told why (T-WP1)."""
+    state = d.state
+    for e in d.events:  # WP moved earlier today by another formation's order
+        if isinstance(e, WarChestLoaded):
+            state = cargo.moved(state, e)
+    try:
+        checked = cargo.check(state, d.s, d.formations, f, o, f"{f.formation_id}")
+    except Refusal as refusal:
+        d.note(f.side_id, f"{f.formation_id}: load/unload not done: {refusal.message}")
+        return
+    d.events.append(
+        WarChestLoaded(
+            side_id=f.side_id,
+            day=d.day,
+            formation_id=f.formation_id,
+            hex=f.hex,
+            from_pool=checked.source.pool_id,
+            to_pool=checked.target.pool_id,
+            amount=checked.amount,
+        )
+    )
 
 
 def _recruit(d: Day, f: Formation, loc: Location | None) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
-from mekref.rules.messages import Event, event_type
+from mekref.rules.messages import Event, RefereeNote, event_type
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.turn.state import (
     EngagementSetup,
@@ -163,6 +163,58 @@ class RecruitsFound(Event):
     total: int
     available: tuple[tuple[str, int], ...]  # column -> people available
     specialities: tuple[tuple[str, str], ...]  # (column, speciality) per person rolled
+
+
+@event_type("WarChestLoaded")
+@dataclass(frozen=True, kw_only=True)
+class WarChestLoaded(Event):
+    """A Load/Unload order moved WP between two pools where the formation stands (L59, T-WP1).
+    Private: where a side keeps its WP is its own business."""
+
+    side_id: str
+    day: int
+    formation_id: str
+    hex: str
+    from_pool: str
+    to_pool: str
+    amount: int
+
+
+@event_type("TurretDamageRecorded")
+@dataclass(frozen=True, kw_only=True)
+class TurretDamageRecorded(Event):
+    """The referee records a turret's CF after a battle (L275; public: the battle was seen)."""
+
+    location: str
+    turret: int  # 1 .. the location's turrets
+    cf_before: int
+    cf: int
+    note: RefereeNote
+
+
+@event_type("TurretRepaired")
+@dataclass(frozen=True, kw_only=True)
+class TurretRepaired(Event):
+    """L275: 100 WP repair a damaged turret (private to the side that paid)."""
+
+    side_id: str
+    location: str
+    turret: int
+    pool_id: str
+    cf_before: int
+    cf: int
+    wp: int
+
+
+@event_type("FacilityRestored")
+@dataclass(frozen=True, kw_only=True)
+class FacilityRestored(Event):
+    """Engineers repaired a destroyed facility in one campaign turn (L219, T-EN1; public: the
+    DropPort stands again for everyone to see)."""
+
+    location: str
+    facility: str
+    by_force: str
 
 
 @event_type("LocationControlChanged")

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import (
+    Bomb,
     Crew,
     Entity,
     Location,
@@ -189,10 +190,15 @@ def _entity(
     crew_out: CrewExport,
 ) -> Entity:
     crew = _crew(state, unit, last, crew_out)
+    # L84: the bombs bought for it (R-BOMB-2), on external hardpoints as MegaMek's unit list
+    # carries them (<bombs><bomb type=... load=... Internal="false"/>).
+    bought = state.bombs.get(unit.unit_id, ())
+    bombs = tuple(Bomb(type=name, load=n, internal=False) for name, n in bought) or None
     if last is not None:
-        return replace(
+        entity = replace(
             last, external_id=unit.unit_id, crew=crew, commander=crew_out.commander, line=None
         )
+        return replace(entity, bombs=bombs) if bombs is not None else entity
     return Entity(
         chassis=unit.chassis,
         model=unit.model,
@@ -201,6 +207,7 @@ def _entity(
         external_id=unit.unit_id,
         crew=crew,
         locations=damaged_locations(state, unit.unit_id, design) if design is not None else (),
+        bombs=bombs,
     )
 
 
@@ -338,6 +345,13 @@ def scenario_sheet(state: CampaignState, engagement_id: str, side_id: str) -> st
             for p in u.crew
         )
         lines.append(f"| {u.chassis} {u.model} | {crew} | `{u.unit_id}` |")
+    loaded = [(u, state.bombs[u.unit_id]) for u in units if state.bombs.get(u.unit_id)]
+    if loaded:
+        lines += ["", "Bombs bought (line 84), in the unit list:"]
+        for u, bought in loaded:
+            lines.append(
+                f"- {u.chassis} {u.model}: " + ", ".join(f"{n} x {name}" for name, n in bought)
+            )
     lines += ["", "## Artillery and baggage", ""]
     lines.append(
         "Declare how many map sheets away off-table artillery deploys and where the baggage train "

@@ -16,7 +16,7 @@ from mekref.rules.messages import Command, Event, command_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, Pool
-from mekref.rules.tripwire.turn import fuel, surveillance
+from mekref.rules.tripwire.turn import cargo, engineering, fuel, surveillance
 from mekref.rules.tripwire.turn.common import (
     AIRFIELD,
     DROPSHIP,
@@ -235,7 +235,12 @@ def _check_order(
         if target is None or target.side_id == side_id:
             raise Refusal("bad_target", f"{field}.target: name the enemy formation to identify")
         surveillance.identify_conditions(order, f"{field}.params")
-    if order.action == "repair":
+    if order.action == "load_unload":
+        cargo.check(state, s, s.formations, f, order, field)
+    if order.action == "repair" and order.target:
+        # L219: engineers repair a destroyed DropPort (ruling T-EN1).
+        engineering.check(state, s, f, order, field)
+    elif order.action == "repair":
         pool = _pool_for(state, side_id, order, field)
         amount = _int_param(order, "wp", field)
         if amount > pool.balance:

@@ -15,11 +15,13 @@ from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import (
     artillery,
+    cargo,
     day_damage,
     orders,
     reorganise,
     resolve,
     setup,
+    turrets,
     unrest,
 )
 from mekref.rules.tripwire.turn.common import strategic_of
@@ -30,6 +32,7 @@ from mekref.rules.tripwire.turn.events import (
     DayEnded,
     EngagementDetermined,
     FacilityDestroyed,
+    FacilityRestored,
     FormationRepositioned,
     FormationsPlaced,
     FormationsReorganised,
@@ -49,10 +52,13 @@ from mekref.rules.tripwire.turn.events import (
     StrategicMapStarted,
     StrategicVictoryScored,
     TransportCargoCaptured,
+    TurretDamageRecorded,
+    TurretRepaired,
     UnguidedArtilleryFired,
     UnitDamageRolled,
     UnrestChanged,
     UnrestSuppressed,
+    WarChestLoaded,
     WeatherRolled,
 )
 from mekref.rules.tripwire.turn.mapdata import hexmap_of
@@ -182,6 +188,15 @@ def _destroyed(state: CampaignState, e: FacilityDestroyed) -> CampaignState:
     return _with(state, destroyed={**s.destroyed, e.location: gone})
 
 
+def _restored(state: CampaignState, e: FacilityRestored) -> CampaignState:
+    s = strategic_of(state)
+    left = tuple(x for x in s.destroyed.get(e.location, ()) if x != e.facility)
+    destroyed = {k: v for k, v in s.destroyed.items() if k != e.location}
+    if left:
+        destroyed[e.location] = left
+    return _with(state, destroyed=destroyed)
+
+
 def _control(state: CampaignState, e: LocationControlChanged) -> CampaignState:
     s = strategic_of(state)
     control = {k: v for k, v in s.control.items() if k != e.location}
@@ -281,6 +296,8 @@ DECIDERS: dict[type[Command], Decider] = {
     artillery.FireUnguidedArtillery: artillery.decide_fire,
     RecordLeaderCaptured: _decide_leader,
     RepositionFormation: _decide_reposition,
+    turrets.RecordTurretDamage: turrets.decide_record,
+    turrets.RepairTurret: turrets.decide_repair,
     **reorganise.DECIDERS,
 }
 
@@ -297,7 +314,11 @@ EVOLVERS: dict[type[Event], Evolver] = {
     SightingsMade: _sighted,
     UnrestChanged: _unrest,
     LocationLooted: _looted,
+    WarChestLoaded: cargo.moved,
+    TurretDamageRecorded: turrets.evolve_recorded,
+    TurretRepaired: turrets.evolve_repaired,
     FacilityDestroyed: _destroyed,
+    FacilityRestored: _restored,
     LocationControlChanged: _control,
     EngagementDetermined: _engaged,
     StrategicVictoryScored: _scored,

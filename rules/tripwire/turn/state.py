@@ -173,3 +173,7 @@ class StrategicState:
     repair_work: dict[str, tuple[tuple[int, int], ...]] = field(
         default_factory=dict, metadata=OMIT_IF_DEFAULT
     )
+    # L275: the CF of each turret of a location whose turrets the referee recorded as damaged
+    # (location -> CF of turret 1, 2, ...); a location not listed has its turrets whole. Left
+    # out of the JSON while empty.
+    turret_cf: dict[str, tuple[int, ...]] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
