@@ -268,7 +268,7 @@ def test_ruling_t_dm4_a_week_beyond_the_rations_checks_each_crew_member() -> Non
 
 @pytest.mark.parametrize("hits", [5])
 def test_ruling_t_dm4_a_sixth_hit_kills(hits: int) -> None:
-    # L135: "| 6 Hits (KIA) | Not Possible |"
+    # L133: "| 6 Hits (KIA) | Not Possible |"
     from mekref.rules.tripwire.turn.day_damage import evolve_consciousness
 
     state = started()
@@ -317,7 +317,7 @@ def test_ruling_t_dm3_a_vehicle_takes_a_bombing_on_its_front_column() -> None:
 
 
 def test_ruling_t_dm4_crew_hits_of_a_rolled_damage_event_are_kept() -> None:
-    # L135: "| 6 Hits (KIA) | Not Possible |": a lost head kills the MechWarrior (T-DM4).
+    # L133: "| 6 Hits (KIA) | Not Possible |": a lost head kills the MechWarrior (T-DM4).
     from mekref.rules.tripwire.turn.day_damage import evolve_damage
 
     state = started()
