@@ -18,6 +18,7 @@ from mekref.daemon.cli_campaign import (
     out_console,
     print_json,
 )
+from mekref.daemon.cli_orbit import dropships, print_dropships, satellites
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import injuries, repair
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
@@ -266,6 +267,9 @@ def build_report(
         "pools": pools,
         "victory_points": vp,
         "ending": ending(state),
+        # L270 and L408: the satellites over the map, each DropShip's weekly choice and fatigue.
+        "satellites": satellites(state),
+        "dropships": dropships(state, side),
         "battles": battles,
         "dice": rolls,
     }
@@ -355,6 +359,14 @@ def _print(report: dict[str, Any]) -> None:
             cap = "-" if p["capacity"] is None else str(p["capacity"])
             pools.add_row(p["name"], p["side"], p["kind"], str(p["balance"]), cap)
         console.print(pools)
+    if report["dropships"]:
+        console.print("DropShips (L408: hot standby or power down, each week)", style="bold")
+        print_dropships(report["dropships"])
+    for sat in report["satellites"]:
+        alive = "monitoring" if sat["monitoring"] else f"destroyed on day {sat['destroyed_day']}"
+        console.print(
+            f"satellite {sat['id']} ({sat['owner']}): {sat['orbit']} over {sat['hex']}, {alive}"
+        )
     _print_ending(report["ending"])
     for b in report["battles"]:
         console.print(

@@ -33,6 +33,7 @@ from mekref.rules.tripwire.ruleset import tripwire_rules
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import plugin as turn
 from mekref.rules.tripwire.turn.events import CampaignEnded
+from mekref.rules.tripwire.turn.orbit import SIDE_COMMANDS as ORBIT_COMMANDS
 from mekref.rules.tripwire.turn.orders import SubmitOrders, WithdrawOrders
 from mekref.rules.tripwire.turn.reorganise import REORGANISE_COMMANDS
 from mekref.rules.tripwire.turn.state import StrategicState
@@ -111,8 +112,9 @@ def _merged(*tables: Mapping[type[Event], Evolver]) -> dict[type[Event], Evolver
 def _acting_side(state: CampaignState, command: Command) -> str | None:
     """TripWire's commands are the referee's, except a side's own orders (``SubmitOrders``,
     ``WithdrawOrders``) and reorganisations of its formations (``CreateFormation``,
-    ``SplitFormation``, ``MergeFormations``, ``TransferUnit``), which name the side."""
-    if isinstance(command, (SubmitOrders, WithdrawOrders, *REORGANISE_COMMANDS)):
+    ``SplitFormation``, ``MergeFormations``, ``TransferUnit``), its own satellites and
+    DropShips (``RepositionSatellite``, ``ChooseDropShipReadiness``), which name the side."""
+    if isinstance(command, (SubmitOrders, WithdrawOrders, *REORGANISE_COMMANDS, *ORBIT_COMMANDS)):
         side: str = command.side_id
         return side
     return None

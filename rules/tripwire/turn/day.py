@@ -59,6 +59,8 @@ class Day:
         self.maintained: set[str] = set()
         self.destroyed = {k: set(v) for k, v in s.destroyed.items()}
         self.satellite: dict[str, Roll] = {}  # a SatLink roll made early, for a Respond order
+        self.ship_feed: dict[str, Roll] = {}  # the day's 11+ roll for enemy ships' feeds (L270)
+        self.satellites = dict(s.satellites)  # as Anti-Satellite Operations leave them
         self.engagement_notes: dict[str, list[str]] = {}  # hex -> notes for its engagement
 
     def roll(self, name: str, count: int) -> Roll:

@@ -13,7 +13,15 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn import artillery, orders, reorganise, resolve, setup, unrest
+from mekref.rules.tripwire.turn import (
+    artillery,
+    orbit,
+    orders,
+    reorganise,
+    resolve,
+    setup,
+    unrest,
+)
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.events import (
@@ -272,6 +280,7 @@ DECIDERS: dict[type[Command], Decider] = {
     RecordLeaderCaptured: _decide_leader,
     RepositionFormation: _decide_reposition,
     **reorganise.DECIDERS,
+    **orbit.DECIDERS,
 }
 
 EVOLVERS: dict[type[Event], Evolver] = {
@@ -302,4 +311,5 @@ EVOLVERS: dict[type[Event], Evolver] = {
     MobsRaised: _no_change,
     UnrestSuppressed: _suppressed,
     UnguidedArtilleryFired: _no_change,
+    **orbit.EVOLVERS,
 }
