@@ -67,7 +67,7 @@ def _world(
                 SideSpec(side_id="loyalist", name="Loyalists"),
                 SideSpec(side_id="rebel", name="Rebels"),
             ),
-        ),  # fmt: skip
+        ),
         ImportForce(
             actor=REFEREE, side_id="loyalist", force=_force(LOYALIST), accept_unchecked=NOTE
         ),
@@ -81,7 +81,7 @@ def _world(
             defender="loyalist",
             mobility=moves,
             control=control or (("Bagnorgeio", "loyalist"),),
-        ),  # fmt: skip
+        ),
         PlaceFormations(
             actor="loyalist",
             side_id="loyalist",
@@ -90,7 +90,7 @@ def _world(
                 FormationSpec(formation_id="a", name="A", unit_ids=("L-GRF",), hex="0508"),
                 FormationSpec(formation_id="air", name="Air", unit_ids=("L-RPR",), hex="0610"),
             ),
-        ),  # fmt: skip
+        ),
         PlaceFormations(actor="rebel", side_id="rebel", day=1, formations=rebel),
     )
     return state
@@ -281,7 +281,7 @@ def test_satellites_move_one_region_a_day_and_a_new_low_path_takes_the_day() -> 
         run(state, RepositionSatellite(actor="rebel", side_id="rebel", day=1,
                                        satellite_id="sat-1", hex="0905"))  # fmt: skip
     assert not_mine.value.code == "bad_target"
-    moved, events = run(state, RepositionSatellite(
+    moved, _ = run(state, RepositionSatellite(
         actor="loyalist", side_id="loyalist", day=1, satellite_id="sat-1", hex="0905"))  # fmt: skip
     assert moved.strategic is not None and moved.strategic.satellites["sat-1"].hex == "0905"
     with pytest.raises(Refusal) as twice:
@@ -332,8 +332,8 @@ def test_hold_the_line_deploys_the_defender_at_turn_0_within_8_hexes() -> None:
     ))  # fmt: skip
     assert set(refused) == {"air"} and "L319" in refused["air"]
     with pytest.raises(Refusal) as unknown:
-        run(state, SubmitOrders(actor="loyalist", side_id="loyalist", day=1, orders=(
-            Order(formation_id="a", action="guard", params=(("objective", "hold_fast"),)),)))  # fmt: skip
+        hold_fast = Order(formation_id="a", action="guard", params=(("objective", "hold_fast"),))
+        run(state, SubmitOrders(actor="loyalist", side_id="loyalist", day=1, orders=(hold_fast,)))
     assert unknown.value.code == "bad_param" and "hold_the_line" in str(unknown.value)
     after, _ = _day(
         state,

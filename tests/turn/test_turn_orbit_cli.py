@@ -95,7 +95,8 @@ def test_satellites_anti_satellite_and_reposition_orbit_from_the_console(tmp_pat
 def test_hold_the_line_reaches_the_scenario_export(tmp_path: Path) -> None:
     db = _campaign(tmp_path)
     air = mekref("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
-                 "--order", "l-air:overflight::0609", "--param", "l-air:objective=hold_the_line")  # fmt: skip
+                 "--order", "l-air:overflight::0609",
+                 "--param", "l-air:objective=hold_the_line")  # fmt: skip
     assert air.returncode == 3 and "L319" in air.stderr
     ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
        "--order", "alpha:guard", "--param", "alpha:objective=hold_the_line")  # fmt: skip
