@@ -18,7 +18,7 @@ from mekref.daemon.cli_campaign import (
     out_console,
     print_json,
 )
-from mekref.daemon.cli_orbit import dropships, print_dropships, satellites
+from mekref.daemon.orbit_rows import dropships, print_dropships, satellites
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import injuries, repair
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage

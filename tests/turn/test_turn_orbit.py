@@ -36,6 +36,7 @@ from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.day import Day
+from mekref.rules.tripwire.turn.day_sightings import sightings
 from mekref.rules.tripwire.turn.orbit import (
     ChooseDropShipReadiness,
     PlaceSatellite,
@@ -207,10 +208,33 @@ def test_satlink_reaches_working_satellites_on_9_plus() -> None:
     to access the Satellite." 9 reaches sat-1 (its monitor sits over 0508); 8 does not."""
     state, _ = run(_world((DS,)), SAT)
     sensors, rolls = feed_sensors(_feed_day(state, {"satellite": 9}), "loyalist", ["Bagnorgeio"])
-    assert [(s.kind, label(s.at)) for s in sensors] == [(SensorKind.SATELLITE_MONITOR, "0508")]
+    assert [(s.kind, label(s.at)) for s in sensors] == [
+        (SensorKind.SATELLITE_MONITOR, "0508"),
+        (SensorKind.SATELLITE, "0508"),  # its imagers see the ground below (L242, T-OR4)
+    ]
     assert [r.total for r in rolls] == [9]
     sensors, _ = feed_sensors(_feed_day(state, {"satellite": 8}), "loyalist", ["Bagnorgeio"])
     assert sensors == []
+
+
+def test_a_satellite_shows_the_ground_below_it() -> None:
+    """L270: "Each Satellite is equipped with Satellite Imagers, High-Resolution Imagers,
+    Infrared imagers and Look Down Radar"; L242: "they may observe the hex they are above and
+    the six hexes surrounding the centre hex". Bravo landed at 1612; with sat-1 above 1613 the
+    loyalists' feed (9+) shows it to unit type; above 0508, far away, it does not."""
+    landed, _ = _day(
+        _world((DS, BRAVO)),
+        (),
+        (Order(formation_id="b", action="orbital_insertion", target="1612"),),
+    )
+    for over, seen in (("1613", {"b": "unit_type"}), ("0508", {})):
+        state, _ = run(landed, replace(SAT, hex=over))
+        d = _feed_day(state, {"satellite": 10})
+        sightings(d)
+        (made,) = [
+            e for e in d.events if isinstance(e, ev.SightingsMade) and e.side_id == "loyalist"
+        ]
+        assert {x.formation_id: x.info for x in made.sightings} == seen
 
 
 # --- L210: Reposition Orbit -------------------------------------------------------------------
@@ -290,7 +314,7 @@ def test_satellites_move_one_region_a_day_and_a_new_low_path_takes_the_day() -> 
     assert twice.value.code == "moved"
     # A geostationary satellite watches from its new place the same day.
     sensors, _ = feed_sensors(_feed_day(moved, {"satellite": 10}), "loyalist", ["Bagnorgeio"])
-    assert [label(s.at) for s in sensors] == ["0905"]
+    assert {label(s.at) for s in sensors} == {"0905"}
     low, _ = run(_world((DS,)), replace(SAT, orbit="lpo"), RepositionSatellite(
         actor="loyalist", side_id="loyalist", day=1, satellite_id="sat-1", hex="1712"))  # fmt: skip
     sensors, rolls = feed_sensors(_feed_day(low, {"satellite": 10}), "loyalist", ["Bagnorgeio"])

@@ -349,8 +349,10 @@ def feed_sensors(d: Day, side: str, held: Sequence[str]) -> tuple[list[Sensor], 
 
     A SatLink location rolls 2d6 once a day: 9+ reaches the satellites (L270); while the
     referee placed none, the planet's network as before (T-S1); once every placed satellite is
-    gone, there is nothing to reach and no roll. The side's own ships in a named orbit watch
-    for it without a roll; an enemy's ships' feed is hacked from a SatLink on 11+.
+    gone, there is nothing to reach and no roll. A geostationary satellite reached also shows
+    the ground of the hex below and its six neighbours (its imagers, L270; L242). The side's
+    own ships in a named orbit watch for it without a roll; an enemy's ships' feed is hacked
+    from a SatLink on 11+.
     """
     sensors: list[Sensor] = []
     rolls: list[Roll] = []
@@ -363,11 +365,12 @@ def feed_sensors(d: Day, side: str, held: Sequence[str]) -> tuple[list[Sensor], 
         access = d.satellite[side]
         rolls.append(access)
         if access.total >= int(single("surveillance", "satellite_access")["target"]):
-            if listed:
-                sensors += [
-                    Sensor(side, SensorKind.SATELLITE_MONITOR, hex_at(sat.hex)) for sat in working
-                ]
-            else:
+            for sat in working:
+                sensors.append(Sensor(side, SensorKind.SATELLITE_MONITOR, hex_at(sat.hex)))
+                if sat.orbit == "geostationary":
+                    # Its imagers (L270) see the hex below and the six around it (L242).
+                    sensors.append(Sensor(side, SensorKind.SATELLITE, hex_at(sat.hex)))
+            if not listed:
                 at = d.hexmap.location(uplink[0]).hex
                 sensors.append(Sensor(side, SensorKind.SATELLITE_MONITOR, at))
     elif side in d.satellite:
