@@ -8,10 +8,14 @@ L408: "DropShips must also decide each week if they remain on hot standby or pow
 
 from __future__ import annotations
 
+import json
+
 import grpc
 import pytest
 from grpc_helpers import Running, reason_of
 from test_grpc_formations import _do, _stream, ginestra
+
+from mekref.v1 import rules_pb2
 
 __all__ = ["ginestra"]  # the fixture, shared with the formations' tests
 
@@ -38,6 +42,9 @@ def test_the_referee_places_a_satellite_and_only_its_owner_moves_it(ginestra: Ru
     # Satellites are public (T-OR1): the rebels see it placed and moved.
     seen = _stream(rebel, cid)
     assert "SatellitePlaced" in seen and "SatelliteRepositioned" in seen
+    view = rebel.rules.GetView(rules_pb2.GetViewRequest(campaign_id=cid), metadata=rebel.md)
+    (sat,) = json.loads(view.view_json)["satellites"]
+    assert (sat["satellite_id"], sat["owner"], sat["hex"]) == ("sat-1", "loyalist", "0905")
     # The Rapier is no DropShip: the weekly choice is refused.
     choose = {"type": "ChooseDropShipReadiness", "side_id": "loyalist", "day": 1,
               "unit_id": "L-RPR", "mode": "hot_standby"}  # fmt: skip
