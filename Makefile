@@ -5,11 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 # Every source or data file that the editable install links; adding one re-links (strict mode
 # links files one by one, so a new module is invisible until then).
-SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' \) -not -path 'proto/gen/*' 2>/dev/null)
+SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.jsonl' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' \) -not -path 'proto/gen/*' 2>/dev/null)
 
 .PHONY: help install demo test lint fmt bench clean proto proto-schema
 help:
-	@echo "make demo   set up, then run the bundled sample campaign end to end"
+	@echo "make demo   set up, then run the bundled sample campaign end to end, and a bundled"
+	@echo "            game of each other rule set (mekref game demo --ruleset R)"
 	@echo "make test   set up, then run the whole test suite (what CI runs)"
 	@echo "make lint   ruff + mypy --strict + import contracts"
 	@echo "make bench  benchmarks (figures go in the README)"
@@ -42,11 +43,14 @@ proto-schema: install
 	$(BIN)/python -m mekref.daemon.grpc.proto_schema proto
 	@$(MAKE) --no-print-directory proto
 
+# Last, the other rule sets: a bundled game each, from set-up to its end, in a throw-away store.
 demo: install
 	$(BIN)/python -m mekref.daemon.demo
 	@rm -rf demo-out  # each demo starts a fresh campaign
 	$(BIN)/python -m mekref.daemon.samples.ginestra.demo --out demo-out
 	@echo "maps and scenario files of the Ginestra demo: demo-out/ (open the .png maps)"
+	@for r in dystopian_wars objectives succession_wars; do \
+	  $(BIN)/mekref game demo --ruleset $$r || exit 1; done
 
 test: install
 	$(BIN)/python -m pytest -q

@@ -94,7 +94,10 @@ setup(
     packages=_packages(),
     package_dir=dict(ROOTS),
     package_data={
-        "": ["*.toml", "*.json", "*.mul", "*.mtf", "*.blk", "*.bfs", "*.pyi", "py.typed"],
+        "": [
+            *("*.toml", "*.json", "*.jsonl", "*.mul", "*.mtf", "*.blk", "*.bfs"),
+            *("*.pyi", "py.typed"),
+        ],
     },
     include_package_data=True,
     cmdclass={"egg_info": EggInfoWithApi, "build_py": BuildPyWithApi, "sdist": SdistWithApi},

@@ -53,6 +53,7 @@ class App:
             runner=self.runner,
             quarantine_dir=self.config.quarantine_dir(),
             design_for=self.designs,
+            max_bytes=self.config.max_file_bytes(),
         )
 
     @cached_property

@@ -28,12 +28,14 @@ from mekref.daemon.cli_campaign import (
     EXIT_REFUSED,
     CliError,
     add_db,
+    add_max_file_mb,
     add_referee,
     campaign_id_of,
     campaign_state,
     err_console,
     execute,
     guarded,
+    max_file_mb,
     opened,
     out_console,
     print_json,
@@ -112,6 +114,7 @@ def register(sub: Any) -> None:
         help="referee: the battle is over; apply a savegame saved before MegaMek's victory "
         "phase (a round autosave) instead of holding it",
     )
+    add_max_file_mb(ingest)
     add_referee(ingest)
     ingest.set_defaults(handler=guarded(run_ingest), command_name="battle ingest")
 
@@ -160,7 +163,9 @@ def run_ingest(args: argparse.Namespace) -> int:
         raise CliError("--game-over is the referee's word: add --referee NAME --reason TEXT")
     console = out_console()
     failed = 0
-    with opened(args.db, designs=design_lookup(args.units_dir)) as app:
+    with opened(
+        args.db, designs=design_lookup(args.units_dir), max_file_mb=max_file_mb(args)
+    ) as app:
         cid = campaign_id_of(app.store, args.campaign)
         state = app.runner.load(cid).state
         # Checked before any file is applied: a bad --control must not leave the files in

@@ -85,7 +85,13 @@ class CliError(Exception):
 
 
 @contextmanager
-def opened(db: str, *, designs: DesignLookup | None = None, create: bool = False) -> Iterator[App]:
+def opened(
+    db: str,
+    *,
+    designs: DesignLookup | None = None,
+    create: bool = False,
+    max_file_mb: float | None = None,
+) -> Iterator[App]:
     """The app (store, runner, battle-file pipeline) on the store ``--db`` names. Only the
     commands that start a campaign pass ``create``: any other refuses a store that is not
     there, so a typo in --db never leaves an empty store behind."""
@@ -97,7 +103,10 @@ def opened(db: str, *, designs: DesignLookup | None = None, create: bool = False
         raise CliError(f"--db {redact(db)!r}: {exc}", EXIT_USAGE) from exc
     except (StoreError, OSError) as exc:
         raise CliError(f"cannot open the store {redact(db)!r}: {exc}", EXIT_STORE) from exc
-    app = App(ServeConfig(db=db), store, designs)
+    config = ServeConfig(db=db)
+    if max_file_mb is not None:
+        config = ServeConfig(db=db, max_file_mb=max_file_mb)
+    app = App(config, store, designs)
     try:
         yield app
     finally:
@@ -172,6 +181,25 @@ def add_store(parser: argparse.ArgumentParser) -> None:
 def add_db(parser: argparse.ArgumentParser) -> None:
     add_store(parser)
     parser.add_argument("--campaign", metavar="ID", help="campaign id or name (several per store)")
+
+
+def add_max_file_mb(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-file-mb",
+        type=float,
+        metavar="MIB",
+        help="read battle files up to this size (32 by default; a 400-unit record is ~2 MiB). "
+        "Files over 4 MiB are read one unit at a time, so a 200 MB game needs about 7x its size "
+        "in memory",
+    )
+
+
+def max_file_mb(args: argparse.Namespace) -> float | None:
+    """The --max-file-mb given, checked; None when not given (the built-in 32 MiB)."""
+    value: float | None = getattr(args, "max_file_mb", None)
+    if value is not None and value <= 0:
+        raise CliError("--max-file-mb must be more than zero (MiB)", EXIT_USAGE)
+    return value
 
 
 def add_referee(parser: argparse.ArgumentParser) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -29,7 +31,20 @@ from mekref.daemon.cli_campaign import (
     opened,
     print_json,
 )
-from mekref.daemon.game_examples import SUCCESSION_WARS, example_next, example_start
+from mekref.daemon.game_examples import (
+    SUCCESSION_WARS,
+    SW_SCENARIOS,
+    example_next,
+    example_start,
+)
+from mekref.daemon.game_scripts import (
+    DEMOS,
+    ScriptError,
+    ScriptLine,
+    bundled_text,
+    demo_files,
+    parse_script,
+)
 from mekref.daemon.store import CampaignNotFound, StoreError
 from mekref.daemon.sw_maps import MapInputError, fill_map
 from mekref.daemon.terminal import terminal_safe
@@ -58,6 +73,10 @@ EPILOG = """\
 examples:
   mekref game example --ruleset succession_wars --out start.json   a complete set-up to edit
   mekref game example --ruleset succession_wars --next              a first command after it
+  mekref game example --ruleset succession_wars --scenario 2786 --out 2786.json
+                                                        the First Succession War, to edit
+  mekref game start --db sw.db --ruleset succession_wars --scenario 2786 \\
+      --name "First War" 2786.json                      start it (round 1: Mercenary purchases)
   mekref game commands --ruleset succession_wars        the commands, their fields, examples
   mekref game commands --ruleset objectives --json      the same, for programs
   mekref game start --db sw.db --ruleset succession_wars --name "Fourth War" start.json
@@ -68,6 +87,9 @@ examples:
       --field side=red --field objective_id=hill --position 12,30   fields on the command line
   echo '{"type": "SWEndPhase", "house": "Davion"}' | \\
       mekref game do --db sw.db --campaign 3f2a --actor Davion -
+  mekref game do --db sw.db --campaign "Fourth War" --script session.jsonl
+                                          several commands, one a line (see game do --help)
+  mekref game demo --ruleset dystopian_wars   a bundled game played to its end, in words
   mekref game state --db sw.db --campaign 3f2a --json   the folded state and its hash
   mekref game state --db sw.db --campaign 3f2a --side Davion   what one side may see
   mekref game report --db sw.db --campaign 3f2a         the campaign in words, House by House
@@ -105,6 +127,7 @@ def register(sub: Any) -> None:
         "--next", action="store_true", help="a command to give after the example start instead"
     )
     example.add_argument("--out", type=Path, help="write it to this file instead of stdout")
+    _scenario(example)
     example.set_defaults(handler=guarded(_example), command_name="game example")
 
     start = actions.add_parser("start", help="create a campaign and run its set-up command", **kw)
@@ -119,13 +142,33 @@ def register(sub: Any) -> None:
         'docs/succession-wars.md); the command may instead say "map": "sample" or '
         '"map": "board.toml"',
     )
+    _scenario(start)
     _command_args(start)
     start.set_defaults(handler=guarded(_start), command_name="game start")
 
-    do = actions.add_parser("do", help="run one command against a campaign", **kw)
+    do = actions.add_parser(
+        "do",
+        help="run one command, or a script of commands, against a campaign",
+        description=DO_DESCRIPTION,
+        **kw,
+    )
     _db(do)
     do.add_argument("--campaign", help="campaign id, id prefix or name (see 'mekref game list')")
     _command_args(do, fields=True)
+    do.add_argument(
+        "--script",
+        type=Path,
+        metavar="FILE",
+        help="run every command of FILE in order (JSON lines, each with its actor; blank lines "
+        "and # comments skipped; - for stdin), stopping at the first refusal",
+    )
+    do.add_argument(
+        "--from",
+        dest="from_line",
+        type=int,
+        metavar="LINE",
+        help="with --script: start at this line of the file (go on after a refused line)",
+    )
     do.set_defaults(handler=guarded(_do), command_name="game do")
 
     state = actions.add_parser("state", help="show a campaign's state (or a side's view)", **kw)
@@ -143,6 +186,22 @@ def register(sub: Any) -> None:
     report.add_argument("--json", action="store_true", help="the sections as JSON")
     report.set_defaults(handler=guarded(_report), command_name="game report", side=None)
 
+    demo = actions.add_parser(
+        "demo",
+        help="play a rule set's bundled demo game to its end in a throw-away store",
+        description=DEMO_DESCRIPTION,
+        **kw,
+    )
+    demo.add_argument("--ruleset", required=True, choices=DEMOS)
+    demo.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="keep the store, the start command and the script in DIR (created if missing) "
+        "instead of a temporary folder",
+    )
+    demo.set_defaults(handler=guarded(_demo), command_name="game demo")
+
     listing = actions.add_parser("list", help="list the campaigns in a database", **kw)
     _db(listing)
     listing.add_argument("--json", action="store_true", help="the list as JSON")
@@ -157,19 +216,84 @@ to copy and edit; with --next, a command the campaign it sets up accepts next.
                    against Kurita, Marik and Liao) and every free set-up piece of the 3025
                    Order of Battle placed in a legal Region (its House capital, or a Region
                    bordering the one its set-up rule names). Change the seed before a real game.
+                   --scenario 2786: the First Succession War, every House's 25 units, JumpShips
+                   and Leaders placed (garrisons first, the rest at the House capital);
+                   --next then draws the first House's Mercenary unit (SWDrawMercenary).
   dystopian_wars   two fleets (Britannia and the Empire of the Blazing Sun) with their squadrons
   objectives       two sides, four objectives (open, mobile, hidden, garrisoned) and their
                    squads on a 48" table; the players place three objectives in turn, red
                    first (--next: red places hill; then OBJPlaceObjective with --position)
-  house_rules      the set-up: a seed for the house rules' dice
+  house_rules      the set-up: a seed for the house rules' dice (--next: a new MechWarrior,
+                   Piloting 7 and Gunnery 7 as line 153 starts them, experience rolled)
   tripwire         a campaign with two sides
 docs/succession-wars.md, docs/dystopian-wars.md, docs/objectives.md and docs/house-rules.md
 explain every field.
 """
 
 
+def _scenario(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scenario",
+        choices=SW_SCENARIOS,
+        help="succession_wars: 3025 (the main game) or 2786 (the First Succession War, "
+        "L585-639: 25 units a House, a Mercenary pile, a first round of Mercenary purchases; "
+        "docs/succession-wars.md)",
+    )
+
+
+def _check_scenario(args: argparse.Namespace) -> str:
+    scenario: str = getattr(args, "scenario", None) or ""
+    if scenario and args.ruleset != SUCCESSION_WARS:
+        raise CliError(f"--scenario is for succession_wars; {args.ruleset} has no scenarios")
+    return scenario
+
+
+DO_DESCRIPTION = """\
+Run one command against a campaign (a JSON file, - for stdin, or --type with --field), or with
+--script a file of several, applied in order in one go. The outcome of each is told in words;
+--json gives each event's fields too.
+
+A script holds one command a line, each a whole JSON object with its "actor" (--actor fills in
+the lines that leave it out); blank lines and lines starting with # are skipped:
+
+  # Round 1 of the night raid
+  {"type": "OBJStartRound", "actor": "ref", "round": 1}
+  {"type": "OBJClaim", "actor": "red", "objective_id": "hill", "squad_id": "red-tank"}
+
+Every line is read and checked as a command before the first one runs. The commands then run
+one by one, each recorded as it is accepted; the script stops at the first refusal, naming its
+line. The lines before it stay applied: fix that line and go on with --from LINE. The bundled
+demos are scripts of this kind ('mekref game demo --ruleset R --out DIR' writes one out).
+
+  mekref game do --db obj.db --campaign "Night raid" --script raid.jsonl
+  mekref game do --db obj.db --campaign "Night raid" --script raid.jsonl --from 14
+  mekref game do --db obj.db --campaign "Night raid" --script raid.jsonl --json
+"""
+
+DEMO_DESCRIPTION = """\
+Play a rule set's bundled demo game from its set-up to its end, in a fresh store in a temporary
+folder: 'game start' with the demo's start command, 'game do --script' with its script (every
+outcome in words), then 'game report'. With --out DIR the store, the start command and the
+script stay in DIR, to read with 'game state' and 'game report', or to edit and replay.
+
+  dystopian_wars   Britannia against the Blazing Sun, battle after battle, until Britannia
+                   conquers 11 territories (the campaign's victory condition)
+  objectives       a six-round objectives scenario, red against blue, ending with red
+                   extracting the crate
+  succession_wars  two players holding the five Houses; Bo (Kurita, Marik, Liao) takes New
+                   Avalon in round 2 and wins with four of the five House capitals
+
+  mekref game demo --ruleset dystopian_wars
+  mekref game demo --ruleset succession_wars --out sw-demo/
+  mekref game report --db sw-demo/succession_wars-demo.db
+"""
+
+
 def _example(args: argparse.Namespace) -> int:
-    data = example_next(args.ruleset) if args.next else example_start(args.ruleset)
+    scenario = _check_scenario(args)
+    data = (
+        example_next(args.ruleset, scenario) if args.next else example_start(args.ruleset, scenario)
+    )
     text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     if args.out is None:
         sys.stdout.write(text)
@@ -406,6 +530,7 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
     text = _read_command(args)
     if starting:
         _fill_board(args, text)
+        _fill_scenario(args, text)
     try:
         # 'game start' is 'campaign new' for every rule set: the one place it may create the store.
         with opened(args.db, create=starting) as app:
@@ -417,6 +542,8 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
                 game = app.runner.game(campaign_id)
                 done = app.runner.execute(campaign_id, _decode(game, text))
             state_hash = game.state_hash(done.state)
+            if starting:
+                _warn_2786_leaders(game, done.state)
     except Refusal as exc:
         raise CliError(f"refused: {exc}", EXIT_REFUSED) from None
     except CampaignNotFound as exc:
@@ -444,12 +571,217 @@ def _fill_board(args: argparse.Namespace, text: _CommandText) -> None:
         print(f"warning: {warning}", file=sys.stderr)
 
 
+def _fill_scenario(args: argparse.Namespace, text: _CommandText) -> None:
+    scenario = _check_scenario(args)
+    if not scenario:
+        return
+    given = text.data.get("scenario", "3025")
+    if given != scenario:
+        if "scenario" in text.data:
+            print(
+                f"warning: --scenario {scenario} replaces the scenario {given!r} of {text.where}",
+                file=sys.stderr,
+            )
+        text.data["scenario"] = scenario
+
+
+def _warn_2786_leaders(game: RuleSet[Any], state: Any) -> None:
+    """L613-619 list Davion's 2786 Leaders only (ruling SW-39): say which Houses have none."""
+    if game.name != SUCCESSION_WARS or getattr(state, "scenario", "") != "2786":
+        return
+    led = {ld.house for ld in state.leaders.values()}
+    bare = [h for h in state.sequence if h not in led]
+    if bare:
+        print(
+            f"warning: scenario 2786: the text lists Leaders for {', '.join(sorted(led))} only "
+            f"(L613-619); {', '.join(bare)} start without Leaders (ruling SW-39)",
+            file=sys.stderr,
+        )
+
+
 def _start(args: argparse.Namespace) -> int:
     return _run(args, starting=True)
 
 
 def _do(args: argparse.Namespace) -> int:
+    if args.script is not None:
+        return _run_script(args)
+    if args.from_line is not None:
+        raise CliError("--from is for --script: the line of the script to start at")
     return _run(args, starting=False)
+
+
+# -- scripts ------------------------------------------------------------------------------
+def _script_lines(args: argparse.Namespace) -> tuple[str, tuple[ScriptLine, ...]]:
+    """The script's file name and its commands from --from on, read and checked as JSON."""
+    others = {
+        "a command file": args.command is not None,
+        "--type": args.command_type is not None,
+        "--field": bool(args.field),
+        "--position": args.position is not None,
+    }
+    given = [name for name, on in others.items() if on]
+    if given:
+        raise CliError(f"--script runs the commands of its file; leave out {', '.join(given)}")
+    path: Path = args.script
+    where = "stdin" if str(path) == "-" else str(path)
+    try:
+        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"{where}: cannot read ({exc.strerror}); check the path") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{where}: not a text file (UTF-8): a script is JSON lines") from None
+    if args.from_line is not None and args.from_line < 1:
+        raise CliError(f"--from {args.from_line}: the lines of a script count from 1")
+    try:
+        lines = parse_script(text, where, args.actor, args.from_line or 1)
+    except ScriptError as exc:
+        raise CliError(str(exc)) from None
+    return where, lines
+
+
+def _run_script(args: argparse.Namespace) -> int:
+    where, lines = _script_lines(args)
+    console = _out()
+    done: list[dict[str, Any]] = []
+    refused: dict[str, Any] | None = None
+    try:
+        with opened(args.db) as app:
+            campaign_id = campaign_id_of(app.store, args.campaign)
+            game = app.runner.game(campaign_id)
+            # Decoded before the first one runs: a mistyped field anywhere changes nothing.
+            commands = [
+                (line, _decode(game, _CommandText(f"{where}:{line.number}", line.data)))
+                for line in lines
+            ]
+            if not args.json:
+                console.print(f"campaign {campaign_id}: {where}, {len(commands)} command(s)")
+            state = app.runner.load(campaign_id).state
+            for line, command in commands:
+                try:
+                    result = app.runner.execute(campaign_id, command)
+                except Refusal as exc:
+                    refused = {
+                        "line": line.number,
+                        "type": type(command).TYPE,
+                        "actor": command.actor,
+                        "code": exc.code,
+                        "refusal": str(exc),
+                    }
+                    break
+                state = result.state
+                item = _script_item(game, line, command, result)
+                done.append(item)
+                if not args.json:
+                    _print_script_item(console, item)
+            state_hash = game.state_hash(state)
+    except CampaignNotFound as exc:
+        raise CliError(str(exc)) from None
+    except StoreError as exc:
+        raise CliError(str(exc), exit_codes.STORE) from None
+    if args.json:
+        print_json(
+            {
+                "campaign_id": campaign_id,
+                "script": where,
+                "commands": done,
+                "refused": refused,
+                "state_hash": state_hash,
+            }
+        )
+    else:
+        console.print(f"state-hash: {state_hash}")
+    if refused is None:
+        return 0
+    applied = f"lines {lines[0].number}-{done[-1]['line']} applied" if done else "nothing applied"
+    raise CliError(
+        f"{where}:{refused['line']}: {refused['type']} by {refused['actor']} refused: "
+        f"{refused['refusal']}; {applied}; fix line {refused['line']} and go on with "
+        f"--from {refused['line']}",
+        EXIT_REFUSED,
+    )
+
+
+def _script_item(
+    game: RuleSet[Any], line: ScriptLine, command: Command, result: Any
+) -> dict[str, Any]:
+    return {
+        "line": line.number,
+        "type": type(command).TYPE,
+        "actor": command.actor,
+        "first_seq": result.first_seq,
+        "last_seq": result.last_seq,
+        "events": [
+            {"outcome": game.outcome(e), "event": message_to_json(e)} for e in result.events
+        ],
+    }
+
+
+def _print_script_item(console: Console, item: dict[str, Any]) -> None:
+    first, last = item["first_seq"], item["last_seq"]
+    seqs = f"event {first}" if first == last else f"events {first}-{last}"
+    seqs = seqs if last >= first else "no event"
+    console.print(f"line {item['line']}: {item['type']} by {item['actor']} ({seqs})")
+    for event in item["events"]:
+        console.print(f"  {event['outcome']}")
+
+
+# -- the bundled demos --------------------------------------------------------------------
+def _demo(args: argparse.Namespace) -> int:
+    name = args.ruleset
+    start_name, script_name = demo_files(name)
+    if args.out is None:
+        with tempfile.TemporaryDirectory(prefix="mekref-demo-") as tmp:
+            return _play_demo(name, Path(tmp), start_name, script_name)
+    db = args.out / f"{name}-demo.db"
+    if db.exists():
+        raise CliError(f"{db} already holds a demo; remove it or give another --out folder")
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"--out {args.out}: cannot create it ({exc.strerror})") from None
+    return _play_demo(name, args.out, start_name, script_name)
+
+
+def _play_demo(name: str, folder: Path, start_name: str, script_name: str) -> int:
+    start, script = folder / start_name, folder / script_name
+    try:
+        start.write_text(bundled_text(start_name), encoding="utf-8")
+        script.write_text(bundled_text(script_name), encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"{folder}: cannot write the demo's files ({exc.strerror})") from None
+    db = str(folder / f"{name}-demo.db")
+    title = f"{ruleset(name).title} demo"
+    console = _out()
+    common = {"db": db, "json": False, "actor": None, "map": None}
+    steps: list[tuple[str, Callable[[argparse.Namespace], int], argparse.Namespace]] = [
+        (
+            f"mekref game start --db {db} --ruleset {name} --name '{title}' {start}",
+            _start,
+            argparse.Namespace(**common, ruleset=name, name=title, command=start),
+        ),
+        (
+            f"mekref game do --db {db} --script {script}",
+            _do,
+            argparse.Namespace(
+                **common,
+                campaign=None,
+                script=script,
+                from_line=None,
+                command=None,
+                command_type=None,
+                field=[],
+                position=None,
+            ),
+        ),
+        (f"mekref game report --db {db}", _report, argparse.Namespace(**common, campaign=None)),
+    ]
+    for shown, step, step_args in steps:
+        console.print(f"\n$ {shown}", style="bold")
+        code = step(step_args)
+        if code != 0:
+            return code
+    return 0
 
 
 def _state(args: argparse.Namespace) -> int:

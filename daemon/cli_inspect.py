@@ -20,8 +20,16 @@ from mekref.adapters.megamek.mul_summary import (
     summarize,
     summary_to_json,
 )
+from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES
 from mekref.daemon import exit_codes
-from mekref.daemon.cli_campaign import err_console, out_console, print_json
+from mekref.daemon.cli_campaign import (
+    add_max_file_mb,
+    err_console,
+    guarded,
+    max_file_mb,
+    out_console,
+    print_json,
+)
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 
 EXIT_MISSING_FILE = exit_codes.USAGE
@@ -74,7 +82,8 @@ def register(sub: Any) -> None:
         help="MegaMek unit files (e.g. megamek/data/mekfiles) to match units to their designs",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
-    parser.set_defaults(handler=run)
+    add_max_file_mb(parser)
+    parser.set_defaults(handler=guarded(run), command_name="inspect")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_MISSING_FILE
     summaries: list[tuple[FileSummary, BattleFileRead]] = []
     worst = 0
+    mib = max_file_mb(args)
+    max_bytes = DEFAULT_MAX_BYTES if mib is None else int(mib * 1024 * 1024)
     for path in args.files:
         try:
             data = path.read_bytes()
@@ -96,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             worst = max(worst, EXIT_MISSING_FILE)
             continue
         try:
-            parsed = read_battle_file(data, str(path))
+            parsed = read_battle_file(data, str(path), max_bytes=max_bytes)
         except MulReadError as exc:
             err.print(f"mekref inspect: {exc.one_line()}")
             worst = max(worst, exc.exit_code)

@@ -30,10 +30,13 @@ from mekref.rules.tripwire.turn.state import StrategicState
 from mekref.rules.tripwire.turn.victory import progress
 
 HELP = (
-    "print the campaign's units, people, WarChest, victory points, the end conditions' "
-    "progress and dice"
+    "print the campaign's units (their damage and repair bills), people, WarChest, victory "
+    "points, the end conditions' progress and dice"
 )
 EPILOG = """\
+Each unit's damage is what battles and rolled damage (a missed maintenance's criticals, a
+bombing, ruling T-DM1) left on it: the bill prices it and the next engagement export writes it.
+
 examples:
   mekref report --db c.db
   mekref report --db c.db --side loyalists
@@ -121,6 +124,52 @@ def ending(state: CampaignState) -> dict[str, Any]:
     }
 
 
+def _damage(damage: UnitDamage) -> dict[str, Any]:
+    """The unit's stored condition, as the next export writes it: each location that lost
+    armour or structure, and each damaged critical slot (battle or rolled, T-DM1)."""
+    return {
+        "armor_lost": damage.armor_lost,
+        "internal_lost": damage.internal_lost,
+        "critical_hits": damage.critical_hits,
+        "locations": [
+            {
+                "name": loc.name,
+                "armor": loc.armor_now,
+                "armor_max": loc.armor_max,
+                "internal": loc.internal_now,
+                "internal_max": loc.internal_max,
+            }
+            for loc in damage.locations
+            if loc.armor_lost or loc.internal_lost
+        ],
+        "slots": [
+            {
+                "location": d.location,
+                "slot": d.slot,
+                "item": d.item,
+                "system": d.system,
+                "hit": d.hit,
+                "destroyed": d.destroyed,
+                "missing": d.missing,
+            }
+            for d in damage.damaged_slots
+        ],
+    }
+
+
+def _damage_text(damage: dict[str, Any]) -> str:
+    parts = [
+        f"{loc['name']} {loc['armor']}/{loc['armor_max']} armour, "
+        f"{loc['internal']}/{loc['internal_max']} structure"
+        for loc in damage["locations"]
+    ]
+    parts += [
+        f"{d['location']} slot {d['slot']} ({(d['system'] or d['item']).replace('_', ' ')})"
+        for d in damage["slots"]
+    ]
+    return "; ".join(parts) or "-"
+
+
 def _ready_day(state: CampaignState, unit_id: str) -> int | None:
     s = state.strategic
     day = None if s is None else s.repair_ready.get(unit_id)
@@ -166,6 +215,7 @@ def build_report(
                 "scrap_wp": _value(repair.scrap_value, u, damage),
                 "sell_wp": _value(repair.sell_value, u, damage),
                 "crew_hits": state.battles.crew_damage.get(u.unit_id, 0),
+                "damage": _damage(damage),
                 "repair": {
                     # Unpriced (no design known): null, never a bill of 0 that reads as free.
                     "armor_sp": line.armor_sp + line.armor_deferred_sp if priced else None,
@@ -322,6 +372,12 @@ def _print(report: dict[str, Any]) -> None:
             + (f" (ready day {u['repair_ready_day']})" if u["repair_ready_day"] else ""),
         )
     console.print(units)
+    for u in report["units"]:
+        if u["damage"]["locations"] or u["damage"]["slots"]:
+            # What the bill prices and the next export writes (battle or rolled damage, T-DM1).
+            console.print(
+                f"damage of {u['id'][:8]} {u['chassis']} {u['model']}: {_damage_text(u['damage'])}"
+            )
     for w in report["technicians"]:
         console.print(
             f"technicians of {w['side']} in hex {w['hex']}: booked through day "

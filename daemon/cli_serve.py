@@ -110,6 +110,12 @@ def register(sub: Any) -> None:
         help="how long a file written in place must stay unchanged before it is read (1)",
     )
     parser.add_argument(
+        "--max-file-mb",
+        type=float,
+        metavar="MIB",
+        help="quarantine battle files larger than this unread (32; a 400-unit record is ~2)",
+    )
+    parser.add_argument(
         "--grpc",
         metavar="HOST:PORT",
         help="also serve the gRPC API there (port 0: any free port; IPv6 as [::1]:PORT; "
@@ -142,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
                 "poll": args.poll,
                 "rescan": args.rescan,
                 "settle": args.settle,
+                "max_file_mb": args.max_file_mb,
                 "grpc_address": args.grpc,
                 "tls_cert": args.tls_cert.expanduser() if args.tls_cert else None,
                 "tls_key": args.tls_key.expanduser() if args.tls_key else None,

@@ -46,6 +46,7 @@ from mekref.rules.tripwire.designs import stored_design_of
 from mekref.rules.tripwire.game import execute as tripwire_execute
 from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn import events as ev
+from mekref.rules.tripwire.turn import rolled_damage
 from mekref.rules.tripwire.turn.events import OrdersSubmitted
 from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
 from mekref.rules.tripwire.turn.orders import (
@@ -421,6 +422,29 @@ def summary(events: tuple[Event, ...] | list[Event]) -> list[str]:
         elif isinstance(e, ev.MaintenanceMissed):
             lines.append(
                 f"{e.formation_id}: maintenance missed, critical rolls for {len(e.unit_ids)}"
+            )
+        elif isinstance(e, ev.UnitDamageRolled):
+            what = "; ".join(rolled_damage.describe(x) for x in e.lines) or "no damage"
+            crew = ", ".join(f"{p} now {h} hit(s)" for p, h in e.crew_hits)
+            lines.append(
+                f"  {e.unit_id} ({e.cause}): {what}; fate {e.fate.value}"
+                + (f"; crew {crew}" if crew else "")
+            )
+            lines += [f"    note: {n}" for n in e.notes]
+        elif isinstance(e, ev.ConsciousnessChecked):
+            failed = [c for c in e.checks if not c.passed]
+            lines.append(
+                f"{e.formation_id}: consciousness checks (line 355, fatigue {e.fatigue}): "
+                f"{len(e.checks) - len(failed)} passed, {len(failed)} failed"
+                + "".join(
+                    f"; {c.person_id} ({c.total} < {c.target}) "
+                    + (
+                        "injured crew of " + c.unit_id
+                        if c.vehicle_crew
+                        else f"{c.hits_after} hit(s)"
+                    )
+                    for c in failed
+                )
             )
         elif isinstance(e, ev.RecruitsFound):
             lines.append(f"{e.formation_id}: recruits available {dict(e.available)}")

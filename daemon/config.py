@@ -10,6 +10,7 @@ A ``mekref.toml`` holds the same settings as the flags, flat, e.g.::
     poll = 0                             # seconds; > 0 uses polling (network drives)
     rescan = 60                          # seconds between folder rescans
     settle = 1.0                         # seconds a file must stay unchanged (in-place writers)
+    max_file_mb = 32                     # larger battle files are quarantined; raise for huge games
     grpc_address = "127.0.0.1:50051"     # also serve the gRPC API there (omit: no API)
     tls_cert = "server.pem"              # TLS for the API (with tls_key)
     tls_key = "server.key"
@@ -63,6 +64,9 @@ class ServeConfig:
     poll: float = 0.0
     rescan: float = 60.0
     settle: float = 1.0
+    #: Battle files over this many MiB are quarantined unread (a 400-unit record is ~2 MiB);
+    #: files over 4 MiB are read entity by entity, so memory stays near the typed model's.
+    max_file_mb: float = 32.0
     grpc_address: str | None = None
     tls_cert: Path | None = None
     tls_key: Path | None = None
@@ -77,6 +81,9 @@ class ServeConfig:
             return data_dir() / "quarantine"
         path = self.db.removeprefix("sqlite:///")
         return Path(path).expanduser().parent / "quarantine"
+
+    def max_file_bytes(self) -> int:
+        return int(self.max_file_mb * 1024 * 1024)
 
     def uploads_dir(self) -> Path:
         """Where files uploaded over the API are kept (named by their sha256)."""
@@ -106,6 +113,8 @@ class ServeConfig:
         for name in ("poll", "rescan", "settle"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"{name} must be zero or more seconds")
+        if self.max_file_mb <= 0:
+            raise ConfigError("max_file_mb must be more than zero (MiB)")
         if self.rescan == 0:
             raise ConfigError("rescan must be more than zero seconds (it retries unmatched files)")
         return self
@@ -205,7 +214,7 @@ def load_toml(path: Path) -> dict[str, Any]:
             if not isinstance(value, str):
                 raise ConfigError(f"{path}: db: expected a path or postgresql:// URL")
             out[key] = value if "://" in value else str(_path(value, base, key))
-        elif key in ("poll", "rescan", "settle"):
+        elif key in ("poll", "rescan", "settle", "max_file_mb"):
             out[key] = _number(value, key)
         elif key == "recursive":
             if not isinstance(value, bool):

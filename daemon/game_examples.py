@@ -17,6 +17,7 @@ from mekref.rules.registry import ruleset
 from mekref.rules.succession_wars import messages as sw
 from mekref.rules.succession_wars.data import load_oob_3025, sample_map
 from mekref.rules.succession_wars.model import REFEREE, Status, SWMap
+from mekref.rules.succession_wars.scenario_2786 import example_placements
 from mekref.rules.succession_wars.start import counters_3025, free_setup_pieces, jumpships_3025
 
 SUCCESSION_WARS = "succession_wars"
@@ -33,10 +34,15 @@ SW_PLAYERS = (
 )
 
 
-def example_start(name: str) -> dict[str, Any]:
-    """The example start command of rule set ``name``, as JSON."""
+#: The Succession Wars scenarios a start command may name (SWStartCampaign.scenario).
+SW_SCENARIOS = ("3025", "2786")
+
+
+def example_start(name: str, scenario: str = "") -> dict[str, Any]:
+    """The example start command of rule set ``name``, as JSON (``scenario``: succession_wars
+    only, "3025" or "2786")."""
     if name == SUCCESSION_WARS:
-        command = _sw_start()
+        command = _sw_start(scenario)
         data = to_jsonable(command)
         assert isinstance(data, dict)
         # The board by name: 'mekref game start' fills it in (daemon/sw_maps.py), and a short
@@ -45,15 +51,17 @@ def example_start(name: str) -> dict[str, Any]:
     return _bundled(f"{name}-start.json")
 
 
-def example_next(name: str) -> dict[str, Any]:
+def example_next(name: str, scenario: str = "") -> dict[str, Any]:
     """A command that the campaign set up by :func:`example_start` accepts next."""
     if name == SUCCESSION_WARS:
-        # Who plays first depends on the seed's initiative roll: fold the example start (pure,
-        # the same dice the referee's store will roll) and end the active House's phase.
+        # Fold the example start (pure, the same dice the referee's store will roll) and give
+        # the active House's next step: end its Draw phase, or (2786) draw from the Mercenary
+        # pile, the first thing the scenario's first round does (L603).
         game = ruleset(name)
-        _, state = game.execute(game.initial_state(), _sw_start())
+        _, state = game.execute(game.initial_state(), _sw_start(scenario))
         house = str(state.active)
-        return {"type": "SWEndPhase", "actor": house, "house": house}
+        kind = "SWDrawMercenary" if state.scenario == "2786" else "SWEndPhase"
+        return {"type": kind, "actor": house, "house": house}
     return _bundled(f"{name}-next.json")
 
 
@@ -123,8 +131,18 @@ def _hostile_borders(board: SWMap, house: str, held: set[tuple[str, str]]) -> li
     return out
 
 
-def _sw_start() -> sw.SWStartCampaign:
+def _sw_start(scenario: str = "") -> sw.SWStartCampaign:
     board = sample_map()
+    if scenario == "2786":
+        # The First Succession War: every counter, JumpShip and Leader is placed (L601).
+        return sw.SWStartCampaign(
+            actor=REFEREE,
+            seed=EXAMPLE_SEED,
+            map=board,
+            players=SW_PLAYERS,
+            placements=example_placements(board),
+            scenario="2786",
+        )
     return sw.SWStartCampaign(
         actor=REFEREE,
         seed=EXAMPLE_SEED,

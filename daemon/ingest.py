@@ -253,7 +253,8 @@ class Pipeline:
                 Reason(
                     what=f"the file is {read.size} bytes, over the {self.max_bytes} byte limit",
                     where=where,
-                    todo="a MegaMek battle record is far smaller; check this is the right file",
+                    todo="a MegaMek battle record is far smaller; check this is the right file, "
+                    "or raise the limit with --max-file-mb (max_file_mb in mekref.toml)",
                 ),
                 opts.campaign_id,
                 code="file_too_large",

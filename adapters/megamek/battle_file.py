@@ -19,7 +19,7 @@ from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.adapters.megamek.savegame_reader import read_savegame_bytes
 from mekref.adapters.megamek.savegame_record import SaveGameRecord, to_record
-from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES
+from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES, limits_for
 
 SAVEGAME_SUFFIXES = (".sav.gz", ".sav")
 #: How the reason of a savegame held until its game ends begins (``mekref status`` sorts by it).
@@ -72,4 +72,4 @@ def read_battle_file(
     if is_gzip(data) or is_savegame_name(path):
         record = to_record(read_savegame_bytes(data, path, max_compressed=max_bytes))
         return BattleFileRead(record.mul, record)
-    return BattleFileRead(read_mul_bytes(data, path, max_bytes=max_bytes))
+    return BattleFileRead(read_mul_bytes(data, path, limits=limits_for(max_bytes)))

@@ -7,7 +7,8 @@ newer MegaMek adds is silently dropped, and a notice says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import cast
 
 from lxml import etree
@@ -37,6 +38,11 @@ from mekref.adapters.megamek.xml_safety import (
     ReadLimits,
     parse_untrusted_xml,
 )
+from mekref.adapters.megamek.xml_stream import stream_untrusted_xml
+
+#: Files larger than this are read entity by entity (:mod:`xml_stream`): the whole tree costs
+#: about 13 times the file in memory; below it the whole-tree read is the faster one.
+STREAM_FROM_BYTES = 4 * 1024 * 1024
 
 BLOWN_OFF_SUFFIX = " has been blown off."
 
@@ -180,6 +186,8 @@ class _Context:
         self.path = path
         self.notices = notices
         self._reported: set[str] = set()
+        #: The plain slots read so far, shared by every slot equal to one (see ``_read_slot``).
+        self.plain_slots: dict[tuple[int | None, str, int | None], Slot] = {}
 
     def error(self, element: etree._Element, problem: str, hint: str) -> MulReadError:
         return MulReadError(FilePosition(self.path, _line(element)), problem, hint)
@@ -228,22 +236,39 @@ def read_mul_bytes(
     *,
     max_bytes: int | None = None,
     limits: ReadLimits = DEFAULT_LIMITS,
+    stream: bool | None = None,
 ) -> MulFile:
     """Read a MUL file's bytes. Raises :class:`MulReadError` with a readable reason.
 
     Reading is linear in the file's size: ``limits`` bound the document's shape (see
     :class:`~mekref.adapters.megamek.xml_safety.ReadLimits`) before this module calls
     ``items()``, whose cost grows with the square of an element's attribute count.
-    ``max_bytes`` overrides ``limits.max_bytes``."""
-    doc = parse_untrusted_xml(data, path, max_bytes=max_bytes, limits=limits)
-    notices = list(doc.notices)
+    ``max_bytes`` overrides ``limits.max_bytes``. A file over :data:`STREAM_FROM_BYTES` is
+    read entity by entity (``stream`` forces either way); the result is the same."""
+    if max_bytes is not None:
+        limits = replace(limits, max_bytes=max_bytes)
+    if stream is None:
+        stream = len(data) > STREAM_FROM_BYTES
+    notices: list[Notice] = []
     ctx = _Context(path, notices)
-    root = doc.root
+    read_entity: _EntityReader = _read_entity
+    if stream:
+        taken = _TakenEntities(ctx)
+        streamed = stream_untrusted_xml(
+            data, path, tag="entity", consume=taken.consume, limits=limits
+        )
+        root, read_entity = streamed.root, taken.pop
+        # The document's own notices come first, as the whole-tree read gives them.
+        notices[:0] = streamed.notices
+    else:
+        doc = parse_untrusted_xml(data, path, limits=limits)
+        root = doc.root
+        notices.extend(doc.notices)
     if root.tag == "unit":
-        entities, kills, gbv = _read_unit_root(ctx, root)
+        entities, kills, gbv = _read_unit_root(ctx, root, read_entity)
         kind = RootKind.UNIT
     elif root.tag == "record":
-        entities, kills, gbv = _read_record_root(ctx, root)
+        entities, kills, gbv = _read_record_root(ctx, root, read_entity)
         kind = RootKind.RECORD
     else:
         raise ctx.error(
@@ -261,6 +286,55 @@ def read_mul_bytes(
     )
 
 
+_SECTIONS_BY_TAG = {s.value: s for s in RECORD_SECTIONS}
+_EntityReader = Callable[["_Context", etree._Element, Section], Entity]
+
+
+class _TakenEntities:
+    """A streamed read's entities, each read as soon as the parser completes it. The walk of
+    the remaining document then takes them in document order, with the notices each gave, so
+    the result equals the whole-tree read's."""
+
+    def __init__(self, ctx: _Context) -> None:
+        self.ctx = ctx
+        self._read: dict[etree._Element, tuple[Entity, list[Notice]] | MulReadError] = {}
+
+    def consume(self, element: etree._Element) -> bool:
+        section = self._section_of(element)
+        if section is None:
+            return False  # not where the walk reads entities: it notes its container instead
+        ctx, kept = self.ctx, self.ctx.notices
+        ctx.notices = []
+        try:
+            self._read[element] = (_read_entity(ctx, element, section), ctx.notices)
+        except MulReadError as exc:
+            # Raised when the walk reaches this entity: an error earlier in the document, or
+            # the document not being well-formed, is reported first, as the whole-tree read does.
+            self._read[element] = exc
+        finally:
+            ctx.notices = kept
+        return True
+
+    def pop(self, ctx: _Context, element: etree._Element, section: Section) -> Entity:
+        read = self._read.pop(element)
+        if isinstance(read, MulReadError):
+            raise read
+        entity, notices = read
+        ctx.notices.extend(notices)
+        return entity
+
+    def _section_of(self, element: etree._Element) -> Section | None:
+        parent = element.getparent()
+        if parent is None:
+            return None
+        grandparent = parent.getparent()
+        if grandparent is None:
+            return Section.UNIT if parent.tag == "unit" else None
+        if grandparent.getparent() is None and grandparent.tag == "record":
+            return _SECTIONS_BY_TAG.get(str(parent.tag))
+        return None
+
+
 def _elements(parent: etree._Element) -> Iterator[etree._Element]:
     # Comments and processing instructions are not data; MegaMek's free text lives in .text/.tail.
     # Filtering on the Element factory happens inside lxml.
@@ -268,13 +342,13 @@ def _elements(parent: etree._Element) -> Iterator[etree._Element]:
 
 
 def _read_unit_root(
-    ctx: _Context, root: etree._Element
+    ctx: _Context, root: etree._Element, read_entity: _EntityReader
 ) -> tuple[list[Entity], list[Kill], int | None]:
     entities: list[Entity] = []
     gbv: int | None = None
     for child in _elements(root):
         if child.tag == "entity":
-            entities.append(_read_entity(ctx, child, Section.UNIT))
+            entities.append(read_entity(ctx, child, Section.UNIT))
         elif child.tag == "TotalGenericBattleValue":
             gbv = _int(ctx, child, "TotalGenericBattleValue", (child.text or "").strip())
         else:
@@ -283,7 +357,7 @@ def _read_unit_root(
 
 
 def _read_record_root(
-    ctx: _Context, root: etree._Element
+    ctx: _Context, root: etree._Element, read_entity: _EntityReader
 ) -> tuple[list[Entity], list[Kill], int | None]:
     entities: list[Entity] = []
     kills: list[Kill] = []
@@ -292,7 +366,7 @@ def _read_record_root(
         if child.tag in by_tag:
             for sub in _elements(child):
                 if sub.tag == "entity":
-                    entities.append(_read_entity(ctx, sub, by_tag[child.tag]))
+                    entities.append(read_entity(ctx, sub, by_tag[child.tag]))
                 else:
                     ctx.note(sub, f"unknown element <{sub.tag}> in <{child.tag}> ignored")
         elif child.tag == "kills":
@@ -690,7 +764,13 @@ def _read_slot(ctx: _Context, el: etree._Element) -> Slot:
     index = None if raw_index == "N/A" else _int_or_none(ctx, el, "index", raw_index)
     shots = _int_or_none(ctx, el, "shots", raw_shots)
     if len(el.attrib) == (2 if raw_shots is None else 3):  # no attribute but these
-        return _plain_slot(index, raw_type, shots)
+        # Plain slots repeat from unit to unit of a design; one shared (frozen) object per
+        # distinct slot keeps a large file's model small and saves building it again.
+        key = (index, raw_type, shots)
+        plain = ctx.plain_slots.get(key)
+        if plain is None:
+            plain = ctx.plain_slots[key] = _plain_slot(index, raw_type, shots)
+        return plain
     a = dict(_items(el))
     get = a.get
     return build(

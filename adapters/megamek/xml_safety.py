@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from lxml import etree
 
@@ -55,6 +55,16 @@ class ReadLimits:
 DEFAULT_LIMITS = ReadLimits()
 
 
+def limits_for(max_bytes: int) -> ReadLimits:
+    """The limits for a file of up to ``max_bytes``: the element budget grows with the size
+    past the default's (a MegaMek element takes 45 bytes or more; this allows one per 32)."""
+    if max_bytes <= DEFAULT_LIMITS.max_bytes:
+        return ReadLimits(max_bytes=max_bytes)
+    return ReadLimits(
+        max_bytes=max_bytes, max_elements=max(DEFAULT_LIMITS.max_elements, max_bytes // 32)
+    )
+
+
 @dataclass(frozen=True)
 class SafeDocument:
     root: etree._Element
@@ -65,7 +75,8 @@ def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-def _decode(data: bytes, notices: list[Notice]) -> str:
+def decode_untrusted(data: bytes, notices: list[Notice]) -> str:
+    """The text of a file's bytes: UTF-8, else Windows-1252 with a notice."""
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:
@@ -93,6 +104,74 @@ def _refuse(
     return MulReadError(FilePosition(path, line, column), problem, hint, refused=True)
 
 
+def refuse_unreadable(data: bytes, path: str, max_bytes: int) -> None:
+    """The checks made before any parsing: the size cap and an empty file."""
+    if len(data) > max_bytes:
+        raise _refuse(
+            path,
+            f"file is {len(data):,} bytes, over the {max_bytes:,}-byte limit",
+            "this is not a MegaMek unit list; raise the limit only if you trust the file "
+            "(--max-file-mb)",
+        )
+    # Same test as ``not data.strip()`` without copying the whole file: isspace() stops at the
+    # first non-blank byte.
+    if not data or data.isspace():
+        raise MulReadError(
+            FilePosition(path, 1, 1),
+            "file is empty",
+            "MegaMek may still be writing it; wait until it is complete, or save it again",
+        )
+
+
+def refuse_dtd(path: str, declared: str, line: int, column: int) -> MulReadError:
+    return _refuse(
+        path,
+        f"document declares <!{declared}>; DTDs and entities are refused",
+        "MegaMek never writes one; the file was altered or is not from MegaMek",
+        line,
+        column,
+    )
+
+
+def stray_ampersand_notice(line: int, count: int) -> Notice:
+    message = f"{count} unescaped '&' (MegaMek does not escape names) read as literal text"
+    return Notice(line, message)
+
+
+class SafeParserOptions(TypedDict):
+    resolve_entities: bool
+    no_network: bool
+    load_dtd: bool
+    dtd_validation: bool
+    huge_tree: bool
+    remove_pis: bool
+    collect_ids: bool
+
+
+def safe_parser_options() -> SafeParserOptions:
+    """lxml parser options for untrusted bytes: no entities, network, DTD or PIs."""
+    return SafeParserOptions(
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        dtd_validation=False,
+        huge_tree=False,
+        remove_pis=True,
+        collect_ids=False,
+    )
+
+
+def syntax_error(exc: etree.XMLSyntaxError, last_line: int, path: str) -> MulReadError:
+    """The refusal of a document that is not well-formed; ``last_line`` is its last non-blank
+    line (an error there means the document simply stops: a half-written file)."""
+    line, column = exc.position
+    return MulReadError(
+        FilePosition(path, line, column),
+        f"not well-formed XML: {exc.msg}",
+        _hint_for(exc, at_end=line >= last_line),
+    )
+
+
 def parse_untrusted_xml(
     data: bytes,
     path: str,
@@ -103,34 +182,15 @@ def parse_untrusted_xml(
     """Parse ``data`` strictly and safely, or raise :class:`MulReadError`.
 
     ``max_bytes`` overrides ``limits.max_bytes`` (the callers' historical knob)."""
-    if max_bytes is None:
-        max_bytes = limits.max_bytes
-    if len(data) > max_bytes:
-        raise _refuse(
-            path,
-            f"file is {len(data):,} bytes, over the {max_bytes:,}-byte limit",
-            "this is not a MegaMek unit list; raise the limit only if you trust the file",
-        )
-    # Same test as ``not data.strip()`` without copying the whole file: isspace() stops at the
-    # first non-blank byte.
-    if not data or data.isspace():
-        raise MulReadError(
-            FilePosition(path, 1, 1),
-            "file is empty",
-            "MegaMek may still be writing it; wait until it is complete, or save it again",
-        )
+    refuse_unreadable(data, path, limits.max_bytes if max_bytes is None else max_bytes)
     notices: list[Notice] = []
-    text = _decode(data, notices)
+    text = decode_untrusted(data, notices)
     # Every refused declaration starts with "<!"; a plain substring scan is much faster than the
     # case-insensitive pattern, which then runs only on files with comments or CDATA.
     dtd = _DTD.search(text) if "<!" in text else None
     if dtd:
-        raise _refuse(
-            path,
-            f"document declares <!{dtd.group(1)}>; DTDs and entities are refused",
-            "MegaMek never writes one; the file was altered or is not from MegaMek",
-            _line_of(text, dtd.start()),
-            _column_of(text, dtd.start()),
+        raise refuse_dtd(
+            path, dtd.group(1), _line_of(text, dtd.start()), _column_of(text, dtd.start())
         )
     # The declaration may name an encoding we already decoded; drop it (keeping line numbers) so
     # lxml parses the text we re-encode as UTF-8.
@@ -138,33 +198,13 @@ def parse_untrusted_xml(
     stray = _STRAY_AMPERSAND.search(text) if "&" in text else None
     if stray:
         count = len(_STRAY_AMPERSAND.findall(text))
-        notices.append(
-            Notice(
-                _line_of(text, stray.start()),
-                f"{count} unescaped '&' (MegaMek does not escape names) read as literal text",
-            )
-        )
+        notices.append(stray_ampersand_notice(_line_of(text, stray.start()), count))
         text = _STRAY_AMPERSAND.sub("&amp;", text)
-    parser = etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        huge_tree=False,
-        remove_pis=True,
-        collect_ids=False,
-    )
+    parser = etree.XMLParser(**safe_parser_options())
     try:
         root = etree.fromstring(text.encode("utf-8"), parser)
     except etree.XMLSyntaxError as exc:
-        line, column = exc.position
-        # An error on the last line means the document simply stops: a half-written file.
-        at_end = line >= text.rstrip().count("\n") + 1
-        raise MulReadError(
-            FilePosition(path, line, column),
-            f"not well-formed XML: {exc.msg}",
-            _hint_for(exc, at_end=at_end),
-        ) from None
+        raise syntax_error(exc, text.rstrip().count("\n") + 1, path) from None
     _check_shape(root, path, len(data), limits)
     return SafeDocument(root, tuple(notices))
 
@@ -188,16 +228,58 @@ def _check_shape(root: etree._Element, path: str, size: int, limits: ReadLimits)
     Python loop over elements and no ``items()``, whose cost is what the limits bound."""
     # An element takes at least 4 bytes ("<a/>"; no entity is expanded), so a file under
     # 4 bytes per allowed element cannot hold too many: the count is skipped then.
-    elements = _xpath("count(//*)")(root) if size >= 4 * limits.max_elements else 0.0
-    if isinstance(elements, float) and elements > limits.max_elements:
+    check_subtree_shape(
+        root, path, size, limits, depth=1, count=size >= 4 * limits.max_elements, counted=0
+    )
+
+
+def shape_within_limits(node: etree._Element, limits: ReadLimits, *, depth: int) -> bool:
+    """Whether ``node``'s subtree (``node`` at ``depth``) keeps the attribute, depth and text
+    limits, in one XPath run: a streamed read asks this of every entity, and only on a "no"
+    runs :func:`check_subtree_shape` for the refusal (which checks in a fixed order)."""
+    cap = limits.max_text_chars
+    found = _xpath_first(
+        node,
+        f"descendant-or-self::*[@*[{limits.max_attributes + 1}]]"
+        f" | self::*{'/*' * (limits.max_depth + 1 - depth)}"
+        f" | descendant::text()[string-length(.) > {cap}]"
+        f" | descendant-or-self::*/@*[string-length(.) > {cap}]",
+    )
+    return found is None
+
+
+def count_descendants(node: etree._Element) -> int:
+    counted = _xpath("count(descendant::*)")(node)
+    return int(counted) if isinstance(counted, float) else 0
+
+
+def check_subtree_shape(
+    node: etree._Element,
+    path: str,
+    size: int,
+    limits: ReadLimits,
+    *,
+    depth: int,
+    count: bool,
+    counted: int,
+) -> int:
+    """Refuse ``node``'s subtree (``node`` at ``depth``; the root is 1) if no MegaMek file has
+    its shape. ``counted`` elements were already read elsewhere in the document (a streamed read
+    checks one entity at a time); returns the elements in the subtree, ``node`` included, when
+    ``count`` asks for them (0 otherwise)."""
+    elements = _xpath("count(descendant-or-self::*)")(node) if count else 0.0
+    total = counted + int(elements) if isinstance(elements, float) else counted
+    if total > limits.max_elements:
         raise _refuse(
             path,
-            f"document has {int(elements):,} elements, over the {limits.max_elements:,} limit",
+            # Below the root this is a streamed read's count so far, not the whole document's.
+            f"document has {'at least ' if depth > 1 else ''}{total:,} elements, over the "
+            f"{limits.max_elements:,} limit",
             _OVER_LIMIT_HINT,
         )
     # "has an attribute number N+1" is "has more than N attributes", and libxml2 answers it
     # without counting every element's attributes (a third of the checks' time on small files).
-    crowded = _xpath_first(root, f"//*[@*[{limits.max_attributes + 1}]]")
+    crowded = _xpath_first(node, f"descendant-or-self::*[@*[{limits.max_attributes + 1}]]")
     if crowded is not None:
         raise _refuse(
             path,
@@ -206,7 +288,7 @@ def _check_shape(root: etree._Element, path: str, size: int, limits: ReadLimits)
             _OVER_LIMIT_HINT,
             _source_line(crowded),
         )
-    deep = _xpath_first(root, "/*" * (limits.max_depth + 1))
+    deep = _xpath_first(node, "self::*" + "/*" * (limits.max_depth + 1 - depth))
     if deep is not None:
         raise _refuse(
             path,
@@ -215,19 +297,19 @@ def _check_shape(root: etree._Element, path: str, size: int, limits: ReadLimits)
             _source_line(deep),
         )
     cap = limits.max_text_chars
-    if size <= cap:
-        return  # no text can be longer than the file: spare the two scans below
-    long_text = _xpath_first(root, f"//text()[string-length(.) > {cap}]")
-    long_value = _xpath_first(root, f"//@*[string-length(.) > {cap}]")
-    for found, what in ((long_text, "a text"), (long_value, "an attribute value")):
-        if found is not None:
-            owner = found.getparent()
-            raise _refuse(
-                path,
-                f"{what} of {len(found):,} characters, over the {cap:,} limit",
-                _OVER_LIMIT_HINT,
-                _source_line(owner) if owner is not None else None,
-            )
+    if size > cap:  # no text can be longer than the file: else spare the two scans below
+        long_text = _xpath_first(node, f"descendant::text()[string-length(.) > {cap}]")
+        long_value = _xpath_first(node, f"descendant-or-self::*/@*[string-length(.) > {cap}]")
+        for found, what in ((long_text, "a text"), (long_value, "an attribute value")):
+            if found is not None:
+                owner = found.getparent()
+                raise _refuse(
+                    path,
+                    f"{what} of {len(found):,} characters, over the {cap:,} limit",
+                    _OVER_LIMIT_HINT,
+                    _source_line(owner) if owner is not None else None,
+                )
+    return int(elements) if isinstance(elements, float) else 0
 
 
 def _source_line(element: etree._Element) -> int | None:

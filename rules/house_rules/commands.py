@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from mekref.rules.house_rules.advancement import SkillCost
 from mekref.rules.messages import Command, RefereeNote, command_type
 
 
@@ -20,6 +21,39 @@ class AddPilot(Command):
     name: str
     #: None: roll the starting experience (line 153).
     starting_xp: int | None = None
+    #: The pilot's skills (a new MechWarrior's are 7 and 7, line 153). Left out: not on record,
+    #: and experience cannot be spent until HRSetPilotSkills gives them (ruling HOUSE-24).
+    piloting: int | None = None
+    gunnery: int | None = None
+    #: A LAM pilot pays 6 XP more for each point of Piloting (line 104).
+    lam: bool = False
+
+
+@command_type("HRSetPilotSkills")
+@dataclass(frozen=True, kw_only=True)
+class SetPilotSkills(Command):
+    """Put on record the skills of a pilot who has none (added without them)."""
+
+    pilot_id: str
+    piloting: int
+    gunnery: int
+
+
+@command_type("HRSkillCosts")
+@dataclass(frozen=True, kw_only=True)
+class SkillCosts(Command):
+    """The group's experience cost of each skill step (the text's table is missing, L153)."""
+
+    costs: tuple[SkillCost, ...]
+
+
+@command_type("HRSpendExperience")
+@dataclass(frozen=True, kw_only=True)
+class SpendExperience(Command):
+    """Lower one skill of a pilot by one point, paying its cost in experience (L153, L104)."""
+
+    pilot_id: str
+    skill: str = field(metadata={"allowed": ("piloting", "gunnery")})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -48,9 +82,11 @@ class ReturnFromRehabilitation(Command):
 class MoraleTestCommand(Command):
     unit_id: str
     turn: int
-    skill: str  # "Green", "Regular", "Veteran", "Elite"
+    #: "Green", "Regular", "Veteran", "Elite"; empty: the rank of ``pilot_id`` (HOUSE-27).
+    skill: str = ""
     nationality: str  # "Kuritan" ... "Word of Blake"
     situations: tuple[str, ...] = ()  # keys of the situation rows ("force_50", "inferno" ...)
+    pilot_id: str = ""  # the unit's MechWarrior, whose rank gives the skill (HOUSE-27)
 
 
 @command_type("HRRandomDamage")
@@ -113,11 +149,78 @@ class RepairAttempt(Command):
     part_id: str
     job: str  # "repair" or "replace"
     team_id: str
-    rating: str  # "green", "regular", "veteran", "elite"
+    #: "green", "regular", "veteran", "elite"; empty: the rating of ``technician_id``.
+    rating: str = field(
+        default="",
+        metadata={"allowed": ("", "green", "regular", "veteran", "elite")},
+    )
     target_number: int  # before the cumulative Elite modifier
+    #: The team's technician: their rating is their MechWarrior's rank (L168, HOUSE-28).
+    technician_id: str = ""
 
 
 @command_type("HRExchangeFluctuation")
 @dataclass(frozen=True, kw_only=True)
 class ExchangeFluctuation(Command):
     currency: str
+
+
+@command_type("HRAddTechnician")
+@dataclass(frozen=True, kw_only=True)
+class AddTechnician(Command):
+    """A technician joins, working for one MechWarrior, whose rank is their skill (L168)."""
+
+    tech_id: str
+    name: str
+    pilot_id: str
+
+
+@command_type("HRTechnicianFeat")
+@dataclass(frozen=True, kw_only=True)
+class TechnicianFeat(Command):
+    """An exceptional feat of repair: 1 XP to the technician (L168)."""
+
+    tech_id: str
+    #: "rebuild" (a severely damaged 'Mech) or "customization" (a major one).
+    feat: str = field(metadata={"allowed": ("rebuild", "customization")})
+    unit_id: str
+    omnimech: bool = False  # an OmniMech's customization earns nothing
+
+
+@command_type("HRAddSupportStaff")
+@dataclass(frozen=True, kw_only=True)
+class AddSupportStaff(Command):
+    """Support personnel join (L170); technicians join with HRAddTechnician."""
+
+    person_id: str
+    name: str
+    role: str  # e.g. "administrator", "astech", "medic" (medics earn no contract XP)
+
+
+@command_type("HRContractServed")
+@dataclass(frozen=True, kw_only=True)
+class ContractServed(Command):
+    """A contract ends: 1 XP to each support person who served during it (L170)."""
+
+    contract_id: str
+    served: tuple[str, ...]
+
+
+@command_type("HRMaintenanceCheck")
+@dataclass(frozen=True, kw_only=True)
+class MaintenanceCheck(Command):
+    """A maintenance check with the house modifiers (L94): 2d6 against the target number."""
+
+    unit_id: str  # the unit (or part) maintained
+    #: The standard target number (technician skill and standard modifiers), before the -3.
+    target_number: int = field(
+        metadata={"doc": "the standard TN (technician skill and modifiers), before the house -3"}
+    )
+    #: Its quality grade A (worst) to F (best); empty: the grade its last check left.
+    quality: str = field(
+        default="",
+        metadata={
+            "allowed": ("", "A", "B", "C", "D", "E", "F"),
+            "doc": "A worst to F best; empty: the grade the last check left",
+        },
+    )

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from mekref.rules.house_rules import events as e
+from mekref.rules.house_rules.advancement import rank_name
 from mekref.rules.house_rules.random_damage import PreBattleDamage
 from mekref.rules.kernel import describe_fields
 from mekref.rules.messages import Event
@@ -101,9 +102,88 @@ def _repair(x: e.RepairAttempted) -> str:
     )
 
 
+def _joined(x: e.PilotJoined) -> str:
+    words = f"pilot {x.name} ({x.pilot_id}) joins with {x.xp} XP"
+    if x.piloting is None or x.gunnery is None:
+        return (
+            words + "; Piloting and Gunnery not given: not on record, no experience can be spent "
+            "until they are set (HRSetPilotSkills)"
+        )
+    rank = rank_name(x.piloting, x.gunnery)
+    lam = ", a LAM pilot (+6 XP per Piloting point)" if x.lam else ""
+    return words + f", Piloting {x.piloting}, Gunnery {x.gunnery} ({rank}){lam}"
+
+
+def _improved(x: e.SkillImproved) -> str:
+    cost = f"{x.base_xp + x.lam_xp} XP" + (
+        f" ({x.base_xp} + {x.lam_xp} for a LAM pilot)" if x.lam_xp else ""
+    )
+    rank = (
+        f"; rank {x.rank_before} -> {x.rank_after}"
+        if x.rank_after != x.rank_before
+        else f"; still {x.rank_after}"
+    )
+    return (
+        f"{x.pilot_id} improves {x.skill.title()} {x.before} -> {x.after} for {cost}, "
+        f"{x.xp_left} XP left{rank}"
+    )
+
+
+def _costs(x: e.SkillCostsSet) -> str:
+    steps = ", ".join(f"{c.skill.title()} to {c.to_level}: {c.xp} XP" for c in x.costs)
+    return f"skill costs set: {steps}"
+
+
+def _contract(x: e.ContractServedDone) -> str:
+    parts = [
+        f"{g.person_id} {g.xp_gained:+d} XP" if g.xp_gained else f"{g.person_id} none (medic)"
+        for g in x.gains
+    ]
+    return f"contract {x.contract_id} served: " + ("; ".join(parts) or "nobody listed")
+
+
+def _maintenance(x: e.MaintenanceChecked) -> str:
+    r = x.result
+    margin = f"margin {r.margin:+d}"
+    if r.quality_after != r.quality_before:
+        better = r.quality_after > r.quality_before
+        quality = (
+            f"quality {r.quality_before} -> {r.quality_after} ({'better' if better else 'worse'})"
+        )
+    else:
+        quality = f"quality stays {r.quality_after}"
+    if r.improve_needed is not None and r.quality_after <= r.quality_before:
+        quality += f" (better needed {r.improve_needed:+d})"
+    if r.destroyed:
+        damage = f"; {r.damage} damage points: the part is destroyed"
+    elif r.damage:
+        damage = f"; {r.damage} damage point{'s' if r.damage != 1 else ''}"
+    else:
+        damage = "; no damage"
+    return (
+        f"{r.unit_id} maintenance: {r.roll} against {r.target} "
+        f"({r.base_target}, house {r.target - r.base_target:+d}), {margin}: {quality}{damage}"
+    )
+
+
 _WORDS: dict[type[Event], Callable[[Any], str]] = {
     e.SetUpDone: lambda x: "house rules set up",
-    e.PilotJoined: lambda x: f"pilot {x.name} ({x.pilot_id}) joins with {x.xp} XP",
+    e.PilotJoined: _joined,
+    e.PilotSkillsSet: lambda x: (
+        f"pilot {x.pilot_id}: Piloting {x.piloting}, Gunnery {x.gunnery} on record ({x.rank})"
+    ),
+    e.SkillCostsSet: _costs,
+    e.SkillImproved: _improved,
+    e.TechnicianJoined: lambda x: (
+        f"technician {x.name} ({x.tech_id}) joins, working for {x.pilot_id} "
+        "(skill follows that MechWarrior's rank)"
+    ),
+    e.TechnicianFeatDone: lambda x: (
+        f"technician {x.tech_id}: {x.feat} of {x.unit_id}, +{x.xp_gained} XP"
+    ),
+    e.SupportJoined: lambda x: f"{x.role} {x.name} ({x.person_id}) joins the support staff",
+    e.ContractServedDone: _contract,
+    e.MaintenanceChecked: _maintenance,
     e.BattleReported: _reported,
     e.PilotReturned: lambda x: f"pilot {x.pilot_id} returns to duty ({x.note.reason})",
     e.MoraleTested: _morale,

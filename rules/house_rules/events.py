@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.house_rules.acquisition import Acquisition, Bid
+from mekref.rules.house_rules.advancement import SkillCost
+from mekref.rules.house_rules.maintenance import MaintenanceResult
 from mekref.rules.house_rules.mapsheets import Battlefield
 from mekref.rules.house_rules.missions import MissionRoll
 from mekref.rules.house_rules.morale import MoraleTest
@@ -29,6 +32,39 @@ class PilotJoined(Event):
     pilot_id: str
     name: str
     xp: int
+    # Added later: logs written before had no skills (the pilot's are then not on record).
+    piloting: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    gunnery: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    lam: bool = field(default=False, metadata=OMIT_IF_DEFAULT)
+
+
+@event_type("HRPilotSkillsSet")
+@dataclass(frozen=True, kw_only=True)
+class PilotSkillsSet(Event):
+    pilot_id: str
+    piloting: int
+    gunnery: int
+    rank: str
+
+
+@event_type("HRSkillCostsSet")
+@dataclass(frozen=True, kw_only=True)
+class SkillCostsSet(Event):
+    costs: tuple[SkillCost, ...]
+
+
+@event_type("HRSkillImproved")
+@dataclass(frozen=True, kw_only=True)
+class SkillImproved(Event):
+    pilot_id: str
+    skill: str
+    before: int
+    after: int
+    base_xp: int  # the group's cost of the step
+    lam_xp: int  # line 104's extra for a LAM pilot
+    xp_left: int
+    rank_before: str
+    rank_after: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -116,3 +152,47 @@ class RepairAttempted(Event):
 class ExchangeRateSet(Event):
     currency: str
     c_bills: Fraction
+
+
+@event_type("HRTechnicianJoined")
+@dataclass(frozen=True, kw_only=True)
+class TechnicianJoined(Event):
+    tech_id: str
+    name: str
+    pilot_id: str
+
+
+@event_type("HRTechnicianFeatDone")
+@dataclass(frozen=True, kw_only=True)
+class TechnicianFeatDone(Event):
+    tech_id: str
+    feat: str
+    unit_id: str
+    xp_gained: int
+
+
+@event_type("HRSupportJoined")
+@dataclass(frozen=True, kw_only=True)
+class SupportJoined(Event):
+    person_id: str
+    name: str
+    role: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContractXp:
+    person_id: str
+    xp_gained: int  # 0 for a medic (line 170)
+
+
+@event_type("HRContractServedDone")
+@dataclass(frozen=True, kw_only=True)
+class ContractServedDone(Event):
+    contract_id: str
+    gains: tuple[ContractXp, ...]
+
+
+@event_type("HRMaintenanceChecked")
+@dataclass(frozen=True, kw_only=True)
+class MaintenanceChecked(Event):
+    result: MaintenanceResult

@@ -16,11 +16,22 @@ from mekref.rules.dice import Dice
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
 from mekref.rules.house_rules.acquisition import acquire, buy
+from mekref.rules.house_rules.advancement import (
+    check_costs,
+    check_level,
+    contract_xp,
+    morale_skill_for,
+    price_step,
+    rank_name,
+    technician_feat_xp,
+    technician_rating,
+)
 from mekref.rules.house_rules.currency import fluctuate
 from mekref.rules.house_rules.describe import describe
+from mekref.rules.house_rules.maintenance import check_quality, maintenance_check
 from mekref.rules.house_rules.mapsheets import roll_battlefield
 from mekref.rules.house_rules.missions import roll_mission
-from mekref.rules.house_rules.model import HouseState, PartJob, Pilot
+from mekref.rules.house_rules.model import HouseState, PartJob, Pilot, SupportPerson, Technician
 from mekref.rules.house_rules.morale import morale_test
 from mekref.rules.house_rules.pilots import (
     PilotStatus,
@@ -29,7 +40,13 @@ from mekref.rules.house_rules.pilots import (
     xp_per_battle,
 )
 from mekref.rules.house_rules.random_damage import roll_pre_battle_damage
-from mekref.rules.house_rules.repairs import Attempt, botch_mark, check_rating, may_attempt
+from mekref.rules.house_rules.repairs import (
+    Attempt,
+    Rating,
+    botch_mark,
+    check_rating,
+    may_attempt,
+)
 from mekref.rules.house_rules.retreat import roll_retreat
 from mekref.rules.house_rules.summary import summarize
 from mekref.rules.house_rules.table_loader import load_tables
@@ -48,15 +65,182 @@ def _set_up(state: HouseState, cmd: c.SetUp, dice: Dice) -> list[Event]:
     return [e.SetUpDone(seed=cmd.seed, actor=cmd.actor)]
 
 
+def _skills(piloting: int | None, gunnery: int | None) -> tuple[int | None, int | None]:
+    """Both skills or neither (ruling HOUSE-24: a pilot without them is marked unknown)."""
+    if (piloting is None) != (gunnery is None):
+        raise Refusal(
+            "half_skills",
+            "give both piloting and gunnery, or neither (a new MechWarrior has 7 and 7, line 153)",
+            load_tables().rule("experience", "start").ref,
+        )
+    if piloting is None or gunnery is None:
+        return None, None
+    return check_level("piloting", piloting), check_level("gunnery", gunnery)
+
+
 def _add_pilot(state: HouseState, cmd: c.AddPilot, dice: Dice) -> list[Event]:
     if cmd.pilot_id in state.pilots:
         raise Refusal("duplicate_pilot", f"pilot {cmd.pilot_id!r} is already on the roster")
+    piloting, gunnery = _skills(cmd.piloting, cmd.gunnery)
     if cmd.starting_xp is not None:
         if cmd.starting_xp < 0:
             raise Refusal("bad_xp", "experience cannot be negative")
-        return [e.PilotJoined(pilot_id=cmd.pilot_id, name=cmd.name, xp=cmd.starting_xp)]
+        return [
+            e.PilotJoined(
+                pilot_id=cmd.pilot_id,
+                name=cmd.name,
+                xp=cmd.starting_xp,
+                piloting=piloting,
+                gunnery=gunnery,
+                lam=cmd.lam,
+            )
+        ]
     start, rolls, _ = roll_starting_xp(dice, cmd.pilot_id)
-    return [e.PilotJoined(pilot_id=cmd.pilot_id, name=cmd.name, xp=start.xp, rolls=rolls)]
+    return [
+        e.PilotJoined(
+            pilot_id=cmd.pilot_id,
+            name=cmd.name,
+            xp=start.xp,
+            piloting=piloting,
+            gunnery=gunnery,
+            lam=cmd.lam,
+            rolls=rolls,
+        )
+    ]
+
+
+def _set_skills(state: HouseState, cmd: c.SetPilotSkills, dice: Dice) -> list[Event]:
+    pilot = _pilot(state, cmd.pilot_id)
+    if pilot.piloting is not None:
+        raise Refusal(
+            "skills_on_record",
+            f"pilot {cmd.pilot_id!r} already has Piloting {pilot.piloting} and Gunnery "
+            f"{pilot.gunnery}: skills change by spending experience (HRSpendExperience)",
+            load_tables().rule("experience", "start").ref,
+        )
+    piloting, gunnery = _skills(cmd.piloting, cmd.gunnery)
+    assert piloting is not None and gunnery is not None
+    rank = rank_name(piloting, gunnery)
+    assert rank is not None
+    return [e.PilotSkillsSet(pilot_id=cmd.pilot_id, piloting=piloting, gunnery=gunnery, rank=rank)]
+
+
+def _skill_costs(state: HouseState, cmd: c.SkillCosts, dice: Dice) -> list[Event]:
+    return [e.SkillCostsSet(costs=check_costs(cmd.costs))]
+
+
+def _spend(state: HouseState, cmd: c.SpendExperience, dice: Dice) -> list[Event]:
+    """Line 153: experience "may be spent on the piloting and gunnery skill"; line 104: a LAM
+    pilot pays 6 more for each point of Piloting. One point per command; ruling HOUSE-26: only
+    pilots still on the roster (not retired or dead) spend."""
+    pilot = _pilot(state, cmd.pilot_id)
+    if pilot.status in (PilotStatus.RETIRED, PilotStatus.KILLED):
+        raise Refusal("cannot_spend", f"pilot {cmd.pilot_id!r} is {pilot.status}")
+    if pilot.piloting is None or pilot.gunnery is None:
+        raise Refusal(
+            "skills_unknown",
+            f"pilot {cmd.pilot_id!r} has no Piloting/Gunnery on record: set them first "
+            "(HRSetPilotSkills)",
+        )
+    skill = cmd.skill.strip().lower()
+    current = pilot.piloting if skill == "piloting" else pilot.gunnery
+    step = price_step(state.skill_costs, skill, current, pilot.lam)
+    if step.total > pilot.xp:
+        raise Refusal(
+            "not_enough_xp",
+            f"pilot {cmd.pilot_id!r} has {pilot.xp} XP; {step.skill} {step.before} -> "
+            f"{step.after} costs {step.total}",
+        )
+    piloting = step.after if step.skill == "piloting" else pilot.piloting
+    gunnery = step.after if step.skill == "gunnery" else pilot.gunnery
+    before = rank_name(pilot.piloting, pilot.gunnery)
+    after = rank_name(piloting, gunnery)
+    assert before is not None and after is not None
+    return [
+        e.SkillImproved(
+            pilot_id=cmd.pilot_id,
+            skill=step.skill,
+            before=step.before,
+            after=step.after,
+            base_xp=step.base_xp,
+            lam_xp=step.lam_xp,
+            xp_left=pilot.xp - step.total,
+            rank_before=before,
+            rank_after=after,
+        )
+    ]
+
+
+def _add_technician(state: HouseState, cmd: c.AddTechnician, dice: Dice) -> list[Event]:
+    if cmd.tech_id in state.technicians or cmd.tech_id in state.support:
+        raise Refusal("duplicate_staff", f"{cmd.tech_id!r} is already on the staff")
+    _pilot(state, cmd.pilot_id)
+    return [e.TechnicianJoined(tech_id=cmd.tech_id, name=cmd.name, pilot_id=cmd.pilot_id)]
+
+
+def _technician_feat(state: HouseState, cmd: c.TechnicianFeat, dice: Dice) -> list[Event]:
+    if cmd.tech_id not in state.technicians:
+        raise Refusal("unknown_technician", f"no technician {cmd.tech_id!r}")
+    gained = technician_feat_xp(cmd.feat, cmd.omnimech)
+    return [
+        e.TechnicianFeatDone(
+            tech_id=cmd.tech_id, feat=cmd.feat, unit_id=cmd.unit_id, xp_gained=gained
+        )
+    ]
+
+
+def _add_support(state: HouseState, cmd: c.AddSupportStaff, dice: Dice) -> list[Event]:
+    if cmd.person_id in state.support or cmd.person_id in state.technicians:
+        raise Refusal("duplicate_staff", f"{cmd.person_id!r} is already on the staff")
+    role = cmd.role.strip().lower()
+    if not role:
+        raise Refusal("no_role", "give the person's role (administrator, astech, medic ...)")
+    if role == "technician":
+        raise Refusal(
+            "technician_role",
+            "technicians follow their MechWarrior and earn by feats (line 168): HRAddTechnician",
+            load_tables().rule("experience", "technician").ref,
+        )
+    return [e.SupportJoined(person_id=cmd.person_id, name=cmd.name, role=role)]
+
+
+def _contract(state: HouseState, cmd: c.ContractServed, dice: Dice) -> list[Event]:
+    """Line 170, ruling HOUSE-29: the referee lists who served; medics are listed but gain
+    nothing, technicians are refused (they earn by feats, line 168)."""
+    if len(set(cmd.served)) != len(cmd.served):
+        raise Refusal("duplicate_staff", "a person is listed twice")
+    rule = load_tables().rule("experience", "support")
+    gains: list[e.ContractXp] = []
+    for person_id in cmd.served:
+        if person_id in state.technicians:
+            raise Refusal(
+                "technician_contract",
+                f"{person_id!r} is a technician: technicians earn no contract XP",
+                rule.ref,
+            )
+        person = state.support.get(person_id)
+        if person is None:
+            raise Refusal("unknown_staff", f"no support person {person_id!r} (HRAddSupportStaff)")
+        gains.append(e.ContractXp(person_id=person_id, xp_gained=contract_xp(person.role)))
+    return [e.ContractServedDone(contract_id=cmd.contract_id, gains=tuple(gains))]
+
+
+def _maintenance(state: HouseState, cmd: c.MaintenanceCheck, dice: Dice) -> list[Event]:
+    quality = cmd.quality or state.quality.get(cmd.unit_id, "")
+    if not quality:
+        raise Refusal(
+            "no_quality",
+            f"{cmd.unit_id!r} has no quality grade on record: give quality (A worst to F best)",
+            load_tables().rule("repairs", "maintenance").ref,
+        )
+    result, roll, _ = maintenance_check(
+        dice,
+        cmd.unit_id,
+        check_quality(quality),
+        cmd.target_number,
+        state.maintenance_checks + 1,
+    )
+    return [e.MaintenanceChecked(result=result, rolls=(roll,))]
 
 
 def _pilot(state: HouseState, pilot_id: str) -> Pilot:
@@ -124,9 +308,19 @@ def _return(state: HouseState, cmd: c.ReturnFromRehabilitation, dice: Dice) -> l
 def _morale(state: HouseState, cmd: c.MoraleTestCommand, dice: Dice) -> list[Event]:
     if cmd.unit_id in state.morale_exempt:
         raise Refusal("no_more_morale", f"unit {cmd.unit_id!r} no longer makes morale checks")
-    test, roll, _ = morale_test(
-        dice, cmd.unit_id, cmd.turn, cmd.skill, cmd.nationality, cmd.situations
-    )
+    skill = cmd.skill
+    if cmd.pilot_id:
+        pilot = _pilot(state, cmd.pilot_id)
+        ranked = morale_skill_for(rank_name(pilot.piloting, pilot.gunnery), cmd.pilot_id)
+        if skill and skill != ranked:
+            raise Refusal(
+                "skill_mismatch",
+                f"pilot {cmd.pilot_id!r} is {ranked}, not {skill}: give one of skill or pilot_id",
+            )
+        skill = ranked
+    if not skill:
+        raise Refusal("no_skill", "give the unit's skill (Green ... Elite) or its pilot_id")
+    test, roll, _ = morale_test(dice, cmd.unit_id, cmd.turn, skill, cmd.nationality, cmd.situations)
     return [e.MoraleTested(test=test, rolls=(roll,))]
 
 
@@ -185,8 +379,37 @@ def _mission(state: HouseState, cmd: c.MissionRollCommand, dice: Dice) -> list[E
     return [e.MissionRolled(result=result, rolls=rolls)]
 
 
+def _team_rating(state: HouseState, cmd: c.RepairAttempt) -> Rating:
+    """The rating named, or the technician's: their MechWarrior's rank (line 168, HOUSE-28)."""
+    if not cmd.technician_id:
+        if not cmd.rating:
+            raise Refusal("no_rating", "give the team's rating or its technician_id")
+        return check_rating(cmd.rating)
+    tech = state.technicians.get(cmd.technician_id)
+    if tech is None:
+        raise Refusal("unknown_technician", f"no technician {cmd.technician_id!r}")
+    pilot = _pilot(state, tech.pilot_id)
+    rank = rank_name(pilot.piloting, pilot.gunnery)
+    rating = technician_rating(rank)
+    if rating is None:
+        raise Refusal(
+            "no_technician_rating",
+            f"technician {cmd.technician_id!r} has no rating: their MechWarrior "
+            f"{tech.pilot_id!r} is {rank or 'not on record'}; give the rating",
+            load_tables().rule("experience", "technician").ref,
+        )
+    if cmd.rating and check_rating(cmd.rating) is not rating:
+        raise Refusal(
+            "rating_mismatch",
+            f"technician {cmd.technician_id!r} is {rating.name.title()} (as {tech.pilot_id}), "
+            f"not {cmd.rating}",
+            load_tables().rule("experience", "technician").ref,
+        )
+    return rating
+
+
 def _repair(state: HouseState, cmd: c.RepairAttempt, dice: Dice) -> list[Event]:
-    rating = check_rating(cmd.rating)
+    rating = _team_rating(state, cmd)
     job = state.jobs.get(cmd.part_id)
     if job is not None and job.job != cmd.job:
         raise Refusal("wrong_job", f"part {cmd.part_id!r} is a {job.job} job")
@@ -232,6 +455,14 @@ DECIDERS: dict[type[Command], Callable[[HouseState, Any, Dice], list[Event]]] = 
     c.MissionRollCommand: _mission,
     c.RepairAttempt: _repair,
     c.ExchangeFluctuation: _exchange,
+    c.SetPilotSkills: _set_skills,
+    c.SkillCosts: _skill_costs,
+    c.SpendExperience: _spend,
+    c.AddTechnician: _add_technician,
+    c.TechnicianFeat: _technician_feat,
+    c.AddSupportStaff: _add_support,
+    c.ContractServed: _contract,
+    c.MaintenanceCheck: _maintenance,
 }
 
 
@@ -274,8 +505,67 @@ def _repair_attempted(state: HouseState, ev: e.RepairAttempted) -> HouseState:
 
 
 def _joined(state: HouseState, ev: e.PilotJoined) -> HouseState:
-    pilot = Pilot(pilot_id=ev.pilot_id, name=ev.name, xp=ev.xp)
+    pilot = Pilot(
+        pilot_id=ev.pilot_id,
+        name=ev.name,
+        xp=ev.xp,
+        piloting=ev.piloting,
+        gunnery=ev.gunnery,
+        lam=ev.lam,
+    )
     return replace(state, pilots={**state.pilots, ev.pilot_id: pilot})
+
+
+def _skills_set(state: HouseState, ev: e.PilotSkillsSet) -> HouseState:
+    pilot = replace(state.pilots[ev.pilot_id], piloting=ev.piloting, gunnery=ev.gunnery)
+    return replace(state, pilots={**state.pilots, ev.pilot_id: pilot})
+
+
+def _improved(state: HouseState, ev: e.SkillImproved) -> HouseState:
+    pilot = state.pilots[ev.pilot_id]
+    cost = ev.base_xp + ev.lam_xp
+    pilot = replace(
+        pilot,
+        xp=pilot.xp - cost,
+        xp_spent=pilot.xp_spent + cost,
+        piloting=ev.after if ev.skill == "piloting" else pilot.piloting,
+        gunnery=ev.after if ev.skill == "gunnery" else pilot.gunnery,
+    )
+    return replace(state, pilots={**state.pilots, ev.pilot_id: pilot})
+
+
+def _tech_joined(state: HouseState, ev: e.TechnicianJoined) -> HouseState:
+    tech = Technician(tech_id=ev.tech_id, name=ev.name, pilot_id=ev.pilot_id)
+    return replace(state, technicians={**state.technicians, ev.tech_id: tech})
+
+
+def _feat(state: HouseState, ev: e.TechnicianFeatDone) -> HouseState:
+    tech = state.technicians[ev.tech_id]
+    tech = replace(tech, xp=tech.xp + ev.xp_gained)
+    return replace(state, technicians={**state.technicians, ev.tech_id: tech})
+
+
+def _support_joined(state: HouseState, ev: e.SupportJoined) -> HouseState:
+    person = SupportPerson(person_id=ev.person_id, name=ev.name, role=ev.role)
+    return replace(state, support={**state.support, ev.person_id: person})
+
+
+def _contract_served(state: HouseState, ev: e.ContractServedDone) -> HouseState:
+    support = dict(state.support)
+    for gain in ev.gains:
+        person = support[gain.person_id]
+        support[gain.person_id] = replace(
+            person, xp=person.xp + gain.xp_gained, contracts=person.contracts + 1
+        )
+    return replace(state, support=support)
+
+
+def _maintained(state: HouseState, ev: e.MaintenanceChecked) -> HouseState:
+    r = ev.result
+    quality = {k: v for k, v in state.quality.items() if k != r.unit_id}
+    if not r.destroyed:
+        quality[r.unit_id] = r.quality_after
+    return replace(state, quality=quality, maintenance_checks=state.maintenance_checks + 1)
 
 
 EVOLVERS: dict[type[Event], Callable[[HouseState, Any], HouseState]] = {
@@ -298,12 +588,21 @@ EVOLVERS: dict[type[Event], Callable[[HouseState, Any], HouseState]] = {
     e.ExchangeRateSet: lambda s, ev: replace(
         s, exchange_rates={**s.exchange_rates, ev.currency: ev.c_bills}
     ),
+    e.PilotSkillsSet: _skills_set,
+    e.SkillCostsSet: lambda s, ev: replace(s, skill_costs=ev.costs),
+    e.SkillImproved: _improved,
+    e.TechnicianJoined: _tech_joined,
+    e.TechnicianFeatDone: _feat,
+    e.SupportJoined: _support_joined,
+    e.ContractServedDone: _contract_served,
+    e.MaintenanceChecked: _maintained,
 }
 
 
 HOUSE_RULES: RuleSet[HouseState] = RuleSet(
     name="house_rules",
-    title="House rules (morale, experience, injuries, acquisition, technical teams)",
+    title="House rules (morale, experience and skills, injuries, staff, acquisition, technical "
+    "teams, maintenance)",
     state_type=HouseState,
     deciders=DECIDERS,
     evolvers=EVOLVERS,

@@ -1,11 +1,17 @@
-"""House-rule campaign state: pilots, morale exemptions, repair jobs, exchange rates."""
+"""House-rule campaign state: pilots and staff, morale exemptions, repair jobs, maintenance,
+exchange rates.
+
+Fields added after logs were recorded hold OMIT_IF_DEFAULT: while at their default they are left
+out of the canonical JSON, so an old log's state keeps its hash."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.house_rules.acquisition import Acquisition
+from mekref.rules.house_rules.advancement import SkillCost
 from mekref.rules.house_rules.pilots import PilotStatus
 from mekref.rules.house_rules.repairs import Attempt
 
@@ -18,6 +24,33 @@ class Pilot:
     hits: int = 0
     status: PilotStatus = PilotStatus.ACTIVE
     battles: int = 0
+    #: None: not on record (a pilot added before skills were kept, or without them); such a
+    #: pilot cannot spend experience until HRSetPilotSkills (ruling HOUSE-24).
+    piloting: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    gunnery: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    lam: bool = field(default=False, metadata=OMIT_IF_DEFAULT)  # pays line 104's extra 6 XP
+    xp_spent: int = field(default=0, metadata=OMIT_IF_DEFAULT)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Technician:
+    """Line 168: a technician whose skill follows their MechWarrior's rank."""
+
+    tech_id: str
+    name: str
+    pilot_id: str
+    xp: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class SupportPerson:
+    """Line 170: support personnel (a role other than technician) and their experience."""
+
+    person_id: str
+    name: str
+    role: str
+    xp: int = 0
+    contracts: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -42,5 +75,12 @@ class HouseState:
     #: The last search for each item whose bids are still open (bought: closed; a new search
     #: for the item replaces them, ruling HOUSE-23).
     offers: dict[str, Acquisition] = field(default_factory=dict)
+    #: The group's price of each skill step (HRSkillCosts, ruling HOUSE-24).
+    skill_costs: tuple[SkillCost, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
+    technicians: dict[str, Technician] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    support: dict[str, SupportPerson] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    #: The quality grade (A-F) each maintained unit or part had after its last check.
+    quality: dict[str, str] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    maintenance_checks: int = field(default=0, metadata=OMIT_IF_DEFAULT)
     rolls_used: int = 0
     events_applied: int = 0

@@ -18,6 +18,7 @@ from mekref.rules.succession_wars.common import (
     capital_for_prisoners,
     capture_alone,
     check_actor,
+    check_quiet,
     check_side_actor,
     check_turn,
     region_of,
@@ -26,6 +27,7 @@ from mekref.rules.succession_wars.common import (
     tech_of,
     unit_value,
 )
+from mekref.rules.succession_wars.data import load_oob_2786
 from mekref.rules.succession_wars.model import (
     TERRA_OWNER,
     CenterState,
@@ -34,6 +36,7 @@ from mekref.rules.succession_wars.model import (
     SWState,
 )
 from mekref.rules.succession_wars.movement import check_retreat
+from mekref.rules.succession_wars.scenario_2786 import SCENARIO
 
 
 def max_center_modifier(strength: int) -> int:
@@ -226,6 +229,13 @@ def _begin(b: Builder, house: str, region: str, against: str, modifier: int) -> 
     top = max_center_modifier(strength)
     if modifier < 0:
         modifier = top
+    if state.scenario == SCENARIO and modifier != top:
+        raise Refusal(
+            "full_modifier",
+            f'L623: "The attacker may not reduce his number of forces in Manufacturing damage '
+            f'rolls": an original attacking strength of {strength} gives a modifier of {top}',
+            load_oob_2786().refs["full_center_modifier"],
+        )
     if modifier > top:
         raise Refusal(
             "bad_modifier",
@@ -250,6 +260,8 @@ def decide_attack(state: SWState, cmd: m.SWAttack, dice: Dice) -> list[Event]:
     # once, out of turn; such a fight goes on through its rounds the same way.
     immediate = c is None and (cmd.house, cmd.region) in state.immediate_combat
     continuing = c is not None and c.region == cmd.region and c.attacker == cmd.house
+    if state.move_out_choices:
+        check_quiet(state)  # L387: the new employer chooses first (ruling SW-41)
     if not (immediate or continuing):
         check_turn(state, cmd.house, Phase.COMBAT)
     region_of(state, cmd.region)
@@ -296,6 +308,7 @@ def decide_losses(state: SWState, cmd: m.SWTakeLosses, dice: Dice) -> list[Event
         raise Refusal("bad_losses", f"{cmd.house} must remove exactly {due} unit(s)")
     b = Builder(state, dice)
     b.add(m.SWLossesTaken(house=cmd.house, region=cmd.region, units=cmd.units))
+    jumpships_lost_with_force(b, cmd.region, cmd.house)
     _maybe_resolve(b)
     return b.events
 
@@ -439,6 +452,7 @@ def decide_report(state: SWState, cmd: m.SWReportBattle, dice: Dice) -> list[Eve
         dead = tuple(uid for uid in cmd.destroyed if uid in own)
         if dead:
             b.add(m.SWLossesTaken(house=side, region=cmd.region, units=dead))
+            jumpships_lost_with_force(b, cmd.region, side)
     strangers = set(cmd.destroyed) - {
         u.id for side in sides for u in state.combat_units(cmd.region, side)
     }
@@ -465,3 +479,16 @@ def decide_report(state: SWState, cmd: m.SWReportBattle, dice: Dice) -> list[Eve
         )
     resolve(b)
     return b.events
+
+
+def jumpships_lost_with_force(b: Builder, region: str, house: str) -> None:
+    """2786, L631: "Any time a force is entirely destroyed in combat, any friendly JumpShips in
+    the region are also eliminated." (In the main game the enemy captures them.)"""
+    state = b.state
+    c = state.combat
+    if state.scenario != SCENARIO or c is None or state.combat_units(region, house):
+        return
+    ships = tuple(sorted(s.id for s in state.ships_in(region) if state.allied(s.owner, house)))
+    if ships:
+        other = c.defender if house == c.attacker else c.attacker
+        b.add(m.SWPiecesCaptured(captor=other, region=region, destroyed_jumpships=ships))

@@ -84,6 +84,13 @@ def check_quiet(state: SWState) -> None:
         raise Refusal("combat_in_progress", f"finish the combat in {state.combat.region} first")
     if state.auction is not None:
         raise Refusal("auction_open", f"settle the auction for {state.auction.lot} first")
+    if state.move_out_choices:
+        choice = state.move_out_choices[0]
+        raise Refusal(
+            "move_out_choice_owed",
+            f"{choice.employer} first chooses whether its new Mercenary unit in {choice.region} "
+            "moves out intact (L387: SWMoveMercenaryOut, no path to stay)",
+        )
     if state.interdict_choices:
         chooser, briber = state.interdict_choices[0]
         raise Refusal(

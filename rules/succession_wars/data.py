@@ -316,11 +316,38 @@ def load_oob_3025() -> OrderOfBattle:
 
 @dataclass(frozen=True, kw_only=True)
 class OrderOfBattle2786:
+    """The First Succession War (L585-639): what the text gives, plus the rows that say which
+    special rule applies (``refs``, by name, for refusals)."""
+
+    name: str
+    title: str
     units_per_house: int
     value: int
+    formation: str  # "{house} Regular Army {n}" (ruling SW-37)
     mercenary_minimum: int
     leaders: tuple[LeaderRow, ...]
+    jumpships: dict[str, tuple[int, ...]]  # House -> capacities (ruling SW-38)
+    mercenary_cards: tuple[int, ...]  # L633: cards that draw a neutral Mercenary unit
+    victory_capitals: int
+    refs: dict[str, SourceRef]
     ref: SourceRef
+
+
+_RULES_2786 = (
+    "same_as_main_game",
+    "setup_order",
+    "mercenary_minimum",
+    "mercenary_phase",
+    "counter_mix",
+    "full_center_modifier",
+    "no_initial_alliances",
+    "card_15",
+    "no_neutral_units",
+    "jumpships_lost_with_force",
+    "mercenary_cards",
+    "no_mercenaries_in_house_armies",
+    "victory",
+)
 
 
 @cache
@@ -328,8 +355,11 @@ def load_oob_2786() -> OrderOfBattle2786:
     data = load_toml(_TABLES, "oob_2786.toml")
     scenario = section(data, "scenario")
     return OrderOfBattle2786(
+        name=str_field(scenario, "name"),
+        title=str_field(scenario, "title"),
         units_per_house=int_field(scenario, "units_per_house"),
         value=int_field(scenario, "value"),
+        formation=str_field(scenario, "formation"),
         mercenary_minimum=int_field(section(data, "mercenary_minimum"), "value"),
         leaders=tuple(
             LeaderRow(
@@ -345,6 +375,13 @@ def load_oob_2786() -> OrderOfBattle2786:
             )
             for r in rows(data, "leader")
         ),
+        jumpships={
+            str_field(r, "house"): int_list_field(r, "capacities", optional=True)
+            for r in rows(data, "jumpships")
+        },
+        mercenary_cards=int_list_field(section(data, "mercenary_cards"), "cards"),
+        victory_capitals=int_field(section(data, "victory"), "capitals"),
+        refs={name: source_of(section(data, name)) for name in _RULES_2786},
         ref=source_of(scenario),
     )
 

@@ -50,6 +50,11 @@ def _captured(x: e.SWPiecesCaptured) -> str:
         parts.append(f"Leaders {_names(x.leaders)}{held}")
     if x.jumpships:
         parts.append(f"JumpShips {_names(x.jumpships)}")
+    if not parts and x.destroyed_jumpships:
+        return (
+            f"the force at {x.region} is destroyed: its JumpShips are eliminated with it "
+            f"({_names(x.destroyed_jumpships)})"
+        )
     text = f"{x.captor} captures at {x.region}: {'; '.join(parts) or 'nothing'}"
     if x.destroyed_jumpships:
         text += f"; JumpShips eliminated: {_names(x.destroyed_jumpships)}"
@@ -107,7 +112,12 @@ def _bribe(x: e.SWBribeRolled) -> str:
 def _auction(x: e.SWAuctionSettled) -> str:
     bids = ", ".join(f"{b.house} {b.amount or 'passes'}" for b in x.bids)
     won = f"{x.winner} wins for {x.price}" if x.winner else "everyone passed"
-    return f"auction of {x.kind} {x.lot}: {won} (bids: {bids or 'none'})"
+    return f"auction of {_lot(x.kind, x.lot)}: {won} (bids: {bids or 'none'})"
+
+
+def _lot(kind: str, lot: str) -> str:
+    # "pile": a 2786 Mercenary unit drawn from the pile (L605).
+    return f"the Mercenary unit {lot} (from the pile)" if kind == "pile" else f"{kind} {lot}"
 
 
 def _allegiance(x: e.SWAllegianceChanged) -> str:
@@ -126,10 +136,37 @@ def _allegiance(x: e.SWAllegianceChanged) -> str:
 
 
 def _started(x: e.SWCampaignStarted) -> str:
-    return (
+    text = (
         f"game set up ({x.scenario}) on map {x.map.name}: {len(x.map.regions)} Regions, "
         f"{len(x.units)} units, {len(x.leaders)} Leaders, {len(x.jumpships)} JumpShips; "
         f"order of play {', '.join(x.sequence)}"
+    )
+    if x.setup_order:
+        text += f"; set-up order (lowest die first) {', '.join(x.setup_order)}"
+    if x.mercenary_pile:
+        text += f"; {len(x.mercenary_pile)} Mercenary counters in the pile"
+    return text
+
+
+def _drawn_mercenary(x: e.SWMercenaryDrawn) -> str:
+    how = f"plays Event Card {x.card} and draws" if x.card else "draws"
+    return (
+        f"{x.house} {how} {x.counter} from the Mercenary pile: {x.formation} "
+        f"({len(x.units)} counter{'s' if len(x.units) != 1 else ''}: {_names(x.units)}) goes "
+        f"up for auction; {len(x.pile)} counters left in the pile"
+    )
+
+
+def _moved_out(x: e.SWMercenaryMovedOut) -> str:
+    if not x.path:
+        return (
+            f"{x.house} keeps its new Mercenaries at {x.region} ({_names(x.units)}): "
+            "combat must occur"
+        )
+    leaders = f" with {_names(x.leaders)}" if x.leaders else ""
+    return (
+        f"{x.house} moves its new Mercenaries out of {x.region} intact, without combat: "
+        f"{_names(x.units)}{leaders} to {' -> '.join(x.path)}"
     )
 
 
@@ -183,7 +220,7 @@ _WORDS: dict[type[Event], Callable[[Any], str]] = {
     e.SWMercenaryCreated: lambda x: (
         f"{x.house} raises Mercenary {x.unit} (value {x.value}) at {x.region}"
     ),
-    e.SWAuctionOpened: lambda x: f"{x.opener} opens an auction of {x.kind} {x.lot}",
+    e.SWAuctionOpened: lambda x: f"{x.opener} opens an auction of {_lot(x.kind, x.lot)}",
     e.SWAuctionSettled: _auction,
     e.SWAllegianceChanged: _allegiance,
     e.SWTurncoatMoved: lambda x: (
@@ -195,6 +232,19 @@ _WORDS: dict[type[Event], Callable[[Any], str]] = {
         f"{_names(x.houses)} may attack the Mercenaries now serving {x.mercenary} "
         f"at {x.region} at once"
     ),
+    e.SWMercenaryDrawn: _drawn_mercenary,
+    e.SWMercenaryHired: lambda x: (
+        f"{x.formation} now serves {x.house}, formed at {x.region}: {_names(x.units)}"
+    ),
+    e.SWMercenaryUnsold: lambda x: (
+        f"nobody hires {x.formation}: its counters go to the bottom of the Mercenary pile "
+        f"({len(x.pile)} counters in it)"
+    ),
+    e.SWMoveOutOffered: lambda x: (
+        f"{x.employer}'s new Mercenaries at {x.region} ({_names(x.units)}) stand beside "
+        f"opposing units: {x.employer} may move them out intact (SWMoveMercenaryOut) or stay"
+    ),
+    e.SWMercenaryMovedOut: _moved_out,
     e.SWHouseControlled: lambda x: (
         f"{x.player} now controls House {x.house} (from {x.previous or 'no one'})"
     ),

@@ -19,6 +19,7 @@ from mekref.rules.succession_wars.model import (
     JumpShip,
     Leader,
     LeaderStatus,
+    MoveOutChoice,
     Phase,
     RegionState,
     Status,
@@ -75,12 +76,19 @@ def _started(state: SWState, e: m.SWCampaignStarted) -> SWState:
         jumpships={s.id: s for s in e.jumpships},
         leaders={ld.id: ld for ld in e.leaders},
         deck=e.deck,
+        setup_order=e.setup_order,
+        mercenary_pile=e.mercenary_pile,
     )
 
 
 def _phase(state: SWState, e: m.SWPhaseBegan) -> SWState:
     new = state
-    if e.phase is Phase.DRAW and state.active:
+    # A turn ends when the next one begins: at its Draw phase, or (2786) at the Mercenary Phase
+    # "before each turn" (L605), which the same House's Draw phase then follows.
+    new_turn = e.phase is Phase.MERCENARY or (
+        e.phase is Phase.DRAW and state.phase is not Phase.MERCENARY
+    )
+    if new_turn and state.active:
         new = end_of_turn(new, state.active)
     new = replace(new, immediate_combat=())  # "immediately": offers lapse with the phase
     new = replace(new, active=e.house, phase=e.phase, round=e.round, turn_no=e.turn_no)
@@ -435,6 +443,38 @@ def _offered(state: SWState, e: m.SWImmediateCombatOffered) -> SWState:
     return replace(state, immediate_combat=(*state.immediate_combat, *offers))
 
 
+def _merc_drawn(state: SWState, e: m.SWMercenaryDrawn) -> SWState:
+    new = replace(state, mercenary_pile=e.pile)
+    if not e.card:
+        new = replace(new, mercenary_drawn_turn=state.turn_no)
+    return new
+
+
+def _merc_hired(state: SWState, e: m.SWMercenaryHired) -> SWState:
+    new = state
+    for uid in e.units:
+        new = _unit(new, uid, owner=e.house, status=Status.ACTIVE, region=e.region)
+    return new
+
+
+def _merc_unsold(state: SWState, e: m.SWMercenaryUnsold) -> SWState:
+    return replace(state, mercenary_pile=e.pile)
+
+
+def _move_out_offered(state: SWState, e: m.SWMoveOutOffered) -> SWState:
+    choice = MoveOutChoice(employer=e.employer, region=e.region, units=e.units)
+    return replace(state, move_out_choices=(*state.move_out_choices, choice))
+
+
+def _moved_out(state: SWState, e: m.SWMercenaryMovedOut) -> SWState:
+    kept = tuple(c for c in state.move_out_choices if (c.employer, c.region) != (e.house, e.region))
+    new = replace(state, move_out_choices=kept)
+    if e.path:
+        for piece in (*e.units, *e.leaders):
+            new = _move_piece(new, piece, e.path[-1])
+    return new
+
+
 def _controlled(state: SWState, e: m.SWHouseControlled) -> SWState:
     return _house(state, e.house, player=e.player)
 
@@ -490,6 +530,11 @@ EVOLVERS: dict[type[Event], Callable[[SWState, Any], SWState]] = {
     m.SWHouseOut: _out,
     m.SWHouseControlled: _controlled,
     m.SWImmediateCombatOffered: _offered,
+    m.SWMercenaryDrawn: _merc_drawn,
+    m.SWMercenaryHired: _merc_hired,
+    m.SWMercenaryUnsold: _merc_unsold,
+    m.SWMoveOutOffered: _move_out_offered,
+    m.SWMercenaryMovedOut: _moved_out,
     m.SWGameWon: _won,
 }
 

@@ -10,17 +10,25 @@ from __future__ import annotations
 from mekref.rules.dice import Dice
 from mekref.rules.kernel import Decider, RuleSet
 from mekref.rules.messages import Command
-from mekref.rules.succession_wars import combat, economy, intrigue, movement, turn
+from mekref.rules.succession_wars import (
+    combat,
+    economy,
+    intrigue,
+    movement,
+    scenario_2786,
+    turn,
+)
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.describe import describe
 from mekref.rules.succession_wars.evolve import EVOLVERS
 from mekref.rules.succession_wars.model import Phase, SWState
-from mekref.rules.succession_wars.start import decide_start
 from mekref.rules.succession_wars.summary import summarize
 from mekref.rules.succession_wars.views import SuccessionWarsViews
 
 DECIDERS: dict[type[Command], Decider[SWState]] = {
-    m.SWStartCampaign: decide_start,
+    m.SWStartCampaign: scenario_2786.decide_start_scenario,
+    m.SWDrawMercenary: scenario_2786.decide_draw,
+    m.SWMoveMercenaryOut: intrigue.decide_move_out,
     m.SWEndPhase: turn.decide_end_phase,
     m.SWBuy: economy.decide_buy,
     m.SWBuildCenter: economy.decide_build_center,

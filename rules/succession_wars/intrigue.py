@@ -17,14 +17,19 @@ from mekref.rules.succession_wars.common import (
     leader_of,
     region_of,
     tables,
+    tech_of,
 )
+from mekref.rules.succession_wars.data import load_oob_2786
 from mekref.rules.succession_wars.model import (
+    MERCENARY_PILE,
     REFEREE,
     LeaderStatus,
     Phase,
     Status,
     SWState,
 )
+from mekref.rules.succession_wars.movement import check_path
+from mekref.rules.succession_wars.scenario_2786 import SCENARIO, draw, hiring_region
 from mekref.rules.succession_wars.start import slug
 from mekref.rules.succession_wars.tech import clamp
 
@@ -319,6 +324,33 @@ def decide_settle_auction(state: SWState, cmd: m.SWSettleAuction, dice: Dice) ->
             lot=auction.lot, kind=auction.kind, bids=cmd.bids, winner=winner, price=high
         )
     )
+    if auction.kind == "pile":
+        counters = tuple(
+            sorted(
+                u.id
+                for u in state.units.values()
+                if u.owner == MERCENARY_PILE and u.formation == auction.lot
+            )
+        )
+        if not winner:
+            # Ruling SW-40: an unsold unit goes back to the bottom of the pile.
+            b.add(
+                m.SWMercenaryUnsold(
+                    formation=auction.lot,
+                    units=counters,
+                    pile=(*state.mercenary_pile, *counters),
+                )
+            )
+            return b.events
+        _pay(b, winner, high, BANK, f"hired {auction.lot}")
+        region = hiring_region(b.state, winner)
+        if not region:
+            raise Refusal("no_region", f"{winner} holds no Region where {auction.lot} could form")
+        b.add(
+            m.SWMercenaryHired(house=winner, formation=auction.lot, units=counters, region=region)
+        )
+        offer_immediate_combat(b, winner, counters)
+        return b.events
     if not winner:
         return b.events
     _pay(b, winner, high, BANK, f"won {auction.lot}")
@@ -362,8 +394,9 @@ def decide_settle_auction(state: SWState, cmd: m.SWSettleAuction, dice: Dice) ->
 
 
 def offer_immediate_combat(b: Builder, employer: str, units: tuple[str, ...]) -> None:
-    """Line 387: "If there are opposing units in the Region ... combat must occur. At the
-    opposing player's option, combat may occur immediately." Ruling SW-34."""
+    """Line 387: "If there are opposing units in the Region, the bribing player may want to move
+    his new Mercenary unit out intact, without combat." The employer chooses first
+    (SWMoveMercenaryOut); if he stays, the opposing Houses may attack at once (ruling SW-41)."""
     state = b.state
     regions = sorted(
         {
@@ -373,15 +406,78 @@ def offer_immediate_combat(b: Builder, employer: str, units: tuple[str, ...]) ->
         }
     )
     for region in regions:
-        houses = tuple(
-            sorted(
-                h
-                for h in state.enemy_owners_in(region, employer)
-                if h in state.houses  # ruling SW-35: never the employer's own other Houses
-            )
+        if not _opposing_houses(state, region, employer):
+            continue
+        here = tuple(sorted(uid for uid in units if state.units[uid].region == region))
+        b.add(m.SWMoveOutOffered(region=region, employer=employer, units=here))
+
+
+def _opposing_houses(state: SWState, region: str, employer: str) -> tuple[str, ...]:
+    return tuple(
+        sorted(
+            h
+            for h in state.enemy_owners_in(region, employer)
+            if h in state.houses  # ruling SW-35: never the employer's own other Houses
         )
-        if houses:
-            b.add(m.SWImmediateCombatOffered(region=region, houses=houses, mercenary=employer))
+    )
+
+
+def decide_move_out(state: SWState, cmd: m.SWMoveMercenaryOut, dice: Dice) -> list[Event]:
+    """L387: "the bribing player may want to move his new Mercenary unit out intact, without
+    combat. If he does not, combat must occur. At the opposing player's option, combat may occur
+    immediately." """
+    check_actor(state, cmd.actor, cmd.house)
+    choice = next(
+        (c for c in state.move_out_choices if c.employer == cmd.house and c.region == cmd.region),
+        None,
+    )
+    if choice is None:
+        raise Refusal(
+            "no_move_out",
+            f"no Mercenary unit of {cmd.house} changed sides beside opposing units in "
+            f"{cmd.region} (L387)",
+        )
+    units = tuple(
+        uid
+        for uid in choice.units
+        if state.units[uid].owner == cmd.house
+        and state.units[uid].status is Status.ACTIVE
+        and state.units[uid].region == cmd.region
+    )
+    formations = {state.units[uid].formation for uid in units}
+    leaders = tuple(
+        sorted(
+            ld.id
+            for ld in state.leaders_in(cmd.region, cmd.house)
+            if ld.mercenary and ld.formation in formations
+        )
+    )
+    b = Builder(state, dice)
+    if not cmd.path:
+        b.add(m.SWMercenaryMovedOut(house=cmd.house, region=cmd.region, path=(), units=units))
+        houses = _opposing_houses(b.state, cmd.region, cmd.house)
+        if houses and units:
+            b.add(m.SWImmediateCombatOffered(region=cmd.region, houses=houses, mercenary=cmd.house))
+        return b.events
+    # Ruling SW-41: out as a retreat goes (SW-12), without a JumpShip: at most the House's
+    # JumpShip range, through no enemy combat units, to a friendly Region free of enemy forces.
+    reach = tech_of(state, cmd.house).jump_range
+    if len(cmd.path) > reach:
+        raise Refusal("out_of_range", f"a move out goes 1 to {reach} Regions")
+    check_path(state, cmd.house, cmd.region, cmd.path, carries_units=True)
+    end = cmd.path[-1]
+    if not state.friendly_region(end, cmd.house) or state.enemy_units(end, cmd.house):
+        raise Refusal(
+            "bad_move_out",
+            f"the Mercenary unit moves out to a Region {cmd.house} controls, free of enemy "
+            f"forces; {end} is not",
+        )
+    b.add(
+        m.SWMercenaryMovedOut(
+            house=cmd.house, region=cmd.region, path=cmd.path, units=units, leaders=leaders
+        )
+    )
+    return b.events
 
 
 # --- Event Cards and payments --------------------------------------------------------------------
@@ -406,7 +502,15 @@ def decide_play_card(state: SWState, cmd: m.SWPlayCard, dice: Dice) -> list[Even
                 "bad_region",
                 "new Mercenary units are formed in a Regional or House capital you hold",
             )
-    if card.effect == "contract_ends":
+    pile_draw = (
+        card.effect == "contract_ends"
+        and state.scenario == SCENARIO
+        and not cmd.target
+        and cmd.card in load_oob_2786().mercenary_cards
+    )
+    if pile_draw and not state.mercenary_pile:
+        raise Refusal("pile_empty", "the Mercenary pile is empty: name a Mercenary unit (target)")
+    if card.effect == "contract_ends" and not pile_draw:
         units = [
             u
             for u in state.units.values()
@@ -433,6 +537,10 @@ def decide_play_card(state: SWState, cmd: m.SWPlayCard, dice: Dice) -> list[Even
                 house=cmd.house, unit=uid, region=cmd.region, value=t.rebuilt_value
             )
         )
+    elif pile_draw:
+        # L633: "Event Cards 7, 8, 9, 10, and 11 can be used to draw a neutral Mercenary unit
+        # and place it up for bid at any time."
+        draw(b, cmd.house, card=cmd.card)
     elif card.effect == "contract_ends":
         b.add(m.SWAuctionOpened(lot=cmd.target, kind="mercenary", opener=cmd.house))
     return b.events

@@ -10,8 +10,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from mekref.rules.codec import OMIT_IF_DEFAULT
+
 TERRA_OWNER = "ComStar"
 REFEREE = "referee"
+#: Who owns a Mercenary counter still in the 2786 scenario's pile (L603): nobody's yet.
+MERCENARY_PILE = "Mercenary pile"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,6 +77,7 @@ class CenterState(StrEnum):
 
 class Phase(StrEnum):
     SETUP = "setup"
+    MERCENARY = "mercenary"  # 2786 only: draw a Mercenary unit and auction it (L605)
     DRAW = "draw"  # fill Event Card hand to four
     SPEND = "spend"  # spend taxes
     MOVEMENT = "movement"
@@ -192,6 +197,16 @@ class Auction:
 
 
 @dataclass(frozen=True, kw_only=True)
+class MoveOutChoice:
+    """L387: a Mercenary force that changed sides beside opposing units, waiting for its new
+    employer to move it out intact or keep it there."""
+
+    employer: str
+    region: str
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class SWState:
     seed: str = ""
     rolls_used: int = 0
@@ -229,6 +244,16 @@ class SWState:
     #: (chooser, briber): a 1-3 Interdict fell where the briber has no forces; the chooser
     #: names the Region (L367, ruling SW-18) before the game goes on.
     interdict_choices: tuple[tuple[str, str], ...] = ()
+    #: 2786 (L603): the Mercenary counters not yet drawn, in draw order (one entry per counter,
+    #: so a unit of three counters is three times as likely to come up).
+    mercenary_pile: tuple[str, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
+    #: The turn number of the last Mercenary Phase draw (L605: one draw a turn).
+    mercenary_drawn_turn: int = field(default=0, metadata=OMIT_IF_DEFAULT)
+    #: 2786 (L601): the order the Houses set up in, lowest die first.
+    setup_order: tuple[str, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
+    #: (employer, Region): a Mercenary force changed sides beside opposing units; its new
+    #: employer first chooses to move it out intact or stay (L387, ruling SW-41).
+    move_out_choices: tuple[MoveOutChoice, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
     next_serial: int = 1  # for ids of newly built pieces
     winner: str = ""  # the winning player
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from mekref.rules.dice import Dice
+from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.succession_wars import messages as m
@@ -106,7 +106,8 @@ def decide_start(state: SWState, cmd: m.SWStartCampaign, dice: Dice) -> list[Eve
     if cmd.scenario != "3025":
         raise Refusal(
             "scenario_not_supported",
-            "only the 3025 Order of Battle is complete enough to set up (ruling SW-14)",
+            f'there is no scenario {cmd.scenario!r}: "3025" (the main game) or "2786" (the '
+            "First Succession War)",
         )
     if not cmd.seed:
         raise Refusal("bad_seed", "a game needs a seed for its dice")
@@ -195,7 +196,45 @@ def decide_start(state: SWState, cmd: m.SWStartCampaign, dice: Dice) -> list[Eve
             ships.append(
                 JumpShip(id=slug(owner, "js", str(n)), owner=owner, capacity=cap, region=spot.name)
             )
-    # The garrison rule: every Region with a hostile border holds a combat unit.
+    check_garrisons(board, players, units)
+    regions = tuple(
+        (
+            r.name,
+            RegionState(
+                controller=r.house,
+                center=CenterState.INTACT if r.center else CenterState.NONE,
+            ),
+        )
+        for r in board.regions
+    )
+    for house, names in oob.centers.items():
+        for name in names:
+            if dict(regions)[name].center is CenterState.NONE:
+                raise Refusal("bad_map", f"the map has no Manufacturing Center at {name} ({house})")
+    deck, hands, rolls, dice = shuffle_and_deal(oob.sequence, dice, liao_cards=True)
+    houses = house_states(
+        board, oob.sequence, players, leaders, hands, free_bribes={"Liao": t.liao_free_bribes}
+    )
+    started = m.SWCampaignStarted(
+        seed=cmd.seed,
+        scenario=cmd.scenario,
+        map=board,
+        sequence=oob.sequence,
+        houses=tuple(houses),
+        regions=regions,
+        units=tuple(units),
+        jumpships=tuple(ships),
+        leaders=tuple(leaders),
+        deck=tuple(deck),
+        rolls=tuple(rolls),
+    )
+    first = m.SWPhaseBegan(house=oob.sequence[0], phase=Phase.DRAW, round=1, turn_no=1)
+    return [started, first]
+
+
+def check_garrisons(board: SWMap, players: dict[str, str], units: list[Unit]) -> None:
+    """L73: "all hostile border Regions must be garrisoned" (not borders solely touching the
+    Periphery)."""
     held = {(u.owner, u.region) for u in units if u.status is Status.ACTIVE}
     for spot in board.regions:
         if spot.house not in players:
@@ -212,21 +251,14 @@ def decide_start(state: SWState, cmd: m.SWStartCampaign, dice: Dice) -> list[Eve
                 "ungarrisoned_border",
                 f"{spot.name} borders {', '.join(hostile)} and must be garrisoned by {spot.house}",
             )
-    regions = tuple(
-        (
-            r.name,
-            RegionState(
-                controller=r.house,
-                center=CenterState.INTACT if r.center else CenterState.NONE,
-            ),
-        )
-        for r in board.regions
-    )
-    for house, names in oob.centers.items():
-        for name in names:
-            if dict(regions)[name].center is CenterState.NONE:
-                raise Refusal("bad_map", f"the map has no Manufacturing Center at {name} ({house})")
-    # Shuffle the deck: Fisher-Yates with one named roll per position.
+
+
+def shuffle_and_deal(
+    sequence: tuple[str, ...], dice: Dice, *, liao_cards: bool
+) -> tuple[list[int], dict[str, list[int]], list[Roll], Dice]:
+    """Shuffle the Event Cards (Fisher-Yates, one named roll per position) and deal four to each
+    House; with ``liao_cards``, Liao's hand is both Death Commando cards and two others (L81)."""
+    t = tables()
     deck = list(range(1, t.deck_size + 1))
     rolls = []
     for i in range(len(deck) - 1, 0, -1):
@@ -234,17 +266,29 @@ def decide_start(state: SWState, cmd: m.SWStartCampaign, dice: Dice) -> list[Eve
         rolls.append(roll)
         j = roll.faces[0] - 1
         deck[i], deck[j] = deck[j], deck[i]
-    hands: dict[str, list[int]] = {h: [] for h in oob.sequence}
+    hands: dict[str, list[int]] = {h: [] for h in sequence}
     death_commando = [c.number for c in t.cards.values() if c.name == "Death Commando"]
-    if "Liao" in hands:
+    if liao_cards and "Liao" in hands:
         # The Liao player receives both Death Commando cards and two others.
         hands["Liao"] = list(death_commando)
         deck = [c for c in deck if c not in death_commando]
-    for house in oob.sequence:
+    for house in sequence:
         while len(hands[house]) < t.hand_size:
             hands[house].append(deck.pop(0))
+    return deck, hands, rolls, dice
+
+
+def house_states(
+    board: SWMap,
+    sequence: tuple[str, ...],
+    players: dict[str, str],
+    leaders: list[Leader],
+    hands: dict[str, list[int]],
+    free_bribes: dict[str, int],
+) -> list[HouseState]:
+    controllers = {r.name: r.house for r in board.regions}
     houses = []
-    for house in oob.sequence:
+    for house in sequence:
         base = sum(r.resource for r in board.regions if r.house == house and not r.periphery)
         admin = sum(
             ld.admin for ld in leaders if ld.owner == house and controllers.get(ld.region) == house
@@ -255,21 +299,7 @@ def decide_start(state: SWState, cmd: m.SWStartCampaign, dice: Dice) -> list[Eve
                 player=players[house],
                 cash=base + admin,  # "monies equal to their initial tax base" (ruling SW-15)
                 hand=tuple(hands[house]),
-                free_bribes=t.liao_free_bribes if house == "Liao" else 0,
+                free_bribes=free_bribes.get(house, 0),
             )
         )
-    started = m.SWCampaignStarted(
-        seed=cmd.seed,
-        scenario=cmd.scenario,
-        map=board,
-        sequence=oob.sequence,
-        houses=tuple(houses),
-        regions=regions,
-        units=tuple(units),
-        jumpships=tuple(ships),
-        leaders=tuple(leaders),
-        deck=tuple(deck),
-        rolls=tuple(rolls),
-    )
-    first = m.SWPhaseBegan(house=oob.sequence[0], phase=Phase.DRAW, round=1, turn_no=1)
-    return [started, first]
+    return houses

@@ -21,6 +21,21 @@ def summarize(state: SWState) -> tuple[Section, ...]:
     ]
     if state.winner:
         game.append(f"won by {state.winner}")
+    if state.setup_order:
+        game.append(f"set-up order (L601, lowest die first): {', '.join(state.setup_order)}")
+    if state.scenario == "2786":
+        game.append(f"Mercenary pile: {len(state.mercenary_pile)} counters left")
+    if state.auction is not None:
+        a = state.auction
+        lot = f"the Mercenary unit {a.lot} (from the pile)" if a.kind == "pile" else a.lot
+        game.append(f"auction open: {lot} (opened by {a.opener}); SWSettleAuction settles it")
+    for choice in state.move_out_choices:
+        game.append(
+            f"{choice.employer} chooses whether its new Mercenaries at {choice.region} move out "
+            f"intact (L387): {', '.join(choice.units)}"
+        )
+    for side, where in state.immediate_combat:
+        game.append(f"{side} may attack the new Mercenaries at {where} at once (L387)")
     regions = Counter(r.controller for r in state.regions.values())
     houses = []
     for name in state.sequence or tuple(sorted(state.houses)):

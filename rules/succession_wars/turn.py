@@ -22,6 +22,7 @@ from mekref.rules.succession_wars.common import (
     tech_of,
 )
 from mekref.rules.succession_wars.model import PHASES, LeaderStatus, Phase, SWState
+from mekref.rules.succession_wars.scenario_2786 import SCENARIO, mercenary_phase_done
 from mekref.rules.succession_wars.tech import clamp
 
 
@@ -136,6 +137,24 @@ def decide_end_phase(state: SWState, cmd: m.SWEndPhase, dice: Dice) -> list[Even
                 take_region(b, house, region)
         if b.state.winner:
             return b.events
+    if phase is Phase.MERCENARY:
+        mercenary_phase_done(state, house)
+        if state.round == 1:
+            # L603: "The first round of play consists solely of Mercenary purchases. ... Once
+            # each player has done this, play begins with full turns."
+            nxt, rnd = _next_house(b.state)
+            b.add(
+                m.SWPhaseBegan(
+                    house=nxt, phase=Phase.MERCENARY, round=rnd, turn_no=state.turn_no + 1
+                )
+            )
+        else:
+            b.add(
+                m.SWPhaseBegan(
+                    house=house, phase=Phase.DRAW, round=state.round, turn_no=state.turn_no
+                )
+            )
+        return b.events
     if phase is Phase.TAXES:
         amount = taxes(b.state, house)
         b.add(m.SWCashChanged(house=house, delta=amount, reason="collect taxes"))
@@ -143,7 +162,9 @@ def decide_end_phase(state: SWState, cmd: m.SWEndPhase, dice: Dice) -> list[Even
             bonus = tables().earth["first_cbills"]
             b.add(m.SWCashChanged(house=house, delta=bonus, reason="first to hold Earth"))
         nxt, rnd = _next_house(b.state)
-        b.add(m.SWPhaseBegan(house=nxt, phase=Phase.DRAW, round=rnd, turn_no=state.turn_no + 1))
+        # 2786 (L605): "A Mercenary Phase is also added to each player's turn."
+        begins = Phase.MERCENARY if state.scenario == SCENARIO else Phase.DRAW
+        b.add(m.SWPhaseBegan(house=nxt, phase=begins, round=rnd, turn_no=state.turn_no + 1))
         return b.events
     following = PHASES[PHASES.index(phase) + 1]
     b.add(m.SWPhaseBegan(house=house, phase=following, round=state.round, turn_no=state.turn_no))

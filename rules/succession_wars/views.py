@@ -2,8 +2,9 @@
 
 The board, the pieces, the cash and technology of every House and every roll are public (the
 board game is played face up). Hidden: the dice seed (it would predict every roll), the order
-of the draw pile, and the Event Cards in another House's hand; a card given from hand to hand
-is known to the two Houses only. A card is public once played.
+of the draw pile and of the 2786 Mercenary pile (L603: drawn blind), and the Event Cards in
+another House's hand; a card given from hand to hand is known to the two Houses only. A card is
+public once played.
 
 A hidden card is shown face down, as card number 0 (cards are numbered from 1): a hidden pile
 or hand keeps its length, so a side sees how many cards there are, and the view keeps the shape
@@ -20,6 +21,13 @@ from mekref.rules.succession_wars.model import SWState
 
 #: The number a hidden card is shown as.
 FACE_DOWN = 0
+#: How a counter still in the 2786 Mercenary pile is shown: the pile is drawn blind (L603).
+HIDDEN_COUNTER = ""
+
+
+def hidden_pile(counters: Any) -> list[str]:
+    """The Mercenary pile as a side sees it: as many counters, none named."""
+    return [HIDDEN_COUNTER] * len(counters)
 
 
 def face_down(cards: Any) -> list[int]:
@@ -39,6 +47,8 @@ class SuccessionWarsViews:
         assert isinstance(data, dict)
         data.pop("seed", None)
         data["deck"] = face_down(state.deck)
+        if "mercenary_pile" in data:
+            data["mercenary_pile"] = hidden_pile(state.mercenary_pile)
         for name, house in data.get("houses", {}).items():
             if name != side:
                 house["hand"] = face_down(state.houses[name].hand)
@@ -50,6 +60,10 @@ class SuccessionWarsViews:
         if kind == m.SWCampaignStarted.TYPE:
             data.pop("seed", None)
             data["deck"] = face_down(data.get("deck") or ())
+            if data.get("mercenary_pile"):
+                data["mercenary_pile"] = hidden_pile(data["mercenary_pile"])
+        elif kind in (m.SWMercenaryDrawn.TYPE, m.SWMercenaryUnsold.TYPE):
+            data["pile"] = hidden_pile(data.get("pile") or ())
         elif kind == m.SWCardsDrawn.TYPE:
             data["deck"] = face_down(data.get("deck") or ())
             if data.get("house") != side:

@@ -12,6 +12,7 @@ from mekref.rules.codec import canonical_json, decode
 from mekref.rules.dice import Dice
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
+from mekref.rules.house_rules.advancement import SkillCost
 from mekref.rules.house_rules.game import (
     HOUSE_RULES,
     decide,
@@ -62,6 +63,32 @@ SCRIPT: list[Command] = [
     c.ExchangeFluctuation(actor="ref", currency="L-Bill"),
     c.MapSheets(actor="ref", battle_id="b4"),
     c.RandomDamage(actor="ref", unit_id="bulldog", kind="tank", weapons=("Large Laser",)),
+]
+
+
+#: The experience, staff and maintenance commands (lines 94, 104, 153-170), after SCRIPT.
+COSTS = tuple(
+    SkillCost(skill=skill, to_level=level, xp=xp)
+    for skill in ("piloting", "gunnery")
+    for level, xp in ((6, 4), (5, 6), (4, 8), (3, 12), (2, 16))
+)
+XP_SCRIPT: list[Command] = [
+    c.AddPilot(actor="ref", pilot_id="ana", name="Ana", piloting=7, gunnery=7),
+    c.AddPilot(
+        actor="ref", pilot_id="lam", name="Lam", starting_xp=40, piloting=6, gunnery=5, lam=True
+    ),
+    c.SetPilotSkills(actor="ref", pilot_id="kai", piloting=5, gunnery=4),
+    c.SkillCosts(actor="ref", costs=COSTS),
+    c.SpendExperience(actor="ref", pilot_id="ana", skill="gunnery"),
+    c.SpendExperience(actor="ref", pilot_id="lam", skill="piloting"),
+    c.AddTechnician(actor="ref", tech_id="tess", name="Tess", pilot_id="kai"),
+    c.TechnicianFeat(actor="ref", tech_id="tess", feat="rebuild", unit_id="griffin"),
+    c.AddSupportStaff(actor="ref", person_id="ada", name="Ada", role="administrator"),
+    c.AddSupportStaff(actor="ref", person_id="doc", name="Doc", role="medic"),
+    c.ContractServed(actor="ref", contract_id="k1", served=("ada", "doc")),
+    c.MaintenanceCheck(actor="ref", unit_id="griffin", target_number=7, quality="D"),
+    c.MaintenanceCheck(actor="ref", unit_id="griffin", target_number=7),
+    c.MoraleTestCommand(actor="ref", unit_id="lam", turn=1, nationality="Davion", pilot_id="lam"),
 ]
 
 
@@ -186,13 +213,13 @@ def test_a_stale_dice_cursor_is_refused() -> None:
         decide(state, SCRIPT[2], Dice("house-3058", 0))
 
 
-LOG, _ = play(SCRIPT)
+LOG, _ = play(SCRIPT + XP_SCRIPT)
 EVENT_SAMPLES: list[Event] = [
     *LOG,
     e.PilotReturned(pilot_id="p", note=NOTE),
     e.ExchangeRateSet(currency="K-Bill", c_bills=Fraction(71, 100)),
 ]
-COMMAND_SAMPLES: list[Command] = list(SCRIPT)
+COMMAND_SAMPLES: list[Command] = [*SCRIPT, *XP_SCRIPT]
 
 
 def test_every_house_rule_message_type_has_a_sample() -> None:

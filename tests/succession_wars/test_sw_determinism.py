@@ -47,6 +47,8 @@ EXTRA_COMMANDS: list[Command] = [
         region="Daniels",
         leaders=(m.LeaderBonus(leader="liao-charles-ling", group=("a", "b")),),
     ),
+    m.SWDrawMercenary(actor="Liao", house="Liao"),
+    m.SWMoveMercenaryOut(actor="Liao", house="Liao", region="Dieron", path=("Sian",)),
 ]
 EXTRA_EVENTS: list[Event] = [
     m.SWJumpShipScuttled(house="Davion", jumpship="davion-js-1"),
@@ -73,6 +75,15 @@ EXTRA_EVENTS: list[Event] = [
     m.SWHouseControlled(house="Davion", player="Bo", previous="Ann"),
     m.SWTurncoatMoved(leader="davion-ran-felsner", exposed=True, region="Daniels"),
     m.SWImmediateCombatOffered(region="Dieron", houses=("Kurita",), mercenary="Liao"),
+    m.SWMercenaryDrawn(
+        house="Liao", counter="a-1", formation="A", units=("a-1", "a-2"), pile=("b-1",), card=7
+    ),
+    m.SWMercenaryHired(house="Liao", formation="A", units=("a-1",), region="Sian"),
+    m.SWMercenaryUnsold(formation="A", units=("a-1",), pile=("b-1", "a-1")),
+    m.SWMoveOutOffered(region="Dieron", employer="Liao", units=("a-1",)),
+    m.SWMercenaryMovedOut(
+        house="Liao", region="Dieron", path=("Sian",), units=("a-1",), leaders=("x",)
+    ),
     m.SWTechPending(house="Davion", delta=-1, reason="r"),
     m.SWCenterChanged(region="Achemar", center=CenterState.DAMAGED, reason="r"),
     m.SWPieceBought(

@@ -184,8 +184,14 @@ def test_ruling_a_mercenary_force_changing_sides_may_be_attacked_at_once() -> No
         rolled = next(ev for ev in events if isinstance(ev, m.SWBribeRolled))
         if rolled.success:
             break
-    offers = [ev for ev in events if isinstance(ev, m.SWImmediateCombatOffered)]
     region = g.state.units[rolled.switched_units[0]].region
+    # Ruling SW-41: the new employer chooses first whether to move out intact; he stays.
+    assert [ev for ev in events if isinstance(ev, m.SWMoveOutOffered)] == [
+        m.SWMoveOutOffered(region=region, employer=L, units=rolled.switched_units)
+    ]
+    assert not [ev for ev in events if isinstance(ev, m.SWImmediateCombatOffered)]
+    events = g.run(m.SWMoveMercenaryOut(actor=L, house=L, region=region))
+    offers = [ev for ev in events if isinstance(ev, m.SWImmediateCombatOffered)]
     assert offers == [m.SWImmediateCombatOffered(region=region, houses=(D,), mercenary=L)]
     assert (D, region) in g.state.immediate_combat
     assert g.state.active != D  # out of Davion's turn ...

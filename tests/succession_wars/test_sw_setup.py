@@ -122,9 +122,11 @@ def test_only_the_referee_sets_up_once() -> None:
     assert err.value.code == "already_started"
 
 
-def test_2786_cannot_be_set_up_yet() -> None:
-    """Ruling SW-14: the 2786 Order of Battle lacks units and most Leaders in the text."""
-    assert _refused(replace(start_command(), scenario="2786")) == "scenario_not_supported"
+def test_an_unknown_scenario_is_refused() -> None:
+    """Ruling SW-14: "3025" and "2786" are the scenarios; a 3025 set-up file given as 2786 is
+    refused for its pieces (test_sw_2786.py sets 2786 up)."""
+    assert _refused(replace(start_command(), scenario="3052")) == "scenario_not_supported"
+    assert _refused(replace(start_command(), scenario="2786")) == "bad_setup"
 
 
 def test_commands_before_set_up_are_refused() -> None:

@@ -18,10 +18,10 @@ def ok(*args: str) -> str:
     return done.stdout
 
 
-def day_zero(tmp_path: Path) -> str:
+def day_zero(tmp_path: Path, seed: str = "1") -> str:
     """A new store with both Ginestra forces imported and the map set up; returns its path."""
     db = str(tmp_path / "g.db")
-    ok("campaign", "new", "--db", db, "--name", "G", "--seed", "1",
+    ok("campaign", "new", "--db", db, "--name", "G", "--seed", seed,
        "--side", "loyalist:L", "--side", "rebel:R")  # fmt: skip
     for side in ("loyalist", "rebel"):
         ok("force", "import", "--db", db, "--side", side, str(FOLDER / f"{side}.mul"),

@@ -43,7 +43,8 @@ Days 3-9: alpha keeps peacekeeping in the Facility; militia and bravo stay in 14
   meeting is set up again every day until the battle is fought.
 Day 7: seven days without maintenance (line 199) for every formation: a location and a
   critical roll per unit, except the Griffin GRF-1N (Rugged). No location roll is a 2 (the
-  floating critical), so each unit rolls exactly one critical.
+  floating critical), so each unit rolls exactly one critical. This small force keeps no unit
+  designs, so what a critical roll would hit is noted for the referee (ruling T-DM5).
 Day 8: the weekly weather change (lines 384-391): Arda Valley 5+4=9, Castell'Arquato 5+3=8 and
   Eastern Highlands 4+2=6 "No change" (the stormy row rolls its storm again: 4+3=7, none);
   Southern Marshes 2+1=3 "Move 1 place up": Heavy Rain (level 5) -> Medium Rain (level 4).
@@ -257,6 +258,10 @@ def test_maintenance_missed_on_day_seven_spares_the_rugged_griffin() -> None:
     ]
     for e in missed.values():
         assert len(e.rolls) == 2 * len(e.unit_ids)  # no location roll of 2
+    assert _of(DAYS[6][1], ev.UnitDamageRolled) == []
+    notes = [n for e in _of(DAYS[6][1], ev.FormationsUpdated) for n in getattr(e, "notes", ())]
+    for uid in missed["tanks"].unit_ids + missed["bravo"].unit_ids:
+        assert any(n.startswith(f"{uid} (") and "keeps no design" in n for n in notes), uid
     for day in (1, 2, 3, 4, 5, 6, 8, 9):
         assert _of(DAYS[day - 1][1], ev.MaintenanceMissed) == [], day
 

@@ -11,7 +11,9 @@ from turn_world import mobility
 from mekref.rules.codec import canonical_json
 from mekref.rules.dice import Roll
 from mekref.rules.messages import Command, Event, RefereeNote
+from mekref.rules.tripwire.battle_model import Fate, SlotDamage, UnitDamage
 from mekref.rules.tripwire.game import TRIPWIRE
+from mekref.rules.tripwire.repair import LocationDamage
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.artillery import FireUnguidedArtillery
 from mekref.rules.tripwire.turn.orbit import (
@@ -196,6 +198,44 @@ EVENTS_SAMPLE: list[Event] = [
     ev.TransportCargoCaptured(unit_id="u", pools=("p",), after="t"),
     ev.UnrestSuppressed(formation_id="a", force="s", action="martial_law", amount=4, active=True),
     ev.SabotageRolled(side_id="s", formation_id="a", unit_id="u", damage=15, rolls=(ROLL,)),
+    ev.UnitDamageRolled(
+        side_id="s",
+        day=7,
+        unit_id="u",
+        cause="maintenance",
+        lines=(ev.DamageLine(location="Center Torso", slot=4, item="Gyro", system="gyro"),),
+        damage=UnitDamage(
+            locations=(
+                LocationDamage(
+                    name="Center Torso",
+                    armor_max=20,
+                    armor_now=15,
+                    internal_max=10,
+                    internal_now=10,
+                ),
+            ),
+            critical_hits=1,
+            damaged_slots=(
+                SlotDamage(location="Center Torso", slot=4, item="System", system="gyro", hit=True),
+            ),
+        ),
+        fate=Fate.DAMAGED,
+        crew_hits=(("p", 1),),
+        notes=("n",),
+        rolls=(ROLL,),
+    ),
+    ev.ConsciousnessChecked(
+        side_id="s",
+        day=14,
+        formation_id="a",
+        fatigue=1,
+        checks=(
+            ev.ConsciousnessCheck(
+                person_id="p", unit_id="u", target=4, total=3, passed=False, hits_after=1
+            ),
+        ),
+        rolls=(ROLL,),
+    ),
     ev.ResponseMade(
         side_id="s",
         day=1,

@@ -84,7 +84,15 @@ class SWStartCampaign(Command):
         default=(),
         metadata={"doc": "every free set-up piece (see 'mekref game example') and its Region"},
     )
-    scenario: str = "3025"
+    scenario: str = field(
+        default="3025",
+        metadata={
+            "allowed": ("3025", "2786"),
+            "doc": '"3025" (the main game) or "2786" (the First Succession War: every counter, '
+            "JumpShip and Leader is placed in placements; see 'mekref game example --scenario "
+            "2786')",
+        },
+    )
 
 
 @command_type("SWEndPhase")
@@ -288,3 +296,27 @@ class SWOpenAuction(Command):
 @dataclass(frozen=True, kw_only=True)
 class SWSettleAuction(Command):
     bids: tuple[Bid, ...]  # as made round the table, starting with the opener; 0 = pass
+
+
+@command_type("SWDrawMercenary")
+@dataclass(frozen=True, kw_only=True)
+class SWDrawMercenary(Command):
+    """2786 (L605): "Before each turn, the phasing player draws a unit from the Mercenary pile,
+    and that unit's services then go up for auction." """
+
+    house: str
+
+
+@command_type("SWMoveMercenaryOut")
+@dataclass(frozen=True, kw_only=True)
+class SWMoveMercenaryOut(Command):
+    """L387: the new employer of a Mercenary force that changed sides beside opposing units
+    moves it out intact, without combat (``path``), or keeps it there (no path): then combat
+    must occur, at once if the opposing player wants (ruling SW-41)."""
+
+    house: str
+    region: str
+    path: tuple[str, ...] = field(
+        default=(),
+        metadata={"doc": "Regions entered, ending in a Region the House controls; none = stay"},
+    )

@@ -35,6 +35,9 @@ class SWCampaignStarted(Event):
     jumpships: tuple[JumpShip, ...]
     leaders: tuple[Leader, ...]
     deck: tuple[int, ...]
+    #: 2786: the set-up order rolled (L601) and the shuffled Mercenary pile (L603).
+    setup_order: tuple[str, ...] = ()
+    mercenary_pile: tuple[str, ...] = ()
 
 
 @event_type("SWPhaseBegan")
@@ -367,3 +370,63 @@ class SWHouseOut(Event):
 class SWGameWon(Event):
     player: str
     capitals: tuple[str, ...]
+
+
+@event_type("SWMercenaryDrawn")
+@dataclass(frozen=True, kw_only=True)
+class SWMercenaryDrawn(Event):
+    """A counter drawn from the 2786 Mercenary pile: every counter of its unit goes up for sale
+    (L603), and leaves the pile."""
+
+    house: str
+    counter: str  # the counter drawn
+    formation: str
+    units: tuple[str, ...]  # every counter of that unit
+    pile: tuple[str, ...]  # the pile left
+    card: int = 0  # 0: the Mercenary Phase's draw (L605); else the Event Card played (L633)
+
+
+@event_type("SWMercenaryHired")
+@dataclass(frozen=True, kw_only=True)
+class SWMercenaryHired(Event):
+    """A Mercenary unit from the pile joins the auction's winner, in a capital he holds (L297:
+    "New Mercenary units are formed in Regional or House capitals")."""
+
+    house: str
+    formation: str
+    units: tuple[str, ...]
+    region: str
+
+
+@event_type("SWMercenaryUnsold")
+@dataclass(frozen=True, kw_only=True)
+class SWMercenaryUnsold(Event):
+    """Nobody bid: the unit's counters go to the bottom of the pile (ruling SW-40)."""
+
+    formation: str
+    units: tuple[str, ...]
+    pile: tuple[str, ...]
+
+
+@event_type("SWMoveOutOffered")
+@dataclass(frozen=True, kw_only=True)
+class SWMoveOutOffered(Event):
+    """L387: a Mercenary force changed sides beside opposing units; its new employer may move it
+    out intact first."""
+
+    region: str
+    employer: str
+    units: tuple[str, ...]
+
+
+@event_type("SWMercenaryMovedOut")
+@dataclass(frozen=True, kw_only=True)
+class SWMercenaryMovedOut(Event):
+    """The employer's answer: the force (and its Leader) moved out along ``path``, or stayed
+    (no path)."""
+
+    house: str
+    region: str
+    path: tuple[str, ...]
+    units: tuple[str, ...]
+    leaders: tuple[str, ...] = ()

@@ -91,6 +91,12 @@ def scatter_table() -> tuple[RangeRow, ...]:
 
 
 @cache
+def damage_table(kind: str) -> tuple[RangeRow, ...]:
+    """A 2d6 table of ``damage.toml`` (hit locations, critical chance)."""
+    return _range_rows("damage", kind, "min_roll", "max_roll")
+
+
+@cache
 def surveillance_margins() -> tuple[tuple[int, str, SourceRef], ...]:
     return tuple(
         (int_field(r, "margin"), str_field(r, "info"), source_of(r))

@@ -11,6 +11,7 @@ from dataclasses import replace
 from mekref.hexmap import HexMap, Location
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Event
+from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import unrest
 from mekref.rules.tripwire.turn.events import MobsRaised, UnrestChanged
@@ -62,6 +63,10 @@ class Day:
         self.ship_feed: dict[str, Roll] = {}  # the day's 11+ roll for enemy ships' feeds (L270)
         self.satellites = dict(s.satellites)  # as Anti-Satellite Operations leave them
         self.engagement_notes: dict[str, list[str]] = {}  # hex -> notes for its engagement
+        # Rolled damage of the day so far (T-DM1): a second roll on a unit builds on the first.
+        self.damage: dict[str, UnitDamage] = {}
+        self.fates: dict[str, Fate] = {}
+        self.hits: dict[str, int] = {}  # person -> hits after today's rolls
 
     def roll(self, name: str, count: int) -> Roll:
         r, self.dice = self.dice.roll(name, count)

@@ -12,7 +12,7 @@ from mekref.hexmap import (
     PlannedMove,
     label,
 )
-from mekref.rules.tripwire.turn import fuel, recruit, unrest
+from mekref.rules.tripwire.turn import day_damage, fuel, recruit, unrest
 from mekref.rules.tripwire.turn.common import movement_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.day import Day, location_of, raise_mobs
@@ -177,6 +177,7 @@ def sabotage(d: Day) -> None:
                 rolls=tuple(rolls),
             )
         )
+        day_damage.bombing(d, victim, damage.total * int(rule["damage_per_pip"]))
 
 
 def player_actions(d: Day) -> None:

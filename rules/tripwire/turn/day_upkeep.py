@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from mekref.hexmap import label
 from mekref.rules.dice import Roll
-from mekref.rules.tripwire.turn import unrest
+from mekref.rules.tripwire.turn import day_damage, unrest
 from mekref.rules.tripwire.turn.common import AEROSPACE
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.day import Day, location_of
@@ -27,12 +27,14 @@ def upkeep(d: Day) -> None:
         if days >= int(rules["every_days"]):
             units = tuple(u for u in f.unit_ids if not d.s.mobility[u].rugged)
             rolls: list[Roll] = []
+            rolled: list[tuple[str, Roll, tuple[Roll, ...]]] = []
             for uid in units:
                 where = d.roll(f"maintenance location (front), {uid}", 2)
-                rolls.append(where)
-                rolls.append(d.roll(f"maintenance critical, {uid}", 2))
+                criticals = [d.roll(f"maintenance critical, {uid}", 2)]
                 if where.total == 2:  # a floating critical: a second critical roll (line 199)
-                    rolls.append(d.roll(f"maintenance critical 2, {uid}", 2))
+                    criticals.append(d.roll(f"maintenance critical 2, {uid}", 2))
+                rolls += [where, *criticals]
+                rolled.append((uid, where, tuple(criticals)))
             d.events.append(
                 MaintenanceMissed(
                     side_id=f.side_id,
@@ -43,6 +45,9 @@ def upkeep(d: Day) -> None:
                     rolls=tuple(rolls),
                 )
             )
+            # T-DM1: each unit's rolls laid on its stored condition (slot rolls after these).
+            for uid, located, crits in rolled:
+                day_damage.maintenance(d, uid, located, crits)
             days = 0
         # Rations: 7 days carried; a supply dump restocks; a baggage train feeds the crews.
         crew = sum(d.s.mobility[u].crew_slots for u in f.unit_ids)
@@ -61,6 +66,7 @@ def upkeep(d: Day) -> None:
                     f"{fid}: a week beyond its rations: +1 fatigue and a consciousness "
                     "check per person (line 355)",
                 )
+                day_damage.consciousness(d, f, fatigue)
         d.formations[fid] = replace(
             f,
             days_since_maintenance=days,

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Event, event_type
+from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.turn.state import (
     EngagementSetup,
     Formation,
@@ -104,7 +105,8 @@ class FormationsUpdated(Event):
 @event_type("MaintenanceMissed")
 @dataclass(frozen=True, kw_only=True)
 class MaintenanceMissed(Event):
-    """Seven days without maintenance: a location (front) and critical roll per unit."""
+    """Seven days without maintenance: a location (front) and critical roll per unit; what they
+    hit follows as ``UnitDamageRolled`` (T-DM1)."""
 
     side_id: str
     day: int
@@ -215,12 +217,74 @@ class UnrestSuppressed(Event):
 @dataclass(frozen=True, kw_only=True)
 class SabotageRolled(Event):
     """Despised: the day's 1D6; on a 6 a bombing hits one unit for 1D6 x 5 damage (line 401),
-    which the referee applies. ``unit_id`` is None when the die did not come up 6."""
+    laid on the unit by the ``UnitDamageRolled`` that follows (T-DM1). ``unit_id`` is None when
+    the die did not come up 6."""
 
     side_id: str
     formation_id: str
     unit_id: str | None
     damage: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DamageLine:
+    """What one roll did to a unit: armour and structure taken in a location, or a critical
+    slot hit (``slot`` 1-based, ``item`` the slot's content, ``system`` its system)."""
+
+    location: str
+    armor: int = 0
+    internal: int = 0
+    slot: int | None = None
+    item: str = ""
+    system: str | None = None
+    note: str = ""
+
+
+@event_type("UnitDamageRolled")
+@dataclass(frozen=True, kw_only=True)
+class UnitDamageRolled(Event):
+    """Rolled damage laid on a unit's stored condition (rulings T-DM1 to T-DM5): ``cause``
+    "maintenance" (line 199) or "sabotage" (line 401). ``damage`` is the unit's condition
+    after it (what the report prices and the next export writes), ``fate`` its fate after;
+    ``crew_hits`` the hits each crew member has after it (a 'Mek's head hit, T-DM4)."""
+
+    side_id: str
+    day: int
+    unit_id: str
+    cause: str
+    lines: tuple[DamageLine, ...]
+    damage: UnitDamage
+    fate: Fate
+    crew_hits: tuple[tuple[str, int], ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConsciousnessCheck:
+    """One person's check (line 355, T-DM4): the target, the roll and the hits after it.
+    ``unit_id`` with ``vehicle_crew`` True: the failure counts as an injured crew/driver of
+    that vehicle instead of a hit on the person."""
+
+    person_id: str
+    unit_id: str
+    target: int
+    total: int
+    passed: bool
+    hits_after: int
+    vehicle_crew: bool = False
+
+
+@event_type("ConsciousnessChecked")
+@dataclass(frozen=True, kw_only=True)
+class ConsciousnessChecked(Event):
+    """A week beyond the rations (line 355): a consciousness check per crew member of the
+    formation, modified by its fatigue; a failure is a hit (T-DM4)."""
+
+    side_id: str
+    day: int
+    formation_id: str
+    fatigue: int
+    checks: tuple[ConsciousnessCheck, ...]
 
 
 @event_type("TransportCargoCaptured")

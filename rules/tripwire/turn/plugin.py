@@ -15,6 +15,7 @@ from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import (
     artillery,
+    day_damage,
     orbit,
     orders,
     reorganise,
@@ -26,6 +27,7 @@ from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.events import (
     CampaignEnded,
+    ConsciousnessChecked,
     DayEnded,
     EngagementDetermined,
     FacilityDestroyed,
@@ -49,6 +51,7 @@ from mekref.rules.tripwire.turn.events import (
     StrategicVictoryScored,
     TransportCargoCaptured,
     UnguidedArtilleryFired,
+    UnitDamageRolled,
     UnrestChanged,
     UnrestSuppressed,
     WeatherRolled,
@@ -311,5 +314,7 @@ EVOLVERS: dict[type[Event], Evolver] = {
     MobsRaised: _no_change,
     UnrestSuppressed: _suppressed,
     UnguidedArtilleryFired: _no_change,
+    UnitDamageRolled: day_damage.evolve_damage,
+    ConsciousnessChecked: day_damage.evolve_consciousness,
     **orbit.EVOLVERS,
 }

@@ -1,0 +1,1 @@
+"""Standard-rule tables the house rules modify but do not print (package data)."""
