@@ -94,6 +94,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "cli_formation",
         "a side reorganises its formations (create, split, merge, move, train)",
     ),
+    ("satellite", "cli_orbit", "satellites in orbit: place, move, list (L209-210, L270)"),
+    ("dropship", "cli_orbit", "a DropShip's weekly hot standby or power down (L408)"),
     ("route", "cli_turn", "the cheapest legal path for a formation, and today's part as an order"),
     ("inspect", "cli_inspect", "show what a .mul unit list or battle record contains"),
     (

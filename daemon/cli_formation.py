@@ -223,6 +223,7 @@ def run_list(args: argparse.Namespace) -> int:
             "formation": f.formation_id,
             "name": f.name,
             "hex": f.hex,
+            "orbit": f.orbit,  # after a Reposition Orbit: "geostationary:CCRR" or "lpo:CCRR"
             "fatigue": f.fatigue,
             "formation_type": f.formation_type,
             "training_type": f.training_type if f.training_day == s.day else "",
@@ -251,7 +252,7 @@ def run_list(args: argparse.Namespace) -> int:
         if f.training_type and f.training_day == s.day:
             note += f" (trains as {f.training_type} today)"
         console.print(
-            f"{f.formation_id} ({f.name}) in {f.hex or 'orbit'}, fatigue {f.fatigue}{note}",
+            f"{f.formation_id} ({f.name}) in {f.hex or _orbit(f.orbit)}, fatigue {f.fatigue}{note}",
             markup=False,
             highlight=False,
         )
@@ -260,3 +261,13 @@ def run_list(args: argparse.Namespace) -> int:
             name = f"{unit.chassis} {unit.model}".strip() if unit else ""
             console.print(f"  {u}  {name}", markup=False, highlight=False)
     return EXIT_OK
+
+
+def _orbit(orbit: str) -> str:
+    """Where a formation off the map stands: its named orbit (L210), or just "orbit"."""
+    if not orbit:
+        return "orbit"
+    kind, _, at = orbit.partition(":")
+    return (
+        f"{'geostationary orbit' if kind == 'geostationary' else 'low planetary orbit'} over {at}"
+    )

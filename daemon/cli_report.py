@@ -18,6 +18,7 @@ from mekref.daemon.cli_campaign import (
     out_console,
     print_json,
 )
+from mekref.daemon.orbit_rows import dropships, print_dropships, satellites
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import injuries, repair
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
@@ -364,6 +365,9 @@ def build_report(
         "victory_points": vp,
         "ending": ending(state),
         "strategic": overview(state, side),
+        # L270 and L408: the satellites over the map, each DropShip's weekly choice and fatigue.
+        "satellites": satellites(state),
+        "dropships": dropships(state, side),
         "battles": battles,
         "dice": rolls,
     }
@@ -590,6 +594,14 @@ def _print(report: dict[str, Any]) -> None:
     _print_pools(report["pools"])
     if report["strategic"] is not None:
         _print_strategic(report["strategic"])
+    if report["dropships"]:
+        console.print("DropShips (L408: hot standby or power down, each week)", style="bold")
+        print_dropships(report["dropships"])
+    for sat in report["satellites"]:
+        alive = "monitoring" if sat["monitoring"] else f"destroyed on day {sat['destroyed_day']}"
+        console.print(
+            f"satellite {sat['id']} ({sat['owner']}): {sat['orbit']} over {sat['hex']}, {alive}"
+        )
     _print_ending(report["ending"])
     for b in report["battles"]:
         _print_battle_line(b)

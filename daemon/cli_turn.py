@@ -81,6 +81,13 @@ examples:
   mekref orders submit --db g.db --side loyalist --day 3 --order alpha:move:0607,0707
   mekref orders submit --db g.db --side rebel --day 1 --order bravo:orbital_insertion::0912 \\
       --param bravo:objective=raid
+  mekref orders submit --db g.db --side loyalist --day 2 --order alpha:guard \\
+      --param alpha:objective=hold_the_line          deploys at turn 0 in an assault (L319)
+  mekref orders submit --db g.db --side rebel --day 2 --order ds:anti_satellite::sat-1
+  mekref orders submit --db g.db --side rebel --day 2 --order ds:reposition_orbit::1105 \\
+      --param ds:orbit=geostationary                 or orbit=lpo (L210)
+  mekref orders submit --db g.db --side rebel --day 2 --order ds:suborbital_hop::1105 \\
+      --param ds:trips=2                             each hop after the first: +1 fatigue (L207)
   mekref orders list --db g.db --side rebel
   mekref orders withdraw --db g.db --side rebel --day 1 bravo
   mekref route --db g.db --side loyalist --formation alpha --to 1210   the path, today's part

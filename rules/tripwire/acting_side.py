@@ -33,6 +33,7 @@ from mekref.rules.tripwire.battle_spending import (
 from mekref.rules.tripwire.commands import HealPerson, TransferWarChest
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.toe import KeepSalvage, SeatCrew
+from mekref.rules.tripwire.turn.orbit import SIDE_COMMANDS as ORBIT_COMMANDS
 from mekref.rules.tripwire.turn.orders import SubmitOrders, WithdrawOrders
 from mekref.rules.tripwire.turn.reorganise import REORGANISE_COMMANDS
 
@@ -61,7 +62,8 @@ def acting_side(state: CampaignState, command: Command) -> str | None:
     if isinstance(command, (SubmitOrders, WithdrawOrders, HirePerson, ChangeFormation)):
         side: str = command.side_id
         return side
-    if isinstance(command, REORGANISE_COMMANDS):
+    # Reorganising its formations; moving its own satellites, its DropShips' weekly readiness.
+    if isinstance(command, (*REORGANISE_COMMANDS, *ORBIT_COMMANDS)):
         named: str = command.side_id
         return named
     if isinstance(command, _FOR_A_UNIT):

@@ -42,6 +42,10 @@ PUBLIC: Mapping[str, frozenset[str]] = {
     "StrategicVictoryScored": frozenset(),
     "LeaderCaptured": frozenset(),
     "DayEnded": frozenset(),
+    # Satellites circle over everyone (ruling T-OR1 in docs/turn.md).
+    "SatellitePlaced": frozenset(),
+    "SatelliteDestroyed": frozenset(),
+    "SatelliteRepositioned": frozenset(),
 }
 #: Events shown only to the sides taking part, found at this path in the payload.
 PARTICIPANTS: Mapping[str, tuple[str, ...]] = {

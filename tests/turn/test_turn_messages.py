@@ -16,6 +16,11 @@ from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.repair import LocationDamage
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.artillery import FireUnguidedArtillery
+from mekref.rules.tripwire.turn.orbit import (
+    ChooseDropShipReadiness,
+    PlaceSatellite,
+    RepositionSatellite,
+)
 from mekref.rules.tripwire.turn.orders import (
     FormationOrder,
     ResolveTurn,
@@ -36,6 +41,7 @@ from mekref.rules.tripwire.turn.state import (
     EngagementSetup,
     Formation,
     RegionWeather,
+    Satellite,
     Sighting,
 )
 from mekref.rules.tripwire.turn.turrets import RecordTurretDamage, RepairTurret
@@ -103,6 +109,18 @@ COMMANDS_SAMPLE: list[Command] = [
     TransferUnit(actor="s", side_id="s", day=1, unit_id="u", to_formation_id="a"),
     ChangeFormationType(
         actor="s", side_id="s", day=1, formation_id="a", formation_type="Battle Lance", pool_id="p"
+    ),
+    PlaceSatellite(
+        actor="r",
+        satellite_id="sat",
+        owner="s",
+        orbit="lpo",
+        hex="0508",
+        note=RefereeNote(referee="R", reason="r"),
+    ),
+    RepositionSatellite(actor="s", side_id="s", day=1, satellite_id="sat", hex="0905"),
+    ChooseDropShipReadiness(
+        actor="s", side_id="s", day=1, unit_id="u", mode="hot_standby", extra_crew=True
     ),
 ]
 EVENTS_SAMPLE: list[Event] = [
@@ -252,6 +270,22 @@ EVENTS_SAMPLE: list[Event] = [
     ev.TurretRepaired(
         side_id="s", location="L", turret=2, pool_id="p", cf_before=90, cf=150, wp=100
     ),
+    ev.SatellitePlaced(
+        satellite=Satellite(
+            satellite_id="sat", owner="s", orbit="geostationary", hex="0508", destroyed_day=2
+        ),
+        referee="Ann",
+        reason="r",
+        actor="r",
+    ),
+    ev.SatelliteDestroyed(satellite_id="sat", owner="s", by_force="t", day=2),
+    ev.SatelliteRepositioned(
+        satellite_id="sat", owner="s", before="0508", after="0905", day=1, actor="s"
+    ),
+    ev.DropShipReadinessChosen(
+        side_id="s", day=1, week=1, unit_id="u", mode="power_down", extra_crew=False, actor="s"
+    ),
+    ev.StandbyFatigue(side_id="s", day=2, fatigue=(("u", 2),), rested=("v",)),
     ev.DayEnded(day=1),
 ]
 

@@ -60,6 +60,8 @@ class Day:
         self.maintained: set[str] = set()
         self.destroyed = {k: set(v) for k, v in s.destroyed.items()}
         self.satellite: dict[str, Roll] = {}  # a SatLink roll made early, for a Respond order
+        self.ship_feed: dict[str, Roll] = {}  # the day's 11+ roll for enemy ships' feeds (L270)
+        self.satellites = dict(s.satellites)  # as Anti-Satellite Operations leave them
         self.engagement_notes: dict[str, list[str]] = {}  # hex -> notes for its engagement
         # Rolled damage of the day so far (T-DM1): a second roll on a unit builds on the first.
         self.damage: dict[str, UnitDamage] = {}

@@ -15,8 +15,8 @@ from mekref.hexmap import (
     location_sensors,
     visible_hexes,
 )
+from mekref.rules.tripwire.turn import orbit
 from mekref.rules.tripwire.turn.common import AIRFIELD
-from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.day import Day, location_of
 from mekref.rules.tripwire.turn.events import ResponseMade
 from mekref.rules.tripwire.turn.mapdata import hex_at
@@ -41,17 +41,12 @@ def _detectors(d: Day, side: str, at: Hex) -> tuple[str, ...]:
         found.append("radar")
     if region is not None and region.name in cover.orbital_regions:
         found.append("deep_space_array")
-    uplink = [n for n in held if "satlink" in d.hexmap.location(n).facilities]
-    if uplink and region is not None:
-        if side not in d.satellite:
-            # The day's SatLink roll (line 270), made now so the feed can warn of the hop; the
-            # sightings use the same roll.
-            d.satellite[side] = d.roll(f"satellite access, {side}", 2)
-        target = int(single("surveillance", "satellite_access")["target"])
-        if d.satellite[side].total >= target:
-            feed = Sensor(side, SensorKind.SATELLITE_MONITOR, d.hexmap.location(uplink[0]).hex)
-            if region.name in visible_hexes(side, d.hexmap, [feed]).orbital_regions:
-                found.append("satellite")
+    if region is not None:
+        # The day's SatLink rolls (line 270), made now so the feed can warn of the hop; the
+        # sightings use the same rolls. Own ships in orbit watch too (ruling T-OR4).
+        feeds, _ = orbit.feed_sensors(d, side, held)
+        if feeds and region.name in visible_hexes(side, d.hexmap, feeds).orbital_regions:
+            found.append("satellite")
     return tuple(found)
 
 

@@ -16,9 +16,8 @@ from mekref.hexmap import (
 )
 from mekref.rules.dice import Roll
 from mekref.rules.messages import Event
-from mekref.rules.tripwire.turn import engagement, surveillance, weather
+from mekref.rules.tripwire.turn import engagement, orbit, surveillance, weather
 from mekref.rules.tripwire.turn.common import AEROSPACE
-from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.day import Day, raise_mobs
 from mekref.rules.tripwire.turn.events import EngagementDetermined, SightingsMade
 from mekref.rules.tripwire.turn.mapdata import hex_at
@@ -75,16 +74,12 @@ def sightings(d: Day) -> None:
             if f.side_id == side and f.hex != IN_ORBIT
         ]
         sensors += location_sensors(d.hexmap, side, held)
-        uplink = [n for n in held if "satlink" in d.hexmap.location(n).facilities]
-        if uplink:
-            # Each turn a force at a SatLink rolls 2d6; on 9+ it reaches the satellite (line 270).
-            access = d.satellite.get(side) or d.roll(f"satellite access, {side}", 2)
-            surveyed.setdefault(side, []).append(access)
-            if access.total >= int(single("surveillance", "satellite_access")["target"]):
-                at = d.hexmap.location(uplink[0]).hex
-                sensors.append(Sensor(side, SensorKind.SATELLITE_MONITOR, at))
-        elif side in d.satellite:
-            surveyed.setdefault(side, []).append(d.satellite[side])  # the uplink fell today
+        # The SatLink roll for the satellites (9+) and the enemy ships' feeds (11+), and the
+        # side's own ships in orbit (line 270, ruling T-OR4).
+        feeds, rolls = orbit.feed_sensors(d, side, held)
+        sensors += feeds
+        if rolls:
+            surveyed.setdefault(side, []).extend(rolls)
         cover = visible_hexes(side, d.hexmap, sensors)
         reveal(side, cover.ground, "unit_type")
         # A Deep Space Array or a satellite detects landings in the sectors it watches.

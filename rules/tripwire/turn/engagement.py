@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from mekref.hexmap import Hex, HexMap, distance, label
 from mekref.hexmap.mapsheets import mapsheet_for
 from mekref.rules.dice import Dice, Roll
+from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commanders import commander_bonus
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import fuel, weather
@@ -39,6 +40,52 @@ _MAX_REROLLS = 50
 
 def objectives() -> frozenset[str]:
     return frozenset(str(r["key"]) for r in table_rows("engagement", "objective"))
+
+
+#: Orders that keep a formation off the map sheets: it cannot hold a line on them (T-E10).
+OFF_THE_SHEETS = AIR_MISSIONS | {"intercept", "anti_satellite", "reposition_orbit", "achieve_orbit"}
+
+
+def hold_the_line_hexes() -> int:
+    """L319: "no more than 8 hexes from their deployment edge"."""
+    return int(single("engagement", "hold_the_line")["max_hexes"])
+
+
+def check_objective(order: FormationOrder, field: str) -> None:
+    """The order's tactical objective (line 283), if it names one, is one of the list; Hold
+    the Line deploys units on the map sheets (L319), so an order that keeps the formation in
+    the air or in orbit cannot take it (ruling T-E10)."""
+    goal = order.param("objective")
+    if not goal:
+        return
+    known = objectives()
+    if goal not in known:
+        raise Refusal(
+            "bad_param",
+            f"{field}: {goal!r} is not a tactical objective; known: " + ", ".join(sorted(known)),
+        )
+    if goal == "hold_the_line" and order.action in OFF_THE_SHEETS:
+        raise Refusal(
+            "bad_param",
+            f"{field}: a {order.action} order keeps the formation off the map sheets (L319: "
+            '"Units that have chosen the Hold the Line combat order deploy at turn 0 anywhere '
+            'up to half way across the closest mapsheets")',
+        )
+
+
+def hold_the_line_note(side: str, kind: str, attacker: str | None) -> str:
+    """What Hold the Line means for ``side`` in this engagement (ruling T-E10)."""
+    if kind == "assault" and side != attacker:
+        return (
+            f"{side} holds the line: its units deploy at turn 0 anywhere up to half way across "
+            f"the closest map sheets, no more than {hold_the_line_hexes()} hexes from their "
+            "deployment edge (line 319)"
+        )
+    why = "a meeting engagement" if kind == "meeting" else "the attack"
+    return (
+        f"{side} holds the line (line 288); in {why} its lances arrive by walking speed: "
+        "deploying at turn 0 is the defender's in an assault (line 319)"
+    )
 
 
 def arrival_turn(walk_mp: int) -> int | None:
@@ -259,6 +306,8 @@ def set_up(
         for side in sides
     }
     for side, goal in objective.items():
+        if goal == "hold_the_line":
+            notes.append(hold_the_line_note(side, kind, attacker))
         others = [w for x in sides if x != side for w in walks[x]]
         if goal == "hide_and_seek" and others and min(walks[side]) >= max(others):
             notes.append(

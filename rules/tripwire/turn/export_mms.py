@@ -35,6 +35,7 @@ from mekref.adapters.megamek.mul_model import Entity
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn import weather
 from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.engagement import hold_the_line_hexes
 from mekref.rules.tripwire.turn.export import engagement
 
 #: TripWire weather row -> (MegaMek ``Weather`` index, ``Wind`` index). Weather: 0 clear,
@@ -132,6 +133,15 @@ def engagement_scenario(
                 MmsUnit(entity=entity, deployment_round=turn, commander=entity.commander is True)
             )
         factions.append(MmsFaction(name=names[side], location=edges[side], units=tuple(units)))
+    for side, goal in e.objectives:
+        if goal == "hold_the_line" and e.kind == "assault" and side != e.attacker:
+            # L319; MegaMek's edge deployment area is narrower than 8 hexes (ruling T-E10).
+            notes.append(
+                f"{names[side]} holds the line (line 319): deploys at round 0 anywhere up to "
+                f"half way across the closest map sheets, no more than "
+                f"{hold_the_line_hexes()} hexes from its {edges[side]} edge; widen that "
+                f"player's deployment zone to {hold_the_line_hexes()} hexes in the lobby"
+            )
     switched = list(options)
     hidden = e.ambusher is not None or any("hidden deployment" in n for n in e.notes)
     if hidden and all(name != HIDDEN_UNITS_OPTION for name, _ in switched):

@@ -16,7 +16,7 @@ from mekref.rules.messages import Command, Event, command_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, Pool
-from mekref.rules.tripwire.turn import cargo, engineering, fuel, surveillance
+from mekref.rules.tripwire.turn import cargo, engagement, engineering, fuel, orbit, surveillance
 from mekref.rules.tripwire.turn.common import (
     AIRFIELD,
     DROPSHIP,
@@ -235,6 +235,10 @@ def _check_order(
         if target is None or target.side_id == side_id:
             raise Refusal("bad_target", f"{field}.target: name the enemy formation to identify")
         surveillance.identify_conditions(order, f"{field}.params")
+    # Anti-Satellite, Reposition Orbit, space surveillance gear, repeated hops, a powered-down
+    # DropShip's Respond (rulings T-OR2 to T-OR5); the tactical objective (Hold the Line).
+    orbit.check_order(s, f, order, field)
+    engagement.check_objective(order, f"{field}.params.objective")
     if order.action == "load_unload":
         cargo.check(state, s, s.formations, f, order, field)
     if order.action == "repair" and order.target:

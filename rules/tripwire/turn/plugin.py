@@ -17,6 +17,7 @@ from mekref.rules.tripwire.turn import (
     artillery,
     cargo,
     day_damage,
+    orbit,
     orders,
     reorganise,
     resolve,
@@ -299,6 +300,7 @@ DECIDERS: dict[type[Command], Decider] = {
     turrets.RecordTurretDamage: turrets.decide_record,
     turrets.RepairTurret: turrets.decide_repair,
     **reorganise.DECIDERS,
+    **orbit.DECIDERS,
 }
 
 EVOLVERS: dict[type[Event], Evolver] = {
@@ -335,4 +337,5 @@ EVOLVERS: dict[type[Event], Evolver] = {
     UnguidedArtilleryFired: _no_change,
     UnitDamageRolled: day_damage.evolve_damage,
     ConsciousnessChecked: day_damage.evolve_consciousness,
+    **orbit.EVOLVERS,
 }

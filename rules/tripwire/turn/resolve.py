@@ -24,7 +24,7 @@ from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn import weather
+from mekref.rules.tripwire.turn import orbit, weather
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.day import Day
 from mekref.rules.tripwire.turn.day_actions import formation_actions, player_actions, sabotage
@@ -75,10 +75,12 @@ def decide_resolve(
     _captured_cargo(d)
     _weather(d)
     encounters = formation_actions(d)
+    orbit.orbital_actions(d)
     player_actions(d)
     encounters = _merge(encounters, responses(d))
     sabotage(d)
     upkeep(d)
+    orbit.standby_fatigue(d)
     control(d)
     sightings(d)
     for side in sorted({f.side_id for f in s.formations.values()}):

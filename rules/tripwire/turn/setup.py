@@ -77,7 +77,9 @@ def design_mobility(design: StoredDesign) -> DesignMobility:
     """Walk/Cruise MP, movement mode, Rugged quirk, safe thrust and crew places of a design."""
     motive = design.movement_mode.strip().casefold()
     mode: str | None
-    if design.kind in _AIR:
+    if design.kind is UnitKind.DROPSHIP:
+        mode = "dropship"  # the Actions list tells DropShips from fighters (line 211, 213)
+    elif design.kind in _AIR:
         mode = "aerospace"
     elif motive in _MOTIVE:
         mode = _MOTIVE[motive]

@@ -76,6 +76,39 @@ class Formation:
     formation_type: str = field(default="", metadata=OMIT_IF_DEFAULT)
     training_type: str = field(default="", metadata=OMIT_IF_DEFAULT)
     training_day: int = field(default=0, metadata=OMIT_IF_DEFAULT)
+    # Where a formation in orbit stands after a Reposition Orbit (L210, ruling T-OR2):
+    # "geostationary:CCRR" above one hex, "lpo:CCRR" a low planetary orbit crossing that hex;
+    # "" while none was chosen (the pirate point, or an orbit not yet named).
+    orbit: str = field(default="", metadata=OMIT_IF_DEFAULT)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Satellite:
+    """An unmanned surveillance satellite (L270) and who owns it (ruling T-OR1).
+
+    ``orbit`` is ``geostationary`` (above ``hex``; moves one planetary region a day, L210) or
+    ``lpo`` (a low planetary orbit whose track crosses ``hex``; a new path takes a day).
+    """
+
+    satellite_id: str
+    owner: str  # the side whose satellite it is ("an enemy satellite", L209)
+    orbit: str
+    hex: str
+    destroyed_day: int = field(default=0, metadata=OMIT_IF_DEFAULT)  # 0: still in orbit
+    moved_day: int = field(default=0, metadata=OMIT_IF_DEFAULT)  # the day it last moved
+
+
+@dataclass(frozen=True, kw_only=True)
+class DropShipReadiness:
+    """A landed DropShip's weekly choice (L408): ``hot_standby`` or ``power_down``, for the
+    week ``week`` (days 1-7 are week 1), and the fatigue hot standby has given it."""
+
+    unit_id: str
+    side_id: str
+    week: int
+    mode: str
+    extra_crew: bool = False  # "indefinite hot standby if it has an extra full crew"
+    fatigue: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,3 +210,8 @@ class StrategicState:
     # (location -> CF of turret 1, 2, ...); a location not listed has its turrets whole. Left
     # out of the JSON while empty.
     turret_cf: dict[str, tuple[int, ...]] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    # Satellites the referee put in orbit (L270, ruling T-OR1); while there are none, a SatLink
+    # reaches the planet's satellite network as before (T-S1). Left out of the JSON while empty.
+    satellites: dict[str, Satellite] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    # Each DropShip's hot standby / power down choice (L408), by unit id.
+    readiness: dict[str, DropShipReadiness] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)

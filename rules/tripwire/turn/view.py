@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from mekref.rules.tripwire.state import CampaignState, Pool
 from mekref.rules.tripwire.turn.secrecy import engagement_for
 from mekref.rules.tripwire.turn.state import (
+    DropShipReadiness,
     EngagementSetup,
     Formation,
     FormationOrder,
     RegionWeather,
+    Satellite,
     Sighting,
 )
 
@@ -39,6 +41,9 @@ class SideView:
     ended: str
     # (location, side, unrest there) where a centre's rating differs from the side's (T-U6).
     local_unrest: tuple[tuple[str, str, int], ...] = ()
+    # Every satellite (public, ruling T-OR1) and the side's own DropShips' weekly choice (L408).
+    satellites: tuple[Satellite, ...] = ()
+    dropships: tuple[DropShipReadiness, ...] = ()
 
 
 def side_view(state: CampaignState, side_id: str) -> SideView:
@@ -74,4 +79,6 @@ def side_view(state: CampaignState, side_id: str) -> SideView:
             for loc, ratings in sorted(s.local_unrest.items())
             for side, level in sorted(ratings.items())
         ),
+        satellites=tuple(sat for _, sat in sorted(s.satellites.items())),
+        dropships=tuple(r for _, r in sorted(s.readiness.items()) if r.side_id == side_id),
     )

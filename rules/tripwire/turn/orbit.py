@@ -1,0 +1,489 @@
+"""Orbit: satellites and their feeds, Anti-Satellite Operations, Reposition Orbit, suborbital
+hop fatigue and a landed DropShip's weekly hot standby (lines 207, 209, 210, 213, 270, 408).
+
+Satellites are the referee's to place (``PlaceSatellite``, ruling T-OR1); a side moves its
+own (``RepositionSatellite``, T-OR3) and chooses each week whether its landed DropShips stay
+on hot standby or power down (``ChooseDropShipReadiness``, T-OR5). The day's part runs inside
+``resolve``: Anti-Satellite and Reposition Orbit orders after the moves (``orbital_actions``),
+the SatLink and ship feeds for sightings and responses (``feed_sensors``, T-OR4), and the
+standby fatigue with the upkeep (``standby_fatigue``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from mekref.hexmap import Sensor, SensorKind, label, parse_label
+from mekref.hexmap.geometry import LabelError
+from mekref.rules.dice import Dice, Roll
+from mekref.rules.messages import Command, Event, RefereeNote, command_type
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.campaign import Decider, Evolver
+from mekref.rules.tripwire.ruleset import TripWire
+from mekref.rules.tripwire.state import CampaignState
+from mekref.rules.tripwire.turn.common import AEROSPACE, DROPSHIP, strategic_of
+from mekref.rules.tripwire.turn.data import single
+from mekref.rules.tripwire.turn.day import Day
+from mekref.rules.tripwire.turn.events import (
+    DropShipReadinessChosen,
+    SatelliteDestroyed,
+    SatellitePlaced,
+    SatelliteRepositioned,
+    StandbyFatigue,
+)
+from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of
+from mekref.rules.tripwire.turn.state import (
+    IN_ORBIT,
+    DropShipReadiness,
+    Formation,
+    FormationOrder,
+    Satellite,
+    StrategicState,
+)
+
+#: Quoted by refusals and notes (line numbers of 000_02b6ea58a819e287.txt).
+L207 = (
+    'L207: "each trip after the first adds 1 fatigue point to the DropShip and all units being '
+    'carried"'
+)
+L208 = 'L208: "A DropShip or Aerospace Fighter may reach orbit"'
+L209 = (
+    'L209: "An AeroSpace Fighter or DropShip may move and destroy an enemy satellite on the '
+    'high altitude map"'
+)
+L210 = (
+    'L210: "A Satellite is Geostationary Orbit may move its position by 1 planetary region per day"'
+)
+L210_PATH = 'L210: "To change the path takes 1 day"'
+L213 = 'L213: "A DropShip (and the loaded units) that is on standby ... may make a move action"'
+L270_GEAR = 'L270: "DropShips have the same equipment as Satellites but AeroSpace fighters do not"'
+L408 = 'L408: "DropShips must also decide each week if they remain on hot standby or power down"'
+ORBITS = ("geostationary", "lpo")
+READINESS = ("hot_standby", "power_down")
+#: The imagers a satellite carries (L270); a surveillance order from space claims them only
+#: with a DropShip in the formation (ruling T-OR4).
+SATELLITE_GEAR = frozenset({"satellite_imager", "high_resolution_imager"})
+
+
+def week_of(day: int) -> int:
+    """Days 1-7 are week 1, 8-14 week 2 (the weekly weather change falls on 8, 15, ...)."""
+    return (day - 1) // 7 + 1
+
+
+# --- commands --------------------------------------------------------------------------------
+
+
+@command_type("PlaceSatellite")
+@dataclass(frozen=True, kw_only=True)
+class PlaceSatellite(Command):
+    """Referee: a side's surveillance satellite in orbit (L270, ruling T-OR1)."""
+
+    satellite_id: str
+    owner: str
+    orbit: str  # geostationary or lpo
+    hex: str  # the hex it is above (geostationary) or whose track it crosses (lpo)
+    note: RefereeNote
+
+
+@command_type("RepositionSatellite")
+@dataclass(frozen=True, kw_only=True)
+class RepositionSatellite(Command):
+    """A side moves its own satellite (L210, ruling T-OR3)."""
+
+    side_id: str
+    day: int
+    satellite_id: str
+    hex: str
+
+
+@command_type("ChooseDropShipReadiness")
+@dataclass(frozen=True, kw_only=True)
+class ChooseDropShipReadiness(Command):
+    """A side's weekly choice for one of its DropShips (L408, ruling T-OR5)."""
+
+    side_id: str
+    day: int
+    unit_id: str
+    mode: str  # hot_standby or power_down
+    extra_crew: bool = False
+
+
+SIDE_COMMANDS = (RepositionSatellite, ChooseDropShipReadiness)
+
+
+def _hex(s: StrategicState, text: str, field: str) -> str:
+    try:
+        h = parse_label(text)
+    except LabelError as exc:
+        raise Refusal("illegal_path", f"{field}: {exc}") from None
+    if not hexmap_of(s).in_bounds(h):
+        raise Refusal("illegal_path", f"{field}: {text} is off the map")
+    return label(h)
+
+
+def _decide_place(
+    state: CampaignState, cmd: PlaceSatellite, dice: Dice, rules: TripWire
+) -> list[Event]:
+    s = strategic_of(state)
+    if cmd.owner not in state.sides:
+        raise Refusal("unknown_side", f"owner: no side {cmd.owner!r}")
+    if not cmd.satellite_id.strip() or cmd.satellite_id in s.satellites:
+        raise Refusal("bad_target", f"satellite_id: {cmd.satellite_id!r} is empty or taken")
+    if cmd.orbit not in ORBITS:
+        raise Refusal("bad_param", f"orbit: one of {', '.join(ORBITS)}, not {cmd.orbit!r}")
+    sat = Satellite(
+        satellite_id=cmd.satellite_id,
+        owner=cmd.owner,
+        orbit=cmd.orbit,
+        hex=_hex(s, cmd.hex, "hex"),
+    )
+    return [
+        SatellitePlaced(
+            satellite=sat, referee=cmd.note.referee, reason=cmd.note.reason, actor=cmd.actor
+        )
+    ]
+
+
+def _check_day(s: StrategicState, day: int) -> None:
+    if s.ended:
+        raise Refusal("campaign_over", f"day: the campaign has ended ({s.ended})")
+    if day != s.day:
+        raise Refusal("wrong_day", f"day: today is day {s.day}, not day {day}")
+
+
+def _decide_reposition(
+    state: CampaignState, cmd: RepositionSatellite, dice: Dice, rules: TripWire
+) -> list[Event]:
+    s = strategic_of(state)
+    _check_day(s, cmd.day)
+    sat = s.satellites.get(cmd.satellite_id)
+    if sat is None or sat.owner != cmd.side_id:
+        raise Refusal(
+            "bad_target",
+            f"satellite_id: {cmd.satellite_id!r} is not a satellite of {cmd.side_id!r}",
+        )
+    if sat.destroyed_day:
+        raise Refusal("bad_target", f"satellite_id: {sat.satellite_id} was destroyed (L209)")
+    if sat.moved_day == s.day:
+        raise Refusal("moved", f"satellite_id: {sat.satellite_id} has moved today ({L210})")
+    after = _hex(s, cmd.hex, "hex")
+    if sat.orbit == "geostationary":
+        hm = hexmap_of(s)
+        here, there = hm.region_of(hex_at(sat.hex)), hm.region_of(hex_at(after))
+        near = {here.name, *(r.name for r in hm.adjacent_regions(here))} if here else set()
+        if there is None or there.name not in near:
+            raise Refusal(
+                "too_far",
+                f"hex: {after} is not in the region of {sat.hex} or one next to it ({L210})",
+            )
+    return [
+        SatelliteRepositioned(
+            satellite_id=sat.satellite_id,
+            owner=sat.owner,
+            before=sat.hex,
+            after=after,
+            day=s.day,
+            actor=cmd.actor,
+        )
+    ]
+
+
+def _decide_readiness(
+    state: CampaignState, cmd: ChooseDropShipReadiness, dice: Dice, rules: TripWire
+) -> list[Event]:
+    s = strategic_of(state)
+    _check_day(s, cmd.day)
+    unit = state.units.get(cmd.unit_id)
+    mob = s.mobility.get(cmd.unit_id)
+    if unit is None or unit.side_id != cmd.side_id or mob is None or mob.mode != DROPSHIP:
+        raise Refusal(
+            "wrong_units", f"unit_id: {cmd.unit_id!r} is not a DropShip of {cmd.side_id!r}"
+        )
+    if cmd.mode not in READINESS:
+        raise Refusal("bad_param", f"mode: one of {', '.join(READINESS)}, not {cmd.mode!r}")
+    week = week_of(s.day)
+    old = s.readiness.get(cmd.unit_id)
+    if old is not None and old.week == week:
+        raise Refusal(
+            "already_chosen",
+            f"unit_id: {cmd.unit_id} chose {old.mode} for week {week} already ({L408})",
+        )
+    return [
+        DropShipReadinessChosen(
+            side_id=cmd.side_id,
+            day=s.day,
+            week=week,
+            unit_id=cmd.unit_id,
+            mode=cmd.mode,
+            extra_crew=cmd.extra_crew,
+            actor=cmd.actor,
+        )
+    ]
+
+
+# --- orders ----------------------------------------------------------------------------------
+
+
+def _has(s: StrategicState, f: Formation, *modes: str) -> bool:
+    return any(s.mobility.get(u) is not None and s.mobility[u].mode in modes for u in f.unit_ids)
+
+
+def powered_down(s: StrategicState, f: Formation) -> tuple[str, ...]:
+    """The formation's DropShips that chose to power down this week."""
+    week = week_of(s.day)
+    return tuple(
+        u
+        for u in f.unit_ids
+        if (r := s.readiness.get(u)) is not None and r.week == week and r.mode == "power_down"
+    )
+
+
+def check_order(s: StrategicState, f: Formation, order: FormationOrder, field: str) -> None:
+    """The orbital orders' own checks (called from the orders' validation)."""
+    if order.action == "anti_satellite":
+        if f.hex != IN_ORBIT:
+            raise Refusal(
+                "not_in_orbit",
+                f"{field}.action: {f.formation_id} is not in orbit; reach it first "
+                f"(achieve_orbit, {L208})",
+            )
+        sat = s.satellites.get(order.target or "")
+        if sat is None or sat.owner == f.side_id or sat.destroyed_day:
+            raise Refusal(
+                "bad_target",
+                f"{field}.target: {order.target!r} is not an enemy satellite in orbit ({L209})",
+            )
+    elif order.action == "reposition_orbit":
+        if f.hex != IN_ORBIT:
+            raise Refusal(
+                "not_in_orbit", f"{field}.action: {f.formation_id} is not in orbit ({L208})"
+            )
+        kind = order.param("orbit")
+        if kind not in ORBITS:
+            raise Refusal(
+                "bad_param",
+                f"{field}.params.orbit: name the orbit, geostationary or lpo, not {kind!r} "
+                '(L210: "change to a different geostationary orbit, or move to a Low Planetary '
+                'Orbit")',
+            )
+        if order.target is None:
+            raise Refusal("bad_target", f"{field}.target: the hex the orbit is above or crosses")
+        _hex(s, order.target, f"{field}.target")
+    elif order.action == "surveillance":
+        claimed = SATELLITE_GEAR & set(order.param("conditions").split(","))
+        if claimed and not _has(s, f, DROPSHIP):
+            raise Refusal(
+                "wrong_units",
+                f"{field}.params.conditions: {', '.join(sorted(claimed))} need a DropShip in "
+                f"the formation ({L270_GEAR})",
+            )
+    elif order.action == "suborbital_hop":
+        raw = order.param("trips", "1")
+        if not raw.isdigit() or int(raw) < 1:
+            raise Refusal("bad_param", f"{field}.params.trips: a whole number from 1, got {raw!r}")
+    elif order.action == "respond":
+        down = powered_down(s, f)
+        if down:
+            raise Refusal(
+                "powered_down",
+                f"{field}.action: DropShip {', '.join(down)} is powered down this week ({L213})",
+            )
+
+
+# --- the day ---------------------------------------------------------------------------------
+
+
+def working_satellites(d: Day) -> tuple[Satellite, ...]:
+    """Satellites that monitor today: not destroyed, and not a low-orbit one changing its
+    path today (L210: "To change the path takes 1 day")."""
+    return tuple(
+        sat
+        for _, sat in sorted(d.satellites.items())
+        if not sat.destroyed_day and not (sat.orbit == "lpo" and sat.moved_day == d.day)
+    )
+
+
+def orbital_actions(d: Day) -> None:
+    """Anti-Satellite Operations and Reposition Orbit (L209, L210), repeated hops (L207)."""
+    for fid, o in sorted(d.orders.items()):
+        f = d.formations.get(fid)
+        if f is None:
+            continue
+        if o.action == "anti_satellite" and o.target:
+            sat = d.satellites.get(o.target)
+            if sat is None or sat.destroyed_day:
+                d.note(f.side_id, f"{fid}: satellite {o.target} is already gone")
+                continue
+            d.satellites[sat.satellite_id] = replace(sat, destroyed_day=d.day)
+            d.events.append(
+                SatelliteDestroyed(
+                    satellite_id=sat.satellite_id, owner=sat.owner, by_force=f.side_id, day=d.day
+                )
+            )
+            d.note(f.side_id, f"{fid}: destroyed satellite {sat.satellite_id} ({L209})")
+        elif o.action == "reposition_orbit" and o.target:
+            where = label(hex_at(o.target))
+            d.formations[fid] = replace(f, orbit=f"{o.param('orbit')}:{where}")
+        elif o.action == "suborbital_hop":
+            extra = int(o.param("trips", "1")) - 1
+            if extra > 0:
+                d.formations[fid] = replace(f, fatigue=f.fatigue + extra)
+                d.note(f.side_id, f"{fid}: {extra + 1} hops today, +{extra} fatigue ({L207})")
+        elif f.orbit and f.hex != IN_ORBIT:
+            d.formations[fid] = replace(f, orbit="")  # landed: no longer in any orbit
+
+
+def _ships(d: Day) -> list[Formation]:
+    """Formations in a named orbit with a DropShip or fighter: they "can also act as
+    satellites" (L270)."""
+    return [
+        f
+        for _, f in sorted(d.formations.items())
+        if f.hex == IN_ORBIT and f.orbit and _has(d.s, f, DROPSHIP, AEROSPACE)
+    ]
+
+
+def feed_sensors(d: Day, side: str, held: Sequence[str]) -> tuple[list[Sensor], list[Roll]]:
+    """The orbital watch ``side`` has today, and the rolls it made for it (ruling T-OR4).
+
+    A SatLink location rolls 2d6 once a day: 9+ reaches the satellites (L270); while the
+    referee placed none, the planet's network as before (T-S1); once every placed satellite is
+    gone, there is nothing to reach and no roll. A geostationary satellite reached also shows
+    the ground of the hex below and its six neighbours (its imagers, L270; L242). The side's
+    own ships in a named orbit watch for it without a roll; an enemy's ships' feed is hacked
+    from a SatLink on 11+.
+    """
+    sensors: list[Sensor] = []
+    rolls: list[Roll] = []
+    uplink = [n for n in held if "satlink" in d.hexmap.location(n).facilities]
+    working = working_satellites(d)
+    listed = bool(d.satellites)
+    if uplink and (working or not listed):
+        if side not in d.satellite:
+            d.satellite[side] = d.roll(f"satellite access, {side}", 2)
+        access = d.satellite[side]
+        rolls.append(access)
+        if access.total >= int(single("surveillance", "satellite_access")["target"]):
+            for sat in working:
+                sensors.append(Sensor(side, SensorKind.SATELLITE_MONITOR, hex_at(sat.hex)))
+                if sat.orbit == "geostationary":
+                    # Its imagers (L270) see the hex below and the six around it (L242).
+                    sensors.append(Sensor(side, SensorKind.SATELLITE, hex_at(sat.hex)))
+            if not listed:
+                at = d.hexmap.location(uplink[0]).hex
+                sensors.append(Sensor(side, SensorKind.SATELLITE_MONITOR, at))
+    elif side in d.satellite:
+        rolls.append(d.satellite[side])  # the uplink fell (or the last satellite) today
+    ships = _ships(d)
+    for f in ships:
+        if f.side_id == side:
+            sensors.append(Sensor(side, SensorKind.SATELLITE_MONITOR, hex_at(_orbit_hex(f))))
+    enemy = [f for f in ships if f.side_id != side]
+    if uplink and enemy:
+        if side not in d.ship_feed:
+            d.ship_feed[side] = d.roll(f"ship feed hack, {side}", 2)
+        hack = d.ship_feed[side]
+        rolls.append(hack)
+        if hack.total >= int(single("surveillance", "satellite_access")["dropship_feed_target"]):
+            sensors += [
+                Sensor(side, SensorKind.SATELLITE_MONITOR, hex_at(_orbit_hex(f))) for f in enemy
+            ]
+    return sensors, rolls
+
+
+def _orbit_hex(f: Formation) -> str:
+    return f.orbit.split(":", 1)[1]
+
+
+def standby_fatigue(d: Day) -> None:
+    """A landed DropShip on hot standby this week gains 1 fatigue a day, unless it has an extra
+    full crew (L408); a formation that rested clears its DropShips' fatigue (L205)."""
+    week = week_of(d.day)
+    where = {u: f for f in d.formations.values() for u in f.unit_ids}
+    changed: dict[str, list[tuple[str, int]]] = {}
+    rested: dict[str, list[str]] = {}
+    for uid, r in sorted(d.s.readiness.items()):
+        f = where.get(uid)
+        if f is None:
+            continue
+        if d.action(f.formation_id) == "rest":
+            if r.fatigue:
+                changed.setdefault(r.side_id, []).append((uid, 0))
+                rested.setdefault(r.side_id, []).append(uid)
+            continue
+        on_ground = f.hex != IN_ORBIT
+        if r.week == week and r.mode == "hot_standby" and on_ground and not r.extra_crew:
+            changed.setdefault(r.side_id, []).append((uid, r.fatigue + 1))
+    for side in sorted(changed):
+        d.events.append(
+            StandbyFatigue(
+                side_id=side,
+                day=d.day,
+                fatigue=tuple(changed[side]),
+                rested=tuple(rested.get(side, ())),
+            )
+        )
+
+
+# --- evolvers --------------------------------------------------------------------------------
+
+
+def _with(state: CampaignState, s: StrategicState) -> CampaignState:
+    return replace(state, strategic=s)
+
+
+def _placed(state: CampaignState, e: SatellitePlaced) -> CampaignState:
+    s = strategic_of(state)
+    sats = {**s.satellites, e.satellite.satellite_id: e.satellite}
+    return _with(state, replace(s, satellites=dict(sorted(sats.items()))))
+
+
+def _sat_destroyed(state: CampaignState, e: SatelliteDestroyed) -> CampaignState:
+    s = strategic_of(state)
+    sat = replace(s.satellites[e.satellite_id], destroyed_day=e.day)
+    return _with(state, replace(s, satellites={**s.satellites, e.satellite_id: sat}))
+
+
+def _sat_moved(state: CampaignState, e: SatelliteRepositioned) -> CampaignState:
+    s = strategic_of(state)
+    sat = replace(s.satellites[e.satellite_id], hex=e.after, moved_day=e.day)
+    return _with(state, replace(s, satellites={**s.satellites, e.satellite_id: sat}))
+
+
+def _readiness(state: CampaignState, e: DropShipReadinessChosen) -> CampaignState:
+    s = strategic_of(state)
+    old = s.readiness.get(e.unit_id)
+    r = DropShipReadiness(
+        unit_id=e.unit_id,
+        side_id=e.side_id,
+        week=e.week,
+        mode=e.mode,
+        extra_crew=e.extra_crew,
+        fatigue=old.fatigue if old is not None else 0,
+    )
+    ready = {**s.readiness, e.unit_id: r}
+    return _with(state, replace(s, readiness=dict(sorted(ready.items()))))
+
+
+def _fatigued(state: CampaignState, e: StandbyFatigue) -> CampaignState:
+    s = strategic_of(state)
+    ready = dict(s.readiness)
+    for uid, n in e.fatigue:
+        ready[uid] = replace(ready[uid], fatigue=n)
+    return _with(state, replace(s, readiness=ready))
+
+
+DECIDERS: dict[type[Command], Decider] = {
+    PlaceSatellite: _decide_place,
+    RepositionSatellite: _decide_reposition,
+    ChooseDropShipReadiness: _decide_readiness,
+}
+
+EVOLVERS: dict[type[Event], Evolver] = {
+    SatellitePlaced: _placed,
+    SatelliteDestroyed: _sat_destroyed,
+    SatelliteRepositioned: _sat_moved,
+    DropShipReadinessChosen: _readiness,
+    StandbyFatigue: _fatigued,
+}
