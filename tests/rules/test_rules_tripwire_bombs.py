@@ -7,7 +7,6 @@ Port (chest "port", 0610); Bagnorgeio's chest ("city") is elsewhere.
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -16,7 +15,6 @@ import pytest
 
 from mekref.adapters.megamek.mms_writer import MmsFaction, MmsScenario, MmsUnit, mms_gaps
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
-from mekref.rules.messages import command_text
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.bombs import BombsBought, BuyBombs, bomb_points, bomb_rows, price
 from mekref.rules.tripwire.state import CampaignState
@@ -139,22 +137,11 @@ def test_ruling_r_bomb_2_bombs_go_out_in_the_unit_list_and_are_spent_by_a_battle
 def test_bombs_through_the_console_script(tmp_path: Path) -> None:
     """L84 through the installed ``mekref``: too many bombs are refused in one line; 4 HE and
     2 LG for the Rapier cost 8 SP from the Space Port's chest."""
-    from console_script import mekref
+    from console_script import mekref, start_tripwire
 
     db = str(tmp_path / "c.db")
     start, *rest = where.setup_commands(("air", PORT, ("L-RPR",)))
-    paths = []
-    for i, cmd in enumerate((start, *rest)):
-        path = tmp_path / f"{i:02d}.json"
-        path.write_text(command_text(cmd), encoding="utf-8")
-        paths.append(path)
-    began = mekref("game", "start", "--db", db, "--ruleset", "tripwire", "--name", "Ginestra",
-                   str(paths[0]), "--json")  # fmt: skip
-    assert began.returncode == 0, began.stderr
-    campaign = json.loads(began.stdout)["campaign_id"]
-    for path in paths[1:]:
-        done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
-        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+    campaign = start_tripwire(tmp_path, (start, *rest))
     buy = ("spend", "bombs", "--db", db, "--campaign", campaign, "--unit", "L-RPR",
            "--pool", "port")  # fmt: skip
     too_many = mekref(*buy, "--bomb", "alamo=2")

@@ -7,7 +7,6 @@ Griffin at Bagnorgeio Space Port (0610, "dropport_large").
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from mekref.adapters.megamek.blk_reader import parse_blk
-from mekref.rules.messages import Command, command_text
+from mekref.rules.messages import Command
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import ImportForce
 from mekref.rules.tripwire.force_from_design import design_roles
@@ -114,22 +113,11 @@ def test_engineers_through_the_console_script(tmp_path: Path) -> None:
     """T-EN1 through the installed ``mekref``: the loyalists blow up their own Space Port
     DropPort on day 1 (a Destruction order); on day 2 an order to repair it without engineers
     is refused, the sappers' order repairs it."""
-    from console_script import mekref
+    from console_script import mekref, start_tripwire
 
     db = str(tmp_path / "c.db")
     start, *rest = _commands(("sappers", PORT, ("L-INF",)), ("alpha", PORT, ("L-GRF",)))
-    paths = []
-    for i, cmd in enumerate((start, *rest)):
-        path = tmp_path / f"{i:02d}.json"
-        path.write_text(command_text(cmd), encoding="utf-8")
-        paths.append(path)
-    began = mekref("game", "start", "--db", db, "--ruleset", "tripwire", "--name", "Ginestra",
-                   str(paths[0]), "--json")  # fmt: skip
-    assert began.returncode == 0, began.stderr
-    campaign = json.loads(began.stdout)["campaign_id"]
-    for path in paths[1:]:
-        done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
-        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+    campaign = start_tripwire(tmp_path, (start, *rest))
     base = ("--db", db, "--campaign", campaign)
     submit = ("orders", "submit", *base, "--side", "loyalist")
     blow = mekref(*submit, "--day", "1", "--order", "alpha:destruction::dropport_large")

@@ -134,22 +134,11 @@ def test_load_unload_through_the_console_script(tmp_path: Path) -> None:
     """T-WP1 through the installed ``mekref``: ``spend move`` on the map is refused with what to
     do; a ``load_unload`` order too big for the hold is refused; one that fits moves the WP
     when the day is resolved; the referee's ``spend move`` is recorded."""
-    from console_script import mekref
+    from console_script import mekref, start_tripwire
 
     db = str(tmp_path / "c.db")
     start, *rest = (*where.setup_commands(("convoy", CITY, ("L-MAX",))), REBELS, EMPTY_HOLD)
-    paths = []
-    for i, cmd in enumerate((start, *rest)):
-        path = tmp_path / f"{i:02d}.json"
-        path.write_text(command_text(cmd), encoding="utf-8")
-        paths.append(path)
-    began = mekref("game", "start", "--db", db, "--ruleset", "tripwire", "--name", "Ginestra",
-                   str(paths[0]), "--json")  # fmt: skip
-    assert began.returncode == 0, began.stderr
-    campaign = json.loads(began.stdout)["campaign_id"]
-    for path in paths[1:]:
-        done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
-        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+    campaign = start_tripwire(tmp_path, (start, *rest))
     base = ("--db", db, "--campaign", campaign)
     move = ("spend", "move", *base, "--from", "city", "--to", "port", "--amount", "100")
     refused = mekref(*move)

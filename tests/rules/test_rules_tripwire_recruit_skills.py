@@ -7,14 +7,12 @@ L237: "| Green | 10 |". On the Ginestra map of the where tests (the loyalists' c
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from mekref.rules.messages import command_text
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_spending import PersonHired
 from mekref.rules.tripwire.game import dice_for
@@ -84,22 +82,11 @@ def test_hiring_with_rolled_skills_through_the_console_script(tmp_path: Path) ->
     """L232 through the installed ``mekref``: skills given and rolled at once is refused; a
     Regular rolled on the referee's word (no Recruit action on this map yet, R-HIRE-2) costs
     100 SP and prints the two dice."""
-    from console_script import mekref
+    from console_script import mekref, start_tripwire
 
     db = str(tmp_path / "c.db")
     start, *rest = where.setup_commands(("alpha", "0508", ("L-GRF",)))
-    paths = []
-    for i, cmd in enumerate((start, *rest)):
-        path = tmp_path / f"{i:02d}.json"
-        path.write_text(command_text(cmd), encoding="utf-8")
-        paths.append(path)
-    began = mekref("game", "start", "--db", db, "--ruleset", "tripwire", "--name", "Ginestra",
-                   str(paths[0]), "--json")  # fmt: skip
-    assert began.returncode == 0, began.stderr
-    campaign = json.loads(began.stdout)["campaign_id"]
-    for path in paths[1:]:
-        done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
-        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+    campaign = start_tripwire(tmp_path, (start, *rest))
     hire = ("spend", "hire", "--db", db, "--campaign", campaign, "--side", "loyalist",
             "--pool", "city", "--name", "Ota Brand", "--as", "mechwarrior")  # fmt: skip
     both = mekref(*hire, "--roll-skills", "Regular", "--gunnery", "4")

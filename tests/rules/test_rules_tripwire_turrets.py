@@ -10,13 +10,12 @@ the Space Port (chest "port", 0610).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import pytest
 
-from mekref.rules.messages import RefereeNote, command_text
+from mekref.rules.messages import RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.events import FacilityDestroyed, TurretRepaired
@@ -116,22 +115,11 @@ def test_ruling_t_t1_destroyed_turrets_are_at_cf_0() -> None:
 def test_turret_repair_through_the_console_script(tmp_path: Path) -> None:
     """T-T1 through the installed ``mekref``: the referee records the damage (refused without
     a referee), an undamaged turret's repair is refused, a damaged one repaired for 100 WP."""
-    from console_script import mekref
+    from console_script import mekref, start_tripwire
 
     db = str(tmp_path / "c.db")
     start, *rest = where.setup_commands(("guard", "0508", ("L-GRF",)))
-    paths = []
-    for i, cmd in enumerate((start, *rest)):
-        path = tmp_path / f"{i:02d}.json"
-        path.write_text(command_text(cmd), encoding="utf-8")
-        paths.append(path)
-    began = mekref("game", "start", "--db", db, "--ruleset", "tripwire", "--name", "Ginestra",
-                   str(paths[0]), "--json")  # fmt: skip
-    assert began.returncode == 0, began.stderr
-    campaign = json.loads(began.stdout)["campaign_id"]
-    for path in paths[1:]:
-        done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
-        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+    campaign = start_tripwire(tmp_path, (start, *rest))
     base = ("--db", db, "--campaign", campaign)
     record = ("turn", "turret-damage", *base, "--location", CITY, "--turret", "2", "--cf", "60")
     no_referee = mekref(*record)

@@ -404,11 +404,8 @@ def test_old_events_and_commands_decode_and_keep_their_text() -> None:
 def test_the_console_script_heals_only_where_the_person_stands(tmp_path: Path) -> None:
     """L126 and L58 through the installed ``mekref``: the Shadow Hawk's pilot (3 hits, in the
     field) is refused, the Griffin's (3 hits, in Bagnorgeio) healed from the city's chest."""
-    import json
 
-    from console_script import mekref
-
-    from mekref.rules.messages import command_text
+    from console_script import mekref, start_tripwire
 
     db = str(tmp_path / "c.db")
     start, *rest = setup_commands(("city", CITY, ("L-GRF",)), ("field", FIELD, ("L-SHD",)))
@@ -416,18 +413,7 @@ def test_the_console_script_heals_only_where_the_person_stands(tmp_path: Path) -
         SetPersonHits(actor="ref", person_id=p, hits=3, override=world.NOTE)
         for p in ("P-L-SHD", "P-L-GRF")
     ]
-    paths = []
-    for i, cmd in enumerate((start, *rest, *hits)):
-        path = tmp_path / f"{i:02d}.json"
-        path.write_text(command_text(cmd), encoding="utf-8")
-        paths.append(path)
-    began = mekref("game", "start", "--db", db, "--ruleset", "tripwire", "--name", "Ginestra",
-                   str(paths[0]), "--json")  # fmt: skip
-    assert began.returncode == 0, began.stderr
-    campaign = json.loads(began.stdout)["campaign_id"]
-    for path in paths[1:]:
-        done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
-        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+    campaign = start_tripwire(tmp_path, (start, *rest, *hits))
     heal = ("spend", "heal", "--db", db, "--campaign", campaign)
     refused = mekref(*heal, "--person", "P-L-SHD", "--pool", "cargo")
     assert refused.returncode == 3
@@ -451,11 +437,8 @@ def test_the_console_script_heals_at_the_hospital_once_a_day(tmp_path: Path) -> 
     """R-HEAL-4 through the installed ``mekref``. L276: "Hospitals ... allow for 1 wound to be
     healed per day/Strategic Turn": the Griffin's pilot (4 hits, in Bagnorgeio's hospital) is
     healed on day 1, refused a second heal that day, healed again on day 2."""
-    import json
 
-    from console_script import mekref
-
-    from mekref.rules.messages import command_text
+    from console_script import mekref, start_tripwire
 
     db = str(tmp_path / "c.db")
     start, *rest = setup_commands(("city", CITY, ("L-GRF",)))
@@ -464,18 +447,7 @@ def test_the_console_script_heals_at_the_hospital_once_a_day(tmp_path: Path) -> 
         PlaceFormations(actor="rebel", side_id="rebel", day=1, formations=(
             FormationSpec(formation_id="bravo", name="Bravo", unit_ids=("R-JR7",), hex=""),)),
     )  # fmt: skip
-    paths = []
-    for i, cmd in enumerate((start, *rest, *later)):
-        path = tmp_path / f"{i:02d}.json"
-        path.write_text(command_text(cmd), encoding="utf-8")
-        paths.append(path)
-    began = mekref("game", "start", "--db", db, "--ruleset", "tripwire", "--name", "Ginestra",
-                   str(paths[0]), "--json")  # fmt: skip
-    assert began.returncode == 0, began.stderr
-    campaign = json.loads(began.stdout)["campaign_id"]
-    for path in paths[1:]:
-        done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
-        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+    campaign = start_tripwire(tmp_path, (start, *rest, *later))
     heal = ("spend", "heal", "--db", db, "--campaign", campaign, "--person", "P-L-GRF",
             "--pool", "city")  # fmt: skip
     first = mekref(*heal)
@@ -576,7 +548,7 @@ def test_the_console_script_shows_paid_hours_by_day_and_keeps_a_unit_under_repai
     import json
 
     from battle.states import close, file, seen, submit
-    from console_script import mekref
+    from console_script import mekref, start_tripwire
 
     from mekref.adapters.megamek.mul_model import Section
     from mekref.rules.messages import command_text
@@ -584,18 +556,7 @@ def test_the_console_script_shows_paid_hours_by_day_and_keeps_a_unit_under_repai
     db = str(tmp_path / "c.db")
     start, *rest = setup_commands(("city", CITY, ("L-GRF",)))
     battle = file("a", seen("L-GRF", Section.SURVIVORS, damage=DAMAGED, name="Griffin GRF-1N"))
-    paths = []
-    for i, cmd in enumerate((start, *rest, submit(battle))):
-        path = tmp_path / f"{i:02d}.json"
-        path.write_text(command_text(cmd), encoding="utf-8")
-        paths.append(path)
-    began = mekref("game", "start", "--db", db, "--ruleset", "tripwire", "--name", "Ginestra",
-                   str(paths[0]), "--json")  # fmt: skip
-    assert began.returncode == 0, began.stderr
-    campaign = json.loads(began.stdout)["campaign_id"]
-    for path in paths[1:]:
-        done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
-        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+    campaign = start_tripwire(tmp_path, (start, *rest, submit(battle)))
     state = json.loads(mekref("game", "state", "--db", db, "--campaign", campaign,
                               "--json").stdout)["state"]  # fmt: skip
     (battle_id,) = state["battles"]["battles"]
