@@ -52,8 +52,11 @@ WING = FormationSpec(formation_id="wing", name="Wing", unit_ids=("R-SL",), hex="
 def _world(*, rebel_air: bool = False) -> CampaignState:
     rebels = (*REBEL, REBEL_AIR) if rebel_air else REBEL
     extra = (
-        (UnitMobility(unit_id="R-SL", walk_mp=7, mode="aerospace", fuel=FUEL, max_fuel=FUEL,
-                      safe_thrust=7),)  # fmt: skip
+        (
+            UnitMobility(
+                unit_id="R-SL", walk_mp=7, mode="aerospace", fuel=FUEL, max_fuel=FUEL, safe_thrust=7
+            ),
+        )
         if rebel_air
         else ()
     )
@@ -124,9 +127,7 @@ def _landed(rebel_air: bool = False, bravo_at: str = "0812") -> CampaignState:
 def test_t_am1_a_strike_on_an_enemy_formation_is_an_air_to_ground_engagement() -> None:
     """L203: the strike "initiates a battle vs either ground units ..."; the fighters are on the
     low-altitude map at the start of turn 1 (L321), Bravo, standing still, is deployed (L319)."""
-    state, _ = _day(
-        _landed(), (Order(formation_id="air", action="strike", target="0812"),), ()
-    )
+    state, _ = _day(_landed(), (Order(formation_id="air", action="strike", target="0812"),), ())
     (eng,) = _engagements(state)
     assert (eng.hex, eng.kind, eng.attacker) == ("0812", "air_to_ground", "loyalist")
     assert eng.formations == ("air", "b")
@@ -274,4 +275,3 @@ def test_t_am4_a_satellite_feed_sees_a_mission_in_the_sectors_it_watches() -> No
                    nape_of_earth=True, high_altitude=True, striking=True)  # fmt: skip
     seen = first_seen(d, high, radar=frozenset(), sat_regions=none, dsa_regions=watched)
     assert seen is not None and seen[1] == "deep_space_array"
-

@@ -301,9 +301,7 @@ def set_up(
     )
     # A strike is in motion: it flies to the hex it attacks (ruling T-AM1).
     moving = {
-        side
-        for side in sides
-        if any(a in MOVING_ACTIONS for a in acts[side]) or side in striking
+        side for side in sides if any(a in MOVING_ACTIONS for a in acts[side]) or side in striking
     }
     # Both in motion: meeting; one moving against a stationary one: assault (lines 293, 318).
     # Nobody moved (they started the day together): a meeting (ruling T-E2). Everyone in the
@@ -316,9 +314,7 @@ def set_up(
         kind, attacker = "assault", next(iter(moving))
     else:
         kind, attacker = "meeting", None
-    stationary = (
-        frozenset(sides) - moving if kind in ("assault", "air_to_ground") else frozenset()
-    )
+    stationary = frozenset(sides) - moving if kind in ("assault", "air_to_ground") else frozenset()
     if kind not in ("air_to_air", "air_to_ground"):
         flying = frozenset()
     bonus = {side: side_bonus(state, side, formations) for side in sides}
