@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from turn_world import LOYALIST, NOTE, REBEL, REFEREE, _force, mobility, placed, run
 
 from mekref.hexmap import Hex, line
@@ -145,7 +146,7 @@ def test_t_am1_a_strike_on_an_enemy_formation_is_an_air_to_ground_engagement() -
 
 def test_t_am1_an_attack_mission_is_an_overflight_that_engages() -> None:
     """L289: "An AeroSpace fighter on an overflight mission may engage the enemy ground forces";
-    a plain overflight only looks (L201)."""
+    a plain overflight above altitude 8 only looks (L201, L290)."""
     attack = Order(
         formation_id="air", action="overflight", target="0812",
         params=(("objective", "attack_mission"),),
@@ -153,10 +154,41 @@ def test_t_am1_an_attack_mission_is_an_overflight_that_engages() -> None:
     state, _ = _day(_landed(), (attack,), ())
     (eng,) = _engagements(state)
     assert (eng.kind, eng.attacker, eng.formations) == ("air_to_ground", "loyalist", ("air", "b"))
-    looking, _ = _day(
-        _landed(), (Order(formation_id="air", action="overflight", target="0812"),), ()
-    )
+    high = Order(
+        formation_id="air", action="overflight", target="0812",
+        params=(("conditions", "altitude_5_10"),),
+    )  # fmt: skip
+    looking, _ = _day(_landed(), (high,), ())
     assert not _engagements(looking)
+
+
+@pytest.mark.parametrize("conditions", ["", "altitude_1", "altitude_2_5,recon_camera"])
+def test_t_am5_an_overflight_at_altitude_8_or_below_comes_under_fire(conditions: str) -> None:
+    """L290: "An AeroSpace fighter on an overflight mission may come under enemy fire if at
+    altitude 8 or below. If this happens the Defender organises his forces within 6 hexes of the
+    centre of a single random map sheet ... They will then get one chance to attack"."""
+    params = (("conditions", conditions),) if conditions else ()
+    fly = Order(formation_id="air", action="overflight", target="0812", params=params)
+    state, _ = _day(_landed(), (fly,), ())
+    (eng,) = _engagements(state)
+    assert (eng.kind, eng.attacker, eng.formations) == ("air_to_ground", "loyalist", ("air", "b"))
+    assert dict(eng.objectives)["loyalist"] == "overflight"
+    assert len(eng.map_sheets) == 1  # "a single random map sheet"
+    assert {a.formation_id: a.turn for a in eng.arrivals} == {"air": 1, "b": 0}
+    assert any("within 6 hexes of the centre" in n for n in eng.notes)
+    assert not any("chooses the time of the attack" in n for n in eng.notes)
+
+
+@pytest.mark.parametrize(
+    "params", [(("conditions", "altitude_5_10"),), (("altitude", "high"),),
+               (("conditions", "geostationary"),)],
+)  # fmt: skip
+def test_t_am5_an_overflight_above_altitude_8_is_out_of_reach(
+    params: tuple[tuple[str, str], ...],
+) -> None:
+    fly = Order(formation_id="air", action="overflight", target="0812", params=params)
+    state, _ = _day(_landed(), (fly,), ())
+    assert not _engagements(state)
 
 
 def test_t_am1_a_strike_on_an_empty_hex_fights_nobody() -> None:
@@ -265,13 +297,15 @@ def test_t_am4_a_satellite_feed_sees_a_mission_in_the_sectors_it_watches() -> No
     region = d.hexmap.region_of(hex_at("0612"))
     assert region is not None
     low = Mission(formation_id="air", side_id="loyalist", action="strike", path=path,
-                  nape_of_earth=True, high_altitude=False, striking=True)  # fmt: skip
+                  nape_of_earth=True, high_altitude=False, striking=True,
+                  under_fire=False)  # fmt: skip
     watched = frozenset({region.name})
     none: frozenset[str] = frozenset()
     seen = first_seen(d, low, radar=frozenset(path), sat_regions=watched, dsa_regions=none)
     assert seen is not None and seen[1] == "satellite"
     assert first_seen(d, low, radar=frozenset(path), sat_regions=none, dsa_regions=watched) is None
     high = Mission(formation_id="air", side_id="loyalist", action="strike", path=path,
-                   nape_of_earth=True, high_altitude=True, striking=True)  # fmt: skip
+                   nape_of_earth=True, high_altitude=True, striking=True,
+                   under_fire=False)  # fmt: skip
     seen = first_seen(d, high, radar=frozenset(), sat_regions=none, dsa_regions=watched)
     assert seen is not None and seen[1] == "deep_space_array"

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from mekref.hexmap import Hex, label, line
 from mekref.rules.tripwire.turn.day import Day
-from mekref.rules.tripwire.turn.engagement import AIR_MISSIONS, strikes
+from mekref.rules.tripwire.turn.engagement import AIR_MISSIONS, strikes, under_fire
 from mekref.rules.tripwire.turn.mapdata import hex_at
 from mekref.rules.tripwire.turn.state import IN_ORBIT
 
@@ -39,6 +39,7 @@ class Mission:
     nape_of_earth: bool  # flying at altitude 1 (L203: not detectable by RADAR)
     high_altitude: bool  # on the high altitude map (L201; a Deep Space Array sees it, L269)
     striking: bool  # Strike (L203) or an overflight on an Attack Mission (L289)
+    under_fire: bool  # an overflight at altitude 8 or below (L290, ruling T-AM5)
 
     @property
     def target(self) -> Hex:
@@ -63,6 +64,7 @@ def missions(d: Day) -> tuple[Mission, ...]:
                 nape_of_earth=NAPE_OF_EARTH in o.param("conditions").split(","),
                 high_altitude=o.param("altitude") == "high",
                 striking=strikes(o),
+                under_fire=under_fire(o),
             )
         )
     return tuple(out)
@@ -75,7 +77,8 @@ def encounters(d: Day) -> list[tuple[Hex, tuple[str, ...]]]:
       hex meets the patrol there, at any altitude.
     - Air-to-air, same hex: enemy missions with the same target hex meet there.
     - Air-to-ground (L203, L289): a Strike, or an overflight on an Attack Mission, whose target
-      hex holds an enemy formation (not itself away on an air mission) fights it there.
+      hex holds an enemy formation (not itself away on an air mission) fights it there; an
+      overflight at altitude 8 or below over one comes under its fire (L290, ruling T-AM5).
     A mission met on its way still flies on to its target (the note says which battle is first).
     """
     flown = missions(d)
@@ -101,13 +104,15 @@ def encounters(d: Day) -> list[tuple[Hex, tuple[str, ...]]]:
         if len({m.side_id for m in there}) > 1:
             out.append((at, tuple(m.formation_id for m in there)))
     for m in flown:
-        if not m.striking:
+        if not (m.striking or m.under_fire):
             continue
         enemies = tuple(
             fid
             for fid, f in sorted(d.formations.items())
             if f.hex == label(m.target) and f.side_id != m.side_id and fid not in away
         )
+        if not enemies and m.under_fire:
+            continue  # nobody below to fire: the overflight only looks
         if not enemies:
             d.note(
                 m.side_id,

@@ -64,6 +64,33 @@ def strikes(order: FormationOrder) -> bool:
     )
 
 
+def overflight_fire() -> dict[str, object]:
+    """L290's numbers: the altitude bands under fire, the single map sheet (ruling T-AM5)."""
+    return single("engagement", "overflight_fire")
+
+
+#: The ``conditions`` entries that name the altitude an overflight flies at (surveillance table).
+_HEIGHTS = ("altitude_", "high_altitude", "geostationary")
+
+
+def under_fire(order: FormationOrder) -> bool:
+    """An overflight that only looks, at altitude 8 or below (L290: "may come under enemy fire
+    if at altitude 8 or below"): its altitude band lies wholly at or below 8; one naming no
+    altitude flies at 2-5, the surveillance default (ruling T-AM5)."""
+    if order.action != "overflight" or strikes(order) or order.param("altitude") == "high":
+        return False
+    heights = [c for c in order.param("conditions").split(",") if c.startswith(_HEIGHTS)]
+    bands = overflight_fire()["bands"]
+    assert isinstance(bands, list)
+    return not heights or any(c in bands for c in heights)
+
+
+def attacks_ground(order: FormationOrder) -> bool:
+    """A mission that meets the ground forces in its target hex: a strike, an attack mission,
+    or an overflight low enough to come under fire (rulings T-AM1, T-AM5)."""
+    return strikes(order) or under_fire(order)
+
+
 def hold_the_line_hexes() -> int:
     """L319: "no more than 8 hexes from their deployment edge"."""
     return int(single("engagement", "hold_the_line")["max_hexes"])
@@ -288,7 +315,7 @@ def set_up(
         for side in sides
         if all(
             (o := orders.get(f.formation_id)) is not None
-            and strikes(o)
+            and attacks_ground(o)
             and to_hex(o.target or f.hex) == at
             for f in formations
             if f.side_id == side
@@ -324,14 +351,24 @@ def set_up(
         o = orders.get(f.formation_id)
         if o is not None and o.param("objective") and f.side_id not in objective:
             objective[f.side_id] = o.param("objective")
+    # An overflight under fire (L290): the attacker's formations all only look (T-AM5).
+    overflown = kind == "air_to_ground" and all(
+        under_fire(orders[f.formation_id]) for f in formations if f.side_id == attacker
+    )
     if kind == "air_to_ground" and attacker is not None:
-        # A strike with no objective written down flies the Attack Mission (L289, T-AM1).
-        objective.setdefault(attacker, "attack_mission")
+        # A strike with no objective written down flies the Attack Mission (L289, T-AM1); an
+        # overflight under fire is the Overflight scenario (L290, T-AM5).
+        objective.setdefault(attacker, "overflight" if overflown else "attack_mission")
     terrain = hexmap.terrain_at(at)
     sheets: tuple[str, ...] = ()
     sheet_rolls: list[Roll] = []
+    count = int(str(overflight_fire()["sheets"])) if overflown else s.sheets_per_engagement
     if kind != "air_to_air":  # an air battle is flown on the low-altitude map (T-AM2)
-        sheets, sheet_rolls, dice = roll_sheets(eid, terrain, s.sheets_per_engagement, dice)
+        sheets, sheet_rolls, dice = roll_sheets(eid, terrain, count, dice)
+    if overflown:
+        # "the Defender organises his forces ... (in hexes of their choice as they have heard
+        # the fighter coming)": deployed from the start (L290).
+        stationary = frozenset(sides) - {attacker}
     region = hexmap.region_of(at)
     wx = s.weather.get(region.name) if region is not None else None
     weather_text = "not recorded"
@@ -377,13 +414,20 @@ def set_up(
             "air-to-air (lines 203-204): fought on the low-altitude map, no ground map sheets; "
             "the fighters are there at the start of turn 1 (line 321)"
         )
-    if kind == "air_to_ground":
+    if overflown:
+        notes.append(
+            f"{attacker} overflies at altitude 8 or below and comes under fire (line 290): the "
+            f"defender deploys within {overflight_fire()['within_hexes']} hexes of the centre "
+            "of the single map sheet, in hexes of its choice, and gets one chance to attack as "
+            "the fighter flies from short end to opposite short end on a hex row of its choice"
+        )
+    elif kind == "air_to_ground":
         notes.append(
             f"{attacker} strikes from the air (lines 203, 289): its fighters arrive on the "
             "low-altitude map at the start of turn 1 (line 321) and take enemy fire; the "
             "mission is a success if one unit is destroyed/crippled"
         )
-    if attacker is not None:
+    if attacker is not None and not overflown:
         notes.append(
             f"{attacker} chooses the time of the attack and where its artillery and "
             "baggage stand (lines 321-322)"
