@@ -88,6 +88,10 @@ examples:
       --param ds:orbit=geostationary                 or orbit=lpo (L210)
   mekref orders submit --db g.db --side rebel --day 2 --order ds:suborbital_hop::1105 \\
       --param ds:trips=2                             each hop after the first: +1 fatigue (L207)
+  mekref orders submit --db g.db --side loyalist --day 2 --order l-air:strike::0812 \\
+      --param l-air:conditions=altitude_1            a strike under the radar (L203, T-AM1)
+  mekref orders submit --db g.db --side rebel --day 2 --order wing:combat_air_patrol::1010
+                                                     meets enemy missions crossing 1010 (T-AM2)
   mekref orders list --db g.db --side rebel
   mekref orders withdraw --db g.db --side rebel --day 1 bravo
   mekref route --db g.db --side loyalist --formation alpha --to 1210   the path, today's part

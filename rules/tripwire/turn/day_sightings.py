@@ -16,7 +16,7 @@ from mekref.hexmap import (
 )
 from mekref.rules.dice import Roll
 from mekref.rules.messages import Event
-from mekref.rules.tripwire.turn import engagement, orbit, surveillance, weather
+from mekref.rules.tripwire.turn import air_missions, engagement, orbit, surveillance, weather
 from mekref.rules.tripwire.turn.common import AEROSPACE
 from mekref.rules.tripwire.turn.day import Day, raise_mobs
 from mekref.rules.tripwire.turn.events import EngagementDetermined, SightingsMade
@@ -66,6 +66,7 @@ def sightings(d: Day) -> None:
 
     surveyed: dict[str, list[Roll]] = {}
     landed = sorted(fid for fid, o in d.orders.items() if o.action in LANDING)
+    flown = air_missions.missions(d)
     for side in sides:
         held = [name for name, holder in sorted(d.control.items()) if holder == side]
         sensors = [
@@ -73,7 +74,8 @@ def sightings(d: Day) -> None:
             for f in d.formations.values()
             if f.side_id == side and f.hex != IN_ORBIT
         ]
-        sensors += location_sensors(d.hexmap, side, held)
+        standing = location_sensors(d.hexmap, side, held)
+        sensors += standing
         # The SatLink roll for the satellites (9+) and the enemy ships' feeds (11+), and the
         # side's own ships in orbit (line 270, ruling T-OR4).
         feeds, rolls = orbit.feed_sensors(d, side, held)
@@ -88,6 +90,8 @@ def sightings(d: Day) -> None:
             region = d.hexmap.region_of(hex_at(f.hex)) if f.hex != IN_ORBIT else None
             if f.side_id != side and region is not None and region.name in cover.orbital_regions:
                 reveal(side, frozenset({hex_at(f.hex)}), "presence")
+        if any(m.side_id != side for m in flown):
+            _air_sightings(d, side, flown, cover.air, feeds, standing, found)
     for fid, o in sorted(d.orders.items()):
         if o.action not in ("overflight", "surveillance") or o.target is None:
             continue
@@ -132,6 +136,39 @@ def sightings(d: Day) -> None:
                 rolls=tuple(surveyed.get(side, ())),
             )
         )
+
+
+def _air_sightings(
+    d: Day,
+    side: str,
+    flown: tuple[air_missions.Mission, ...],
+    air: frozenset[Hex],
+    feeds: list[Sensor],
+    standing: list[Sensor],
+    found: dict[str, dict[str, Sighting]],
+) -> None:
+    """Enemy air missions seen anywhere along their path, not where they end the day (ruling
+    T-AM4, L268: "Any aerospace asset that is not flying above level 1 (Nape of Earth) within
+    400 km of the RADAR station detected")."""
+    sat = visible_hexes(side, d.hexmap, feeds).orbital_regions if feeds else frozenset()
+    dsa = visible_hexes(side, d.hexmap, standing).orbital_regions
+    for m in flown:
+        if m.side_id == side:
+            continue
+        seen = air_missions.first_seen(d, m, radar=air, sat_regions=sat, dsa_regions=dsa)
+        if seen is None:
+            continue
+        at, how = seen
+        d.note(side, f"{how} detected enemy {m.formation_id} ({m.action}) over {label(at)}")
+        if m.formation_id not in found[side]:
+            found[side][m.formation_id] = Sighting(
+                formation_id=m.formation_id,
+                side_id=m.side_id,
+                hex=label(at),
+                day=d.day,
+                info="presence",
+                units=None,
+            )
 
 
 def _identify(

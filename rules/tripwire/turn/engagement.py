@@ -33,6 +33,15 @@ MOVING_ACTIONS = frozenset(
     {"move", "forced_march", "shadow", "orbital_insertion", "suborbital_hop", "combat_drop"}
 )  # landing counts as motion (ruling T-E2)
 AIR_MISSIONS = frozenset({"overflight", "strike", "combat_air_patrol"})
+#: Orders that have a formation in the air when it fights: the air missions and Intercept (L212).
+AIRBORNE = AIR_MISSIONS | {"intercept"}
+#: What each engagement kind is called on the scenario sheets (rulings T-E2, T-AM1, T-AM2).
+KIND_NAMES = {
+    "meeting": "meeting engagement",
+    "assault": "assault",
+    "air_to_ground": "air-to-ground strike",
+    "air_to_air": "air-to-air engagement",
+}
 MILITARY_BASE = ("Military Base #1 (Military)*", "Military Base #2 (Military)*")
 #: A blank row means "roll again"; a hex whose table is mostly blank still ends (ruling T-E4).
 _MAX_REROLLS = 50
@@ -44,6 +53,42 @@ def objectives() -> frozenset[str]:
 
 #: Orders that keep a formation off the map sheets: it cannot hold a line on them (T-E10).
 OFF_THE_SHEETS = AIR_MISSIONS | {"intercept", "anti_satellite", "reposition_orbit", "achieve_orbit"}
+
+
+def strikes(order: FormationOrder) -> bool:
+    """A mission that attacks ground forces: Strike (L203: "initiates a battle vs either ground
+    units or enemy AeroSpace fighters"), or an overflight on an Attack Mission (L289: "An
+    AeroSpace fighter on an overflight mission may engage the enemy ground forces")."""
+    return order.action == "strike" or (
+        order.action == "overflight" and order.param("objective") == "attack_mission"
+    )
+
+
+def overflight_fire() -> dict[str, object]:
+    """L290's numbers: the altitude bands under fire, the single map sheet (ruling T-AM5)."""
+    return single("engagement", "overflight_fire")
+
+
+#: The ``conditions`` entries that name the altitude an overflight flies at (surveillance table).
+_HEIGHTS = ("altitude_", "high_altitude", "geostationary")
+
+
+def under_fire(order: FormationOrder) -> bool:
+    """An overflight that only looks, at altitude 8 or below (L290: "may come under enemy fire
+    if at altitude 8 or below"): its altitude band lies wholly at or below 8; one naming no
+    altitude flies at 2-5, the surveillance default (ruling T-AM5)."""
+    if order.action != "overflight" or strikes(order) or order.param("altitude") == "high":
+        return False
+    heights = [c for c in order.param("conditions").split(",") if c.startswith(_HEIGHTS)]
+    bands = overflight_fire()["bands"]
+    assert isinstance(bands, list)
+    return not heights or any(c in bands for c in heights)
+
+
+def attacks_ground(order: FormationOrder) -> bool:
+    """A mission that meets the ground forces in its target hex: a strike, an attack mission,
+    or an overflight low enough to come under fire (rulings T-AM1, T-AM5)."""
+    return strikes(order) or under_fire(order)
 
 
 def hold_the_line_hexes() -> int:
@@ -170,7 +215,10 @@ def arrivals(
     s: StrategicState,
     formations: Sequence[Formation],
     stationary_sides: frozenset[str],
+    flying: frozenset[str] = frozenset(),
 ) -> tuple[Arrival, ...]:
+    """Each lance's arrival turn. ``flying``: formations fighting an air engagement from the
+    air; they are on the low-altitude map at the start of turn 1 (L321, ruling T-AM3)."""
     out: list[Arrival] = []
     for f in formations:
         lances: dict[str, list[int]] = {}
@@ -181,7 +229,12 @@ def arrivals(
         for lance, walks in sorted(lances.items()):
             slowest = min(walks)
             # A side holding still in an assault is deployed from the start (line 319).
-            turn = 0 if f.side_id in stationary_sides else arrival_turn(slowest)
+            if f.formation_id in flying:
+                turn: int | None = 1
+            elif f.side_id in stationary_sides:
+                turn = 0
+            else:
+                turn = arrival_turn(slowest)
             out.append(
                 Arrival(
                     formation_id=f.formation_id,
@@ -257,14 +310,40 @@ def set_up(
     for f in formations:
         o = orders.get(f.formation_id)
         acts[f.side_id].append(o.action if o else "")
-    moving = {side for side in sides if any(a in MOVING_ACTIONS for a in acts[side])}
+    striking = {
+        side
+        for side in sides
+        if all(
+            (o := orders.get(f.formation_id)) is not None
+            and attacks_ground(o)
+            and to_hex(o.target or f.hex) == at
+            for f in formations
+            if f.side_id == side
+        )
+    }
+    flying = frozenset(
+        f.formation_id
+        for f in formations
+        if (o := orders.get(f.formation_id)) is not None and o.action in AIRBORNE
+    )
+    # A strike is in motion: it flies to the hex it attacks (ruling T-AM1).
+    moving = {
+        side for side in sides if any(a in MOVING_ACTIONS for a in acts[side]) or side in striking
+    }
     # Both in motion: meeting; one moving against a stationary one: assault (lines 293, 318).
-    # Nobody moved (they started the day together): a meeting (ruling T-E2).
-    if len(moving) == 1 and len(sides) > 1:
+    # Nobody moved (they started the day together): a meeting (ruling T-E2). Everyone in the
+    # air: air-to-air; one side all on strikes against the other: air-to-ground (T-AM1, T-AM2).
+    if len(sides) > 1 and len(flying) == len(formations):
+        kind, attacker = "air_to_air", None
+    elif len(sides) == 2 and len(striking) == 1:
+        kind, attacker = "air_to_ground", next(iter(striking))
+    elif len(moving) == 1 and len(sides) > 1:
         kind, attacker = "assault", next(iter(moving))
     else:
         kind, attacker = "meeting", None
-    stationary = frozenset(sides) - moving if kind == "assault" else frozenset()
+    stationary = frozenset(sides) - moving if kind in ("assault", "air_to_ground") else frozenset()
+    if kind not in ("air_to_air", "air_to_ground"):
+        flying = frozenset()
     bonus = {side: side_bonus(state, side, formations) for side in sides}
     ambusher, totals, rolls, dice = roll_ambush(eid, sides, bonus, acts, dice)
     objective: dict[str, str] = {}
@@ -272,8 +351,24 @@ def set_up(
         o = orders.get(f.formation_id)
         if o is not None and o.param("objective") and f.side_id not in objective:
             objective[f.side_id] = o.param("objective")
+    # An overflight under fire (L290): the attacker's formations all only look (T-AM5).
+    overflown = kind == "air_to_ground" and all(
+        under_fire(orders[f.formation_id]) for f in formations if f.side_id == attacker
+    )
+    if kind == "air_to_ground" and attacker is not None:
+        # A strike with no objective written down flies the Attack Mission (L289, T-AM1); an
+        # overflight under fire is the Overflight scenario (L290, T-AM5).
+        objective.setdefault(attacker, "overflight" if overflown else "attack_mission")
     terrain = hexmap.terrain_at(at)
-    sheets, sheet_rolls, dice = roll_sheets(eid, terrain, s.sheets_per_engagement, dice)
+    sheets: tuple[str, ...] = ()
+    sheet_rolls: list[Roll] = []
+    count = int(str(overflight_fire()["sheets"])) if overflown else s.sheets_per_engagement
+    if kind != "air_to_air":  # an air battle is flown on the low-altitude map (T-AM2)
+        sheets, sheet_rolls, dice = roll_sheets(eid, terrain, count, dice)
+    if overflown:
+        # "the Defender organises his forces ... (in hexes of their choice as they have heard
+        # the fighter coming)": deployed from the start (L290).
+        stationary = frozenset(sides) - {attacker}
     region = hexmap.region_of(at)
     wx = s.weather.get(region.name) if region is not None else None
     weather_text = "not recorded"
@@ -314,7 +409,25 @@ def set_up(
                 f"{side} plays Hide and Seek with movement equal to or above every enemy unit: "
                 "it succeeds without a battle and may go back to the hex it came from (line 287)"
             )
-    if attacker is not None:
+    if kind == "air_to_air":
+        notes.append(
+            "air-to-air (lines 203-204): fought on the low-altitude map, no ground map sheets; "
+            "the fighters are there at the start of turn 1 (line 321)"
+        )
+    if overflown:
+        notes.append(
+            f"{attacker} overflies at altitude 8 or below and comes under fire (line 290): the "
+            f"defender deploys within {overflight_fire()['within_hexes']} hexes of the centre "
+            "of the single map sheet, in hexes of its choice, and gets one chance to attack as "
+            "the fighter flies from short end to opposite short end on a hex row of its choice"
+        )
+    elif kind == "air_to_ground":
+        notes.append(
+            f"{attacker} strikes from the air (lines 203, 289): its fighters arrive on the "
+            "low-altitude map at the start of turn 1 (line 321) and take enemy fire; the "
+            "mission is a success if one unit is destroyed/crippled"
+        )
+    if attacker is not None and not overflown:
         notes.append(
             f"{attacker} chooses the time of the attack and where its artillery and "
             "baggage stand (lines 321-322)"
@@ -337,7 +450,7 @@ def set_up(
         map_sheets=sheets,
         terrain=terrain,
         weather=weather_text,
-        arrivals=arrivals(state, s, formations, stationary),
+        arrivals=arrivals(state, s, formations, stationary, flying),
         aerospace=aerospace_assets(
             s, hexmap, at, sides, busy, air_formations(s) if air is None else air
         ),

@@ -31,6 +31,7 @@ from mekref.rules.tripwire.megamek_crew import CrewExport, crew_export, member_o
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.engagement import KIND_NAMES
 from mekref.rules.tripwire.turn.secrecy import engagement_for
 from mekref.rules.tripwire.turn.state import EngagementSetup, StrategicState
 
@@ -303,7 +304,7 @@ def scenario_sheet(state: CampaignState, engagement_id: str, side_id: str) -> st
     lines = [
         f"# Engagement {e.engagement_id}: {names[side_id]} — day {e.day}, hex {e.hex}",
         "",
-        f"- **Kind:** {'meeting engagement' if e.kind == 'meeting' else 'assault'}"
+        f"- **Kind:** {KIND_NAMES.get(e.kind, e.kind)}"
         + (f" ({names[e.attacker]} attacking)" if e.attacker else ""),
         f"- **Opponent:** {', '.join(names[x] for x in enemy)}",
         f"- **Terrain:** {e.terrain}; **weather:** {e.weather}",

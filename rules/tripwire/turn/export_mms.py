@@ -35,7 +35,7 @@ from mekref.adapters.megamek.mul_model import Entity
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn import weather
 from mekref.rules.tripwire.turn.common import strategic_of
-from mekref.rules.tripwire.turn.engagement import hold_the_line_hexes
+from mekref.rules.tripwire.turn.engagement import KIND_NAMES, hold_the_line_hexes
 from mekref.rules.tripwire.turn.export import engagement
 
 #: TripWire weather row -> (MegaMek ``Weather`` index, ``Wind`` index). Weather: 0 clear,
@@ -158,7 +158,7 @@ def engagement_scenario(
             "map sheets without a MegaMek board of that name (RANDOM in their place): "
             + "; ".join(missing)
         )
-    kind = "meeting engagement" if e.kind == "meeting" else "assault"
+    kind = KIND_NAMES.get(e.kind, e.kind)
     if e.attacker:
         kind += f", {names[e.attacker]} attacking"
     scenario = MmsScenario(

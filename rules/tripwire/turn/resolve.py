@@ -7,7 +7,9 @@
 3. Player actions: looting, destruction, peacekeeping, recruiting, maintenance, surveillance.
 4. Responses: a DropShip formation on Respond hops or lands after an enemy hop, landing or
    launch its sensors saw; fighters on Intercept at an airfield meet enemy aircraft and landings
-   in their hex (rulings T-RS1, T-RS2). Either may start an engagement.
+   in their hex (rulings T-RS1, T-RS2). Either may start an engagement. Then the air missions:
+   a Strike or Attack Mission on enemy formations, enemy missions meeting over one hex, a
+   mission crossing an enemy Combat Air Patrol (rulings T-AM1, T-AM2).
 5. Engagements: a scenario set-up for every encounter; a battle in a population centre raises
    mobs at the unrest levels that have them (ruling T-U5).
 Then the day's upkeep (maintenance clock, rations, refuelling), location control, sightings,
@@ -24,7 +26,7 @@ from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn import orbit, weather
+from mekref.rules.tripwire.turn import air_missions, orbit, weather
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.day import Day
 from mekref.rules.tripwire.turn.day_actions import formation_actions, player_actions, sabotage
@@ -78,6 +80,9 @@ def decide_resolve(
     orbit.orbital_actions(d)
     player_actions(d)
     encounters = _merge(encounters, responses(d))
+    # Strikes, attack missions and air battles (rulings T-AM1, T-AM2): the hex a battle is
+    # fought in holds one engagement, as for responses.
+    encounters = _merge(encounters, air_missions.encounters(d))
     sabotage(d)
     upkeep(d)
     orbit.standby_fatigue(d)
