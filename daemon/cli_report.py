@@ -509,9 +509,10 @@ def _print_side_overview(campaign: str, side: str, o: Overview | None) -> None:
     seen = Table(title="enemy formations sighted", title_justify="left")
     for col in ("formation", "side", "hex", "day", "info", "units"):
         seen.add_column(col)
-    for x in o.sightings:
-        seen.add_row(x.formation_id, x.side_id, x.hex, str(x.day), x.info,
-                     "?" if x.units is None else str(x.units))  # fmt: skip
+    for sighting in o.sightings:
+        count = "?" if sighting.units is None else str(sighting.units)
+        seen.add_row(sighting.formation_id, sighting.side_id, sighting.hex, str(sighting.day),
+                     sighting.info, count)  # fmt: skip
     console.print(seen if o.sightings else "no enemy formation sighted")
     if o.control:
         control = "; ".join(f"{loc}: {holder}" for loc, holder in o.control)

@@ -38,7 +38,9 @@ def _overview(s: Served, who: str, side_id: str = "") -> campaign_pb2.GetOvervie
 
 def _side_view(s: Served, side: str) -> Any:
     c = s.clients[side]
-    view = c.campaigns.GetSideView(campaign_pb2.GetSideViewRequest(campaign_id=s.cid), metadata=c.md)
+    view = c.campaigns.GetSideView(
+        campaign_pb2.GetSideViewRequest(campaign_id=s.cid), metadata=c.md
+    )
     return _plain(view.side_view)
 
 
@@ -84,12 +86,12 @@ def _check_cuts(s: Served) -> None:
         assert _plain(_overview(s, "referee", side).overview) == cut
 
 
-def test_each_side_token_gets_only_its_cut_and_the_referee_the_whole(served: Served) -> None:
+def test_each_side_token_gets_only_its_cut_and_the_referee_the_whole(served: Served) -> None:  # noqa: F811 (the fixture)
     _play_two_days(served)
     _check_cuts(served)
 
 
-def test_after_the_battle_the_cut_still_keeps_the_fog(served: Served) -> None:
+def test_after_the_battle_the_cut_still_keeps_the_fog(served: Served) -> None:  # noqa: F811 (the fixture)
     s = served
     _play_two_days(s)
     whole = _plain(_overview(s, "referee").overview)
@@ -101,7 +103,7 @@ def test_after_the_battle_the_cut_still_keeps_the_fog(served: Served) -> None:
     _check_cuts(s)
 
 
-def test_a_side_token_asking_for_the_enemys_overview_is_refused(served: Served) -> None:
+def test_a_side_token_asking_for_the_enemys_overview_is_refused(served: Served) -> None:  # noqa: F811 (the fixture)
     s = served
     _play_two_days(s)
     with pytest.raises(grpc.RpcError) as caught:

@@ -79,9 +79,7 @@ def test_ruling_t_v3_a_side_overview_names_no_enemy_formation_it_did_not_sight()
         assert cut is not None and cut.side_id == side
         view = side_view(state, side)
         # Own formations: exactly the side view's.
-        assert [f.formation_id for f in cut.formations] == [
-            f.formation_id for f in view.formations
-        ]
+        assert [f.formation_id for f in cut.formations] == [f.formation_id for f in view.formations]
         # No enemy formation outside the sightings, which are the side view's own.
         assert all(owner[f] == side for f in _named_formations(cut))
         assert cut.sightings == view.sightings
@@ -116,7 +114,9 @@ def test_ruling_t_v3_the_referee_overview_is_the_whole_picture() -> None:
     (e,) = whole.engagements
     assert set(e.formations) == set(state.strategic.engagements[0].formations)  # type: ignore[union-attr]
     assert set(whole.sighted_by) == {
-        who for who, seen in state.strategic.sightings.items() if seen  # type: ignore[union-attr]
+        who
+        for who, seen in state.strategic.sightings.items()
+        if seen  # type: ignore[union-attr]
     }
     assert {p.pool_id for p in whole.pools} == set(state.pools)
     assert all(x.starting_bv is not None for x in whole.standings)
