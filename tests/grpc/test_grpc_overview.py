@@ -1,21 +1,33 @@
 """``CampaignService.GetOverview`` against a real ``mekref serve --grpc`` (ruling T-V3).
 
-The Ginestra campaign of the fog-of-war test plays two days: on day 2 the rebels' Bravo meets
-the loyalists' Hover in 1412, then the battle is fought. The referee token gets the whole
-picture; each side token gets only its cut: its own formations (exactly its side view's), enemy
-formations only as its sightings name them, the engagement with its own formations, its own
-pools, and every side's VP (L414: "Once a force reaches 10 Victory Points the campaign is over
-and the player with the most victory points wins."). A side asking for the enemy's cut is
-refused.
+Two campaigns: the bundled Ginestra sample (``mekref turn setup``, day 1 resolved through the
+console script: the rebels' Bravo lands on Alpha), and the Ginestra campaign of the fog-of-war
+test, which plays two days (on day 2 the rebels' Bravo meets the loyalists' Hover in 1412) and
+then fights the battle. The referee token gets the whole picture; each side token gets only its
+cut: its own formations (exactly its side view's), enemy formations only as its sightings name
+them, the engagement with its own formations, its own pools, and every side's VP (L414: "Once a
+force reaches 10 Victory Points the campaign is over and the player with the most victory
+points wins."). A side asking for the enemy's cut is refused.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
+
+# test_grpc_fog_of_war put tests/ and tests/turn/ on the path.
+from console_script import MEKREF
+from ginestra_cli import day_zero, ok
+from grpc_helpers import Stubs, open_test_app
 from test_grpc_fog_of_war import (  # noqa: F401 (served is a fixture)
     SIDES,
     Served,
@@ -25,6 +37,7 @@ from test_grpc_fog_of_war import (  # noqa: F401 (served is a fixture)
     served,
 )
 
+from mekref.daemon.grpc.tokens import Role
 from mekref.v1 import campaign_pb2
 
 
@@ -113,3 +126,53 @@ def test_a_side_token_asking_for_the_enemys_overview_is_refused(served: Served) 
     with pytest.raises(grpc.RpcError) as caught:
         _overview(s, "referee", "pirates")
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Iterator[Served]:
+    """The Ginestra sample after day 1 (the rebels' Bravo lands on Alpha in 1105), served."""
+    db = day_zero(tmp_path)
+    ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
+       "--order", "bravo:orbital_insertion::1105")  # fmt: skip
+    ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
+       "--order", "alpha:guard")  # fmt: skip
+    ok("turn", "resolve", "--db", db, "--day", "1")
+    app = open_test_app(db)
+    try:
+        (campaign,) = app.store.list_campaigns()
+        cid = campaign.id
+        tokens = {s: app.tokens.issue(Role.SIDE, campaign_id=cid, side_id=s).secret for s in SIDES}
+        tokens["referee"] = app.tokens.issue(Role.REFEREE).secret
+    finally:
+        app.store.close()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(MEKREF), "serve", "--db", db, "--grpc", "127.0.0.1:0", "--log-format", "json",
+             "--quarantine", str(tmp_path / "q")],
+            stdout=out, stderr=out, env={**os.environ, "NO_COLOR": "1"},
+        )  # fmt: skip
+    target = ""
+    deadline = time.monotonic() + 60
+    while not target and time.monotonic() < deadline:
+        for line in log.read_text(errors="replace").splitlines():
+            if '"grpc.listening"' in line:
+                target = json.loads(line)["address"]
+        if proc.poll() is not None:
+            raise AssertionError(f"mekref serve exited:\n{log.read_text()}")
+        time.sleep(0.1)
+    assert target, "mekref serve did not listen"
+    clients = {who: Stubs(grpc.insecure_channel(target), t) for who, t in tokens.items()}
+    yield Served(proc, target, cid, tokens, clients)
+    for stubs in clients.values():
+        stubs.close()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 0
+
+
+def test_on_the_ginestra_sample_each_side_gets_its_cut(sample: Served) -> None:
+    _check_cuts(sample)
+    # The rebels landed on Alpha: they sighted it, so it shows in their sightings only.
+    cut = _plain(_overview(sample, "rebel").overview)
+    assert [x["formation_id"] for x in cut["sightings"]] == ["alpha"]
+    assert "alpha" not in {f["formation_id"] for f in cut["formations"]}
