@@ -16,6 +16,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,10 +24,6 @@ from typing import Any
 
 import grpc
 import pytest
-
-# test_grpc_fog_of_war put tests/ and tests/turn/ on the path.
-from console_script import MEKREF
-from ginestra_cli import day_zero, ok
 from grpc_helpers import Stubs, open_test_app
 from test_grpc_fog_of_war import (  # noqa: F401 (served is a fixture)
     SIDES,
@@ -39,6 +36,11 @@ from test_grpc_fog_of_war import (  # noqa: F401 (served is a fixture)
 
 from mekref.daemon.grpc.tokens import Role
 from mekref.v1 import campaign_pb2
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "turn"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from console_script import MEKREF
+from ginestra_cli import day_zero, ok
 
 
 def _overview(s: Served, who: str, side_id: str = "") -> campaign_pb2.GetOverviewResponse:
