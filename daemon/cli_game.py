@@ -824,6 +824,7 @@ def _report(args: argparse.Namespace) -> int:
         from mekref.daemon import cli_report
 
         args.campaign = campaign_id
+        args.overview = False  # `game report` prints the books; `report --overview` the page
         return cli_report.run(args)
     if args.json:
         print_json(

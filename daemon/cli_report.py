@@ -19,6 +19,7 @@ from mekref.daemon.cli_campaign import (
     print_json,
 )
 from mekref.daemon.orbit_rows import dropships, print_dropships, satellites
+from mekref.rules.codec import to_jsonable
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import injuries, repair
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
@@ -27,6 +28,7 @@ from mekref.rules.tripwire.designs import repair_priced
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.tripwire.table_loader import load_tables
 from mekref.rules.tripwire.turn.overview import overview
+from mekref.rules.tripwire.turn.side_overview import Overview, overview_of
 from mekref.rules.tripwire.turn.state import StrategicState
 from mekref.rules.tripwire.turn.victory import progress
 from mekref.rules.tripwire.whereabouts import technicians_at
@@ -44,6 +46,13 @@ examples:
   mekref report --db c.db --side loyalists
   mekref report --db c.db --json > books.json
   mekref report --db c.db --overview              the referee's one-page picture
+  mekref report --db c.db --overview --side rebel  the rebels' page, fog of war kept
+  mekref report --db c.db --overview --side rebel --json   (--overview --json: the whole)
+
+With --side, --overview is what that side may know (ruling T-V3): its own formations and
+pools, enemy formations only as it sighted them, every location's control and side's unrest,
+every side's VP (L414), its own BV against the attrition line, and the engagements it fights
+with its own formations only. gRPC: CampaignService.GetOverview gives the same cut.
 
 Besides the bills: each unit's technician hours still needed against the hours paid, day by
 day (L64: what does not fit a day waits for the next), each hex's technicians and hours a
@@ -67,7 +76,8 @@ def register(sub: Any) -> None:
         action="store_true",
         help="the referee's overview only: the strategic map (formations, control, unrest, "
         "sightings, engagements and their battles), the WarChest and the VP total with each "
-        "end condition; no unit, people or dice tables",
+        "end condition; no unit, people or dice tables. With --side: that side's cut, fog of "
+        "war kept (ruling T-V3); with --json: the overview as JSON",
     )
     parser.set_defaults(handler=guarded(run), command_name="report")
 
@@ -427,6 +437,15 @@ def run(args: argparse.Namespace) -> int:
     # The referee's overrides, with who and why (R-WHERE-1, R-HIRE-2, R-TRAIN-3, R-RANSOM-1,
     # R-KEEP-1, R-SEAT-2, ruling R-OVERRIDE-1).
     report["overrides"] = overrides(state, events, args.side)
+    if args.overview and args.json:
+        # The typed overview CampaignService.GetOverview sends: whole, or a side's cut (T-V3).
+        cut = overview_of(state, args.side or "")
+        print_json({"campaign": state.name, "overview": to_jsonable(cut)})
+        return EXIT_OK
+    if args.overview and args.side:
+        # A side's page: what that side may know, fog kept (ruling T-V3).
+        _print_side_overview(state.name, args.side, overview_of(state, args.side))
+        return EXIT_OK
     if args.json:
         print_json(report)
         return EXIT_OK
@@ -468,6 +487,73 @@ def _print_overview(report: dict[str, Any]) -> None:
     )
     for b in report["battles"]:
         _print_battle_line(b)
+
+
+def _print_side_overview(campaign: str, side: str, o: Overview | None) -> None:
+    """One side's page (ruling T-V3): nothing on it that side's own channels do not show."""
+    console = out_console()
+    console.print(f"{campaign}: {side}'s overview", style="bold", markup=False)
+    if o is None:
+        console.print("no strategic map yet (turn setup): no formations, control or engagements")
+        return
+    console.print(f"strategic map {o.map_name}, orders being written for day {o.day}")
+    if o.ended:
+        console.print(f"the campaign is over: {o.ended}", style="bold", markup=False)
+    table = Table(title="own formations", title_justify="left")
+    for col in ("formation", "name", "where", "units", "fatigue"):
+        table.add_column(col)
+    for f in o.formations:
+        table.add_row(f.formation_id, f.name, f.where or "pirate point", str(f.units),
+                      str(f.fatigue))  # fmt: skip
+    console.print(table)
+    seen = Table(title="enemy formations sighted", title_justify="left")
+    for col in ("formation", "side", "hex", "day", "info", "units"):
+        seen.add_column(col)
+    for sighting in o.sightings:
+        count = "?" if sighting.units is None else str(sighting.units)
+        seen.add_row(sighting.formation_id, sighting.side_id, sighting.hex, str(sighting.day),
+                     sighting.info, count)  # fmt: skip
+    console.print(seen if o.sightings else "no enemy formation sighted")
+    if o.control:
+        control = "; ".join(f"{loc}: {holder}" for loc, holder in o.control)
+        console.print(f"control: {control}", markup=False)
+    unrest = ", ".join(f"{x} {n}" for x, n in o.unrest) or "not set"
+    console.print(f"unrest: {unrest}", markup=False)
+    for e in o.engagements:
+        battle = f" (battle {e.battle_id})" if e.battle_id else ""
+        console.print(
+            f"engagement {e.engagement_id}: {e.kind} in {e.hex}, {', '.join(e.sides)}; "
+            f"{e.status}{battle}; own formations {', '.join(e.formations) or 'none'}",
+            markup=False,
+        )
+    if not o.engagements:
+        console.print("no engagement of the side on the last resolved day")
+    for t in o.still_together:
+        own = ", ".join(f for f, _ in t.formations)
+        console.print(
+            f"after battle {t.battle_id} (engagement {t.engagement_id}) {own} still in hex "
+            f"{t.hex} with the enemy: they meet again on day {t.next_day} (L179, L280)",
+            style="yellow",
+            markup=False,
+        )
+    _print_pools(
+        [{"name": p.name, "side": p.side_id, "kind": str(p.kind), "balance": p.balance,
+          "capacity": p.capacity} for p in o.pools]
+    )  # fmt: skip
+    for x in o.standings:
+        bv = ""
+        if x.units_without_bv:
+            bv = f"; BV share unknown: {x.units_without_bv} unit(s) without a BV (R-VP-3)"
+        elif x.effective_bv is not None:
+            bv = f"; BV {x.effective_bv} of {x.starting_bv} at the start"
+        captured = "; leader captured" if x.leader_captured else ""
+        console.print(
+            f"{x.side_id}: {x.total_vp} VP ({x.battle_vp} battle + {x.strategic_vp} strategic)"
+            f"{bv}{captured}",
+            markup=False,
+        )
+    # L414: "Once a force reaches 10 Victory Points the campaign is over".
+    console.print(f"{o.vp_target} VP end the campaign (L414)", markup=False)
 
 
 def _print_strategic(s: dict[str, Any] | None) -> None:

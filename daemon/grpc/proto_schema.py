@@ -50,8 +50,9 @@ def extra_roots(name: str) -> tuple[type, ...]:
     if name == "tripwire":
         from mekref.daemon.grpc.reports import BattleReport
         from mekref.rules.tripwire.battles import PendingBattle
+        from mekref.rules.tripwire.turn.side_overview import Overview
 
-        return (BattleReport, PendingBattle)
+        return (BattleReport, PendingBattle, Overview)
     return ()
 
 

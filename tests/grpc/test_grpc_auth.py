@@ -33,6 +33,8 @@ def _every_call(api: Running, token: str) -> list[tuple[str, object]]:
             campaign_pb2.GetSideViewRequest(campaign_id=cid), metadata=md)),
         ("GetDiceLog", lambda: stubs.campaigns.GetDiceLog(
             campaign_pb2.GetDiceLogRequest(campaign_id=cid), metadata=md)),
+        ("GetOverview", lambda: stubs.campaigns.GetOverview(
+            campaign_pb2.GetOverviewRequest(campaign_id=cid), metadata=md)),
         ("ListOrders", lambda: stubs.orders.ListOrders(
             orders_pb2.ListOrdersRequest(campaign_id=cid), metadata=md)),
         ("ListPendingBattles", lambda: stubs.battles.ListPendingBattles(

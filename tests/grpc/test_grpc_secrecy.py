@@ -24,6 +24,8 @@ def _acting_for_liao(s: Stubs, cid: str) -> dict[str, Callable[[], object]]:
     return {
         "GetSideView": lambda: s.campaigns.GetSideView(
             campaign_pb2.GetSideViewRequest(campaign_id=cid, side_id="liao"), metadata=md),
+        "GetOverview": lambda: s.campaigns.GetOverview(
+            campaign_pb2.GetOverviewRequest(campaign_id=cid, side_id="liao"), metadata=md),
         "ListOrders": lambda: s.orders.ListOrders(
             orders_pb2.ListOrdersRequest(campaign_id=cid, side_id="liao"), metadata=md),
         "SubmitOrders": lambda: s.orders.SubmitOrders(
@@ -64,6 +66,8 @@ def _on_campaign(s: Stubs, cid: str) -> dict[str, Callable[[], object]]:
             campaign_pb2.GetSideViewRequest(campaign_id=cid), metadata=md),
         "GetDiceLog": lambda: s.campaigns.GetDiceLog(
             campaign_pb2.GetDiceLogRequest(campaign_id=cid), metadata=md),
+        "GetOverview": lambda: s.campaigns.GetOverview(
+            campaign_pb2.GetOverviewRequest(campaign_id=cid), metadata=md),
         "GetBattleReport": lambda: s.campaigns.GetBattleReport(
             campaign_pb2.GetBattleReportRequest(campaign_id=cid, battle_id="b1"), metadata=md),
         "ListOrders": lambda: s.orders.ListOrders(

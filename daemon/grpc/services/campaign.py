@@ -23,6 +23,7 @@ from mekref.rules.kernel import RuleSet
 from mekref.rules.tripwire.commands import CreateCampaign, SideSpec
 from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState
+from mekref.rules.tripwire.turn.side_overview import Overview, overview_of
 from mekref.rules.tripwire.turn.view import SideView
 from mekref.v1 import campaign_pb2, campaign_pb2_grpc, common_pb2, tripwire_pb2
 
@@ -223,6 +224,37 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
             return side_view_message(loaded.state, side_id, loaded.last_seq)
 
         return await self.s.run(context, view)
+
+    @rpc
+    async def GetOverview(
+        self, request: campaign_pb2.GetOverviewRequest, context: Context
+    ) -> campaign_pb2.GetOverviewResponse:
+        cid = check_campaign_id(request.campaign_id)
+        principal = auth.current_principal()
+        auth.require_campaign(principal, cid)
+        # The referee asking for no side gets the whole picture; everyone else a side's cut
+        # (a side token only its own: naming another side is refused).
+        whole = principal.is_referee and not request.side_id
+        side_id = "" if whole else auth.acting_side(principal, cid, request.side_id)
+
+        def overview() -> campaign_pb2.GetOverviewResponse:
+            self.s.require_tripwire(cid, "GetOverview")
+            loaded = self.s.runner.load(cid)
+            state = loaded.state
+            assert isinstance(state, CampaignState)  # require_tripwire said so
+            if side_id and side_id not in state.sides:
+                raise invalid("side_id", "no such side in this campaign", "unknown_side")
+            found = overview_of(state, side_id)
+            response = campaign_pb2.GetOverviewResponse(
+                side_id=side_id, last_seq=loaded.last_seq, map_started=found is not None
+            )
+            if found is not None:
+                data = to_jsonable(found)
+                assert isinstance(data, dict)
+                typed.fill(response.overview, Overview, data)
+            return response
+
+        return await self.s.run(context, overview)
 
     @rpc
     async def GetBattleReport(

@@ -8,12 +8,23 @@ battle left in one hex, and the strategic VP. Plain data (JSON-ready); the repor
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from mekref.rules.tripwire import battle_link
 from mekref.rules.tripwire.battle_model import BattleStatus
 from mekref.rules.tripwire.state import CampaignState
+from mekref.rules.tripwire.turn.secrecy import engagement_for
 from mekref.rules.tripwire.turn.state import IN_ORBIT
+
+
+def _together(state: CampaignState, side: str | None) -> list[battle_link.StillTogether]:
+    out = []
+    for t in battle_link.after_battles(state):
+        own = tuple((f, x) for f, x in t.formations if not side or x == side)
+        if own:
+            out.append(replace(t, formations=own))
+    return out
 
 
 def engagement_rows(state: CampaignState, side: str | None = None) -> list[dict[str, Any]]:
@@ -23,10 +34,13 @@ def engagement_rows(state: CampaignState, side: str | None = None) -> list[dict[
     if s is None:
         return []
     by_engagement = {b.engagement_id: b for b in state.battles.battles.values() if b.engagement_id}
+    # A side's rows list only its own formations, as its scenario export does (secrecy.py).
+    owners = {fid: f.side_id for fid, f in s.formations.items()}
     rows = []
     for e in s.engagements:
         if side and side not in e.sides:
             continue
+        formations = engagement_for(e, side, owners).formations if side else e.formations
         battle = by_engagement.get(e.engagement_id)
         if battle is None:
             status = "open"
@@ -41,7 +55,7 @@ def engagement_rows(state: CampaignState, side: str | None = None) -> list[dict[
                 "hex": e.hex,
                 "kind": e.kind,
                 "sides": list(e.sides),
-                "formations": list(e.formations),
+                "formations": list(formations),
                 "status": status,
                 "battle": battle.battle_id if battle is not None else None,
             }
@@ -50,7 +64,10 @@ def engagement_rows(state: CampaignState, side: str | None = None) -> list[dict[
 
 
 def overview(state: CampaignState, side: str | None = None) -> dict[str, Any] | None:
-    """The strategic picture, or None before the map has started (``turn setup``)."""
+    """The strategic picture, or None before the map has started (``turn setup``). With
+    ``side``: that side's formations, sightings and engagements, each engagement and battle
+    cut to its own formations (:mod:`~mekref.rules.tripwire.turn.side_overview` is the full
+    cut, ruling T-V3)."""
     s = state.strategic
     if s is None:
         return None
@@ -89,8 +106,8 @@ def overview(state: CampaignState, side: str | None = None) -> dict[str, Any] | 
                 "formations": [{"formation": f, "side": x} for f, x in t.formations],
                 "next": t.sentence(),
             }
-            for t in battle_link.after_battles(state)
-            if not side or any(x == side for _, x in t.formations)
+            # A side's cut keeps only its own formations there (ruling T-V3).
+            for t in _together(state, side)
         ],
         "strategic_vp": dict(sorted(s.vp.items())),
     }

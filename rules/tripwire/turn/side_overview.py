@@ -1,0 +1,192 @@
+"""The strategic picture as one reader may know it: the referee's whole, or one side's cut.
+
+The referee's overview (:mod:`~mekref.rules.tripwire.turn.overview`) lifts the fog; a side's
+cut keeps it (ruling T-V3 in docs/turn.md). A side gets its own formations, the enemy
+formations only as its sensors sighted them (the side view's sightings, never the formation
+record), every location's control and every side's unrest (public, as in the side view), every
+side's victory points (L414: "the player with the most victory points wins", a race both
+players follow), its own standing against the attrition line but not the enemy's BV, the
+engagements it fights cut as its scenario export cuts them
+(:func:`~mekref.rules.tripwire.turn.secrecy.engagement_for`), its own formations a battle left
+sharing a hex, and its own WarChest pools.
+
+One typed value serves the CLI (``mekref report --overview --side``) and the gRPC API
+(``CampaignService.GetOverview``), so no channel's cut can drift from the other's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mekref.rules.tripwire import battle_link
+from mekref.rules.tripwire.battle_model import BattleStatus
+from mekref.rules.tripwire.state import CampaignState, Pool
+from mekref.rules.tripwire.turn.secrecy import engagement_for
+from mekref.rules.tripwire.turn.state import IN_ORBIT, Sighting
+from mekref.rules.tripwire.turn.victory import progress
+
+
+@dataclass(frozen=True, kw_only=True)
+class OverviewFormation:
+    """A formation where it stands, with the units still its side's own."""
+
+    formation_id: str
+    side_id: str
+    name: str
+    where: str  # "CCRR", "orbit", or "" at the pirate point
+    units: int  # units still the side's own (a captured unit stays listed in its old formation)
+    fatigue: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class OverviewEngagement:
+    """An engagement of the last resolved day and how far its battle has come."""
+
+    engagement_id: str
+    day: int
+    hex: str
+    kind: str
+    sides: tuple[str, ...]
+    formations: tuple[str, ...]  # a side's cut: its own formations only
+    status: str  # "open", "being fought" or "closed" (rulings T-E8, T-E9)
+    battle_id: str = ""  # "" while no battle is open for it
+
+
+@dataclass(frozen=True, kw_only=True)
+class OverviewTogether:
+    """After a battle: the formations still sharing its hex (ruling T-E7).
+
+    A side's cut lists only its own formations there."""
+
+    battle_id: str
+    engagement_id: str
+    hex: str
+    formations: tuple[tuple[str, str], ...]  # (formation id, side id)
+    next_day: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class OverviewStanding:
+    """One side's victory points (public, L414) and its BV against the attrition line (L412).
+
+    The BV is set for the referee and for the side itself; an enemy's stays unset in a cut."""
+
+    side_id: str
+    battle_vp: int
+    strategic_vp: int
+    total_vp: int
+    starting_bv: int | None = None
+    effective_bv: int | None = None
+    #: Its units with no BV known: while any, its share of the start cannot be told (R-VP-3).
+    units_without_bv: int | None = None
+    leader_captured: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Overview:
+    """The strategic picture for one reader; ``side_id`` "" is the referee's whole."""
+
+    side_id: str
+    day: int
+    map_name: str
+    ended: str
+    formations: tuple[OverviewFormation, ...]
+    sightings: tuple[Sighting, ...]  # (whose sensors, what they revealed)
+    sighted_by: tuple[str, ...]  # the side whose sensors made each sighting, in step
+    control: tuple[tuple[str, str], ...]  # location -> side
+    unrest: tuple[tuple[str, int], ...]
+    engagements: tuple[OverviewEngagement, ...]
+    still_together: tuple[OverviewTogether, ...]
+    pools: tuple[Pool, ...]
+    standings: tuple[OverviewStanding, ...]
+    vp_target: int  # line 414: the VP that end the campaign
+
+
+def overview_of(state: CampaignState, side_id: str = "") -> Overview | None:
+    """The picture ``side_id`` may know ("" for the referee's whole), or None before the
+    strategic map has started (``turn setup``)."""
+    s = state.strategic
+    if s is None:
+        return None
+
+    def mine(owner: str) -> bool:
+        return not side_id or owner == side_id
+
+    formations = tuple(
+        OverviewFormation(
+            formation_id=f.formation_id,
+            side_id=f.side_id,
+            name=f.name,
+            where="orbit" if f.hex == IN_ORBIT else f.hex,
+            units=sum(
+                1 for u in f.unit_ids if u in state.units and state.units[u].side_id == f.side_id
+            ),
+            fatigue=f.fatigue,
+        )
+        for _, f in sorted(s.formations.items())
+        if mine(f.side_id)
+    )
+    seen = [(who, x) for who, xs in sorted(s.sightings.items()) if mine(who) for x in xs]
+    owners = {fid: f.side_id for fid, f in s.formations.items()}
+    by_engagement = {b.engagement_id: b for b in state.battles.battles.values() if b.engagement_id}
+    engagements = []
+    for e in s.engagements:
+        if side_id and side_id not in e.sides:
+            continue
+        cut = engagement_for(e, side_id, owners) if side_id else e
+        battle = by_engagement.get(e.engagement_id)
+        if battle is None:
+            status = "open"
+        elif battle.status is BattleStatus.RESOLVED:
+            status = "closed"
+        else:
+            status = "being fought"
+        engagements.append(
+            OverviewEngagement(
+                engagement_id=e.engagement_id, day=e.day, hex=e.hex, kind=e.kind,
+                sides=tuple(e.sides), formations=tuple(cut.formations), status=status,
+                battle_id=battle.battle_id if battle is not None else "",
+            )
+        )  # fmt: skip
+    together = []
+    for t in battle_link.after_battles(state):
+        own = tuple((f, x) for f, x in t.formations if mine(x))
+        if own:
+            together.append(
+                OverviewTogether(
+                    battle_id=t.battle_id, engagement_id=t.engagement_id, hex=t.hex,
+                    formations=own, next_day=t.next_day,
+                )
+            )  # fmt: skip
+    p = progress(state, s, s.vp)
+    standings = tuple(
+        OverviewStanding(
+            side_id=x.side_id,
+            battle_vp=x.battle_vp,
+            strategic_vp=x.strategic_vp,
+            total_vp=x.total_vp,
+            # An enemy's BV is its strength: a side learns it only from what it sighted.
+            starting_bv=x.starting_bv if mine(x.side_id) else None,
+            effective_bv=x.effective_bv if mine(x.side_id) else None,
+            units_without_bv=x.without_bv if mine(x.side_id) else None,
+            # A captured leader ends the campaign (line 412): both sides know it.
+            leader_captured=x.leader_captured,
+        )
+        for x in p.sides
+    )
+    return Overview(
+        side_id=side_id,
+        day=s.day,
+        map_name=s.map_name,
+        ended=s.ended,
+        formations=formations,
+        sightings=tuple(x for _, x in seen),
+        sighted_by=tuple(who for who, _ in seen),
+        control=tuple(sorted(s.control.items())),
+        unrest=tuple(sorted(s.unrest.items())),
+        engagements=tuple(engagements),
+        still_together=tuple(together),
+        pools=tuple(x for _, x in sorted(state.pools.items()) if mine(x.side_id)),
+        standings=standings,
+        vp_target=p.vp_target,
+    )
