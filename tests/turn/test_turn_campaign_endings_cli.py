@@ -1,0 +1,212 @@
+"""Each ending of a TripWire campaign, played on the Ginestra sample from Day Zero through the
+installed ``mekref`` console script only: orders, the day resolved, the engagement exported for
+MegaMek, the battle written back as MegaMek end-of-game files (built from the exported lists
+with the project's MUL model and writer, so every entity keeps its externalId) and ingested.
+
+BV (the test's own Units.txt, as in test_turn_endings_cli.py). Rebels: Jenner 875, Marauder
+1363, Atlas 1897, Shadow Hawk 1064 (Bravo Lance 5199); Rebel Militia: 2 Bulldogs 2 x 722,
+2 Maxims 2 x 600, 2 Foot Platoons 2 x 83 (2810). Rebels in all 8009. Loyalists: Griffin 1272,
+Wolverine 1101, Shadow Hawk 1064, Locust 432 (Alpha Lance 3869); Loyalist Militia: 2 Bulldogs,
+2 Maxims (2644); Government Guard: 2 Foot Platoons (166, the leader's escort, line 162);
+Rapier 1500. Loyalists in all 8179.
+
+1. Attrition (L412). Day 1: Bravo lands on the Manufacturing Facility (1105) held by Alpha.
+   The battle: the Atlas, the Marauder and the Shadow Hawk lose their centre torso (truly
+   destroyed), the Jenner its right leg (a wreck that can be repaired). Battle VP: the rebels
+   lost 5199 of 5199 (100% >= 50%): loyalist +2, rebel -2 (floored at 0, L416). The rebels
+   keep 8009 - 1897 - 1363 - 1064 = 3685 BV in operational or repairable units: 3685 / 8009 =
+   46.0% < 50%: the campaign ends by attrition.
+2. 10 VP (L414). Day 1: Bravo lands on 1105 (Alpha), the Rebel Militia on Bagnorgeio (0508:
+   the Loyalist Militia and the Guard with the leader). Both locations are opposed: loyalist
+   strategic 0. Battle at 1105: the Atlas and the Marauder wrecked (3260 of 5199 = 62.7%): loyalist
+   +2. Battle at 0508: the Bulldogs and the Maxims wrecked (2644 of 2810 = 94.1%): loyalist +2;
+   the referee moves the beaten militia back to 0509. Loyalist battle VP 4. Day 2: Bravo's
+   Jenner and Shadow Hawk still stand at 1105 (they meet again, T-E9); Bagnorgeio is held
+   unopposed by six units with the leader in the seat: 1 + 2 = 3 strategic, total 7. The day 2
+   battle at 1105 wrecks the Jenner and the Shadow Hawk (1939 of 1939 = 100%): loyalist +2,
+   battle VP 6, total 9. Day 3: Bravo is all wrecks, which oppose nobody (R-VP-4): the Facility
+   scores 1 for Alpha: strategic 4, total 10: the campaign ends. Every wreck can be repaired,
+   so the rebels keep 8009 BV (100%) and no other ending comes first.
+3. Leader captured (L162, L413). Day 1: the Rebel Militia lands on Bagnorgeio (0508). The
+   battle: both loyalist Foot Platoons (the leader's escort) lose every trooper (truly
+   destroyed) and a Maxim is wrecked: the loyalists lost 83 + 83 + 600 = 766 of 2810 = 27.3%
+   (>= 25%): rebel +1, loyalist -1 (floored at 0). The referee rules the leader captured and
+   carried to the rebels' DropShip: the campaign ends.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from console_script import mekref
+from ginestra_cli import UNITS, day_zero, ok
+
+from mekref.adapters.megamek.mul_model import Entity, Location, MulFile, RootKind, Section
+from mekref.adapters.megamek.mul_reader import read_mul_bytes
+from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
+
+#: The BV table of test_turn_endings_cli.py (a test's own Units.txt).
+BV_TABLE = """\
+Chassis|Model|MUL ID|Tonnage|BV|Cost
+Griffin|GRF-1N|1330|55|1272|4996580
+Locust|LCT-1V|1925|20|432|1506000
+Jenner|JR7-D|1603|35|875|3173950
+Bulldog Medium Tank||449|60|722|1842500
+Atlas|AS7-D||100|1897|
+Marauder|MAD-3R||75|1363|
+Shadow Hawk|SHD-2H||55|1064|
+Wolverine|WVR-6R||55|1101|
+Rapier|RPR-300||85|1500|
+Maxim Heavy Hover Transport|(Fire Support)||50|600|
+Foot Platoon|(Rifle)||3|83|
+"""
+
+#: What a battle did to a unit, as MegaMek writes it.
+SURVIVED = "survived"  # in the survivors' section, untouched
+WRECK = "wreck"  # left on the field, repairable: a 'Mech's right leg (6) gone, a tank's armour
+TRULY = "truly"  # truly destroyed: a 'Mech's centre torso (1), every trooper (0)
+_MEK = "Biped"
+_INFANTRY = "Leg"
+
+
+def _after(e: Entity, what: str) -> Entity:
+    if what == SURVIVED:
+        return replace(e, section=Section.SURVIVORS)
+    if what == WRECK and e.movement_mode == _MEK:
+        gone = Location(index=6, armor=0, internal=0, destroyed=True)
+    elif what == WRECK and e.movement_mode != _INFANTRY:
+        gone = Location(index=1, armor=0)  # front armour shot away, the structure whole
+    elif what == TRULY and e.movement_mode == _MEK:
+        gone = Location(index=1, armor=0, internal=0, destroyed=True)
+    elif what == TRULY and e.movement_mode == _INFANTRY:
+        gone = Location(index=0, internal=0, destroyed=True)
+    else:
+        raise AssertionError(f"{what} {e.chassis}: not written by this test")
+    return replace(e, section=Section.SALVAGE, locations=(gone,))
+
+
+def battle_files(out: Path, engagement: str, fates: dict[str, tuple[str, ...]]) -> list[str]:
+    """Both sides' end-of-game files of ``engagement``, from its exported lists. ``fates`` gives,
+    per "side:chassis", what became of each unit of that chassis in the exported order; a unit
+    not named survived. Each file lists its own units and the enemy's wrecks (MegaMek's salvage
+    section), as MegaMek writes them for the side that keeps the field."""
+    after: dict[str, list[Entity]] = {}
+    for side in ("loyalist", "rebel"):
+        exported = read_mul_bytes((out / f"{engagement}-{side}.mul").read_bytes())
+        seen: dict[str, int] = {}
+        units = []
+        for e in exported.entities:
+            n = seen.get(e.chassis, 0)
+            seen[e.chassis] = n + 1
+            named = fates.get(f"{side}:{e.chassis}", ())
+            units.append(_after(e, named[n] if n < len(named) else SURVIVED))
+        after[side] = units
+    files = []
+    for side, units in after.items():
+        wrecks = [e for other, es in after.items() if other != side for e in es
+                  if e.section is Section.SALVAGE]  # fmt: skip
+        record = MulFile(
+            root=RootKind.RECORD, version=DEFAULT_WRITE_VERSION, entities=(*units, *wrecks)
+        )
+        path = out / f"{engagement}-{side}-record.mul"
+        path.write_text(write_mul(record), encoding="utf-8")
+        files.append(str(path))
+    return files
+
+
+def _report(db: str) -> dict[str, Any]:
+    report: dict[str, Any] = json.loads(ok("report", "--db", db, "--json"))
+    return report
+
+
+def _standing(db: str) -> dict[str, tuple[int, int, int, int, float]]:
+    """Per side: battle, strategic and total VP, BV in operational or repairable units, % of
+    the starting BV."""
+    return {
+        x["side"]: (x["battle_vp"], x["strategic_vp"], x["total_vp"], x["effective_bv"],
+                    x["percent_of_start"])
+        for x in _report(db)["ending"]["sides"]
+    }  # fmt: skip
+
+
+def _names(db: str) -> dict[str, tuple[str, str]]:
+    """Unit id -> (side, chassis), at Day Zero."""
+    return {u["id"]: (u["side"], u["chassis"]) for u in _report(db)["units"]}
+
+
+def _battle(
+    report: dict[str, Any], engagement: str, names: dict[str, tuple[str, str]]
+) -> tuple[dict[str, tuple[int, int, int]], list[tuple[str, str, str]]]:
+    """The resolved battle of ``engagement``: per side (its BV in the battle, the BV destroyed,
+    its battle VP), and every loyalist unit hurt and every rebel unit, as (side, chassis, fate)."""
+    (battle,) = [b for b in report["battles"] if b["engagement_id"] == engagement]
+    assert battle["status"] == "resolved"
+    sides = {x["side"]: (x["starting_bv"], x["destroyed_bv"], x["vp"]) for x in battle["sides"]}
+    fates = sorted((*names[u["id"]], u["fate"]) for u in battle["units"]
+                   if u["side"] == "rebel" or u["fate"] != "operational")  # fmt: skip
+    return sides, fates
+
+
+def _export(db: str, out: Path) -> None:
+    for side in ("loyalist", "rebel"):
+        ok("engagement", "export", "--db", db, "--side", side, "-o", str(out),
+           "--units-dir", str(UNITS))  # fmt: skip
+
+
+def _ingest(db: str, files: list[str]) -> str:
+    out = ok("battle", "ingest", "--db", db, *files, "--control", "loyalist",
+             "--units-dir", str(UNITS))  # fmt: skip
+    return " ".join(out.split())
+
+
+def _engagements(resolved: str) -> list[str]:
+    """The engagement ids a resolved day printed ("engagement ID: ...")."""
+    return [line.split()[1].rstrip(":") for line in resolved.splitlines()
+            if line.startswith("engagement ")]  # fmt: skip
+
+
+def _over(db: str) -> None:
+    refused = mekref("turn", "resolve", "--db", db, "--day", "9")
+    assert refused.returncode == 3 and "campaign_over" in refused.stderr, refused.stderr
+
+
+def test_attrition_a_battle_that_truly_destroys_most_of_bravo_ends_the_campaign(
+    tmp_path: Path,
+) -> None:
+    # L412: "The campaign is a success when all the opponents forces are reduced to less than
+    # 50% of their starting combat effectiveness, based on the BV of operational units, or
+    # units that could be repaired."
+    db = day_zero(tmp_path, bv_table=BV_TABLE)
+    names = _names(db)
+    ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
+       "--order", "bravo:orbital_insertion::1105", "--order", "r-militia:orbital_insertion::1712",
+       "--param", "bravo:objective=raid")  # fmt: skip
+    ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
+       "--order", "alpha:guard", "--order", "l-guard:guard", "--order", "l-militia:guard")  # fmt: skip
+    (engagement,) = _engagements(ok("turn", "resolve", "--db", db, "--day", "1"))
+    assert engagement.startswith("day1-1105-")
+    _export(db, tmp_path)
+    files = battle_files(tmp_path, engagement, {
+        "rebel:Atlas": (TRULY,), "rebel:Marauder": (TRULY,), "rebel:Shadow Hawk": (TRULY,),
+    })  # fmt: skip
+    out = _ingest(db, files)
+    reason = (
+        "rebel fell below 50% of its starting BV: 3685 of 8009 BV (46.0%) in operational or "
+        "repairable units"
+    )
+    assert f"the campaign has ended: {reason}" in out
+    report = _report(db)
+    assert report["ending"]["ended"] == reason
+    assert _battle(report, engagement, names) == (
+        {"loyalist": (3869, 0, 2), "rebel": (5199, 4324, -2)},
+        [("rebel", "Atlas", "truly_destroyed"), ("rebel", "Jenner", "operational"),
+         ("rebel", "Marauder", "truly_destroyed"), ("rebel", "Shadow Hawk", "truly_destroyed")],
+    )  # fmt: skip
+    # Loyalist: battle 2, strategic 3 (Bagnorgeio: 1 + the seat 2; the Facility is opposed);
+    # rebel: the Rebel Militia garrisons its Forward Deployment Base (1).
+    standing = _standing(db)
+    assert standing == {"loyalist": (2, 3, 5, 8179, 100.0), "rebel": (0, 1, 1, 3685, 46.0)}
+    _over(db)
