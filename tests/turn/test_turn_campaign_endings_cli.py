@@ -168,7 +168,10 @@ def _engagements(resolved: str) -> list[str]:
             if line.startswith("engagement ")]  # fmt: skip
 
 
-def _over(db: str) -> None:
+def _over(db: str, reason: str) -> None:
+    """The campaign has ended with ``reason``: the report says so, the next day is refused."""
+    text = " ".join(ok("report", "--db", db).split())
+    assert f"the campaign has ended: {reason}" in text
     refused = mekref("turn", "resolve", "--db", db, "--day", "9")
     assert refused.returncode == 3 and "campaign_over" in refused.stderr, refused.stderr
 
@@ -209,4 +212,79 @@ def test_attrition_a_battle_that_truly_destroys_most_of_bravo_ends_the_campaign(
     # rebel: the Rebel Militia garrisons its Forward Deployment Base (1).
     standing = _standing(db)
     assert standing == {"loyalist": (2, 3, 5, 8179, 100.0), "rebel": (0, 1, 1, 3685, 46.0)}
-    _over(db)
+    _over(db, reason)
+
+
+def test_ten_vp_battles_and_held_locations_end_the_campaign(tmp_path: Path) -> None:
+    # L414: "Once a force reaches 10 Victory Points the campaign is over and the player with
+    # the most victory points wins." L420: "| 50% of Enemy force destroyed | 2 |". L426: "Each
+    # location which has at least a subforce (e.g. Lance) of units garrisoning it unopposed
+    # scores 1 Victory Point." L428: "If the players VIP is present in the main government
+    # building in the capital city, they achieve 2 Victory Points."
+    db = day_zero(tmp_path, bv_table=BV_TABLE)
+    names = _names(db)
+    ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
+       "--order", "bravo:orbital_insertion::1105", "--order", "r-militia:orbital_insertion::0508",
+       "--param", "bravo:objective=raid")  # fmt: skip
+    ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
+       "--order", "alpha:guard", "--order", "l-guard:guard", "--order", "l-militia:guard")  # fmt: skip
+    day1 = _engagements(ok("turn", "resolve", "--db", db, "--day", "1"))
+    (at_facility,) = [e for e in day1 if e.startswith("day1-1105-")]
+    (at_capital,) = [e for e in day1 if e.startswith("day1-0508-")]
+    assert _standing(db) == {"loyalist": (0, 0, 0, 8179, 100.0), "rebel": (0, 0, 0, 8009, 100.0)}
+    _export(db, tmp_path)
+    _ingest(db, battle_files(tmp_path, at_facility,
+                             {"rebel:Atlas": (WRECK,), "rebel:Marauder": (WRECK,)}))  # fmt: skip
+    _ingest(db, battle_files(tmp_path, at_capital, {
+        "rebel:Bulldog Medium Tank": (WRECK, WRECK),
+        "rebel:Maxim Heavy Hover Transport": (WRECK, WRECK),
+    }))  # fmt: skip
+    report = _report(db)
+    assert _battle(report, at_facility, names) == (
+        {"loyalist": (3869, 0, 2), "rebel": (5199, 3260, -2)},
+        [("rebel", "Atlas", "destroyed_repairable"), ("rebel", "Jenner", "operational"),
+         ("rebel", "Marauder", "destroyed_repairable"), ("rebel", "Shadow Hawk", "operational")],
+    )  # fmt: skip
+    # The Guard (166) fought beside the Loyalist Militia: 2644 + 166 = 2810 on each side.
+    wrecked = [("rebel", "Bulldog Medium Tank", "destroyed_repairable")] * 2
+    standing = [("rebel", "Foot Platoon", "operational")] * 2
+    maxims = [("rebel", "Maxim Heavy Hover Transport", "destroyed_repairable")] * 2
+    assert _battle(report, at_capital, names) == (
+        {"loyalist": (2810, 0, 2), "rebel": (2810, 2644, -2)},
+        [*wrecked, *standing, *maxims],
+    )
+    assert _standing(db) == {"loyalist": (4, 0, 4, 8179, 100.0), "rebel": (0, 0, 0, 8009, 100.0)}
+    # The beaten militia falls back (the referee decides where, T-E7); Bravo stays.
+    ok("turn", "reposition", "--db", db, "--formation", "r-militia", "--hex", "0509",
+       "--referee", "Ann", "--reason", "lost the assault on Bagnorgeio")  # fmt: skip
+
+    day2 = ok("turn", "resolve", "--db", db, "--day", "2")
+    assert "strategic VP: loyalist 3, rebel 0" in day2
+    (again,) = _engagements(day2)
+    assert again.startswith("day2-1105-")
+    assert _standing(db) == {"loyalist": (4, 3, 7, 8179, 100.0), "rebel": (0, 0, 0, 8009, 100.0)}
+    _export(db, tmp_path / "day2")
+    # The unrepaired wrecks of day 1 are in Bravo's list again and stay wrecks.
+    _ingest(db, battle_files(tmp_path / "day2", again, {
+        "rebel:Atlas": (WRECK,), "rebel:Marauder": (WRECK,), "rebel:Shadow Hawk": (WRECK,),
+    }))  # fmt: skip
+    report = _report(db)
+    assert _battle(report, again, names) == (
+        {"loyalist": (3869, 0, 2), "rebel": (5199, 4324, -2)},
+        [("rebel", "Atlas", "destroyed_repairable"), ("rebel", "Jenner", "operational"),
+         ("rebel", "Marauder", "destroyed_repairable"),
+         ("rebel", "Shadow Hawk", "destroyed_repairable")],
+    )  # fmt: skip
+    assert report["ending"]["ended"] is None
+    assert _standing(db) == {"loyalist": (6, 3, 9, 8179, 100.0), "rebel": (0, 0, 0, 8009, 100.0)}
+    ok("turn", "reposition", "--db", db, "--formation", "bravo", "--hex", "1106",
+       "--referee", "Ann", "--reason", "lost the second fight for the Facility")  # fmt: skip
+
+    day3 = " ".join(ok("turn", "resolve", "--db", db, "--day", "3").split())
+    assert "strategic VP: loyalist 4, rebel 0" in day3
+    reason = "loyalist reached 10 VP; most VP: loyalist"
+    assert f"CAMPAIGN OVER: {reason}" in day3
+    report = _report(db)
+    assert report["ending"]["ended"] == reason
+    assert _standing(db) == {"loyalist": (6, 4, 10, 8179, 100.0), "rebel": (0, 0, 0, 8009, 100.0)}
+    _over(db, reason)
