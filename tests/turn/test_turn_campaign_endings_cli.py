@@ -12,26 +12,29 @@ Rapier 1500. Loyalists in all 8179.
 
 1. Attrition (L412). Day 1: Bravo lands on the Manufacturing Facility (1105) held by Alpha.
    The battle: the Atlas, the Marauder and the Shadow Hawk lose their centre torso (truly
-   destroyed), the Jenner its right leg (a wreck that can be repaired). Battle VP: the rebels
-   lost 5199 of 5199 (100% >= 50%): loyalist +2, rebel -2 (floored at 0, L416). The rebels
-   keep 8009 - 1897 - 1363 - 1064 = 3685 BV in operational or repairable units: 3685 / 8009 =
-   46.0% < 50%: the campaign ends by attrition.
+   destroyed), the Jenner gets away. Battle VP: the rebels lost 1897 + 1363 + 1064 = 4324 of
+   5199 (83.2% >= 50%): loyalist +2, rebel -2 (floored at 0, L414). The rebels keep
+   8009 - 4324 = 3685 BV in operational or repairable units: 3685 / 8009 = 46.0% < 50%: the
+   battle ends the campaign by attrition.
 2. 10 VP (L414). Day 1: Bravo lands on 1105 (Alpha), the Rebel Militia on Bagnorgeio (0508:
    the Loyalist Militia and the Guard with the leader). Both locations are opposed: loyalist
-   strategic 0. Battle at 1105: the Atlas and the Marauder wrecked (3260 of 5199 = 62.7%): loyalist
-   +2. Battle at 0508: the Bulldogs and the Maxims wrecked (2644 of 2810 = 94.1%): loyalist +2;
-   the referee moves the beaten militia back to 0509. Loyalist battle VP 4. Day 2: Bravo's
-   Jenner and Shadow Hawk still stand at 1105 (they meet again, T-E9); Bagnorgeio is held
-   unopposed by six units with the leader in the seat: 1 + 2 = 3 strategic, total 7. The day 2
-   battle at 1105 wrecks the Jenner and the Shadow Hawk (1939 of 1939 = 100%): loyalist +2,
-   battle VP 6, total 9. Day 3: Bravo is all wrecks, which oppose nobody (R-VP-4): the Facility
-   scores 1 for Alpha: strategic 4, total 10: the campaign ends. Every wreck can be repaired,
-   so the rebels keep 8009 BV (100%) and no other ending comes first.
-3. Leader captured (L162, L413). Day 1: the Rebel Militia lands on Bagnorgeio (0508). The
-   battle: both loyalist Foot Platoons (the leader's escort) lose every trooper (truly
-   destroyed) and a Maxim is wrecked: the loyalists lost 83 + 83 + 600 = 766 of 2810 = 27.3%
-   (>= 25%): rebel +1, loyalist -1 (floored at 0). The referee rules the leader captured and
-   carried to the rebels' DropShip: the campaign ends.
+   strategic 0. Battle at 1105: the Atlas and the Marauder wrecked (3260 of 5199 = 62.7%):
+   loyalist +2. Battle at 0508 (the Guard fights beside the militia: 2644 + 166 = 2810 on each
+   side): the Bulldogs and the Maxims wrecked (2644 of 2810 = 94.1%): loyalist +2, battle VP 4.
+   The referee moves the beaten militia back to 0509 (T-E7). Day 2: Bagnorgeio is held
+   unopposed by six units with the leader in the seat: 1 + 2 = 3 strategic (total 7); Bravo
+   still stands at 1105, so they meet again (T-E9). That battle: Bravo's list carries the two
+   unrepaired wrecks, which stay wrecks, and the Shadow Hawk is wrecked too: 4324 of 5199 =
+   83.2%: loyalist +2, battle VP 6, total 9. The referee moves Bravo back to 1106. Day 3: the
+   Facility is Alpha's unopposed again: strategic 1 + 3 = 4, total 10: the campaign ends. Every
+   wreck can be repaired, so the rebels keep 8009 BV (100%) and no other ending comes first.
+3. Leader captured (L162, L413). Day 1: Bravo lands on its Forward Deployment Base (1712), the
+   Rebel Militia on Bagnorgeio (0508). The battle: both loyalist Foot Platoons (the leader's
+   escort) lose every trooper (truly destroyed) and a Maxim is wrecked: the loyalists lost
+   83 + 83 + 600 = 766 of 2810 = 27.3% (>= 25%): rebel +1, loyalist -1 (floored at 0).
+   Strategic: Alpha holds the Facility (loyalist 1), Bravo the Base (rebel 1). Loyalist BV
+   8179 - 166 = 8013 (98.0%). The referee rules the leader captured and carried to the rebels'
+   DropShip: the campaign ends.
 """
 
 from __future__ import annotations
@@ -122,13 +125,13 @@ def _report(db: str) -> dict[str, Any]:
     return report
 
 
-def _standing(db: str) -> dict[str, tuple[int, int, int, int, float]]:
+def _standing(report: dict[str, Any]) -> dict[str, tuple[int, int, int, int, float]]:
     """Per side: battle, strategic and total VP, BV in operational or repairable units, % of
-    the starting BV."""
+    the starting BV (the report's ``ending``)."""
     return {
         x["side"]: (x["battle_vp"], x["strategic_vp"], x["total_vp"], x["effective_bv"],
                     x["percent_of_start"])
-        for x in _report(db)["ending"]["sides"]
+        for x in report["ending"]["sides"]
     }  # fmt: skip
 
 
@@ -150,14 +153,25 @@ def _battle(
     return sides, fates
 
 
+def _day_one(db: str, *rebel_orders: str) -> str:
+    """The rebels' landing orders (``--order`` values) and the loyalists' (each formation
+    guards where it stands; the Rapier is left without orders); the day resolved."""
+    rebel = [x for order in rebel_orders for x in ("--order", order)]
+    ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "1", *rebel)
+    guard = ("--order", "alpha:guard", "--order", "l-guard:guard", "--order", "l-militia:guard")
+    ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1", *guard)
+    return ok("turn", "resolve", "--db", db, "--day", "1")
+
+
 def _export(db: str, out: Path) -> None:
     for side in ("loyalist", "rebel"):
         ok("engagement", "export", "--db", db, "--side", side, "-o", str(out),
            "--units-dir", str(UNITS))  # fmt: skip
 
 
-def _ingest(db: str, files: list[str]) -> str:
-    out = ok("battle", "ingest", "--db", db, *files, "--control", "loyalist",
+def _ingest(db: str, files: list[str], control: str = "loyalist") -> str:
+    """``battle ingest`` of both files; ``control``: the side that kept the field."""
+    out = ok("battle", "ingest", "--db", db, *files, "--control", control,
              "--units-dir", str(UNITS))  # fmt: skip
     return " ".join(out.split())
 
@@ -184,12 +198,8 @@ def test_attrition_a_battle_that_truly_destroys_most_of_bravo_ends_the_campaign(
     # units that could be repaired."
     db = day_zero(tmp_path, bv_table=BV_TABLE)
     names = _names(db)
-    ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
-       "--order", "bravo:orbital_insertion::1105", "--order", "r-militia:orbital_insertion::1712",
-       "--param", "bravo:objective=raid")  # fmt: skip
-    ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
-       "--order", "alpha:guard", "--order", "l-guard:guard", "--order", "l-militia:guard")  # fmt: skip
-    (engagement,) = _engagements(ok("turn", "resolve", "--db", db, "--day", "1"))
+    day1 = _day_one(db, "bravo:orbital_insertion::1105", "r-militia:orbital_insertion::1712")
+    (engagement,) = _engagements(day1)
     assert engagement.startswith("day1-1105-")
     _export(db, tmp_path)
     files = battle_files(tmp_path, engagement, {
@@ -210,7 +220,7 @@ def test_attrition_a_battle_that_truly_destroys_most_of_bravo_ends_the_campaign(
     )  # fmt: skip
     # Loyalist: battle 2, strategic 3 (Bagnorgeio: 1 + the seat 2; the Facility is opposed);
     # rebel: the Rebel Militia garrisons its Forward Deployment Base (1).
-    standing = _standing(db)
+    standing = _standing(report)
     assert standing == {"loyalist": (2, 3, 5, 8179, 100.0), "rebel": (0, 1, 1, 3685, 46.0)}
     _over(db, reason)
 
@@ -223,15 +233,13 @@ def test_ten_vp_battles_and_held_locations_end_the_campaign(tmp_path: Path) -> N
     # building in the capital city, they achieve 2 Victory Points."
     db = day_zero(tmp_path, bv_table=BV_TABLE)
     names = _names(db)
-    ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
-       "--order", "bravo:orbital_insertion::1105", "--order", "r-militia:orbital_insertion::0508",
-       "--param", "bravo:objective=raid")  # fmt: skip
-    ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
-       "--order", "alpha:guard", "--order", "l-guard:guard", "--order", "l-militia:guard")  # fmt: skip
-    day1 = _engagements(ok("turn", "resolve", "--db", db, "--day", "1"))
-    (at_facility,) = [e for e in day1 if e.startswith("day1-1105-")]
-    (at_capital,) = [e for e in day1 if e.startswith("day1-0508-")]
-    assert _standing(db) == {"loyalist": (0, 0, 0, 8179, 100.0), "rebel": (0, 0, 0, 8009, 100.0)}
+    day1 = _day_one(db, "bravo:orbital_insertion::1105", "r-militia:orbital_insertion::0508")
+    # Bravo opposes Alpha at the Facility, the Rebel Militia the garrison of Bagnorgeio.
+    assert _standing(_report(db)) == {
+        "loyalist": (0, 0, 0, 8179, 100.0), "rebel": (0, 0, 0, 8009, 100.0),
+    }  # fmt: skip
+    (at_facility,) = [e for e in _engagements(day1) if e.startswith("day1-1105-")]
+    (at_capital,) = [e for e in _engagements(day1) if e.startswith("day1-0508-")]
     _export(db, tmp_path)
     _ingest(db, battle_files(tmp_path, at_facility,
                              {"rebel:Atlas": (WRECK,), "rebel:Marauder": (WRECK,)}))  # fmt: skip
@@ -253,7 +261,10 @@ def test_ten_vp_battles_and_held_locations_end_the_campaign(tmp_path: Path) -> N
         {"loyalist": (2810, 0, 2), "rebel": (2810, 2644, -2)},
         [*wrecked, *standing, *maxims],
     )
-    assert _standing(db) == {"loyalist": (4, 0, 4, 8179, 100.0), "rebel": (0, 0, 0, 8009, 100.0)}
+    assert _standing(report) == {
+        "loyalist": (4, 0, 4, 8179, 100.0),
+        "rebel": (0, 0, 0, 8009, 100.0),
+    }
     # The beaten militia falls back (the referee decides where, T-E7); Bravo stays.
     ok("turn", "reposition", "--db", db, "--formation", "r-militia", "--hex", "0509",
        "--referee", "Ann", "--reason", "lost the assault on Bagnorgeio")  # fmt: skip
@@ -262,7 +273,6 @@ def test_ten_vp_battles_and_held_locations_end_the_campaign(tmp_path: Path) -> N
     assert "strategic VP: loyalist 3, rebel 0" in day2
     (again,) = _engagements(day2)
     assert again.startswith("day2-1105-")
-    assert _standing(db) == {"loyalist": (4, 3, 7, 8179, 100.0), "rebel": (0, 0, 0, 8009, 100.0)}
     _export(db, tmp_path / "day2")
     # The unrepaired wrecks of day 1 are in Bravo's list again and stay wrecks.
     _ingest(db, battle_files(tmp_path / "day2", again, {
@@ -276,7 +286,10 @@ def test_ten_vp_battles_and_held_locations_end_the_campaign(tmp_path: Path) -> N
          ("rebel", "Shadow Hawk", "destroyed_repairable")],
     )  # fmt: skip
     assert report["ending"]["ended"] is None
-    assert _standing(db) == {"loyalist": (6, 3, 9, 8179, 100.0), "rebel": (0, 0, 0, 8009, 100.0)}
+    assert _standing(report) == {
+        "loyalist": (6, 3, 9, 8179, 100.0),
+        "rebel": (0, 0, 0, 8009, 100.0),
+    }
     ok("turn", "reposition", "--db", db, "--formation", "bravo", "--hex", "1106",
        "--referee", "Ann", "--reason", "lost the second fight for the Facility")  # fmt: skip
 
@@ -286,5 +299,54 @@ def test_ten_vp_battles_and_held_locations_end_the_campaign(tmp_path: Path) -> N
     assert f"CAMPAIGN OVER: {reason}" in day3
     report = _report(db)
     assert report["ending"]["ended"] == reason
-    assert _standing(db) == {"loyalist": (6, 4, 10, 8179, 100.0), "rebel": (0, 0, 0, 8009, 100.0)}
+    assert _standing(report) == {
+        "loyalist": (6, 4, 10, 8179, 100.0),
+        "rebel": (0, 0, 0, 8009, 100.0),
+    }
+    _over(db, reason)
+
+
+def test_the_leaders_escort_destroyed_and_the_leader_captured_ends_the_campaign(
+    tmp_path: Path,
+) -> None:
+    # L162: "Each leader can be escorted by a platoon of infantry or a squad of BattleArmor
+    # (becoming part of that unit). If the unit is destroyed the leader can be captured. If a
+    # leader is captured and returned to the opposinng players DropShip the campaign ends."
+    # L413: "The campaign can also end with the capture (but not death) of the opposing leader."
+    db = day_zero(tmp_path, bv_table=BV_TABLE)
+    names = _names(db)
+    day1 = _day_one(db, "bravo:orbital_insertion::1712", "r-militia:orbital_insertion::0508")
+    (engagement,) = _engagements(day1)
+    assert engagement.startswith("day1-0508-")
+    _export(db, tmp_path)
+    files = battle_files(tmp_path, engagement, {
+        "loyalist:Foot Platoon": (TRULY, TRULY),
+        "loyalist:Maxim Heavy Hover Transport": (WRECK,),
+    })  # fmt: skip
+    out = _ingest(db, files, control="rebel")
+    assert "the campaign has ended" not in out
+    report = _report(db)
+    assert _battle(report, engagement, names) == (
+        {"loyalist": (2810, 766, -1), "rebel": (2810, 0, 1)},
+        [("loyalist", "Foot Platoon", "truly_destroyed"),
+         ("loyalist", "Foot Platoon", "truly_destroyed"),
+         ("loyalist", "Maxim Heavy Hover Transport", "destroyed_repairable"),
+         *[("rebel", "Bulldog Medium Tank", "operational")] * 2,
+         *[("rebel", "Foot Platoon", "operational")] * 2,
+         *[("rebel", "Maxim Heavy Hover Transport", "operational")] * 2],
+    )  # fmt: skip
+    # Strategic (day 1): Bagnorgeio is opposed; Alpha holds the Facility (loyalist 1); Bravo
+    # garrisons the rebels' Forward Deployment Base (rebel 1). Loyalist BV: 8179 - 166 = 8013
+    # (98.0%), the wrecked Maxim still counts (it can be repaired).
+    assert _standing(report) == {"loyalist": (0, 1, 1, 8013, 98.0), "rebel": (1, 1, 2, 8009, 100.0)}
+    assert report["ending"]["ended"] is None
+    out = ok("campaign", "capture-leader", "--db", db, "--side", "loyalist", "--referee", "Ann",
+             "--reason", "the Guard destroyed in Bagnorgeio; the leader carried to the rebels' "
+             "DropShip")  # fmt: skip
+    reason = "the leader of loyalist was captured"
+    assert f"the campaign has ended: {reason}" in " ".join(out.split())
+    report = _report(db)
+    assert report["ending"]["ended"] == reason
+    (loyal,) = [x for x in report["ending"]["sides"] if x["side"] == "loyalist"]
+    assert loyal["leader_captured"]
     _over(db, reason)
