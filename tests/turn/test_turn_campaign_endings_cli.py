@@ -274,7 +274,8 @@ def test_ten_vp_battles_and_held_locations_end_the_campaign(tmp_path: Path) -> N
     (again,) = _engagements(day2)
     assert again.startswith("day2-1105-")
     _export(db, tmp_path / "day2")
-    # The unrepaired wrecks of day 1 are in Bravo's list again and stay wrecks.
+    # The unrepaired wrecks of day 1 are in Bravo's list again and stay wrecks. L155: "If these
+    # forces are later deployed in a scenario they do so in a damaged state".
     _ingest(db, battle_files(tmp_path / "day2", again, {
         "rebel:Atlas": (WRECK,), "rebel:Marauder": (WRECK,), "rebel:Shadow Hawk": (WRECK,),
     }))  # fmt: skip
