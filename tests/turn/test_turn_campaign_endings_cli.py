@@ -182,11 +182,11 @@ def _engagements(resolved: str) -> list[str]:
             if line.startswith("engagement ")]  # fmt: skip
 
 
-def _over(db: str, reason: str) -> None:
+def _over(db: str, reason: str, next_day: int) -> None:
     """The campaign has ended with ``reason``: the report says so, the next day is refused."""
     text = " ".join(ok("report", "--db", db).split())
     assert f"the campaign has ended: {reason}" in text
-    refused = mekref("turn", "resolve", "--db", db, "--day", "9")
+    refused = mekref("turn", "resolve", "--db", db, "--day", str(next_day))
     assert refused.returncode == 3 and "campaign_over" in refused.stderr, refused.stderr
 
 
@@ -222,7 +222,7 @@ def test_attrition_a_battle_that_truly_destroys_most_of_bravo_ends_the_campaign(
     # rebel: the Rebel Militia garrisons its Forward Deployment Base (1).
     standing = _standing(report)
     assert standing == {"loyalist": (2, 3, 5, 8179, 100.0), "rebel": (0, 1, 1, 3685, 46.0)}
-    _over(db, reason)
+    _over(db, reason, next_day=2)
 
 
 def test_ten_vp_battles_and_held_locations_end_the_campaign(tmp_path: Path) -> None:
@@ -253,7 +253,9 @@ def test_ten_vp_battles_and_held_locations_end_the_campaign(tmp_path: Path) -> N
         [("rebel", "Atlas", "destroyed_repairable"), ("rebel", "Jenner", "operational"),
          ("rebel", "Marauder", "destroyed_repairable"), ("rebel", "Shadow Hawk", "operational")],
     )  # fmt: skip
-    # The Guard (166) fought beside the Loyalist Militia: 2644 + 166 = 2810 on each side.
+    # The Guard (166) fought beside the Loyalist Militia: 2644 + 166 = 2810 on each side. L417
+    # "for each side per formation involved": the two formations score once, as one force
+    # (ruling R-VP-5).
     wrecked = [("rebel", "Bulldog Medium Tank", "destroyed_repairable")] * 2
     standing = [("rebel", "Foot Platoon", "operational")] * 2
     maxims = [("rebel", "Maxim Heavy Hover Transport", "destroyed_repairable")] * 2
@@ -304,7 +306,7 @@ def test_ten_vp_battles_and_held_locations_end_the_campaign(tmp_path: Path) -> N
         "loyalist": (6, 4, 10, 8179, 100.0),
         "rebel": (0, 0, 0, 8009, 100.0),
     }
-    _over(db, reason)
+    _over(db, reason, next_day=4)
 
 
 def test_the_leaders_escort_destroyed_and_the_leader_captured_ends_the_campaign(
@@ -350,4 +352,4 @@ def test_the_leaders_escort_destroyed_and_the_leader_captured_ends_the_campaign(
     assert report["ending"]["ended"] == reason
     (loyal,) = [x for x in report["ending"]["sides"] if x["side"] == "loyalist"]
     assert loyal["leader_captured"]
-    _over(db, reason)
+    _over(db, reason, next_day=2)
