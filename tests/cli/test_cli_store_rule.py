@@ -39,11 +39,14 @@ def _argv_for(name: str, parser: argparse.ArgumentParser, tmp: Path) -> list[str
     the first thing that can fail is the store."""
     command = tmp / "command.json"
     command.write_text('{"type": "Anything", "actor": "referee"}', encoding="utf-8")
+    # The referee's word, where a command has it: commands that are the referee's alone refuse
+    # a missing one before they open the store (a usage error comes first).
+    options = {o for a in parser._actions for o in a.option_strings}
+    word = ["--referee", "Ann", "--reason", "why"] if {"--referee", "--reason"} <= options else []
     extra = {
-        "battle fate": ["--referee", "Ann", "--reason", "why"],
-        "turn reposition": ["--referee", "Ann", "--reason", "why"],
-        "campaign capture-leader": ["--referee", "Ann", "--reason", "why"],
         "pool open": ["--location", "Somewhere"],
+        "spend bombs": ["--bomb", "he=1"],
+        "spend hire": ["--gunnery", "4", "--piloting", "5"],
         "orders submit": ["--order", "alpha:hold"],
         "token create": ["--referee"],
         "force designs": ["--units-dir", str(FIXTURES / "units")],
@@ -63,7 +66,7 @@ def _argv_for(name: str, parser: argparse.ArgumentParser, tmp: Path) -> list[str
         else:
             value = str(FIXTURES / "bob.mul")
         argv += [action.option_strings[-1], value] if action.option_strings else [value]
-    return argv + extra.get(name, [])
+    return argv + extra.get(name, []) + ([] if name == "token create" else word)
 
 
 def test_every_command_but_the_creators_refuses_a_missing_store(tmp_path: Path) -> None:
