@@ -357,6 +357,7 @@ def build_report(
     ]
     return {
         "campaign": state.name,
+        "house_rules": state.house_rules,
         "tracks_completed": state.tracks_completed,
         "technicians": _workshops(state, side),
         "units": units,
@@ -533,6 +534,10 @@ def _print(report: dict[str, Any]) -> None:
     console.print(
         f"{report['campaign']}  tracks completed: {report['tracks_completed']}", style="bold"
     )
+    if report["house_rules"]:
+        console.print(
+            "house rules: on (options of this campaign: 'mekref battle pre-damage', lines 134-152)"
+        )
     units = Table(title="units", title_justify="left")
     for col in ("id", "unit", "side", "fate", "armor", "internal", "rearm", "total SP", "hours"):
         units.add_column(col, overflow="fold")

@@ -18,11 +18,13 @@ def ok(*args: str) -> str:
     return done.stdout
 
 
-def day_zero(tmp_path: Path, seed: str = "1") -> str:
-    """A new store with both Ginestra forces imported and the map set up; returns its path."""
+def day_zero(tmp_path: Path, seed: str = "1", *, house_rules: bool = False) -> str:
+    """A new store with both Ginestra forces imported and the map set up; returns its path.
+    ``house_rules``: the campaign is created with ``--house-rules``."""
     db = str(tmp_path / "g.db")
+    extra = ("--house-rules",) if house_rules else ()
     ok("campaign", "new", "--db", db, "--name", "G", "--seed", seed,
-       "--side", "loyalist:L", "--side", "rebel:R")  # fmt: skip
+       "--side", "loyalist:L", "--side", "rebel:R", *extra)  # fmt: skip
     for side in ("loyalist", "rebel"):
         ok("force", "import", "--db", db, "--side", side, str(FOLDER / f"{side}.mul"),
            "--units-dir", str(UNITS), "--unchecked",
