@@ -81,6 +81,13 @@ def decide(state: CampaignState, cmd: RollPreBattleDamage, dice: Dice, _: TripWi
     unit = state.units.get(cmd.unit_id)
     if unit is None:
         raise Refusal("unknown_unit", f"no unit {cmd.unit_id!r}")
+    fate = state.battles.fates.get(cmd.unit_id, Fate.OPERATIONAL)
+    if fate in OUT_OF_PLAY:
+        raise Refusal(
+            "out_of_play",
+            f"{cmd.unit_id} is {fate.value.replace('_', ' ')}: it fights no battle to be "
+            "damaged before (HOUSE-34)",
+        )
     design = design_of(state, cmd.unit_id)
     if design is None:
         raise Refusal(
@@ -94,13 +101,6 @@ def decide(state: CampaignState, cmd: RollPreBattleDamage, dice: Dice, _: TripWi
             f"{cmd.unit_id}: random pre-battle damage is for biped and four-legged 'Mechs and "
             f"ground vehicles (HOUSE-20, HOUSE-21), not {design.kind.value.replace('_', ' ')}",
         )
-    fate = state.battles.fates.get(cmd.unit_id, Fate.OPERATIONAL)
-    if fate in OUT_OF_PLAY:
-        raise Refusal(
-            "out_of_play",
-            f"{cmd.unit_id} is {fate.value.replace('_', ' ')}: it fights no battle to be "
-            "damaged before (HOUSE-34)",
-        )
     d = Day(state, strategic_of(state), dice)
     condition = rd.condition_of(
         unit,
@@ -113,7 +113,7 @@ def decide(state: CampaignState, cmd: RollPreBattleDamage, dice: Dice, _: TripWi
         d.dice,
         cmd.unit_id,
         weapons=tuple(e.name for e in design.equipment),
-        ammo_types=tuple(sorted({b.ammo_type for b in bins if b.shots > 0})),
+        ammo_types=rd.ammo_types(design, bins),
         kind=design.kind,
         locations=tuple(loc.name for loc in condition.locations),
     )

@@ -454,6 +454,31 @@ def bins_now(
     return damage.ammo_bins or loadout or _design_bins(design)
 
 
+def uncounted_bins(
+    design: UnitDesign, bins: tuple[AmmoBinLoad, ...]
+) -> tuple[tuple[str, CritSlot], ...]:
+    """The design's ammunition slots no record counts (never fought, no import load, the
+    design gives no shots): full, their shots unknown."""
+    counted = {(b.location, b.slot) for b in bins}
+    out = []
+    for loc in design.locations:
+        for b in design.ammo_bins:
+            if b.location != loc.index or b.slot is None or (loc.name, b.slot) in counted:
+                continue
+            slot = next(
+                (s for s in design.crit_slots.get(loc.index, ()) if s.index == b.slot), None
+            )
+            if slot is not None:
+                out.append((loc.name, slot))
+    return tuple(out)
+
+
+def ammo_types(design: UnitDesign, bins: tuple[AmmoBinLoad, ...]) -> tuple[str, ...]:
+    """The ammunition the unit carries: counted bins with shots left, and uncounted ones."""
+    names = {b.ammo_type for b in bins if b.shots > 0}
+    return tuple(sorted(names | {s.name for _, s in uncounted_bins(design, bins)}))
+
+
 def pre_battle(
     unit: CampaignUnit,
     design: UnitDesign,
@@ -508,14 +533,22 @@ def _pick_slot(work: _Work, what: str, found: list[tuple[str, CritSlot]]) -> Non
 def _effect(work: _Work, effect: Effect) -> None:
     kind = effect.kind
     if kind == "ammo_expended":  # L137 "All ammunition expended."
+        uncounted = uncounted_bins(work.design, work.bins)
         for n, b in enumerate(work.bins):
             work.spend(n, b.shots)
+        for location, slot in uncounted:
+            work._empty_bin(location, slot)  # full, so all of it is lost (HOUSE-33)
     elif kind == "ammo_halved" and not effect.detail:
         work.notes.append("ammunition halved (L140): the unit carries none")
     elif kind == "ammo_halved":  # L140 "Ammo in one weapon is halved."
         for n, b in enumerate(work.bins):
             if b.ammo_type == effect.detail:
                 work.spend(n, b.shots - b.shots // 2)
+        if any(s.name == effect.detail for _, s in uncounted_bins(work.design, work.bins)):
+            work.notes.append(
+                f"{effect.detail} halved (L140): the campaign has no count of its shots (no "
+                "import load, no battle yet); the referee halves it in the battle"
+            )
     elif kind == "engine_hit":  # L147 "Engine has one critical hit."
         engine = [SystemKind.ENGINE]
         found = _slots_where(work, lambda s: s.system in engine, "Center Torso")
