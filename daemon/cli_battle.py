@@ -71,13 +71,14 @@ from mekref.rules.tripwire.battle_resolution import unconfirmed_claims
 from mekref.rules.tripwire.battles import pending_battles, retreat_check
 from mekref.rules.tripwire.game import dice_for
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn import rolled_damage
+from mekref.rules.tripwire.turn import house_morale, rolled_damage
 from mekref.rules.tripwire.turn.events import CampaignEnded, UnitDamageRolled
+from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested, TestMorale
 from mekref.rules.tripwire.turn.pre_damage import RollPreBattleDamage
 
 HELP = (
     "battle files in, battles resolved (ingest, confirm, control, close, fate, retreat-check, "
-    "pending; pre-damage with the house rules)"
+    "pending; pre-damage and morale with the house rules)"
 )
 INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 EPILOG = """\
@@ -90,6 +91,8 @@ examples:
       --referee Ann --reason "we stopped after round 7; the rebels withdrew"
   mekref battle pending --db c.db
   mekref battle pre-damage --db c.db --unit UNIT_ID     (a campaign with --house-rules)
+  mekref battle morale --db c.db --unit UNIT_ID --battle day1-1105-1 --turn 4 \\
+      --nationality Steiner --situation force_50           (a campaign with --house-rules)
   mekref battle ingest --db c.db logs/skirmish.mul --referee Ann \\
       --reason "a bout off the map we agreed to count"
   mekref battle confirm --db c.db --battle battle-0a1b2c3d4e5f --referee Ann \\
@@ -199,6 +202,33 @@ def register(sub: Any) -> None:
     add_db(pre)
     pre.add_argument("--unit", required=True, metavar="UNIT_ID")
     pre.set_defaults(handler=guarded(run_pre_damage), command_name="battle pre-damage")
+
+    morale = actions.add_parser(
+        "morale",
+        help="house rules: a unit's morale test in a battle's end phase",
+        description="House rules lines 105-133 (a campaign created with 'mekref campaign new "
+        "--house-rules'): 2d6 plus the unit skill (its pilot's rank by combined skill unless "
+        "--skill names it), nationality and situation modifiers; 2 or less rout, 3-5 fighting "
+        "withdrawal, 6-8 stand ground, 9-11 advance, 12 or more fight to the death. A total "
+        "below 2 or above 12: the unit makes no more morale checks in that battle (HOUSE-35).",
+        **kw,
+    )
+    add_db(morale)
+    morale.add_argument("--unit", required=True, metavar="UNIT_ID")
+    morale.add_argument("--battle", required=True, metavar="ID", help="its engagement/battle")
+    morale.add_argument("--turn", required=True, type=int, help="the game turn")
+    morale.add_argument(
+        "--nationality", required=True, help="a Nationality row: Kuritan, Davion, ... Clan"
+    )
+    morale.add_argument(
+        "--situation",
+        action="append",
+        metavar="KEY",
+        help="a Situation row (repeat): force_50, force_75, lance_75, cruise_missile, inferno, "
+        "force_commander_out, lance_commander_out",
+    )
+    morale.add_argument("--skill", help="Green, Regular, Veteran or Elite (default: the pilot's)")
+    morale.set_defaults(handler=guarded(run_morale), command_name="battle morale")
 
     pending = actions.add_parser("pending", help="list battles waiting for files", **kw)
     add_db(pending)
@@ -475,6 +505,23 @@ def run_pre_damage(args: argparse.Namespace) -> int:
         console.print(f"  now {e.fate.value.replace('_', ' ')}")
         for pid, hits in e.crew_hits:
             console.print(f"  {pid}: {hits} hit(s) (a head hit, T-DM4)")
+    return EXIT_OK
+
+
+def run_morale(args: argparse.Namespace) -> int:
+    command = TestMorale(
+        unit_id=args.unit,
+        battle=args.battle,
+        turn=args.turn,
+        nationality=args.nationality,
+        situations=tuple(args.situation or ()),
+        skill=args.skill or "",
+        actor="referee",
+    )
+    done = execute(args, command)
+    for e in done.events:
+        if isinstance(e, HouseMoraleTested):
+            out_console().print(house_morale.describe(e))
     return EXIT_OK
 
 

@@ -1,6 +1,7 @@
 """The house rules as options of a TripWire campaign: random pre-battle damage (house rules lines
-134-152) laid on a TripWire unit's stored condition. Rulings HOUSE-31 to HOUSE-34; the console
-script's Day Zero to export run is tests/turn/test_turn_house_pre_damage_cli.py.
+134-152) laid on a TripWire unit's stored condition, and the morale test (lines 105-133).
+Rulings HOUSE-31 to HOUSE-35; the console script's runs are in
+tests/turn/test_turn_house_pre_damage_cli.py.
 
 L134: "Utilize the random damage table to represent units that have been engaged in combat
 before the actual battle. For each unit roll 1d6 and divide the result by 2 rounding down. This
@@ -10,7 +11,9 @@ consulting the Random Damage Table."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hr_helpers import LINES, UNITS
@@ -32,8 +35,9 @@ from mekref.rules.tripwire.events import CampaignCreated
 from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.model import TechBase, UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
-from mekref.rules.tripwire.state import CampaignState, CampaignUnit
+from mekref.rules.tripwire.state import CampaignState, CampaignUnit, Person
 from mekref.rules.tripwire.turn import rolled_damage as rd
+from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested, TestMorale
 from mekref.rules.tripwire.turn.pre_damage import RollPreBattleDamage, decide
 
 GRIFFIN = parse_mtf((UNITS / "Griffin GRF-1N.mtf").read_text(encoding="utf-8"), "griffin")
@@ -200,3 +204,78 @@ def test_the_option_is_recorded_at_creation_and_old_logs_read_unchanged() -> Non
     assert "house_rules" not in to_jsonable(plain)
     assert decode(CampaignCreated, to_jsonable(plain)) == plain
     assert "house_rules" not in canonical_json(CampaignState())
+
+
+# --- the morale test (house rules lines 105-133) ------------------------------------------------
+
+PILOT = Person(person_id="p1", side_id="s", name="Kai", unit_id="g1", gunnery=3, piloting=4)
+CREWED = replace(UNIT, crew=("p1",))
+
+
+def _morale(state: CampaignState, **kw: Any) -> list[Any]:
+    fields: dict[str, Any] = {"battle": "day1-1105-1", "turn": 3, "nationality": "Steiner"}
+    cmd = TestMorale(actor="referee", unit_id="g1", **(fields | kw))
+    return TRIPWIRE.decide(state, cmd, Dice(state.seed, state.rolls_used))
+
+
+def test_ruling_the_morale_test_in_a_tripwire_battle() -> None:
+    """HOUSE-35. L107: "To test for morale roll 2d6, applying modifiers for unit skill,
+    nationality and situation. On a result of 2 or less they route, 3-5 fighting withdrawal,
+    6-8 stand ground, 9-11 advance, 12 or more fight to the death. If a unit gets a result of
+    less than 2 or greater than 12, the unit no longer makes morale checks." The pilot's
+    Piloting 4 and Gunnery 3 combine to 7: Veteran (L163 "Veteran | 4 | 3 | 6 or 7 |"), +1."""
+    assert LINES[162].startswith("Veteran | 4 | 3 | 6 or 7 |")
+    state = _state(house_rules=True, units={"g1": CREWED}, people={"p1": PILOT})
+    (event,) = _morale(state, situations=("force_50",))
+    assert isinstance(event, HouseMoraleTested)
+    test = event.test
+    assert event.skill == "Veteran" and test.reasons == ("Veteran", "Steiner", "force_50")
+    assert test.modifier == 1 + 0 - 1
+    (roll,) = event.rolls
+    assert roll.name == "morale test, unit g1, turn 3" and test.die_total == roll.total
+    assert test.total == roll.total + test.modifier
+    bands = ((2, "rout"), (5, "fighting_withdrawal"), (8, "stand_ground"), (11, "advance"))
+    assert test.result == next((k for top, k in bands if test.total <= top), "fight_to_the_death")
+    # The referee may not name another skill than the pilot's rank (HOUSE-27).
+    with pytest.raises(Refusal) as refused:
+        _morale(state, skill="Green")
+    assert refused.value.code == "skill_mismatch"
+
+
+def test_ruling_a_unit_past_the_bands_tests_no_more_in_that_battle() -> None:
+    """HOUSE-35: below 2 or above 12 the unit makes no more morale checks in that battle; its
+    next battle tests it again."""
+    state = _state(house_rules=True, units={"g1": CREWED}, people={"p1": PILOT})
+    worst = ("force_75", "cruise_missile", "force_commander_out", "lance_commander_out")
+    # -8 of situations, +1 Veteran, -2 Pirate: a total of 2d6 - 9, below 2 on a 10 or less.
+    state = next(
+        s for s in (replace(state, seed=str(n)) for n in range(50))
+        if _morale(s, nationality="Pirate", situations=worst)[0].test.total < 2
+    )  # fmt: skip
+    (event,) = _morale(state, nationality="Pirate", situations=worst)
+    assert event.test.exempt_from_now and event.test.result == "rout"
+    after = TRIPWIRE.evolve(state, event)
+    assert after.house_morale_exempt == {"day1-1105-1": ("g1",)}
+    with pytest.raises(Refusal) as refused:
+        _morale(after)
+    assert refused.value.code == "no_more_morale" and "L107" in refused.value.message
+    assert len(_morale(after, battle="day2-0508-1")) == 1
+
+
+def test_ruling_morale_is_for_meks_and_vehicles_of_a_house_rules_campaign() -> None:
+    """HOUSE-35. L105: "The following rules apply only to 'Mechs and vehicles. Infantry uses the
+    morale rules from Tactical Operations." """
+    people = {"p1": PILOT}
+    with pytest.raises(Refusal) as refused:
+        _morale(_state(units={"g1": CREWED}, people=people))
+    assert refused.value.code == "no_house_rules"
+    foot = replace(CREWED, kind=UnitKind.CONVENTIONAL_INFANTRY)
+    with pytest.raises(Refusal) as refused:
+        _morale(_state(house_rules=True, units={"g1": foot}, people=people))
+    assert refused.value.code == "not_mek_or_vehicle" and "L105" in refused.value.message
+    # No pilot on record: the referee names the skill.
+    with pytest.raises(Refusal) as refused:
+        _morale(_state(house_rules=True, units={"g1": UNIT}))
+    assert refused.value.code == "no_skill"
+    (event,) = _morale(_state(house_rules=True, units={"g1": UNIT}), skill="Green")
+    assert event.skill == "Green" and event.test.reasons[0] == "Green"

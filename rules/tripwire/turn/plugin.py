@@ -17,6 +17,7 @@ from mekref.rules.tripwire.turn import (
     artillery,
     cargo,
     day_damage,
+    house_morale,
     orbit,
     orders,
     pre_damage,
@@ -299,6 +300,7 @@ DECIDERS: dict[type[Command], Decider] = {
     RecordLeaderCaptured: _decide_leader,
     RepositionFormation: _decide_reposition,
     pre_damage.RollPreBattleDamage: pre_damage.decide,
+    house_morale.TestMorale: house_morale.decide,
     turrets.RecordTurretDamage: turrets.decide_record,
     turrets.RepairTurret: turrets.decide_repair,
     **reorganise.DECIDERS,
@@ -338,6 +340,7 @@ EVOLVERS: dict[type[Event], Evolver] = {
     UnrestSuppressed: _suppressed,
     UnguidedArtilleryFired: _no_change,
     UnitDamageRolled: day_damage.evolve_damage,
+    house_morale.HouseMoraleTested: house_morale.evolve,
     ConsciousnessChecked: day_damage.evolve_consciousness,
     **orbit.EVOLVERS,
 }
