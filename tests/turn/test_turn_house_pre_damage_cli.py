@@ -101,3 +101,41 @@ def test_a_campaign_without_the_house_rules_refuses_pre_battle_damage(tmp_path: 
     assert "no_house_rules" in done.stderr and "L134" in done.stderr
     assert "mekref campaign new --house-rules" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_morale_test_through_the_console_script(tmp_path: Path) -> None:
+    """House rules L107: "To test for morale roll 2d6, applying modifiers for unit skill,
+    nationality and situation. On a result of 2 or less they route, ... If a unit gets a result
+    of less than 2 or greater than 12, the unit no longer makes morale checks." (HOUSE-35)
+
+    The Griffin's pilot, Lt. Anna Ferri, has Piloting 5 and Gunnery 4: combined 9, Regular (L162
+    "Regular | 5 | 4 | 8 or 9 |", +0). Steiner +0; Pirate -2; Force at 75% casualties -2, Hit
+    with Cruise Missile -2, Force commander incapacitated/dead -2, Lance/Star/Level I
+    incapacitated/dead -2.
+
+    From the campaign's dice (seed "2"): turn 3 rolls 3, +0 = 3, fighting withdrawal (3-5);
+    turn 4 rolls 7, -10 = -3, a rout, and below 2: no more checks in that battle."""
+    db = day_zero(tmp_path, seed="2", house_rules=True)
+    report = json.loads(ok("report", "--db", db, "--json"))
+    griffin = next(u["id"] for u in report["units"] if u["chassis"] == "Griffin")
+    base = ("battle", "morale", "--db", db, "--unit", griffin, "--battle", "day1-1105-1")
+    out = ok(*base, "--turn", "3", "--nationality", "Steiner")
+    assert out.strip() == (
+        f"{griffin} morale (day1-1105-1, turn 3): 2d6 3 +0 (Regular, Steiner) = 3: "
+        "fighting withdrawal"
+    )
+    worst = ("--situation", "force_75", "--situation", "cruise_missile",
+             "--situation", "force_commander_out", "--situation", "lance_commander_out")  # fmt: skip
+    out = ok(*base, "--turn", "4", "--nationality", "Pirate", *worst)
+    assert "2d6 7 -10 (Regular, Pirate, cruise_missile, force_75, force_commander_out," in out
+    assert "= -3: rout; it makes no more morale checks in this battle" in " ".join(out.split())
+    done = mekref(*base, "--turn", "5", "--nationality", "Steiner")
+    assert done.returncode == REFUSED and "no_more_morale" in done.stderr and "L107" in done.stderr
+    # Its next battle tests it again (HOUSE-35).
+    ok("battle", "morale", "--db", db, "--unit", griffin, "--battle", "day2-0508-1",
+       "--turn", "1", "--nationality", "Steiner")  # fmt: skip
+    dice = json.loads(ok("report", "--db", db, "--json"))["dice"]
+    assert [d["name"] for d in dice if d["name"].startswith("morale test")][:2] == [
+        f"morale test, unit {griffin}, turn 3",
+        f"morale test, unit {griffin}, turn 4",
+    ]
