@@ -124,8 +124,8 @@ def test_the_morale_test_through_the_console_script(tmp_path: Path) -> None:
         f"{griffin} morale (day1-1105-1, turn 3): 2d6 3 +0 (Regular, Steiner) = 3: "
         "fighting withdrawal"
     )
-    worst = ("--situation", "force_75", "--situation", "cruise_missile",
-             "--situation", "force_commander_out", "--situation", "lance_commander_out")  # fmt: skip
+    keys = ("force_75", "cruise_missile", "force_commander_out", "lance_commander_out")
+    worst = tuple(a for k in keys for a in ("--situation", k))
     out = ok(*base, "--turn", "4", "--nationality", "Pirate", *worst)
     assert "2d6 7 -10 (Regular, Pirate, cruise_missile, force_75, force_commander_out," in out
     assert "= -3: rout; it makes no more morale checks in this battle" in " ".join(out.split())

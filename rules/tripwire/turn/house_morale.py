@@ -109,7 +109,7 @@ def decide(state: CampaignState, cmd: TestMorale, dice: Dice, _: TripWire) -> li
             "checks.')",
         )
     skill = _skill(state, cmd)
-    test, roll, _ = morale_test(
+    test, roll, _dice = morale_test(
         dice, cmd.unit_id, cmd.turn, skill, cmd.nationality, tuple(cmd.situations)
     )
     return [
