@@ -71,6 +71,11 @@ def test_pre_battle_damage_reaches_the_report_and_the_next_export(tmp_path: Path
     text = " ".join(ok("report", "--db", db).split())
     assert "house rules: on" in text
     assert "Right Arm slot 5 (PPC)" in text
+    # The rolls in words and the note left for the referee, in the report's house-rules log.
+    assert f"pre-battle damage of {griffin_id[:8]}: count die 6: 3 roll(s)" in text
+    (logged,) = report["house_rules_log"]
+    assert logged["unit"] == griffin_id and logged["what"] == "pre-battle damage"
+    assert any("none left with a critical slot" in line for line in logged["lines"])
     # Every die is named and in the report's dice table (the kernel's named dice).
     assert any(
         r["name"] == f"random damage count, unit {griffin_id}" and r["total"] == 6
@@ -134,7 +139,9 @@ def test_the_morale_test_through_the_console_script(tmp_path: Path) -> None:
     # Its next battle tests it again (HOUSE-35).
     ok("battle", "morale", "--db", db, "--unit", griffin, "--battle", "day2-0508-1",
        "--turn", "1", "--nationality", "Steiner")  # fmt: skip
-    dice = json.loads(ok("report", "--db", db, "--json"))["dice"]
+    report = json.loads(ok("report", "--db", db, "--json"))
+    assert [h["what"] for h in report["house_rules_log"]] == ["morale", "morale", "morale"]
+    dice = report["dice"]
     assert [d["name"] for d in dice if d["name"].startswith("morale test")][:2] == [
         f"morale test, unit {griffin}, turn 3",
         f"morale test, unit {griffin}, turn 4",
