@@ -20,6 +20,7 @@ from hr_helpers import LINES, UNITS
 
 from mekref.adapters.megamek.design import SystemKind
 from mekref.adapters.megamek.mtf_reader import parse_mtf
+from mekref.adapters.megamek.unit_file import parse_unit_file
 from mekref.rules.codec import canonical_json, decode, to_jsonable
 from mekref.rules.dice import Dice
 from mekref.rules.house_rules.random_damage import (
@@ -38,7 +39,7 @@ from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, Person
 from mekref.rules.tripwire.turn import rolled_damage as rd
 from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested, TestMorale
-from mekref.rules.tripwire.turn.pre_damage import RollPreBattleDamage, decide
+from mekref.rules.tripwire.turn.pre_damage import RollPreBattleDamage, decide, weapons_of
 
 GRIFFIN = parse_mtf((UNITS / "Griffin GRF-1N.mtf").read_text(encoding="utf-8"), "griffin")
 UNIT = CampaignUnit(
@@ -279,3 +280,38 @@ def test_ruling_morale_is_for_meks_and_vehicles_of_a_house_rules_campaign() -> N
     assert refused.value.code == "no_skill"
     (event,) = _morale(_state(house_rules=True, units={"g1": UNIT}), skill="Green")
     assert event.skill == "Green" and event.test.reasons[0] == "Green"
+
+
+def test_a_ground_vehicle_takes_pre_battle_damage_on_its_locations() -> None:
+    """HOUSE-31, HOUSE-21. L138 "Roll 1d6, apply result as damage to all right side locations
+    front and back." — a vehicle's side is one location; its weapons to choose from are its
+    equipment but the ammunition; what it has no slot for is the referee's (a note)."""
+    name = "Bulldog Medium Tank.blk"
+    bulldog = parse_unit_file((UNITS / name).read_bytes(), name)
+    tank = replace(UNIT, unit_id="b", kind=UnitKind.COMBAT_VEHICLE, chassis=bulldog.chassis)
+    fresh = rd.condition_of(tank, bulldog, None, None)
+    weapons = weapons_of(bulldog)
+    assert weapons and not any("Ammo" in w for w in weapons)
+    rolled = PreBattleDamage(
+        unit_id="b",
+        count_roll=2,
+        kind=bulldog.kind,
+        results=(
+            DamageResult(
+                roll=4,
+                kind="side_damage",
+                line=138,
+                damage=(LocationDamage(location="Right", points=5),),
+            ),
+            DamageResult(
+                roll=13, kind="engine_hit", line=147, effects=(Effect(kind="engine_hit"),)
+            ),
+        ),
+    )
+    applied, _, _ = rd.pre_battle(tank, bulldog, fresh, Fate.OPERATIONAL, rolled, Dice("1"))
+    right = {loc.name: loc for loc in applied.damage.locations}["Right"]
+    assert right.armor_now == right.armor_max - 5
+    assert applied.notes == (
+        "engine critical hit (L147): no engine slot left to mark; the referee applies it",
+    )
+    assert applied.fate is Fate.DAMAGED

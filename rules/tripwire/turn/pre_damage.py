@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mekref.adapters.megamek.design import UnitDesign
 from mekref.rules.dice import Dice
 from mekref.rules.house_rules.random_damage import (
     SUPPORTED_KINDS,
@@ -54,6 +55,12 @@ class RollPreBattleDamage(Command):
     and lay it on its stored condition. Only in a campaign created with the house rules."""
 
     unit_id: str
+
+
+def weapons_of(design: UnitDesign) -> tuple[str, ...]:
+    """The weapons L143/L144 choose from: the design's mounted equipment but its ammunition
+    (a vehicle's file lists both in one block; a 'Mech's Weapons section has no ammunition)."""
+    return tuple(e.name for e in design.equipment if "ammo" not in e.name.lower())
 
 
 def table_words(rolled: PreBattleDamage) -> tuple[str, ...]:
@@ -112,7 +119,7 @@ def decide(state: CampaignState, cmd: RollPreBattleDamage, dice: Dice, _: TripWi
     rolled, rolls, d.dice = roll_pre_battle_damage(
         d.dice,
         cmd.unit_id,
-        weapons=tuple(e.name for e in design.equipment),
+        weapons=weapons_of(design),
         ammo_types=rd.ammo_types(design, bins),
         kind=design.kind,
         locations=tuple(loc.name for loc in condition.locations),

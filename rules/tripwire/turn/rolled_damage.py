@@ -556,14 +556,19 @@ def _effect(work: _Work, effect: Effect) -> None:
         if found:
             work.hit_slot(*found[0])
         else:
-            work.notes.append("engine critical hit (L147): no engine slot left to mark")
+            work.notes.append(
+                "engine critical hit (L147): no engine slot left to mark; the referee applies it"
+            )
     elif kind == "leg_actuator":  # L145 "Leg actuator damaged."
         system = SystemKind(effect.detail) if effect.detail else None
         found = _slots_where(work, lambda s: s.system is system, effect.location)
         if found:
             work.hit_slot(*found[0])
         else:
-            work.notes.append(f"{effect.location} {effect.detail}: not there to damage (L145)")
+            work.notes.append(
+                f"{effect.location} {effect.detail}: not there to damage (L145); the referee "
+                "applies it"
+            )
     elif kind == "heat_sinks":  # L141, L146 "One heat sink damaged." "Two heat sinks ..."
         for n in range(effect.count):
             found = _slots_where(work, lambda s: "heat sink" in s.name.lower())
@@ -579,7 +584,10 @@ def _effect(work: _Work, effect: Effect) -> None:
         if found:
             work.hit_slot(*found[0])
         else:
-            work.notes.append(f"weapon unusable (L143): {effect.detail or 'no weapon'} not marked")
+            work.notes.append(
+                f"weapon unusable (L143): {effect.detail or 'no weapon'} has no slot to mark; "
+                "the referee applies it"
+            )
     elif kind == "weapon_heat":  # L144: a battle's heat, not a condition the export can write
         work.notes.append(
             f"{effect.detail or 'no weapon'} generates +{effect.count} heat per use (L144): "
