@@ -71,11 +71,14 @@ from mekref.rules.tripwire.battle_resolution import unconfirmed_claims
 from mekref.rules.tripwire.battles import pending_battles, retreat_check
 from mekref.rules.tripwire.game import dice_for
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn.events import CampaignEnded
+from mekref.rules.tripwire.turn import house_morale, rolled_damage
+from mekref.rules.tripwire.turn.events import CampaignEnded, UnitDamageRolled
+from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested, TestMorale
+from mekref.rules.tripwire.turn.pre_damage import RollPreBattleDamage
 
 HELP = (
     "battle files in, battles resolved (ingest, confirm, control, close, fate, retreat-check, "
-    "pending)"
+    "pending; pre-damage and morale with the house rules)"
 )
 INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 EPILOG = """\
@@ -87,6 +90,9 @@ examples:
   mekref battle ingest --db c.db savegames/Round-7-autosave.sav.gz --game-over \\
       --referee Ann --reason "we stopped after round 7; the rebels withdrew"
   mekref battle pending --db c.db
+  mekref battle pre-damage --db c.db --unit UNIT_ID     (a campaign with --house-rules)
+  mekref battle morale --db c.db --unit UNIT_ID --battle day1-1105-1 --turn 4 \\
+      --nationality Steiner --situation force_50           (a campaign with --house-rules)
   mekref battle ingest --db c.db logs/skirmish.mul --referee Ann \\
       --reason "a bout off the map we agreed to count"
   mekref battle confirm --db c.db --battle battle-0a1b2c3d4e5f --referee Ann \\
@@ -182,6 +188,47 @@ def register(sub: Any) -> None:
     check.add_argument("--objectives-destroyed", action="store_true")
     check.add_argument("--ammo-dry", action="store_true", help="all non-MG ammo is spent")
     check.set_defaults(handler=guarded(run_retreat_check), command_name="battle retreat-check")
+
+    pre = actions.add_parser(
+        "pre-damage",
+        help="house rules: roll a unit's random pre-battle damage onto its condition",
+        description="House rules lines 134-152 (a campaign created with 'mekref campaign new "
+        "--house-rules'): 1d6 halved rolls of 3d6 on the Random Damage Table, laid on the "
+        "unit's stored condition as rolled damage is (HOUSE-31, T-DM1): 'mekref report' shows "
+        "it and the next 'mekref engagement export' writes it. Needs the strategic map "
+        "('mekref turn setup').",
+        **kw,
+    )
+    add_db(pre)
+    pre.add_argument("--unit", required=True, metavar="UNIT_ID")
+    pre.set_defaults(handler=guarded(run_pre_damage), command_name="battle pre-damage")
+
+    morale = actions.add_parser(
+        "morale",
+        help="house rules: a unit's morale test in a battle's end phase",
+        description="House rules lines 105-133 (a campaign created with 'mekref campaign new "
+        "--house-rules'): 2d6 plus the unit skill (its pilot's rank by combined skill unless "
+        "--skill names it), nationality and situation modifiers; 2 or less rout, 3-5 fighting "
+        "withdrawal, 6-8 stand ground, 9-11 advance, 12 or more fight to the death. A total "
+        "below 2 or above 12: the unit makes no more morale checks in that battle (HOUSE-35).",
+        **kw,
+    )
+    add_db(morale)
+    morale.add_argument("--unit", required=True, metavar="UNIT_ID")
+    morale.add_argument("--battle", required=True, metavar="ID", help="its engagement/battle")
+    morale.add_argument("--turn", required=True, type=int, help="the game turn")
+    morale.add_argument(
+        "--nationality", required=True, help="a Nationality row: Kuritan, Davion, ... Clan"
+    )
+    morale.add_argument(
+        "--situation",
+        action="append",
+        metavar="KEY",
+        help="a Situation row (repeat): force_50, force_75, lance_75, cruise_missile, inferno, "
+        "force_commander_out, lance_commander_out",
+    )
+    morale.add_argument("--skill", help="Green, Regular, Veteran or Elite (default: the pilot's)")
+    morale.set_defaults(handler=guarded(run_morale), command_name="battle morale")
 
     pending = actions.add_parser("pending", help="list battles waiting for files", **kw)
     add_db(pending)
@@ -437,6 +484,44 @@ def run_fate(args: argparse.Namespace) -> int:
         f"unit {args.unit}: {args.fate}" + (f", now {args.side}'s" if args.side else "")
     )
     say_if_ended(out_console(), done.events)
+    return EXIT_OK
+
+
+def run_pre_damage(args: argparse.Namespace) -> int:
+    done = execute(args, RollPreBattleDamage(unit_id=args.unit, actor="referee"))
+    console = out_console()
+    for e in done.events:
+        if not isinstance(e, UnitDamageRolled):
+            continue
+        unit = done.state.units[e.unit_id]
+        console.print(
+            f"pre-battle damage (house rules L134) on {e.unit_id} {unit.chassis} {unit.model}:",
+            style="bold",
+        )
+        for note in e.notes:
+            console.print(f"  {note}")
+        for line in e.lines:
+            console.print(f"  {rolled_damage.describe(line)}")
+        console.print(f"  now {e.fate.value.replace('_', ' ')}")
+        for pid, hits in e.crew_hits:
+            console.print(f"  {pid}: {hits} hit(s) (a head hit, T-DM4)")
+    return EXIT_OK
+
+
+def run_morale(args: argparse.Namespace) -> int:
+    command = TestMorale(
+        unit_id=args.unit,
+        battle=args.battle,
+        turn=args.turn,
+        nationality=args.nationality,
+        situations=tuple(args.situation or ()),
+        skill=args.skill or "",
+        actor="referee",
+    )
+    done = execute(args, command)
+    for e in done.events:
+        if isinstance(e, HouseMoraleTested):
+            out_console().print(house_morale.describe(e))
     return EXIT_OK
 
 

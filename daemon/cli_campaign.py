@@ -55,6 +55,7 @@ NEW_EPILOG = """\
 examples:
   mekref campaign new --db ginestra.db --name "Operation TripWire" --seed 3065
   mekref campaign new --db c.db --name Test --seed 7 --side red:Red --side blue:Blue
+  mekref campaign new --db c.db --name "Tukayyid Raid" --seed 7 --house-rules
 """
 
 
@@ -260,6 +261,12 @@ def register(sub: Any) -> None:
         metavar="ID:NAME",
         help="a side (repeat; default: the two TripWire factions)",
     )
+    new.add_argument(
+        "--house-rules",
+        action="store_true",
+        help="play the house rules (docs/house-rules.md) as options of this campaign: "
+        "'battle pre-damage' (lines 134-152); without it they are refused",
+    )
     new.add_argument("--json", action="store_true", help="the new campaign as JSON")
     new.set_defaults(handler=guarded(_new), command_name="campaign new")
     capture = actions.add_parser(
@@ -307,7 +314,12 @@ def _new(args: argparse.Namespace) -> int:
     sides = tuple(parse_side(s) for s in (args.side or DEFAULT_SIDES))
     seed = args.seed or secrets.token_hex(8)
     command = CreateCampaign(
-        name=args.name, ruleset=args.ruleset, seed=str(seed), sides=sides, actor="cli"
+        name=args.name,
+        ruleset=args.ruleset,
+        seed=str(seed),
+        sides=sides,
+        actor="cli",
+        house_rules=args.house_rules,
     )
     with opened(args.db, create=True) as app:
         try:
@@ -322,6 +334,7 @@ def _new(args: argparse.Namespace) -> int:
                 "ruleset": args.ruleset,
                 "seed": str(seed),
                 "sides": [{"id": s.side_id, "name": s.name} for s in sides],
+                "house_rules": args.house_rules,
                 "store": redact(args.db),
             }
         )
@@ -331,4 +344,6 @@ def _new(args: argparse.Namespace) -> int:
     console.print(f"ruleset {args.ruleset}, seed {seed}, store {redact(args.db)}")
     for s in sides:
         console.print(f"  side {s.side_id}: {s.name}")
+    if args.house_rules:
+        console.print("house rules: on (pre-battle random damage, lines 134-152)")
     return EXIT_OK

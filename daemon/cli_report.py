@@ -27,6 +27,9 @@ from mekref.rules.tripwire.battle_resolution import repair_line, subject_for
 from mekref.rules.tripwire.designs import repair_priced
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.tripwire.table_loader import load_tables
+from mekref.rules.tripwire.turn import house_morale, rolled_damage
+from mekref.rules.tripwire.turn.events import UnitDamageRolled
+from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested
 from mekref.rules.tripwire.turn.overview import overview
 from mekref.rules.tripwire.turn.side_overview import Overview, overview_of
 from mekref.rules.tripwire.turn.state import StrategicState
@@ -367,6 +370,7 @@ def build_report(
     ]
     return {
         "campaign": state.name,
+        "house_rules": state.house_rules,
         "tracks_completed": state.tracks_completed,
         "technicians": _workshops(state, side),
         "units": units,
@@ -385,6 +389,24 @@ def build_report(
 
 #: Fields through which an event keeps the referee's word (an override of a permission).
 _WORD_FIELDS = ("note", "override", "accepted_unchecked", "commander_note")
+
+
+def house_rules_log(events: Any, side: str | None) -> list[dict[str, Any]]:
+    """The house rules' options played (HOUSE-31 to HOUSE-35): each pre-battle damage with its
+    table rolls and the notes left for the referee, and each morale test, in words."""
+    out: list[dict[str, Any]] = []
+    for seq, e in events:
+        if side and getattr(e, "side_id", None) != side:
+            continue
+        if isinstance(e, UnitDamageRolled) and e.cause == "pre-battle damage":
+            lines = [*e.notes, *(rolled_damage.describe(x) for x in e.lines)]
+            out.append({"seq": seq, "unit": e.unit_id, "what": "pre-battle damage", "lines": lines})
+        elif isinstance(e, HouseMoraleTested):
+            out.append(
+                {"seq": seq, "unit": e.test.unit_id, "what": "morale",
+                 "lines": [house_morale.describe(e)]}
+            )  # fmt: skip
+    return out
 
 
 def overrides(state: CampaignState, events: Any, side: str | None) -> list[dict[str, Any]]:
@@ -437,6 +459,7 @@ def run(args: argparse.Namespace) -> int:
     # The referee's overrides, with who and why (R-WHERE-1, R-HIRE-2, R-TRAIN-3, R-RANSOM-1,
     # R-KEEP-1, R-SEAT-2, ruling R-OVERRIDE-1).
     report["overrides"] = overrides(state, events, args.side)
+    report["house_rules_log"] = house_rules_log(events, args.side)
     if args.overview and args.json:
         # The typed overview CampaignService.GetOverview sends: whole, or a side's cut (T-V3).
         cut = overview_of(state, args.side or "")
@@ -619,6 +642,13 @@ def _print(report: dict[str, Any]) -> None:
     console.print(
         f"{report['campaign']}  tracks completed: {report['tracks_completed']}", style="bold"
     )
+    if report["house_rules"]:
+        console.print(
+            "house rules: on (options of this campaign: 'mekref battle pre-damage', lines "
+            "134-152; 'mekref battle morale', lines 105-133)"
+        )
+        for h in report.get("house_rules_log", ()):
+            console.print(f"  {h['what']} of {h['unit'][:8]}: " + "; ".join(h["lines"]))
     units = Table(title="units", title_justify="left")
     for col in ("id", "unit", "side", "fate", "armor", "internal", "rearm", "total SP", "hours"):
         units.add_column(col, overflow="fold")

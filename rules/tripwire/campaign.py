@@ -105,7 +105,12 @@ def _decide_create(
         raise Refusal("bad_sides", "a campaign has two or more sides with distinct ids")
     return [
         CampaignCreated(
-            name=cmd.name, ruleset=cmd.ruleset, seed=cmd.seed, sides=cmd.sides, actor=cmd.actor
+            name=cmd.name,
+            ruleset=cmd.ruleset,
+            seed=cmd.seed,
+            sides=cmd.sides,
+            actor=cmd.actor,
+            house_rules=cmd.house_rules,
         )
     ]
 
@@ -389,6 +394,7 @@ def _evolve_created(state: CampaignState, e: CampaignCreated) -> CampaignState:
         ruleset=e.ruleset,
         seed=e.seed,
         sides={s.side_id: Side(side_id=s.side_id, name=s.name) for s in e.sides},
+        house_rules=e.house_rules,
     )
 
 

@@ -19,6 +19,9 @@ class CampaignCreated(Event):
     seed: str
     sides: tuple[SideSpec, ...]
     actor: str
+    # The house rules (002_*.txt) as options of this campaign (``campaign new --house-rules``,
+    # rulings HOUSE-31 on). Left out of the JSON while False, so older logs decode unchanged.
+    house_rules: bool = field(default=False, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("ForceImported")

@@ -122,6 +122,13 @@ class CampaignState:
     bombs: dict[str, tuple[tuple[str, int], ...]] = field(
         default_factory=dict, metadata=OMIT_IF_DEFAULT
     )
+    # The house rules (002_*.txt) as options of this campaign (``campaign new --house-rules``,
+    # rulings HOUSE-31 on). Left out of the JSON while False, so older logs decode unchanged.
+    house_rules: bool = field(default=False, metadata=OMIT_IF_DEFAULT)
+    # House rules L107: the units that make no more morale checks, by battle (HOUSE-35).
+    house_morale_exempt: dict[str, tuple[str, ...]] = field(
+        default_factory=dict, metadata=OMIT_IF_DEFAULT
+    )
 
 
 def state_to_text(state: CampaignState) -> str:

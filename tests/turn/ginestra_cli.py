@@ -18,18 +18,22 @@ def ok(*args: str) -> str:
     return done.stdout
 
 
-def day_zero(tmp_path: Path, seed: str = "1", bv_table: str | None = None) -> str:
+def day_zero(
+    tmp_path: Path, seed: str = "1", bv_table: str | None = None, *, house_rules: bool = False
+) -> str:
     """A new store with both Ginestra forces imported and the map set up; returns its path.
 
     ``bv_table``: the text of a Units.txt BV table to import the forces with (``--bv-table``);
-    without it the units have no BV."""
+    without it the units have no BV. ``house_rules``: the campaign is created with
+    ``--house-rules``."""
     db = str(tmp_path / "g.db")
     table: tuple[str, ...] = ()
     if bv_table is not None:
         (tmp_path / "Units.txt").write_text(bv_table, encoding="utf-8")
         table = ("--bv-table", str(tmp_path / "Units.txt"))
+    extra = ("--house-rules",) if house_rules else ()
     ok("campaign", "new", "--db", db, "--name", "G", "--seed", seed,
-       "--side", "loyalist:L", "--side", "rebel:R")  # fmt: skip
+       "--side", "loyalist:L", "--side", "rebel:R", *extra)  # fmt: skip
     for side in ("loyalist", "rebel"):
         ok("force", "import", "--db", db, "--side", side, str(FOLDER / f"{side}.mul"),
            "--units-dir", str(UNITS), *table, "--unchecked",

@@ -10,12 +10,14 @@ from turn_world import mobility
 
 from mekref.rules.codec import canonical_json
 from mekref.rules.dice import Roll
+from mekref.rules.house_rules.morale import MoraleTest
 from mekref.rules.messages import Command, Event, RefereeNote
 from mekref.rules.tripwire.battle_model import Fate, SlotDamage, UnitDamage
 from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.repair import LocationDamage
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.artillery import FireUnguidedArtillery
+from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested, TestMorale
 from mekref.rules.tripwire.turn.orbit import (
     ChooseDropShipReadiness,
     PlaceSatellite,
@@ -28,6 +30,7 @@ from mekref.rules.tripwire.turn.orders import (
     WithdrawOrders,
 )
 from mekref.rules.tripwire.turn.plugin import RecordLeaderCaptured, RepositionFormation
+from mekref.rules.tripwire.turn.pre_damage import RollPreBattleDamage
 from mekref.rules.tripwire.turn.reorganise import (
     ChangeFormationType,
     CreateFormation,
@@ -121,6 +124,10 @@ COMMANDS_SAMPLE: list[Command] = [
     RepositionSatellite(actor="s", side_id="s", day=1, satellite_id="sat", hex="0905"),
     ChooseDropShipReadiness(
         actor="s", side_id="s", day=1, unit_id="u", mode="hot_standby", extra_crew=True
+    ),
+    RollPreBattleDamage(actor="r", unit_id="u"),
+    TestMorale(
+        actor="r", unit_id="u", battle="b", turn=2, nationality="Clan", situations=("inferno",)
     ),
 ]
 EVENTS_SAMPLE: list[Event] = [
@@ -287,6 +294,22 @@ EVENTS_SAMPLE: list[Event] = [
     ),
     ev.StandbyFatigue(side_id="s", day=2, fatigue=(("u", 2),), rested=("v",)),
     ev.DayEnded(day=1),
+    HouseMoraleTested(
+        side_id="s",
+        battle="b",
+        turn=2,
+        skill="Elite",
+        test=MoraleTest(
+            unit_id="u",
+            die_total=12,
+            modifier=4,
+            total=16,
+            result="fight_to_the_death",
+            exempt_from_now=True,
+            reasons=("Elite", "Clan"),
+        ),
+        rolls=(Roll(name="morale test, unit u, turn 2", index=0, sides=6, faces=(6, 6)),),
+    ),
 ]
 
 

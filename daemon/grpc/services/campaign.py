@@ -151,6 +151,7 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
             ruleset=request.ruleset,
             seed=request.seed or secrets.token_hex(16),
             sides=tuple(SideSpec(side_id=s.side_id, name=s.name) for s in request.sides),
+            house_rules=request.house_rules,
         )
         if request.ruleset != TRIPWIRE.name:
             raise invalid(

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.rules.dice import Roll
+from mekref.rules.house_rules.random_damage import PreBattleDamage
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.state import CampaignState, PersonStatus
@@ -132,6 +133,30 @@ def bombing(d: Day, unit_id: str, points: int) -> None:
         d.state.battles.loadouts.get(unit_id, ()),
     )
     _record(d, unit_id, "sabotage", applied, rolls, damage)
+
+
+def pre_battle(
+    d: Day,
+    unit_id: str,
+    design: UnitDesign,
+    rolled: PreBattleDamage,
+    table_rolls: tuple[Roll, ...],
+    table: tuple[str, ...],
+) -> None:
+    """The house rules' pre-battle damage (their lines 134-152) on one unit: its table rolls
+    (``table_rolls``, in words in ``table``) laid on the stored condition (HOUSE-31)."""
+    damage, fate = _now(d, unit_id, design)
+    applied, rolls, d.dice = rd.pre_battle(
+        d.state.units[unit_id],
+        design,
+        damage,
+        fate,
+        rolled,
+        d.dice,
+        d.state.battles.loadouts.get(unit_id, ()),
+    )
+    applied = replace(applied, notes=(*table, *applied.notes))
+    _record(d, unit_id, "pre-battle damage", applied, (*table_rolls, *rolls), damage)
 
 
 def consciousness(d: Day, f: Formation, fatigue: int) -> None:

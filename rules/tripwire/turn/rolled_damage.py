@@ -9,15 +9,17 @@ that sends us there). Rulings T-DM1 to T-DM5 in docs/turn.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 
 from mekref.adapters.megamek.condition import merge_condition
-from mekref.adapters.megamek.design import CritSlot, UnitDesign
+from mekref.adapters.megamek.design import CritSlot, SystemKind, UnitDesign
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.adapters.megamek.unit_kinds import UnitKind as DesignKind
 from mekref.rules.dice import Dice, Roll
+from mekref.rules.house_rules.random_damage import Effect, PreBattleDamage
 from mekref.rules.tripwire.battle_input import unit_damage
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, SlotDamage, UnitDamage
 from mekref.rules.tripwire.battle_resolution import subject_for
@@ -231,6 +233,10 @@ class _Work:
         else:  # pragma: no cover - needs ~100 roll-agains in a row
             self.notes.append(f"{location}: no slot found in {MAX_SLOT_ROLLS} rolls")
             return
+        self.hit_slot(location, slot)
+
+    def hit_slot(self, location: str, slot: CritSlot) -> None:
+        """``slot`` of ``location`` hit and destroyed, as a critical hit (T-DM3)."""
         system = None if slot.system is None else slot.system.value
         self._empty_bin(location, slot)
         self.slots = (
@@ -255,12 +261,7 @@ class _Work:
         for n, b in enumerate(self.bins):
             if b.location != location or b.slot != slot.index:
                 continue
-            if b.shots > 0:
-                full = _full_shots(self.design, location, slot.index) or b.shots
-                tons = Fraction(b.shots, max(full, b.shots)) * bin_tons(b.ammo_type)
-                self.ammo_used = _add_ammo(self.ammo_used, b.ammo_type, tons)
-            self.bins = (*self.bins[:n], replace(b, shots=0), *self.bins[n + 1 :])
-            self.bins_changed = True
+            self.spend(n, b.shots)
             return
         index = _index(self.design, location)
         if any(b.location == index and b.slot == slot.index for b in self.design.ammo_bins):
@@ -269,6 +270,17 @@ class _Work:
             empty = AmmoBinLoad(location=location, slot=slot.index, ammo_type=slot.name, shots=0)
             self.bins = (*self.bins, empty)
             self.bins_changed = True
+
+    def spend(self, n: int, shots: int) -> None:
+        """``shots`` of bin ``n`` gone: the bin keeps the rest, re-arming bills what went."""
+        b = self.bins[n]
+        shots = min(shots, b.shots)
+        if shots > 0:
+            full = _full_shots(self.design, b.location, b.slot) if b.slot is not None else None
+            tons = Fraction(shots, max(full or b.shots, b.shots)) * bin_tons(b.ammo_type)
+            self.ammo_used = _add_ammo(self.ammo_used, b.ammo_type, tons)
+        self.bins = (*self.bins[:n], replace(b, shots=b.shots - shots), *self.bins[n + 1 :])
+        self.bins_changed = True
 
     def chance(self, location: str) -> None:
         """A roll on the Determining Critical Hits table for ``location``."""
@@ -433,6 +445,154 @@ def bombing(
         else:
             work.points(vehicle_location(roll, has_turret), group, mek=False)
     return work.result(unit, fate), tuple(work.rolls), work.dice
+
+
+def bins_now(
+    design: UnitDesign, damage: UnitDamage, loadout: tuple[AmmoBinLoad, ...] = ()
+) -> tuple[AmmoBinLoad, ...]:
+    """The unit's ammunition bins as they are now (the ones rolled damage works on, T-X3)."""
+    return damage.ammo_bins or loadout or _design_bins(design)
+
+
+def uncounted_bins(
+    design: UnitDesign, bins: tuple[AmmoBinLoad, ...]
+) -> tuple[tuple[str, CritSlot], ...]:
+    """The design's ammunition slots no record counts (never fought, no import load, the
+    design gives no shots): full, their shots unknown."""
+    counted = {(b.location, b.slot) for b in bins}
+    out = []
+    for loc in design.locations:
+        for b in design.ammo_bins:
+            if b.location != loc.index or b.slot is None or (loc.name, b.slot) in counted:
+                continue
+            slot = next(
+                (s for s in design.crit_slots.get(loc.index, ()) if s.index == b.slot), None
+            )
+            if slot is not None:
+                out.append((loc.name, slot))
+    return tuple(out)
+
+
+def ammo_types(design: UnitDesign, bins: tuple[AmmoBinLoad, ...]) -> tuple[str, ...]:
+    """The ammunition the unit carries: counted bins with shots left, and uncounted ones."""
+    names = {b.ammo_type for b in bins if b.shots > 0}
+    return tuple(sorted(names | {s.name for _, s in uncounted_bins(design, bins)}))
+
+
+def pre_battle(
+    unit: CampaignUnit,
+    design: UnitDesign,
+    damage: UnitDamage,
+    fate: Fate,
+    rolled: PreBattleDamage,
+    dice: Dice,
+    loadout: tuple[AmmoBinLoad, ...] = (),
+) -> tuple[Applied, tuple[Roll, ...], Dice]:
+    """The house rules' random pre-battle damage (their lines 134-152, rolled by
+    :func:`~mekref.rules.house_rules.random_damage.roll_pre_battle_damage`) laid on the stored
+    condition as the other rolled damage is (HOUSE-31): each hit as armour then structure,
+    front and rear armour being one figure here (HOUSE-32); structure damage rolls for
+    criticals (T-DM3). The effects mark the slot they name (HOUSE-33); what the condition
+    cannot hold (a weapon's +2 heat, a heat sink without a slot) is a note for the referee."""
+    mek = design.kind in BIPEDS | QUADS
+    work = _Work(design, damage, dice, f"pre-battle damage, {unit.unit_id}:", loadout)
+    for hit in rolled.damage:
+        name = hit.location
+        if not mek and name == "Turret" and name not in work.locations:
+            name = "Front"  # no turret: the hit stays on the Front (MegaMek ``ignoreTurret``)
+        work.points(name, hit.points, mek=mek)
+    for effect in rolled.effects:
+        _effect(work, effect)
+    return work.result(unit, fate), tuple(work.rolls), work.dice
+
+
+def _slots_where(
+    work: _Work, wanted: Callable[[CritSlot], bool], location: str | None = None
+) -> list[tuple[str, CritSlot]]:
+    """Hittable slots ``wanted`` picks, in standing locations, in design order."""
+    found = []
+    for loc in work.design.locations:
+        if (location is not None and loc.name != location) or work.gone(loc.name):
+            continue
+        for slot in work.design.crit_slots.get(loc.index, ()):
+            if wanted(slot) and _hittable(slot, loc.name, work.slots):
+                found.append((loc.name, slot))
+    return found
+
+
+def _pick_slot(work: _Work, what: str, found: list[tuple[str, CritSlot]]) -> None:
+    """Hit one of ``found``: the only one, or one chosen by a die (HOUSE-33)."""
+    if len(found) == 1:
+        work.hit_slot(*found[0])
+    elif found:
+        r, work.dice = work.dice.roll(f"{work.what} {what}", 1, len(found))
+        work.rolls.append(r)
+        work.hit_slot(*found[r.total - 1])
+
+
+def _effect(work: _Work, effect: Effect) -> None:
+    kind = effect.kind
+    if kind == "ammo_expended":  # L137 "All ammunition expended."
+        uncounted = uncounted_bins(work.design, work.bins)
+        for n, b in enumerate(work.bins):
+            work.spend(n, b.shots)
+        for location, slot in uncounted:
+            work._empty_bin(location, slot)  # full, so all of it is lost (HOUSE-33)
+    elif kind == "ammo_halved" and not effect.detail:
+        work.notes.append("ammunition halved (L140): the unit carries none")
+    elif kind == "ammo_halved":  # L140 "Ammo in one weapon is halved."
+        for n, b in enumerate(work.bins):
+            if b.ammo_type == effect.detail:
+                work.spend(n, b.shots - b.shots // 2)
+        if any(s.name == effect.detail for _, s in uncounted_bins(work.design, work.bins)):
+            work.notes.append(
+                f"{effect.detail} halved (L140): the campaign has no count of its shots (no "
+                "import load, no battle yet); the referee halves it in the battle"
+            )
+    elif kind == "engine_hit":  # L147 "Engine has one critical hit."
+        engine = [SystemKind.ENGINE]
+        found = _slots_where(work, lambda s: s.system in engine, "Center Torso")
+        found = found or _slots_where(work, lambda s: s.system in engine)
+        if found:
+            work.hit_slot(*found[0])
+        else:
+            work.notes.append(
+                "engine critical hit (L147): no engine slot left to mark; the referee applies it"
+            )
+    elif kind == "leg_actuator":  # L145 "Leg actuator damaged."
+        system = SystemKind(effect.detail) if effect.detail else None
+        found = _slots_where(work, lambda s: s.system is system, effect.location)
+        if found:
+            work.hit_slot(*found[0])
+        else:
+            work.notes.append(
+                f"{effect.location} {effect.detail}: not there to damage (L145); the referee "
+                "applies it"
+            )
+    elif kind == "heat_sinks":  # L141, L146 "One heat sink damaged." "Two heat sinks ..."
+        for n in range(effect.count):
+            found = _slots_where(work, lambda s: "heat sink" in s.name.lower())
+            if not found:
+                work.notes.append(
+                    f"{effect.count - n} heat sink(s) damaged (L141/L146): none left with a "
+                    "critical slot (engine heat sinks); the referee applies it"
+                )
+                break
+            _pick_slot(work, "heat sink", found)
+    elif kind == "weapon_unusable":  # L143 "One weapon is unusable."
+        found = _slots_where(work, lambda s: s.name == effect.detail)
+        if found:
+            work.hit_slot(*found[0])
+        else:
+            work.notes.append(
+                f"weapon unusable (L143): {effect.detail or 'no weapon'} has no slot to mark; "
+                "the referee applies it"
+            )
+    elif kind == "weapon_heat":  # L144: a battle's heat, not a condition the export can write
+        work.notes.append(
+            f"{effect.detail or 'no weapon'} generates +{effect.count} heat per use (L144): "
+            "the referee applies it in the battle"
+        )
 
 
 def consciousness_target(hits: int, fatigue: int) -> int:
