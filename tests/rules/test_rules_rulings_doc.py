@@ -8,7 +8,13 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 RULINGS = HERE.parents[1] / "docs" / "rulings.md"
-REFERENCE = re.compile(r"`(?:(test_rules_\w+\.py))?::(test_\w+)`")
+#: ``test_rules_x.py::test_y`` (in tests/rules), ``tests/turn/test_x.py::test_y`` (any test
+#: folder), or ``::test_y`` (the file named last).
+REFERENCE = re.compile(r"`(?:((?:tests/\w+/)?test_\w+\.py))?::(test_\w+)`")
+
+
+def _test_file(named: str) -> Path:
+    return HERE.parents[1] / named if named.startswith("tests/") else HERE / named
 
 
 def _tests_in(path: Path) -> set[str]:
@@ -23,7 +29,7 @@ def test_every_named_test_exists() -> None:
     for match in REFERENCE.finditer(text):
         current = match.group(1) or current
         assert current is not None, match.group(0)
-        assert match.group(2) in _tests_in(HERE / current), f"{current}::{match.group(2)}"
+        assert match.group(2) in _tests_in(_test_file(current)), f"{current}::{match.group(2)}"
         checked += 1
     assert checked >= 40
 
