@@ -33,7 +33,7 @@ from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested
 from mekref.rules.tripwire.turn.overview import overview
 from mekref.rules.tripwire.turn.side_overview import Overview, overview_of
 from mekref.rules.tripwire.turn.state import StrategicState
-from mekref.rules.tripwire.turn.victory import progress
+from mekref.rules.tripwire.turn.victory import progress, unit_bv
 from mekref.rules.tripwire.whereabouts import technicians_at
 
 HELP = (
@@ -324,6 +324,14 @@ def build_report(
                 else None
             ),
             "conflicts": [c.detail for c in b.resolution.conflicts] if b.resolution else [],
+            # Units of the battle (either side) imported without a BV: the shares of BV
+            # destroyed that score battle VP (L417-L424) cannot be told, so the VP shown count
+            # only the units that have one. Never a silent 0: the report says so.
+            "units_without_bv": sorted(
+                {o.unit_id for o in b.resolution.units if unit_bv(state, o.unit_id) <= 0}
+            )
+            if b.resolution
+            else [],
             "sides": [
                 {
                     "side": x.side_id,
@@ -635,6 +643,14 @@ def _print_battle_line(b: dict[str, Any]) -> None:
     if b["confirmed"]:
         c = b["confirmed"]
         console.print(f"  confirmed by the referee {c['referee']}: {c['reason']}", markup=False)
+    if b["units_without_bv"]:
+        console.print(
+            f"  VP not known: {len(b['units_without_bv'])} unit(s) of this battle have no BV, "
+            "so the shares of BV destroyed (L417) cannot be told; its VP count only units with "
+            "a BV (import the forces with --bv-table: MegaMek's Units.txt)",
+            style="yellow",
+            markup=False,
+        )
 
 
 def _print(report: dict[str, Any]) -> None:
