@@ -100,6 +100,12 @@ def _create(db: str) -> tuple[str, dict[str, str]]:
 def served(tmp_path: Path) -> Iterator[Served]:
     db = str(tmp_path / "g.db")
     cid, tokens = _create(db)
+    yield from serving(tmp_path, db, cid, tokens)
+
+
+def serving(tmp_path: Path, db: str, cid: str, tokens: dict[str, str]) -> Iterator[Served]:
+    """``mekref serve --grpc`` on ``db`` in a process of its own, a client per token; stopped
+    with SIGTERM after the test (it must exit 0)."""
     log = tmp_path / "serve.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(

@@ -13,18 +13,14 @@ points wins."). A side asking for the enemy's cut is refused.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
-from grpc_helpers import Stubs, open_test_app
+from grpc_helpers import open_test_app
 from test_grpc_fog_of_war import (  # noqa: F401 (served is a fixture)
     SIDES,
     Served,
@@ -32,6 +28,7 @@ from test_grpc_fog_of_war import (  # noqa: F401 (served is a fixture)
     _plain,
     _play_two_days,
     served,
+    serving,
 )
 
 from mekref.daemon.grpc.tokens import Role
@@ -39,7 +36,6 @@ from mekref.v1 import campaign_pb2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "turn"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from console_script import MEKREF
 from ginestra_cli import day_zero, ok
 
 
@@ -147,29 +143,7 @@ def sample(tmp_path: Path) -> Iterator[Served]:
         tokens["referee"] = app.tokens.issue(Role.REFEREE).secret
     finally:
         app.store.close()
-    log = tmp_path / "serve.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [str(MEKREF), "serve", "--db", db, "--grpc", "127.0.0.1:0", "--log-format", "json",
-             "--quarantine", str(tmp_path / "q")],
-            stdout=out, stderr=out, env={**os.environ, "NO_COLOR": "1"},
-        )  # fmt: skip
-    target = ""
-    deadline = time.monotonic() + 60
-    while not target and time.monotonic() < deadline:
-        for line in log.read_text(errors="replace").splitlines():
-            if '"grpc.listening"' in line:
-                target = json.loads(line)["address"]
-        if proc.poll() is not None:
-            raise AssertionError(f"mekref serve exited:\n{log.read_text()}")
-        time.sleep(0.1)
-    assert target, "mekref serve did not listen"
-    clients = {who: Stubs(grpc.insecure_channel(target), t) for who, t in tokens.items()}
-    yield Served(proc, target, cid, tokens, clients)
-    for stubs in clients.values():
-        stubs.close()
-    proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=60) == 0
+    yield from serving(tmp_path, db, cid, tokens)
 
 
 def test_on_the_ginestra_sample_each_side_gets_its_cut(sample: Served) -> None:

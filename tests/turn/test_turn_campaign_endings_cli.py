@@ -46,26 +46,11 @@ from typing import Any
 
 from console_script import mekref
 from ginestra_cli import UNITS, day_zero, ok
+from test_turn_endings_cli import BV_TABLE  # the endings tests' own Units.txt
 
 from mekref.adapters.megamek.mul_model import Entity, Location, MulFile, RootKind, Section
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
-
-#: The BV table of test_turn_endings_cli.py (a test's own Units.txt).
-BV_TABLE = """\
-Chassis|Model|MUL ID|Tonnage|BV|Cost
-Griffin|GRF-1N|1330|55|1272|4996580
-Locust|LCT-1V|1925|20|432|1506000
-Jenner|JR7-D|1603|35|875|3173950
-Bulldog Medium Tank||449|60|722|1842500
-Atlas|AS7-D||100|1897|
-Marauder|MAD-3R||75|1363|
-Shadow Hawk|SHD-2H||55|1064|
-Wolverine|WVR-6R||55|1101|
-Rapier|RPR-300||85|1500|
-Maxim Heavy Hover Transport|(Fire Support)||50|600|
-Foot Platoon|(Rifle)||3|83|
-"""
 
 #: What a battle did to a unit, as MegaMek writes it.
 SURVIVED = "survived"  # in the survivors' section, untouched
