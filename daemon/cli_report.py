@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.table import Table
 
+from mekref.daemon import cli_house_maintenance
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     CliError,
@@ -400,8 +401,9 @@ _WORD_FIELDS = ("note", "override", "accepted_unchecked", "commander_note")
 
 
 def house_rules_log(events: Any, side: str | None) -> list[dict[str, Any]]:
-    """The house rules' options played (HOUSE-31 to HOUSE-35): each pre-battle damage with its
-    table rolls and the notes left for the referee, and each morale test, in words."""
+    """The house rules' options played (HOUSE-31 to HOUSE-35, HOUSE-40): each pre-battle damage
+    with its table rolls and the notes left for the referee, each morale test and each
+    maintenance check with its damage, in words."""
     out: list[dict[str, Any]] = []
     for seq, e in events:
         if side and getattr(e, "side_id", None) != side:
@@ -414,6 +416,8 @@ def house_rules_log(events: Any, side: str | None) -> list[dict[str, Any]]:
                 {"seq": seq, "unit": e.test.unit_id, "what": "morale",
                  "lines": [house_morale.describe(e)]}
             )  # fmt: skip
+        elif (entry := cli_house_maintenance.log_entry(seq, e)) is not None:
+            out.append(entry)
     return out
 
 
@@ -468,6 +472,12 @@ def run(args: argparse.Namespace) -> int:
     # R-KEEP-1, R-SEAT-2, ruling R-OVERRIDE-1).
     report["overrides"] = overrides(state, events, args.side)
     report["house_rules_log"] = house_rules_log(events, args.side)
+    if state.house_rules:  # L94: the quality grades the maintenance checks keep (HOUSE-41)
+        report["house_quality"] = [
+            q
+            for q in cli_house_maintenance.report_quality(state)
+            if not args.side or state.units[q["unit"]].side_id == args.side
+        ]
     if args.overview and args.json:
         # The typed overview CampaignService.GetOverview sends: whole, or a side's cut (T-V3).
         cut = overview_of(state, args.side or "")
@@ -661,8 +671,14 @@ def _print(report: dict[str, Any]) -> None:
     if report["house_rules"]:
         console.print(
             "house rules: on (options of this campaign: 'mekref battle pre-damage', lines "
-            "134-152; 'mekref battle morale', lines 105-133)"
+            "134-152; 'mekref battle morale', lines 105-133; 'mekref turn maintenance-check', "
+            "line 94)"
         )
+        for q in report.get("house_quality", ()):
+            console.print(
+                f"  maintenance quality of {q['unit'][:8]}: {q['grade']} ({q['checks']} "
+                f"check(s), last after the maintenance of day {q['last_day']})"
+            )
         for h in report.get("house_rules_log", ()):
             console.print(f"  {h['what']} of {h['unit'][:8]}: " + "; ".join(h["lines"]))
     units = Table(title="units", title_justify="left")

@@ -17,6 +17,7 @@ from typing import Any
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import Entity
+from mekref.daemon import cli_house_maintenance
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     EXIT_REFUSED,
@@ -117,6 +118,8 @@ examples:
       --reason "bravo retreats after the battle"
   mekref turn turret-damage --db g.db --location "Forward Deployment Base" --turret 2 \\
       --cf 90 --referee Ann --reason "battle 3: the Atlas hit it"
+  mekref turn maintenance-check --db g.db --unit UNIT_ID --target 7 --quality D \
+      (a campaign with --house-rules, after a maintenance day)
   mekref engagement export --db g.db --side loyalist -o out/
 """
 
@@ -231,6 +234,7 @@ def register(sub: Any) -> None:
     add_db(resolve)
     resolve.add_argument("--day", type=int, required=True)
     resolve.set_defaults(handler=guarded(run_resolve), command_name="turn resolve")
+    cli_house_maintenance.register(turn_acts)
 
     engagement = sub.add_parser("engagement", help="export engagements for MegaMek", **kw)
     eng_acts = engagement.add_subparsers(title="actions", metavar="ACTION")

@@ -97,6 +97,16 @@ class ForceCheckRecord:
 
 
 @dataclass(frozen=True, kw_only=True)
+class MaintenanceQuality:
+    """House rules L94: a unit's quality grade on the Maintenance Check Table (A worst .. F
+    best), the number of checks it took and the maintenance day of the last (HOUSE-41)."""
+
+    grade: str
+    checks: int
+    last_day: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class CampaignState:
     created: bool = False
     name: str = ""
@@ -127,6 +137,10 @@ class CampaignState:
     house_rules: bool = field(default=False, metadata=OMIT_IF_DEFAULT)
     # House rules L107: the units that make no more morale checks, by battle (HOUSE-35).
     house_morale_exempt: dict[str, tuple[str, ...]] = field(
+        default_factory=dict, metadata=OMIT_IF_DEFAULT
+    )
+    # House rules L94: each unit's maintenance quality grade, once a check named it (HOUSE-41).
+    house_quality: dict[str, MaintenanceQuality] = field(
         default_factory=dict, metadata=OMIT_IF_DEFAULT
     )
 

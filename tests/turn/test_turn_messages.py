@@ -10,6 +10,7 @@ from turn_world import mobility
 
 from mekref.rules.codec import canonical_json
 from mekref.rules.dice import Roll
+from mekref.rules.house_rules.maintenance import MaintenanceResult
 from mekref.rules.house_rules.morale import MoraleTest
 from mekref.rules.messages import Command, Event, RefereeNote
 from mekref.rules.tripwire.battle_model import Fate, SlotDamage, UnitDamage
@@ -17,6 +18,7 @@ from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.repair import LocationDamage
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.artillery import FireUnguidedArtillery
+from mekref.rules.tripwire.turn.house_maintenance import CheckMaintenance, HouseMaintenanceChecked
 from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested, TestMorale
 from mekref.rules.tripwire.turn.orbit import (
     ChooseDropShipReadiness,
@@ -129,6 +131,7 @@ COMMANDS_SAMPLE: list[Command] = [
     TestMorale(
         actor="r", unit_id="u", battle="b", turn=2, nationality="Clan", situations=("inferno",)
     ),
+    CheckMaintenance(actor="r", unit_id="u", target_number=7, quality="C"),
 ]
 EVENTS_SAMPLE: list[Event] = [
     ev.StrategicMapStarted(
@@ -309,6 +312,25 @@ EVENTS_SAMPLE: list[Event] = [
             reasons=("Elite", "Clan"),
         ),
         rolls=(Roll(name="morale test, unit u, turn 2", index=0, sides=6, faces=(6, 6)),),
+    ),
+    HouseMaintenanceChecked(
+        side_id="s",
+        day=1,
+        formation_id="alpha",
+        check=MaintenanceResult(
+            unit_id="u",
+            quality_before="C",
+            quality_after="B",
+            base_target=14,
+            target=11,
+            roll=6,
+            margin=-5,
+            improve_needed=6,
+            damage=1,
+            destroyed=False,
+        ),
+        notes=("n",),
+        rolls=(Roll(name="maintenance check 1, u", index=0, sides=6, faces=(1, 5)),),
     ),
 ]
 

@@ -159,6 +159,42 @@ def pre_battle(
     _record(d, unit_id, "pre-battle damage", applied, (*table_rolls, *rolls), damage)
 
 
+def maintenance_check(
+    d: Day, unit_id: str, location: Roll, points: int, destroyed: bool, words: str
+) -> str:
+    """The house rules' maintenance check damage (their line 94) on one unit, from its front
+    location roll (HOUSE-42); ``words`` (the check in words) heads the event's notes. Returns
+    why it was not laid on the condition ("" when it was): the referee applies it then."""
+    unit = d.state.units[unit_id]
+    design = design_of(d.state, unit_id)
+    name = f"{unit.chassis} {unit.model}".strip()
+    if design is None:
+        return (
+            f"{unit_id} ({name}): the campaign keeps no design for it (record one with "
+            "'mekref force designs'); the referee applies the damage"
+        )
+    if not rd.supported(design, bombing=True):
+        return (
+            f"{unit_id} ({name}): no table places damage on this unit kind "
+            f"({design.kind.value.replace('_', ' ')}, ruling T-DM5); the referee applies it"
+        )
+    damage, fate = _now(d, unit_id, design)
+    applied, rolls, d.dice = rd.maintenance_check(
+        unit,
+        design,
+        damage,
+        fate,
+        location.total,
+        points,
+        destroyed,
+        d.dice,
+        d.state.battles.loadouts.get(unit_id, ()),
+    )
+    applied = replace(applied, notes=(words, *applied.notes))
+    _record(d, unit_id, "maintenance check", applied, (location, *rolls), damage)
+    return ""
+
+
 def consciousness(d: Day, f: Formation, fatigue: int) -> None:
     """Line 355: each living crew member of the formation's units checks, modified by the
     formation's fatigue; a failure is a hit, or an injured crew/driver of a vehicle (T-DM4)."""

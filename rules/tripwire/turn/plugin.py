@@ -17,6 +17,7 @@ from mekref.rules.tripwire.turn import (
     artillery,
     cargo,
     day_damage,
+    house_maintenance,
     house_morale,
     orbit,
     orders,
@@ -301,6 +302,7 @@ DECIDERS: dict[type[Command], Decider] = {
     RepositionFormation: _decide_reposition,
     pre_damage.RollPreBattleDamage: pre_damage.decide,
     house_morale.TestMorale: house_morale.decide,
+    house_maintenance.CheckMaintenance: house_maintenance.decide,
     turrets.RecordTurretDamage: turrets.decide_record,
     turrets.RepairTurret: turrets.decide_repair,
     **reorganise.DECIDERS,
@@ -341,6 +343,7 @@ EVOLVERS: dict[type[Event], Evolver] = {
     UnguidedArtilleryFired: _no_change,
     UnitDamageRolled: day_damage.evolve_damage,
     house_morale.HouseMoraleTested: house_morale.evolve,
+    house_maintenance.HouseMaintenanceChecked: house_maintenance.evolve,
     ConsciousnessChecked: day_damage.evolve_consciousness,
     **orbit.EVOLVERS,
 }

@@ -447,6 +447,44 @@ def bombing(
     return work.result(unit, fate), tuple(work.rolls), work.dice
 
 
+def maintenance_check(
+    unit: CampaignUnit,
+    design: UnitDesign,
+    damage: UnitDamage,
+    fate: Fate,
+    location_roll: int,
+    points: int,
+    destroyed: bool,
+    dice: Dice,
+    loadout: tuple[AmmoBinLoad, ...] = (),
+) -> tuple[Applied, tuple[Roll, ...], Dice]:
+    """The house rules' maintenance check damage (their line 94, ruling HOUSE-42): the part
+    is found by a front location roll, as line 199 finds the neglected one. Its points are
+    armour, then structure (structure damage rolls for criticals, T-DM3); a destroyed part (4
+    points) is one critical hit on that location, its slot rolled (T-DM3), and no armour. A
+    vehicle's destroyed part is the referee's (T-DM5)."""
+    mek = design.kind in BIPEDS | QUADS
+    work = _Work(design, damage, dice, f"maintenance check, {unit.unit_id}:", loadout)
+    if mek:
+        name, _ = mek_location(design.kind, location_roll)
+    else:
+        name = vehicle_location(location_roll, any(n == "Turret" for n in work.locations))
+    if not destroyed:
+        work.points(name, points, mek=mek)
+    elif not mek:
+        work.notes.append(
+            f"{name}: a part destroyed (4 points, HOUSE-42): no table places a vehicle's "
+            "critical hit (T-DM5); the referee applies it"
+        )
+    else:
+        where = work.standing(name)
+        if where is None:
+            work.notes.append(f"{name}: no location left to take the destroyed part")
+        else:
+            work.critical(where)
+    return work.result(unit, fate), tuple(work.rolls), work.dice
+
+
 def bins_now(
     design: UnitDesign, damage: UnitDamage, loadout: tuple[AmmoBinLoad, ...] = ()
 ) -> tuple[AmmoBinLoad, ...]:
