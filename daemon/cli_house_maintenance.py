@@ -83,6 +83,20 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def reminders(state: CampaignState) -> list[str]:
+    """After a day resolved in a house-rules campaign: the formations that conducted
+    maintenance, whose units take the check before the next day resolves (HOUSE-41)."""
+    if not state.house_rules or state.strategic is None:
+        return []
+    return [
+        f"{fid}: maintenance conducted; with the house rules each of its units takes the "
+        f"maintenance check before the next day resolves (L94): 'mekref turn maintenance-check "
+        f"--unit UNIT_ID --target TN' ({len(f.unit_ids)} unit(s))"
+        for fid, f in sorted(state.strategic.formations.items())
+        if house_maintenance.maintained_day(state, f) is not None
+    ]
+
+
 def report_quality(state: CampaignState) -> list[dict[str, Any]]:
     """Each unit's kept quality grade (HOUSE-41), for ``mekref report``."""
     return [

@@ -490,6 +490,8 @@ def run_resolve(args: argparse.Namespace) -> int:
         )
     for text in summary(done.events):
         console.print(text, markup=False)
+    for text in cli_house_maintenance.reminders(done.state):
+        console.print(text, markup=False)
     return EXIT_OK
 
 

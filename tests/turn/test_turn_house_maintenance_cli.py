@@ -42,7 +42,8 @@ def test_a_maintained_unit_checks_and_the_damage_reaches_report_and_export(
        "--order", "alpha:maintenance")  # fmt: skip
     ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
        "--order", "bravo:orbital_insertion::1105")  # fmt: skip
-    ok("turn", "resolve", "--db", db, "--day", "1")
+    resolved = " ".join(ok("turn", "resolve", "--db", db, "--day", "1").split())
+    assert "alpha: maintenance conducted; with the house rules each of its units takes" in resolved
 
     check = ("turn", "maintenance-check", "--db", db, "--target", "14")
     idle = mekref(*check, "--unit", atlas, "--quality", "C")
