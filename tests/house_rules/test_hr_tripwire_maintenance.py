@@ -29,7 +29,7 @@ from mekref.rules.dice import Dice
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.acting_side import acting_side
-from mekref.rules.tripwire.battle_model import BattleLedger, Fate, UnitDamage
+from mekref.rules.tripwire.battle_model import BattleLedger, Fate
 from mekref.rules.tripwire.designs import stored_design
 from mekref.rules.tripwire.model import TechBase, UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
@@ -44,7 +44,7 @@ from mekref.rules.tripwire.turn.house_maintenance import (
 )
 from mekref.rules.tripwire.turn.state import Formation, StrategicState
 
-TRIPWIRE_TEXT = next(Path("/work/shared/rules-sources").glob("000_*.txt"), None)
+TRIPWIRE_TEXT = Path(__file__).parents[1] / "rules" / "data" / "operation_tripwire.txt"
 L94 = (
     "Maintenance has a -3 TN modifier. Add 1 to the MOS target for all good effects on the "
     "Maintenance Check Table."
@@ -118,8 +118,7 @@ def _check(state: CampaignState, seed: str, tn: int, quality: str = "") -> list[
 
 def test_the_sources_say_what_the_tests_quote() -> None:
     assert L94 in LINES[93]
-    if TRIPWIRE_TEXT is not None:  # the TripWire text is outside the repository
-        assert TRIPWIRE_TEXT.read_text("utf-8").splitlines()[198] == L199
+    assert TRIPWIRE_TEXT.read_text("utf-8").splitlines()[198] == L199
 
 
 def test_ruling_refused_without_the_house_rules_out_of_play_or_not_maintained() -> None:
@@ -233,7 +232,14 @@ def test_ruling_the_check_is_the_referees_command() -> None:
     assert acting_side(_state(), cmd) is None
 
 
-def test_no_damage_keeps_the_condition() -> None:
-    (checked,) = _check(_state(), "15", 7, "C")
+def test_a_good_check_raises_the_grade_and_leaves_the_condition() -> None:
+    """L94: roll 12 against 7 - 3 = 4 is a margin of +8; C's good effect (table +5) needs +6:
+    C becomes D. No damage band is reached: no location roll, no rolled damage."""
+    events = _check(_state(), "15", 7, "C")
+    (checked,) = events
     assert isinstance(checked, HouseMaintenanceChecked)
-    assert _state().battles.unit_damage.get("g1", UnitDamage()) == UnitDamage()
+    assert (checked.check.margin, checked.check.improve_needed) == (8, 6)
+    assert (checked.check.quality_after, checked.check.damage) == ("D", 0)
+    after = evolve(_state(), checked)
+    assert after.battles == _state().battles
+    assert after.house_quality["g1"].grade == "D"
