@@ -18,6 +18,7 @@ from mekref.daemon.cli_campaign import (
     out_console,
     print_json,
 )
+from mekref.daemon.cli_house_xp import house_xp_report, print_house_xp
 from mekref.daemon.orbit_rows import dropships, print_dropships, satellites
 from mekref.rules.codec import to_jsonable
 from mekref.rules.refusal import Refusal
@@ -468,6 +469,10 @@ def run(args: argparse.Namespace) -> int:
     # R-KEEP-1, R-SEAT-2, ruling R-OVERRIDE-1).
     report["overrides"] = overrides(state, events, args.side)
     report["house_rules_log"] = house_rules_log(events, args.side)
+    if state.house_rules:
+        # The house rules' experience (HOUSE-36 to HOUSE-39): only in such a campaign, so the
+        # report of any other keeps its shape.
+        report["house_experience"] = house_xp_report(state, events, args.side)
     if args.overview and args.json:
         # The typed overview CampaignService.GetOverview sends: whole, or a side's cut (T-V3).
         cut = overview_of(state, args.side or "")
@@ -665,6 +670,8 @@ def _print(report: dict[str, Any]) -> None:
         )
         for h in report.get("house_rules_log", ()):
             console.print(f"  {h['what']} of {h['unit'][:8]}: " + "; ".join(h["lines"]))
+        if "house_experience" in report:
+            print_house_xp(console, report["house_experience"])
     units = Table(title="units", title_justify="left")
     for col in ("id", "unit", "side", "fate", "armor", "internal", "rearm", "total SP", "hours"):
         units.add_column(col, overflow="fold")
