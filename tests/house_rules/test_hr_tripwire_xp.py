@@ -16,8 +16,9 @@ import pytest
 from hr_helpers import LINES, UNITS
 
 from mekref.adapters.megamek.mtf_reader import parse_mtf
+from mekref.daemon.cli_house_xp import example_text, read_costs
 from mekref.rules.codec import canonical_json
-from mekref.rules.house_rules.advancement import SkillCost
+from mekref.rules.house_rules.advancement import SkillCost, check_costs
 from mekref.rules.messages import Command, Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.acting_side import acting_side
@@ -36,6 +37,7 @@ from mekref.rules.tripwire.house_xp import (
 from mekref.rules.tripwire.house_xp_ledger import HouseExperience
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.training import Skill, Trainee, TrainingRoute, training_cost
+from mekref.rules.tripwire.visibility import visible_payload
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "battle"))
 states = pytest.importorskip("states")
@@ -162,6 +164,17 @@ def test_ruling_the_groups_costs_are_checked_and_replaced_whole() -> None:
     assert state.house_experience.costs == COSTS[:1]
 
 
+def test_the_bundled_example_is_the_groups_choice_and_a_valid_list() -> None:
+    """HOUSE-37: the example file (``mekref spend xp-costs --example``) says the numbers are one
+    group's, not the text's, and passes the house rules' checks: every step of both skills."""
+    text = example_text()
+    assert "NOT the text's" in text and "HOUSE-24" in text
+    costs = check_costs(read_costs(text, "example"))
+    assert {(c.skill, c.to_level) for c in costs} == {
+        (skill, level) for skill in ("gunnery", "piloting") for level in range(8)
+    }
+
+
 def _with_xp(state: CampaignState, xp: int, pid: str = "p-r1") -> CampaignState:
     ledger = replace(state.house_experience, xp={pid: xp}, costs=COSTS)
     return replace(state, house_experience=ledger)
@@ -202,6 +215,12 @@ def test_ruling_spending_xp_and_tripwire_training_both_stay_open() -> None:
     assert acting_side(state, SpendXp(person_id="p-r1", skill=Skill.GUNNERY, actor="t")) == "red"
     assert acting_side(state, SpendXp(person_id="p-b1", skill=Skill.GUNNERY, actor="t")) == "blue"
     assert acting_side(state, SetXpCosts(costs=COSTS, actor="t")) is None
+    # The prices are everyone's to read; a side's gains and spends are its own.
+    prices = TRIPWIRE.events.to_json(XpCostsSet(costs=COSTS))
+    assert visible_payload("blue", "XpCostsSet", dict(prices), state) is not None
+    gain = TRIPWIRE.events.to_json(XpGained(side_id="red", battle_id="b", people=("p-r1",), xp=1))
+    assert visible_payload("blue", "XpGained", dict(gain), state) is None
+    assert visible_payload("red", "XpGained", dict(gain), state) is not None
 
 
 def test_ruling_a_lam_pilot_pays_six_more_for_piloting() -> None:
