@@ -18,7 +18,7 @@ from mekref.daemon.cli_campaign import (
     out_console,
     print_json,
 )
-from mekref.daemon.cli_house_xp import house_xp_report, print_house_xp
+from mekref.daemon.house_xp_report import house_xp_report, print_house_xp
 from mekref.daemon.orbit_rows import dropships, print_dropships, satellites
 from mekref.rules.codec import to_jsonable
 from mekref.rules.refusal import Refusal
