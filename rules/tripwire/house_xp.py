@@ -281,7 +281,7 @@ def spent_line(state: CampaignState, e: XpSpent) -> str:
     name = person.name if person is not None else e.person_id
     lam = f" + {p.lam_xp} for a LAM pilot (L104)" if p.lam_xp else ""
     rank = (
-        f"now {e.rank_after}" if e.rank_after == e.rank_before else
+        f"still {e.rank_after}" if e.rank_after == e.rank_before else
         f"{e.rank_before} -> {e.rank_after}"
     )  # fmt: skip
     return (
