@@ -52,6 +52,7 @@ from mekref.daemon.cli_campaign import (
     run_command,
 )
 from mekref.daemon.cli_force import design_lookup
+from mekref.daemon.house_xp_report import say_xp
 from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
 from mekref.daemon.terminal import terminal_safe
 from mekref.rules.messages import Event, RefereeNote
@@ -295,6 +296,7 @@ def run_ingest(args: argparse.Namespace) -> int:
                 if any(isinstance(e, BattleResolved) for e in done.events):
                     console.print(f"battle {battle_id} resolved, {args.control} holds the field")
                     say_after_battle(console, done.state, battle_id)
+                say_xp(console, done.state, done.events)
                 say_if_ended(console, done.events)
         _print_pending(console, app.runner.load(cid).state)
     return EXIT_REFUSED if failed else EXIT_OK
@@ -324,6 +326,7 @@ def _confirm_held(app: Any, cid: str, sha256: str, note: RefereeNote, console: A
             if any(isinstance(e, BattleResolved) for e in done.events):
                 console.print(f"battle {battle.battle_id} resolved")
                 say_after_battle(console, done.state, battle.battle_id)
+            say_xp(console, done.state, done.events)
             say_if_ended(console, done.events)
 
 
@@ -400,6 +403,7 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
             markup=False,
             highlight=False,
         )
+    say_xp(console, result.state, result.applied)
     say_if_ended(console, result.applied)
     return 0
 
@@ -431,6 +435,7 @@ def run_control(args: argparse.Namespace) -> int:
     if any(isinstance(e, BattleResolved) for e in done.events):
         console.print(f"battle {args.battle} resolved")
         say_after_battle(console, done.state, args.battle)
+    say_xp(console, done.state, done.events)
     say_if_ended(console, done.events)
     _print_pending(console, done.state)
     return EXIT_OK
@@ -452,6 +457,7 @@ def run_confirm(args: argparse.Namespace) -> int:
     if any(isinstance(e, BattleResolved) for e in done.events):
         console.print(f"battle {args.battle} resolved")
         say_after_battle(console, done.state, args.battle)
+    say_xp(console, done.state, done.events)
     say_if_ended(console, done.events)
     _print_pending(console, done.state)
     return EXIT_OK
@@ -468,6 +474,7 @@ def run_close(args: argparse.Namespace) -> int:
     done = execute(args, command)
     out_console().print(f"battle {args.battle} resolved; see 'mekref report'")
     say_after_battle(out_console(), done.state, args.battle)
+    say_xp(out_console(), done.state, done.events)
     say_if_ended(out_console(), done.events)
     return EXIT_OK
 

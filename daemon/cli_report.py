@@ -19,6 +19,7 @@ from mekref.daemon.cli_campaign import (
     out_console,
     print_json,
 )
+from mekref.daemon.house_xp_report import house_xp_report, print_house_xp
 from mekref.daemon.orbit_rows import dropships, print_dropships, satellites
 from mekref.rules.codec import to_jsonable
 from mekref.rules.refusal import Refusal
@@ -478,6 +479,10 @@ def run(args: argparse.Namespace) -> int:
             for q in cli_house_maintenance.report_quality(state)
             if not args.side or state.units[q["unit"]].side_id == args.side
         ]
+    if state.house_rules:
+        # The house rules' experience (HOUSE-36 to HOUSE-39): only in such a campaign, so the
+        # report of any other keeps its shape.
+        report["house_experience"] = house_xp_report(state, events, args.side)
     if args.overview and args.json:
         # The typed overview CampaignService.GetOverview sends: whole, or a side's cut (T-V3).
         cut = overview_of(state, args.side or "")
@@ -672,7 +677,7 @@ def _print(report: dict[str, Any]) -> None:
         console.print(
             "house rules: on (options of this campaign: 'mekref battle pre-damage', lines "
             "134-152; 'mekref battle morale', lines 105-133; 'mekref turn maintenance-check', "
-            "line 94)"
+            "line 94; 'mekref spend xp', lines 104, 153-154)"
         )
         for q in report.get("house_quality", ()):
             console.print(
@@ -681,6 +686,8 @@ def _print(report: dict[str, Any]) -> None:
             )
         for h in report.get("house_rules_log", ()):
             console.print(f"  {h['what']} of {h['unit'][:8]}: " + "; ".join(h["lines"]))
+        if "house_experience" in report:
+            print_house_xp(console, report["house_experience"])
     units = Table(title="units", title_justify="left")
     for col in ("id", "unit", "side", "fate", "armor", "internal", "rearm", "total SP", "hours"):
         units.add_column(col, overflow="fold")

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from mekref.daemon import cli_house_xp
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     add_db,
@@ -69,6 +70,7 @@ examples:
   mekref spend heal --db c.db --person PERSON --pool union-a --hospital \\
       --referee Ann --reason "MASH truck with the lance"
   mekref spend train --db c.db --person PERSON --pool union-a --skill gunnery
+  mekref spend xp --db c.db --person PERSON --skill gunnery   (a campaign with --house-rules)
   mekref spend hire --db c.db --side red --pool fdb --name "Nia Kell" --gunnery 4 --piloting 5
   mekref spend hire --db c.db --side red --pool fdb --name "Ota Brand" --roll-skills Green \\
       --as mechwarrior
@@ -457,6 +459,8 @@ def register(sub: Any) -> None:
     a.add_argument("--merge", required=True, metavar="UNIT_ID")
     a = action("deploy-unrepaired", "record that a unit deploys unrepaired", _deploy)
     a.add_argument("--unit", required=True)
+    # The house rules' experience (a campaign created with --house-rules): xp-costs, xp.
+    cli_house_xp.register(actions, kw)
 
 
 def _runner(build: Builder) -> Callable[[argparse.Namespace], int]:

@@ -77,9 +77,12 @@ def price_step(
     current: int,
     lam: bool,
     tables: HouseTables | None = None,
+    *,
+    enter_with: str = "HRSkillCosts",
 ) -> StepPrice:
     """One point off ``skill``: the group's cost, plus 6 for a LAM pilot's Piloting (line 104,
-    ruling HOUSE-25: "also" adds to the normal cost)."""
+    ruling HOUSE-25: "also" adds to the normal cost). ``enter_with`` names, in the refusal of a
+    step without a cost, how the group enters its costs where the price is asked."""
     t = tables or load_tables()
     skill = check_skill(skill)
     start = t.rule("experience", "start")
@@ -91,8 +94,8 @@ def price_step(
         raise Refusal(
             "no_skill_cost",
             f"no cost for {skill} {current} -> {after}: the text prints none (line 153 says "
-            "'as described below', and the table is missing); enter the group's costs with "
-            "HRSkillCosts",
+            f"'as described below', and the table is missing); enter the group's costs with "
+            f"{enter_with}",
             start.ref,
         )
     lam_xp = lam_piloting_cost(1, t) if lam and skill == "piloting" else 0

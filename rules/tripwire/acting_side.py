@@ -3,7 +3,8 @@ for that side (ruling R-ENGINE-2).
 
 A side gives its own orders and reorganisations (they name the side), and spends for its own:
 hiring (the side named), repairing, re-arming, reconfiguring, selling or scrapping, keeping
-and crewing its units (captured salvage is its captor's), healing and training its people,
+and crewing its units (captured salvage is its captor's), healing and training its people
+(and, with the house rules, spending their experience; the group's XP prices are the referee's),
 ransoming its captives, recruiting the people it holds captive (on the strategic map, which
 gives the unrest the roll adds; without it the unrest is the referee's to give), moving WP
 between its pools.
@@ -31,6 +32,7 @@ from mekref.rules.tripwire.battle_spending import (
     TrainSkill,
 )
 from mekref.rules.tripwire.commands import HealPerson, TransferWarChest
+from mekref.rules.tripwire.house_xp import SpendXp
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.toe import KeepSalvage, SeatCrew
 from mekref.rules.tripwire.turn.orbit import SIDE_COMMANDS as ORBIT_COMMANDS
@@ -49,8 +51,9 @@ _FOR_A_UNIT = (
     KeepSalvage,
     SeatCrew,
 )
-#: Commands for one person of the side (healing, training, paying their ransom).
-_FOR_A_PERSON = (HealPerson, TrainSkill, RansomPerson)
+#: Commands for one person of the side (healing, training, paying their ransom, spending
+#: their house-rules experience: HOUSE-38).
+_FOR_A_PERSON = (HealPerson, TrainSkill, RansomPerson, SpendXp)
 #: Fields through which a command carries the referee's word.
 _REFEREE_WORD = ("note", "override", "accept_unchecked")
 

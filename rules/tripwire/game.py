@@ -22,6 +22,7 @@ from mekref.rules.tripwire import (
     bombs,
     campaign,
     designs,
+    house_xp,
     recruit_skills,
     spending_people,
     spending_units,
@@ -46,6 +47,9 @@ def _call_with_tables(
     decider: TripWireDecider, state: CampaignState, command: Any, dice: Dice
 ) -> list[Event]:
     events = decider(state, command, dice, tripwire_rules())
+    # House rules L154 (a campaign created with them): a battle resolved by this decision gives
+    # its survivors experience (ruling HOUSE-36); nothing otherwise.
+    events = [*events, *house_xp.gained(state, events)]
     return [*events, *_ending(state, events)]
 
 
@@ -123,6 +127,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         turn.DECIDERS,
         bombs.DECIDERS,
         recruit_skills.DECIDERS,
+        house_xp.DECIDERS,
     ),
     evolvers=_merged(
         campaign.EVOLVERS,
@@ -133,6 +138,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         toe.EVOLVERS,
         turn.EVOLVERS,
         bombs.EVOLVERS,
+        house_xp.EVOLVERS,
     ),
     setup=(CreateCampaign,),
     started=lambda state: state.created,

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from mekref.rules.codec import OMIT_IF_DEFAULT, CodecError, canonical_json, decode
 from mekref.rules.tripwire.battle_model import BattleLedger
+from mekref.rules.tripwire.house_xp_ledger import HouseExperience
 from mekref.rules.tripwire.model import MegaMekCrew, TechBase, UnitKind, UnitRole
 from mekref.rules.tripwire.turn.state import StrategicState
 
@@ -131,6 +132,12 @@ class CampaignState:
     # JSON while empty.
     bombs: dict[str, tuple[tuple[str, int], ...]] = field(
         default_factory=dict, metadata=OMIT_IF_DEFAULT
+    )
+    # The house rules' experience (L153-L154: XP per battle survived, spent on Piloting and
+    # Gunnery at the group's costs), rulings HOUSE-36 to HOUSE-39. Left out of the JSON while
+    # empty, so a campaign without the house rules keeps its text and hash.
+    house_experience: HouseExperience = field(
+        default_factory=HouseExperience, metadata=OMIT_IF_DEFAULT
     )
     # The house rules (002_*.txt) as options of this campaign (``campaign new --house-rules``,
     # rulings HOUSE-31 on). Left out of the JSON while False, so older logs decode unchanged.

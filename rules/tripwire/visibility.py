@@ -46,6 +46,8 @@ PUBLIC: Mapping[str, frozenset[str]] = {
     "SatellitePlaced": frozenset(),
     "SatelliteDestroyed": frozenset(),
     "SatelliteRepositioned": frozenset(),
+    # The house rules' XP prices are the group's, agreed by all (ruling HOUSE-37).
+    "XpCostsSet": frozenset(),
 }
 #: Events shown only to the sides taking part, found at this path in the payload.
 PARTICIPANTS: Mapping[str, tuple[str, ...]] = {
