@@ -4,6 +4,7 @@ victory points and every die rolled."""
 from __future__ import annotations
 
 import argparse
+from fractions import Fraction
 from typing import Any
 
 from rich.table import Table
@@ -21,7 +22,7 @@ from mekref.daemon.cli_campaign import (
 from mekref.daemon.orbit_rows import dropships, print_dropships, satellites
 from mekref.rules.codec import to_jsonable
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire import injuries, repair
+from mekref.rules.tripwire import house_acquisition, injuries, repair
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.battle_resolution import repair_line, subject_for
 from mekref.rules.tripwire.designs import repair_priced
@@ -414,7 +415,30 @@ def house_rules_log(events: Any, side: str | None) -> list[dict[str, Any]]:
                 {"seq": seq, "unit": e.test.unit_id, "what": "morale",
                  "lines": [house_morale.describe(e)]}
             )  # fmt: skip
+        elif (words := house_acquisition.describe(e)) is not None:
+            unit = getattr(e, "unit_id", "")
+            out.append({"seq": seq, "unit": unit, "what": "acquisition", "lines": [words]})
     return out
+
+
+def house_offers(state: CampaignState, side: str | None) -> list[dict[str, Any]]:
+    """The open acquisition offers (HOUSE-45, HOUSE-46): what a re-arm may buy, where, and at
+    which price per ton each bid sells."""
+    return [
+        {
+            "side": o.side_id,
+            "pool": o.pool_id,
+            "item": o.item,
+            "tons": o.tons,
+            "availability": o.acquisition.availability,
+            "bids": [
+                {"bid": n, "percent": b.percent, "wp_per_ton": str(b.price), "bargain": b.bargain}
+                for n, b in enumerate(o.acquisition.bids, 1)
+            ],
+        }
+        for o in state.house_offers.values()
+        if not side or o.side_id == side
+    ]
 
 
 def overrides(state: CampaignState, events: Any, side: str | None) -> list[dict[str, Any]]:
@@ -468,6 +492,8 @@ def run(args: argparse.Namespace) -> int:
     # R-KEEP-1, R-SEAT-2, ruling R-OVERRIDE-1).
     report["overrides"] = overrides(state, events, args.side)
     report["house_rules_log"] = house_rules_log(events, args.side)
+    if state.house_rules:
+        report["house_offers"] = house_offers(state, args.side)
     if args.overview and args.json:
         # The typed overview CampaignService.GetOverview sends: whole, or a side's cut (T-V3).
         cut = overview_of(state, args.side or "")
@@ -661,10 +687,23 @@ def _print(report: dict[str, Any]) -> None:
     if report["house_rules"]:
         console.print(
             "house rules: on (options of this campaign: 'mekref battle pre-damage', lines "
-            "134-152; 'mekref battle morale', lines 105-133)"
+            "134-152; 'mekref battle morale', lines 105-133; 'mekref spend acquire', lines "
+            "171-219)"
         )
         for h in report.get("house_rules_log", ()):
+            if h["what"] == "acquisition":
+                console.print("  acquisition: " + "; ".join(h["lines"]))
+                continue
             console.print(f"  {h['what']} of {h['unit'][:8]}: " + "; ".join(h["lines"]))
+        for o in report.get("house_offers", ()):
+            bids = ", ".join(
+                f"bid {b['bid']} {float(Fraction(b['wp_per_ton'])):g} WP/t ({b['percent']:+d}%)"
+                for b in o["bids"]
+            )
+            console.print(
+                f"  open offer: {o['side']} at pool {o['pool']}: {o['tons']} t of {o['item']} "
+                f"({o['availability']}): {bids} (buy with 'mekref spend rearm --bid')"
+            )
     units = Table(title="units", title_justify="left")
     for col in ("id", "unit", "side", "fate", "armor", "internal", "rearm", "total SP", "hours"):
         units.add_column(col, overflow="fold")

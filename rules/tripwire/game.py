@@ -22,6 +22,7 @@ from mekref.rules.tripwire import (
     bombs,
     campaign,
     designs,
+    house_acquisition,
     recruit_skills,
     spending_people,
     spending_units,
@@ -123,6 +124,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         turn.DECIDERS,
         bombs.DECIDERS,
         recruit_skills.DECIDERS,
+        house_acquisition.DECIDERS,
     ),
     evolvers=_merged(
         campaign.EVOLVERS,
@@ -133,6 +135,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         toe.EVOLVERS,
         turn.EVOLVERS,
         bombs.EVOLVERS,
+        house_acquisition.EVOLVERS,
     ),
     setup=(CreateCampaign,),
     started=lambda state: state.created,
