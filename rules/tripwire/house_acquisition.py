@@ -317,14 +317,20 @@ def describe(e: Event) -> str | None:
         )
         if e.percent >= 0:
             return text + " (no bargain: no damage roll)"
+        flaw = e.rolls[0].total if e.rolls else "?"
         if not e.damaged:
-            return text + " (a bargain: its 2d6 came up under 10, sound; L206)"
+            return text + f" (a bargain: 2d6 {flaw}, under 10: sound; L206)"
+        chance = e.rolls[1].total if len(e.rolls) > 1 else "?"
         if e.lost:
-            return (
-                text + f" (a bargain: 2d6 10+, {e.criticals} critical(s) on a one-slot ton: "
-                "destroyed equipment, not loaded, to be found again; L206-210, HOUSE-47)"
+            return text + (
+                f" (a bargain: 2d6 {flaw}, 10+: critical table 2d6 {chance}, {e.criticals} "
+                "critical(s) on a one-slot ton: destroyed equipment, not loaded, to be found "
+                "again; L206-210, HOUSE-47)"
             )
-        return text + " (a bargain: 2d6 10+, but no critical on the table: sound; L206-207)"
+        return text + (
+            f" (a bargain: 2d6 {flaw}, 10+: critical table 2d6 {chance}, no critical: sound; "
+            "L206-207, HOUSE-47)"
+        )
     return None
 
 
