@@ -213,6 +213,10 @@ def rearm(
     for item in chosen:
         if item not in spent:
             raise Refusal("unknown_bid", f"--bid {item}: {unit.unit_id} spent no {item} to re-arm")
+        if is_basic(item):
+            raise Refusal(
+                "stocked", f"--bid {item}: the Ammo Dump stocks it ({l272()}): it takes no bid"
+            )
     exact = Fraction(0)
     bought: list[HouseOfferBought] = []
     lost: set[str] = set()

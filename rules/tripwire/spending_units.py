@@ -111,8 +111,8 @@ def _decide_repair(
     if cmd.bids and not bought:
         raise Refusal(
             "no_offer_to_buy",
-            "--bid buys an acquisition offer: only a re-arm of a campaign with the house rules "
-            "buys one",
+            "--bid buys an acquisition offer, on re-arming in a campaign created with "
+            "--house-rules (HOUSE-46)",
         )
     # L58, L63, L66: where the unit stands has the pool, a technician and (internal) a bay.
     place = where_unit_works(

@@ -225,8 +225,10 @@ def test_ruling_the_rearm_is_refused_until_the_ammunition_is_found() -> None:
         _rearm(offered)
     with pytest.raises(Refusal, match="choose 1 to 2"):
         _rearm(offered, (SWARM, 3))
-    with pytest.raises(Refusal, match="only a re-arm of a campaign with the house rules"):
+    with pytest.raises(Refusal, match="on re-arming in a campaign created with --house-rules"):
         _rearm(_state(house_rules=False), (SWARM, 1))
+    with pytest.raises(Refusal, match="the Ammo Dump stocks it"):
+        _rearm(offered, (SWARM, 1), (LRM, 1))
     # Without the house rules the re-arm is TripWire's alone: 5 + 2 x 50 = 105.
     (plain,) = _rearm(_state(house_rules=False))
     assert plain.cost_sp == 105
