@@ -202,9 +202,9 @@ def test_ruling_the_rearm_buys_the_chosen_bid_at_its_price() -> None:
     after = TRIPWIRE.evolve(TRIPWIRE.evolve(state, offer), repaired)
     assert after.house_offers == {}
     assert after.pools["p"].balance == 899
-    if not offer.lost:
-        assert after.battles.unit_damage["g1"].ammo_used == ()
-        assert after.battles.unit_damage["g1"].ammo_bins == LOADOUT
+    assert not offer.damaged and offer.rolls[0].total < 10  # seed "1": a sound bargain
+    assert after.battles.unit_damage["g1"].ammo_used == ()
+    assert after.battles.unit_damage["g1"].ammo_bins == LOADOUT
     # A standard bid rolls no damage (L206: only "at a lower price").
     *(standard,), _ = _rearm(state, (SWARM, 2))
     assert standard.rolls == () and not standard.damaged
