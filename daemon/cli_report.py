@@ -4,6 +4,7 @@ victory points and every die rolled."""
 from __future__ import annotations
 
 import argparse
+from fractions import Fraction
 from typing import Any
 
 from rich.table import Table
@@ -23,7 +24,7 @@ from mekref.daemon.house_xp_report import house_xp_report, print_house_xp
 from mekref.daemon.orbit_rows import dropships, print_dropships, satellites
 from mekref.rules.codec import to_jsonable
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire import injuries, repair
+from mekref.rules.tripwire import house_acquisition, injuries, repair
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.battle_resolution import repair_line, subject_for
 from mekref.rules.tripwire.designs import repair_priced
@@ -402,9 +403,9 @@ _WORD_FIELDS = ("note", "override", "accepted_unchecked", "commander_note")
 
 
 def house_rules_log(events: Any, side: str | None) -> list[dict[str, Any]]:
-    """The house rules' options played (HOUSE-31 to HOUSE-35, HOUSE-40): each pre-battle damage
-    with its table rolls and the notes left for the referee, each morale test and each
-    maintenance check with its damage, in words."""
+    """The house rules' options played (HOUSE-31 to HOUSE-35, HOUSE-40, HOUSE-45): each
+    pre-battle damage with its table rolls and the notes left for the referee, each morale
+    test, each maintenance check with its damage and each acquisition, in words."""
     out: list[dict[str, Any]] = []
     for seq, e in events:
         if side and getattr(e, "side_id", None) != side:
@@ -419,7 +420,30 @@ def house_rules_log(events: Any, side: str | None) -> list[dict[str, Any]]:
             )  # fmt: skip
         elif (entry := cli_house_maintenance.log_entry(seq, e)) is not None:
             out.append(entry)
+        elif (words := house_acquisition.describe(e)) is not None:
+            unit = getattr(e, "unit_id", "")
+            out.append({"seq": seq, "unit": unit, "what": "acquisition", "lines": [words]})
     return out
+
+
+def house_offers(state: CampaignState, side: str | None) -> list[dict[str, Any]]:
+    """The open acquisition offers (HOUSE-45, HOUSE-46): what a re-arm may buy, where, and at
+    which price per ton each bid sells."""
+    return [
+        {
+            "side": o.side_id,
+            "pool": o.pool_id,
+            "item": o.item,
+            "tons": o.tons,
+            "availability": o.acquisition.availability,
+            "bids": [
+                {"bid": n, "percent": b.percent, "wp_per_ton": str(b.price), "bargain": b.bargain}
+                for n, b in enumerate(o.acquisition.bids, 1)
+            ],
+        }
+        for o in state.house_offers.values()
+        if not side or o.side_id == side
+    ]
 
 
 def overrides(state: CampaignState, events: Any, side: str | None) -> list[dict[str, Any]]:
@@ -473,16 +497,17 @@ def run(args: argparse.Namespace) -> int:
     # R-KEEP-1, R-SEAT-2, ruling R-OVERRIDE-1).
     report["overrides"] = overrides(state, events, args.side)
     report["house_rules_log"] = house_rules_log(events, args.side)
-    if state.house_rules:  # L94: the quality grades the maintenance checks keep (HOUSE-41)
+    if state.house_rules:
+        # The house rules' options (only in such a campaign, so the report of any other keeps
+        # its shape): the maintenance quality grades (L94, HOUSE-41), experience (HOUSE-36 to
+        # HOUSE-39) and the open acquisition offers (HOUSE-45).
         report["house_quality"] = [
             q
             for q in cli_house_maintenance.report_quality(state)
             if not args.side or state.units[q["unit"]].side_id == args.side
         ]
-    if state.house_rules:
-        # The house rules' experience (HOUSE-36 to HOUSE-39): only in such a campaign, so the
-        # report of any other keeps its shape.
         report["house_experience"] = house_xp_report(state, events, args.side)
+        report["house_offers"] = house_offers(state, args.side)
     if args.overview and args.json:
         # The typed overview CampaignService.GetOverview sends: whole, or a side's cut (T-V3).
         cut = overview_of(state, args.side or "")
@@ -677,7 +702,8 @@ def _print(report: dict[str, Any]) -> None:
         console.print(
             "house rules: on (options of this campaign: 'mekref battle pre-damage', lines "
             "134-152; 'mekref battle morale', lines 105-133; 'mekref turn maintenance-check', "
-            "line 94; 'mekref spend xp', lines 104, 153-154)"
+            "line 94; 'mekref spend xp', lines 104, 153-154; 'mekref spend acquire', lines "
+            "171-219)"
         )
         for q in report.get("house_quality", ()):
             console.print(
@@ -685,9 +711,21 @@ def _print(report: dict[str, Any]) -> None:
                 f"check(s), last after the maintenance of day {q['last_day']})"
             )
         for h in report.get("house_rules_log", ()):
+            if h["what"] == "acquisition":
+                console.print("  acquisition: " + "; ".join(h["lines"]))
+                continue
             console.print(f"  {h['what']} of {h['unit'][:8]}: " + "; ".join(h["lines"]))
         if "house_experience" in report:
             print_house_xp(console, report["house_experience"])
+        for o in report.get("house_offers", ()):
+            bids = ", ".join(
+                f"bid {b['bid']} {float(Fraction(b['wp_per_ton'])):g} WP/t ({b['percent']:+d}%)"
+                for b in o["bids"]
+            )
+            console.print(
+                f"  open offer: {o['side']} at pool {o['pool']}: {o['tons']} t of {o['item']} "
+                f"({o['availability']}): {bids} (buy with 'mekref spend rearm --bid')"
+            )
     units = Table(title="units", title_justify="left")
     for col in ("id", "unit", "side", "fate", "armor", "internal", "rearm", "total SP", "hours"):
         units.add_column(col, overflow="fold")

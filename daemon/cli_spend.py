@@ -51,6 +51,8 @@ from mekref.rules.tripwire.battle_spending import (
 )
 from mekref.rules.tripwire.bombs import BuyBombs, bomb_rows
 from mekref.rules.tripwire.commands import HealPerson, OpenPool, TransferWarChest
+from mekref.rules.tripwire.house_acquisition import AVAILABILITIES, AcquireItem
+from mekref.rules.tripwire.house_acquisition import describe as house_words
 from mekref.rules.tripwire.recruit_skills import HireRecruit, level_columns
 from mekref.rules.tripwire.state import PoolKind
 from mekref.rules.tripwire.training import Skill, TrainingRoute
@@ -77,6 +79,9 @@ examples:
   mekref spend sell --db c.db --unit UNIT --pool fdb
   mekref spend recruit --db c.db --person PERSON --pool fdb   # unrest from the map
   mekref spend recruit --db c.db --person PERSON --pool fdb --opponent-unrest 9  # no map
+  mekref spend acquire --db c.db --side red --pool union-a \\
+      --item "IS Ammo LRM-10 Swarm" --class uncommon --ammo-level 2 --logistics 7
+  mekref spend rearm --db c.db --unit UNIT --pool union-a --bid "IS Ammo LRM-10 Swarm=2"
   mekref spend bombs --db c.db --unit UNIT --pool union-a --bomb he=4 --bomb cluster=2
   mekref spend turret --db c.db --side red --location "Forward Deployment Base" --turret 2 \\
       --pool fdb
@@ -103,13 +108,44 @@ def _repair(a: argparse.Namespace) -> Command:
 
 
 def _rearm(a: argparse.Namespace) -> Command:
+    from mekref.daemon.cli_campaign import CliError
+
     note = referee_note(a)
+    bids: list[tuple[str, int]] = []
+    for spec in a.bid or ():
+        item, sep, n = spec.rpartition("=")
+        if not sep or not item.strip() or not n.isdigit():
+            raise CliError(f"--bid {spec!r}: give TYPE=N, e.g. --bid 'IS Ammo LRM-10 Swarm=2'")
+        bids.append((item.strip(), int(n)))
     return RepairUnit(
         unit_id=a.unit,
         pool_id=a.pool,
         task=RepairTask.REARM,
         note=note,
         actor=note.referee if note else "cli",
+        bids=tuple(bids),
+    )
+
+
+def _acquire(a: argparse.Namespace) -> Command:
+    from mekref.daemon.cli_campaign import CliError
+
+    if a.logistics is None:
+        raise CliError(
+            "give the searcher's Logistics skill, --logistics N (house rules L175: the skill "
+            "with -1/+1/+3), or --logistics chart for the chart's fixed 6+/8+/10+ (L172-174, "
+            "ruling HOUSE-8)"
+        )
+    if a.logistics != "chart" and not a.logistics.isdigit():
+        raise CliError(f"--logistics {a.logistics!r}: give a skill number or 'chart'")
+    return AcquireItem(
+        side_id=a.side,
+        pool_id=a.pool,
+        item=a.item,
+        availability=a.availability,
+        ammo_level=a.ammo_level,
+        logistics=None if a.logistics == "chart" else int(a.logistics),
+        actor="cli",
     )
 
 
@@ -363,7 +399,42 @@ def register(sub: Any) -> None:
     _where(a)
     a = action("rearm", "reload a unit's ammunition where it stands", _rearm)
     _unit_pool(a)
+    a.add_argument(
+        "--bid",
+        action="append",
+        metavar="TYPE=N",
+        help="house rules: buy bid N of the offer found for TYPE (ammunition the Ammo Dump "
+        "does not stock, TripWire L272; see 'spend acquire'); repeat per type",
+    )
     _where(a)
+    a = action(
+        "acquire",
+        "house rules: search for ammunition the Ammo Dump does not stock (L171-205)",
+        _acquire,
+    )
+    a.add_argument("--side", required=True)
+    a.add_argument("--pool", required=True, help="the pool where it is found and paid for")
+    a.add_argument("--item", required=True, help="the ammunition as the unit lists it")
+    a.add_argument(
+        "--class",
+        dest="availability",
+        required=True,
+        choices=AVAILABILITIES,
+        help="availability (L172-174): common (level 1), uncommon (non-house level 2), rare "
+        "(house or Clan tech) (L179-181)",
+    )
+    a.add_argument(
+        "--ammo-level",
+        type=int,
+        required=True,
+        choices=(1, 2, 3),
+        help="rules level, for the tons found (L183: 2d6, x0.5, x0.25)",
+    )
+    a.add_argument(
+        "--logistics",
+        metavar="N|chart",
+        help="the searcher's Logistics skill (L175), or 'chart' for the fixed target (HOUSE-8)",
+    )
     a = action("heal", "heal one hit of a person where they stand", _heal)
     _person_pool(a)
     a.add_argument("--hospital", action="store_true", help=HOSPITAL_HELP)
@@ -494,6 +565,9 @@ def _pools_named(command: Command) -> set[str]:
 
 
 def describe(event: Event) -> str:
+    words = house_words(event)
+    if words is not None:
+        return words
     fields = {k: v for k, v in vars(event).items() if k not in ("rolls", "actor", "damage_after")}
     text = ", ".join(f"{k}={getattr(v, 'value', v)}" for k, v in fields.items())
     rolls = "; ".join(f"{r.name}: {' '.join(map(str, r.faces))}" for r in event.rolls)

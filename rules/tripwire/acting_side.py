@@ -7,7 +7,7 @@ and crewing its units (captured salvage is its captor's), healing and training i
 (and, with the house rules, spending their experience; the group's XP prices are the referee's),
 ransoming its captives, recruiting the people it holds captive (on the strategic map, which
 gives the unrest the roll adds; without it the unrest is the referee's to give), moving WP
-between its pools.
+between its pools; in a house-rules campaign, searching for its own ammunition.
 A command that carries the referee's word (``note``, ``override``, ``accept_unchecked``) is the
 referee's alone, whoever it is for: a side cannot vouch for itself. Everything else is the
 referee's.
@@ -33,6 +33,7 @@ from mekref.rules.tripwire.battle_spending import (
 )
 from mekref.rules.tripwire.commands import HealPerson, TransferWarChest
 from mekref.rules.tripwire.house_xp import SpendXp
+from mekref.rules.tripwire.house_acquisition import AcquireItem
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.toe import KeepSalvage, SeatCrew
 from mekref.rules.tripwire.turn.orbit import SIDE_COMMANDS as ORBIT_COMMANDS
@@ -62,7 +63,10 @@ def acting_side(state: CampaignState, command: Command) -> str | None:
     """The side that gives ``command``; None: the referee's."""
     if any(getattr(command, name, None) is not None for name in _REFEREE_WORD):
         return None
-    if isinstance(command, (SubmitOrders, WithdrawOrders, HirePerson, ChangeFormation)):
+    # A side searches for its own ammunition (house rules L171, HOUSE-45).
+    if isinstance(
+        command, (SubmitOrders, WithdrawOrders, HirePerson, ChangeFormation, AcquireItem)
+    ):
         side: str = command.side_id
         return side
     # Reorganising its formations; moving its own satellites, its DropShips' weekly readiness.

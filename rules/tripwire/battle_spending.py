@@ -42,6 +42,9 @@ class RepairUnit(Command):
     # The referee's word where the map cannot say (no position) or is overruled (R-WHERE-1):
     # who and why, recorded in the event; the facility flags count only with it.
     note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)  # R-WHERE-1
+    # A house-rules campaign's re-arm: the bid bought of each open offer, (item, bid number)
+    # (rulings HOUSE-46, HOUSE-47). Left out of the JSON while empty.
+    bids: tuple[tuple[str, int], ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
 
 
 @command_type("HealVehicleCrew")

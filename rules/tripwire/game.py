@@ -23,6 +23,7 @@ from mekref.rules.tripwire import (
     campaign,
     designs,
     house_xp,
+    house_acquisition,
     recruit_skills,
     spending_people,
     spending_units,
@@ -128,6 +129,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         bombs.DECIDERS,
         recruit_skills.DECIDERS,
         house_xp.DECIDERS,
+        house_acquisition.DECIDERS,
     ),
     evolvers=_merged(
         campaign.EVOLVERS,
@@ -139,6 +141,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         turn.EVOLVERS,
         bombs.EVOLVERS,
         house_xp.EVOLVERS,
+        house_acquisition.EVOLVERS,
     ),
     setup=(CreateCampaign,),
     started=lambda state: state.created,

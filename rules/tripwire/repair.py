@@ -165,7 +165,7 @@ def bin_tons(ammo_type: str) -> Fraction:
     return Fraction(1, 2) if _HALF_TON.search(ammo_type) else Fraction(1)
 
 
-def _normalised_ammo_name(name: str) -> str:
+def normalised_ammo_name(name: str) -> str:
     name = _BATTLE_ARMOR_PREFIX.sub("", name)
     text = _NORMALISE.sub("", name.lower())
     for word in ("ammo", "full", "half"):
@@ -180,7 +180,7 @@ def _normalised_ammo_name(name: str) -> str:
 def ammo_tier(ammo_type: str, tables: TripWireTables | None = None) -> AmmoTier:
     """The re-arm price tier of an ammunition type name (see ammo_tiers.toml for the order)."""
     t = tables or load_tables()
-    text = _normalised_ammo_name(ammo_type)
+    text = normalised_ammo_name(ammo_type)
     base = re.sub(r"[0-9]", "", text)
     for row in t.ammo_tiers:
         if row.match == "substring" and any(k in text for k in row.keywords):

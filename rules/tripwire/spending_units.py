@@ -12,7 +12,7 @@ from dataclasses import replace
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire import repair
+from mekref.rules.tripwire import house_acquisition, repair
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.battle_resolution import subject_for
 from mekref.rules.tripwire.battle_spending import (
@@ -54,6 +54,7 @@ def _decide_repair(
     unit = _unit(state, cmd.unit_id)
     damage = damage_of(state, unit.unit_id)
     bill = repair.repair_bill(subject_for(unit, damage), t)
+    bought: list[Event] = []
     if not bill.repairable:
         raise Refusal(
             "irreparable",
@@ -103,6 +104,16 @@ def _decide_repair(
         after = replace(
             damage, ammo_used=(), ammo_bins=state.battles.loadouts.get(unit.unit_id, ())
         )
+        if state.house_rules:
+            # What the Ammo Dump does not stock comes from the offers found (HOUSE-44 to 47).
+            house = house_acquisition.rearm(state, unit, damage, cmd.pool_id, cmd.bids, dice)
+            cost, after, bought = house.cost_sp, house.after, list(house.bought)
+    if cmd.bids and not bought:
+        raise Refusal(
+            "no_offer_to_buy",
+            "--bid buys an acquisition offer, on re-arming in a campaign created with "
+            "--house-rules (HOUSE-46)",
+        )
     # L58, L63, L66: where the unit stands has the pool, a technician and (internal) a bay.
     place = where_unit_works(
         state,
@@ -114,6 +125,7 @@ def _decide_repair(
     )
     _paying_pool(state, cmd.pool_id, unit.side_id, cost)
     return [
+        *bought,
         UnitRepaired(
             unit_id=unit.unit_id,
             pool_id=cmd.pool_id,
@@ -125,7 +137,7 @@ def _decide_repair(
             at_hex=None if place is None else place.hex,
             work_days=book_work(state, place, hours, t.technician_hours_per_day),
             note=cmd.note,
-        )
+        ),
     ]
 
 

@@ -13,6 +13,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from mekref.rules.codec import OMIT_IF_DEFAULT, CodecError, canonical_json, decode
+from mekref.rules.house_rules.acquisition import Acquisition
 from mekref.rules.tripwire.battle_model import BattleLedger
 from mekref.rules.tripwire.house_xp_ledger import HouseExperience
 from mekref.rules.tripwire.model import MegaMekCrew, TechBase, UnitKind, UnitRole
@@ -108,6 +109,18 @@ class MaintenanceQuality:
 
 
 @dataclass(frozen=True, kw_only=True)
+class HouseOffer:
+    """Ammunition a side found with the house rules' acquisition roll (HOUSE-45): where, how
+    many tons, and the bids a re-arm chooses from (HOUSE-46)."""
+
+    side_id: str
+    pool_id: str
+    item: str
+    tons: int
+    acquisition: Acquisition
+
+
+@dataclass(frozen=True, kw_only=True)
 class CampaignState:
     created: bool = False
     name: str = ""
@@ -150,6 +163,8 @@ class CampaignState:
     house_quality: dict[str, MaintenanceQuality] = field(
         default_factory=dict, metadata=OMIT_IF_DEFAULT
     )
+    # House rules L171-219: open acquisition offers by "side/item" (HOUSE-45, HOUSE-46).
+    house_offers: dict[str, HouseOffer] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
 
 
 def state_to_text(state: CampaignState) -> str:

@@ -46,6 +46,7 @@ def _argv_for(name: str, parser: argparse.ArgumentParser, tmp: Path) -> list[str
     extra = {
         "pool open": ["--location", "Somewhere"],
         "spend bombs": ["--bomb", "he=1"],
+        "spend acquire": ["--logistics", "6"],
         "spend hire": ["--gunnery", "4", "--piloting", "5"],
         "orders submit": ["--order", "alpha:hold"],
         "token create": ["--referee"],
