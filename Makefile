@@ -52,8 +52,11 @@ demo: install
 	@for r in dystopian_wars objectives succession_wars; do \
 	  $(BIN)/mekref game demo --ruleset $$r || exit 1; done
 
+# Two test processes (pytest-xdist), one per core; a file's tests stay together on one worker.
+# PYTEST_WORKERS=0 runs them in this process.
+PYTEST_WORKERS ?= auto
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 lint: install
 	$(BIN)/ruff check .
