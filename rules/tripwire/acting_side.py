@@ -32,8 +32,8 @@ from mekref.rules.tripwire.battle_spending import (
     TrainSkill,
 )
 from mekref.rules.tripwire.commands import HealPerson, TransferWarChest
-from mekref.rules.tripwire.house_xp import SpendXp
 from mekref.rules.tripwire.house_acquisition import AcquireItem
+from mekref.rules.tripwire.house_xp import SpendXp
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.toe import KeepSalvage, SeatCrew
 from mekref.rules.tripwire.turn.orbit import SIDE_COMMANDS as ORBIT_COMMANDS
