@@ -1,6 +1,7 @@
 """``mekref turn maintenance-check``: the house rules' maintenance check (their line 94) of one
 unit whose formation conducted maintenance on the last day resolved (a campaign created with
-``--house-rules``), and what ``mekref report`` shows of it. Rulings HOUSE-40 to HOUSE-43."""
+``--house-rules``), and the reminder after a maintenance day (what ``mekref report`` shows of it
+is in :mod:`.house_maintenance_report`). Rulings HOUSE-40 to HOUSE-43."""
 
 from __future__ import annotations
 
@@ -95,26 +96,3 @@ def reminders(state: CampaignState) -> list[str]:
         for fid, f in sorted(state.strategic.formations.items())
         if house_maintenance.maintained_day(state, f) is not None
     ]
-
-
-def report_quality(state: CampaignState) -> list[dict[str, Any]]:
-    """Each unit's kept quality grade (HOUSE-41), for ``mekref report``."""
-    return [
-        {"unit": uid, "grade": q.grade, "checks": q.checks, "last_day": q.last_day}
-        for uid, q in sorted(state.house_quality.items())
-    ]
-
-
-def log_entry(seq: int, e: object) -> dict[str, Any] | None:
-    """The report's house-rules log line of a maintenance check or its damage, or None."""
-    if isinstance(e, HouseMaintenanceChecked):
-        return {
-            "seq": seq,
-            "unit": e.check.unit_id,
-            "what": "maintenance check",
-            "lines": [house_maintenance.describe(e)],
-        }
-    if isinstance(e, UnitDamageRolled) and e.cause == "maintenance check":
-        lines = [*e.notes[1:], *(rolled_damage.describe(x) for x in e.lines)]
-        return {"seq": seq, "unit": e.unit_id, "what": "maintenance check damage", "lines": lines}
-    return None

@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.table import Table
 
-from mekref.daemon import cli_house_maintenance
+from mekref.daemon import house_maintenance_report
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     CliError,
@@ -418,7 +418,7 @@ def house_rules_log(events: Any, side: str | None) -> list[dict[str, Any]]:
                 {"seq": seq, "unit": e.test.unit_id, "what": "morale",
                  "lines": [house_morale.describe(e)]}
             )  # fmt: skip
-        elif (entry := cli_house_maintenance.log_entry(seq, e)) is not None:
+        elif (entry := house_maintenance_report.log_entry(seq, e)) is not None:
             out.append(entry)
         elif (words := house_acquisition.describe(e)) is not None:
             unit = getattr(e, "unit_id", "")
@@ -503,7 +503,7 @@ def run(args: argparse.Namespace) -> int:
         # HOUSE-39) and the open acquisition offers (HOUSE-45).
         report["house_quality"] = [
             q
-            for q in cli_house_maintenance.report_quality(state)
+            for q in house_maintenance_report.report_quality(state)
             if not args.side or state.units[q["unit"]].side_id == args.side
         ]
         report["house_experience"] = house_xp_report(state, events, args.side)
