@@ -9,8 +9,9 @@ SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.p
 
 .PHONY: help install demo test lint fmt bench clean proto proto-schema
 help:
-	@echo "make demo   set up, then run the bundled sample campaign end to end, and a bundled"
-	@echo "            game of each other rule set (mekref game demo --ruleset R)"
+	@echo "make demo   set up, then run the bundled sample campaign end to end, the same"
+	@echo "            campaign with the house rules, and a bundled game of each other rule set"
+	@echo "            (mekref game demo --ruleset R)"
 	@echo "make test   set up, then run the whole test suite (what CI runs)"
 	@echo "make lint   ruff + mypy --strict + import contracts"
 	@echo "make bench  benchmarks (figures go in the README)"
@@ -48,6 +49,7 @@ demo: install
 	$(BIN)/python -m mekref.daemon.demo
 	@rm -rf demo-out  # each demo starts a fresh campaign
 	$(BIN)/python -m mekref.daemon.samples.ginestra.demo --out demo-out
+	$(BIN)/python -m mekref.daemon.samples.ginestra.house_demo --out demo-out/house-rules
 	@echo "maps and scenario files of the Ginestra demo: demo-out/ (open the .png maps)"
 	@for r in dystopian_wars objectives succession_wars; do \
 	  $(BIN)/mekref game demo --ruleset $$r || exit 1; done

@@ -265,7 +265,9 @@ def register(sub: Any) -> None:
         "--house-rules",
         action="store_true",
         help="play the house rules (docs/house-rules.md) as options of this campaign: "
-        "'battle pre-damage' (lines 134-152); without it they are refused",
+        "'battle pre-damage' (lines 134-152), 'battle morale' (105-133), experience gained in "
+        "battles and 'spend xp' (104, 153-154), 'turn maintenance-check' (94) and 'spend "
+        "acquire' for the ammunition an Ammo Dump lacks (171-219); without it they are refused",
     )
     new.add_argument("--json", action="store_true", help="the new campaign as JSON")
     new.set_defaults(handler=guarded(_new), command_name="campaign new")
@@ -345,5 +347,8 @@ def _new(args: argparse.Namespace) -> int:
     for s in sides:
         console.print(f"  side {s.side_id}: {s.name}")
     if args.house_rules:
-        console.print("house rules: on (pre-battle random damage, lines 134-152)")
+        console.print(
+            "house rules: on (pre-battle damage, lines 134-152; morale, 105-133; experience, "
+            "104 and 153-154; the maintenance check, 94; acquisition, 171-219)"
+        )
     return EXIT_OK

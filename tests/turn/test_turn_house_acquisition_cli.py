@@ -29,7 +29,7 @@ from pathlib import Path
 from console_script import mekref
 from ginestra_cli import UNITS, ok
 
-from mekref.adapters.megamek.mul_model import Location, Slot
+from mekref.adapters.megamek.mul_model import Entity, Location, Slot
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_writer import write_mul
 from mekref.daemon.exit_codes import REFUSED
@@ -38,24 +38,26 @@ from mekref.daemon.samples.ginestra.demo import battle_records
 
 ENGAGEMENT = "day1-1105-1"
 SWARM = "IS Ammo LRM-10 Swarm"
-#: The Griffin's two LRM-10 bins, Right Torso (MUL location 3) slots 5 and 6, 12 shots a ton.
+#: The Griffin's two LRM-10 bins (its design: Right Torso, MUL location 2, slots 5 and 6), 12 shots
+#: a ton.
+RIGHT_TORSO = 2
 BINS = (Slot(index=5, type=SWARM, shots=12), Slot(index=6, type=SWARM, shots=12))
 
 
 def _with_bins(mul: bytes, shots: int) -> str:
+    """``mul`` with the Griffin's LRM-10 bins holding ``shots`` Swarm rounds each; what the list
+    says of the Right Torso otherwise is kept."""
     read = read_mul_bytes(mul)
-    entities = tuple(
-        replace(
-            e,
-            locations=(
-                *(loc for loc in e.locations if loc.index != 3),
-                Location(index=3, slots=tuple(replace(s, shots=shots) for s in BINS)),
-            ),
-        )
-        if e.chassis == "Griffin"
-        else e
-        for e in read.entities
-    )
+    bins = tuple(replace(s, shots=shots) for s in BINS)
+
+    def griffin(e: Entity) -> Entity:
+        torso = next((loc for loc in e.locations if loc.index == RIGHT_TORSO), None)
+        kept = tuple(s for s in (torso.slots if torso else ()) if s.index not in (5, 6))
+        torso = replace(torso or Location(index=RIGHT_TORSO), slots=(*kept, *bins))
+        others = tuple(loc for loc in e.locations if loc.index != RIGHT_TORSO)
+        return replace(e, locations=(*others, torso))
+
+    entities = tuple(griffin(e) if e.chassis == "Griffin" else e for e in read.entities)
     return write_mul(replace(read, entities=entities))
 
 
