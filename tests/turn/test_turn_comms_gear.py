@@ -16,7 +16,7 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
-from test_turn_orbit import DS, SAT, _feed_day, _world
+from test_turn_orbit import DS, SAT, Order, _day, _feed_day, _world
 from turn_world import REFEREE, run
 
 from mekref.adapters.megamek.design import Equipment, UnitDesign
@@ -61,6 +61,7 @@ def test_comms_gear_is_read_as_megamek_writes_it() -> None:
     assert item_tons("CommsGear:SIZE:4.0") == 4
     assert item_tons("CommsGear:SIZE:4.0 (OMNIPOD)") == 4
     assert item_tons("CommsGear:3") == 3
+    assert item_tons("Communications Equipment:SIZE:5") == 5
     assert item_tons("Communications Equipment (4 ton)") == 4
     assert item_tons("Communications Equipment (1.5 tons)") == Fraction(3, 2)
     for other in ("ISC3MasterComputer", "Sensors", "IS Ammo SRM-4", "-Empty-", "Cargo:SIZE:4.0"):
@@ -129,3 +130,20 @@ def test_comms_gear_reaches_the_planets_network_where_it_stands() -> None:
     four = _keep(bare, "L-GRF", _griffin_with("CommsGear:SIZE:4.0", 4))
     sensors, _ = feed_sensors(_feed_day(four, {"satellite": 10}), "loyalist", [])
     assert [(s.kind, label(s.at)) for s in sensors] == [(SensorKind.SATELLITE_MONITOR, "0508")]
+
+
+def test_comms_gear_hacks_an_enemy_ships_feed_on_11_plus() -> None:
+    """L270: "DropShips and AeroSpace Fighters in orbit can also act as satellites but their
+    feed only be hacked on a 11+": from the Griffin's 4 tons of communications equipment as
+    from a SatLink, 10 misses the Union's feed over 1105 and 11 reaches it."""
+    moved, _ = _day(
+        _world((DS,)),
+        (),
+        (Order(formation_id="ds", action="reposition_orbit", target="1105",
+               params=(("orbit", "lpo"),)),),
+    )  # fmt: skip
+    state = _keep(moved, "L-GRF", _griffin_with("CommsGear:SIZE:4.0", 4))
+    assert feed_sensors(_feed_day(state, {"satellite": 5, "ship": 10}), "loyalist", [])[0] == []
+    sensors, rolls = feed_sensors(_feed_day(state, {"satellite": 5, "ship": 11}), "loyalist", [])
+    assert [(s.kind, label(s.at)) for s in sensors] == [(SensorKind.SATELLITE_MONITOR, "1105")]
+    assert [r.total for r in rolls] == [5, 11]

@@ -4,7 +4,9 @@ L270: "Each turn a force at the location of a SatLink (or a unit with 4+ tons of
 equipment) rolls 2d6, on a 9+ they are able to access the Satellite." The tons are read from
 the design the campaign kept at ``force import``, as MegaMek writes the item:
 
-- ``CommsGear:SIZE:4.0``: today's variable-size item (``MtfFile.SIZE``, BLK alike);
+- ``CommsGear:SIZE:4.0``: today's variable-size item (``MtfFile.SIZE``; a BLK file writes
+  sizes the same way, e.g. ``ISDroneCarrierControlSystem:SIZE:5``), under its lookup name or
+  its name (``Communications Equipment:SIZE:4.0``);
 - ``CommsGear:4``: the lookup name of the older one-type-per-size items;
 - ``Communications Equipment (4 ton)``: those items' own names (``MiscType.createCommsGearN``).
 
@@ -27,7 +29,9 @@ from mekref.rules.tripwire.state import CampaignState
 UPLINK_TONS = Fraction(4)
 L270_COMMS = 'L270: "(or a unit with 4+ tons of communication equipment)"'
 
-_SIZED = re.compile(r"\bCommsGear:(?:SIZE:)?(\d+(?:\.\d+)?)", re.IGNORECASE)
+_SIZED = re.compile(
+    r"\b(?:CommsGear|Communications Equipment):(?:SIZE:)?(\d+(?:\.\d+)?)", re.IGNORECASE
+)
 _NAMED = re.compile(r"\bCommunications Equipment \((\d+(?:\.\d+)?) tons?\)", re.IGNORECASE)
 
 
