@@ -39,10 +39,13 @@ from mekref.rules.tripwire.turn.orbit import (
 
 SATELLITE_EPILOG = """\
 Satellites (L270) monitor orbital traffic (landings, hops, orbital moves) for a side that
-reaches them from a SatLink on 2d6 9+ each day; one that is destroyed (an Anti-Satellite
+reaches them from a SatLink, or from a formation with a unit carrying 4+ tons of
+communications equipment (T-OR8), on 2d6 9+ each day; one that is destroyed (an Anti-Satellite
 Operation, L209) monitors nothing. A side's DropShips and fighters in a named orbit watch for
 it too, and an enemy reaches their feed on 11+. While the referee has placed no satellite, a
-SatLink reaches the planet's network as before.
+SatLink reaches the planet's network as before. The strategic set-up file may list satellites
+as [[satellite]] tables with the same fields, placed by 'mekref turn setup' (T-OR1; see
+examples/strategic-satellites.toml).
 
 examples:
   mekref satellite place --db g.db --id sat-1 --owner loyalist --orbit geostationary \\

@@ -38,6 +38,7 @@ from mekref.daemon.cli_campaign import (
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.mms_export import export_engagement_mms, megamek_boards
 from mekref.daemon.samples import ginestra as GINESTRA
+from mekref.daemon.setup_satellites import entry_name, satellite_commands
 from mekref.daemon.terminal import terminal_safe
 from mekref.rules.codec import to_jsonable
 from mekref.rules.messages import Event, RefereeNote
@@ -133,8 +134,10 @@ import; a [[unit]] entry gives what a design does not say (an aerospace unit's f
 vehicle's crew_slots) and overrides a design's value with a warning. Each held location with no
 WarChest pool gets one when the map starts (L57). A [transports] table puts each
 DropShip or cargo WarChest pool (by pool id) with the unit carrying it (its "chassis model", or
-its id): repairs and healing are paid only from a pool in the unit's hex (L58). See
-daemon/samples/ginestra/strategic.toml.
+its id): repairs and healing are paid only from a pool in the unit's hex (L58). Each
+[[satellite]] table (id, owner, orbit = "geostationary" or "lpo", hex; optional referee and
+reason) places a satellite as `mekref satellite place` does (L270, T-OR1). See
+daemon/samples/ginestra/strategic.toml and examples/strategic-satellites.toml.
 
 The Force Commander's Skill Bonus to the ambush roll is derived from the commander's
 Gunnery/Piloting (L29-34) and lost while the commander is captured, dead, truly destroyed
@@ -764,6 +767,7 @@ def run_setup(args: argparse.Namespace) -> int:
         state = runner.load(cid).state
         try:
             start, places = _setup_commands(state, data, warnings)
+            satellites = satellite_commands(data, Path(path).name)
         except (KeyError, ValueError, TypeError) as exc:
             raise CliError(f"{path}: {exc}") from exc
         # All or nothing: the whole set-up is tried on the current state first (pure, in
@@ -771,6 +775,12 @@ def run_setup(args: argparse.Namespace) -> int:
         try:
             for command in (start, *places):
                 _, state = tripwire_execute(state, command)
+            for number, sat in enumerate(satellites, start=1):
+                try:
+                    _, state = tripwire_execute(state, sat)
+                except Refusal as exc:  # the checks of `satellite place`, naming the entry
+                    where = entry_name(number, {"id": sat.satellite_id})
+                    raise Refusal(exc.code, f"{path}: {where}: {exc.message}") from exc
             pools, notes = _location_pools(state)
             for pool in pools:
                 try:
@@ -784,6 +794,8 @@ def run_setup(args: argparse.Namespace) -> int:
         run_command(runner, cid, start)
         for place in places:
             run_command(runner, cid, place)
+        for sat in satellites:
+            run_command(runner, cid, sat)
         for pool in opened_pools:
             run_command(runner, cid, pool)
     for warning in warnings:
@@ -795,6 +807,12 @@ def run_setup(args: argparse.Namespace) -> int:
     )
     for place in places:
         console.print(f"  {place.side_id}: {len(place.formations)} formation(s) placed")
+    for sat in satellites:
+        console.print(
+            f"  {sat.owner}: satellite {sat.satellite_id} in {sat.orbit} orbit over {sat.hex} "
+            "(L270, T-OR1)",
+            markup=False,
+        )
     for pool in opened_pools:
         console.print(
             f"  {pool.side_id}: WarChest pool {pool.pool_id!r} opened for {pool.location} (L57)",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from mekref.hexmap import Sensor, SensorKind, label, parse_label
+from mekref.hexmap import Hex, Sensor, SensorKind, label, parse_label
 from mekref.hexmap.geometry import LabelError
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
@@ -23,6 +23,7 @@ from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.common import AEROSPACE, DROPSHIP, strategic_of
+from mekref.rules.tripwire.turn.comms_gear import uplink_units
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.day import Day
 from mekref.rules.tripwire.turn.events import (
@@ -347,16 +348,17 @@ def _ships(d: Day) -> list[Formation]:
 def feed_sensors(d: Day, side: str, held: Sequence[str]) -> tuple[list[Sensor], list[Roll]]:
     """The orbital watch ``side`` has today, and the rolls it made for it (ruling T-OR4).
 
-    A SatLink location rolls 2d6 once a day: 9+ reaches the satellites (L270); while the
+    A SatLink location, or a formation with a unit carrying 4+ tons of communications
+    equipment (T-OR8), rolls 2d6 once a day: 9+ reaches the satellites (L270); while the
     referee placed none, the planet's network as before (T-S1); once every placed satellite is
     gone, there is nothing to reach and no roll. A geostationary satellite reached also shows
     the ground of the hex below and its six neighbours (its imagers, L270; L242). The side's
     own ships in a named orbit watch for it without a roll; an enemy's ships' feed is hacked
-    from a SatLink on 11+.
+    from such an uplink on 11+.
     """
     sensors: list[Sensor] = []
     rolls: list[Roll] = []
-    uplink = [n for n in held if "satlink" in d.hexmap.location(n).facilities]
+    uplink = uplinks(d, side, held)
     working = working_satellites(d)
     listed = bool(d.satellites)
     if uplink and (working or not listed):
@@ -371,8 +373,7 @@ def feed_sensors(d: Day, side: str, held: Sequence[str]) -> tuple[list[Sensor], 
                     # Its imagers (L270) see the hex below and the six around it (L242).
                     sensors.append(Sensor(side, SensorKind.SATELLITE, hex_at(sat.hex)))
             if not listed:
-                at = d.hexmap.location(uplink[0]).hex
-                sensors.append(Sensor(side, SensorKind.SATELLITE_MONITOR, at))
+                sensors.append(Sensor(side, SensorKind.SATELLITE_MONITOR, uplink[0]))
     elif side in d.satellite:
         rolls.append(d.satellite[side])  # the uplink fell (or the last satellite) today
     ships = _ships(d)
@@ -390,6 +391,17 @@ def feed_sensors(d: Day, side: str, held: Sequence[str]) -> tuple[list[Sensor], 
                 Sensor(side, SensorKind.SATELLITE_MONITOR, hex_at(_orbit_hex(f))) for f in enemy
             ]
     return sensors, rolls
+
+
+def uplinks(d: Day, side: str, held: Sequence[str]) -> list[Hex]:
+    """Where ``side`` can reach the satellites from today (L270): each SatLink it holds, then
+    each hex on the planet where one of its formations has a unit with 4+ tons of
+    communications equipment (ruling T-OR8). One roll a day serves them all."""
+    found = [d.hexmap.location(n).hex for n in held if "satlink" in d.hexmap.location(n).facilities]
+    for _, f in sorted(d.formations.items()):
+        if f.side_id == side and f.hex != IN_ORBIT and uplink_units(d.state, f.unit_ids):
+            found.append(hex_at(f.hex))
+    return found
 
 
 def _orbit_hex(f: Formation) -> str:
