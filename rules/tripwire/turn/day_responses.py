@@ -1,53 +1,20 @@
 """Step 4 of the day: responses. A DropShip formation on Respond hops or lands after an enemy
-move its sensors saw; fighters on Intercept meet enemy aircraft (rulings T-RS1, T-RS2).
+move its sensors saw; fighters on Intercept meet enemy aircraft (rulings T-RS1, T-RS2); fighters
+on Intercept or Combat Air Patrol fly out to what their side's RADAR detected (T-RS3).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from mekref.hexmap import (
-    Hex,
-    Sensor,
-    SensorKind,
-    label,
-    line,
-    location_sensors,
-    visible_hexes,
-)
-from mekref.rules.tripwire.turn import orbit
+from mekref.hexmap import Hex, label, line
+from mekref.rules.tripwire.turn import air_missions, radar_wake
 from mekref.rules.tripwire.turn.common import AIRFIELD
 from mekref.rules.tripwire.turn.day import Day, location_of
 from mekref.rules.tripwire.turn.events import ResponseMade
 from mekref.rules.tripwire.turn.mapdata import hex_at
 from mekref.rules.tripwire.turn.orders import LANDING
 from mekref.rules.tripwire.turn.state import IN_ORBIT, FormationOrder
-
-
-def _detectors(d: Day, side: str, at: Hex) -> tuple[str, ...]:
-    """Which of ``side``'s sensors see an enemy hop, landing or launch at ``at`` (line 213:
-    "Radar (in range) or a Deep Space Array/Satellite")."""
-    held = [name for name, holder in sorted(d.control.items()) if holder == side]
-    sensors = [
-        Sensor(side, SensorKind.PRESENCE, hex_at(f.hex))
-        for f in d.formations.values()
-        if f.side_id == side and f.hex != IN_ORBIT
-    ]
-    sensors += location_sensors(d.hexmap, side, held)
-    cover = visible_hexes(side, d.hexmap, sensors)
-    region = d.hexmap.region_of(at)
-    found = []
-    if at in cover.air:
-        found.append("radar")
-    if region is not None and region.name in cover.orbital_regions:
-        found.append("deep_space_array")
-    if region is not None:
-        # The day's SatLink rolls (line 270), made now so the feed can warn of the hop; the
-        # sightings use the same rolls. Own ships in orbit watch too (ruling T-OR4).
-        feeds, _ = orbit.feed_sensors(d, side, held)
-        if feeds and region.name in visible_hexes(side, d.hexmap, feeds).orbital_regions:
-            found.append("satellite")
-    return tuple(found)
 
 
 def responses(d: Day) -> list[tuple[Hex, tuple[str, ...]]]:
@@ -59,6 +26,9 @@ def responses(d: Day) -> list[tuple[Hex, tuple[str, ...]]]:
     for fid, o in sorted(d.orders.items()):
         if o.action == "intercept":
             _intercept(d, fid, extra)
+    for fid, o in sorted(d.orders.items()):
+        if o.action == "combat_air_patrol" and d.formations[fid].hex != IN_ORBIT:
+            _patrol(d, fid, o, extra)
     return extra
 
 
@@ -76,7 +46,7 @@ def _respond(d: Day, fid: str, o: FormationOrder, extra: list[tuple[Hex, tuple[s
             at = d.s.formations[efid].hex  # where it took off
         else:
             continue
-        how = _detectors(d, side, hex_at(at))
+        how = radar_wake.detectors(d, side, hex_at(at))
         if how:
             seen.append((efid, eo.action, at, how))
     landings = [x for x in seen if x[1] in LANDING]
@@ -130,7 +100,17 @@ def _intercept(d: Day, fid: str, extra: list[tuple[Hex, tuple[str, ...]]]) -> No
             if start != here and here in tuple(line(start, hex_at(eo.target))):
                 against.append(efid)
     if not against:
-        d.note(side, f"{fid}: intercept stands ready; nothing airborne entered {f.hex}")
+        # Nothing entered the airfield's hex: what the side's RADAR detected may wake the
+        # fighters (L268, ruling T-RS3).
+        woken = radar_wake.wake(d, fid, here, frozenset())
+        if woken is None:
+            d.note(
+                side,
+                f"{fid}: intercept stands ready; nothing airborne entered {f.hex} and nothing "
+                "detected in the air was within reach (lines 212, 268)",
+            )
+        else:
+            extra.append(woken)
         return
     d.events.append(
         ResponseMade(
@@ -150,3 +130,15 @@ def _intercept(d: Day, fid: str, extra: list[tuple[Hex, tuple[str, ...]]]) -> No
         f"{loc.name} or the units in {f.hex}: fight the air battle first"
     )
     extra.append((here, (fid, *against)))
+
+
+def _patrol(d: Day, fid: str, o: FormationOrder, extra: list[tuple[Hex, tuple[str, ...]]]) -> None:
+    """A Combat Air Patrol woken by the side's RADAR (L268, ruling T-RS3): the enemy missions
+    crossing its hex it meets there anyway (L204, ruling T-AM2); another detected enemy it flies
+    out to from the hex it patrols."""
+    f = d.formations[fid]
+    patrolled = hex_at(o.target) if o.target else hex_at(f.hex)
+    crossing = frozenset(m.formation_id for m in air_missions.missions(d) if patrolled in m.path)
+    woken = radar_wake.wake(d, fid, patrolled, crossing)
+    if woken is not None:
+        extra.append(woken)

@@ -394,7 +394,9 @@ class ResponseMade(Event):
     """A response action that went off (lines 212-213). ``respond``: the DropShip formation
     hopped or landed from ``before`` to ``hex`` after the enemy moves it ``detected_by`` saw;
     ``intercept``: the fighters at an airfield in ``hex`` meet the airborne ``against`` there
-    before they can attack (rulings T-RS1, T-RS2)."""
+    before they can attack (rulings T-RS1, T-RS2); ``intercept`` or ``combat_air_patrol`` with
+    ``before`` another hex: the fighters flew from ``before`` to meet in ``hex`` what
+    ``detected_by`` saw (ruling T-RS3)."""
 
     side_id: str
     day: int

@@ -57,6 +57,10 @@ L210 = (
     'L210: "A Satellite is Geostationary Orbit may move its position by 1 planetary region per day"'
 )
 L210_PATH = 'L210: "To change the path takes 1 day"'
+L211 = (
+    'L211: "A DropShip can only perform this action when in a GeoStationary orbit above the '
+    'target hex"'
+)
 L213 = 'L213: "A DropShip (and the loaded units) that is on standby ... may make a move action"'
 L270_GEAR = 'L270: "DropShips have the same equipment as Satellites but AeroSpace fighters do not"'
 L408 = 'L408: "DropShips must also decide each week if they remain on hot standby or power down"'
@@ -279,6 +283,8 @@ def check_order(s: StrategicState, f: Formation, order: FormationOrder, field: s
                 f"{field}.params.conditions: {', '.join(sorted(claimed))} need a DropShip in "
                 f"the formation ({L270_GEAR})",
             )
+    elif order.action == "combat_drop":
+        _check_drop_orbit(f, order, field)
     elif order.action == "suborbital_hop":
         raw = order.param("trips", "1")
         if not raw.isdigit() or int(raw) < 1:
@@ -290,6 +296,28 @@ def check_order(s: StrategicState, f: Formation, order: FormationOrder, field: s
                 "powered_down",
                 f"{field}.action: DropShip {', '.join(down)} is powered down this week ({L213})",
             )
+
+
+def _check_drop_orbit(f: Formation, order: FormationOrder, field: str) -> None:
+    """Combat Drop (L211, ruling T-OR7): only from the geostationary orbit above the target hex,
+    named by a Reposition Orbit (T-OR3). An orbit not named (the pirate point of Day Zero, or a
+    ship that reached orbit and has not repositioned) is above no hex: no drop from there."""
+    if order.target is None:  # the landing's own check asks for the hex first
+        return
+    there = label(hex_at(order.target))
+    if f.orbit == f"geostationary:{there}":
+        return
+    where = (
+        f"in {f.orbit.replace(':', ' orbit above ')}"
+        if f.orbit
+        else "in no named orbit (the pirate point, or an orbit not yet repositioned)"
+    )
+    raise Refusal(
+        "not_above_target",
+        f"{field}.action: {f.formation_id} is {where}, not in the geostationary orbit above "
+        f"{there} ({L211}); reposition its orbit first (reposition_orbit, orbit=geostationary, "
+        f"target {there}) and drop the next day, or land with orbital_insertion",
+    )
 
 
 # --- the day ---------------------------------------------------------------------------------

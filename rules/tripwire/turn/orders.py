@@ -170,8 +170,13 @@ def _check_order(
             f"known: {', '.join(sorted(ACTIONS))}",
         )
     # Day Zero: the attacker's force lands from the pirate point aboard its DropShips (line 172),
-    # so a formation in orbit may land whatever its units are (ruling T-O1).
-    carried = f.hex == IN_ORBIT and order.action in ("orbital_insertion", "combat_drop")
+    # so a formation in orbit may land whatever its units are (ruling T-O1); its DropShip takes
+    # it to the geostationary orbit a Combat Drop needs (L211, ruling T-OR7).
+    carried = f.hex == IN_ORBIT and order.action in (
+        "orbital_insertion",
+        "combat_drop",
+        "reposition_orbit",
+    )
     if order.action == "respond":
         # "A DropShip (and the loaded units)": in orbit its DropShip carries it (T-O1); on the
         # ground a DropShip among its units carries the rest (ruling T-RS1).

@@ -7,7 +7,8 @@
 3. Player actions: looting, destruction, peacekeeping, recruiting, maintenance, surveillance.
 4. Responses: a DropShip formation on Respond hops or lands after an enemy hop, landing or
    launch its sensors saw; fighters on Intercept at an airfield meet enemy aircraft and landings
-   in their hex (rulings T-RS1, T-RS2). Either may start an engagement. Then the air missions:
+   in their hex (rulings T-RS1, T-RS2), and fighters on Intercept or Combat Air Patrol fly out to
+   those their side's RADAR detected (T-RS3). Either may start an engagement. Then the air missions:
    a Strike or Attack Mission on enemy formations, enemy missions meeting over one hex, a
    mission crossing an enemy Combat Air Patrol (rulings T-AM1, T-AM2).
 5. Engagements: a scenario set-up for every encounter; a battle in a population centre raises
