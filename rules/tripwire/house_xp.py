@@ -31,6 +31,7 @@ from mekref.rules.tripwire.battle_messages import BattleResolved
 from mekref.rules.tripwire.battle_model import PersonFate
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.designs import stored_design_of
+from mekref.rules.tripwire.house_option import require_house_rules
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
@@ -114,12 +115,7 @@ class XpSpent(Event):
 
 
 def refuse_without_house_rules(state: CampaignState, what: str) -> None:
-    if not state.house_rules:
-        raise Refusal(
-            "no_house_rules",
-            f"{what} is a house rule ({l154()}); this campaign was created without them: "
-            "create it with 'mekref campaign new --house-rules'",
-        )
+    require_house_rules(state, what, l154())
 
 
 # --- XP gained: after every battle resolved (L154) --------------------------------------------

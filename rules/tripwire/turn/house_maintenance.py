@@ -24,13 +24,12 @@ from mekref.rules.house_rules.maintenance import (
 )
 from mekref.rules.messages import Command, Event, command_type, event_type
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.battle_model import Fate
+from mekref.rules.tripwire.house_option import require_house_rules, unit_in_play
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, MaintenanceQuality
 from mekref.rules.tripwire.turn import day_damage
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.day import Day
-from mekref.rules.tripwire.turn.pre_damage import OUT_OF_PLAY
 from mekref.rules.tripwire.turn.state import Formation
 
 #: House rules L94, quoted in the refusal of a campaign without them.
@@ -133,22 +132,8 @@ def words(c: MaintenanceResult) -> str:
 
 
 def decide(state: CampaignState, cmd: CheckMaintenance, dice: Dice, _: TripWire) -> list[Event]:
-    if not state.house_rules:
-        raise Refusal(
-            "no_house_rules",
-            f"the maintenance check is a house rule ({L94}); this campaign was created without "
-            "them: create it with 'mekref campaign new --house-rules'",
-        )
-    unit = state.units.get(cmd.unit_id)
-    if unit is None:
-        raise Refusal("unknown_unit", f"no unit {cmd.unit_id!r}")
-    fate = state.battles.fates.get(cmd.unit_id, Fate.OPERATIONAL)
-    if fate in OUT_OF_PLAY:
-        raise Refusal(
-            "out_of_play",
-            f"{cmd.unit_id} is {fate.value.replace('_', ' ')}: no maintenance is conducted on "
-            "it (HOUSE-40)",
-        )
+    require_house_rules(state, "the maintenance check", L94)
+    unit = unit_in_play(state, cmd.unit_id, "no maintenance is conducted on it (HOUSE-40)")
     f = formation_of(state, cmd.unit_id)
     if f is None:
         raise Refusal(

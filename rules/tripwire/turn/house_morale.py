@@ -17,9 +17,9 @@ from mekref.rules.house_rules.morale import MoraleTest, morale_test
 from mekref.rules.messages import Command, Event, command_type, event_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import Fate
+from mekref.rules.tripwire.house_option import OUT_OF_PLAY, require_house_rules
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, PersonStatus
-from mekref.rules.tripwire.turn.pre_damage import OUT_OF_PLAY
 
 #: L105, quoted in the refusals.
 L105 = (
@@ -83,12 +83,7 @@ def _skill(state: CampaignState, cmd: TestMorale) -> str:
 
 
 def decide(state: CampaignState, cmd: TestMorale, dice: Dice, _: TripWire) -> list[Event]:
-    if not state.house_rules:
-        raise Refusal(
-            "no_house_rules",
-            f"the morale test is a house rule ({L105}); this campaign was created without "
-            "them: create it with 'mekref campaign new --house-rules'",
-        )
+    require_house_rules(state, "the morale test", L105)
     unit = state.units.get(cmd.unit_id)
     if unit is None:
         raise Refusal("unknown_unit", f"no unit {cmd.unit_id!r}")

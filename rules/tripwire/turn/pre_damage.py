@@ -22,8 +22,8 @@ from mekref.rules.house_rules.random_damage import (
 from mekref.rules.house_rules.table_loader import load_tables
 from mekref.rules.messages import Command, Event, command_type
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.battle_model import Fate
 from mekref.rules.tripwire.designs import design_of
+from mekref.rules.tripwire.house_option import require_house_rules, unit_in_play
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import day_damage
@@ -35,16 +35,6 @@ from mekref.rules.tripwire.turn.day import Day
 L134 = (
     "L134: 'Utilize the random damage table to represent units that have been engaged in "
     "combat before the actual battle.'"
-)
-#: Fates that keep a unit out of the next battle: nothing to damage before it (HOUSE-34).
-OUT_OF_PLAY = frozenset(
-    {
-        Fate.DESTROYED_REPAIRABLE,
-        Fate.TRULY_DESTROYED,
-        Fate.UTTERLY_DESTROYED,
-        Fate.CAPTURED,
-        Fate.MISSING,
-    }
 )
 
 
@@ -79,22 +69,8 @@ def table_words(rolled: PreBattleDamage) -> tuple[str, ...]:
 
 
 def decide(state: CampaignState, cmd: RollPreBattleDamage, dice: Dice, _: TripWire) -> list[Event]:
-    if not state.house_rules:
-        raise Refusal(
-            "no_house_rules",
-            f"pre-battle damage is a house rule ({L134}); this campaign was created without "
-            "them: create it with 'mekref campaign new --house-rules'",
-        )
-    unit = state.units.get(cmd.unit_id)
-    if unit is None:
-        raise Refusal("unknown_unit", f"no unit {cmd.unit_id!r}")
-    fate = state.battles.fates.get(cmd.unit_id, Fate.OPERATIONAL)
-    if fate in OUT_OF_PLAY:
-        raise Refusal(
-            "out_of_play",
-            f"{cmd.unit_id} is {fate.value.replace('_', ' ')}: it fights no battle to be "
-            "damaged before (HOUSE-34)",
-        )
+    require_house_rules(state, "pre-battle damage", L134)
+    unit = unit_in_play(state, cmd.unit_id, "it fights no battle to be damaged before (HOUSE-34)")
     design = design_of(state, cmd.unit_id)
     if design is None:
         raise Refusal(
