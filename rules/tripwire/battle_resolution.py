@@ -470,6 +470,7 @@ def _sides(
         start[u.side_id] = start.get(u.side_id, 0) + bv[u.unit_id]
         if u.fate in DESTROYED_FATES:
             lost[u.side_id] = lost.get(u.side_id, 0) + bv[u.unit_id]
+    without_bv = tuple(sorted(u for u, v in bv.items() if v <= 0))
     fallen = {p.person_id for p in people if p.fate in _LOST_PERSON}
     commander_lost = {
         side: any(
@@ -493,7 +494,9 @@ def _sides(
             enemy_commander_lost=any(v for s, v in commander_lost.items() if s != side),
             own_commander_lost=commander_lost[side],
         )
-        awards = battle_vp(outcome, t)
+        # R-VP-6: a unit without a BV makes every share of this battle unknown (its own side's
+        # and its enemy's): no VP are scored on a partial sum, the units are named instead.
+        awards = () if without_bv else battle_vp(outcome, t)
         out.append(
             SideOutcome(
                 side_id=side,
@@ -504,6 +507,7 @@ def _sides(
                 commander_lost=commander_lost[side],
                 retires=start[side] > 0
                 and must_retire(start[side] - lost.get(side, 0), start[side], t),
+                units_without_bv=without_bv,
             )
         )
     return out
