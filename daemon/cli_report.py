@@ -707,7 +707,8 @@ def _print_battle_line(b: dict[str, Any]) -> None:
         console.print(
             f"  VP not known: {len(b['units_without_bv'])} unit(s) of this battle have no BV, "
             "so the shares of BV destroyed (L419-L424) cannot be told and no side's VP for it "
-            "are counted (R-VP-6; import the forces with --bv-table: MegaMek's Units.txt)",
+            "are counted (R-VP-6); record each unit's BV: mekref battle bv --unit ID --bv N "
+            "--referee NAME --reason TEXT",
             style="yellow",
             markup=False,
         )
@@ -877,7 +878,7 @@ def _print_ending(e: dict[str, Any]) -> None:
             console.print(
                 f"{x['side']}: {x['units_without_bv']} unit(s) without a BV, so the end by "
                 "attrition cannot be told: import the force with --bv-table (MegaMek's "
-                "Units.txt)",
+                "Units.txt), or record each unit's BV (mekref battle bv, R-VP-6)",
                 style="yellow",
             )
     if e["unknown"]:

@@ -205,10 +205,10 @@ def progress(state: CampaignState, s: StrategicState, vp: Mapping[str, int]) -> 
     )
 
 
-#: How the missing BV gets recorded (R-VP-6): a unit's BV is set when its force is imported.
+#: How the referee records a missing BV (R-VP-6): the unit's battles are scored again.
 RECORD_BV = (
-    "a unit's BV is recorded when its force is imported: import the forces with --bv-table "
-    "(MegaMek's Units.txt) before their battles are fought"
+    "record each such unit's BV: mekref battle bv --unit ID --bv N "
+    "[--held-at-start | --joined-later] --referee NAME --reason TEXT"
 )
 
 
