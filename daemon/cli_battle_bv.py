@@ -27,9 +27,11 @@ from mekref.rules.tripwire.turn.victory import battles_vp_unknown
 from mekref.rules.tripwire.unit_bv import RecordUnitBv, UnitBvRecorded
 
 EXAMPLE = """\
-example:
+examples:
   mekref battle bv --db c.db --unit UNIT_ID --bv 1197 --held-at-start \\
       --referee Ann --reason "Griffin GRF-1N, MegaMek's Units.txt"
+  mekref battle bv --db c.db --unit UNIT_ID --bv 1197 --referee Ann \\
+      --reason "before the strategic map: no starting BV yet"
 """
 
 
