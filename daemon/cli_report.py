@@ -25,7 +25,7 @@ from mekref.daemon.orbit_rows import dropships, print_dropships, satellites
 from mekref.rules.codec import to_jsonable
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import house_acquisition, injuries, repair
-from mekref.rules.tripwire.battle_model import Fate, UnitDamage
+from mekref.rules.tripwire.battle_model import Fate, SideOutcome, UnitDamage, UnitOutcome
 from mekref.rules.tripwire.battle_resolution import repair_line, subject_for
 from mekref.rules.tripwire.designs import repair_priced
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatus
@@ -157,6 +157,20 @@ def ending(state: CampaignState) -> dict[str, Any]:
             }
             for x in p.sides
         ],
+    }
+
+
+def _battle_side(x: SideOutcome, units: tuple[UnitOutcome, ...]) -> dict[str, Any]:
+    """A side's outcome of a battle; R-VP-6: its VP are null while a unit of the battle has no
+    BV, and its BV figures and retiring (L413) too while one of its own units has none."""
+    own_unknown = any(u.side_id == x.side_id and u.unit_id in x.units_without_bv for u in units)
+    return {
+        "side": x.side_id,
+        "starting_bv": None if own_unknown else x.starting_bv,
+        "destroyed_bv": None if own_unknown else x.destroyed_bv,
+        "vp": x.vp_delta if x.vp_known else None,
+        "awards": list(x.vp_awards),
+        "retires": None if own_unknown else x.retires,
     }
 
 
@@ -348,15 +362,10 @@ def build_report(
             if b.resolution
             else [],
             "sides": [
-                {
-                    "side": x.side_id,
-                    "starting_bv": x.starting_bv,
-                    "destroyed_bv": x.destroyed_bv,
-                    "vp": x.vp_delta if x.vp_known else None,  # R-VP-6: null, not known
-                    "awards": list(x.vp_awards),
-                    "retires": x.retires,
-                }
-                for x in (b.resolution.sides if b.resolution else ())
+                _battle_side(x, res.units)
+                for res in (b.resolution,)
+                if res is not None
+                for x in res.sides
                 if not side or x.side_id == side
             ],
             "units": [
@@ -822,10 +831,11 @@ def _print(report: dict[str, Any]) -> None:
         for x in b["sides"]:
             awards = "; ".join(x["awards"]) or "no VP row"
             retires = ", retires (at or below half its starting BV)" if x["retires"] else ""
-            console.print(
-                f"  {x['side']}: lost {x['destroyed_bv']} of {x['starting_bv']} BV, "
-                f"VP {x['vp']:+d} ({awards}){retires}"
-            )
+            # R-VP-6: a figure not known is shown as "?", never as a plausible 0.
+            lost = "?" if x["destroyed_bv"] is None else x["destroyed_bv"]
+            start = "?" if x["starting_bv"] is None else x["starting_bv"]
+            vp = "not known" if x["vp"] is None else f"{x['vp']:+d}"
+            console.print(f"  {x['side']}: lost {lost} of {start} BV, VP {vp} ({awards}){retires}")
         for c in b["conflicts"]:
             console.print(f"  conflict: {c}", style="yellow")
     for o in report.get("overrides", ()):

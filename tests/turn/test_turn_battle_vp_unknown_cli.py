@@ -26,8 +26,11 @@ def test_a_battle_of_units_without_a_bv_has_vp_not_known_until_their_bv_is_recor
     # Alpha 4 and Bravo 4 (the wrecked Jenner is in both records).
     assert len(battle["units_without_bv"]) == 8
     text = mekref("report", "--db", str(tmp_path / "ginestra.db"))
+    assert text.returncode == 0, text.stderr
+    assert "lost ? of ? BV, VP not known" in " ".join(text.stdout.split())
     assert "VP not known: 8 unit(s) of this battle have no BV" in " ".join(text.stdout.split())
     overview = mekref("report", "--db", str(tmp_path / "ginestra.db"), "--overview")
+    assert overview.returncode == 0, overview.stderr
     assert "VP not known" in overview.stdout
     # R-VP-6: not known is not 0. L414: "Once a force reaches 10 Victory Points the campaign is
     # over": the VP end is not decided on them, and the report says what to record.
