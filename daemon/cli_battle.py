@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from mekref.daemon import cli_battle_bv
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     EXIT_REFUSED,
@@ -78,8 +79,8 @@ from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested, TestMoral
 from mekref.rules.tripwire.turn.pre_damage import RollPreBattleDamage
 
 HELP = (
-    "battle files in, battles resolved (ingest, confirm, control, close, fate, retreat-check, "
-    "pending; pre-damage and morale with the house rules)"
+    "battle files in, battles resolved (ingest, confirm, control, close, fate, bv, "
+    "retreat-check, pending; pre-damage and morale with the house rules)"
 )
 INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 EPILOG = """\
@@ -102,6 +103,8 @@ examples:
       --referee Ann --reason "the Locust joined late; it was in the hex"
   mekref battle fate --db c.db --unit UNIT --fate captured --side loyalists \\
       --referee Ann --reason "surrendered after the game"
+  mekref battle bv --db c.db --unit UNIT --bv 1197 --held-at-start \\
+      --referee Ann --reason "imported without a BV table; MegaMek's Units.txt"
   mekref battle retreat-check --db c.db --battle battle-0a1b2c3d4e5f --side federalists
   mekref battle control --db c.db --battle battle-0a1b2c3d4e5f --side federalists
   mekref battle close --db c.db --battle battle-0a1b2c3d4e5f --control loyalists \\
@@ -181,6 +184,7 @@ def register(sub: Any) -> None:
     fate.add_argument("--side", help="captured: the side that takes the unit")
     add_referee(fate)
     fate.set_defaults(handler=guarded(run_fate), command_name="battle fate")
+    cli_battle_bv.register(actions)
 
     check = actions.add_parser("retreat-check", help="may a side call a retreat now?", **kw)
     add_db(check)

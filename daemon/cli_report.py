@@ -25,7 +25,7 @@ from mekref.daemon.orbit_rows import dropships, print_dropships, satellites
 from mekref.rules.codec import to_jsonable
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import house_acquisition, injuries, repair
-from mekref.rules.tripwire.battle_model import Fate, UnitDamage
+from mekref.rules.tripwire.battle_model import Fate, SideOutcome, UnitDamage, UnitOutcome
 from mekref.rules.tripwire.battle_resolution import repair_line, subject_for
 from mekref.rules.tripwire.designs import repair_priced
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatus
@@ -36,7 +36,7 @@ from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested
 from mekref.rules.tripwire.turn.overview import overview
 from mekref.rules.tripwire.turn.side_overview import Overview, overview_of
 from mekref.rules.tripwire.turn.state import StrategicState
-from mekref.rules.tripwire.turn.victory import progress, unit_bv
+from mekref.rules.tripwire.turn.victory import battles_vp_unknown, progress, unit_bv
 from mekref.rules.tripwire.whereabouts import technicians_at
 
 HELP = (
@@ -132,15 +132,21 @@ def ending(state: CampaignState) -> dict[str, Any]:
     return {
         "ended": p.ended or None,
         "reached": p.reached or None,
+        # R-VP-6, R-VP-3: which end cannot be told and what to record; null when all is known.
+        "unknown": p.unknown or None,
         "map_started": s is not None,
         "vp_target": p.vp_target,
         "attrition_percent": p.attrition_percent,
         "sides": [
             {
                 "side": x.side_id,
-                "battle_vp": x.battle_vp,
+                # R-VP-6: null while a battle of the side has VP not known (units without a
+                # BV); ``known_vp`` is then the sum of what is known, never the total.
+                "battle_vp": x.battle_vp if x.vp_known else None,
                 "strategic_vp": x.strategic_vp,
-                "total_vp": x.total_vp,
+                "total_vp": x.total_vp if x.vp_known else None,
+                "known_vp": x.total_vp,
+                "battles_vp_unknown": list(x.battles_vp_unknown),
                 # None: no strategic map yet, so no starting BV to measure against
                 "starting_bv": x.starting_bv if s is not None else None,
                 "effective_bv": x.effective_bv,
@@ -151,6 +157,20 @@ def ending(state: CampaignState) -> dict[str, Any]:
             }
             for x in p.sides
         ],
+    }
+
+
+def _battle_side(x: SideOutcome, units: tuple[UnitOutcome, ...]) -> dict[str, Any]:
+    """A side's outcome of a battle; R-VP-6: its VP are null while a unit of the battle has no
+    BV, and its BV figures and retiring (L413) too while one of its own units has none."""
+    own_unknown = any(u.side_id == x.side_id and u.unit_id in x.units_without_bv for u in units)
+    return {
+        "side": x.side_id,
+        "starting_bv": None if own_unknown else x.starting_bv,
+        "destroyed_bv": None if own_unknown else x.destroyed_bv,
+        "vp": x.vp_delta if x.vp_known else None,
+        "awards": list(x.vp_awards),
+        "retires": None if own_unknown else x.retires,
     }
 
 
@@ -309,7 +329,12 @@ def build_report(
         for p in sorted(state.pools.values(), key=lambda p: (p.side_id, p.pool_id))
         if not side or p.side_id == side
     ]  # fmt: skip
-    vp = {s: state.battles.victory_points.get(s, 0) for s in sorted(state.sides)}
+    # R-VP-6: a side with a battle whose VP are not known has no battle VP figure (null).
+    vp_unknown = battles_vp_unknown(state)
+    vp = {
+        s: None if s in vp_unknown else state.battles.victory_points.get(s, 0)
+        for s in sorted(state.sides)
+    }
     battles = [
         {
             "id": b.battle_id,
@@ -332,19 +357,15 @@ def build_report(
             # only the units that have one. Never a silent 0: the report says so.
             "units_without_bv": sorted(
                 {o.unit_id for o in b.resolution.units if unit_bv(state, o.unit_id) <= 0}
+                | {u for x in b.resolution.sides for u in x.units_without_bv}
             )
             if b.resolution
             else [],
             "sides": [
-                {
-                    "side": x.side_id,
-                    "starting_bv": x.starting_bv,
-                    "destroyed_bv": x.destroyed_bv,
-                    "vp": x.vp_delta,
-                    "awards": list(x.vp_awards),
-                    "retires": x.retires,
-                }
-                for x in (b.resolution.sides if b.resolution else ())
+                _battle_side(x, res.units)
+                for res in (b.resolution,)
+                if res is not None
+                for x in res.sides
                 if not side or x.side_id == side
             ],
             "units": [
@@ -548,7 +569,11 @@ def _print_overview(report: dict[str, Any]) -> None:
     _print_ending(report["ending"])
     e = report["ending"]
     totals = ", ".join(
-        f"{x['side']} {x['total_vp']} ({x['battle_vp']} + {x['strategic_vp']})" for x in e["sides"]
+        f"{x['side']} {x['total_vp']} ({x['battle_vp']} + {x['strategic_vp']})"
+        if x["total_vp"] is not None
+        # R-VP-6: never a plausible total over a battle whose VP are not known.
+        else f"{x['side']} not known (? + {x['strategic_vp']})"
+        for x in e["sides"]
     )
     # L414: "Once a force reaches 10 Victory Points the campaign is over".
     console.print(
@@ -612,19 +637,23 @@ def _print_side_overview(campaign: str, side: str, o: Overview | None) -> None:
           "capacity": p.capacity} for p in o.pools]
     )  # fmt: skip
     for x in o.standings:
+        vp = f"{x.total_vp} VP ({x.battle_vp} battle + {x.strategic_vp} strategic)"
+        if x.battles_vp_unknown:
+            vp = (
+                f"VP not known ({x.strategic_vp} strategic; the VP of "
+                f"{len(x.battles_vp_unknown)} battle(s) not known: units without a BV, R-VP-6)"
+            )
         bv = ""
         if x.units_without_bv:
             bv = f"; BV share unknown: {x.units_without_bv} unit(s) without a BV (R-VP-3)"
         elif x.effective_bv is not None:
             bv = f"; BV {x.effective_bv} of {x.starting_bv} at the start"
         captured = "; leader captured" if x.leader_captured else ""
-        console.print(
-            f"{x.side_id}: {x.total_vp} VP ({x.battle_vp} battle + {x.strategic_vp} strategic)"
-            f"{bv}{captured}",
-            markup=False,
-        )
+        console.print(f"{x.side_id}: {vp}{bv}{captured}", markup=False)
     # L414: "Once a force reaches 10 Victory Points the campaign is over".
     console.print(f"{o.vp_target} VP end the campaign (L414)", markup=False)
+    if o.unknown:
+        console.print(o.unknown, style="yellow", markup=False)
 
 
 def _print_strategic(s: dict[str, Any] | None) -> None:
@@ -686,8 +715,9 @@ def _print_battle_line(b: dict[str, Any]) -> None:
     if b["units_without_bv"]:
         console.print(
             f"  VP not known: {len(b['units_without_bv'])} unit(s) of this battle have no BV, "
-            "so the shares of BV destroyed (L417) cannot be told; its VP count only units with "
-            "a BV (import the forces with --bv-table: MegaMek's Units.txt)",
+            "so the shares of BV destroyed (L419-L424) cannot be told and no side's VP for it "
+            "are counted (R-VP-6); record each unit's BV: mekref battle bv --unit ID --bv N "
+            "--referee NAME --reason TEXT",
             style="yellow",
             markup=False,
         )
@@ -801,10 +831,11 @@ def _print(report: dict[str, Any]) -> None:
         for x in b["sides"]:
             awards = "; ".join(x["awards"]) or "no VP row"
             retires = ", retires (at or below half its starting BV)" if x["retires"] else ""
-            console.print(
-                f"  {x['side']}: lost {x['destroyed_bv']} of {x['starting_bv']} BV, "
-                f"VP {x['vp']:+d} ({awards}){retires}"
-            )
+            # R-VP-6: a figure not known is shown as "?", never as a plausible 0.
+            lost = "?" if x["destroyed_bv"] is None else x["destroyed_bv"]
+            start = "?" if x["starting_bv"] is None else x["starting_bv"]
+            vp = "not known" if x["vp"] is None else f"{x['vp']:+d}"
+            console.print(f"  {x['side']}: lost {lost} of {start} BV, VP {vp} ({awards}){retires}")
         for c in b["conflicts"]:
             console.print(f"  conflict: {c}", style="yellow")
     for o in report.get("overrides", ()):
@@ -841,9 +872,9 @@ def _print_ending(e: dict[str, Any]) -> None:
         pct = x["percent_of_start"]
         table.add_row(
             x["side"],
-            str(x["battle_vp"]),
+            "?" if x["battle_vp"] is None else str(x["battle_vp"]),
             str(x["strategic_vp"]),
-            str(x["total_vp"]),
+            "?" if x["total_vp"] is None else str(x["total_vp"]),
             f"{x['effective_bv']} / {x['starting_bv'] if x['starting_bv'] is not None else '?'}",
             "?" if pct is None else f"{pct:.1f}%" + (" BELOW" if x["below_attrition_line"] else ""),
             "captured" if x["leader_captured"] else "free",
@@ -857,9 +888,11 @@ def _print_ending(e: dict[str, Any]) -> None:
             console.print(
                 f"{x['side']}: {x['units_without_bv']} unit(s) without a BV, so the end by "
                 "attrition cannot be told: import the force with --bv-table (MegaMek's "
-                "Units.txt)",
+                "Units.txt), or record each unit's BV (mekref battle bv, R-VP-6)",
                 style="yellow",
             )
+    if e["unknown"]:
+        console.print(f"not known: {e['unknown']}", style="yellow", markup=False)
     if e["ended"]:
         console.print(f"the campaign has ended: {e['ended']}", style="bold")
     elif e["reached"]:

@@ -106,5 +106,11 @@ def report_text(report: BattleReport, state: CampaignState) -> str:
         name = known_person.name if known_person else person.person_id
         lines.append(f"  {name}: {person.fate}, {person.hits} hits")
     for side in report.side_outcomes:
-        lines.append(f"  side {side.side_id}: VP {side.vp_delta:+d}")
+        if side.vp_known:
+            lines.append(f"  side {side.side_id}: VP {side.vp_delta:+d}")
+        else:  # R-VP-6: never a plausible "+0"
+            lines.append(
+                f"  side {side.side_id}: VP not known ({len(side.units_without_bv)} unit(s) of "
+                "the battle without a BV; mekref battle bv records it, R-VP-6)"
+            )
     return "\n".join(lines)

@@ -234,6 +234,15 @@ class SideOutcome:
     vp_delta: int
     commander_lost: bool
     retires: bool  # at or below 50% of starting BV (line 413)
+    # Ruling R-VP-6: the battle's units (any side) that have no BV, imported without a BV
+    # table. While any, the shares of BV destroyed (L419-L424) cannot be told: this side's VP
+    # for the battle are unknown, ``vp_delta`` is 0 and ``vp_awards`` empty, and nothing is
+    # added to its battle VP. Left out of the JSON while empty (old logs, the replay hash).
+    units_without_bv: tuple[str, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
+
+    @property
+    def vp_known(self) -> bool:
+        return not self.units_without_bv
 
 
 @dataclass(frozen=True, kw_only=True)

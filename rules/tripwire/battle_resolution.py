@@ -462,14 +462,6 @@ def _sides(
     people: list[PersonOutcome],
     t: TripWireTables,
 ) -> list[SideOutcome]:
-    bv = {u.unit_id: state.battles.bv_override.get(u.unit_id, state.units[u.unit_id].bv)
-          for u in units}  # fmt: skip
-    start: dict[str, int] = {}
-    lost: dict[str, int] = {}
-    for u in units:
-        start[u.side_id] = start.get(u.side_id, 0) + bv[u.unit_id]
-        if u.fate in DESTROYED_FATES:
-            lost[u.side_id] = lost.get(u.side_id, 0) + bv[u.unit_id]
     fallen = {p.person_id for p in people if p.fate in _LOST_PERSON}
     commander_lost = {
         side: any(
@@ -479,21 +471,52 @@ def _sides(
             and state.units[u.unit_id].crew[0] in fallen
             for u in units
         )
-        for side in start
+        for side in sorted({u.side_id for u in units})
     }
+    return _scored(state, units, commander_lost, t)
+
+
+def rescored(
+    state: CampaignState, resolution: BattleResolution, tables: TripWireTables | None = None
+) -> tuple[SideOutcome, ...]:
+    """The sides' outcomes of a resolved battle scored again with the units' BV now (R-VP-6:
+    a BV recorded after the battle). Who lost a commander stays as the battle recorded it."""
+    lost = {x.side_id: x.commander_lost for x in resolution.sides}
+    return tuple(_scored(state, list(resolution.units), lost, tables or load_tables()))
+
+
+def _scored(
+    state: CampaignState,
+    units: list[UnitOutcome],
+    commander_lost: dict[str, bool],
+    t: TripWireTables,
+) -> list[SideOutcome]:
+    # A unit no longer in the campaign has no BV to read: unknown, like one without a BV.
+    bv = {u.unit_id: state.battles.bv_override.get(u.unit_id, state.units[u.unit_id].bv)
+          if u.unit_id in state.units else 0 for u in units}  # fmt: skip
+    start: dict[str, int] = {}
+    lost: dict[str, int] = {}
+    for u in units:
+        start[u.side_id] = start.get(u.side_id, 0) + bv[u.unit_id]
+        if u.fate in DESTROYED_FATES:
+            lost[u.side_id] = lost.get(u.side_id, 0) + bv[u.unit_id]
+    without_bv = tuple(sorted(u for u, v in bv.items() if v <= 0))
     out: list[SideOutcome] = []
     for side in sorted(start):
         enemy_start = sum(v for s, v in start.items() if s != side)
         enemy_lost = sum(v for s, v in lost.items() if s != side)
+        own_commander = commander_lost.get(side, False)
         outcome = BattleOutcome(
             own_starting_bv=start[side],
             own_destroyed_bv=lost.get(side, 0),
             enemy_starting_bv=enemy_start,
             enemy_destroyed_bv=enemy_lost,
             enemy_commander_lost=any(v for s, v in commander_lost.items() if s != side),
-            own_commander_lost=commander_lost[side],
+            own_commander_lost=own_commander,
         )
-        awards = battle_vp(outcome, t)
+        # R-VP-6: a unit without a BV makes every share of this battle unknown (its own side's
+        # and its enemy's): no VP are scored on a partial sum, the units are named instead.
+        awards = () if without_bv else battle_vp(outcome, t)
         out.append(
             SideOutcome(
                 side_id=side,
@@ -501,9 +524,10 @@ def _sides(
                 destroyed_bv=lost.get(side, 0),
                 vp_awards=tuple(f"{a.key}: {a.vp:+d} ({cite(a.source)})" for a in awards),
                 vp_delta=sum(a.vp for a in awards),
-                commander_lost=commander_lost[side],
+                commander_lost=own_commander,
                 retires=start[side] > 0
                 and must_retire(start[side] - lost.get(side, 0), start[side], t),
+                units_without_bv=without_bv,
             )
         )
     return out

@@ -552,6 +552,8 @@ def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
     vp = dict(led.victory_points)
     floor = 0  # "victory points can't be reduced below 0" (line 414)
     for side in res.sides:
+        if not side.vp_known:
+            continue  # R-VP-6: unknown, never counted as 0 (the standings say what is missing)
         vp[side.side_id] = max(floor, vp.get(side.side_id, 0) + side.vp_delta)
     new_led = replace(
         led,

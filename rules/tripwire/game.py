@@ -28,6 +28,7 @@ from mekref.rules.tripwire import (
     spending_people,
     spending_units,
     toe,
+    unit_bv,
 )
 from mekref.rules.tripwire.acting_side import acting_side
 from mekref.rules.tripwire.battle_files import TripWireBattleFiles
@@ -130,6 +131,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         recruit_skills.DECIDERS,
         house_xp.DECIDERS,
         house_acquisition.DECIDERS,
+        unit_bv.DECIDERS,
     ),
     evolvers=_merged(
         campaign.EVOLVERS,
@@ -142,6 +144,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         bombs.EVOLVERS,
         house_xp.EVOLVERS,
         house_acquisition.EVOLVERS,
+        unit_bv.EVOLVERS,
     ),
     setup=(CreateCampaign,),
     started=lambda state: state.created,

@@ -23,7 +23,7 @@ from mekref.rules.tripwire.battle_model import BattleStatus
 from mekref.rules.tripwire.state import CampaignState, Pool
 from mekref.rules.tripwire.turn.secrecy import engagement_for
 from mekref.rules.tripwire.turn.state import IN_ORBIT, Sighting
-from mekref.rules.tripwire.turn.victory import progress
+from mekref.rules.tripwire.turn.victory import progress, unknown_text
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,6 +80,9 @@ class OverviewStanding:
     #: Its units with no BV known: while any, its share of the start cannot be told (R-VP-3).
     units_without_bv: int | None = None
     leader_captured: bool = False
+    #: Its battles whose VP are not known, units of them having no BV (R-VP-6): while any,
+    #: ``battle_vp`` and ``total_vp`` count only the battles known, and are not its VP.
+    battles_vp_unknown: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,6 +103,8 @@ class Overview:
     pools: tuple[Pool, ...]
     standings: tuple[OverviewStanding, ...]
     vp_target: int  # line 414: the VP that end the campaign
+    #: Which end cannot be told and what to record (R-VP-3, R-VP-6); "" when all is known.
+    unknown: str = ""
 
 
 def overview_of(state: CampaignState, side_id: str = "") -> Overview | None:
@@ -171,6 +176,8 @@ def overview_of(state: CampaignState, side_id: str = "") -> Overview | None:
             units_without_bv=x.without_bv if mine(x.side_id) else None,
             # A captured leader ends the campaign (line 412): both sides know it.
             leader_captured=x.leader_captured,
+            # Public like the VP (L414): both sides know a battle's VP are not known.
+            battles_vp_unknown=x.battles_vp_unknown,
         )
         for x in p.sides
     )
@@ -189,4 +196,5 @@ def overview_of(state: CampaignState, side_id: str = "") -> Overview | None:
         pools=tuple(x for _, x in sorted(state.pools.items()) if mine(x.side_id)),
         standings=standings,
         vp_target=p.vp_target,
+        unknown=unknown_text(state, p.vp_target, p.sides, bv_of=side_id) if side_id else p.unknown,
     )

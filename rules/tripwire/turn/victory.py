@@ -72,6 +72,24 @@ def effective_bv(state: CampaignState) -> dict[str, int]:
     return bv
 
 
+def battles_vp_unknown(state: CampaignState) -> dict[str, tuple[str, ...]]:
+    """Each side's resolved battles whose VP are not known, by battle id in battle order
+    (R-VP-6): a unit of the battle had no BV when it was resolved (the resolution names it),
+    or has none now (a battle resolved before the resolution named them)."""
+    unknown: dict[str, list[str]] = {}
+    for b in sorted(state.battles.battles.values(), key=lambda b: b.number):
+        res = b.resolution
+        if res is None:
+            continue
+        named = any(not x.vp_known for x in res.sides)
+        if named or any(
+            u.unit_id in state.units and unit_bv(state, u.unit_id) <= 0 for u in res.units
+        ):
+            for x in res.sides:
+                unknown.setdefault(x.side_id, []).append(b.battle_id)
+    return {side: tuple(ids) for side, ids in sorted(unknown.items())}
+
+
 def strategic_vp(
     state: CampaignState,
     s: StrategicState,
@@ -113,12 +131,20 @@ class SideStanding:
     percent: Fraction | None
     without_bv: int  # units of the side with no BV known: the share cannot be told
     below: bool  # under the line: the campaign ends (line 412)
-    battle_vp: int
+    battle_vp: int  # the battles whose VP are known (all of them when ``vp_known``)
     strategic_vp: int
     leader_captured: bool
+    #: Its battles whose VP are not known, a unit of them having no BV (R-VP-6): while any,
+    #: its battle VP and total are not known and the 10-VP end is not decided (line 414).
+    battles_vp_unknown: tuple[str, ...] = ()
+
+    @property
+    def vp_known(self) -> bool:
+        return not self.battles_vp_unknown
 
     @property
     def total_vp(self) -> int:
+        """The known VP: the whole total only when ``vp_known``."""
         return self.battle_vp + self.strategic_vp
 
 
@@ -129,6 +155,9 @@ class EndProgress:
     sides: tuple[SideStanding, ...]
     reached: str  # why the campaign ends now ("" while no condition is met)
     ended: str  # why it ended, as recorded ("" while it runs)
+    #: Which end cannot be told and what to record to tell it ("" when every figure is
+    #: known): an end is never decided on an unknown (R-VP-3, R-VP-6).
+    unknown: str = ""
 
 
 def _percent(part: int, whole: int) -> Fraction | None:
@@ -147,6 +176,7 @@ def progress(state: CampaignState, s: StrategicState, vp: Mapping[str, int]) -> 
     for unit in state.units.values():
         if unit_bv(state, unit.unit_id) <= 0:
             unknown[unit.side_id] = unknown.get(unit.side_id, 0) + 1
+    vp_unknown = battles_vp_unknown(state)
     sides = []
     for side in sorted({*state.sides, *vp, *battle}):
         start = s.starting_bv.get(side, 0)
@@ -162,6 +192,7 @@ def progress(state: CampaignState, s: StrategicState, vp: Mapping[str, int]) -> 
                 battle_vp=battle.get(side, 0),
                 strategic_vp=vp.get(side, 0),
                 leader_captured=side in s.leader_captured,
+                battles_vp_unknown=vp_unknown.get(side, ()),
             )
         )
     return EndProgress(
@@ -170,12 +201,51 @@ def progress(state: CampaignState, s: StrategicState, vp: Mapping[str, int]) -> 
         sides=tuple(sides),
         reached=_reason(target, line, sides),
         ended=s.ended,
+        unknown=unknown_text(state, target, sides),
     )
+
+
+#: How the referee records a missing BV (R-VP-6): the unit's battles are scored again.
+RECORD_BV = (
+    "record each such unit's BV: mekref battle bv --unit ID --bv N "
+    "[--held-at-start | --joined-later] --referee NAME --reason TEXT"
+)
+
+
+def unknown_text(
+    state: CampaignState, target: int, sides: Iterable[SideStanding], bv_of: str = ""
+) -> str:
+    """What keeps an end from being told, in words, with how to tell it; ``bv_of``: a side's
+    cut, which names only its own units without a BV (an enemy's BV stays hidden, T-V3)."""
+    sides = list(sides)
+    parts: list[str] = []
+    vp = [x for x in sides if not x.vp_known]
+    if vp:
+        numbers = sorted(
+            {state.battles.battles[b].number for x in vp for b in x.battles_vp_unknown}
+        )
+        parts.append(
+            f"the {target}-VP end (L414) cannot be told: the VP of battle(s) "
+            f"{', '.join(f'#{n}' for n in numbers)} are not known, units of them having no BV "
+            f"(L419-L424 score shares of BV destroyed; R-VP-6), so the VP of "
+            f"{', '.join(x.side_id for x in vp)} are not known"
+        )
+    bv = [x for x in sides if x.without_bv and (not bv_of or x.side_id == bv_of)]
+    if bv:
+        parts.append(
+            "the end by attrition (L412) cannot be told for "
+            + ", ".join(f"{x.side_id} ({x.without_bv} unit(s) without a BV)" for x in bv)
+            + " (R-VP-3)"
+        )
+    return "; ".join(parts) + f"; {RECORD_BV}" if parts else ""
 
 
 def _reason(target: int, line: int, sides: list[SideStanding]) -> str:
     # Battle VP (kept by the battle rules) and strategic VP count together (line 415).
-    winners = [x.side_id for x in sides if x.total_vp >= target]
+    # R-VP-6: while a side's VP are not known, neither who reached 10 nor who has the most
+    # can be told: the VP end waits for the BV (the other ends do not read VP).
+    known = all(x.vp_known for x in sides)
+    winners = [x.side_id for x in sides if x.total_vp >= target] if known else []
     if winners:
         best = max(x.total_vp for x in sides)
         top = [x.side_id for x in sides if x.total_vp == best]
