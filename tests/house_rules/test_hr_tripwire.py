@@ -16,10 +16,9 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hr_helpers import LINES, UNITS
+from hr_helpers import GRIFFIN, GRIFFIN_UNIT, LINES, UNITS
 
 from mekref.adapters.megamek.design import SystemKind
-from mekref.adapters.megamek.mtf_reader import parse_mtf
 from mekref.adapters.megamek.unit_file import parse_unit_file
 from mekref.rules.codec import canonical_json, decode, to_jsonable
 from mekref.rules.dice import Dice
@@ -34,28 +33,14 @@ from mekref.rules.tripwire.battle_model import AmmoBinLoad, BattleLedger, Fate, 
 from mekref.rules.tripwire.commands import CreateCampaign, SideSpec
 from mekref.rules.tripwire.events import CampaignCreated
 from mekref.rules.tripwire.game import TRIPWIRE
-from mekref.rules.tripwire.model import TechBase, UnitKind
+from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
-from mekref.rules.tripwire.state import CampaignState, CampaignUnit, Person
+from mekref.rules.tripwire.state import CampaignState, Person
 from mekref.rules.tripwire.turn import rolled_damage as rd
 from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested, TestMorale
 from mekref.rules.tripwire.turn.pre_damage import RollPreBattleDamage, decide, weapons_of
 
-GRIFFIN = parse_mtf((UNITS / "Griffin GRF-1N.mtf").read_text(encoding="utf-8"), "griffin")
-UNIT = CampaignUnit(
-    unit_id="g1",
-    side_id="s",
-    chassis="Griffin",
-    model="GRF-1N",
-    kind=UnitKind.MEK,
-    tonnage=Fraction(55),
-    bv=1,
-    tech_base=TechBase.INNER_SPHERE,
-    company="",
-    lance="",
-    roles=frozenset(),
-    crew=(),
-)
+UNIT = GRIFFIN_UNIT
 
 
 def _fresh() -> UnitDamage:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hr_helpers import LINES
+from hr_helpers import GRIFFIN_UNIT, LINES
 
 from mekref.rules.codec import to_jsonable
 from mekref.rules.dice import Dice
@@ -36,10 +36,8 @@ from mekref.rules.tripwire.house_acquisition import (
     offer_key,
     rearm,
 )
-from mekref.rules.tripwire.model import TechBase, UnitKind
 from mekref.rules.tripwire.state import (
     CampaignState,
-    CampaignUnit,
     HouseOffer,
     Pool,
     PoolKind,
@@ -52,20 +50,7 @@ TRIPWIRE_TEXT = (Path(__file__).parents[1] / "rules" / "data" / "operation_tripw
 SWARM = "IS Ammo LRM-10 Swarm"
 LRM = "IS Ammo LRM-10"
 NOTE = RefereeNote(referee="Ann", reason="no map in this test")
-UNIT = CampaignUnit(
-    unit_id="g1",
-    side_id="s",
-    chassis="Griffin",
-    model="GRF-1N",
-    kind=UnitKind.MEK,
-    tonnage=Fraction(55),
-    bv=1,
-    tech_base=TechBase.INNER_SPHERE,
-    company="",
-    lance="",
-    roles=frozenset(),
-    crew=(),
-)
+UNIT = GRIFFIN_UNIT
 POOLS = {
     k: Pool(pool_id=k, side_id=side, name=k.upper(), kind=PoolKind.LOCATION, balance=1000,
             capacity=None)

@@ -16,13 +16,11 @@ rolls 12 for the check.
 from __future__ import annotations
 
 from dataclasses import replace
-from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hr_helpers import LINES, UNITS
+from hr_helpers import GRIFFIN, GRIFFIN_UNIT, LINES, UNITS
 
-from mekref.adapters.megamek.mtf_reader import parse_mtf
 from mekref.adapters.megamek.unit_file import parse_unit_file
 from mekref.rules.codec import canonical_json
 from mekref.rules.dice import Dice
@@ -31,9 +29,9 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.acting_side import acting_side
 from mekref.rules.tripwire.battle_model import BattleLedger, Fate
 from mekref.rules.tripwire.designs import stored_design
-from mekref.rules.tripwire.model import TechBase, UnitKind
+from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
-from mekref.rules.tripwire.state import CampaignState, CampaignUnit, MaintenanceQuality
+from mekref.rules.tripwire.state import CampaignState, MaintenanceQuality
 from mekref.rules.tripwire.turn import rolled_damage as rd
 from mekref.rules.tripwire.turn.events import UnitDamageRolled
 from mekref.rules.tripwire.turn.house_maintenance import (
@@ -54,24 +52,10 @@ L199 = (
     "(6 hours per unit). If this is not done, roll for location (using front) and roll a "
     "critical hit (2 if a floating grit is rolled). this can be ignored by the Rugged quirk."
 )
-GRIFFIN = parse_mtf((UNITS / "Griffin GRF-1N.mtf").read_text(encoding="utf-8"), "griffin")
 BULLDOG = parse_unit_file(
     (UNITS / "Bulldog Medium Tank.blk").read_bytes(), "Bulldog Medium Tank.blk"
 )
-UNIT = CampaignUnit(
-    unit_id="g1",
-    side_id="s",
-    chassis="Griffin",
-    model="GRF-1N",
-    kind=UnitKind.MEK,
-    tonnage=Fraction(55),
-    bv=1,
-    tech_base=TechBase.INNER_SPHERE,
-    company="",
-    lance="",
-    roles=frozenset(),
-    crew=(),
-)
+UNIT = GRIFFIN_UNIT
 
 
 def _state(
