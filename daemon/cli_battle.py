@@ -187,7 +187,14 @@ def register(sub: Any) -> None:
     fate.set_defaults(handler=guarded(run_fate), command_name="battle fate")
     cli_battle_bv.register(actions)
 
-    check = actions.add_parser("retreat-check", help="may a side call a retreat now?", **kw)
+    check = actions.add_parser(
+        "retreat-check",
+        help="may a side call a retreat now?",
+        description="TripWire lines 340-347, from the battle's files so far (BR-10).\n"
+        "While a unit of the battle has no BV the answer is not known (exit 3):\n"
+        "record it with 'mekref battle bv' (R-VP-6).",
+        **kw,
+    )
     add_db(check)
     check.add_argument("--battle", required=True, metavar="ID")
     check.add_argument("--side", required=True)
