@@ -58,6 +58,7 @@ from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
 from mekref.daemon.terminal import terminal_safe
 from mekref.rules.messages import Event, RefereeNote
 from mekref.rules.refusal import Refusal
+from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire import battle_link
 from mekref.rules.tripwire.battle_input import unpriced_warnings
 from mekref.rules.tripwire.battle_messages import (
@@ -70,7 +71,7 @@ from mekref.rules.tripwire.battle_messages import (
 )
 from mekref.rules.tripwire.battle_model import SAVEGAME_ROOT, Fate
 from mekref.rules.tripwire.battle_resolution import unconfirmed_claims
-from mekref.rules.tripwire.battles import pending_battles, retreat_check
+from mekref.rules.tripwire.battles import RetreatNotKnown, pending_battles, retreat_check
 from mekref.rules.tripwire.game import dice_for
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import house_morale, rolled_damage
@@ -186,12 +187,20 @@ def register(sub: Any) -> None:
     fate.set_defaults(handler=guarded(run_fate), command_name="battle fate")
     cli_battle_bv.register(actions)
 
-    check = actions.add_parser("retreat-check", help="may a side call a retreat now?", **kw)
+    check = actions.add_parser(
+        "retreat-check",
+        help="may a side call a retreat now?",
+        description="TripWire lines 340-347, from the battle's files so far (BR-10).\n"
+        "While a unit of the battle has no BV the answer is not known (exit 3):\n"
+        "record it with 'mekref battle bv' (R-VP-6).",
+        **kw,
+    )
     add_db(check)
     check.add_argument("--battle", required=True, metavar="ID")
     check.add_argument("--side", required=True)
     check.add_argument("--objectives-destroyed", action="store_true")
     check.add_argument("--ammo-dry", action="store_true", help="all non-MG ammo is spent")
+    check.add_argument("--json", action="store_true", help="the answer as JSON")
     check.set_defaults(handler=guarded(run_retreat_check), command_name="battle retreat-check")
 
     pre = actions.add_parser(
@@ -547,8 +556,17 @@ def run_retreat_check(args: argparse.Namespace) -> int:
             defended_objectives_destroyed=args.objectives_destroyed,
             ammo_weapons_dry=args.ammo_dry,
         )
+    except RetreatNotKnown as exc:
+        # R-VP-6: never a "no" read from a partial BV sum; exits as a refusal (nothing decided).
+        if args.json:
+            print_json(_retreat_json(args, None, units_without_bv=exc.units_without_bv))
+            return EXIT_REFUSED
+        raise CliError(f"whether {args.side} may call a retreat is {exc}", EXIT_REFUSED) from exc
     except Refusal as exc:
         raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
+    if args.json:
+        print_json(_retreat_json(args, met))
+        return EXIT_OK
     console = out_console()
     if not met:
         console.print(f"{args.side} may not call a retreat: no condition of line 340 is met")
@@ -557,6 +575,24 @@ def run_retreat_check(args: argparse.Namespace) -> int:
     for ref in met:
         console.print(f"  - line {ref.line}: {ref.source}")
     return EXIT_OK
+
+
+def _retreat_json(
+    args: argparse.Namespace,
+    met: Sequence[SourceRef] | None,
+    units_without_bv: Sequence[str] = (),
+) -> dict[str, Any]:
+    """``may_retreat`` null: not known (R-VP-6), with the units whose BV is to be recorded."""
+    return {
+        "battle_id": args.battle,
+        "side": args.side,
+        "may_retreat": None if met is None else bool(met),
+        "conditions": [{"line": r.line, "source": r.source} for r in met or ()],
+        "units_without_bv": list(units_without_bv),
+        "not_known": None
+        if met is not None
+        else "a unit of the battle has no BV: record each with 'mekref battle bv' (R-VP-6)",
+    }
 
 
 def run_pending(args: argparse.Namespace) -> int:

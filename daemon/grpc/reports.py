@@ -72,9 +72,23 @@ def battle_report(state: CampaignState, battle_id: str, side_id: str | None) -> 
         people=tuple(
             p for p in resolution.people if side_id is None or side_id in (p.side_id, p.captured_by)
         ),
-        side_outcomes=tuple(s for s in resolution.sides if side_id is None or s.side_id == side_id),
+        side_outcomes=tuple(
+            _retires_told(s, resolution.units)
+            for s in resolution.sides
+            if side_id is None or s.side_id == side_id
+        ),
         conflicts=resolution.conflicts if side_id is None else (),
     )
+
+
+def _retires_told(side: SideOutcome, units: tuple[UnitOutcome, ...]) -> SideOutcome:
+    """R-VP-6: whether the side retires (L413, half its starting BV) is null while one of its
+    own units has no BV, as ``mekref report`` shows it; a log written before the resolution
+    said so holds a bool read from the partial sum, which is not sent."""
+    own = {u.unit_id for u in units if u.side_id == side.side_id}
+    if own.intersection(side.units_without_bv):
+        return replace(side, retires=None)
+    return side
 
 
 def report_json(report: BattleReport, referee: bool) -> dict[str, Any]:

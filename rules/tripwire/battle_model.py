@@ -233,7 +233,9 @@ class SideOutcome:
     vp_awards: tuple[str, ...]  # "key: +n (line N)"
     vp_delta: int
     commander_lost: bool
-    retires: bool  # at or below 50% of starting BV (line 413)
+    # None when one of the side's own units has no BV (R-VP-6). Logs written before R-VP-6
+    # hold a bool read from the partial sum; reports read it again (``retires_known``).
+    retires: bool | None  # at or below 50% of starting BV (line 413); None: not known
     # Ruling R-VP-6: the battle's units (any side) that have no BV, imported without a BV
     # table. While any, the shares of BV destroyed (L419-L424) cannot be told: this side's VP
     # for the battle are unknown, ``vp_delta`` is 0 and ``vp_awards`` empty, and nothing is

@@ -525,7 +525,11 @@ def _scored(
                 vp_awards=tuple(f"{a.key}: {a.vp:+d} ({cite(a.source)})" for a in awards),
                 vp_delta=sum(a.vp for a in awards),
                 commander_lost=own_commander,
-                retires=start[side] > 0
+                # R-VP-6: "reaches 50% of its starting BV" (L413) cannot be told while one of
+                # the side's own units has no BV: not known (None), never a partial-sum answer.
+                retires=None
+                if any(u.side_id == side and bv[u.unit_id] <= 0 for u in units)
+                else start[side] > 0
                 and must_retire(start[side] - lost.get(side, 0), start[side], t),
                 units_without_bv=without_bv,
             )

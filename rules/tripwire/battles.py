@@ -46,6 +46,7 @@ from mekref.rules.tripwire.campaign import Decider, Evolver, side_of
 from mekref.rules.tripwire.model import UnitRole
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
+from mekref.rules.tripwire.table_loader import load_tables
 from mekref.rules.tripwire.toe import SALVAGE_COMPANY
 from mekref.rules.tripwire.victory import RetreatSituation, retreat_conditions
 
@@ -128,6 +129,31 @@ def _all_reported(state: CampaignState, battle: Battle) -> bool:
     return not pending(state, battle).sides_missing
 
 
+class RetreatNotKnown(Refusal):
+    """Ruling R-VP-6 (with R-RETREAT-1): the conditions on BV (lines 341-343) cannot be told
+    while a unit of the battle has no BV, and no condition without BV is met.
+
+    Deciding on the partial sum would read such a unit as 0 BV: a side would look outnumbered,
+    or an enemy look untouched, when it is not. The units are named so the referee can record
+    their BV (``mekref battle bv``) and ask again.
+    """
+
+    def __init__(self, units_without_bv: tuple[str, ...], source: SourceRef) -> None:
+        super().__init__(
+            "bv_not_known",
+            "not known: the retreat conditions on BV (lines 341-343) cannot be told while "
+            f"{len(units_without_bv)} unit(s) of the battle have no BV "
+            f"({', '.join(units_without_bv)}); record each one's BV with 'mekref battle bv "
+            "--unit ID --bv N --referee NAME --reason TEXT' (R-VP-6), then ask again",
+            source,
+        )
+        self.units_without_bv = units_without_bv
+        self.rule = source
+
+    def __str__(self) -> str:  # "not known: ..." reads as the answer, not as a refusal code
+        return f"{self.message} (rule, line {self.rule.line}: {self.rule.source})"
+
+
 def retreat_check(
     state: CampaignState,
     battle_id: str,
@@ -141,7 +167,10 @@ def retreat_check(
 
     A question, not a command: nothing is recorded. Ruling BR-10: "damage (on BV)" counts the
     BV of units destroyed in the game or captured so far; the force commander is "killed" when
-    the files show the commander's pilot dead.
+    the files show the commander's pilot dead. Ruling R-VP-6: while a unit of the battle (any
+    side: both sides' BV enter the comparisons) has no BV, only the conditions without BV
+    (lines 344-346) are told; when none of them is met the answer is not known
+    (:class:`RetreatNotKnown`), never a "no" read from the partial sum.
     """
     battle = _battle(state, battle_id)
     side_of(state, side_id)
@@ -161,7 +190,7 @@ def retreat_check(
         )
         for p in resolution.people
     )
-    return retreat_conditions(
+    met = retreat_conditions(
         RetreatSituation(
             own_bv=own.starting_bv - own.destroyed_bv,
             enemy_bv=enemy_start - enemy_lost,
@@ -174,6 +203,14 @@ def retreat_check(
             ammo_weapons_dry=ammo_weapons_dry,
         )
     )
+    if not own.units_without_bv:
+        return met
+    conditions = load_tables().retreat.conditions
+    on_bv = {conditions[k].ref for k in ("outnumbered", "enemy_damaged", "own_damaged")}
+    certain = tuple(ref for ref in met if ref not in on_bv)
+    if certain:  # a condition without BV is met: the retreat may be called whatever the BV
+        return certain
+    raise RetreatNotKnown(own.units_without_bv, conditions["outnumbered"].ref)
 
 
 # --- deciders ---------------------------------------------------------------------------------

@@ -29,6 +29,8 @@ from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_messages import BattleResolved
 from mekref.rules.tripwire.battle_model import RecordSection, ReportedKill, SideOutcome
+from mekref.rules.tripwire.battles import RetreatNotKnown, retreat_check
+from mekref.rules.tripwire.game import dice_for
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.state import StrategicState
 from mekref.rules.tripwire.turn.victory import battles_vp_unknown, progress
@@ -171,3 +173,61 @@ def test_a_battle_resolved_before_units_were_named_is_unknown_from_the_bv_now() 
     state = replace(state, units={**state.units, "b2": replace(state.units["b2"], bv=0)})
     assert battles_vp_unknown(state) == {"blue": (BATTLE,), "red": (BATTLE,)}
     assert progress(state, NO_MAP, {"red": 10}).reached == ""
+
+
+def test_whether_a_side_retires_is_not_known_while_one_of_its_units_has_no_bv() -> None:
+    # L413: "When a force reaches 50% of its starting BV, it retires from the field". Red loses
+    # r1 (1000 BV) and keeps r2 of no BV: on the partial sum Red lost 1000 of 1000 and would
+    # "retire"; with r2's BV unknown it is not known (None). Blue's own units all have a BV.
+    state = campaign((fu("r1", bv=1000), fu("r2", bv=0)), (fu("b1", bv=1000),))
+    events, state = run(
+        state,
+        submit(file("a", seen("r1", RecordSection.SALVAGE, hits=6),
+                    seen("r2", RecordSection.SURVIVORS), seen("b1", RecordSection.SURVIVORS))),
+        close(BATTLE, "blue"),
+    )  # fmt: skip
+    sides = _sides(events)
+    assert sides["red"].retires is None
+    assert sides["blue"].retires is False
+    # R-VP-6: once r2's BV is recorded the battle is scored again and the answer is told.
+    events, state = run(state, RecordUnitBv(unit_id="r2", bv=3000, note=NOTE, actor="Ann"))
+    (recorded,) = [e for e in events if isinstance(e, UnitBvRecorded)]
+    assert {x.side_id: x.retires for x in recorded.battles[0].sides} == {
+        "red": False,  # 3000 of 4000 left
+        "blue": False,
+    }
+
+
+def test_the_retreat_check_is_not_known_while_a_unit_of_the_battle_has_no_bv() -> None:
+    # L340-L341: "A retreat may only be called if: - The enemy outnumbers the attacker
+    # (attacker is 150% of defenders BV)" (R-RETREAT-1). r2 has no BV: on the partial sum Red
+    # is 1000 against Blue's 1000 and Blue "may not" retreat; r2 may be 1000 BV, and Red at
+    # 2000 outnumbers Blue. The check is not decided: it names r2 and the command.
+    state = campaign((fu("r1", bv=1000), fu("r2", bv=0)), (fu("b1", bv=1000),))
+    _, state = run(
+        state,
+        submit(file("a", seen("r1", RecordSection.SURVIVORS), seen("r2", RecordSection.SURVIVORS),
+                    seen("b1", RecordSection.SURVIVORS))),
+    )  # fmt: skip
+    with pytest.raises(RetreatNotKnown) as refused:
+        retreat_check(state, BATTLE, "blue", dice_for(state))
+    assert refused.value.units_without_bv == ("r2",)
+    assert refused.value.code == "bv_not_known"
+    assert "mekref battle bv --unit ID --bv N" in refused.value.message
+    assert refused.value.source is not None and refused.value.source.line == 341
+    _, state = run(state, RecordUnitBv(unit_id="r2", bv=1000, note=NOTE, actor="Ann"))
+    assert [r.line for r in retreat_check(state, BATTLE, "blue", dice_for(state))] == [341]
+    assert retreat_check(state, BATTLE, "red", dice_for(state)) == ()
+
+
+def test_a_retreat_condition_without_bv_is_told_even_when_a_bv_is_missing() -> None:
+    # L344: "- The players force commander has been killed": no BV enters it, so a side whose
+    # commander is dead may call a retreat whatever the missing BV; only that line is named
+    # (the conditions on BV, L341-L343, stay untold).
+    state = campaign((fu("r1", bv=1000, commander=True), fu("r2", bv=0)), (fu("b1", bv=1000),))
+    _, state = run(
+        state,
+        submit(file("a", seen("r1", RecordSection.SALVAGE, hits=6),
+                    seen("r2", RecordSection.SURVIVORS), seen("b1", RecordSection.SURVIVORS))),
+    )  # fmt: skip
+    assert [r.line for r in retreat_check(state, BATTLE, "red", dice_for(state))] == [344]

@@ -42,7 +42,24 @@ def test_a_battle_of_units_without_a_bv_has_vp_not_known_until_their_bv_is_recor
     }
     assert "the 10-VP end (L414) cannot be told" in ending["unknown"]
     assert "mekref battle bv" in ending["unknown"]
-    _record_every_bv(str(tmp_path / "ginestra.db"))
+    # L413 "When a force reaches 50% of its starting BV, it retires": not told on a partial sum.
+    assert [x["retires"] for x in battle["sides"]] == [None, None]
+    db = str(tmp_path / "ginestra.db")
+    # L341 "The enemy outnumbers the attacker (attacker is 150% of defenders BV)" (R-RETREAT-1)
+    # and the damage on BV (L342-L343): not decided on the partial sum either; exit 3.
+    check = ("battle", "retreat-check", "--db", db, "--battle", battle["id"], "--side", "rebel")
+    unknown = mekref(*check, "--json")
+    assert unknown.returncode == 3, unknown.stderr
+    answer = json.loads(unknown.stdout)
+    assert answer["may_retreat"] is None
+    assert answer["units_without_bv"] == battle["units_without_bv"]
+    said = mekref(*check)
+    assert said.returncode == 3 and "whether rebel may call a retreat is not known" in said.stderr
+    assert "mekref battle bv --unit ID --bv N" in " ".join(said.stderr.split())
+    _record_every_bv(db)
+    known = mekref(*check, "--json")
+    assert known.returncode == 0, known.stderr
+    assert json.loads(known.stdout)["may_retreat"] is True  # the Jenner lost: 25% of its BV
 
 
 def _record_every_bv(db: str) -> None:
