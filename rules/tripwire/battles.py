@@ -10,6 +10,7 @@ The deciders and evolvers here are table entries of the TripWire rule set
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from mekref.rules.dice import Dice
@@ -39,6 +40,7 @@ from mekref.rules.tripwire.battle_model import (
     Fate,
     PersonFate,
     RecordSection,
+    SideOutcome,
     file_views,
 )
 from mekref.rules.tripwire.battle_resolution import resolve
@@ -557,6 +559,17 @@ def _evolve_control(state: CampaignState, e: BattleControlSet) -> CampaignState:
     return _with_battle(state, replace(battle, control_side=e.side_id, control_note=e.note))
 
 
+def with_battle_vp(vp: Mapping[str, int], sides: Iterable[SideOutcome]) -> dict[str, int]:
+    """``vp`` with one battle's VP added side by side: "victory points can't be reduced below
+    0" (line 414); a battle's VP not known add nothing (R-VP-6: never counted as 0, the
+    standings say what is missing)."""
+    out = dict(vp)
+    for side in sides:
+        if side.vp_known:
+            out[side.side_id] = max(0, out.get(side.side_id, 0) + side.vp_delta)
+    return out
+
+
 def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
     res = e.resolution
     battle = state.battles.battles[e.battle_id]
@@ -586,12 +599,7 @@ def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
             kills[p.person_id] = kills.get(p.person_id, 0) + p.kills
         if p.may_train:
             may_train[p.person_id] = battle.number
-    vp = dict(led.victory_points)
-    floor = 0  # "victory points can't be reduced below 0" (line 414)
-    for side in res.sides:
-        if not side.vp_known:
-            continue  # R-VP-6: unknown, never counted as 0 (the standings say what is missing)
-        vp[side.side_id] = max(floor, vp.get(side.side_id, 0) + side.vp_delta)
+    vp = with_battle_vp(led.victory_points, res.sides)
     new_led = replace(
         led,
         battles={

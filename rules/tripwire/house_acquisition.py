@@ -25,7 +25,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tables import load_toml, str_field, str_list_field
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, UnitDamage
 from mekref.rules.tripwire.campaign import Decider, Evolver, pool_of
-from mekref.rules.tripwire.repair import ammo_tier, cost_sp, normalised_ammo_name
+from mekref.rules.tripwire.repair import cost_sp, normalised_ammo_name, rearm_per_ton
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, HouseOffer
 from mekref.rules.tripwire.table_loader import load_tables
@@ -143,8 +143,7 @@ def _decide_acquire(state: CampaignState, cmd: AcquireItem, dice: Dice, _: TripW
         raise Refusal("no_ammo_level", f"give the ammunition's level, 1, 2 or 3 ({L183})")
     if cmd.logistics is not None and not 0 <= cmd.logistics <= 12:
         raise Refusal("bad_logistics", "a Logistics skill is 0 to 12")
-    t = load_tables()
-    factor = t.cost(f"rearm.{ammo_tier(item, t).value}").factor
+    factor = rearm_per_ton(item)
     if factor.denominator != 1:
         raise Refusal("unpriced", f"{item}: the re-arm price {factor} is not whole")
     acquisition, rolls, dice = acquire(
@@ -222,8 +221,7 @@ def rearm(
     lost: set[str] = set()
     for use in damage.ammo_used:
         if is_basic(use.ammo_type):
-            tier = use.tier or ammo_tier(use.ammo_type, t)
-            exact += use.tons * t.cost(f"rearm.{tier.value}").factor
+            exact += use.tons * rearm_per_ton(use.ammo_type, use.tier, t)
             continue
         item = use.ammo_type
         offer = state.house_offers.get(offer_key(unit.side_id, item))

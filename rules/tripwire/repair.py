@@ -226,15 +226,23 @@ def _armor_key(kind: UnitKind) -> str | None:
     return None
 
 
+def rearm_per_ton(
+    ammo_type: str, tier: AmmoTier | None = None, tables: TripWireTables | None = None
+) -> Fraction:
+    """The price of one ton of ``ammo_type`` (L85-87) by its tier (``tier`` when the battle
+    recorded one); no tech base multiplier (the re-arm rows carry no '#')."""
+    t = tables or load_tables()
+    return t.cost(f"rearm.{(tier or ammo_tier(ammo_type, t)).value}").factor
+
+
 def rearm_sp(subject: RepairSubject, tables: TripWireTables | None = None) -> int:
-    """Per ton by tier; no tech base multiplier (the re-arm rows carry no '#')."""
+    """Per ton by tier, the whole bill rounded up once."""
     t = tables or load_tables()
     exact = Fraction(0)
     for use in subject.ammo_used:
         if use.tons < 0:
             raise ValueError("ammunition tons used cannot be negative")
-        tier = use.tier or ammo_tier(use.ammo_type, t)
-        exact += use.tons * t.cost(f"rearm.{tier.value}").factor
+        exact += use.tons * rearm_per_ton(use.ammo_type, use.tier, t)
     return cost_sp(exact)
 
 

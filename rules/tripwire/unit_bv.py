@@ -18,6 +18,7 @@ from mekref.rules.messages import Command, Event, RefereeNote, command_type, eve
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import BattleStatus, Fate, SideOutcome
 from mekref.rules.tripwire.battle_resolution import rescored
+from mekref.rules.tripwire.battles import with_battle_vp
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
@@ -123,9 +124,7 @@ def _evolve(state: CampaignState, e: UnitBvRecorded) -> CampaignState:
     vp: dict[str, int] = {}
     resolved = [b.resolution for b in battles.values() if b.resolution is not None]
     for res in sorted(resolved, key=lambda r: r.track):
-        for side in res.sides:
-            if side.vp_known:
-                vp[side.side_id] = max(0, vp.get(side.side_id, 0) + side.vp_delta)
+        vp = with_battle_vp(vp, res.sides)
     state = replace(state, battles=replace(led, battles=battles, victory_points=vp))
     s = state.strategic
     if s is not None and e.starting_side:

@@ -22,26 +22,30 @@ from mekref.rules.tripwire.turn.events import (
 from mekref.rules.tripwire.turn.state import Formation
 
 
-def _design(d: Day, unit_id: str, why: str, bombing: bool = False) -> UnitDesign | None:
-    """The unit's stored design when rolled damage can be placed on it; else a note for the
-    referee naming the unit and why (T-DM5: never dropped silently)."""
+def _placeable(
+    d: Day, unit_id: str, why: str, bombing: bool = False
+) -> tuple[UnitDesign | None, str]:
+    """The unit's stored design when rolled damage can be placed on it, else None and a line for
+    the referee naming the unit, ``why`` (what was rolled) and the reason (T-DM5: never dropped
+    silently)."""
     unit = d.state.units[unit_id]
     design = design_of(d.state, unit_id)
     name = f"{unit.chassis} {unit.model}".strip()
     if design is None:
-        d.note(
-            unit.side_id,
-            f"{unit_id} ({name}): {why} not applied: the campaign keeps no design for it "
-            "(record one with 'mekref force designs'); the referee applies it",
-        )
-        return None
-    if not rd.supported(design, bombing):
-        d.note(
-            unit.side_id,
-            f"{unit_id} ({name}): {why} not applied: no table places it on this unit kind "
-            f"({design.kind.value.replace('_', ' ')}, ruling T-DM5); the referee applies it",
-        )
-        return None
+        reason = "the campaign keeps no design for it (record one with 'mekref force designs')"
+    elif not rd.supported(design, bombing):
+        kind = design.kind.value.replace("_", " ")
+        reason = f"no table places it on this unit kind ({kind}, ruling T-DM5)"
+    else:
+        return design, ""
+    return None, f"{unit_id} ({name}): {why} not applied: {reason}; the referee applies it"
+
+
+def _design(d: Day, unit_id: str, why: str, bombing: bool = False) -> UnitDesign | None:
+    """:func:`_placeable`, its line (if any) noted for the unit's side."""
+    design, line = _placeable(d, unit_id, why, bombing)
+    if design is None:
+        d.note(d.state.units[unit_id].side_id, line)
     return design
 
 
@@ -165,22 +169,12 @@ def maintenance_check(
     """The house rules' maintenance check damage (their line 94) on one unit, from its front
     location roll (HOUSE-42); ``words`` (the check in words) heads the event's notes. Returns
     why it was not laid on the condition ("" when it was): the referee applies it then."""
-    unit = d.state.units[unit_id]
-    design = design_of(d.state, unit_id)
-    name = f"{unit.chassis} {unit.model}".strip()
+    design, why_not = _placeable(d, unit_id, "the maintenance check's damage", bombing=True)
     if design is None:
-        return (
-            f"{unit_id} ({name}): the campaign keeps no design for it (record one with "
-            "'mekref force designs'); the referee applies the damage"
-        )
-    if not rd.supported(design, bombing=True):
-        return (
-            f"{unit_id} ({name}): no table places damage on this unit kind "
-            f"({design.kind.value.replace('_', ' ')}, ruling T-DM5); the referee applies it"
-        )
+        return why_not
     damage, fate = _now(d, unit_id, design)
     applied, rolls, d.dice = rd.maintenance_check(
-        unit,
+        d.state.units[unit_id],
         design,
         damage,
         fate,
