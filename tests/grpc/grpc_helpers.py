@@ -38,6 +38,7 @@ from mekref.rules.tripwire.model import (
 from mekref.rules.tripwire.state import PoolKind
 from mekref.v1 import (
     battle_pb2_grpc,
+    campaign_pb2,
     campaign_pb2_grpc,
     diagnostics_pb2_grpc,
     event_pb2_grpc,
@@ -247,3 +248,21 @@ def iterate(stream: Iterator[Any], count: int) -> list[Any]:
         if len(out) == count:
             break
     return out
+
+
+def house_rules_campaign(ref: Stubs, name: str) -> str:
+    """A new TripWire campaign with the house rules (Kurita against Steiner), made by the
+    referee's client ``ref``; its id."""
+    made = ref.campaigns.CreateCampaign(
+        campaign_pb2.CreateCampaignRequest(
+            name=name,
+            ruleset="tripwire",
+            sides=[
+                campaign_pb2.SideSpec(side_id="kurita", name="Kurita"),
+                campaign_pb2.SideSpec(side_id="steiner", name="Steiner"),
+            ],
+            house_rules=True,
+        ),
+        metadata=ref.md,
+    )
+    return str(made.campaign.campaign_id)

@@ -9,10 +9,10 @@ import json
 
 import grpc
 import pytest
-from grpc_helpers import Running, reason_of
+from grpc_helpers import Running, house_rules_campaign, reason_of
 
 from mekref.daemon.grpc.tokens import Role
-from mekref.v1 import campaign_pb2, rules_pb2
+from mekref.v1 import rules_pb2
 
 
 def _acquire(side: str) -> str:
@@ -31,18 +31,7 @@ def _acquire(side: str) -> str:
 
 def test_a_side_searches_for_its_own_side_only(api: Running) -> None:
     ref = api.as_referee()
-    cid = ref.campaigns.CreateCampaign(
-        campaign_pb2.CreateCampaignRequest(
-            name="acquisition",
-            ruleset="tripwire",
-            sides=[
-                campaign_pb2.SideSpec(side_id="kurita", name="Kurita"),
-                campaign_pb2.SideSpec(side_id="steiner", name="Steiner"),
-            ],
-            house_rules=True,
-        ),
-        metadata=ref.md,
-    ).campaign.campaign_id
+    cid = house_rules_campaign(ref, "acquisition")
     pool = {"type": "OpenPool", "pool_id": "steiner-union", "side_id": "steiner",
             "name": "Union", "kind": "dropship", "dropship_class": "Union"}  # fmt: skip
     ref.rules.ExecuteCommand(

@@ -11,13 +11,13 @@ import json
 
 import grpc
 import pytest
-from grpc_helpers import Running, Stubs, force, reason_of
+from grpc_helpers import Running, Stubs, force, house_rules_campaign, reason_of
 
 from mekref.daemon.grpc.tokens import Role
 from mekref.rules.codec import to_jsonable
 from mekref.rules.messages import RefereeNote
 from mekref.rules.tripwire.commands import ImportForce
-from mekref.v1 import campaign_pb2, rules_pb2
+from mekref.v1 import rules_pb2
 
 
 def _execute(who: Stubs, cid: str, payload: dict[str, object]) -> rules_pb2.ExecuteCommandResponse:
@@ -34,18 +34,7 @@ def _code(who: Stubs, cid: str, payload: dict[str, object]) -> tuple[grpc.Status
 
 def test_a_side_spends_its_own_peoples_xp_and_the_prices_are_the_referees(api: Running) -> None:
     ref = api.as_referee()
-    cid = ref.campaigns.CreateCampaign(
-        campaign_pb2.CreateCampaignRequest(
-            name="house xp",
-            ruleset="tripwire",
-            sides=[
-                campaign_pb2.SideSpec(side_id="kurita", name="Kurita"),
-                campaign_pb2.SideSpec(side_id="steiner", name="Steiner"),
-            ],
-            house_rules=True,
-        ),
-        metadata=ref.md,
-    ).campaign.campaign_id
+    cid = house_rules_campaign(ref, "house xp")
     forces = force("steiner")
     (unit,) = forces.companies[0].lances[0].units
     (pilot,) = unit.crew

@@ -32,6 +32,15 @@ def step(title: str, *argv: str) -> None:
         raise SystemExit(f"demo: 'mekref {' '.join(argv)}' exited with {code}")
 
 
+def forces_and_map(db: str) -> None:
+    """Both sample forces imported from their unit lists, then the strategic map at Day Zero."""
+    for side in ("loyalist", "rebel"):
+        step(f"The {side} force from its unit list", "force", "import", "--db", db,
+             "--side", side, str(FOLDER / f"{side}.mul"), "--units-dir", str(UNITS),
+             "--unchecked", "--referee", "Demo", "--reason", "militia and a lance")  # fmt: skip
+    step("The strategic map: Day Zero", "turn", "setup", "--db", db)
+
+
 def battle_records(out: Path, engagement: str) -> tuple[Path, Path]:
     """What MegaMek would write back after the assault: the rebels' Jenner is wrecked and left
     on the field, the Griffin is scarred, the loyalists hold the field. Built from the exported
@@ -81,11 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     step("A campaign with the two Ginestra factions", "campaign", "new", "--db", db,
          "--name", "Ginestra", "--seed", "3065",
          "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
-    for side in ("loyalist", "rebel"):
-        step(f"The {side} force from its unit list", "force", "import", "--db", db,
-             "--side", side, str(FOLDER / f"{side}.mul"), "--units-dir", str(UNITS),
-             "--unchecked", "--referee", "Demo", "--reason", "militia and a lance")  # fmt: skip
-    step("The strategic map: Day Zero", "turn", "setup", "--db", db)
+    forces_and_map(db)
     step("What the loyalists see before", "map", "render", "--db", db, "--side", "loyalist",
          "-o", str(out / "before-loyalist.png"))  # fmt: skip
     step("Rebel orders for day 1 (secret)", "orders", "submit", "--db", db, "--side", "rebel",

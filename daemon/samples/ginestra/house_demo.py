@@ -19,8 +19,7 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 from mekref.daemon.cli import main as cli
-from mekref.daemon.samples.ginestra import FOLDER
-from mekref.daemon.samples.ginestra.demo import UNITS, battle_records, step
+from mekref.daemon.samples.ginestra.demo import UNITS, battle_records, forces_and_map, step
 
 #: This demo group's experience prices: the house rules print none (ruling HOUSE-24).
 PRICES = "# the demo group's own prices (the text prints none)\n[gunnery]\n3 = 1\n2 = 5\n"
@@ -50,11 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     step("A Ginestra campaign with the house rules as its options", "campaign", "new",
          "--db", db, "--name", "Ginestra (house rules)", "--seed", "2",
          "--side", "loyalist:Loyalists", "--side", "rebel:Rebels", "--house-rules")  # fmt: skip
-    for side in ("loyalist", "rebel"):
-        step(f"The {side} force from its unit list", "force", "import", "--db", db,
-             "--side", side, str(FOLDER / f"{side}.mul"), "--units-dir", str(UNITS),
-             "--unchecked", "--referee", "Demo", "--reason", "militia and a lance")  # fmt: skip
-    step("The strategic map: Day Zero", "turn", "setup", "--db", db)
+    forces_and_map(db)
     griffin, pilot = griffin_and_pilot(db)
     step("Rebel orders for day 1", "orders", "submit", "--db", db, "--side", "rebel",
          "--day", "1", "--order", "bravo:orbital_insertion::1105")  # fmt: skip
