@@ -5,7 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 # Every source or data file that the editable install links; adding one re-links (strict mode
 # links files one by one, so a new module is invisible until then).
-SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.jsonl' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' \) -not -path 'proto/gen/*' 2>/dev/null)
+# Files whose names hold a space (MegaMek's unit designs) cannot be make prerequisites; their
+# folder's __init__.py is, so a new sample folder still triggers the install.
+SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.jsonl' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' -o -name 'Units.txt' \) -not -name '* *' -not -path 'proto/gen/*' 2>/dev/null)
 
 .PHONY: help install demo test lint fmt bench clean proto proto-schema
 help:

@@ -96,7 +96,7 @@ setup(
     package_data={
         "": [
             *("*.toml", "*.json", "*.jsonl", "*.mul", "*.mtf", "*.blk", "*.bfs"),
-            *("*.pyi", "py.typed"),
+            *("*.pyi", "py.typed", "Units.txt"),
         ],
     },
     include_package_data=True,

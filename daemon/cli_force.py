@@ -60,6 +60,7 @@ from mekref.rules.tripwire.force_from_design import anti_mech_capable, design_ro
 from mekref.rules.tripwire.megamek_crew import imported_crew
 from mekref.rules.tripwire.model import (
     Company,
+    CompanyRole,
     CrewSkills,
     ForceDescription,
     ForceUnit,
@@ -81,6 +82,8 @@ examples:
   mekref force commanders --db c.db                 levels, Skill Bonus and edge (L26-34)
   mekref force import --db c.db --side red red.mul --bv-table Units.txt
   mekref force import --db c.db --side red red.mul --unchecked --referee Ann --reason "demo game"
+  mekref force import --db c.db --side loyalist loyalist.mul --bv-table Units.txt \\
+      --militia "Loyalist Militia"           the list's company that is its L162 militia
   mekref force import --db c.db --side blue "Fox's Teeth.cpnx" --units-dir ~/megamek/data/mekfiles
 """
 
@@ -199,7 +202,7 @@ def build_units(
         if bv_table is not None:
             found = bv_table.bv_for_unit(e.chassis, e.model, design.mul_id if design else None)
             if found.bv is None:
-                notes.append(f"no BV: {found.reason}")
+                notes.append(found.reason)  # "no BV: ..." says why
             else:
                 bv = found.bv
         else:
@@ -270,13 +273,25 @@ def build_units(
     return final
 
 
-def force_of(units: list[ImportedUnit]) -> ForceDescription:
+def force_of(units: list[ImportedUnit], militia: str | None = None) -> ForceDescription:
+    """The TO&E of the imported units; ``militia`` names the company that is the side's L162
+    planetary militia (checked against that line, ruling R-FORCE-10)."""
     companies: dict[str, dict[str, list[ForceUnit]]] = {}
     for item in units:
         companies.setdefault(item.company, {}).setdefault(item.lance, []).append(item.unit)
+    if militia is not None and militia not in companies:
+        raise CliError(
+            f"--militia {militia!r}: the list has no such company (it has "
+            f"{', '.join(repr(c) for c in companies)}); name the company of the militia as "
+            "its <Force> string does"
+        )
     built = []
     for name, lances in companies.items():
-        role = company_role(u.kind for ls in lances.values() for u in ls)
+        role = (
+            CompanyRole.MILITIA
+            if name == militia
+            else company_role(u.kind for ls in lances.values() for u in ls)
+        )
         built.append(
             Company(
                 name=name,
@@ -314,6 +329,12 @@ def register(sub: Any) -> None:
         "--unchecked",
         action="store_true",
         help="import despite construction violations (needs --referee and --reason)",
+    )
+    imp.add_argument(
+        "--militia",
+        metavar="COMPANY",
+        help="the company of the list that is the side's L162 planetary militia (2 Manticores, "
+        "2 Maxims, 2 rifle platoons), checked against that line instead of L9-L23",
     )
     imp.add_argument("--check-only", action="store_true", help="print the report, import nothing")
     add_referee(imp)
@@ -438,7 +459,7 @@ def run_import(args: argparse.Namespace) -> int:
         cid = campaign_id_of(app.store, args.campaign)
         state = runner.load(cid).state
         units = build_units(mul, state, design_for, table, args.side)
-        force = force_of(units)
+        force = force_of(units, args.militia)
         report = tripwire_rules().check_force(force)
         console = out_console()
         _print_units(console, units)

@@ -30,6 +30,8 @@ def check_force(force: ForceDescription, tables: TripWireTables | None = None) -
     for company in force.companies:
         if company.role is CompanyRole.MEK_COMPANY:
             found.extend(_mek_company(company, t))
+        elif company.role is CompanyRole.MILITIA:
+            found.extend(_militia(company, t))
         else:
             found.extend(_support_company(company, t))
         found.extend(_common(company, t))
@@ -333,6 +335,62 @@ def _support_company(company: Company, t: TripWireTables) -> Iterable[Violation]
                 )
     yield from _commander_level(company, levels, levels.texts("commander_levels"), t)
     yield from _leaders(company, t)
+
+
+#: The rows of the L162 militia, in the order the line names them.
+_MILITIA_ROWS = ("militia.manticore", "militia.maxim", "militia.rifles")
+
+
+def _matches(unit: ForceUnit, row: Limit) -> bool:
+    """A unit fills a militia row by its chassis and, where the row gives one, its model."""
+    if unit.chassis.strip().casefold() != row.text("chassis").casefold():
+        return False
+    model = row.values.get("model")
+    return model is None or unit.model.strip().casefold() == str(model).casefold()
+
+
+def _militia(company: Company, t: TripWireTables) -> Iterable[Violation]:
+    """The planetary militia of L162, exactly (ruling R-FORCE-10).
+
+    "2 Manticore Tanks (G4 P5). 2 Maxim Heavy Hover APC's (G4 P5). 2 Platoons of Foot Rifle
+    Infantry": each row by chassis (the line names no variant), the vehicles crewed at Gunnery 4
+    Piloting 5. "Each leader can be escorted by a platoon of infantry or a squad of BattleArmor":
+    the escort is one of the two platoons, or one battle armor squad beside them. The battalion's
+    rules (commanders, Lieutenants, BV) are not the militia's.
+    """
+    f = t.force
+    placed: set[str] = set()
+    for key in _MILITIA_ROWS:
+        row = f[key]
+        units = [u for u in company.units if _matches(u, row)]
+        placed |= {u.unit_id for u in units}
+        name = f"{row.text('chassis')} {row.values.get('model', '')}".strip()
+        if len(units) != row.int("count"):
+            yield _v(row, "militia.count",
+                     f"{len(units)} {name}; the militia has exactly {row.int('count')}",
+                     company)  # fmt: skip
+        if "gunnery" not in row.values:
+            continue
+        want = (row.int("gunnery"), row.int("piloting"))
+        for unit in units:
+            seat = unit.crew[0] if unit.crew else None
+            if seat is None or (seat.gunnery, seat.piloting) != want:
+                skills = f"{seat.gunnery}/{seat.piloting}" if seat else "no crew"
+                yield _v(row, "militia.skills",
+                         f"the militia's {name} is crewed at G{want[0]} P{want[1]}; is {skills}",
+                         company, unit=unit)  # fmt: skip
+    escort = f["militia.escort"]
+    squads = 0
+    for unit in company.units:
+        if unit.unit_id in placed:
+            continue
+        if unit.kind is UnitKind.BATTLE_ARMOR and squads < escort.int("max_battle_armor_squads"):
+            squads += 1
+            continue
+        yield _v(escort, "militia.unit",
+                 f"{unit.chassis} {unit.model}".strip() + " is not of the L162 militia "
+                 "(2 Manticores, 2 Maxims, 2 rifle platoons, a battle armor squad as escort)",
+                 company, unit=unit)  # fmt: skip
 
 
 def _common(company: Company, t: TripWireTables) -> Iterable[Violation]:

@@ -65,10 +65,12 @@ class UnitRole(StrEnum):
 
 
 class CompanyRole(StrEnum):
-    """Alpha and Bravo are 'Mech companies on a Union; Charlie is the Gazelle support company."""
+    """Alpha and Bravo are 'Mech companies on a Union; Charlie is the Gazelle support company;
+    the L162 planetary militia is the side's own, checked against that line alone."""
 
     MEK_COMPANY = "mek_company"
     SUPPORT_COMPANY = "support_company"
+    MILITIA = "militia"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -19,7 +19,8 @@ PROJECT = Path(__file__).parents[2]
 def test_a_battle_of_units_without_a_bv_has_vp_not_known_until_their_bv_is_recorded(
     tmp_path: Path,
 ) -> None:
-    # The Ginestra demo imports the sample forces without a BV table and fights one battle.
+    # The Ginestra demo on the skirmish sample imports the forces without a BV table and fights
+    # one battle.
     done = mekref("report", "--db", str(_played(tmp_path)), "--json")
     assert done.returncode == 0, done.stderr
     (battle,) = json.loads(done.stdout)["battles"]
@@ -89,10 +90,18 @@ def _record_every_bv(db: str) -> None:
 
 
 def _played(out: Path) -> Path:
-    # The Ginestra walk-through of `make demo`, in a process of its own, from the project folder
-    # (it reads the fixture unit designs there).
+    # The Ginestra walk-through of `make demo` on the skirmish sample, in a process of its own,
+    # from the project folder (it reads the fixture unit designs there).
     done = subprocess.run(
-        [sys.executable, "-m", "mekref.daemon.samples.ginestra.demo", "--out", str(out)],
+        [
+            sys.executable,
+            "-m",
+            "mekref.daemon.samples.ginestra.demo",
+            "--out",
+            str(out),
+            "--sample",
+            "skirmish",
+        ],
         cwd=PROJECT,
         capture_output=True,
         text=True,

@@ -154,11 +154,15 @@ def test_the_ginestra_demo_plays_end_to_end(
     # The last step is the referee's overview with the VP total against the 10-VP ending.
     overview = out[out.index("$ mekref report") :]
     assert "the referee's overview" in overview and "total / 10" in overview
-    # Strategic VP after day 2 as the day's resolution printed them; the battle's VP are not
-    # known (the forces were imported without a BV table): not a total of 4, R-VP-6.
-    assert (
-        "VP total (battle + strategic): loyalist not known (? + 4), rebel not known (? + 1)"
-        in " ".join(overview.split())
+    # The legal sample: both battalions and militias pass L8-L23 and L162 without --unchecked.
+    assert out.count("force construction: no violation") == 2 and "--unchecked" not in out
+    # Strategic VP after day 2 as the day's resolution printed them (loyalist: Bagnorgeio 1 + 2
+    # for the seat of power, the Facility 1, the Space Port 1; rebel: their Base 1). Every unit
+    # of the battle has a BV from the sample's table, so its VP are known (R-VP-6): the rebels
+    # lost the Jenner, 875 of Atlas 1897 + Marauder 1363 + Shadow Hawk 1064 + Jenner 875 = 5199
+    # (16.8%, under the 25% row of L414's table): 0 VP each, a known 0.
+    assert "VP total (battle + strategic): loyalist 5 (0 + 5), rebel 1 (0 + 1)" in " ".join(
+        overview.split()
     )
     # Day 2 set up no engagement (Bravo fell back); the battle of day 1 names its engagement.
     assert "no engagement on the last resolved day" in overview

@@ -1,10 +1,11 @@
-"""Play the Ginestra demo: set-up, days of orders, an engagement, the export, a recorded battle
-coming back (linked to its engagement, which it closes), the map before and after, and the
-referee's overview with the VP total.
+"""Play the Ginestra demo on the legal sample (``legal/``: two mercenary battalions and their
+militias, imported checked against L8-L23 and L162 with a sourced BV table): set-up, days of
+orders, an engagement, the export, a recorded battle coming back (linked to its engagement,
+which it closes), the map before and after, and the referee's overview with the VP total.
 
-Run from the project folder (it reads the fixture unit designs):
 ``python -m mekref.daemon.samples.ginestra.demo [--out DIR]``. Every step is a ``mekref``
-command, printed before it runs, so the demo doubles as a walk-through.
+command, printed before it runs, so the demo doubles as a walk-through. The designs and the BV
+table are the sample's own, so it runs from any folder.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ from mekref.adapters.megamek.mul_model import Location, MulFile, RootKind, Secti
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.daemon.cli import main as cli
-from mekref.daemon.samples.ginestra import FOLDER
+from mekref.daemon.samples.ginestra import FOLDER, LEGAL, LEGAL_MILITIA
 
+#: The skirmish sample's designs (the house-rules demo and the tests read it from the project).
 UNITS = Path.cwd() / "tests" / "fixtures" / "megamek" / "units"
+LEGAL_UNITS = LEGAL / "units"
 
 
 def step(title: str, *argv: str) -> None:
@@ -39,6 +42,17 @@ def forces_and_map(db: str) -> None:
              "--side", side, str(FOLDER / f"{side}.mul"), "--units-dir", str(UNITS),
              "--unchecked", "--referee", "Demo", "--reason", "militia and a lance")  # fmt: skip
     step("The strategic map: Day Zero", "turn", "setup", "--db", db)
+
+
+def legal_forces_and_map(db: str) -> None:
+    """Both battalions and militias imported checked (no --unchecked), then Day Zero."""
+    for side in ("loyalist", "rebel"):
+        step(f"The {side} battalion and militia, checked against L8-L23 and L162", "force",
+             "import", "--db", db, "--side", side, str(LEGAL / f"{side}.mul"),
+             "--units-dir", str(LEGAL_UNITS), "--bv-table", str(LEGAL / "Units.txt"),
+             "--militia", LEGAL_MILITIA[side])  # fmt: skip
+    step("The strategic map: Day Zero", "turn", "setup", "--db", db,
+         "--file", str(LEGAL / "strategic.toml"))  # fmt: skip
 
 
 def battle_records(out: Path, engagement: str) -> tuple[Path, Path]:
@@ -80,9 +94,17 @@ def battle_records(out: Path, engagement: str) -> tuple[Path, Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mekref.daemon.samples.ginestra.demo")
     parser.add_argument("--out", type=Path, help="keep the files here (default: a temp folder)")
+    parser.add_argument(
+        "--sample",
+        choices=("legal", "skirmish"),
+        default="legal",
+        help="legal: the two battalions with their BV table (default); skirmish: the small "
+        "illegal sample, imported unchecked and without BV (read from the project folder)",
+    )
     args = parser.parse_args(argv)
-    if not UNITS.is_dir():
-        print(f"demo: run it from the project folder (no {UNITS})", file=sys.stderr)
+    units = LEGAL_UNITS if args.sample == "legal" else UNITS
+    if not units.is_dir():
+        print(f"demo: run it from the project folder (no {units})", file=sys.stderr)
         return 2
     out = args.out or Path(tempfile.mkdtemp(prefix="ginestra-"))
     out.mkdir(parents=True, exist_ok=True)
@@ -90,7 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     step("A campaign with the two Ginestra factions", "campaign", "new", "--db", db,
          "--name", "Ginestra", "--seed", "3065",
          "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
-    forces_and_map(db)
+    if args.sample == "legal":
+        legal_forces_and_map(db)
+    else:
+        forces_and_map(db)
     step("What the loyalists see before", "map", "render", "--db", db, "--side", "loyalist",
          "-o", str(out / "before-loyalist.png"))  # fmt: skip
     step("Rebel orders for day 1 (secret)", "orders", "submit", "--db", db, "--side", "rebel",
@@ -103,12 +128,12 @@ def main(argv: list[str] | None = None) -> int:
     step("The referee resolves day 1", "turn", "resolve", "--db", db, "--day", "1")
     for side in ("loyalist", "rebel"):
         step(f"The {side} scenario for MegaMek", "engagement", "export", "--db", db,
-             "--side", side, "-o", str(out), "--units-dir", str(UNITS))  # fmt: skip
+             "--side", side, "-o", str(out), "--units-dir", str(units))  # fmt: skip
     engagement = "day1-1105-1"
     loyal_record, rebel_record = battle_records(out, engagement)
     step("The battle comes back from MegaMek", "battle", "ingest", "--db", db,
          str(loyal_record), str(rebel_record), "--control", "loyalist",
-         "--units-dir", str(UNITS))  # fmt: skip
+         "--units-dir", str(units))  # fmt: skip
     step("The beaten rebels fall back (the referee decides where)", "turn", "reposition",
          "--db", db, "--formation", "bravo", "--hex", "1106", "--referee", "Demo",
          "--reason", "lost the assault on the Facility")  # fmt: skip

@@ -1,0 +1,1 @@
+"""The legal Ginestra sample: see README.md here."""

@@ -1,0 +1,96 @@
+"""The legal Ginestra sample (daemon/samples/ginestra/legal): each side's mercenary battalion
+passes Force Construction (L8-L23) and its militia passes L162, imported through the installed
+``mekref`` console script without ``--unchecked``, with the sample's sourced BV table.
+
+L162: "Each faction Loyalist and Rebel have a small militia force. This consists of 2 Manticore
+Tanks (G4 P5). 2 Maxim Heavy Hover APC's (G4 P5). 2 Platoons of Foot Rifle Infantry. Each leader
+can be escorted by a platoon of infantry or a squad of BattleArmor (becoming part of that unit)."
+(ruling R-FORCE-10).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from console_script import mekref
+
+from mekref.daemon.samples.ginestra import LEGAL, LEGAL_MILITIA
+
+
+def _campaign(tmp_path: Path) -> str:
+    db = str(tmp_path / "legal.db")
+    done = mekref("campaign", "new", "--db", db, "--name", "Ginestra", "--seed", "3065",
+                  "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return db
+
+
+def _import(db: str, side: str, mul: Path, *extra: str) -> tuple[int, str, str]:
+    done = mekref("force", "import", "--db", db, "--side", side, str(mul),
+                  "--units-dir", str(LEGAL / "units"), "--bv-table", str(LEGAL / "Units.txt"),
+                  "--militia", LEGAL_MILITIA[side], *extra)  # fmt: skip
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_both_battalions_and_militias_import_checked_with_their_commanders(
+    tmp_path: Path,
+) -> None:
+    db = _campaign(tmp_path)
+    for side in ("loyalist", "rebel"):
+        code, out, err = _import(db, side, LEGAL / f"{side}.mul")
+        assert code == 0, err
+        assert "force construction: no violation" in out
+        assert f"imported 42 units and 42 people for side {side}" in out
+    # The sample's table: "Atlas|AS7-D|140|100|1897|" (the digest's Battle Value of MUL 140);
+    # its source gives none for the Chippewa: null, never a 0 (R-VP-6).
+    done = mekref("report", "--db", db, "--json")
+    assert done.returncode == 0, done.stderr
+    bv = {(u["side"], f"{u['chassis']} {u['model']}".strip(), u["bv"])
+          for u in json.loads(done.stdout)["units"]}  # fmt: skip
+    assert ("loyalist", "Atlas AS7-D", 1897) in bv
+    assert ("rebel", "Manticore Heavy Tank", 993) in bv
+    assert {b for s, name, b in bv if name == "Chippewa CHP-W7"} == {None}
+    # L12: "Alpha and Bravo Company are each lead by a Force Commander ... at least Elite
+    # (Gunnery 2 Piloting 3)"; L16: "The Force Commander can be Veteran or Elite" (Charlie).
+    done = mekref("force", "commanders", "--db", db, "--side", "loyalist", "--json")
+    assert done.returncode == 0, done.stderr
+    commanders = [c for c in json.loads(done.stdout) if c["role"] == "force commander"]
+    assert sorted((c["unit"], c["level"]) for c in commanders) == [
+        ("Atlas AS7-D", "Elite"),
+        ("Bulldog Medium Tank", "Veteran"),
+        ("Marauder MAD-3R", "Elite"),
+    ]
+    # The set-up file places every unit of both sides.
+    done = mekref("turn", "setup", "--db", db, "--file", str(LEGAL / "strategic.toml"))
+    assert done.returncode == 0, done.stderr
+    assert "loyalist: 11 formation(s) placed" in done.stdout
+
+
+def test_a_militia_unlike_l162_is_refused_with_each_difference(tmp_path: Path) -> None:
+    text = (LEGAL / "loyalist.mul").read_text(encoding="utf-8")
+    # One Manticore becomes a Bulldog; one Maxim's crew is Veteran (3/4), not G4 P5.
+    text = text.replace('chassis="Manticore Heavy Tank" model="" type="Tracked">\n\t\t\t<pilot '
+                        'name="Militia crew 4"',
+                        'chassis="Bulldog Medium Tank" model="" type="Tracked">\n\t\t\t<pilot '
+                        'name="Militia crew 4"', 1)  # fmt: skip
+    text = text.replace('name="Militia crew 6" nick="" gunnery="4" piloting="5"',
+                        'name="Militia crew 6" nick="" gunnery="3" piloting="4"')  # fmt: skip
+    bad = tmp_path / "loyalist.mul"
+    bad.write_text(text, encoding="utf-8")
+    code, out, err = _import(_campaign(tmp_path), "loyalist", bad)
+    assert code == 3, err
+    said = " ".join(out.split())
+    assert "force construction: 3 violation(s)" in said
+    assert "1 Manticore Heavy Tank; the militia has exactly 2 [line 162:" in said
+    assert "the militia's Maxim Heavy Hover Transport is crewed at G4 P5; is 3/4" in said
+    assert "Bulldog Medium Tank is not of the L162 militia" in said
+    assert "a referee may import it with --unchecked" in err
+
+
+def test_militia_names_a_company_of_the_list(tmp_path: Path) -> None:
+    done = mekref("force", "import", "--db", _campaign(tmp_path), "--side", "loyalist",
+                  str(LEGAL / "loyalist.mul"), "--militia", "Home Guard")  # fmt: skip
+    assert done.returncode != 0
+    assert "--militia 'Home Guard': the list has no such company" in done.stderr
+    assert "'Loyalist Militia'" in done.stderr
