@@ -887,8 +887,9 @@ def _print_ending(e: dict[str, Any]) -> None:
         if x["units_without_bv"]:
             console.print(
                 f"{x['side']}: {x['units_without_bv']} unit(s) without a BV, so the end by "
-                "attrition cannot be told: import the force with --bv-table (MegaMek's "
-                "Units.txt), or record each unit's BV (mekref battle bv, R-VP-6)",
+                "attrition cannot be told: record each unit's BV (mekref battle bv, R-VP-6; "
+                "MegaMek's unit selector shows it), or import forces with a BV table that "
+                "has them (--bv-table, MegaMek's Units.txt)",
                 style="yellow",
             )
     if e["unknown"]:

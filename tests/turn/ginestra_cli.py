@@ -6,7 +6,7 @@ from pathlib import Path
 
 from console_script import mekref
 
-from mekref.daemon.samples.ginestra import FOLDER
+from mekref.daemon.samples.ginestra import FOLDER, LEGAL, LEGAL_MILITIA
 
 UNITS = Path(__file__).parents[1] / "fixtures" / "megamek" / "units"
 
@@ -39,4 +39,18 @@ def day_zero(
            "--units-dir", str(UNITS), *table, "--unchecked",
            "--referee", "Ref", "--reason", "x")  # fmt: skip
     ok("turn", "setup", "--db", db)
+    return db
+
+
+def legal_day_zero(tmp_path: Path, seed: str = "1") -> str:
+    """A new store with the legal Ginestra sample (daemon/samples/ginestra/legal: both
+    battalions and militias, their designs and BV table) imported checked, and its map set up."""
+    db = str(tmp_path / "legal.db")
+    ok("campaign", "new", "--db", db, "--name", "Ginestra", "--seed", seed,
+       "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
+    for side in ("loyalist", "rebel"):
+        ok("force", "import", "--db", db, "--side", side, str(LEGAL / f"{side}.mul"),
+           "--units-dir", str(LEGAL / "units"), "--bv-table", str(LEGAL / "Units.txt"),
+           "--militia", LEGAL_MILITIA[side])  # fmt: skip
+    ok("turn", "setup", "--db", db, "--file", str(LEGAL / "strategic.toml"))
     return db
