@@ -632,6 +632,9 @@ def _print_side_overview(campaign: str, side: str, o: Overview | None) -> None:
             style="yellow",
             markup=False,
         )
+    if o.runways:
+        hexes = ", ".join(h for _, h in o.runways)
+        console.print(f"own temporary runways (L409): {hexes}", markup=False)
     _print_pools(
         [{"name": p.name, "side": p.side_id, "kind": str(p.kind), "balance": p.balance,
           "capacity": p.capacity} for p in o.pools]
@@ -685,6 +688,8 @@ def _print_strategic(s: dict[str, Any] | None) -> None:
         console.print("no engagement on the last resolved day")
     for t in s["still_together"]:
         console.print(t["next"], style="yellow", markup=False)
+    for side, hexes in s["runways"].items():
+        console.print(f"temporary runways of {side} (L409): {', '.join(hexes)}", markup=False)
 
 
 def _print_pools(pools: list[dict[str, Any]]) -> None:

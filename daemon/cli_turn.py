@@ -94,6 +94,9 @@ examples:
       --param l-air:conditions=altitude_1            a strike under the radar (L203, T-AM1)
   mekref orders submit --db g.db --side rebel --day 2 --order wing:combat_air_patrol::1010
                                                      meets enemy missions crossing 1010 (T-AM2)
+  mekref orders submit --db g.db --side loyalist --day 1 --order sappers:prepare_runway
+                                                     engineers' temporary runway in their plains
+                                                     hex, standing at the day's end (L409, T-LZ1)
   mekref orders list --db g.db --side rebel
   mekref orders withdraw --db g.db --side rebel --day 1 bravo
   mekref route --db g.db --side loyalist --formation alpha --to 1210   the path, today's part

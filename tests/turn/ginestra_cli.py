@@ -19,13 +19,23 @@ def ok(*args: str) -> str:
 
 
 def day_zero(
-    tmp_path: Path, seed: str = "1", bv_table: str | None = None, *, house_rules: bool = False
+    tmp_path: Path,
+    seed: str = "1",
+    bv_table: str | None = None,
+    *,
+    house_rules: bool = False,
+    extra_units: dict[str, str] | None = None,
+    units_dir: Path = UNITS,
+    extra_setup: str = "",
 ) -> str:
     """A new store with both Ginestra forces imported and the map set up; returns its path.
 
     ``bv_table``: the text of a Units.txt BV table to import the forces with (``--bv-table``);
     without it the units have no BV. ``house_rules``: the campaign is created with
-    ``--house-rules``."""
+    ``--house-rules``. ``extra_units``: side -> MegaMek ``<entity>`` elements added to that
+    side's sample unit list, their designs found in ``units_dir``; ``extra_setup``: TOML added
+    to the end of the sample set-up file (more ``[[unit]]`` and ``[[formation]]`` tables). The
+    sample files themselves are not changed."""
     db = str(tmp_path / "g.db")
     table: tuple[str, ...] = ()
     if bv_table is not None:
@@ -35,10 +45,22 @@ def day_zero(
     ok("campaign", "new", "--db", db, "--name", "G", "--seed", seed,
        "--side", "loyalist:L", "--side", "rebel:R", *extra)  # fmt: skip
     for side in ("loyalist", "rebel"):
-        ok("force", "import", "--db", db, "--side", side, str(FOLDER / f"{side}.mul"),
-           "--units-dir", str(UNITS), *table, "--unchecked",
+        mul = FOLDER / f"{side}.mul"
+        if extra_units and side in extra_units:
+            text = mul.read_text(encoding="utf-8").replace("</unit>", extra_units[side] + "</unit>")
+            mul = tmp_path / f"{side}.mul"
+            mul.write_text(text, encoding="utf-8")
+        ok("force", "import", "--db", db, "--side", side, str(mul),
+           "--units-dir", str(units_dir), *table, "--unchecked",
            "--referee", "Ref", "--reason", "x")  # fmt: skip
-    ok("turn", "setup", "--db", db)
+    if not extra_setup:
+        ok("turn", "setup", "--db", db)
+        return db
+    setup = tmp_path / "strategic.toml"
+    setup.write_text(
+        (FOLDER / "strategic.toml").read_text(encoding="utf-8") + extra_setup, encoding="utf-8"
+    )
+    ok("turn", "setup", "--db", db, "--file", str(setup))
     return db
 
 

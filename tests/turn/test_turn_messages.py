@@ -184,6 +184,7 @@ EVENTS_SAMPLE: list[Event] = [
     ),
     ev.FacilityDestroyed(location="L", facility="hospital", by_force="s", civilian=True),
     ev.FacilityRestored(location="L", facility="dropport_small", by_force="s"),
+    ev.RunwayPrepared(side_id="s", day=1, formation_id="a", hex="0510"),
     ev.RecruitsFound(
         side_id="s",
         day=1,

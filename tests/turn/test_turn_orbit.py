@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from turn_world import LOYALIST, NOTE, REBEL, REFEREE, _force, mobility, run
+from turn_world import LOYALIST, NOTE, REBEL, REFEREE, _force, fixture_design, mobility, run
 
 from mekref.hexmap import SensorKind, label
 from mekref.rules.dice import Dice, Roll
@@ -75,6 +75,8 @@ def _world(
         ImportForce(
             actor=REFEREE, side_id="rebel", force=_force((*REBEL, UNION)), accept_unchecked=NOTE
         ),
+        # A spheroid DropShip (its .blk motion type), so it may land off a DropPort (T-LZ5).
+        fixture_design("rebel", "R-UNI", "Union (2708).blk"),
         StartStrategicMap(
             actor=REFEREE,
             map_name="ginestra",

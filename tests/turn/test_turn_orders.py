@@ -80,7 +80,9 @@ def _submit(side: str, *orders: FormationOrder, day: int = 1) -> SubmitOrders:
 
 def test_actions_are_the_rule_texts_list() -> None:
     assert {"move", "forced_march", "guard", "rest", "overflight", "looting", "recruit"} <= ACTIONS
-    assert len(ACTIONS) == 27  # the 26 of the Actions list and Identify/Scan (ruling T-S2)
+    # The 26 of the Actions list, Identify/Scan (ruling T-S2) and the engineers' temporary
+    # runway of L409 (ruling T-LZ1).
+    assert len(ACTIONS) == 28
 
 
 def test_unknown_action_is_refused_with_its_field() -> None:

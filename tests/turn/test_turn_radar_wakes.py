@@ -20,7 +20,7 @@ DropShip among them.
 from __future__ import annotations
 
 import pytest
-from turn_world import LOYALIST, NOTE, REBEL, REFEREE, _force, mobility, run
+from turn_world import LOYALIST, NOTE, REBEL, REFEREE, _force, fixture_design, mobility, run
 
 from mekref.hexmap import line
 from mekref.rules.messages import Event
@@ -81,6 +81,8 @@ def _world(rapier_fuel: int = 400) -> CampaignState:
             force=_force((*REBEL, WING_UNIT, UNION)),
             accept_unchecked=NOTE,
         ),
+        # A spheroid DropShip (its .blk motion type), so it may land off a DropPort (T-LZ5).
+        fixture_design("rebel", "R-UNI", "Union (2708).blk"),
         StartStrategicMap(
             actor=REFEREE,
             map_name="ginestra",

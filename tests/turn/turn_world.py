@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
+from mekref.adapters.megamek.blk_reader import parse_blk
 from mekref.rules.messages import Command, Event, RefereeNote
 from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
+from mekref.rules.tripwire.designs import RecordDesigns, stored_design
 from mekref.rules.tripwire.game import execute
 from mekref.rules.tripwire.model import (
     Company,
@@ -21,6 +24,7 @@ from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, Sta
 from mekref.rules.tripwire.turn.state import UnitMobility
 
 REFEREE = "referee"
+UNITS = Path(__file__).resolve().parents[1] / "fixtures" / "megamek" / "units"
 NOTE = RefereeNote(referee="ref", reason="a small test force")
 
 # (unit id, chassis, model, kind, tons, bv, walk, mode, lance, pilot piloting)
@@ -88,6 +92,16 @@ def mobility() -> tuple[UnitMobility, ...]:
             )
         )
     return tuple(out)
+
+
+def fixture_design(side_id: str, unit_id: str, file_name: str) -> RecordDesigns:
+    """A fixture unit file's design recorded for one unit, as ``force import`` records it (a
+    DropShip's motion type tells aerodyne from spheroid, ruling T-LZ5)."""
+    text = (UNITS / file_name).read_text(encoding="utf-8")
+    design = stored_design(parse_blk(text, file_name))
+    return RecordDesigns(
+        actor=REFEREE, side_id=side_id, designs=(design,), units=((unit_id, design.key),)
+    )
 
 
 def run(state: CampaignState, *commands: Command) -> tuple[CampaignState, list[Event]]:

@@ -13,7 +13,15 @@ from mekref.hexmap import (
     label,
 )
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.turn import cargo, day_damage, engineering, fuel, recruit, unrest
+from mekref.rules.tripwire.turn import (
+    cargo,
+    day_damage,
+    engineering,
+    fuel,
+    landing,
+    recruit,
+    unrest,
+)
 from mekref.rules.tripwire.turn.common import movement_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.day import Day, location_of, raise_mobs
@@ -22,6 +30,7 @@ from mekref.rules.tripwire.turn.events import (
     FacilityRestored,
     LocationLooted,
     RecruitsFound,
+    RunwayPrepared,
     SabotageRolled,
     UnrestSuppressed,
     WarChestLoaded,
@@ -60,6 +69,7 @@ def formation_actions(d: Day) -> list[tuple[Hex, tuple[str, ...]]]:
             )
         d.formations[fid] = replace(f, hex=label(h))
     _shadow(d)
+    _landings(d)
     for fid, f in sorted(d.formations.items()):
         act = d.action(fid)
         if act == "forced_march":
@@ -74,6 +84,34 @@ def formation_actions(d: Day) -> list[tuple[Hex, tuple[str, ...]]]:
                 unit = d.mobility.get(uid, d.s.mobility[uid])
                 d.mobility[uid] = replace(unit, fuel=max(0, unit.fuel - burn))
     return [(e.hexes[0], e.formations) for e in outcome.encounters]
+
+
+def _landings(d: Day) -> None:
+    """L409-L410 where the formations came down (T-LZ3, T-LZ4): the Piloting rolls due are
+    named for the referee; a formation an encounter or its quarry brought down where its
+    aerodyne DropShips or conventional fighters have no runway is named too, for the referee
+    to rule on (the orders were checked for the hexes they name)."""
+    for fid, o in sorted(d.orders.items()):
+        f = d.formations.get(fid)
+        before = d.s.formations.get(fid)
+        if f is None or before is None or f.hex == IN_ORBIT or o.action == "respond":
+            continue
+        hexes = [label(hex_at(o.target))] if o.action in LANDING and o.target else []
+        if f.hex not in hexes and f.hex != before.hex:
+            hexes.append(f.hex)
+        for where in hexes:
+            try:
+                rolls = landing.check(d.state, d.s, f, where, fid)
+            except Refusal as refusal:
+                d.note(
+                    f.side_id,
+                    f"{refusal.message}; the day brought it down there all the same (an "
+                    "encounter stopped it, or it shadowed its quarry): the referee rules on the "
+                    "landing (T-LZ4)",
+                )
+                continue
+            for text in rolls:
+                d.note(f.side_id, f"{fid}: {text}")
 
 
 def _shadow(d: Day) -> None:
@@ -253,6 +291,8 @@ def player_actions(d: Day) -> None:
             _load_unload(d, f, o)
         elif o.action == "repair" and o.target:
             _engineers(d, f, o)
+        elif o.action == "prepare_runway":
+            _runway(d, f, o)
         elif o.action == "repair":
             d.note(side, f"{fid}: {o.action} takes the day; pay through the WarChest commands")
 
@@ -269,6 +309,24 @@ def _engineers(d: Day, f: Formation, o: FormationOrder) -> None:
     facility = o.target or ""
     d.destroyed.get(where, set()).discard(facility)
     d.events.append(FacilityRestored(location=where, facility=facility, by_force=f.side_id))
+
+
+def _runway(d: Day, f: Formation, o: FormationOrder) -> None:
+    """L409: the temporary runway stands at the end of the engineers' day (T-LZ1); checked
+    again where the formation stands after the moves."""
+    try:
+        where = landing.check_prepare(d.state, d.s, f, o, f.formation_id)
+    except Refusal as refusal:
+        d.note(f.side_id, f"{f.formation_id}: runway not prepared: {refusal.message}")
+        return
+    d.events.append(
+        RunwayPrepared(side_id=f.side_id, day=d.day, formation_id=f.formation_id, hex=where)
+    )
+    d.note(
+        f.side_id,
+        f"{f.formation_id}: a temporary runway stands in {where} from the end of day {d.day} "
+        "(L409, T-LZ1)",
+    )
 
 
 def _load_unload(d: Day, f: Formation, o: FormationOrder) -> None:

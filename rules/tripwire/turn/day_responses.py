@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mekref.hexmap import Hex, label, line
-from mekref.rules.tripwire.turn import air_missions, radar_wake
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.turn import air_missions, landing, radar_wake
 from mekref.rules.tripwire.turn.common import AIRFIELD
 from mekref.rules.tripwire.turn.day import Day, location_of
 from mekref.rules.tripwire.turn.events import ResponseMade
@@ -55,6 +56,14 @@ def _respond(d: Day, fid: str, o: FormationOrder, extra: list[tuple[Hex, tuple[s
         why = "no enemy hop, landing or launch was detected" if not seen else "name a hex"
         d.note(side, f"{fid}: respond stands ready; {why} (line 213)")
         return
+    try:  # L409-L410: it lands only where its DropShips may (T-LZ4)
+        now = replace(d.s, destroyed={k: tuple(sorted(v)) for k, v in d.destroyed.items()})
+        rolls = landing.check(d.state, now, f, dest, fid)
+    except Refusal as refusal:
+        d.note(side, f"{fid}: respond stands ready; it cannot land in {dest}: {refusal.message}")
+        return
+    for text in rolls:
+        d.note(side, f"{fid}: {text}")
     action = "orbital_insertion" if f.hex == IN_ORBIT else "suborbital_hop"
     d.events.append(
         ResponseMade(

@@ -218,6 +218,19 @@ class FacilityRestored(Event):
     by_force: str
 
 
+@event_type("RunwayPrepared")
+@dataclass(frozen=True, kw_only=True)
+class RunwayPrepared(Event):
+    """Engineers prepared a temporary runway in one campaign turn (L409, ruling T-LZ1).
+
+    Private to the side (T-LZ2): where it lies tells where its engineers stood."""
+
+    side_id: str
+    day: int
+    formation_id: str
+    hex: str
+
+
 @event_type("LocationControlChanged")
 @dataclass(frozen=True, kw_only=True)
 class LocationControlChanged(Event):

@@ -16,7 +16,15 @@ from mekref.rules.messages import Command, Event, command_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, Pool
-from mekref.rules.tripwire.turn import cargo, engagement, engineering, fuel, orbit, surveillance
+from mekref.rules.tripwire.turn import (
+    cargo,
+    engagement,
+    engineering,
+    fuel,
+    landing,
+    orbit,
+    surveillance,
+)
 from mekref.rules.tripwire.turn.common import (
     AIRFIELD,
     DROPSHIP,
@@ -47,7 +55,8 @@ __all__ = [
     "side_view",
 ]
 
-#: Every action of the Actions list (lines 179-242 of the rule text), by key.
+#: Every action of the Actions list (lines 179-242 of the rule text), by key, with Identify
+#: (T-S2) and the engineers' temporary runway (L409, T-LZ1).
 ACTIONS: frozenset[str] = frozenset(action_rows())
 MOVING = frozenset({"move", "forced_march"})
 #: Free actions that put a formation down in a hex; a path after the target moves it on.
@@ -197,12 +206,12 @@ def _check_order(
         )
     if order.action in LEAVING or order.path:
         _check_not_under_repair(state, s, f, order, field)
-    landing = order.action in LANDING
-    if landing and not _on_map(s, order.target, f"{field}.target"):
+    lands = order.action in LANDING
+    if lands and not _on_map(s, order.target, f"{field}.target"):
         raise Refusal("illegal_path", f"{field}.target: name the hex to land in, on the map")
     if order.action in MOVING:
         _check_path(s, f, order, field)
-    elif landing and order.path and order.target is not None:
+    elif lands and order.path and order.target is not None:
         # A free action combines with a move (lines 178, 207, 211): land, then move on.
         _check_path(s, f, order, field, start=label(parse_label(order.target)))
     elif order.path:
@@ -244,6 +253,12 @@ def _check_order(
     # DropShip's Respond (rulings T-OR2 to T-OR5); the tactical objective (Hold the Line).
     orbit.check_order(s, f, order, field)
     engagement.check_objective(order, f"{field}.params.objective")
+    # L409-L410: where an aerodyne DropShip or a conventional fighter may come down (T-LZ4).
+    for where in landing.landing_hexes(order):
+        at = "target" if where == order.target else "path"
+        landing.check(state, s, f, where, f"{field}.{at}")
+    if order.action == "prepare_runway":
+        landing.check_prepare(state, s, f, order, field)
     if order.action == "load_unload":
         cargo.check(state, s, s.formations, f, order, field)
     if order.action == "repair" and order.target:

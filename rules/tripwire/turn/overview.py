@@ -110,4 +110,6 @@ def overview(state: CampaignState, side: str | None = None) -> dict[str, Any] | 
             for t in _together(state, side)
         ],
         "strategic_vp": dict(sorted(s.vp.items())),
+        # L409: the temporary runways engineers prepared, by side (each side's secret, T-LZ2).
+        "runways": {x: list(h) for x, h in sorted(s.runways.items()) if not side or x == side},
     }

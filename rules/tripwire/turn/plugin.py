@@ -51,6 +51,7 @@ from mekref.rules.tripwire.turn.events import (
     OrdersWithdrawn,
     RecruitsFound,
     ResponseMade,
+    RunwayPrepared,
     SabotageRolled,
     SightingsMade,
     StrategicMapStarted,
@@ -201,6 +202,12 @@ def _restored(state: CampaignState, e: FacilityRestored) -> CampaignState:
     return _with(state, destroyed=destroyed)
 
 
+def _runway(state: CampaignState, e: RunwayPrepared) -> CampaignState:
+    s = strategic_of(state)
+    hexes = tuple(sorted({*s.runways.get(e.side_id, ()), e.hex}))
+    return _with(state, runways={**s.runways, e.side_id: hexes})
+
+
 def _control(state: CampaignState, e: LocationControlChanged) -> CampaignState:
     s = strategic_of(state)
     control = {k: v for k, v in s.control.items() if k != e.location}
@@ -327,6 +334,7 @@ EVOLVERS: dict[type[Event], Evolver] = {
     TurretRepaired: turrets.evolve_repaired,
     FacilityDestroyed: _destroyed,
     FacilityRestored: _restored,
+    RunwayPrepared: _runway,
     LocationControlChanged: _control,
     EngagementDetermined: _engaged,
     StrategicVictoryScored: _scored,

@@ -105,6 +105,8 @@ class Overview:
     vp_target: int  # line 414: the VP that end the campaign
     #: Which end cannot be told and what to record (R-VP-3, R-VP-6); "" when all is known.
     unknown: str = ""
+    #: (side, hex) of each temporary runway the reader may know: its own (L409, T-LZ2).
+    runways: tuple[tuple[str, str], ...] = ()
 
 
 def overview_of(state: CampaignState, side_id: str = "") -> Overview | None:
@@ -197,4 +199,5 @@ def overview_of(state: CampaignState, side_id: str = "") -> Overview | None:
         standings=standings,
         vp_target=p.vp_target,
         unknown=unknown_text(state, p.vp_target, p.sides, bv_of=side_id) if side_id else p.unknown,
+        runways=tuple((x, h) for x, hexes in sorted(s.runways.items()) if mine(x) for h in hexes),
     )

@@ -215,3 +215,6 @@ class StrategicState:
     satellites: dict[str, Satellite] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
     # Each DropShip's hot standby / power down choice (L408), by unit id.
     readiness: dict[str, DropShipReadiness] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    # The temporary runways engineers prepared (L409, ruling T-LZ1), by the side that prepared
+    # them: side -> hex labels. A side's secret, like the formation that built it (T-LZ2).
+    runways: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)

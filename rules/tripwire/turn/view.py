@@ -44,6 +44,8 @@ class SideView:
     # Every satellite (public, ruling T-OR1) and the side's own DropShips' weekly choice (L408).
     satellites: tuple[Satellite, ...] = ()
     dropships: tuple[DropShipReadiness, ...] = ()
+    # The temporary runways the side's engineers prepared (L409; its own secret, T-LZ2).
+    runways: tuple[str, ...] = ()
 
 
 def side_view(state: CampaignState, side_id: str) -> SideView:
@@ -81,4 +83,5 @@ def side_view(state: CampaignState, side_id: str) -> SideView:
         ),
         satellites=tuple(sat for _, sat in sorted(s.satellites.items())),
         dropships=tuple(r for _, r in sorted(s.readiness.items()) if r.side_id == side_id),
+        runways=s.runways.get(side_id, ()),
     )
