@@ -10,7 +10,7 @@ so an append inside the section does not wait on the section itself.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import psycopg
@@ -155,5 +155,13 @@ class PostgresEventStore(SqlEventStore):
                 got = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
                 if got is None or not got[0]:
                     raise WriterBusy(cid)
-            with self._held.mark(cid):
-                yield
+            try:
+                with self._held.mark(cid):
+                    yield
+            finally:
+                # Released in this session before it closes: the server ends a closed session
+                # (and frees its locks) a moment after the client has gone, so a writer that
+                # tries at once after this one could still find the lock held.
+                # A broken connection has lost the lock with its session: nothing to release.
+                with suppress(psycopg.Error):
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (key,))

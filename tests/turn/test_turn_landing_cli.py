@@ -85,6 +85,15 @@ def test_engineers_prepare_a_runway_and_the_gazelle_lands_on_it(tmp_path: Path) 
     assert "temporary runways of loyalist (L409): 0510" in ok("report", "--db", db, "--overview")
     # Day 2: the Gazelle lands on it.
     ok(*submit, "--day", "2", "--order", "ship:suborbital_hop::0510")
+    # The Rebel Militia lands there too: an engagement with the Gazelle in it.
+    ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "2",
+       "--order", "r-militia:orbital_insertion::0510")  # fmt: skip
     ok("turn", "resolve", "--db", db, "--day", "2")
     listed = json.loads(ok("formation", "list", "--db", db, "--side", "loyalist", "--json"))
     assert {f["formation"]: f["hex"] for f in listed["formations"]}["ship"] == "0510"
+    # The scenario file gives MegaMek the Gazelle as the aerodyne its design says it is.
+    out = tmp_path / "out"
+    ok("engagement", "export", "--db", db, "--side", "loyalist", "-o", str(out))
+    (exported,) = out.glob("day2-0510-*-loyalist.mul")
+    text = exported.read_text(encoding="utf-8")
+    assert 'chassis="Gazelle" model="(Heavy Vehicle)" type="Aerodyne"' in text

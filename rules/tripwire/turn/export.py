@@ -26,7 +26,7 @@ from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage
 from mekref.rules.tripwire.commanders import commanders_of
-from mekref.rules.tripwire.designs import design_of
+from mekref.rules.tripwire.designs import design_of, stored_design_of
 from mekref.rules.tripwire.megamek_crew import CrewExport, crew_export, member_of
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
@@ -69,10 +69,17 @@ def committed_units(
     return tuple(state.units[u] for u in ids if u in state.units)
 
 
-def _mode(s: StrategicState, unit: CampaignUnit) -> str:
+def _mode(state: CampaignState, s: StrategicState, unit: CampaignUnit) -> str:
     mode = s.mobility[unit.unit_id].mode if unit.unit_id in s.mobility else "leg"
     if mode == "leg":
         return "Biped" if unit.kind is UnitKind.MEK else "Leg"
+    if mode == "dropship":
+        # A Gazelle is aerodyne, a Union spheroid: the kept design's motion type says which
+        # (T-LZ5); "Spheroid" only when no design says otherwise.
+        stored = stored_design_of(state, unit.unit_id)
+        motion = "" if stored is None else stored.movement_mode.strip()
+        if motion.casefold() in ("aerodyne", "spheroid"):
+            return motion.capitalize()
     return _MEGAMEK_MODE.get(mode, mode.capitalize())
 
 
@@ -203,7 +210,7 @@ def _entity(
     return Entity(
         chassis=unit.chassis,
         model=unit.model,
-        movement_mode=_mode(s, unit),
+        movement_mode=_mode(state, s, unit),
         commander=crew_out.commander,
         external_id=unit.unit_id,
         crew=crew,
