@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,18 +45,20 @@ def _cli(*argv: str) -> None:
     assert main(list(argv)) == 0
 
 
-@pytest.fixture
-def battle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[Battle]:
+@contextmanager
+def _served(tmp_path: Path, capsys: pytest.CaptureFixture[str], *, bv: bool) -> Iterator[Battle]:
+    """Both forces imported (``bv``: with the tests' BV table), a server, three clients."""
     from mekref.daemon.design_lookup import catalog_lookup
 
+    tmp_path.mkdir(parents=True, exist_ok=True)
     db = str(tmp_path / "c.db")
     files = e2e.write_inputs(tmp_path)
     _cli("campaign", "new", "--db", db, "--name", "E2E", "--seed", e2e.SEED,
          "--side", "red:Red", "--side", "blue:Blue")  # fmt: skip
+    table = ("--bv-table", str(builders.FIXTURES / "battles" / "Units.txt")) if bv else ()
     for side in ("red", "blue"):
         _cli("force", "import", "--db", db, "--side", side, str(tmp_path / f"{side}.mul"),
-             "--units-dir", str(builders.UNITS_DIR),
-             "--bv-table", str(builders.FIXTURES / "battles" / "Units.txt"),
+             "--units-dir", str(builders.UNITS_DIR), *table,
              "--unchecked", "--referee", "Ann", "--reason", "a small test force")  # fmt: skip
     capsys.readouterr()
     data = tmp_path / "server-data"
@@ -77,11 +80,19 @@ def battle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[Battl
         else:
             secret = tokens.issue(Role.SIDE, campaign_id=cid, side_id=who).secret
         clients[who] = Stubs(grpc.insecure_channel(f"127.0.0.1:{port}"), secret)
-    yield Battle(server, store, tokens, cid, files, data / "uploads", clients)
-    for stubs in clients.values():
-        stubs.close()
-    server.stop(1)
-    store.close()
+    try:
+        yield Battle(server, store, tokens, cid, files, data / "uploads", clients)
+    finally:
+        for stubs in clients.values():
+            stubs.close()
+        server.stop(1)
+        store.close()
+
+
+@pytest.fixture
+def battle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[Battle]:
+    with _served(tmp_path, capsys, bv=True) as served:
+        yield served
 
 
 def _upload(b: Battle, who: str, name: str, content: bytes) -> battle_pb2.UploadBattleFileResponse:
@@ -306,3 +317,36 @@ def test_a_burst_of_the_same_hostile_upload_is_judged_once(battle: Battle) -> No
     assert answers.count("UPLOAD_OUTCOME_QUARANTINED") == 7, answers
     copies = [p for p in (b.uploads.parent / "quarantine").iterdir() if p.suffix == ".mul"]
     assert len(copies) == 1
+
+
+def test_whether_a_side_retires_is_unset_while_a_unit_of_it_has_no_bv(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # L413 "When a force reaches 50% of its starting BV, it retires from the field": told on a
+    # partial sum it would be a plausible wrong answer, so GetBattleReport leaves it unset while
+    # a unit of the side has no BV (R-VP-6); with every BV known it is set.
+    for bv in (False, True):
+        with _served(tmp_path / str(bv), capsys, bv=bv) as b:
+            for who in ("red", "blue"):
+                _upload(b, who, f"{who}.mul", b.files[who].read_bytes())
+            ref = b.clients["referee"]
+            (pending,) = ref.battles.ListPendingBattles(
+                battle_pb2.ListPendingBattlesRequest(campaign_id=b.campaign_id), metadata=ref.md
+            ).battles
+            ref.battles.SetRefereeInputs(
+                battle_pb2.SetRefereeInputsRequest(campaign_id=b.campaign_id,
+                                                   battle_id=pending.battle_id,
+                                                   field_controller_side_id="red"),
+                metadata=ref.md,
+            )  # fmt: skip
+            got = ref.campaigns.GetBattleReport(
+                campaign_pb2.GetBattleReportRequest(
+                    campaign_id=b.campaign_id, battle_id=pending.battle_id
+                ),
+                metadata=ref.md,
+            )
+            assert got.report.status == "resolved"
+            told = {s.side_id: s.HasField("retires") for s in got.report.side_outcomes}
+            assert told == {"red": bv, "blue": bv}, (bv, told)
+            sides = json.loads(got.report_json)["side_outcomes"]
+            assert all((s["retires"] is None) is (not bv) for s in sides)
