@@ -9,6 +9,22 @@ import pytest
 TESTS = Path(__file__).parent
 FIXTURES = TESTS / "fixtures" / "megamek"
 
+#: The folders whose tests start many ``mekref`` processes and servers, slowest first.
+_SLOW_FIRST = ("turn", "cli", "battle", "grpc", "daemon", "rules", "house_rules")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow folders first, each file's tests in their order: the two test processes
+    (``make test``, xdist by file) then share out the quick files last, and neither waits
+    idle at the end for one long file of the other. Only the order of files changes."""
+
+    def rank(item: pytest.Item) -> int:
+        parts = item.path.relative_to(TESTS).parts
+        top = parts[0] if len(parts) > 1 else ""
+        return _SLOW_FIRST.index(top) if top in _SLOW_FIRST else len(_SLOW_FIRST)
+
+    items.sort(key=rank)
+
 
 @pytest.fixture
 def megamek_fixtures() -> Path:
