@@ -250,9 +250,9 @@ def iterate(stream: Iterator[Any], count: int) -> list[Any]:
     return out
 
 
-def house_rules_campaign(ref: Stubs, name: str) -> str:
-    """A new TripWire campaign with the house rules (Kurita against Steiner), made by the
-    referee's client ``ref``; its id."""
+def house_rules_campaign(ref: Stubs, name: str, house_rules: bool = True) -> str:
+    """A new TripWire campaign with the house rules (Kurita against Steiner; without them when
+    ``house_rules`` is False), made by the referee's client ``ref``; its id."""
     made = ref.campaigns.CreateCampaign(
         campaign_pb2.CreateCampaignRequest(
             name=name,
@@ -261,7 +261,7 @@ def house_rules_campaign(ref: Stubs, name: str) -> str:
                 campaign_pb2.SideSpec(side_id="kurita", name="Kurita"),
                 campaign_pb2.SideSpec(side_id="steiner", name="Steiner"),
             ],
-            house_rules=True,
+            house_rules=house_rules,
         ),
         metadata=ref.md,
     )

@@ -13,36 +13,24 @@ import json
 
 import grpc
 import pytest
-from grpc_helpers import Running, force, reason_of
+from grpc_helpers import Running, force, house_rules_campaign, reason_of
 
 from mekref.rules.codec import to_jsonable
 from mekref.rules.messages import RefereeNote
 from mekref.rules.tripwire.commands import ImportForce
-from mekref.v1 import campaign_pb2, rules_pb2
+from mekref.v1 import rules_pb2
 
 
 def _campaign(api: Running, house_rules: bool) -> tuple[str, str]:
     """A new campaign (with or without the option) and its one 'Mech's unit id."""
-    ref = api.as_referee()
-    made = ref.campaigns.CreateCampaign(
-        campaign_pb2.CreateCampaignRequest(
-            name=f"house rules {house_rules}",
-            ruleset="tripwire",
-            sides=[
-                campaign_pb2.SideSpec(side_id="kurita", name="Kurita"),
-                campaign_pb2.SideSpec(side_id="steiner", name="Steiner"),
-            ],
-            house_rules=house_rules,
-        ),
-        metadata=ref.md,
-    ).campaign
+    cid = house_rules_campaign(api.as_referee(), f"house rules {house_rules}", house_rules)
     forces = force("steiner")
     (unit,) = forces.companies[0].lances[0].units
     note = RefereeNote(referee="Ann", reason="a small test force")
     imported = ImportForce(actor="x", side_id="steiner", force=forces, accept_unchecked=note)
     payload = {"type": "ImportForce", **to_jsonable(imported)}  # type: ignore[dict-item]
-    _execute(api, made.campaign_id, payload)
-    return made.campaign_id, unit.unit_id
+    _execute(api, cid, payload)
+    return cid, unit.unit_id
 
 
 def _execute(

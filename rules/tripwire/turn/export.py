@@ -26,12 +26,13 @@ from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage
 from mekref.rules.tripwire.commanders import commanders_of
-from mekref.rules.tripwire.designs import design_of, stored_design_of
+from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.megamek_crew import CrewExport, crew_export, member_of
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.engagement import KIND_NAMES
+from mekref.rules.tripwire.turn.landing import dropship_motion
 from mekref.rules.tripwire.turn.secrecy import engagement_for
 from mekref.rules.tripwire.turn.state import EngagementSetup, StrategicState
 
@@ -76,9 +77,8 @@ def _mode(state: CampaignState, s: StrategicState, unit: CampaignUnit) -> str:
     if mode == "dropship":
         # A Gazelle is aerodyne, a Union spheroid: the kept design's motion type says which
         # (T-LZ5); "Spheroid" only when no design says otherwise.
-        stored = stored_design_of(state, unit.unit_id)
-        motion = "" if stored is None else stored.movement_mode.strip()
-        if motion.casefold() in ("aerodyne", "spheroid"):
+        motion = dropship_motion(state, unit.unit_id)
+        if motion is not None:
             return motion.capitalize()
     return _MEGAMEK_MODE.get(mode, mode.capitalize())
 

@@ -73,12 +73,20 @@ def _name(state: CampaignState, unit_id: str) -> str:
     return unit_id if unit is None else f"{unit.chassis} {unit.model}".strip()
 
 
-def _dropship(state: CampaignState, unit_id: str, field: str) -> Lander:
-    name = _name(state, unit_id)
+def dropship_motion(state: CampaignState, unit_id: str) -> str | None:
+    """ "aerodyne" or "spheroid": the motion type of the DropShip's kept design (T-LZ5); None
+    when no design is kept or it says neither."""
     stored = stored_design_of(state, unit_id)
     motion = "" if stored is None else stored.movement_mode.strip().casefold()
-    if motion in ("aerodyne", "spheroid"):
+    return motion if motion in ("aerodyne", "spheroid") else None
+
+
+def _dropship(state: CampaignState, unit_id: str, field: str) -> Lander:
+    name = _name(state, unit_id)
+    motion = dropship_motion(state, unit_id)
+    if motion is not None:
         return Lander(unit_id=unit_id, name=name, kind=motion)
+    stored = stored_design_of(state, unit_id)
     why = (
         "the campaign keeps no design for it"
         if stored is None
