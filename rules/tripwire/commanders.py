@@ -128,11 +128,19 @@ def _is_commander(unit: CampaignUnit) -> bool:
     return UnitRole.FORCE_COMMANDER in unit.roles or UnitRole.LANCE_LEADER in unit.roles
 
 
+def _sort_key(c: CommanderStanding) -> tuple[str, bool, str]:
+    return (c.side_id, not c.force_commander, c.unit_name)
+
+
 def commanders_of(
     state: CampaignState, side_id: str | None = None, tables: TripWireTables | None = None
 ) -> tuple[CommanderStanding, ...]:
     """Every commander of the side (of every side when ``side_id`` is None), Force Commanders
-    first. A captured unit waiting in Salvage commands nobody (ruling R-CMD-1)."""
+    first. A captured unit waiting in Salvage commands nobody (ruling R-CMD-1).
+
+    This walks every unit of the campaign: for the commanders among a few units (a formation,
+    an engagement's units) use :func:`commanders_among` or :func:`commander_bonus`, whose cost
+    is that of the units given."""
     found = [
         standing(state, u, tables)
         for u in state.units.values()
@@ -140,7 +148,40 @@ def commanders_of(
         and u.company != SALVAGE_COMPANY
         and _is_commander(u)
     ]
-    return tuple(sorted(found, key=lambda c: (c.side_id, not c.force_commander, c.unit_name)))
+    return tuple(sorted(found, key=_sort_key))
+
+
+def commanders_among(
+    state: CampaignState,
+    unit_ids: Iterable[str],
+    *,
+    side_ids: Iterable[str] | None = None,
+    force_commanders_only: bool = False,
+    tables: TripWireTables | None = None,
+) -> tuple[CommanderStanding, ...]:
+    """The commanders :func:`commanders_of` lists (for ``side_ids``; every side when None)
+    whose unit is among ``unit_ids``, in the same order, looking only at those units.
+
+    A day resolves an engagement for every formation that meets another; walking every unit of
+    the campaign for each made the day quadratic in formations (issue 28)."""
+    sides = None if side_ids is None else frozenset(side_ids)
+    found: list[CampaignUnit] = []
+    for unit_id in dict.fromkeys(unit_ids):  # once each, as the walk sees each unit once
+        u = state.units.get(unit_id)  # keyed by unit_id (every evolver keeps it so)
+        if (
+            u is not None
+            and (sides is None or u.side_id in sides)
+            and u.company != SALVAGE_COMPANY
+            and (UnitRole.FORCE_COMMANDER in u.roles if force_commanders_only else _is_commander(u))
+        ):
+            found.append(u)
+    listed = [standing(state, u, tables) for u in found]
+    if len({_sort_key(c) for c in listed}) < len(listed):
+        # Equal sort keys (two commanders' units of one name) keep the campaign's unit order,
+        # as in commanders_of; only this rare case pays for a walk of every unit.
+        place = {unit_id: i for i, unit_id in enumerate(state.units)}
+        listed.sort(key=lambda c: place[c.unit_id])
+    return tuple(sorted(listed, key=_sort_key))
 
 
 def commander_bonus(
@@ -151,12 +192,11 @@ def commander_bonus(
 ) -> tuple[int, tuple[CommanderStanding, ...]]:
     """The Force Commander's Skill Bonus for a side's units (a formation, or the formations of
     an engagement): the best of the side's Force Commanders whose unit is among them and who
-    is in play; 0 when none is (ruling R-CMD-1). Also the Force Commanders found there."""
-    wanted = set(unit_ids)
-    present = tuple(
-        c
-        for c in commanders_of(state, side_id, tables)
-        if c.force_commander and c.unit_id in wanted
+    is in play; 0 when none is (ruling R-CMD-1). Also the Force Commanders found there.
+
+    Costs the units given, not the campaign's (it is asked for every formation of a day)."""
+    present = commanders_among(
+        state, unit_ids, side_ids=(side_id,), force_commanders_only=True, tables=tables
     )
     return max((c.skill_bonus for c in present), default=0), present
 

@@ -11,7 +11,9 @@ L281: "Roll 2D6 and add the Force Commanders Skill Modifier."
 
 from __future__ import annotations
 
+import itertools
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,9 +22,14 @@ import pytest
 from mekref.rules.messages import Event, RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import Fate
-from mekref.rules.tripwire.commanders import commander_bonus, commanders_of
+from mekref.rules.tripwire.commanders import (
+    CommanderStanding,
+    commander_bonus,
+    commanders_among,
+    commanders_of,
+)
 from mekref.rules.tripwire.model import UnitRole
-from mekref.rules.tripwire.state import CampaignState, PersonStatus
+from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations
@@ -104,6 +111,97 @@ def test_ruling_r_cmd_1_a_captured_commanders_unit_commands_nobody() -> None:
     taken = replace(state, units={**state.units, GRIFFIN: moved})
     assert commanders_of(taken, "loyalist") == ()
     assert [c for c in commanders_of(taken, "rebel") if c.force_commander] == []
+
+
+def _bonus_by_walk(
+    state: CampaignState, side_id: str, unit_ids: Iterable[str]
+) -> tuple[int, tuple[CommanderStanding, ...]]:
+    """commander_bonus as it was before it looked only at the units given: every commander of
+    the side, filtered to the units (the result must stay the same)."""
+    wanted = set(unit_ids)
+    present = tuple(
+        c for c in commanders_of(state, side_id) if c.force_commander and c.unit_id in wanted
+    )
+    return max((c.skill_bonus for c in present), default=0), present
+
+
+def _mixed_commanders() -> CampaignState:
+    """Both sides with Force Commanders in and out of play: the loyalist Griffin (Elite), a
+    second loyalist Force Commander whose unit has the Griffin's name (equal sort keys), a dead
+    one in the Shadow Hawk, a Lieutenant in the Locust, a rebel Atlas (Veteran), and a rebel
+    Force Commander's Jenner captured into the loyalists' Salvage."""
+    state = _with_commander(2, 3)
+    units, people = dict(state.units), dict(state.people)
+
+    def role(uid: str, r: UnitRole, **changes: object) -> None:
+        units[uid] = replace(units[uid], roles=units[uid].roles | {r}, **changes)  # type: ignore[arg-type]
+
+    role("L-WVR", UnitRole.FORCE_COMMANDER, chassis="Griffin", model="GRF-1N")
+    people["P-L-WVR"] = replace(people["P-L-WVR"], gunnery=1, piloting=2)  # Heroic: +3
+    role("L-SHD", UnitRole.FORCE_COMMANDER)
+    people["P-L-SHD"] = replace(people["P-L-SHD"], status=PersonStatus.DEAD)
+    role("L-LCT", UnitRole.LANCE_LEADER)
+    role("R-AS7", UnitRole.FORCE_COMMANDER)
+    people["P-R-AS7"] = replace(people["P-R-AS7"], gunnery=3, piloting=4)
+    role("R-JR7", UnitRole.FORCE_COMMANDER, side_id="loyalist", company="Salvage",
+         lance="Salvage", crew=())  # fmt: skip
+    return replace(state, units=units, people=people)
+
+
+def test_the_bonus_looking_only_at_the_units_given_is_the_one_the_walk_gave() -> None:
+    """Every subset of the campaign's units, in campaign order and reversed, with an unknown
+    id and a repeated one: the same bonus and the same Force Commanders in the same order as
+    walking every commander of the side (rulings R-CMD-1, R-CMD-2)."""
+    state = _mixed_commanders()
+    ids = [*state.units, "nobody"]
+    checked = 0
+    for size in range(len(ids) + 1):
+        for chosen in itertools.combinations(ids, size):
+            for given in (chosen, tuple(reversed(chosen)), chosen + chosen[:1]):
+                for side in ("loyalist", "rebel"):
+                    assert commander_bonus(state, side, given) == _bonus_by_walk(
+                        state, side, given
+                    ), (side, given)
+                assert commanders_among(state, given) == tuple(
+                    c for c in commanders_of(state) if c.unit_id in set(given)
+                ), given
+                checked += 1
+    assert checked == 3 * 2 ** len(ids)
+    # The cases the subsets hold, named: the two Griffins in campaign order, the best one
+    # counting; a dead commander and a Salvage Jenner giving nothing.
+    bonus, present = commander_bonus(state, "loyalist", ("L-WVR", GRIFFIN, "L-SHD"))
+    assert bonus == 3
+    assert [c.unit_id for c in present] == [GRIFFIN, "L-WVR", "L-SHD"]
+    assert commander_bonus(state, "loyalist", ("L-SHD", "R-JR7", "L-LCT")) == (
+        0, (commander_bonus(state, "loyalist", ("L-SHD",))[1]),
+    )  # fmt: skip
+    assert commander_bonus(state, "rebel", ("R-JR7", "R-AS7"))[0] == 1
+
+
+class _NoWalk(dict[str, CampaignUnit]):
+    """The campaign's units, refusing to be walked: a look-up by id is all that is allowed."""
+
+    def __iter__(self) -> Iterator[str]:
+        raise AssertionError("walked every unit of the campaign")
+
+    def values(self) -> Iterator[CampaignUnit]:  # type: ignore[override]
+        raise AssertionError("walked every unit of the campaign")
+
+    def items(self) -> Iterator[tuple[str, CampaignUnit]]:  # type: ignore[override]
+        raise AssertionError("walked every unit of the campaign")
+
+
+def test_a_formations_bonus_costs_its_units_not_the_campaigns() -> None:
+    """A day asks for the bonus of every formation that meets another: walking every unit of
+    the campaign each time made a day of 3,200 formations take seconds (issue 28)."""
+    state = _mixed_commanders()
+    walked = replace(state, units=_NoWalk(state.units))
+    assert commander_bonus(walked, "loyalist", (GRIFFIN, "L-LCT")) == _bonus_by_walk(
+        state, "loyalist", (GRIFFIN, "L-LCT")
+    )
+    assert commander_bonus(walked, "rebel", ("R-AS7", "R-MAD"))[0] == 1
+    with pytest.raises(AssertionError, match="walked"):
+        commanders_of(walked, "loyalist")
 
 
 def _placed(state: CampaignState, loyal: FormationSpec) -> tuple[CampaignState, list[Event]]:

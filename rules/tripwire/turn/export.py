@@ -25,7 +25,7 @@ from mekref.adapters.megamek.mul_model import (
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage
-from mekref.rules.tripwire.commanders import commanders_of
+from mekref.rules.tripwire.commanders import commanders_among
 from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.megamek_crew import CrewExport, crew_export, member_of
 from mekref.rules.tripwire.model import UnitKind
@@ -223,7 +223,8 @@ def crew_exports(state: CampaignState, units: Sequence[CampaignUnit]) -> dict[st
     """Each unit's crew-wide export values (ruling R-CMD-4): the commander flag, commandB and
     commanders' edge from the rules, the rest from the imported list."""
     sides = {u.side_id for u in units}
-    standings = {c.unit_id: c for side in sides for c in commanders_of(state, side)}
+    among = commanders_among(state, (u.unit_id for u in units), side_ids=sides)
+    standings = {c.unit_id: c for c in among}
     return {
         u.unit_id: crew_export(
             f"{u.chassis} {u.model}".strip(),
