@@ -38,7 +38,7 @@ from mekref.rules.tripwire.commands import CreateCampaign
 from mekref.rules.tripwire.ruleset import tripwire_rules
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import plugin as turn
-from mekref.rules.tripwire.turn.events import CampaignEnded
+from mekref.rules.tripwire.turn.events import CampaignEnded, OrdersSubmitted, OrdersWithdrawn
 from mekref.rules.tripwire.turn.state import StrategicState
 from mekref.rules.tripwire.turn.victory import end_reason
 from mekref.rules.tripwire.turn.view import SideView
@@ -55,6 +55,12 @@ def _call_with_tables(
     return [*events, *_ending(state, events)]
 
 
+#: Events whose evolvers change only a side's orders (``StrategicState.orders``) and the log's
+#: bookkeeping: none of what the end check reads (the units, battles, sides, starting BV,
+#: captured leaders, VP, ``ended``). A test folds each and checks those are the same objects.
+END_NEUTRAL_EVENTS: frozenset[type[Event]] = frozenset({OrdersSubmitted, OrdersWithdrawn})
+
+
 def _ending(state: CampaignState, events: list[Event]) -> list[Event]:
     """The campaign ends itself: when a decision (a battle's result, a unit's fate, a sale)
     reaches an end condition of lines 412-414 or 162, a ``CampaignEnded`` event says why.
@@ -62,7 +68,10 @@ def _ending(state: CampaignState, events: list[Event]) -> list[Event]:
     (``campaign_over``) but the end-of-campaign business (L351 ransom) goes on."""
     if state.strategic is None or state.strategic.ended or not events:
         return []
-    after = TRIPWIRE.fold(events, state)
+    # Orders change nothing the end check reads: their decision is checked on the state it
+    # was made on, with no fold of its events (the runner folds them once, to keep the state).
+    neutral = all(type(e) in END_NEUTRAL_EVENTS for e in events)
+    after = state if neutral else TRIPWIRE.fold(events, state)
     s = after.strategic
     if s is None or s.ended:
         return []

@@ -7,6 +7,7 @@ some; ``ResolveTurn`` (referee only) plays the day. The event that stores orders
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 
 from mekref.hexmap import PathProblem, label, parse_label, validate_path
@@ -380,11 +381,23 @@ def decide_withdraw(
     ]
 
 
+def _formation_id(order: FormationOrder) -> str:
+    return order.formation_id
+
+
 def evolve_submitted(state: CampaignState, e: OrdersSubmitted) -> CampaignState:
     s = strategic_of(state)
-    kept = {o.formation_id: o for o in s.orders.get(e.side_id, ())}
-    kept.update({o.formation_id: o for o in e.orders})
-    orders = {**s.orders, e.side_id: tuple(kept[k] for k in sorted(kept))}
+    # A side's orders are kept sorted by formation id, one each (this evolver and the
+    # withdrawal keep them so): each new order takes its formation's place, found by bisection,
+    # instead of every order of the side being rebuilt and sorted again for each submission.
+    kept = list(s.orders.get(e.side_id, ()))
+    for order in e.orders:
+        i = bisect_left(kept, order.formation_id, key=_formation_id)
+        if i < len(kept) and kept[i].formation_id == order.formation_id:
+            kept[i] = order
+        else:
+            kept.insert(i, order)
+    orders = {**s.orders, e.side_id: tuple(kept)}
     return replace(state, strategic=replace(s, orders=orders))
 
 
