@@ -18,13 +18,14 @@ the same faces. The state hash is the sha256 of the state's canonical JSON.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from mekref.rules.battle_files import BattleFiles
 from mekref.rules.codec import JsonValue, canonical_json, content_hash, to_jsonable
 from mekref.rules.dice import Dice, require_cursor
 from mekref.rules.messages import Codec, Command, Event
+from mekref.rules.records import copy_with
 from mekref.rules.refusal import Refusal
 
 
@@ -217,10 +218,8 @@ def evolve_with(evolvers: Mapping[type[Event], Evolver[S]], state: S, event: Eve
         raise ValueError(f"no fold for event {type(event).__name__}")
     new = apply(state, event)
     rolls_used = max([new.rolls_used, *(r.index + 1 for r in event.rolls)])
-    changed: S = replace(  # type: ignore[type-var]
-        new, rolls_used=rolls_used, events_applied=state.events_applied + 1
-    )
-    return changed
+    # copy_with is dataclasses.replace for a plain state class, at a fraction of the cost.
+    return copy_with(new, rolls_used=rolls_used, events_applied=state.events_applied + 1)
 
 
 def _seed_of(command: Command) -> str:

@@ -14,6 +14,7 @@ from mekref.hexmap import PathProblem, label, parse_label, validate_path
 from mekref.hexmap.geometry import LabelError
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type
+from mekref.rules.records import copy_with
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, Pool
@@ -398,7 +399,7 @@ def evolve_submitted(state: CampaignState, e: OrdersSubmitted) -> CampaignState:
         else:
             kept.insert(i, order)
     orders = {**s.orders, e.side_id: tuple(kept)}
-    return replace(state, strategic=replace(s, orders=orders))
+    return copy_with(state, strategic=copy_with(s, orders=orders))
 
 
 def evolve_withdrawn(state: CampaignState, e: OrdersWithdrawn) -> CampaignState:

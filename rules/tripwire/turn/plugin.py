@@ -9,6 +9,7 @@ from mekref.hexmap import label, parse_label
 from mekref.hexmap.geometry import LabelError
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
+from mekref.rules.records import copy_with
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
@@ -148,7 +149,7 @@ def _decide_leader(
 
 
 def _with(state: CampaignState, **changes: Any) -> CampaignState:
-    return replace(state, strategic=replace(strategic_of(state), **changes))
+    return copy_with(state, strategic=copy_with(strategic_of(state), **changes))
 
 
 def _weather(state: CampaignState, e: WeatherRolled) -> CampaignState:
