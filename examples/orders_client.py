@@ -151,8 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 metadata=md,
                 timeout=10,
             )
-            print(f"accepted at seq {done.last_seq}; your orders for day {day}:")
-            for o in done.orders:
+            print(f"accepted at seq {done.last_seq}; stored for day {day}:")
+            for o in done.stored:
                 print(f"  {o.formation_id}: {o.action} {' '.join(o.path)}".rstrip())
         elif args.command == "orders":
             listed = orders_pb2_grpc.OrdersServiceStub(ch).ListOrders(

@@ -95,10 +95,12 @@ def ginestra(tmp_path: Path) -> Iterator[Running]:
 
 
 def _submit(
-    s: Stubs, cid: str, *orders: orders_pb2.FormationOrder, day: int = 1
+    s: Stubs, cid: str, *orders: orders_pb2.FormationOrder, day: int = 1, whole: bool = False
 ) -> orders_pb2.SubmitOrdersResponse:
     return s.orders.SubmitOrders(
-        orders_pb2.SubmitOrdersRequest(campaign_id=cid, day=day, orders=list(orders)),
+        orders_pb2.SubmitOrdersRequest(
+            campaign_id=cid, day=day, orders=list(orders), include_side_orders=whole
+        ),
         metadata=s.md,
     )
 
@@ -112,15 +114,17 @@ def test_submit_replace_withdraw_round_trip(ginestra: Running) -> None:
     g, cid = ginestra, ginestra.campaign_id
     loyal = g.as_side("loyalist")
     done = _submit(loyal, cid, Order(formation_id="alpha", action="guard"))
-    assert [(o.formation_id, o.action) for o in done.orders] == [("alpha", "guard")]
+    assert [(o.formation_id, o.action) for o in done.stored] == [("alpha", "guard")]
     assert done.last_seq == g.store.last_seq(cid)
-    moved = _submit(loyal, cid, Order(formation_id="alpha", action="move", path=["0607", "0707"]),
-                    Order(formation_id="hover", action="rest"))  # fmt: skip
-    assert [(o.formation_id, o.action) for o in moved.orders] == [
-        ("alpha", "move"),
+    moved = _submit(loyal, cid, Order(formation_id="hover", action="rest"),
+                    Order(formation_id="alpha", action="move", path=["0607", "0707"]))  # fmt: skip
+    # What this submission stored, in the order given (the side's list is by formation).
+    assert [(o.formation_id, o.action) for o in moved.stored] == [
         ("hover", "rest"),
+        ("alpha", "move"),
     ]
-    assert list(moved.orders[0].path) == ["0607", "0707"]
+    assert list(moved.stored[1].path) == ["0607", "0707"]
+    assert list(moved.orders) == []  # the side's whole list only when asked
     assert _listed(loyal, cid) == [("alpha", "move"), ("hover", "rest")]
     withdrawn = loyal.orders.WithdrawOrders(
         orders_pb2.WithdrawOrdersRequest(campaign_id=cid, day=1, formation_ids=["alpha"]),
@@ -136,20 +140,35 @@ def test_submit_replace_withdraw_round_trip(ginestra: Running) -> None:
     assert [o.formation_id for o in seen.orders] == ["hover"]
 
 
+def test_the_side_s_whole_list_comes_back_when_asked(ginestra: Running) -> None:
+    """``include_side_orders``: the deprecated ``orders`` lists every order of the side for the
+    day after the submission, by formation, as every response did before ``stored``."""
+    g, cid = ginestra, ginestra.campaign_id
+    loyal = g.as_side("loyalist")
+    _submit(loyal, cid, Order(formation_id="hover", action="rest"))
+    done = _submit(loyal, cid, Order(formation_id="alpha", action="guard"), whole=True)
+    assert [(o.formation_id, o.action) for o in done.orders] == [
+        ("alpha", "guard"),
+        ("hover", "rest"),
+    ]
+    assert [o.formation_id for o in done.stored] == ["alpha"]
+    assert [(o.formation_id, o.action) for o in done.orders] == _listed(loyal, cid)
+
+
 def test_params_and_target_round_trip(ginestra: Running) -> None:
     g, cid = ginestra, ginestra.campaign_id
     rebel = g.as_side("rebel")
     done = _submit(
         rebel, cid, Order(formation_id="bravo", action="orbital_insertion", target="1712")
     )
-    assert done.orders[0].HasField("target") and done.orders[0].target == "1712"
+    assert done.stored[0].HasField("target") and done.stored[0].target == "1712"
     loyal = g.as_side("loyalist")
     done = _submit(
         loyal, cid,
         Order(formation_id="alpha", action="repair", params={"pool": "cap", "wp": "10"}),
     )  # fmt: skip
-    assert dict(done.orders[0].params) == {"pool": "cap", "wp": "10"}
-    assert not done.orders[0].HasField("target")
+    assert dict(done.stored[0].params) == {"pool": "cap", "wp": "10"}
+    assert not done.stored[0].HasField("target")
 
 
 def test_refusals_carry_the_field_and_the_rule_code(ginestra: Running) -> None:
@@ -198,7 +217,7 @@ def test_each_order_stands_on_its_own(ginestra: Running) -> None:
     loyal = g.as_side("loyalist")
     done = _submit(loyal, cid, Order(formation_id="alpha", action="guard"),
                    Order(formation_id="hover", action="move", path=["0707"]))  # fmt: skip
-    assert [(o.formation_id, o.action) for o in done.orders] == [("alpha", "guard")]
+    assert [(o.formation_id, o.action) for o in done.stored] == [("alpha", "guard")]
     assert [(r.formation_id, r.code) for r in done.refused] == [("hover", "illegal_path")]
     assert done.refused[0].reason.startswith("orders[1].path[0]: hex 0707")
     assert _listed(loyal, cid) == [("alpha", "guard")]

@@ -27,8 +27,8 @@ def add_orders(into: Any, given: Iterable[Any]) -> None:
     """Append each order to the repeated ``FormationOrder`` field ``into``.
 
     Built in place (no message copied into the response), and an empty path or parameter
-    map is left unset, which is the same message: every order of the side goes back with each
-    call, so this is per-call work that grows with the side's orders."""
+    map is left unset, which is the same message. SubmitOrders sends back only the orders it
+    stored, unless asked for the side's whole list (work that grows with the side's orders)."""
     for order in given:
         message = into.add(formation_id=order.formation_id, action=order.action)
         if order.path:
@@ -93,7 +93,9 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         executed = await self.s.execute(context, cid, command)
         stored = next(e for e in executed.events if isinstance(e, OrdersSubmitted))
         response = orders_pb2.SubmitOrdersResponse(last_seq=executed.last_seq)
-        add_orders(response.orders, orders.orders_of(executed.state, side_id))
+        add_orders(response.stored, stored.orders)
+        if request.include_side_orders:
+            add_orders(response.orders, orders.orders_of(executed.state, side_id))
         for r in stored.refused:
             response.refused.add(formation_id=r.formation_id, code=r.code, reason=r.reason)
         return response
