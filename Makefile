@@ -16,7 +16,7 @@ help:
 	@echo "            (mekref game demo --ruleset R)"
 	@echo "make test   set up, then run the whole test suite (what CI runs)"
 	@echo "make lint   ruff + mypy --strict + import contracts"
-	@echo "make bench  benchmarks (figures go in the README)"
+	@echo "make bench  every benchmark; writes docs/performance.md and README's summary table"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -75,8 +75,10 @@ fmt: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# Every benchmark (long: about half an hour); the figures go in docs/performance.md, dated, and
+# their summary table in README.md's "Measured" section.
 bench: install
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench --markdown docs/performance.md --readme README.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info proto/gen .pytest_cache .mypy_cache .ruff_cache
