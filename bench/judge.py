@@ -58,6 +58,13 @@ def judge(measure: Measure, margin: float = MARGIN) -> Verdict:
     return Verdict(measure, ratio, limit, met=ratio <= measure.goal, failed=not ratio <= limit)
 
 
+def decided(rounds: list[float], goal: float, planned: int, margin: float = MARGIN) -> bool:
+    """True when more than half of the ``planned`` rounds are already past the limit: the
+    median of all of them would be past it whatever the others give, so a check may stop
+    there (a regressed cost is also the slowest one to measure)."""
+    return sum(1 for r in rounds if not r <= goal * margin) > planned // 2
+
+
 def failures(verdicts: list[Verdict]) -> list[Verdict]:
     return [v for v in verdicts if v.failed]
 

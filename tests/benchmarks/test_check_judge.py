@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.judge import MARGIN, Measure, exit_code, failures, judge  # noqa: E402
+from bench.judge import MARGIN, Measure, decided, exit_code, failures, judge  # noqa: E402
 
 
 def _measure(*rounds: float, goal: float = 1.2) -> Measure:
@@ -67,3 +67,13 @@ def test_nothing_measured_or_an_impossible_figure_does_not_pass() -> None:
     assert judge(_measure(math.inf)).failed
     with pytest.raises(ValueError):
         judge(_measure())
+
+
+def test_a_check_stops_early_only_when_its_failure_is_decided() -> None:
+    # Two of three planned rounds past the limit (2.42): the median will be past it.
+    assert decided([4.0, 3.9], goal=1.21, planned=3)
+    assert judge(_measure(4.0, 3.9, goal=1.21)).failed
+    # One round past it, or two within it, decides nothing.
+    assert not decided([4.0], goal=1.21, planned=3)
+    assert not decided([4.0, 1.0], goal=1.21, planned=3)
+    assert not decided([1.0, 1.1], goal=1.21, planned=3)
