@@ -9,14 +9,15 @@ BIN := $(VENV)/bin
 # folder's __init__.py is, so a new sample folder still triggers the install.
 SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.jsonl' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' -o -name 'Units.txt' \) -not -name '* *' -not -path 'proto/gen/*' 2>/dev/null)
 
-.PHONY: help install demo test lint fmt bench clean proto proto-schema
+.PHONY: help install demo test lint fmt bench bench-check clean proto proto-schema
 help:
 	@echo "make demo   set up, then run the bundled sample campaign end to end, the same"
 	@echo "            campaign with the house rules, and a bundled game of each other rule set"
 	@echo "            (mekref game demo --ruleset R)"
 	@echo "make test   set up, then run the whole test suite (what CI runs)"
 	@echo "make lint   ruff + mypy --strict + import contracts"
-	@echo "make bench  benchmarks (figures go in the README)"
+	@echo "make bench  every benchmark; writes docs/performance.md and README's summary table"
+	@echo "make bench-check  the CI guard: growth ratios in one short run, fails past 2x a goal"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -75,8 +76,15 @@ fmt: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# Every benchmark (long: about 15 minutes); the figures go in docs/performance.md, dated, and
+# their summary table in README.md's "Measured" section.
 bench: install
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench --markdown docs/performance.md --readme README.md
+
+# The guard CI runs: four ratios of growth measured inside one short run (under 2 minutes),
+# exit 1 when one is past twice its goal (bench/check.py).
+bench-check: install
+	$(BIN)/python -m bench.check
 
 clean:
 	rm -rf $(VENV) build *.egg-info proto/gen .pytest_cache .mypy_cache .ruff_cache

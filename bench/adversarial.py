@@ -4,8 +4,9 @@ Two parts, each against a baseline measured in the same run:
 
 1. **Reading.** For each crafted shape (many attributes on one element, attributes at the limit
    on many elements, deep nesting, one huge text, many elements) and several sizes, the time of
-   ``read_mul_bytes`` (which refuses the shapes past a limit) against bare
-   ``lxml.etree.fromstring`` on the same bytes, and bare lxml's ``element.items()`` on the
+   ``read_mul_bytes`` (which refuses the shapes past a limit) against
+   ``lxml.etree.fromstring`` with the product's safe parser settings on the same bytes (the
+   median of ``--rounds`` each), and bare lxml's ``element.items()`` on the
    crowded element, the call whose quadratic cost made a 649 KB file take minutes. The
    figure that shows linearity is microseconds per KB staying flat as the size grows.
 2. **The server under attack.** ``python -m mekref.daemon.grpc`` on a loopback port; the
@@ -31,7 +32,10 @@ import grpc
 from grpc import aio
 from lxml import etree
 
+from bench import summary
 from bench.grpc import build_campaign, cpu_seconds
+from bench.parse import SAFE_LXML
+from bench.stats import median
 from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.v1 import battle_pb2, battle_pb2_grpc, diagnostics_pb2, diagnostics_pb2_grpc
@@ -92,18 +96,19 @@ class Row:
     items_s: float | None
 
 
-def _best(fn: Callable[[], object], rounds: int) -> float:
-    best = float("inf")
+def _median(fn: Callable[[], object], rounds: int) -> float:
+    """The median time of ``rounds`` calls of ``fn``."""
+    times = []
     for _ in range(rounds):
         gc.collect()
         gc.disable()  # as bench.parse: the collector's pauses are not the reader's cost
         try:
             start = time.perf_counter()
             fn()
-            best = min(best, time.perf_counter() - start)
+            times.append(time.perf_counter() - start)
         finally:
             gc.enable()
-    return best
+    return median(times)
 
 
 def _read(data: bytes) -> str:
@@ -122,19 +127,19 @@ def reading(rounds: int, sizes: tuple[int, ...]) -> list[Row]:
             if shape.startswith("many attributes"):
                 data = b"<unit>" + data + b"</unit>"
             outcome = _read(data)
-            mekref_s = _best(lambda d=data: _read(d), rounds)  # type: ignore[misc]
-            lxml_s = _best(lambda d=data: etree.fromstring(d), rounds)  # type: ignore[misc]
+            mekref_s = _median(lambda d=data: _read(d), rounds)  # type: ignore[misc]
+            lxml_s = _median(lambda d=data: etree.fromstring(d, SAFE_LXML), rounds)  # type: ignore[misc]
             items_s = None
             if shape.startswith("many attributes") and kb <= 256:  # quadratic: minutes beyond
                 crowded = etree.fromstring(data)[0]
-                items_s = _best(crowded.items, 1)
+                items_s = _median(crowded.items, 1)
             rows.append(Row(shape, kb, outcome, mekref_s, lxml_s, items_s))
     return rows
 
 
 def reading_markdown(rows: list[Row]) -> str:
     lines = [
-        "| shape | size | mekref outcome | mekref ms | µs/KB | bare lxml ms "
+        "| shape | size | mekref outcome | mekref ms | µs/KB | lxml (safe settings) ms "
         "| lxml `items()` on it, ms |",
         "|---|---:|---|---:|---:|---:|---:|",
     ]
@@ -260,16 +265,48 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.adversarial", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--rounds", type=int, default=3, help="timed repeats (fastest counts)")
+    parser.add_argument("--rounds", type=int, default=3, help="timed repeats (the median counts)")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per Echo phase")
     parser.add_argument("--quick", action="store_true", help="the two smallest sizes only")
     args = parser.parse_args(argv)
     sizes = SIZES_KB[:2] if args.quick else SIZES_KB
+    rows = reading(args.rounds, sizes)
     print("### Reading crafted files\n")
-    print(reading_markdown(reading(args.rounds, sizes)))
+    print(reading_markdown(rows))
+    print(f"\nmekref and lxml: the median of {args.rounds} reads each.")
+    growth = _worst_growth(rows)
+    summary.add(
+        f"crafted files, {sizes[0]:,} KB to {sizes[-1]:,} KB, 5 shapes: time per KB, "
+        "largest over smallest size",
+        "lxml (safe settings) on the same bytes",
+        f"worst shape x{growth[1]:.2f} ({growth[0]})",
+        f"x{growth[1]:.2f}",
+        "linear in the size (a figure: no number set)",
+        None,
+    )
+    figures = server_under_attack(args.seconds)
     print("\n### Echo while crafted files are uploaded\n")
-    print(attack_markdown(server_under_attack(args.seconds)))
+    print(attack_markdown(figures))
+    summary.add(
+        "`Echo` p50 / max while 16 clients upload crafted files",
+        f"idle server: {figures.idle_p50_ms:.1f} / {figures.idle_max_ms:.0f} ms",
+        f"{figures.attack_p50_ms:.1f} / {figures.attack_max_ms:.0f} ms",
+        f"x{figures.attack_p50_ms / figures.idle_p50_ms:.1f} at p50",
+        "not stalled (a figure: it was stalled 16.7 s)",
+        None,
+    )
     return 0
+
+
+def _worst_growth(rows: list[Row]) -> tuple[str, float]:
+    """The shape whose time per KB grew most from the smallest size to the largest."""
+    worst = ("", 0.0)
+    for shape in SHAPES:
+        mine = [r for r in rows if r.shape == shape]
+        first, last = mine[0], mine[-1]
+        growth = (last.mekref_s / last.kb) / (first.mekref_s / first.kb)
+        worst = max(worst, (shape, growth), key=lambda pair: pair[1])
+    return worst
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ formation's order: read state, validate by the rules, append one event with a du
 commit). The clients share the machine's cores with the servers, so calls per second say as
 much about the clients as the server; the measure is the server process's own CPU time per
 call (``/proc``), taken per round, and the ratio bare echo / SubmitOrders (goal: >= 0.5) is
-given as min and median over the rounds. Only the loopback address is used; the run is
+given as the median of the rounds with their range. Only the loopback address is used; the run is
 bounded in time and stops by itself.
 """
 
@@ -36,6 +36,7 @@ import grpc
 from grpc import aio
 
 from bench import summary
+from bench.stats import spread
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.grpc.tokens import Role, TokenStore
 from mekref.daemon.store import open_store
@@ -308,14 +309,15 @@ async def _run(
                 await channel.close()
 
 
-def _min_median(values: list[float], fmt: str = ".2f") -> str:
-    return f"{min(values):{fmt}} / {statistics.median(values):{fmt}}"
+def _rounds(values: list[float], fmt: str = ".2f") -> str:
+    """The median of the rounds and their range."""
+    return spread(values, fmt)
 
 
 def markdown(rounds: Rounds) -> str:
     lines = [
         "| RPC | server | clients | calls | errors | calls/s | p50 ms | p99 ms "
-        "| server CPU ms/call, min / median of rounds |",
+        "| server CPU ms/call, median of rounds (range) |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     servers = {
@@ -328,13 +330,13 @@ def markdown(rounds: Rounds) -> str:
         lines.append(
             f"| {r.name} | {servers[r.name]} | {r.clients} | {r.calls} | {r.errors} "
             f"| {r.rate:,.0f} | {r.percentile(0.50):.1f} | {r.percentile(0.99):.1f} "
-            f"| {_min_median(rounds.cpu_per_call(r.name))} |"
+            f"| {_rounds(rounds.cpu_per_call(r.name))} |"
         )
     ratios = rounds.ratios()
     orders = merge(rounds.by_name["SubmitOrders"])
     lines.append("")
     lines.append(
-        f"SubmitOrders at {_min_median(ratios)} (min / median of {len(ratios)} rounds) of the bare "
+        f"SubmitOrders at {_rounds(ratios)} (median of {len(ratios)} rounds, range) of the bare "
         f"echo by server CPU per call (goal: at least 0.5); mean orders latency "
         f"{statistics.fmean(orders.latencies) * 1000:.1f} ms."
     )
@@ -344,9 +346,9 @@ def markdown(rounds: Rounds) -> str:
         bare = rounds.cpu_per_call("bare Echo")
         older = [b / o if o else 0.0 for b, o in zip(bare, before, strict=True)]
         lines.append(
-            f"Before/after in this run: SubmitOrders server CPU {_min_median(before)} ms/call "
-            f"before, {_min_median(now)} now (min / median); the older code at "
-            f"{_min_median(older)} of the bare echo."
+            f"Before/after in this run: SubmitOrders server CPU {_rounds(before)} ms/call "
+            f"before, {_rounds(now)} now (median, range); the older code at "
+            f"{_rounds(older)} of the bare echo."
         )
     return "\n".join(lines)
 
@@ -422,12 +424,9 @@ def main(argv: list[str] | None = None) -> int:
     ratios = rounds.ratios()
     summary.add(
         f"gRPC `SubmitOrders`, {args.clients} clients, server CPU per call",
-        f"bare grpcio echo: server CPU {statistics.median(bare_cpu):.2f} ms/call "
-        f"(min {min(bare_cpu):.2f}), {bare_echo.rate:,.0f} calls/s",
-        f"server CPU {statistics.median(orders_cpu):.2f} ms/call (min {min(orders_cpu):.2f}), "
-        f"{orders.rate:,.0f} calls/s",
-        f"{statistics.median(ratios):.2f} of bare echo "
-        f"(rounds {min(ratios):.2f}-{max(ratios):.2f})",
+        f"bare grpcio echo: server CPU {spread(bare_cpu)} ms/call, {bare_echo.rate:,.0f} calls/s",
+        f"server CPU {spread(orders_cpu)} ms/call, {orders.rate:,.0f} calls/s",
+        f"{spread(ratios)} of bare echo",
         ">= 0.5 of a bare grpcio echo by server CPU per call",
         statistics.median(ratios) >= 0.5,
     )

@@ -4,7 +4,11 @@ One run, one inbox, the same files: a real ``mekref serve`` subprocess (SQLite, 
 settings) and, in this process, a bare watchdog observer with an empty handler that notes
 when it sees each file closed. Files land one at a time (written and closed in place, as
 MegaMek does); the next lands after the previous one is committed and the referee has given
-the field to its side (so each file opens and resolves a battle of its own).
+the field to its side (so each file opens and resolves a battle of its own). Every file is a
+distinct report built from the real Battle of Bob record (``bench.corpus``: the shots left in
+the campaign units' ammunition bins differ from file to file): ruling BR-13 rightly
+quarantines a file that repeats another's report, so copies differing only by a comment or
+a name would never be applied.
 
 - landed: just after the file is closed (this process's wall clock);
 - bare watchdog: when the bare observer's close event arrived;
@@ -22,7 +26,6 @@ the rules and the commit. Goals: p50 <= 30 ms, p99 <= 150 ms, max <= 250 ms.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import platform
@@ -40,6 +43,7 @@ from watchdog.events import FileClosedEvent, FileSystemEvent, FileSystemEventHan
 from watchdog.observers import Observer
 
 from bench import summary
+from bench.corpus import RECORDS, battle_id, distinct, record
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_replay import load_commands
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
@@ -51,8 +55,8 @@ TIMEOUT = 60.0
 
 
 def battle_file(n: int) -> bytes:
-    """A distinct battle record (own sha256): the sample record plus a numbered comment."""
-    return (SAMPLE / "01-bob.mul").read_bytes() + f"\n<!-- bench {n} -->\n".encode()
+    """Copy ``n`` of the Battle of Bob record: a distinct report (and sha256) of its own."""
+    return distinct(record(RECORDS[0]), n)
 
 
 def set_up(db: str) -> str:
@@ -146,7 +150,7 @@ def measure(files: int) -> Figures:
                     )
                     # The referee gives the field to its side: the battle resolves and the
                     # next file opens a new one, as in a campaign (not timed).
-                    battle = "battle-" + hashlib.sha256(battle_file(n)).hexdigest()[:12]
+                    battle = battle_id(battle_file(n))
                     runner.execute(
                         cid, SetBattleControl(actor="Referee", battle_id=battle, side_id="home")
                     )

@@ -12,8 +12,11 @@ process that imports lxml and the reader, reads the file's bytes and then does o
 tree alone), or ``read_mul_bytes`` (the typed model; its size and element-count caps, 32 MiB
 and 250,000 elements, lifted through ``ReadLimits``, as ``--max-file-mb`` does). Files over
 4 MiB are read entity by entity (``adapters/megamek/xml_stream.py``), smaller ones as a whole
-tree. The figure judged is the growth over the baseline, as a multiple of the file size.
-Replay's peak RSS is in ``bench.replay``.
+tree. The figure judged is the growth over the baseline, as a multiple of the file size: the
+median of ``--rounds`` fresh processes (rounds alternate the modes), the range beside it.
+Goal (issue 28): at most 6x the file at 50,000 entities, however the file is read (streaming
+is a means, not a pass). The 1,000-entity file is shown as a figure. The lxml tree is built
+with the product's safe parser settings. Replay's peak RSS is in ``bench.replay``.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 from lxml import etree
 
 from bench import summary as table
+from bench.stats import median, spread
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "megamek"
 SOURCES = (
@@ -42,8 +46,9 @@ SOURCES = (
     "mekhq-fixedmuls-aceARC2R.mul",
 )
 SIZES = (1_000, 50_000)
-#: The goal from issue 15: the reader's memory at most 6x the file size (or a streamed read).
+#: The goal (issue 28): the reader's growth at most 6x the file size, at this many entities.
 GOAL_TIMES_FILE = 6.0
+GOAL_AT_ENTITIES = 50_000
 #: Files over this size are read entity by entity (``mul_reader.STREAM_FROM_BYTES``).
 STREAM_FROM_BYTES = 4 * 1024 * 1024
 
@@ -51,18 +56,18 @@ _CHILD = r"""
 import resource, sys
 from lxml import etree
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
-from mekref.adapters.megamek.xml_safety import ReadLimits
+from mekref.adapters.megamek.xml_safety import ReadLimits, safe_parser_options
 mode, path = sys.argv[1], sys.argv[2]
+safe = etree.XMLParser(**safe_parser_options())
 with open(path, "rb") as handle:
     data = handle.read()
 if mode == "lxml":
-    tree = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
+    tree = etree.fromstring(data, safe)
 elif mode == "mekref":
     lifted = ReadLimits(max_bytes=len(data) + 1, max_elements=len(data))
     model = read_mul_bytes(data, path, limits=lifted)
 elif mode == "xml-of-gzip":
     import gzip
-    safe = etree.XMLParser(resolve_entities=False, no_network=True)
     tree = etree.fromstring(gzip.decompress(data), safe)
 elif mode == "savegame":
     from mekref.adapters.megamek.savegame_reader import read_savegame_bytes
@@ -120,19 +125,32 @@ def peak_kb(mode: str, path: Path) -> int:
     return int(done.stdout.split()[-1])  # kilobytes on Linux
 
 
-def run(rounds: int) -> list[dict[str, float]]:
+def _rounds(modes: tuple[str, ...], path: Path, rounds: int) -> dict[str, list[int]]:
+    """Peak kilobytes of each mode, ``rounds`` fresh processes each, the modes in turn."""
+    runs: dict[str, list[int]] = {mode: [] for mode in modes}
+    for _ in range(rounds):
+        for mode in modes:
+            runs[mode].append(peak_kb(mode, path))
+    return runs
+
+
+def run(rounds: int) -> list[dict[str, Any]]:
     pool = entities()
-    results: list[dict[str, float]] = []
+    results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="mekref-bench-memory-") as tmp:
         for count in SIZES:
             path = Path(tmp) / f"synthetic-{count}.mul"
             size = build_mul(path, count, pool)
-            best = {mode: min(peak_kb(mode, path) for _ in range(rounds)) for mode in MODES}
+            runs = _rounds(MODES, path, rounds)
             results.append(
                 {
                     "entities": count,
                     "file_mb": size / 1e6,
-                    **{f"{mode}_mb": kb * 1024 / 1e6 for mode, kb in best.items()},
+                    **{f"{mode}_mb": median(kb) * 1024 / 1e6 for mode, kb in runs.items()},
+                    "growth_times_file": [
+                        (ours - base) * 1024 / size
+                        for ours, base in zip(runs["mekref"], runs["baseline"], strict=True)
+                    ],
                 }
             )
     return results
@@ -160,7 +178,9 @@ OTHER_READERS = (
 def run_other_readers(rounds: int) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     for label, path, mode, anchor in OTHER_READERS:
-        best = {m: min(peak_kb(m, path) for _ in range(rounds)) for m in ("baseline", anchor, mode)}
+        best = {
+            m: median(kb) for m, kb in _rounds(("baseline", anchor, mode), path, rounds).items()
+        }
         xml = path.read_bytes()
         if xml[:2] == b"\x1f\x8b":
             xml = gzip.decompress(xml)
@@ -182,7 +202,9 @@ def _ratio(ours: float, anchor: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.memory", description=__doc__)
-    parser.add_argument("--rounds", type=int, default=2, help="runs of each, min (default 2)")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="fresh processes of each, median (default 3)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of Markdown")
     args, _ = parser.parse_known_args(argv)
     if args.rounds < 1:
@@ -201,16 +223,19 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         lxml_growth = r["lxml_mb"] - r["baseline_mb"]
         ours_growth = r["mekref_mb"] - r["baseline_mb"]
-        times_file = ours_growth / r["file_mb"]
+        times_file = median(r["growth_times_file"])
         streamed = r["file_mb"] * 1e6 > STREAM_FROM_BYTES
+        judged = r["entities"] >= GOAL_AT_ENTITIES
         table.add(
             f"MUL read memory, {int(r['entities']):,} entities ({r['file_mb']:.1f} MB)",
             f"lxml tree alone: +{lxml_growth:.0f} MB RSS ({lxml_growth / r['file_mb']:.1f}x file)",
-            f"+{ours_growth:.0f} MB RSS ({times_file:.1f}x file"
-            + (", streamed)" if streamed else ", whole tree)"),
+            f"+{ours_growth:.0f} MB RSS ({spread(r['growth_times_file'], '.1f')}x the file, "
+            + ("streamed)" if streamed else "whole tree)"),
             f"{_ratio(ours_growth, lxml_growth)} lxml",
-            f"<= {GOAL_TIMES_FILE:.0f}x the file, or streamed",
-            times_file <= GOAL_TIMES_FILE or streamed,
+            f"<= {GOAL_TIMES_FILE:.0f}x the file"
+            if judged
+            else f"a figure (the goal is set at {GOAL_AT_ENTITIES:,} entities)",
+            times_file <= GOAL_TIMES_FILE if judged else None,
         )
     if args.json:
         print(json.dumps({"mul": results, "other_readers": others}, indent=2))
@@ -218,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     print("### MUL read memory (peak RSS of a fresh process)\n")
     print(
         "| entities | file | baseline (imports + bytes) | lxml tree | mekref `read_mul_bytes` "
-        "| mekref growth / file size | mekref / lxml growth |"
+        "| mekref growth / file size, median (range) | mekref / lxml growth |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
@@ -227,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"| {int(r['entities']):,} | {r['file_mb']:.1f} MB | {r['baseline_mb']:.0f} MB "
             f"| {r['lxml_mb']:.0f} MB (+{lxml_growth:.0f}) | {r['mekref_mb']:.0f} MB "
-            f"(+{ours_growth:.0f}) | {ours_growth / r['file_mb']:.1f}x "
+            f"(+{ours_growth:.0f}) | {spread(r['growth_times_file'], '.1f')}x "
             f"| {_ratio(ours_growth, lxml_growth)} |"
         )
     print("\n| reader | file | XML | lxml tree alone | mekref | mekref growth / XML |")
@@ -239,8 +264,9 @@ def main(argv: list[str] | None = None) -> int:
             f"| {o['growth_mb'] / o['xml_mb']:.1f}x |"
         )
     print(
-        f"\nMin of {args.rounds} runs each; growth = peak RSS minus the baseline. "
-        f"Goal: growth <= {GOAL_TIMES_FILE:.0f}x the file size."
+        f"\nMedian of {args.rounds} fresh processes each, the modes in turn; growth = peak RSS "
+        f"minus the baseline. Goal: growth <= {GOAL_TIMES_FILE:.0f}x the file size at "
+        f"{GOAL_AT_ENTITIES:,} entities."
     )
     return 0
 
