@@ -18,8 +18,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from rich.table import Table
-
 from mekref.adapters.megamek import unit_kinds as ak
 from mekref.adapters.megamek.bv_table import BvTable, BvTableError, parse_units_txt
 from mekref.adapters.megamek.condition import merge_condition
@@ -30,10 +28,10 @@ from mekref.adapters.megamek.mekhq_reader import (
     is_campaign,
     read_campaign_bytes,
 )
-from mekref.adapters.megamek.mul_model import Entity, MulFile
+from mekref.adapters.megamek.mul_model import DEAD_HITS, Entity, MulFile
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.daemon import cli_designs
+from mekref.daemon import cli_designs, cli_force_commanders, cli_force_list
 from mekref.daemon.cli_campaign import (
     EXIT_OK,
     EXIT_REFUSED,
@@ -41,22 +39,25 @@ from mekref.daemon.cli_campaign import (
     add_db,
     add_referee,
     campaign_id_of,
-    campaign_state,
     guarded,
     opened,
     out_console,
-    print_json,
     referee_note,
     run_command,
 )
+from mekref.daemon.cli_force_output import death_rolls, print_condition, print_units
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
-from mekref.rules.tripwire.battle_input import loadout_of
 from mekref.rules.tripwire.battle_messages import RecordLoadouts
 from mekref.rules.tripwire.battle_model import AmmoBinLoad
-from mekref.rules.tripwire.commanders import commanders_of
 from mekref.rules.tripwire.commands import ImportForce
 from mekref.rules.tripwire.designs import record_designs, rules_tech_base, suit_tons
 from mekref.rules.tripwire.force_from_design import anti_mech_capable, design_roles
+from mekref.rules.tripwire.import_condition import (
+    ConditionAtImport,
+    ImportedCondition,
+    RecordImportedCondition,
+    condition_at_import,
+)
 from mekref.rules.tripwire.megamek_crew import imported_crew
 from mekref.rules.tripwire.model import (
     Company,
@@ -80,6 +81,7 @@ EPILOG = """\
 examples:
   mekref force import --db c.db --side loyalists alpha.mul --units-dir ~/megamek/data/mekfiles
   mekref force commanders --db c.db                 levels, Skill Bonus and edge (L26-34)
+  mekref force list --db c.db                       each unit's condition, ammunition, crew hits
   mekref force import --db c.db --side red red.mul --bv-table Units.txt
   mekref force import --db c.db --side red red.mul --unchecked --referee Ann --reason "demo game"
   mekref force import --db c.db --side loyalist loyalist.mul --bv-table Units.txt \\
@@ -129,6 +131,8 @@ class ImportedUnit:
     loadout: tuple[AmmoBinLoad, ...]
     notes: tuple[str, ...]
     design: UnitDesign | None = None
+    #: The condition it came in with (damage, the standard load of unlisted bins, notes).
+    condition: ConditionAtImport | None = None
 
 
 def rules_kind(kind: ak.UnitKind) -> UnitKind | None:
@@ -168,6 +172,42 @@ def _fresh(candidate: str | None, used: set[str], taken: set[str], seed_text: st
         attempt += 1
 
 
+def _crew(
+    e: Entity, key: str, used: set[str], taken: set[str], kind: UnitKind, notes: list[str]
+) -> tuple[CrewSkills, ...]:
+    """The people in the entity's seats, with the skills and hits the file gives them."""
+    crew = tuple(
+        CrewSkills(
+            person_id=_fresh(m.external_id, used, taken, f"{key}|person|{seat}|{m.name}"),
+            name=m.name,
+            gunnery=m.gunnery if m.gunnery is not None else (m.gunnery_aero or 4),
+            piloting=m.piloting if m.piloting is not None else (m.piloting_aero or 5),
+            megamek=imported_crew(e.crew, m),
+            hits=min(m.hits, DEAD_HITS),
+        )
+        for seat, m in enumerate(e.members)
+    )
+    if kind is UnitKind.DROPSHIP:
+        # L102: "DropShip Crews are considered to have Piloting 5 Gunnery 4", whatever the
+        # file says (their training and healing prices start there).
+        if any((c.gunnery, c.piloting) != (DROPSHIP_GUNNERY, DROPSHIP_PILOTING) for c in crew):
+            notes.append("crew set to Gunnery 4 / Piloting 5 (L102)")
+        crew = tuple(replace(c, gunnery=DROPSHIP_GUNNERY, piloting=DROPSHIP_PILOTING)
+                     for c in crew)  # fmt: skip
+    return crew
+
+
+def _bv(e: Entity, design: UnitDesign | None, table: BvTable | None, notes: list[str]) -> int:
+    if table is None:
+        notes.append("no BV (no --bv-table)")
+        return 0
+    found = table.bv_for_unit(e.chassis, e.model, design.mul_id if design else None)
+    if found.bv is None:
+        notes.append(found.reason)  # "no BV: ..." says why
+        return 0
+    return found.bv
+
+
 def build_units(
     mul: MulFile,
     state: CampaignState,
@@ -192,45 +232,20 @@ def build_units(
             )
         if design is None:
             notes.append(
-                "no design found: repairs cannot be priced until one is recorded "
-                "(mekref force designs --units-dir DIR)"
+                "no design found: its condition is read from the file alone (armour and "
+                "structure lost cannot be measured, no standard load is known) and repairs "
+                "cannot be priced until one is recorded (mekref force designs --units-dir DIR)"
             )
         tonnage = Fraction(str(design.tonnage)) if design and design.tonnage else Fraction(0)
         if kind is UnitKind.BATTLE_ARMOR and design is not None:
             tonnage = suit_tons(design.ba_weight_class) or tonnage
-        bv = 0
-        if bv_table is not None:
-            found = bv_table.bv_for_unit(e.chassis, e.model, design.mul_id if design else None)
-            if found.bv is None:
-                notes.append(found.reason)  # "no BV: ..." says why
-            else:
-                bv = found.bv
-        else:
-            notes.append("no BV (no --bv-table)")
+        bv = _bv(e, design, bv_table, notes)
         roles: set[UnitRole] = set()
         if e.commander:
             roles.add(UnitRole.FORCE_COMMANDER)
         if design is not None:
             roles |= design_roles(design)
-        crew = tuple(
-            CrewSkills(
-                person_id=_fresh(
-                    m.external_id, used, taken_people, f"{key}|person|{seat}|{m.name}"
-                ),
-                name=m.name,
-                gunnery=m.gunnery if m.gunnery is not None else (m.gunnery_aero or 4),
-                piloting=m.piloting if m.piloting is not None else (m.piloting_aero or 5),
-                megamek=imported_crew(e.crew, m),
-            )
-            for seat, m in enumerate(e.members)
-        )
-        if kind is UnitKind.DROPSHIP:
-            # L102: "DropShip Crews are considered to have Piloting 5 Gunnery 4", whatever the
-            # file says (their training and healing prices start there).
-            if any((c.gunnery, c.piloting) != (DROPSHIP_GUNNERY, DROPSHIP_PILOTING) for c in crew):
-                notes.append("crew set to Gunnery 4 / Piloting 5 (L102)")
-            crew = tuple(replace(c, gunnery=DROPSHIP_GUNNERY, piloting=DROPSHIP_PILOTING)
-                         for c in crew)  # fmt: skip
+        crew = _crew(e, key, used, taken_people, kind, notes)
         motive = _MOTIVES.get(e.movement_mode) if kind.is_infantry else None
         anti_mech = anti_mech_capable(design, kind, motive) if kind.is_infantry else True
         if anti_mech is None:
@@ -258,7 +273,8 @@ def build_units(
             troop_capacity_tons=Fraction(str(design.troop_tons)) if design else Fraction(0),
             cargo_tons=Fraction(str(design.cargo_tons)) if design else Fraction(0),
         )
-        out.append(ImportedUnit(unit, path[0], path[1], loadout_of(cond), tuple(notes), design))
+        came = condition_at_import(cond, kind)
+        out.append(ImportedUnit(unit, path[0], path[1], came.loadout, tuple(notes), design, came))
     # Ruling BR-8: without ranks in the file, the first unit of each lance leads it.
     leaders: set[tuple[str, str]] = set()
     final: list[ImportedUnit] = []
@@ -340,84 +356,8 @@ def register(sub: Any) -> None:
     add_referee(imp)
     imp.set_defaults(handler=guarded(run_import), command_name="force import")
     cli_designs.register(actions)
-    cmd = actions.add_parser(
-        "commanders",
-        help="each commander's level, Skill Bonus and edge, derived from the skills",
-        description=COMMANDERS_DESCRIPTION,
-        epilog=COMMANDERS_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_db(cmd)
-    cmd.add_argument("--side", help="one side only")
-    cmd.add_argument("--json", action="store_true", help="the commanders as JSON")
-    cmd.set_defaults(handler=guarded(run_commanders), command_name="force commanders")
-
-
-COMMANDERS_DESCRIPTION = """\
-Every Force Commander and Lieutenant with the training level of the person in the unit's first
-seat (from Gunnery/Piloting, L38-45) and the L30-34 row it gives: Special Pilot Abilities, SPA
-points, Skill Bonus and edge. The Force Commander's Skill Bonus is added to the ambush roll of
-each engagement the commander's unit is in (L29, L281), while the commander is in play (L26):
-not when dead, captured, in a truly destroyed, sold or scrapped unit, or in a unit destroyed
-in its last battle and not yet repaired (ruling R-CMD-2). Lieutenants have edge, no bonus.
-"""
-
-COMMANDERS_EPILOG = """\
-examples:
-  mekref force commanders --db c.db
-  mekref force commanders --db c.db --side red --json
-"""
-
-
-def run_commanders(args: argparse.Namespace) -> int:
-    state = campaign_state(args)
-    found = commanders_of(state, args.side)
-    rows = [
-        {
-            "side": c.side_id,
-            "role": "force commander" if c.force_commander else "lance leader",
-            "unit_id": c.unit_id,
-            "unit": c.unit_name,
-            "person_id": c.person_id,
-            "person": c.person_name,
-            "skills": f"{c.gunnery}/{c.piloting}" if c.person_id else "",
-            "level": c.level,
-            "max_spas": c.row.max_spas if c.row and c.force_commander else 0,
-            "spa_points": c.row.spa_points if c.row and c.force_commander else 0,
-            "skill_bonus": c.skill_bonus,
-            "edge": c.edge,
-            "in_play": c.in_play,
-            "lost": c.lost,
-            "rule": f"line {c.row.ref.line}: {c.row.ref.source}" if c.row else "",
-        }
-        for c in found
-    ]
-    if args.json:
-        print_json(rows)
-        return EXIT_OK
-    console = out_console()
-    if not rows:
-        console.print("no commanders (no unit carries the commander flag or leads a lance)")
-        return EXIT_OK
-    table = Table(title="commanders (L26-34)", title_justify="left")
-    for column in ("side", "role", "unit", "person", "level", "bonus", "edge", "state"):
-        table.add_column(column, overflow="fold")
-    for r in rows:
-        table.add_row(
-            str(r["side"]),
-            "commander" if r["role"] == "force commander" else "lieutenant",
-            str(r["unit"]),
-            f"{r['person']} {r['skills']}" if r["person"] else "nobody",
-            str(r["level"]),
-            f"+{r['skill_bonus']}",
-            str(r["edge"]),
-            "in play" if r["in_play"] else "lost (below)",
-        )
-    console.print(table)
-    for r in rows:
-        if not r["in_play"]:
-            console.print(f"{r['side']}: {r['unit']}: lost: {r['lost']} (L26)")
-    return EXIT_OK
+    cli_force_commanders.register(actions)
+    cli_force_list.register(actions)
 
 
 def read_mul(path: Path) -> tuple[MulFile, bytes]:
@@ -462,7 +402,8 @@ def run_import(args: argparse.Namespace) -> int:
         force = force_of(units, args.militia)
         report = tripwire_rules().check_force(force)
         console = out_console()
-        _print_units(console, units)
+        print_units(console, units)
+        print_condition(console, units)
         if report.violations:
             console.print(
                 f"force construction: {len(report.violations)} violation(s)", style="bold"
@@ -490,6 +431,14 @@ def run_import(args: argparse.Namespace) -> int:
         loads = tuple((i.unit.unit_id, i.loadout) for i in units if i.loadout)
         if loads:
             run_command(runner, cid, RecordLoadouts(side_id=args.side, loadouts=loads, actor="cli"))
+        came = tuple(
+            ImportedCondition(unit_id=i.unit.unit_id, damage=c.damage, crew_damage=c.crew_damage)
+            for i in units
+            if (c := i.condition) is not None and c.damage is not None
+        )
+        if came:
+            recorded = RecordImportedCondition(side_id=args.side, units=came, actor="cli")
+            run_command(runner, cid, recorded)
         # The campaign keeps every design it found, so battles, reports, spending and the
         # scenario export never need the units folder again.
         keep = record_designs(
@@ -497,28 +446,10 @@ def run_import(args: argparse.Namespace) -> int:
         )
         if keep is not None:
             run_command(runner, cid, keep)
+        death_rolls(console, runner, cid, units)
     console.print(
         f"imported {len(units)} units and {sum(len(i.unit.crew) for i in units)} people "
         f"for side {args.side}"
         + (" (unchecked, on the referee's word)" if report.violations else "")
     )
     return EXIT_OK
-
-
-def _print_units(console: Any, units: list[ImportedUnit]) -> None:
-    table = Table(title="force", title_justify="left")
-    for column in ("id", "unit", "kind", "tons", "BV", "company / lance", "crew", "notes"):
-        table.add_column(column, overflow="fold")
-    for item in units:
-        u = item.unit
-        table.add_row(
-            u.unit_id[:8],
-            f"{u.chassis} {u.model}".strip(),
-            u.kind.value,
-            f"{float(u.tonnage):g}",
-            str(u.bv) if u.bv else "no BV",
-            f"{item.company} / {item.lance}",
-            ", ".join(f"{c.name} {c.gunnery}/{c.piloting}" for c in u.crew),
-            "; ".join(item.notes),
-        )
-    console.print(table)

@@ -181,6 +181,8 @@ def _damage(damage: UnitDamage) -> dict[str, Any]:
         "armor_lost": damage.armor_lost,
         "internal_lost": damage.internal_lost,
         "critical_hits": damage.critical_hits,
+        # Lost locations by name: also those read without a design (no maxima to show).
+        "destroyed_locations": [loc.name for loc in damage.locations if loc.internal_gone],
         "locations": [
             {
                 "name": loc.name,
@@ -208,7 +210,10 @@ def _damage(damage: UnitDamage) -> dict[str, Any]:
 
 
 def _damage_text(damage: dict[str, Any]) -> str:
-    parts = [
+    shown = {loc["name"] for loc in damage["locations"]}
+    # A location lost with no design known has no figures: named all the same.
+    parts = [f"{name} lost" for name in damage["destroyed_locations"] if name not in shown]
+    parts += [
         f"{loc['name']} {loc['armor']}/{loc['armor_max']} armour, "
         f"{loc['internal']}/{loc['internal_max']} structure"
         for loc in damage["locations"]
@@ -783,7 +788,8 @@ def _print(report: dict[str, Any]) -> None:
         )
     console.print(units)
     for u in report["units"]:
-        if u["damage"]["locations"] or u["damage"]["slots"]:
+        d = u["damage"]
+        if d["locations"] or d["slots"] or d["destroyed_locations"]:
             # What the bill prices and the next export writes (battle or rolled damage, T-DM1).
             console.print(
                 f"damage of {u['id'][:8]} {u['chassis']} {u['model']}: {_damage_text(u['damage'])}"

@@ -10,8 +10,9 @@ surviving troopers. It is what ``rules`` reads.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from mekref.adapters.megamek.ammo_shots import bin_shots
 from mekref.adapters.megamek.design import SystemKind, UnitDesign
 from mekref.adapters.megamek.kind_inference import infer_kind_from_shape
 from mekref.adapters.megamek.mul_model import Entity, Location
@@ -53,8 +54,26 @@ class AmmoCondition:
     slot: int | None
     ammo_type: str
     shots: int
-    #: Full load from the design, when the design says (large craft, fixed bins).
+    #: A full bin's shots, when known: what the design states (large craft, fixed bins), else
+    #: MegaMek's shots for the type (``ammo_shots``) once the design is known.
     shots_max: int | None
+    #: The file wrote no line for the bin: it holds the design's standard load (``with_unlisted``).
+    from_design: bool = False
+
+
+@dataclass(frozen=True)
+class DesignBin:
+    """An ammunition bin of the design that the file writes no ``<slot>`` line for."""
+
+    location: str
+    location_index: int
+    slot: int | None
+    ammo_type: str
+    #: A full bin's shots; None when neither the design nor MegaMek's table (``ammo_shots``)
+    #: says how many.
+    shots: int | None
+    #: Its location is lost: the bin is gone (a full bin to replace), not standard load.
+    lost: bool
 
 
 @dataclass(frozen=True)
@@ -233,10 +252,66 @@ def _ammo(entity: Entity, design: UnitDesign | None, kind: UnitKind) -> tuple[Am
         for s in loc.slots:
             if s.shots is None:
                 continue
-            out.append(
-                AmmoCondition(name, s.index, s.type, s.shots, full.get((loc.index, s.index)))
-            )
+            most = full.get((loc.index, s.index))
+            if most is None and design is not None:
+                # The design places the bin but gives no shots ('Mek slots, most vehicle
+                # lines): a full bin holds MegaMek's shots for the type. Only with a design,
+                # so a file read without one is priced as before (from the file alone).
+                most = bin_shots(s.type)
+            out.append(AmmoCondition(name, s.index, s.type, s.shots, most))
     return tuple(out)
+
+
+def unlisted_bins(cond: UnitCondition) -> tuple[DesignBin, ...]:
+    """The design's ammunition bins the file writes no line for.
+
+    MegaMek's own writer lists every bin of a location it keeps (reference 1.5), but lists made
+    by other tools (mekref's sample lists, hand-made ones) often list none: such a bin holds
+    the design's standard load. A bin with a slot is matched by its slot; a bin without one
+    (``.blk`` units: only the location is known) counts as listed when the file writes any
+    ammunition in its location. A bin in a lost location is gone (``lost``).
+    """
+    design = cond.design
+    if design is None:
+        return ()
+    names = {loc.index: loc.name for loc in design.locations}
+    written: dict[int, set[int | None]] = {}
+    lost = set()
+    for loc in cond.entity.locations:
+        if loc.destroyed:
+            lost.add(loc.index)
+        written.setdefault(loc.index, set()).update(
+            s.index for s in loc.slots if s.shots is not None
+        )
+    out = []
+    for b in design.ammo_bins:
+        here = written.get(b.location, set())
+        listed = bool(here) if b.slot is None else b.slot in here
+        if listed and b.location not in lost:
+            continue
+        out.append(
+            DesignBin(
+                location=names.get(b.location, b.location_name),
+                location_index=b.location,
+                slot=b.slot,
+                ammo_type=b.ammo_type,
+                shots=b.shots if b.shots is not None else bin_shots(b.ammo_type),
+                lost=b.location in lost,
+            )
+        )
+    return tuple(out)
+
+
+def with_unlisted(cond: UnitCondition) -> UnitCondition:
+    """``cond`` with the design's standard load in every bin the file did not list (and whose
+    location it keeps, with a known full load): what a unit list without ``<slot>`` lines
+    means. Battle records list every bin, so only the import asks for this."""
+    filled = tuple(
+        AmmoCondition(b.location, b.slot, b.ammo_type, b.shots, b.shots, from_design=True)
+        for b in unlisted_bins(cond)
+        if not b.lost and b.shots is not None
+    )
+    return replace(cond, ammo=cond.ammo + filled) if filled else cond
 
 
 def _troopers(

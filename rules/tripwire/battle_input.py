@@ -49,6 +49,7 @@ __all__ = [
     "AmbiguousMatch",
     "FileNotForCampaign",
     "campaign_matches",
+    "crew_damage_of",
     "loadout_of",
     "match_units",
     "report_command",
@@ -215,7 +216,7 @@ def _critical_hits(cond: UnitCondition) -> int:
 
 
 def loadout_of(cond: UnitCondition) -> tuple[AmmoBinLoad, ...]:
-    """The bins of an imported unit as the import list wrote them: its standard load."""
+    """Every bin of the unit with the shots the file says it holds now."""
     return tuple(
         AmmoBinLoad(location=a.location, slot=a.slot, ammo_type=a.ammo_type, shots=a.shots)
         for a in cond.ammo
@@ -369,7 +370,8 @@ def _crew(state: CampaignState, e: Entity, unit: CampaignUnit) -> tuple[Reported
     return tuple(out)
 
 
-def _crew_damage(e: Entity) -> int:
+def crew_damage_of(e: Entity) -> int:
+    """A vehicle's driver and commander hit results (the Heal Vehicle Crew row)."""
     tank = dict(e.tank_crits)
     return sum(1 for key in ("driver", "commander") if tank.get(key) in ("hit", "console"))
 
@@ -430,7 +432,7 @@ def report_command(
                 damage=unit_damage(cond, unit.kind, state.battles.loadouts.get(unit_id)),
                 mobility=_mobility(cond, unit.kind),
                 crew=_crew(state, e, unit),
-                crew_damage=_crew_damage(e) if unit.kind.is_vehicle else 0,
+                crew_damage=crew_damage_of(e) if unit.kind.is_vehicle else 0,
                 move_mp=design.walk_mp if design is not None else None,
                 matched_by=how,
             )

@@ -133,6 +133,11 @@ def _decide_import(
         clash = sorted(set(ids) & set(existing))
         if clash:
             raise Refusal("duplicate_id", f"{kind} ids already in the campaign: {clash}")
+    for c in (*(c for u in cmd.force.units for c in u.crew), *cmd.spare_people):
+        if not 0 <= c.hits <= rules.kia_hits():
+            raise Refusal(
+                "bad_hits", f"{c.name}: hits run from 0 to {rules.kia_hits()}, got {c.hits}"
+            )
     report = rules.check_force(cmd.force)
     described = tuple(v.describe() for v in report.violations)
     if described and cmd.accept_unchecked is None:
@@ -427,6 +432,8 @@ def _evolve_imported(state: CampaignState, e: ForceImported) -> CampaignState:
                         gunnery=c.gunnery,
                         piloting=c.piloting,
                         megamek=c.megamek,
+                        hits=c.hits,
+                        status=_status_for(state, c.hits),
                     )
     for c in e.spare_people:
         people[c.person_id] = Person(
@@ -437,6 +444,8 @@ def _evolve_imported(state: CampaignState, e: ForceImported) -> CampaignState:
             gunnery=c.gunnery,
             piloting=c.piloting,
             megamek=c.megamek,
+            hits=c.hits,
+            status=_status_for(state, c.hits),
         )
     record = ForceCheckRecord(side_id=e.side_id, checked=not e.violations, violations=e.violations)
     return replace(

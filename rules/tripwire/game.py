@@ -24,6 +24,7 @@ from mekref.rules.tripwire import (
     designs,
     house_acquisition,
     house_xp,
+    import_condition,
     recruit_skills,
     spending_people,
     spending_units,
@@ -141,6 +142,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         house_xp.DECIDERS,
         house_acquisition.DECIDERS,
         unit_bv.DECIDERS,
+        import_condition.DECIDERS,
     ),
     evolvers=_merged(
         campaign.EVOLVERS,
@@ -154,6 +156,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         house_xp.EVOLVERS,
         house_acquisition.EVOLVERS,
         unit_bv.EVOLVERS,
+        import_condition.EVOLVERS,
     ),
     setup=(CreateCampaign,),
     started=lambda state: state.created,

@@ -107,6 +107,9 @@ class CrewSkills:
     # What the imported MegaMek list said of the person beyond the priced skills (None: not
     # imported from a list, or imported before it was kept).
     megamek: MegaMekCrew | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    # The hits the imported list gave the person (0-6, 6 dead): kept as a battle's are, so
+    # they are healed, rolled for at 5 and written back. Left out of the JSON while 0.
+    hits: int = field(default=0, metadata=OMIT_IF_DEFAULT)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -7,7 +7,8 @@ the fixture unit files; BV comes from tests/fixtures/battles/Units.txt (Griffin 
 
 What happened (Red's record, the owner's view of Red's units):
 - Griffin r1: Right Torso armor 20 -> 8, internal 13 -> 10; Left Arm armor 14 -> 4; LRM-10
-  bins at 0 and 3 shots of 6; Kai 2 hits. It killed the Jenner and Blue's Locust.
+  bins at 0 and 6 shots of 12 (MegaMek's full bin); Kai 2 hits. It killed the Jenner and
+  Blue's Locust.
 - Locust r2: Center Torso destroyed; Ria ejected with 3 hits.
 - Jenner b1: both legs destroyed; Jon 5 hits (death roll).
 - Locust b2: head destroyed; Lea dead.
@@ -20,8 +21,8 @@ Hand arithmetic (rows of the TripWire text quoted):
   ("* Armor is restored only to locations which do not have internal structure damage.").
 - "| Repair ‘Mechs Entire Internal Structure** # | Tonnage x 2 |": 3 of 91 points:
   3 x 110/91 = 3.63 -> 4 SP.
-- "| Re-arm Unit (Introductory, per ton of ammunition [AC, LRM, SRM, MG]) | 5 |": 6/6 + 3/6 =
-  1.5 t x 5 = 7.5 -> 8 SP. Griffin total 4 + 5 + 4 + 8 = 21 SP.
+- "| Re-arm Unit (Introductory, per ton of ammunition [AC, LRM, SRM, MG]) | 5 |": 12/12 +
+  6/12 = 1.5 t x 5 = 7.5 -> 8 SP. Griffin total 4 + 5 + 4 + 8 = 21 SP.
 - Tasks: "| Repair Armour | 3 hours |" + "| Repair Internal Structure/Criticals | 6 hours |" +
   "| Reload | 1 hour |" = 10 hours.
 - Jenner (35 t, 64 armor, 58 internal): legs 12 armor deferred 12 x 35/64 = 6.56 -> 7;
@@ -61,7 +62,7 @@ LRM = "IS Ammo LRM-10"
 
 
 def _entities() -> dict[str, Any]:
-    griffin_ammo = ((5, LRM, 6), (6, LRM, 6))
+    griffin_ammo = ((5, LRM, 12), (6, LRM, 12))  # full: 12 shots a ton (MegaMek)
     return {
         "r1": mek("Griffin", "GRF-1N", "r1", pilot("Kai", "p-r1", 3, 4), commander=True,
                   locations=(loc(2, "Right Torso", ammo=griffin_ammo),)),
@@ -81,7 +82,7 @@ def _after(left_arm: int) -> dict[str, Any]:
     return {
         "r1": mek("Griffin", "GRF-1N", "r1", pilot("Kai", "p-r1", 3, 4, hits=2), commander=True,
                   locations=(loc(2, "Right Torso", armor=8, internal=10,
-                                 ammo=((5, LRM, 0), (6, LRM, 3))),
+                                 ammo=((5, LRM, 0), (6, LRM, 6))),
                              loc(5, "Left Arm", armor=left_arm))),
         "r2": mek("Locust", "LCT-1V", "r2", pilot("Ria", "p-r2", hits=3), ejected=True,
                   locations=(loc(1, "Center Torso", destroyed=True),)),
@@ -93,7 +94,7 @@ def _after(left_arm: int) -> dict[str, Any]:
                   locations=(loc(0, "Head", destroyed=True),
                              loc(1, "Center Torso", ammo=((12, "IS Ammo MG - Full", 200),)))),
         "b3": mek("Griffin", "GRF-1N", "b3", pilot("Gus", "p-b3", hits=1),
-                  locations=(loc(2, "Right Torso", ammo=((5, LRM, 6), (6, LRM, 6))),
+                  locations=(loc(2, "Right Torso", ammo=((5, LRM, 12), (6, LRM, 12))),
                              loc(5, "Left Arm", armor=10))),
     }  # fmt: skip
 

@@ -107,7 +107,14 @@ def test_a_house_rules_campaign_from_day_zero_to_its_end(tmp_path: Path) -> None
     exported = read_mul_bytes((tmp_path / f"{engagement}-rebel.mul").read_bytes())
     (atlas_out,) = [e for e in exported.entities if e.chassis == "Atlas"]
     (torso,) = [loc for loc in atlas_out.locations if loc.name == "Left Torso"]
-    assert [(s.index, s.type, s.is_hit) for s in torso.slots] == [(7, "SRM 6", True)]
+    # The hit slot, and the bins beside it at the standard load recorded at import from the
+    # design (the sample list writes no <slot> lines).
+    assert [(s.index, s.type, s.is_hit, s.shots) for s in torso.slots] == [
+        (7, "SRM 6", True, None),
+        (9, "IS Ammo LRM-20", False, 6),
+        (10, "IS Ammo LRM-20", False, 6),
+        (11, "IS Ammo SRM-6", False, 15),
+    ]
     # L107: "To test for morale roll 2d6, applying modifiers for unit skill, nationality and
     # situation. ... 3-5 fighting withdrawal"
     said = _words("battle", "morale", "--db", db, "--unit", atlas, "--battle", engagement,

@@ -1,0 +1,75 @@
+"""What ``mekref force import`` prints of the units it reads, and the death rolls it makes.
+
+The force table (ids, kinds, tons, BV, place in the TO&E, crews, notes), then one line per unit
+for the condition it comes in with and for every note about it (the standard load taken from the
+design, what the books do not keep), one per crew member with hits, and the L125 death roll of
+each person the list gives 5 hits (rulings R-IMP-1 to R-IMP-3 in docs/rulings.md).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.table import Table
+
+from mekref.adapters.megamek.mul_model import DEAD_HITS
+from mekref.daemon.cli_campaign import run_command
+from mekref.daemon.cli_force_list import condition_text
+from mekref.rules.tripwire.commands import ResolveDeathRoll
+from mekref.rules.tripwire.events import DeathRollMade
+from mekref.rules.tripwire.ruleset import tripwire_rules
+
+if TYPE_CHECKING:
+    from mekref.daemon.cli_force import ImportedUnit
+
+
+def print_units(console: Any, units: list[ImportedUnit]) -> None:
+    table = Table(title="force", title_justify="left")
+    for column in ("id", "unit", "kind", "tons", "BV", "company / lance", "crew", "notes"):
+        table.add_column(column, overflow="fold")
+    for item in units:
+        u = item.unit
+        table.add_row(
+            u.unit_id[:8],
+            f"{u.chassis} {u.model}".strip(),
+            u.kind.value,
+            f"{float(u.tonnage):g}",
+            str(u.bv) if u.bv else "no BV",
+            f"{item.company} / {item.lance}",
+            ", ".join(f"{c.name} {c.gunnery}/{c.piloting}" for c in u.crew),
+            "; ".join(item.notes),
+        )
+    console.print(table)
+
+
+def print_condition(console: Any, units: list[ImportedUnit]) -> None:
+    """What the list says of each unit's condition and crew, as the campaign will keep it."""
+    for item in units:
+        came = item.condition
+        name = f"{item.unit.chassis} {item.unit.model}".strip()
+        if came is not None and came.damage is not None:
+            console.print(f"{name}: came in damaged: {condition_text(came.damage)}")
+        for note in came.notes if came is not None else ():
+            console.print(f"{name}: {note}")
+        for c in item.unit.crew:
+            if c.hits:
+                state = "dead" if c.hits >= DEAD_HITS else f"{c.hits} hit(s)"
+                console.print(f"{name}: {c.name}: {state}")
+
+
+def death_rolls(console: Any, runner: Any, cid: str, units: list[ImportedUnit]) -> None:
+    """L125: "A MechWarrior with 5 Damage has a chance of death on the operating table": a
+    person the list gives 5 hits rolls now, as after a battle (ruling R-IMP-3)."""
+    rules = tripwire_rules()
+    for item in units:
+        for c in item.unit.crew:
+            if not rules.death_roll_due(c.hits):
+                continue
+            done = run_command(runner, cid, ResolveDeathRoll(person_id=c.person_id, actor="cli"))
+            for e in done.events:
+                if isinstance(e, DeathRollMade):
+                    faces = " ".join(str(f) for r in e.rolls for f in r.faces)
+                    console.print(
+                        f"{c.name}: 5 hits, death roll (L125) {faces}: "
+                        + ("dies" if e.dies else "survives")
+                    )
