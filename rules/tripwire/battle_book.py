@@ -143,6 +143,10 @@ class _Entry:
         if text is None:
             text = canonical_json(self.battle)
             self.text = text
+            if not self.summary.open:
+                # A resolved battle is seldom read again: its text is kept instead of its
+                # value, a fifth of the memory (decoded again if a rule reads it).
+                self.battle = None
         return text
 
 
