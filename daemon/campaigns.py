@@ -16,7 +16,6 @@ so none was applied.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 import uuid
@@ -32,19 +31,25 @@ from mekref.daemon.store import (
 )
 from mekref.daemon.store import Event as StoredEvent
 from mekref.daemon.store.errors import DamagedEvent
-from mekref.rules.codec import canonical_json, decode
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, Event, event_text
 from mekref.rules.registry import ruleset
+from mekref.rules.snapshot import state_from_text, state_text
 from mekref.rules.tripwire.commands import CreateCampaign
 
 #: A snapshot at most every this many events keeps start-up fast without writing one per command.
 SNAPSHOT_EVERY = 200
-#: ...and only once the events appended since the last snapshot weigh as much as that snapshot
-#: (at least this many bytes). A snapshot serialises the whole state, which grows with the
-#: campaign: a fixed event interval would make each battle cost more than the one before,
-#: while this keeps the snapshot work proportional to the events written.
+#: ...and only once the events since the last snapshot weigh a SNAPSHOT_SHARE-th of that
+#: snapshot (at least SNAPSHOT_MIN_BYTES). A snapshot writes the whole state, which grows with
+#: the campaign (only the battles changed since the last one are encoded: rules.snapshot): a
+#: fixed event interval would make each battle cost more than the one before. Tied to the
+#: bytes, the snapshot work stays proportional to the events written (at most SNAPSHOT_SHARE
+#: times their text), and opening a campaign folds at most a SNAPSHOT_SHARE-th of its state's
+#: worth of events after the snapshot, however long the campaign.
 SNAPSHOT_MIN_BYTES = 64 * 1024
+SNAPSHOT_SHARE = 8
+#: Snapshots kept per campaign (the newest): older ones are never read again.
+SNAPSHOTS_KEPT = 2
 #: Optimistic-concurrency retries when another writer slipped in between read and append.
 MAX_RETRIES = 5
 
@@ -54,6 +59,10 @@ class Loaded:
     #: The rule set's own state type: ``CampaignState`` for TripWire campaigns.
     state: Any
     last_seq: int
+    #: How this load got there: the seq of the snapshot it started from (None: no snapshot,
+    #: or the state this runner already held), and how many events it folded after that.
+    snapshot_seq: int | None = None
+    folded: int = 0
 
 
 @dataclass(frozen=True)
@@ -140,19 +149,27 @@ class CampaignRunner:
         game = self.game(campaign_id)
         with self._latest_lock:
             cached = self._latest.get(campaign_id)
+        snapshot_seq: int | None = None
         if cached is not None:
             state, after = cached.state, cached.last_seq
+            events, written = self._since_snapshot.get(campaign_id, (0, 0))
         else:
             state, after = game.initial_state(), 0
+            events, written = 0, 0
             snapshot = self.store.latest_snapshot(campaign_id)
             if snapshot is not None:
-                state = decode(game.state_type, json.loads(snapshot.state))
-                after = snapshot.seq
-        last = after
+                state = state_from_text(game.state_type, snapshot.state)
+                after = snapshot_seq = snapshot.seq
+                self._snapshot_bytes[campaign_id] = len(snapshot.state)
+        last, folded = after, 0
         for stored in self.store.iter_events(campaign_id, after_seq=after):
             state = game.evolve(state, event_from_stored(game, stored))
-            last = stored.seq
-        loaded = Loaded(state, last)
+            last, folded = stored.seq, folded + 1
+            events, written = events + 1, written + len(stored.payload)
+        # Events folded after the snapshot count towards the next one, whoever appended them:
+        # a campaign run by short CLI commands gets its snapshots too.
+        self._since_snapshot[campaign_id] = (events, written)
+        loaded = Loaded(state, last, snapshot_seq, folded)
         self._remember(campaign_id, loaded)
         return loaded
 
@@ -302,13 +319,12 @@ class CampaignRunner:
         written += sum(len(e.payload) for e in new)
         self._since_snapshot[campaign_id] = (events, written)
         if events < every or written < max(
-            SNAPSHOT_MIN_BYTES, self._snapshot_bytes.get(campaign_id, 0)
+            SNAPSHOT_MIN_BYTES, self._snapshot_bytes.get(campaign_id, 0) // SNAPSHOT_SHARE
         ):
             return
-        # One serialisation: every rule set's state hash is the sha256 of exactly this
-        # canonical text (rules.codec.content_hash).
-        text = canonical_json(state)
-        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        self.store.save_snapshot(campaign_id, after, text, digest)
+        text = state_text(state)
+        # The hash reads the texts state_text just made (a battle is encoded once).
+        digest = self.game(campaign_id).state_hash(state)
+        self.store.save_snapshot(campaign_id, after, text, digest, keep=SNAPSHOTS_KEPT)
         self._since_snapshot[campaign_id] = (0, 0)
         self._snapshot_bytes[campaign_id] = len(text)

@@ -171,9 +171,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"mekref serve: {exc}", file=sys.stderr)
             return EXIT_CONFIG
     try:
-        # A long-running server keeps folded state in memory: snapshots only speed a cold start.
+        # Snapshots as often as any writer takes them: a restart, and every CLI command run
+        # beside the server, folds only the events after the latest one (a snapshot encodes
+        # only the battles changed since the one before: campaigns.SNAPSHOT_SHARE).
         store = open_store(config.db, create=args.create)
-        app = App(config, store, design_for, snapshot_every=1000)
+        app = App(config, store, design_for)
     except StoreMissing as exc:
         print(f"mekref serve: {exc} (or pass --create)", file=sys.stderr)
         return EXIT_STORE

@@ -95,7 +95,8 @@ def collect(store: EventStore, runner: CampaignRunner) -> Status:
     campaigns = store.list_campaigns()
     waiting: list[dict[str, Any]] = []
     after: list[dict[str, Any]] = []
-    states = {c.id: runner.load(c.id).state for c in campaigns}
+    opened = {c.id: runner.load(c.id) for c in campaigns}
+    states = {cid: loaded.state for cid, loaded in opened.items()}
     files = {c.id: runner.game(c.id).battle_files for c in campaigns}
 
     def battle_of(campaign_id: str, sha256: str) -> str | None:
@@ -137,7 +138,16 @@ def collect(store: EventStore, runner: CampaignRunner) -> Status:
     held = store.unmatched_files()
     return Status(
         campaigns=[
-            {"id": c.id, "name": c.name, "ruleset": c.ruleset, "created_at": _when(c.created_at)}
+            {
+                "id": c.id,
+                "name": c.name,
+                "ruleset": c.ruleset,
+                "created_at": _when(c.created_at),
+                "last_seq": opened[c.id].last_seq,
+                # What opening it took: the latest snapshot, then the events after it.
+                "snapshot_seq": opened[c.id].snapshot_seq,
+                "events_folded": opened[c.id].folded,
+            }
             for c in campaigns
         ],
         ingested=[

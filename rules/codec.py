@@ -9,6 +9,7 @@ value that was appended.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import functools
 import hashlib
@@ -18,7 +19,7 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from enum import Enum
 from fractions import Fraction
-from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Self, TypeVar, Union, get_args, get_origin, get_type_hints
 
 JsonValue = Any
 T = TypeVar("T")
@@ -26,6 +27,42 @@ T = TypeVar("T")
 
 class CodecError(ValueError):
     """A value could not be encoded to, or decoded from, canonical JSON."""
+
+
+class Parted(Mapping[str, Any], abc.ABC):
+    """A string-keyed mapping that can give each value's canonical JSON without encoding it
+    again, and be rebuilt from those texts without decoding them (``rules.snapshot``).
+
+    Its JSON is that of a plain mapping: the same text and the same hash. A campaign's battles
+    are one: a snapshot keeps each battle's text apart, so opening a long campaign decodes
+    only the battles a rule reads."""
+
+    __slots__ = ()
+
+    @classmethod
+    @abc.abstractmethod
+    def from_jsonable(cls, data: dict[str, JsonValue]) -> Self:
+        """Decode what :func:`to_jsonable` made of one (a plain JSON object)."""
+
+    @classmethod
+    @abc.abstractmethod
+    def from_parts(cls, texts: Mapping[str, str], index: JsonValue) -> Self | None:
+        """Rebuild one from :meth:`part_texts` and :meth:`part_index`; None when ``index`` is
+        not one this code can use (the texts are then decoded with :meth:`from_jsonable`)."""
+
+    @abc.abstractmethod
+    def part_texts(self) -> Iterator[tuple[str, str]]:
+        """(key, canonical JSON of the value) for every item, in any order."""
+
+    @abc.abstractmethod
+    def part_index(self) -> JsonValue:
+        """What :meth:`from_parts` needs besides the texts (derived data, never hashed)."""
+
+    @classmethod
+    @abc.abstractmethod
+    def mapping_hint(cls) -> Any:
+        """The plain type it is the JSON of (``Mapping[str, V]``), for what reads type hints
+        (the API's message shapes)."""
 
 
 def to_jsonable(value: object) -> JsonValue:
@@ -83,25 +120,10 @@ def _choose_encoder(tp: type) -> Callable[[Any], JsonValue]:
 
         return refuse_float
     if dataclasses.is_dataclass(tp) and not issubclass(tp, type):
-        fields = dataclasses.fields(tp)
-        names = tuple(f.name for f in fields)
-        # Fields marked OMIT_IF_DEFAULT, with their default: left out while they hold it.
-        omit = {f.name: _default_of(f) for f in fields if f.metadata.get("omit_if_default")}
-        encoders = _ENCODERS
+        # Generated once for the class (``codec_build``): one expression per field.
+        from mekref.rules.codec_build import encoder_of
 
-        plain = _PLAIN
-
-        def encode_dataclass(value: Any) -> JsonValue:
-            out: dict[str, JsonValue] = {}
-            for name in names:
-                item = getattr(value, name)
-                if omit and name in omit and bool(item == omit[name]()):
-                    continue
-                tp = type(item)
-                out[name] = item if tp in plain else (encoders.get(tp) or to_jsonable)(item)
-            return out
-
-        return encode_dataclass
+        return encoder_of(tp)
     if issubclass(tp, Mapping):
 
         def encode_mapping(value: Any) -> JsonValue:
@@ -147,9 +169,22 @@ def _default_of(f: dataclasses.Field[Any]) -> Callable[[], object]:
     raise TypeError(f"OMIT_IF_DEFAULT on field {f.name!r}, which has no default")
 
 
+# json.dumps with these settings, made once. Without the check for circular references: a
+# rules value is a tree of frozen values (a cycle would already have failed in to_jsonable).
+_DUMPS = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, check_circular=False
+).encode
+
+
 def canonical_json(value: object) -> str:
     """The one text form of a value: sorted keys, compact separators, UTF-8 kept as is."""
-    return json.dumps(to_jsonable(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _DUMPS(to_jsonable(value))
+
+
+def jsonable_text(data: JsonValue) -> str:
+    """:func:`canonical_json` of what :func:`to_jsonable` already made, without walking it
+    again (it is its own JSON form)."""
+    return _DUMPS(data)
 
 
 def content_hash(value: object) -> str:
@@ -172,7 +207,14 @@ def canonical_chunks(value: object, depth: int = _CHUNK_DEPTH) -> Iterator[str]:
     """:func:`canonical_json` of ``value`` in pieces whose concatenation is exactly that text.
 
     Objects (dataclasses and string-keyed mappings) of the first ``depth`` levels are opened
-    and written key by key, in the same sorted order ``json.dumps(sort_keys=True)`` uses."""
+    and written key by key, in the same sorted order ``json.dumps(sort_keys=True)`` uses; a
+    :class:`Parted` mapping at any of them gives its values' texts as they are."""
+    if isinstance(value, Parted):
+        yield "{"
+        for n, (key, text) in enumerate(sorted(value.part_texts(), key=lambda kv: kv[0])):
+            yield ("," if n else "") + json.dumps(key, ensure_ascii=False) + ":" + text
+        yield "}"
+        return
     items = _object_items(value) if depth > 0 else None
     if items is None:
         yield canonical_json(value)
@@ -324,6 +366,15 @@ def _fields_of(cls: type) -> dict[str, Any]:
 def _class_decoder(cls: type) -> Decoder:
     if issubclass(cls, Enum):
         return cls
+    if issubclass(cls, Parted):
+        parted = cls
+
+        def a_parted(data: JsonValue) -> Any:
+            if not isinstance(data, dict):
+                raise CodecError(f"expected an object for {parted.__name__}")
+            return parted.from_jsonable(data)
+
+        return a_parted
     if cls is bool:
 
         def a_bool(data: JsonValue) -> Any:
@@ -371,28 +422,16 @@ def _fraction(data: JsonValue) -> Fraction:
 
 
 def _dataclass_decoder(cls: type) -> Decoder:
-    # The field decoders are looked up on first use, not here: a class may refer to itself
-    # (or to one that refers back), and its hints may name classes defined after it.
-    built: list[tuple[tuple[tuple[str, Decoder], ...], frozenset[str]]] = []
+    # Generated (``codec_build``) on first use, not here: a class may refer to itself (or to
+    # one that refers back), and its hints may name classes defined after it.
+    def first_use(data: JsonValue) -> Any:
+        from mekref.rules.codec_build import decoder_of
 
-    def a_dataclass(data: JsonValue) -> Any:
-        if not isinstance(data, dict):
-            raise CodecError(f"expected an object for {cls.__name__}")
-        if not built:  # two threads may both build it; both build the same
-            fields = _fields_of(cls)
-            plan = tuple((name, _decoder(hint)) for name, hint in fields.items())
-            built.append((plan, frozenset((*fields, "type"))))
-        plan, known = built[0]
-        if not known.issuperset(data):
-            unknown = set(data) - known
-            raise CodecError(f"unknown fields for {cls.__name__}: {sorted(unknown)}")
-        kwargs = {name: decode_field(data[name]) for name, decode_field in plan if name in data}
-        try:
-            return cls(**kwargs)
-        except (TypeError, ValueError) as exc:  # a missing field, or a value the class refuses
-            raise CodecError(f"cannot build {cls.__name__}: {exc}") from exc
+        built = decoder_of(cls)
+        _DECODERS[cls] = built
+        return built(data)
 
-    return a_dataclass
+    return first_use
 
 
 def decode(cls: type[T], data: JsonValue) -> T:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from mekref.rules.codec import CodecError, canonical_json, decode, to_jsonable
+from mekref.rules.codec import CodecError, decode, jsonable_text, to_jsonable
 from mekref.rules.dice import Roll
 
 
@@ -139,9 +139,9 @@ class Codec(Generic[M]):
 
 def event_text(event: Event) -> str:
     """The canonical JSON text the event store keeps (``NewEvent.payload``), byte for byte."""
-    return canonical_json(message_to_json(event))
+    return jsonable_text(message_to_json(event))
 
 
 def command_text(command: Command) -> str:
     """The canonical JSON text of a command (what a client sends, what a recording keeps)."""
-    return canonical_json(message_to_json(command))
+    return jsonable_text(message_to_json(command))

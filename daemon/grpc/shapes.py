@@ -24,6 +24,8 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any, Union
 
+from mekref.rules.codec import Parted
+
 #: Field names of a fixed tuple's message, by position.
 POSITIONS: tuple[str, ...] = ("first", "second", "third", "fourth", "fifth", "sixth")
 
@@ -102,6 +104,8 @@ def shape_of(hint: Any) -> Shape:
         raise ShapeError(f"enum {hint.__name__} mixes value types")
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
         return Record(hint)
+    if isinstance(hint, type) and issubclass(hint, Parted):
+        return shape_of(hint.mapping_hint())  # a mapping with indexes: a map all the same
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin in (Union, types.UnionType):

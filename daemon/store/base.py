@@ -375,10 +375,13 @@ class SqlEventStore(ABC):
         state_hash: str,
         *,
         at: datetime | None = None,
+        keep: int | None = None,
     ) -> Snapshot:
         cid = check_campaign_id(campaign_id)
         if seq < 0:
             raise ValueError(f"snapshot seq must be >= 0, got {seq}")
+        if keep is not None and keep < 1:
+            raise ValueError(f"keep at least the snapshot saved, got keep={keep}")
         when = self._now(at)
         with self._tx() as tx:
             self._require_campaign(tx.fetch, cid)
@@ -392,6 +395,13 @@ class SqlEventStore(ABC):
                 "state_hash = excluded.state_hash, saved_at = excluded.saved_at",
                 (cid, seq, state, state_hash, when),
             )
+            if keep is not None:
+                # Only the newest are ever read (a snapshot is a cache of the fold).
+                tx.run(
+                    "DELETE FROM snapshots WHERE campaign_id = ? AND seq NOT IN "
+                    "(SELECT seq FROM snapshots WHERE campaign_id = ? ORDER BY seq DESC LIMIT ?)",
+                    (cid, cid, keep),
+                )
         return rows.snapshot((cid, seq, state, state_hash, when))
 
     def latest_snapshot(self, campaign_id: str) -> Snapshot | None:

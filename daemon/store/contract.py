@@ -146,8 +146,10 @@ class EventStore(Protocol):
         state_hash: str,
         *,
         at: datetime | None = None,
+        keep: int | None = None,
     ) -> Snapshot:
-        """Keep folded state after ``seq`` (0 <= seq <= last seq); same seq again replaces it."""
+        """Keep folded state after ``seq`` (0 <= seq <= last seq); same seq again replaces it.
+        ``keep``: then delete all but the ``keep`` newest snapshots of the campaign."""
         ...
 
     def latest_snapshot(self, campaign_id: str) -> Snapshot | None: ...

@@ -67,10 +67,7 @@ class TripWireBattleFiles:
         )
 
     def battle_of_file(self, state: CampaignState, sha256: str) -> str | None:
-        for battle in state.battles.battles.values():
-            if any(f.sha256 == sha256 for f in battle.files):
-                return battle.battle_id
-        return None
+        return state.battles.battles.battle_of_file(sha256)
 
     def after_battles(self, state: CampaignState) -> tuple[AfterBattle, ...]:
         return tuple(

@@ -59,12 +59,14 @@ def linked(state: CampaignState) -> bool:
 
 
 def closed_engagements(state: CampaignState) -> dict[str, str]:
-    """Engagement id -> the resolved battle that closed it."""
-    return {
-        b.engagement_id: b.battle_id
-        for b in state.battles.battles.values()
-        if b.engagement_id and b.status is BattleStatus.RESOLVED
-    }
+    """Engagement id -> the resolved battle that closed it, for the engagements of the
+    strategic map's last day (the only ones a file or a battle can still be fought for)."""
+    s = state.strategic
+    if s is None:
+        return {}
+    book = state.battles.battles
+    closed = {e.engagement_id: book.closed_by(e.engagement_id) for e in s.engagements}
+    return {engagement: battle for engagement, battle in closed.items() if battle is not None}
 
 
 def open_engagements(state: CampaignState) -> tuple[EngagementSetup, ...]:
@@ -176,9 +178,15 @@ def _still_fighting(state: CampaignState, side_id: str, unit_ids: tuple[str, ...
 
 def after_battles(state: CampaignState) -> tuple[StillTogether, ...]:
     """For every resolved battle of the current engagements: who still shares its hex."""
+    s = state.strategic
+    if s is None:
+        return ()
+    book = state.battles.battles
+    # Only a battle linked to one of the current engagements can be (still_together).
+    linked_now = {b for e in s.engagements for b in book.fought_for(e.engagement_id)}
     out = []
-    for battle in sorted(state.battles.battles.values(), key=lambda b: b.number):
-        together = still_together(state, battle)
+    for battle_id in sorted(linked_now, key=lambda b: (book.summary(b).number, b)):
+        together = still_together(state, book[battle_id])
         if together is not None:
             out.append(together)
     return tuple(out)

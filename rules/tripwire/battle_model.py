@@ -14,6 +14,8 @@ from enum import StrEnum
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Roll
 from mekref.rules.messages import RefereeNote
+from mekref.rules.tripwire.battle_book import BattleBook
+from mekref.rules.tripwire.battle_book import BattleStatus as BattleStatus  # defined beside it
 from mekref.rules.tripwire.design_record import StoredDesign
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
@@ -266,11 +268,6 @@ class BattleResolution:
     closed_by: RefereeNote | None = None  # a referee closed it before every side reported
 
 
-class BattleStatus(StrEnum):
-    OPEN = "open"
-    RESOLVED = "resolved"
-
-
 @dataclass(frozen=True, kw_only=True)
 class Battle:
     battle_id: str
@@ -297,7 +294,8 @@ class Battle:
 class BattleLedger:
     """The battle side of a campaign: battles, unit damage carried between tracks, VP."""
 
-    battles: dict[str, Battle] = field(default_factory=dict)
+    # The battles with their indexes (BR-13's look-ups, open battles): see battle_book.
+    battles: BattleBook = field(default_factory=BattleBook)
     loadouts: dict[str, tuple[AmmoBinLoad, ...]] = field(default_factory=dict)
     unit_damage: dict[str, UnitDamage] = field(default_factory=dict)
     fates: dict[str, Fate] = field(default_factory=dict)
@@ -321,3 +319,9 @@ class BattleLedger:
     configurations: dict[str, tuple[str, ...]] = field(
         default_factory=dict, metadata=OMIT_IF_DEFAULT
     )
+
+    def __post_init__(self) -> None:
+        battles: Mapping[str, Battle] = self.battles
+        if not isinstance(battles, BattleBook):
+            # A plain mapping (a test, a caller building a ledger by hand): indexed here once.
+            object.__setattr__(self, "battles", BattleBook(battles))

@@ -18,6 +18,7 @@ from mekref.rules.messages import Command, Event, RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire import battle_link
+from mekref.rules.tripwire.battle_book import with_reporting_side
 from mekref.rules.tripwire.battle_messages import (
     BattleConfirmed,
     BattleControlSet,
@@ -97,7 +98,7 @@ def pending(state: CampaignState, battle: Battle) -> PendingBattle:
 
 def pending_battles(state: CampaignState) -> list[PendingBattle]:
     """Open battles, oldest first, with the sides they still wait for."""
-    open_battles = [b for b in state.battles.battles.values() if b.status is BattleStatus.OPEN]
+    open_battles = state.battles.battles.open_battles()
     return [pending(state, b) for b in sorted(open_battles, key=lambda b: b.number)]
 
 
@@ -243,45 +244,23 @@ def _decide_loadouts(
     return [LoadoutsRecorded(side_id=cmd.side_id, loadouts=cmd.loadouts, actor=cmd.actor)]
 
 
-def _content(file: BattleFile) -> BattleFile:
-    """What a file reports, without what names its bytes (sha256, path) or is derived from the
-    campaign at the time it arrived (the reporting side; which units a kill's display name
-    matched, which changes once those units are dead)."""
-    return replace(
-        file,
-        sha256="",
-        path="",
-        reporting_side=None,
-        kills=tuple(replace(k, killed_unit_ids=()) for k in file.kills),
-    )
-
-
 def _decide_submit(
     state: CampaignState, cmd: SubmitBattleReport, dice: Dice, rules: TripWire
 ) -> list[Event]:
     file = cmd.file
-    sha = file.sha256
-    content: BattleFile | None = None
-    # Every battle's files, in one plain loop: this runs for every file a campaign takes, over
-    # all its battles, so a generator per battle would make a long campaign's files slow.
-    for battle in state.battles.battles.values():
-        for known in battle.files:
-            if known.sha256 == sha:
-                raise Refusal(
-                    "duplicate_file", f"this file is already part of battle {battle.battle_id}"
-                )
-            # Ruling BR-13: a copy saved again (other bytes, the same report) is the same file.
-            # Comparing the units first fails fast on the first unit for almost every file.
-            if known.units != file.units:
-                continue
-            content = content or _content(file)
-            if _content(known) == content:
-                raise Refusal(
-                    "duplicate_file",
-                    f"this file reports exactly what {known.path} (sha256 {known.sha256[:12]}) "
-                    f"already reported to battle {battle.battle_id}: a copy saved again, not a "
-                    "new battle",
-                )
+    book = state.battles.battles
+    holder = book.battle_of_file(file.sha256)
+    if holder is not None:
+        raise Refusal("duplicate_file", f"this file is already part of battle {holder}")
+    # Ruling BR-13: a copy saved again (other bytes, the same report) is the same file.
+    copy = book.copy_of(file)
+    if copy is not None:
+        battle_id, known = copy
+        raise Refusal(
+            "duplicate_file",
+            f"this file reports exactly what {known.path} (sha256 {known.sha256[:12]}) "
+            f"already reported to battle {battle_id}: a copy saved again, not a new battle",
+        )
     ids = [u.unit_id for u in file.units]
     unknown = sorted(set(ids) - set(state.units))
     if unknown:
@@ -290,8 +269,8 @@ def _decide_submit(
         raise Refusal("duplicate_unit", "a unit appears twice in one file")
     if not ids:
         raise Refusal("not_for_campaign", "the file names no unit of this campaign")
-    file = replace(file, reporting_side=reporting_side(state, file))
-    open_battles = [b for b in state.battles.battles.values() if b.status is BattleStatus.OPEN]
+    file = with_reporting_side(file, reporting_side(state, file))
+    open_battles = book.open_battles()
     fit = battle_link.link_for(state, frozenset(ids))
     opened = False
     if cmd.battle_id is not None:
@@ -519,7 +498,7 @@ def _with_ledger(state: CampaignState, new: BattleLedger) -> CampaignState:
 
 def _with_battle(state: CampaignState, battle: Battle) -> CampaignState:
     led = state.battles
-    return _with_ledger(state, replace(led, battles={**led.battles, battle.battle_id: battle}))
+    return _with_ledger(state, replace(led, battles=led.battles.with_battle(battle)))
 
 
 def _evolve_loadouts(state: CampaignState, e: LoadoutsRecorded) -> CampaignState:
@@ -602,15 +581,14 @@ def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
     vp = with_battle_vp(led.victory_points, res.sides)
     new_led = replace(
         led,
-        battles={
-            **led.battles,
-            battle.battle_id: replace(
+        battles=led.battles.with_battle(
+            replace(
                 battle,
                 status=BattleStatus.RESOLVED,
                 control_side=res.control_side,
                 resolution=res,
-            ),
-        },
+            )
+        ),
         unit_damage=damage,
         fates=fates,
         crew_damage=crew_damage,

@@ -7,12 +7,12 @@ never mutated after construction (copy on write in the evolvers).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
-from mekref.rules.codec import OMIT_IF_DEFAULT, CodecError, canonical_json, decode
+from mekref.rules import snapshot
+from mekref.rules.codec import OMIT_IF_DEFAULT, canonical_chunks
 from mekref.rules.house_rules.acquisition import Acquisition
 from mekref.rules.tripwire.battle_model import BattleLedger
 from mekref.rules.tripwire.house_xp_ledger import HouseExperience
@@ -168,13 +168,11 @@ class CampaignState:
 
 
 def state_to_text(state: CampaignState) -> str:
-    """Canonical JSON of the state, for snapshots; its sha256 is :func:`state_hash`."""
-    return canonical_json(state)
+    """Canonical JSON of the state; its sha256 is :func:`state_hash`."""
+    return "".join(canonical_chunks(state))
 
 
 def state_from_text(text: str) -> CampaignState:
-    """Load a snapshot written by :func:`state_to_text`."""
-    data = json.loads(text)
-    if not isinstance(data, dict):
-        raise CodecError("a campaign state is a JSON object")
-    return decode(CampaignState, data)
+    """Load a state from :func:`state_to_text`'s text or from a snapshot's (``rules.snapshot``:
+    the same JSON, each battle on a line of its own)."""
+    return snapshot.state_from_text(CampaignState, text)

@@ -114,11 +114,13 @@ def _decide(state: CampaignState, cmd: RecordUnitBv, dice: Dice, rules: TripWire
 def _evolve(state: CampaignState, e: UnitBvRecorded) -> CampaignState:
     state = _with_bv(state, e.unit_id, e.bv)
     led = state.battles
-    battles = dict(led.battles)
+    battles = led.battles
     for x in e.battles:
         b = battles[x.battle_id]
         if b.resolution is not None:
-            battles[x.battle_id] = replace(b, resolution=replace(b.resolution, sides=x.sides))
+            battles = battles.with_battle(
+                replace(b, resolution=replace(b.resolution, sides=x.sides))
+            )
     # The battle VP summed again in the order the battles were resolved, as each resolution
     # added them: the floor of 0 (L414) makes the order count. Unknown VP add nothing (R-VP-6).
     vp: dict[str, int] = {}

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
-from mekref.daemon.campaigns import SNAPSHOT_MIN_BYTES, CampaignRunner
+from mekref.daemon.campaigns import SNAPSHOT_MIN_BYTES, SNAPSHOTS_KEPT, CampaignRunner
 from mekref.daemon.store import EventStore, open_store
 from mekref.rules.tripwire.commands import CreateCampaign, CreditPool, OpenPool, SideSpec
 from mekref.rules.tripwire.state import PoolKind
@@ -64,3 +65,37 @@ def test_a_throw_away_store_takes_no_snapshot(tmp_path: Path) -> None:
         while _event_bytes(store, cid) < 2 * SNAPSHOT_MIN_BYTES:
             _credit(runner, cid, 50)
         assert store.latest_snapshot(cid) is None
+
+
+def test_events_another_writer_appended_count_towards_the_next_snapshot(tmp_path: Path) -> None:
+    """A campaign run by short commands (each its own runner) gets snapshots too: the events a
+    runner folds after the latest snapshot count as if it had appended them."""
+    with open_store(str(tmp_path / "c.db")) as store:
+        cid = _campaign(CampaignRunner(store, snapshot_every=None))
+        _credit(CampaignRunner(store, snapshot_every=None), cid, 300)
+        assert store.latest_snapshot(cid) is None
+        # One more command by a new runner: what it folded on opening is past the interval.
+        fresh = CampaignRunner(store, snapshot_every=200)
+        assert fresh.load(cid).folded == store.last_seq(cid)
+        _credit(fresh, cid, 1)
+        snapshot = store.latest_snapshot(cid)
+        assert snapshot is not None and snapshot.seq == store.last_seq(cid)
+        # The next runner starts from it and folds nothing.
+        opened = CampaignRunner(store).load(cid)
+        assert (opened.snapshot_seq, opened.folded) == (snapshot.seq, 0)
+
+
+def test_only_the_newest_snapshots_are_kept(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    taken: list[int] = []
+    with open_store(str(db)) as store:
+        runner = CampaignRunner(store, snapshot_every=1)
+        cid = _campaign(runner)
+        while len(taken) < SNAPSHOTS_KEPT + 2:
+            _credit(runner, cid, 20)
+            latest = store.latest_snapshot(cid)
+            if latest is not None and latest.seq not in taken:
+                taken.append(latest.seq)
+    with sqlite3.connect(db) as conn:
+        kept = [seq for (seq,) in conn.execute("SELECT seq FROM snapshots ORDER BY seq")]
+    assert kept == taken[-SNAPSHOTS_KEPT:]

@@ -77,6 +77,17 @@ def test_new_file_is_applied_and_listed(site: Site, daemon: Serve) -> None:
     assert status["quarantined"] == []
 
 
+def test_the_daemon_opens_its_campaigns_before_taking_files(site: Site, daemon: Serve) -> None:
+    """The first file after a start waits only for itself: each campaign is folded (from its
+    latest snapshot, here none) before the start-up scan."""
+    (opened,) = daemon.events("campaign.opened")
+    assert opened["campaign_id"] == site.cid
+    assert opened["last_seq"] == opened["events_folded"] == SETUP_EVENTS
+    assert opened["snapshot_seq"] is None
+    lines = [line["event"] for line in daemon.lines()]
+    assert lines.index("campaign.opened") < lines.index("scan.done")
+
+
 def test_duplicate_under_another_name_is_skipped(site: Site, daemon: Serve) -> None:
     data = battle_bytes(1)
     drop(site.inbox, "first.mul", data)

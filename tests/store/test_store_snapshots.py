@@ -45,3 +45,30 @@ def test_large_snapshot_round_trips(store: EventStore) -> None:
     store.save_snapshot(cid, 1, state, "h")
     latest = store.latest_snapshot(cid)
     assert latest is not None and latest.state == state
+
+
+def _kept(store: EventStore, campaign_id: str) -> list[int]:
+    # The contract lists no snapshot but the latest; both engines' shared SQL base reads them.
+    found = store._read(  # type: ignore[attr-defined]
+        "SELECT seq FROM snapshots WHERE campaign_id = ? ORDER BY seq", (campaign_id,)
+    )
+    return [int(row[0]) for row in found]
+
+
+def test_keep_deletes_all_but_the_newest_snapshots(store: EventStore) -> None:
+    cid = store.create_campaign("A", "tripwire").id
+    other = store.create_campaign("B", "tripwire").id
+    for campaign in (cid, other):
+        store.append(campaign, 0, [NewEvent("e", "{}")] * 5)
+    store.save_snapshot(other, 1, "{}", "h-other")
+    for seq in (1, 2, 3):
+        store.save_snapshot(cid, seq, f'{{"seq":{seq}}}', f"h{seq}")
+    assert _kept(store, cid) == [1, 2, 3]
+    saved = store.save_snapshot(cid, 5, '{"seq":5}', "h5", keep=2)
+    assert _kept(store, cid) == [3, 5]
+    assert store.latest_snapshot(cid) == saved
+    store.save_snapshot(cid, 4, '{"seq":4}', "h4", keep=2)  # an older one saved late goes
+    assert _kept(store, cid) == [4, 5]
+    assert _kept(store, other) == [1]  # another campaign's are its own
+    with pytest.raises(ValueError):
+        store.save_snapshot(cid, 5, "{}", "h", keep=0)
