@@ -38,8 +38,8 @@ from mekref.rules.tripwire.battle_model import (
     SlotDamage,
     UnitDamage,
 )
-from mekref.rules.tripwire.battles import reporting_side
 from mekref.rules.tripwire.designs import design_of
+from mekref.rules.tripwire.file_view import reporting_side
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage, bin_tons
 from mekref.rules.tripwire.salvage import UnitMobility
@@ -468,6 +468,11 @@ def report_command(
         for k in mul.kills
         if k.killer in state.units
     )
+    unmatched = tuple(
+        e.display_name
+        for i, e in enumerate(mul.entities)
+        if i not in matches and not e.is_ejected_crew
+    )
     view = reporting_side(
         state,
         BattleFile(
@@ -477,6 +482,7 @@ def report_command(
             reporting_side=None,
             units=tuple(units),
             kills=killers,
+            unmatched=unmatched,
         ),
     )
     if view is not None:
@@ -491,11 +497,6 @@ def report_command(
             killer_unit_id=k.killer if k.killer in state.units else None,
         )
         for k in sorted(mul.kills, key=lambda k: (k.killed, k.killer or ""))
-    )
-    unmatched = tuple(
-        e.display_name
-        for i, e in enumerate(mul.entities)
-        if i not in matches and not e.is_ejected_crew
     )
     file = BattleFile(
         sha256=sha256,

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mekref.rules.tripwire.battle_model import Battle, BattleStatus, Fate
+from mekref.rules.tripwire.holding import in_play, kept_and_crewed
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.state import IN_ORBIT, EngagementSetup, StrategicState
 
@@ -95,10 +96,12 @@ def _where(state: CampaignState, s: StrategicState, unit_id: str) -> str:
 
 
 def link_for(state: CampaignState, unit_ids: frozenset[str]) -> Link:
-    """The open engagement whose formations hold every one of ``unit_ids``."""
+    """The open engagement whose formations hold every one of ``unit_ids``: those still in
+    play, a wreck of an earlier battle being in no formation (R-VP-7)."""
     s = state.strategic
     if s is None:
         return Link()
+    unit_ids = frozenset(u for u in unit_ids if in_play(state, u)) or unit_ids
     opened = open_engagements(state)
     fits = [e for e in opened if unit_ids <= engagement_units(s, e)]
     if len(fits) == 1:
@@ -165,13 +168,13 @@ def _engagement_hex(s: StrategicState, engagement_id: str) -> str | None:
 
 
 def _still_fighting(state: CampaignState, side_id: str, unit_ids: tuple[str, ...]) -> bool:
-    """A formation whose units are all truly destroyed, or captured (they joined the captor's
-    TO&E, L136), is no longer a force in the hex."""
-    gone = (Fate.TRULY_DESTROYED, Fate.UTTERLY_DESTROYED, Fate.CAPTURED)
+    """A formation whose units have all left play (truly destroyed, L145-L146) or were captured
+    (they joined the captor's TO&E, L136) is no longer a force in the hex; captured salvage its
+    new side kept and crewed is one again (R-VP-4)."""
     return any(
-        u in state.units
+        in_play(state, u)
         and state.units[u].side_id == side_id
-        and state.battles.fates.get(u) not in gone
+        and (state.battles.fates.get(u) is not Fate.CAPTURED or kept_and_crewed(state, u))
         for u in unit_ids
     )
 

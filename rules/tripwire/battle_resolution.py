@@ -32,6 +32,7 @@ from mekref.rules.tripwire.battle_model import (
     UnitOutcome,
     file_views,
 )
+from mekref.rules.tripwire.holding import out_of_play
 from mekref.rules.tripwire.model import UnitKind, UnitRole
 from mekref.rules.tripwire.repair import (
     DamageState,
@@ -190,6 +191,15 @@ def _held_conflict(
     )
 
 
+def _gone_conflict(unit: CampaignUnit, why: str) -> Conflict:
+    return Conflict(
+        subject=unit.unit_id,
+        detail=f"{unit.chassis} {unit.model}: out of play before this battle ({why}, "
+        "L145-L146); what the files say of it is not applied, and its BV counts neither in "
+        "its side's force nor as a loss (R-VP-7)",
+    )
+
+
 # --- fates ------------------------------------------------------------------------------------
 
 
@@ -271,8 +281,14 @@ def resolve(
     units: list[UnitOutcome] = []
     chosen_views: dict[str, ReportedUnit] = {}
     held = unconfirmed_claims(state, battle)
+    # R-VP-7: a unit that left play before this battle (truly destroyed, L145-L146; sold,
+    # scrapped) is no force and no loss in it, whatever a file still says of it.
+    gone = {u: reason for u in views if (reason := out_of_play(state, u))}
     for unit_id in sorted(views):
         unit = state.units[unit_id]
+        if unit_id in gone:
+            conflicts.append(_gone_conflict(unit, gone[unit_id]))
+            continue
         if unit_id in held:
             conflicts.append(_held_conflict(state, unit_id, held[unit_id]))
             continue
@@ -296,7 +312,7 @@ def resolve(
             why.append(f"salvaged by {control}, who controls the field")
         units.append(_unit_outcome(unit, chosen, fate, why, salvaged_by, reasons, t))
     by_id = {u.unit_id: u for u in units}
-    people, rolls = _people(state, battle, control, chosen_views, by_id, dice, t, set(held))
+    people, rolls = _people(state, battle, control, chosen_views, by_id, dice, t, {*held, *gone})
     sides = _sides(state, units, people, t)
     return (
         BattleResolution(

@@ -40,12 +40,13 @@ from mekref.rules.tripwire.battle_model import (
     BattleStatus,
     Fate,
     PersonFate,
-    RecordSection,
     SideOutcome,
     file_views,
 )
 from mekref.rules.tripwire.battle_resolution import resolve
 from mekref.rules.tripwire.campaign import Decider, Evolver, side_of
+from mekref.rules.tripwire.file_view import reporting_side as reporting_side
+from mekref.rules.tripwire.holding import WRECKED, in_play, leave_formations
 from mekref.rules.tripwire.model import UnitRole
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
@@ -74,8 +75,9 @@ def ledger(state: CampaignState) -> BattleLedger:
 
 
 def sides_expected(state: CampaignState, battle: Battle) -> tuple[str, ...]:
-    """Every side with a unit in any file of the battle (a side that fought owes a file)."""
-    sides = {state.units[u].side_id for u in battle.unit_ids if u in state.units}
+    """Every side with a unit in any file of the battle (a side that fought owes a file); a
+    unit that left play before it (truly destroyed, R-VP-7) fought in it no more."""
+    sides = {state.units[u].side_id for u in battle.unit_ids if in_play(state, u)}
     return tuple(sorted(sides))
 
 
@@ -100,32 +102,6 @@ def pending_battles(state: CampaignState) -> list[PendingBattle]:
     """Open battles, oldest first, with the sides they still wait for."""
     open_battles = state.battles.battles.open_battles()
     return [pending(state, b) for b in sorted(open_battles, key=lambda b: b.number)]
-
-
-_OWN_SECTIONS = (RecordSection.SURVIVORS, RecordSection.UNIT)
-
-
-def reporting_side(state: CampaignState, file: BattleFile) -> str | None:
-    """Whose view a file is: the one side owning its ``survivors`` (or a plain list's units).
-
-    Ruling BR-1: a record whose survivors belong to several sides reports for no side. A
-    record with no survivors of ours (its player lost everything) is the view of the one side
-    whose units scored its kill lines, when exactly one side did. Otherwise the file reports for
-    no side; it still counts as evidence, and the referee may close the battle.
-    """
-    sides = {
-        state.units[u.unit_id].side_id
-        for u in file.units
-        if u.section in _OWN_SECTIONS and u.unit_id in state.units
-    }
-    if not sides:
-        killers = {
-            state.units[k.killer_unit_id].side_id
-            for k in file.kills
-            if k.killer_unit_id in state.units
-        }
-        sides = killers if len(killers) == 1 else set()
-    return sides.pop() if len(sides) == 1 else None
 
 
 def _all_reported(state: CampaignState, battle: Battle) -> bool:
@@ -280,7 +256,9 @@ def _decide_submit(
         battle_id = cmd.battle_id
         opened = existing is None
     else:
-        sharing = [b for b in open_battles if b.unit_ids & set(ids)]
+        # A wreck of an earlier battle an old list still carried joins no battle (R-VP-7).
+        playing = {u for u in ids if in_play(state, u)}
+        sharing = [b for b in open_battles if b.unit_ids & playing]
         if fit.engagement_id:
             # A file of an engagement never joins a battle held or confirmed without one, or
             # fought for another one: it would be swallowed by a battle that is not its own.
@@ -608,6 +586,8 @@ def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
         tracks_completed=state.tracks_completed + 1,
         bombs={u: b for u, b in state.bombs.items() if u not in fought},
     )
+    # L145-L146: a truly destroyed unit leaves play: out of its formation at once (R-VP-7).
+    state = leave_formations(state, (o.unit_id for o in res.units if o.fate in WRECKED))
     for unit_id, side_id in salvaged:
         # Salvaged units join the controlling side's TO&E (line 136).
         state = _change_sides(state, unit_id, side_id)
@@ -617,6 +597,8 @@ def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
 def _evolve_fate(state: CampaignState, e: UnitFateSet) -> CampaignState:
     led = replace(state.battles, fates={**state.battles.fates, e.unit_id: e.fate})
     state = replace(state, battles=led)
+    if e.fate in WRECKED:
+        state = leave_formations(state, (e.unit_id,))
     if e.new_side is not None:
         state = _change_sides(state, e.unit_id, e.new_side)
     return state

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import Fate
+from mekref.rules.tripwire.holding import kept_and_crewed, out_of_play
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 
 #: Fates that keep a unit out of the next battle, and so out of what happens before or in it.
@@ -36,6 +37,10 @@ def unit_in_play(state: CampaignState, unit_id: str, because: str) -> CampaignUn
     if unit is None:
         raise Refusal("unknown_unit", f"no unit {unit_id!r}")
     fate = state.battles.fates.get(unit_id, Fate.OPERATIONAL)
-    if fate in OUT_OF_PLAY:
+    gone = out_of_play(state, unit_id)
+    if gone and fate not in OUT_OF_PLAY:
+        raise Refusal("out_of_play", f"{unit_id}: {gone}: {because}")
+    # Salvage its captor kept and crewed fights for its new side (R-VP-4).
+    if fate in OUT_OF_PLAY and not kept_and_crewed(state, unit_id):
         raise Refusal("out_of_play", f"{unit_id} is {fate.value.replace('_', ' ')}: {because}")
     return unit

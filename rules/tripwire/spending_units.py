@@ -33,6 +33,7 @@ from mekref.rules.tripwire.battle_spending import (
 )
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.designs import repair_priced, unpriced_why
+from mekref.rules.tripwire.holding import leave_formations
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.spending_checks import (
@@ -350,6 +351,8 @@ def _evolve_disposed(state: CampaignState, e: UnitDisposed) -> CampaignState:
         led = replace(led, scrapped=(*led.scrapped, e.unit_id))
     else:
         led = replace(led, sold=(*led.sold, e.unit_id))
+    # A sold or scrapped unit leaves play, and its formation (R-VP-7).
+    state = leave_formations(state, (e.unit_id,))
     return replace(_pay(state, e.pool_id, e.wp), battles=led)
 
 
@@ -369,6 +372,7 @@ def _evolve_combined(state: CampaignState, e: InfantryCombined) -> CampaignState
         unit_damage={**led.unit_damage, e.keep_unit_id: damage},
         scrapped=(*led.scrapped, e.merge_unit_id),  # the merged unit leaves the TO&E
     )
+    state = leave_formations(state, (e.merge_unit_id,))
     return replace(state, people=people, battles=led)
 
 

@@ -24,18 +24,13 @@ from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef, load_toml, rows, section, source_of, str_list_field
-from mekref.rules.tripwire.battle_model import Fate
 from mekref.rules.tripwire.campaign import person_of
+from mekref.rules.tripwire.holding import SALVAGE_COMPANY as SALVAGE_COMPANY
+from mekref.rules.tripwire.holding import WRECKED, crew_aboard, out_of_play
 from mekref.rules.tripwire.model import CompanyRole, UnitKind, UnitRole
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.tripwire.table_loader import Limit
-
-#: The company a captured unit joins until it is kept or sold (line 136).
-SALVAGE_COMPANY = "Salvage"
-
-#: Fates after which a unit never returns to operation (L145: truly destroyed).
-_WRECKED = frozenset({Fate.TRULY_DESTROYED, Fate.UTTERLY_DESTROYED})
 
 #: The enemy's command flags do not come with a kept unit.
 _COMMAND_ROLES = frozenset({UnitRole.FORCE_COMMANDER, UnitRole.LANCE_LEADER})
@@ -132,15 +127,9 @@ def toe_tables() -> ToeTables:
 
 
 def unit_gone(state: CampaignState, unit_id: str) -> str:
-    """Why the unit is no longer a working part of its side's TO&E; "" while it is."""
-    led = state.battles
-    if unit_id in led.sold:
-        return "the unit was sold"
-    if unit_id in led.scrapped:
-        return "the unit was scrapped"
-    if led.fates.get(unit_id) in _WRECKED:
-        return "the unit is truly destroyed"
-    return ""
+    """Why the unit is no longer a working part of its side's TO&E; "" while it is (the one
+    judgement of :func:`mekref.rules.tripwire.holding.out_of_play`)."""
+    return out_of_play(state, unit_id)
 
 
 def company_role(kinds: Iterable[UnitKind]) -> CompanyRole:
@@ -249,7 +238,7 @@ def _decide_keep(
             "sold",
             tt.keep,
         )
-    if state.battles.fates.get(unit.unit_id) in _WRECKED:
+    if state.battles.fates.get(unit.unit_id) in WRECKED:
         raise Refusal(
             "truly_destroyed",
             f"{_name(unit)} is truly destroyed and can never return to operation: scrap it "
@@ -339,7 +328,7 @@ def _decide_seat(state: CampaignState, cmd: SeatCrew, dice: Dice, rules: TripWir
         )
     if person.unit_id is not None and person.unit_id != unit.unit_id:
         current = state.units.get(person.unit_id)
-        if current is not None and person.person_id in _active_ids(state, current):
+        if current is not None and person.person_id in crew_aboard(state, current):
             raise Refusal(
                 "assigned",
                 f"{person.name} is assigned to {_name(current)}: 'MechWarriors/Crew may not be "
@@ -369,26 +358,8 @@ def _decide_seat(state: CampaignState, cmd: SeatCrew, dice: Dice, rules: TripWir
     ]
 
 
-def _active_ids(state: CampaignState, unit: CampaignUnit) -> tuple[str, ...]:
-    """The unit's crew who can serve in it: alive, free, of its side, seated in it."""
-    if unit_gone(state, unit.unit_id):
-        return ()
-    out = []
-    for pid in unit.crew:
-        p = state.people.get(pid)
-        if (
-            p is not None
-            and p.status is not PersonStatus.DEAD
-            and pid not in state.battles.captured_people
-            and p.side_id == unit.side_id
-            and p.unit_id == unit.unit_id
-        ):
-            out.append(pid)
-    return tuple(out)
-
-
 def _active_crew(state: CampaignState, unit: CampaignUnit) -> list[str]:
-    return [state.people[p].name for p in _active_ids(state, unit)]
+    return [state.people[p].name for p in crew_aboard(state, unit)]
 
 
 # --- evolution --------------------------------------------------------------------------------

@@ -8,13 +8,14 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import grpc
 import pytest
 from grpc_helpers import Stubs, field_violations, reason_of
 
+from mekref.adapters.megamek.mul_model import Section
 from mekref.daemon.app import App
 from mekref.daemon.config import ServeConfig
 from mekref.daemon.grpc.server import GrpcServer, ServerOptions
@@ -173,6 +174,35 @@ def test_a_side_cannot_upload_the_other_sides_record(battle: Battle) -> None:
     assert not b.store.ingested_files()
     done = _upload(b, "referee", "Red.mul", b.files["red"].read_bytes())
     assert done.outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED
+
+
+def test_a_side_that_lost_every_unit_uploads_its_own_record(battle: Battle) -> None:
+    # Ruling BR-1: a record in which every unit of a side is destroyed is that side's own view,
+    # so its side token may upload it (before, such a record was no side's view and only the
+    # referee could). L138: "The MechWarrior has ejected" makes the Griffin a wreck.
+    b = battle
+    after = e2e._after(left_arm=4)
+    r1 = after["r1"]
+    r1 = replace(r1, crew=replace(r1.crew, ejected=True))
+    wiped = builders.record(
+        [
+            e2e._in(r1, Section.SALVAGE),
+            e2e._in(after["r2"], Section.SALVAGE),
+            e2e._in(after["b1"], Section.SALVAGE),
+            e2e._in(after["b2"], Section.SALVAGE),
+            e2e._in(after["b3"], Section.RETREATED),
+        ]
+    ).encode()
+    with pytest.raises(grpc.RpcError) as caught:
+        _upload(b, "blue", "Red.mul", wiped)
+    assert reason_of(caught.value) == "not_your_file"
+    done = _upload(b, "red", "Red.mul", wiped)
+    assert done.outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED
+    ref = b.clients["referee"]
+    pending = ref.battles.ListPendingBattles(
+        battle_pb2.ListPendingBattlesRequest(campaign_id=b.campaign_id), metadata=ref.md
+    )
+    assert json.loads(pending.battles[0].detail_json)["sides_reported"] == ["red"]
 
 
 def test_uploads_are_stored_under_their_hash_never_the_clients_name(battle: Battle) -> None:

@@ -6,12 +6,14 @@ step uses (a formation's location, pruning emptied formations, raising mobs).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from mekref.hexmap import HexMap, Location
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Event
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
+from mekref.rules.tripwire.holding import in_play
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import unrest
 from mekref.rules.tripwire.turn.events import MobsRaised, UnrestChanged
@@ -25,13 +27,19 @@ from mekref.rules.tripwire.turn.state import (
 )
 
 
-def prune(state: CampaignState, formations: dict[str, Formation]) -> dict[str, Formation]:
-    """Units that left their side (captured) or the roster leave their formations; a formation
-    left empty is dissolved."""
+def prune(
+    state: CampaignState, formations: dict[str, Formation], wrecked: Iterable[str] = ()
+) -> dict[str, Formation]:
+    """Units that left their side (captured) or play (truly destroyed, sold, scrapped:
+    :func:`holding.in_play`; ``wrecked``: truly destroyed today) leave their formations; a
+    formation left empty is dissolved."""
+    gone = set(wrecked)
     out: dict[str, Formation] = {}
     for fid, f in formations.items():
         kept = tuple(
-            u for u in f.unit_ids if u in state.units and state.units[u].side_id == f.side_id
+            u
+            for u in f.unit_ids
+            if in_play(state, u) and state.units[u].side_id == f.side_id and u not in gone
         )
         if kept:
             out[fid] = f if kept == f.unit_ids else replace(f, unit_ids=kept)
@@ -54,8 +62,12 @@ class Day:
         self.control = dict(s.control)
         self.events: list[Event] = []
         self.notes: dict[str, list[str]] = {}
+        # A formation dissolved since its orders were given (its units left play) acts no more.
         self.orders: dict[str, FormationOrder] = {
-            o.formation_id: o for side in sorted(s.orders) for o in s.orders[side]
+            o.formation_id: o
+            for side in sorted(s.orders)
+            for o in s.orders[side]
+            if o.formation_id in self.formations
         }
         self.maintained: set[str] = set()
         self.destroyed = {k: set(v) for k, v in s.destroyed.items()}

@@ -11,6 +11,7 @@ from mekref.rules.dice import Roll
 from mekref.rules.house_rules.random_damage import PreBattleDamage
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.designs import design_of
+from mekref.rules.tripwire.holding import WRECKED, leave_formations
 from mekref.rules.tripwire.state import CampaignState, PersonStatus
 from mekref.rules.tripwire.turn import rolled_damage as rd
 from mekref.rules.tripwire.turn.day import Day
@@ -259,7 +260,9 @@ def evolve_damage(state: CampaignState, e: UnitDamageRolled) -> CampaignState:
     state = replace(state, battles=led)
     for pid, hits in e.crew_hits:
         state = _person_hits(state, pid, hits)
-    return state
+    # L145-L146: a unit the roll truly destroyed leaves play and its formation (R-VP-7); during
+    # a day's resolution the day's formations record it the same way (resolve.py).
+    return leave_formations(state, (e.unit_id,)) if e.fate in WRECKED else state
 
 
 def evolve_consciousness(state: CampaignState, e: ConsciousnessChecked) -> CampaignState:

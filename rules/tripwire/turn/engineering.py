@@ -9,6 +9,7 @@ the destroyed DropPort; at the end of that day it stands again (``FacilityRestor
 from __future__ import annotations
 
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.holding import in_play
 from mekref.rules.tripwire.model import UnitRole
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of
@@ -25,15 +26,8 @@ DROPPORTS = frozenset({"dropport_small", "dropport_medium", "dropport_large"})
 
 def engineers(state: CampaignState, f: Formation) -> tuple[str, ...]:
     """The formation's combat engineer units that still stand (a wreck repairs nothing)."""
-    gone = {*state.battles.scrapped, *state.battles.sold}
-    wrecked = {"truly_destroyed", "utterly_destroyed"}
     return tuple(
-        u
-        for u in f.unit_ids
-        if u in state.units
-        and UnitRole.ENGINEER in state.units[u].roles
-        and u not in gone
-        and str(state.battles.fates.get(u, "")) not in wrecked
+        u for u in f.unit_ids if in_play(state, u) and UnitRole.ENGINEER in state.units[u].roles
     )
 
 

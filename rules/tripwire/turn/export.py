@@ -27,6 +27,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage
 from mekref.rules.tripwire.commanders import commanders_among
 from mekref.rules.tripwire.designs import design_of
+from mekref.rules.tripwire.holding import in_play
 from mekref.rules.tripwire.megamek_crew import CrewExport, crew_export, member_of
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
@@ -61,13 +62,14 @@ def committed_units(
     s = strategic_of(state)
     if side_id not in e.sides:
         raise Refusal("not_in_engagement", f"side: {side_id!r} does not fight in {e.engagement_id}")
-    ids = [
-        u
-        for fid in e.formations
-        if s.formations[fid].side_id == side_id
-        for u in s.formations[fid].unit_ids
-    ]
-    return tuple(state.units[u] for u in ids if u in state.units)
+    # A formation dissolved since (every unit left play) sends nobody; a unit that left play
+    # (L145-L146: truly destroyed, or sold, scrapped) or its side (captured) goes out in no
+    # later scenario file (R-VP-7).
+    formations = [s.formations[fid] for fid in e.formations if fid in s.formations]
+    ids = [u for f in formations if f.side_id == side_id for u in f.unit_ids]
+    return tuple(
+        state.units[u] for u in ids if in_play(state, u) and state.units[u].side_id == side_id
+    )
 
 
 def _mode(state: CampaignState, s: StrategicState, unit: CampaignUnit) -> str:
@@ -334,7 +336,7 @@ def scenario_sheet(state: CampaignState, engagement_id: str, side_id: str) -> st
         "|---|---|---|---|",
     ]
     for a in e.arrivals:
-        if a.side_id == side_id:
+        if a.side_id == side_id and a.formation_id in s.formations:
             lines.append(
                 f"| {s.formations[a.formation_id].name} | {a.lance} | {a.walk_mp} "
                 f"| {_turn(a.turn)} |"

@@ -114,7 +114,9 @@ def engagement_scenario(
     if len(set(names.values())) != len(names):
         names = {side: player_name(side, side) for side in e.sides}
     arrival = {(a.formation_id, a.lance): a.turn for a in e.arrivals}
-    formation_of = {u: fid for fid in e.formations for u in s.formations[fid].unit_ids}
+    formation_of = {
+        u: fid for fid in e.formations if fid in s.formations for u in s.formations[fid].unit_ids
+    }
     edges = _edges(e.sides, e.attacker)
     notes: list[str] = []
     factions = []

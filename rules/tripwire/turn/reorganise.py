@@ -21,6 +21,7 @@ from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider
+from mekref.rules.tripwire.holding import out_of_play
 from mekref.rules.tripwire.repair import formation_change_cost
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
@@ -221,6 +222,10 @@ def _units(
             raise Refusal("not_your_unit", f"unit_ids[{i}]: {uid!r} is not a unit of {side_id!r}")
         if uid not in s.mobility:
             raise Refusal("no_mobility", f"unit_ids[{i}]: no walk/cruise MP for {uid}")
+        gone = out_of_play(state, uid)
+        if gone:
+            # L146: it "cannot be repaired"; a wreck is no force to form (R-VP-7).
+            raise Refusal("out_of_play", f"unit_ids[{i}]: {uid}: {gone}; it is out of play")
         out[uid] = where.get(uid)
     return out
 

@@ -25,11 +25,12 @@ from mekref.hexmap import Hex
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.holding import WRECKED
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import air_missions, orbit, weather
 from mekref.rules.tripwire.turn.common import strategic_of
-from mekref.rules.tripwire.turn.day import Day
+from mekref.rules.tripwire.turn.day import Day, prune
 from mekref.rules.tripwire.turn.day_actions import formation_actions, player_actions, sabotage
 from mekref.rules.tripwire.turn.day_responses import responses
 from mekref.rules.tripwire.turn.day_sightings import engagements, sightings
@@ -89,8 +90,11 @@ def decide_resolve(
     orbit.standby_fatigue(d)
     control(d)
     sightings(d)
+    # Units the day's rolls truly destroyed leave their formations (L145-L146, R-VP-7); the
+    # day's engagements were found with them and read the state's formations from now on.
+    standing = prune(d.state, d.formations, (u for u, f in d.fates.items() if f in WRECKED))
     for side in sorted({f.side_id for f in s.formations.values()}):
-        mine = tuple(f for _, f in sorted(d.formations.items()) if f.side_id == side)
+        mine = tuple(f for _, f in sorted(standing.items()) if f.side_id == side)
         owned = {u for f in mine for u in f.unit_ids}
         fuel_changed = tuple(m for uid, m in sorted(d.mobility.items()) if uid in owned)
         d.events.append(

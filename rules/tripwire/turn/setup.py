@@ -17,6 +17,7 @@ from mekref.rules.messages import Command, Event, RefereeNote, command_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commanders import commander_bonus, explain, refs
 from mekref.rules.tripwire.design_record import StoredDesign
+from mekref.rules.tripwire.holding import out_of_play
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import weather
@@ -261,6 +262,9 @@ def decide_place(
                 raise Refusal("duplicate_unit", f"{field}.unit_ids: {uid} is in two formations")
             if uid not in s.mobility:
                 raise Refusal("no_mobility", f"{field}.unit_ids: no walk/cruise MP for {uid}")
+            gone = out_of_play(state, uid)
+            if gone:  # R-VP-7: a wreck is no force to place (L146)
+                raise Refusal("out_of_play", f"{field}.unit_ids: {uid}: {gone}")
             seen.add(uid)
         where = _hex(spec.hex, f"{field}.hex")
         override = _commander_override(state, cmd.side_id, spec, field)

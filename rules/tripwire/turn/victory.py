@@ -5,7 +5,8 @@ Seat of Power: 2 VP while the side's VIP is in the capital's government building
 The campaign ends at 10 VP (line 414), when a leader is captured (line 162), or when a force
 falls below 50% of its starting BV in operational or repairable units (line 412).
 
-Which units count: ruling R-VP-3 (the end by attrition) and R-VP-4 (garrisons), docs/rulings.md.
+Which units count: ruling R-VP-3 (the end by attrition) and R-VP-4 (garrisons: the one
+judgement of :func:`mekref.rules.tripwire.holding.holds_ground`), docs/rulings.md.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from mekref.hexmap import HexMap, label
-from mekref.rules.tripwire.battle_model import Fate
+from mekref.rules.tripwire.holding import holds_ground, in_play
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.state import Formation, StrategicState
@@ -23,39 +24,20 @@ from mekref.rules.tripwire.turn.state import Formation, StrategicState
 #: "at least a subforce (e.g. Lance)": four units, an Inner Sphere lance (ruling T-V1).
 LANCE = 4
 
-#: Fates of a unit that can stand in a garrison today (R-VP-4): no wreck, repairable or not.
-#: A unit never in a battle has no fate and is operational.
-_STANDING = frozenset({Fate.OPERATIONAL, Fate.DAMAGED, Fate.RETREATED})
-#: Fates that count for the end by attrition (R-VP-3): "operational units, or units that could
-#: be repaired" (line 412). A missing unit counts until the referee sets its fate: the campaign
-#: never ends on an unknown.
-_EFFECTIVE = _STANDING | {Fate.DESTROYED_REPAIRABLE, Fate.CAPTURED, Fate.MISSING}
-
-
-def _gone(state: CampaignState, unit_id: str) -> bool:
-    led = state.battles
-    return unit_id not in state.units or unit_id in led.scrapped or unit_id in led.sold
-
-
-def can_garrison(state: CampaignState, unit_id: str) -> bool:
-    """Whether the unit can hold ground today: operational or damaged, not a wreck (R-VP-4)."""
-    if _gone(state, unit_id):
-        return False
-    fate = state.battles.fates.get(unit_id)
-    return fate is None or fate in _STANDING
-
 
 def counts_for_attrition(state: CampaignState, unit_id: str) -> bool:
-    """Whether the unit is part of its side's combat effectiveness (line 412, R-VP-3)."""
-    if _gone(state, unit_id):
-        return False
-    fate = state.battles.fates.get(unit_id)
-    return fate is None or fate in _EFFECTIVE
+    """Whether the unit is part of its side's combat effectiveness (line 412, R-VP-3):
+    "operational units, or units that could be repaired" are every unit still in play
+    (:func:`holding.in_play`): a wreck that can be repaired counts, captured salvage counts for
+    its captor, kept or not, and a missing unit counts until the referee sets its fate (the
+    campaign never ends on an unknown); a truly destroyed, sold or scrapped unit never does."""
+    return in_play(state, unit_id)
 
 
 def garrisoning(state: CampaignState, formations: Iterable[Formation]) -> int:
-    """How many units of ``formations`` can garrison: wrecks do not (R-VP-4)."""
-    return sum(1 for f in formations for u in f.unit_ids if can_garrison(state, u))
+    """How many units of ``formations`` hold ground: wrecks do not, kept and crewed salvage
+    does (R-VP-4)."""
+    return sum(1 for f in formations for u in f.unit_ids if holds_ground(state, u))
 
 
 def unit_bv(state: CampaignState, unit_id: str) -> int:
@@ -115,7 +97,11 @@ def strategic_vp(
             continue  # every structure destroyed: no longer scores
         if garrisoning(state, own) >= LANCE:
             vp[holder] = vp.get(holder, 0) + per_location
-        if loc.name == seat["location"] and any(f.carries_leader for f in own):
+        # The VIP is present while its escort still stands: a formation of wrecks carries
+        # nobody into the government building (R-VP-4).
+        if loc.name == seat["location"] and any(
+            f.carries_leader and garrisoning(state, (f,)) for f in own
+        ):
             vp[holder] = vp.get(holder, 0) + int(seat["vp"])
     return vp
 
