@@ -35,7 +35,6 @@ from mekref.rules.tripwire.battle_messages import (
 )
 from mekref.rules.tripwire.battle_model import (
     Battle,
-    BattleFile,
     BattleLedger,
     BattleStatus,
     Fate,
