@@ -52,19 +52,24 @@ class Document:
         body = self._body
         if body is None:
             return
+        lines: list[int] = []
         line, counted = 1, 0
         for found in _ENTITY.finditer(body):
             end = _tag_end(body, found.start())
             line += body.count(b"\n", counted, end)
             counted = end
-            self._lines.append(line)
-        names: dict[bytes, tuple[str, bool]] = {}
+            lines.append(line)
+        names: list[tuple[str, bool]] = []
+        made: dict[bytes, tuple[str, bool]] = {}
         for found in _LOCATION.finditer(body):
             raw = _location_text(body, found.start())
-            named = names.get(raw)
+            named = made.get(raw)
             if named is None:
-                named = names[raw] = _named(" ".join(text(raw).split()))
-            self._names.append(named)
+                named = made[raw] = _named(" ".join(text(raw).split()))
+            names.append(named)
+        # Set whole, then the bytes let go: a thread reading beside this one finds either
+        # the bytes or both lists.
+        self._lines, self._names = lines, names
         self._body = None
 
 

@@ -1,5 +1,9 @@
 """Read MegaMek unit lists (``<unit>``) and battle records (``<record>``) into :class:`MulFile`.
 
+:func:`read_mul_bytes` is the entry; the usual path is the event reader (:mod:`mul_events`),
+and this module's tree reader is the reference it is tested against and the path of every
+file it leaves (see there).
+
 Follows what ``EntityListFile`` writes and ``MULParser`` accepts (reference section 1). Every
 attribute and element the model does not name is kept (``extra``/``preserved``) so nothing a
 newer MegaMek adds is silently dropped, and a notice says so.
@@ -123,11 +127,17 @@ def read_mul_bytes(
 ) -> MulFile:
     """Read a MUL file's bytes. Raises :class:`MulReadError` with a readable reason.
 
+    A file is read from the parser's events first (:mod:`mul_events`: no tree, fields converted
+    when first read); what that reader leaves (anything but what MegaMek writes, and every file
+    refused) is read here from lxml's tree, which words the refusal. The result is the same
+    either way. ``stream`` forces the tree read: entity by entity (``True``) or whole
+    (``False``); unset, a file over :data:`STREAM_FROM_BYTES` the event reader leaves is read
+    entity by entity.
+
     Reading is linear in the file's size: ``limits`` bound the document's shape (see
     :class:`~mekref.adapters.megamek.xml_safety.ReadLimits`) before this module calls
     ``items()``, whose cost grows with the square of an element's attribute count.
-    ``max_bytes`` overrides ``limits.max_bytes``. A file over :data:`STREAM_FROM_BYTES` is
-    read entity by entity (``stream`` forces either way); the result is the same."""
+    ``max_bytes`` overrides ``limits.max_bytes``."""
     if max_bytes is not None:
         limits = replace(limits, max_bytes=max_bytes)
     if stream is None:
