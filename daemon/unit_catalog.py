@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import os
 import zipfile
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,20 +23,32 @@ from mekref.adapters.megamek.catalog import (
     CatalogEntry,
     CatalogError,
     CatalogIndex,
+    EntryTable,
+    FileRow,
+    index_keys,
     parse_entries,
 )
 from mekref.adapters.megamek.design import UnitDesign, UnitFileError
-from mekref.adapters.megamek.unit_file import MAX_UNIT_FILE_BYTES, is_unit_file, parse_unit_file
+from mekref.adapters.megamek.unit_file import (
+    MAX_UNIT_FILE_BYTES,
+    UNIT_FILE_SUFFIXES,
+    is_unit_file,
+    parse_unit_file,
+)
 
 #: Bump when CatalogEntry, the cache's layout or what the reader extracts changes: a cache of
-#: another format is rebuilt, never read. 2: one compact row per file and per entry.
-CACHE_FORMAT = 2
+#: another format is rebuilt, never read. 2: one compact row per file and per entry. 3: the
+#: look-up keys too, and a checksum of the rest.
+CACHE_FORMAT = 3
 
 #: ``progress(done, total, current file)``; called once per file, cached or parsed.
 Progress = Callable[[int, int, str], None]
 
-#: One file in the cache: ``[size, mtime_ns, [entry rows], [[member, message], ...]]``.
-_Row = list[Any]
+#: The cache file starts with this and its checksum, the CRC-32 of what follows it, as 8 hex
+#: digits: a cache whose rows were altered is rebuilt, so that its rows can be trusted as
+#: written (they become entries only when a look-up finds them, long after the scan).
+_PREFIX = b'{"format": %d, "crc": "' % CACHE_FORMAT
+_BODY_AT = len(_PREFIX) + len(b'01234567", ')
 
 
 def _cache_path(cache_dir: Path, root: Path) -> Path:
@@ -42,60 +56,84 @@ def _cache_path(cache_dir: Path, root: Path) -> Path:
     return cache_dir / f"unit-catalog-{digest}.json"
 
 
-def _candidates(root: str) -> list[tuple[str, str]]:
-    """Unit files and zip archives under root, as (POSIX relative path, full path): a folder's
-    files by name, then its sub-folders by name, as ``os.walk`` with sorted lists gives them
-    (symbolic links to folders listed, not followed; unreadable folders skipped). Plain
-    strings throughout: a data folder holds tens of thousands of files."""
-    found: list[tuple[str, str]] = []
+def _candidates(root: str) -> list[tuple[str, str, int, int]]:
+    """Unit files and zip archives under root, as (POSIX relative path, full path, size,
+    mtime_ns; -1 and -1 when it cannot be read): a folder's files by name, then its
+    sub-folders by name, as ``os.walk`` with sorted lists gives them (symbolic links to folders
+    listed, not followed; unreadable folders skipped). Plain strings throughout: a data folder
+    holds tens of thousands of files."""
+    found: list[tuple[str, str, int, int]] = []
     _walk(root, "", found)
     return found
 
 
-def _walk(folder: str, prefix: str, found: list[tuple[str, str]]) -> None:
-    files: list[tuple[str, str]] = []
-    dirs: list[tuple[str, str]] = []
+def _walk(folder: str, prefix: str, found: list[tuple[str, str, int, int]]) -> None:
     try:
         with os.scandir(folder) as listing:
-            for item in listing:
-                try:
-                    is_dir = item.is_dir()
-                except OSError:
-                    is_dir = False
-                if not is_dir:
-                    files.append((item.name, item.path))
-                elif not item.is_symlink():
-                    dirs.append((item.name, item.path))
+            items = sorted(listing, key=_NAME)
     except OSError:
         return
-    files.sort()
-    for name, full in files:
-        if is_unit_file(name) or name.casefold().endswith(".zip"):
-            found.append((prefix + name, full))
-    dirs.sort()
-    for name, full in dirs:
-        _walk(full, f"{prefix}{name}/", found)
+    dirs: list[os.DirEntry[str]] = []
+    for item in items:
+        name = item.name
+        try:
+            is_dir = item.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if not item.is_symlink():
+                dirs.append(item)
+        # is_unit_file(), cheaper for the usual case (asked of every file of a data folder):
+        # a unit file's suffix has four characters.
+        elif (
+            len(name) > 4 and name[-4] == "." and name[-4:].casefold() in UNIT_FILE_SUFFIXES
+        ) or _other_candidate(name):
+            try:
+                # The directory entry stats its file in C, without a path built in Python.
+                stat = item.stat()
+            except OSError:
+                found.append((prefix + name, item.path, -1, -1))
+            else:
+                found.append((prefix + name, item.path, stat.st_size, stat.st_mtime_ns))
+    for item in dirs:
+        _walk(item.path, f"{prefix}{item.name}/", found)
 
 
-def _read_cache(cache_file: Path, root: str) -> dict[str, _Row]:
-    """The cached rows by relative path, or nothing when the cache is missing, unreadable,
-    of another format or of another folder. Each row is checked when it is used."""
+_NAME = operator.attrgetter("name")
+
+
+def _other_candidate(name: str) -> bool:
+    return is_unit_file(name) or name.casefold().endswith(".zip")
+
+
+def _read_cache(cache_file: Path, root: str) -> dict[str, Any] | None:
+    """The cache, or nothing when it is missing, unreadable, altered, of another format or of
+    another folder."""
     try:
-        raw = json.loads(cache_file.read_bytes())
+        raw = cache_file.read_bytes()
+        if not raw.startswith(_PREFIX):
+            return None
+        if zlib.crc32(memoryview(raw)[_BODY_AT:]) != int(raw[len(_PREFIX) : _BODY_AT - 3], 16):
+            return None
+        cache = json.loads(raw)
     except (OSError, ValueError):
-        return {}
-    if not isinstance(raw, dict) or raw.get("format") != CACHE_FORMAT or raw.get("root") != root:
-        return {}
-    files = raw.get("files")
-    return files if isinstance(files, dict) else {}
+        return None
+    if not isinstance(cache, dict) or cache.get("root") != root:
+        return None
+    parts = (cache.get("files"), cache.get("uuid"), cache.get("name"))
+    return cache if all(isinstance(part, dict) for part in parts) else None
 
 
-def _write_cache(cache_file: Path, root: str, rows: dict[str, _Row]) -> None:
-    payload = {"format": CACHE_FORMAT, "root": root, "files": dict(sorted(rows.items()))}
+def _write_cache(cache_file: Path, table: EntryTable) -> None:
+    body = json.dumps(
+        {"root": table.root, "files": table.files, "uuid": table.by_uuid, "name": table.by_name},
+        ensure_ascii=False,
+    ).encode("utf-8")[1:]  # the rest of the object after its "{"
+    head = _PREFIX + b'%08x", ' % zlib.crc32(body)
     cache_file.parent.mkdir(parents=True, exist_ok=True)
     # Write beside, then rename: a crash mid-write never leaves a half cache behind.
     tmp = cache_file.with_name(cache_file.name + ".tmp")
-    tmp.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
+    tmp.write_bytes(head + body)
     os.replace(tmp, cache_file)
 
 
@@ -136,73 +174,57 @@ def _parse_zip(root: str, rel: str, full: str) -> _Parsed:
     return tuple(entries), tuple(errors)
 
 
-def _from_cache(row: object, size: int, mtime_ns: int, root: str, rel: str) -> _Parsed | None:
-    """The cached entries and errors of a file whose size and mtime are unchanged, or None:
-    parse it again (changed, not cached, or a row this version cannot read)."""
-    if type(row) is not list or len(row) != 4 or row[0] != size or row[1] != mtime_ns:
-        return None
-    try:
-        entries = tuple([CatalogEntry.from_row(e, root, rel) for e in row[2]])
-        if not row[3]:
-            return entries, ()
-        return entries, tuple([CatalogError(root, rel, m, str(text)) for m, text in row[3]])
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
 def scan_folder(
     root: Path, cache_dir: Path | None = None, progress: Progress | None = None
 ) -> CatalogIndex:
     """Index every unit file under ``root`` (recursively, zip archives included).
 
     With ``cache_dir``, reuses the cached entries of files whose size and mtime are unchanged,
-    re-parses the rest, forgets removed files and writes the cache back."""
+    re-parses the rest, forgets removed files and writes the cache back. When nothing changed,
+    the cache's look-up keys are used as they are: its entries are made when looked up."""
     root = root.resolve()
     if not root.is_dir():
         raise NotADirectoryError(f"{root}: not a folder")
     root_text = str(root)
     cache_file = _cache_path(cache_dir, root) if cache_dir is not None else None
-    cached = _read_cache(cache_file, root_text) if cache_file is not None else {}
+    cache = _read_cache(cache_file, root_text) if cache_file is not None else None
+    cached: dict[str, Any] = cache["files"] if cache is not None else {}
     files = _candidates(root_text)
-    rows: dict[str, _Row] = {}
-    entries: list[CatalogEntry] = []
-    errors: list[CatalogError] = []
-    changed = False
-    for done, (rel, full) in enumerate(files, start=1):
-        try:
-            stat = os.stat(full)
-        except OSError as exc:
-            found: _Parsed = ((), (CatalogError(root_text, rel, None, str(exc)),))
-            size, mtime_ns = -1, -1
-            changed = True
+    rows: dict[str, FileRow] = {}
+    for done, (rel, full, size, mtime_ns) in enumerate(files, start=1):
+        row: Any = cached.get(rel)
+        # The cached row stands for the file while its size and time are the same.
+        if type(row) is list and len(row) == 4 and row[0] == size >= 0 and row[1] == mtime_ns:
+            rows[rel] = row
         else:
-            size, mtime_ns = stat.st_size, stat.st_mtime_ns
-            row = cached.get(rel)
-            reused = None if row is None else _from_cache(row, size, mtime_ns, root_text, rel)
-            if row is not None and reused is not None:
-                found = reused
-                rows[rel] = row
-            elif rel.casefold().endswith(".zip"):
-                found = _parse_zip(root_text, rel, full)
-                changed = True
-            else:
-                found = _parse_loose(root_text, rel, full, size)
-                changed = True
-        if rel not in rows:
-            rows[rel] = [
-                size,
-                mtime_ns,
-                [e.to_row() for e in found[0]],
-                [[e.member, e.message] for e in found[1]],
-            ]
-        entries.extend(found[0])
-        errors.extend(found[1])
+            rows[rel] = _file_row(root_text, rel, full, size, mtime_ns)
+            cache = None  # the cached keys no longer hold
         if progress is not None:
             progress(done, len(files), rel)
-    changed = changed or rows.keys() != cached.keys()
-    if cache_file is not None and changed:
-        _write_cache(cache_file, root_text, rows)
-    return CatalogIndex(tuple(entries), tuple(errors))
+    if cache is not None and len(rows) == len(cached):
+        # Nothing changed: the cached keys hold for these rows (same files, same order).
+        return CatalogIndex([EntryTable(root_text, rows, cache["uuid"], cache["name"])])
+    table = EntryTable(root_text, rows, *index_keys(r for file in rows.values() for r in file[2]))
+    if cache_file is not None:
+        _write_cache(cache_file, table)
+    return CatalogIndex([table])
+
+
+def _file_row(root: str, rel: str, full: str, size: int, mtime_ns: int) -> FileRow:
+    """A file parsed again (or one that cannot be read): its cache row."""
+    if size < 0:  # the walk could not stat it: say why (a row that never matches a file)
+        try:
+            os.stat(full)
+            message = "the file changed while the folder was read"
+        except OSError as exc:
+            message = str(exc)
+        return [-1, -1, [], [[None, message]]]
+    if rel.casefold().endswith(".zip"):
+        found: _Parsed = _parse_zip(root, rel, full)
+    else:
+        found = _parse_loose(root, rel, full, size)
+    entries, errors = found
+    return [size, mtime_ns, [e.to_row() for e in entries], [[e.member, e.message] for e in errors]]
 
 
 def build_catalog(
@@ -210,13 +232,10 @@ def build_catalog(
 ) -> CatalogIndex:
     """One index over several folders, e.g. the user's MegaMek ``data/mekfiles`` and the
     bundled fixtures. Each folder keeps its own cache file."""
-    entries: list[CatalogEntry] = []
-    errors: list[CatalogError] = []
+    tables: list[EntryTable] = []
     for root in roots:
-        index = scan_folder(root, cache_dir, progress)
-        entries.extend(index.entries)
-        errors.extend(index.errors)
-    return CatalogIndex(tuple(entries), tuple(errors))
+        tables.extend(scan_folder(root, cache_dir, progress).tables)
+    return CatalogIndex(tables)
 
 
 def read_entry_bytes(entry: CatalogEntry) -> bytes:

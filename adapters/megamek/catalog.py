@@ -7,9 +7,8 @@ folder and caching what was parsed is the daemon's job (:mod:`mekref.daemon.unit
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
@@ -207,46 +206,108 @@ class Lookup:
 
 _MAX_NEAR_MISSES = 10
 
+#: A file's row in a catalog table: ``[size, mtime_ns, [entry rows], [[member, message], ...]]``
+#: (the entry rows are :meth:`CatalogEntry.to_row`'s).
+FileRow = list[Any]
+#: An index of a table: key -> the numbers of its entries, in the table's order.
+Keys = dict[str, list[int]]
 
-@dataclass(frozen=True)
-class CatalogIndex:
-    entries: tuple[CatalogEntry, ...]
-    errors: tuple[CatalogError, ...] = ()
-    _by_uuid: dict[str, list[CatalogEntry]] = field(init=False, repr=False, compare=False)
-    _by_name: dict[tuple[str, str], list[CatalogEntry]] = field(
-        init=False, repr=False, compare=False
-    )
-    _by_chassis: dict[str, list[CatalogEntry]] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        by_uuid: dict[str, list[CatalogEntry]] = defaultdict(list)
-        by_name: dict[tuple[str, str], list[CatalogEntry]] = defaultdict(list)
-        by_chassis: dict[str, list[CatalogEntry]] = defaultdict(list)
-        for entry in self.entries:
-            uuid = entry.uuid
-            if uuid:
-                by_uuid[uuid.strip().casefold()].append(entry)
-            # normalise_name, inlined: this runs once per unit file at every start.
-            model = " ".join(entry.model.split()).casefold()
-            chassis = " ".join(entry.chassis.split()).casefold()
-            by_name[(chassis, model)].append(entry)
-            by_chassis[chassis].append(entry)
-            if entry.clan_name:
-                full = normalise_name(f"{entry.chassis} ({entry.clan_name})")
-                if full != chassis:
-                    by_name[(full, model)].append(entry)
-                    by_chassis[full].append(entry)
-        # Frozen dataclass: the derived indexes are set once, here.
-        object.__setattr__(self, "_by_uuid", dict(by_uuid))
-        object.__setattr__(self, "_by_name", dict(by_name))
-        object.__setattr__(self, "_by_chassis", dict(by_chassis))
+def name_key(chassis: str, model: str) -> str:
+    """The key of a chassis and model, both normalised: no newline survives normalising."""
+    return f"{chassis}\n{model}"
+
+
+def index_keys(rows: Iterable[Sequence[Any]]) -> tuple[Keys, Keys]:
+    """The UUID and name keys of entry rows, each to the rows' numbers in order: what a table
+    looks up (:meth:`CatalogEntry.to_row` rows; the clan name gives a second name key)."""
+    by_uuid: Keys = {}
+    by_name: Keys = {}
+    for number, row in enumerate(rows):
+        chassis, model, uuid, clan_name = row[0], row[1], row[5], row[6]
+        if uuid:
+            by_uuid.setdefault(uuid.strip().casefold(), []).append(number)
+        model_key = normalise_name(model)
+        chassis_key = normalise_name(chassis)
+        by_name.setdefault(name_key(chassis_key, model_key), []).append(number)
+        if clan_name:
+            full = normalise_name(f"{chassis} ({clan_name})")
+            if full != chassis_key:
+                by_name.setdefault(name_key(full, model_key), []).append(number)
+    return by_uuid, by_name
+
+
+class EntryTable:
+    """One folder's entries as its cache keeps them: compact rows per file and the look-up keys
+    to the entries' numbers. An entry object is made when a look-up finds it, so that opening
+    a catalog of tens of thousands of unit files costs no more than loading its cache."""
+
+    def __init__(self, root: str, files: dict[str, FileRow], by_uuid: Keys, by_name: Keys) -> None:
+        self.root = root
+        self.files = files
+        self.by_uuid = by_uuid
+        self.by_name = by_name
+        self._where: list[tuple[str, Sequence[Any]]] | None = None
+        self._made: dict[int, CatalogEntry] = {}
+        self._by_chassis: Keys | None = None
+
+    def entry(self, number: int) -> CatalogEntry:
+        made = self._made.get(number)
+        if made is None:
+            if self._where is None:
+                self._where = [(rel, row) for rel, file in self.files.items() for row in file[2]]
+            rel, row = self._where[number]
+            made = self._made[number] = CatalogEntry.from_row(row, self.root, rel)
+        return made
 
     def __len__(self) -> int:
-        return len(self.entries)
+        if self._where is None:
+            return sum(len(file[2]) for file in self.files.values())
+        return len(self._where)
+
+    def by_chassis(self, chassis_key: str) -> list[int]:
+        """The entries of a chassis (for near misses; made from the name keys when first asked)."""
+        if self._by_chassis is None:
+            by_chassis: Keys = {}
+            for key, numbers in self.by_name.items():
+                by_chassis.setdefault(key.split("\n", 1)[0], []).extend(numbers)
+            self._by_chassis = {k: sorted(set(v)) for k, v in by_chassis.items()}
+        return self._by_chassis.get(chassis_key, [])
+
+    def errors(self) -> tuple[CatalogError, ...]:
+        return tuple(
+            CatalogError(self.root, rel, member, str(message))
+            for rel, file in self.files.items()
+            if file[3]
+            for member, message in file[3]
+        )
+
+
+class CatalogIndex:
+    """The catalog of one or more folders (their tables, in order) and the files it could not
+    read. Look-ups answer with entries made on demand; ``entries`` makes them all."""
+
+    def __init__(self, tables: Sequence[EntryTable]) -> None:
+        self.tables = tuple(tables)
+        self._errors: tuple[CatalogError, ...] | None = None
+
+    @property
+    def errors(self) -> tuple[CatalogError, ...]:
+        if self._errors is None:
+            self._errors = tuple(e for t in self.tables for e in t.errors())
+        return self._errors
+
+    @property
+    def entries(self) -> tuple[CatalogEntry, ...]:
+        return tuple(t.entry(n) for t in self.tables for n in range(len(t)))
+
+    def __len__(self) -> int:
+        return sum(len(t) for t in self.tables)
 
     def by_uuid(self, uuid: str) -> Lookup:
         """Lookup by MUL ``unitFileUUID`` (unit files of MegaMek 0.51+ carry one)."""
-        found = self._by_uuid.get(uuid.strip().casefold(), [])
+        key = uuid.strip().casefold()
+        found = [t.entry(n) for t in self.tables for n in t.by_uuid.get(key, ())]
         return _result(f"unitFileUUID {uuid}", found, ())
 
     def find(self, chassis: str, model: str, kind: UnitKind | None = None) -> Lookup:
@@ -261,12 +322,16 @@ class CatalogIndex:
         if stripped is not None:
             tried.append(normalise_name(stripped))
         for name in tried:
-            found = [e for e in self._by_name.get((name, key_model), []) if _fits(e, kind)]
+            key = name_key(name, key_model)
+            found = [
+                entry
+                for t in self.tables
+                for entry in (t.entry(n) for n in t.by_name.get(key, ()))
+                if _fits(entry, kind)
+            ]
             if found:
                 return _result(query, found, ())
-        near: list[CatalogEntry] = []
-        for name in tried:
-            near.extend(self._by_chassis.get(name, []))
+        near = [t.entry(n) for name in tried for t in self.tables for n in t.by_chassis(name)]
         return _result(query, [], tuple(_unique(near))[:_MAX_NEAR_MISSES])
 
     def lookup(

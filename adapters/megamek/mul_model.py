@@ -8,6 +8,7 @@ the writer can give back exactly what was read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -320,3 +321,90 @@ def build(cls: type[_M], **values: object) -> _M:
         missing = sorted(needed - values.keys())
         raise TypeError(f"{cls.__name__}: unknown {unknown}, missing {missing}")
     return obj
+
+
+def sparse(cls: type[_M]) -> Callable[[dict[str, Any]], _M]:
+    """A maker of frozen ``cls`` objects whose instance dictionary is the ``state`` it is given,
+    holding only some of the fields: a dataclass keeps each default as a class attribute, so
+    an absent field reads as its default, and a field read from its start tag (:class:`FromTag`)
+    reads there.
+
+    The object equals, hashes and prints as ``cls(**fields)`` would (the generated methods read
+    the fields as attributes) and stays frozen. For the event reader, which names the fields
+    itself (its tests compare every object with the tree reader's): no name is checked here.
+    An Entity's 45 fields took 1.6 kB per instance as a full dictionary; most are defaults.
+    The dictionary is set through the class's own ``__dict__`` descriptor: a third of the cost
+    of ``object.__setattr__``, and a large record makes a hundred thousand of these."""
+    new = object.__new__
+    set_state = vars(cls)["__dict__"].__set__
+
+    def make(state: dict[str, Any]) -> _M:
+        obj = new(cls)
+        set_state(obj, state)
+        return obj
+
+    return make
+
+
+class FromTag:
+    """A field read from its element's start tag, or from the file, when it is first read,
+    then kept.
+
+    The event reader checks at read time every value the tree reader would refuse, and keeps
+    the start tag's attribute values with the conversions of this kind of element (the
+    ``_shape`` in the object's dictionary) instead of converting every field: most fields of
+    most units are never read, and converting them was most of a read's time. An object made
+    any other way holds its fields in its dictionary, which comes first."""
+
+    __slots__ = ("default", "name")
+
+    def __init__(self, name: str, default: object) -> None:
+        self.name = name
+        self.default = default
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if obj is None:
+            return self.default
+        state = obj.__dict__
+        shape = state.get("_shape")
+        if shape is None:
+            return self.default
+        value = state[self.name] = shape.read(self.name, state, self.default)
+        return value
+
+
+def _from_tag(cls: type[Any], *names: str) -> None:
+    """Make ``names`` of ``cls`` readable from the start tag (the defaults stay the same)."""
+    for f in fields(cls):
+        if f.name in names:
+            default = None if f.default is MISSING else f.default
+            setattr(cls, f.name, FromTag(f.name, default))
+
+
+_from_tag(
+    Entity,
+    "chassis",
+    "model",
+    "movement_mode",
+    "external_id",
+    "commander",
+    "offboard",
+    "hidden",
+    "deployment",
+    "never_deployed",
+    "velocity",
+    "altitude",
+    "elevation",
+    "quirks",
+    "unit_file_uuid",
+    "entity_form",
+    "pick_up_id",
+    "extra",
+    "line",
+)
+_from_tag(Location, "name", "blown_off")
+_from_tag(
+    CrewMember,
+    *(f.name for f in fields(CrewMember) if f.name not in ("slot", "hits")),
+)
+_from_tag(Crew, *(f.name for f in fields(Crew)))

@@ -1,5 +1,9 @@
 """Read MegaMek unit lists (``<unit>``) and battle records (``<record>``) into :class:`MulFile`.
 
+:func:`read_mul_bytes` is the entry; the usual path is the event reader (:mod:`mul_events`),
+and this module's tree reader is the reference it is tested against and the path of every
+file it leaves (see there).
+
 Follows what ``EntityListFile`` writes and ``MULParser`` accepts (reference section 1). Every
 attribute and element the model does not name is kept (``extra``/``preserved``) so nothing a
 newer MegaMek adds is silently dropped, and a notice says so.
@@ -14,6 +18,7 @@ from typing import cast
 from lxml import etree
 
 from mekref.adapters.megamek.errors import FilePosition, MulReadError
+from mekref.adapters.megamek.mul_events import read_mul_events
 from mekref.adapters.megamek.mul_model import (
     ARMOR_DESTROYED,
     ARMOR_NA,
@@ -33,6 +38,20 @@ from mekref.adapters.megamek.mul_model import (
     Slot,
     build,
 )
+from mekref.adapters.megamek.mul_vocabulary import (
+    ARMOR_FIELDS,
+    BLOWN_OFF_SUFFIX,
+    CREW_ATTRIBUTES,
+    ENTITY_ATTRIBUTES,
+    ENTITY_EXTRA_KNOWN,
+    PERSON_ATTRIBUTES,
+    PERSON_EXTRA,
+    PERSON_NUMBERS,
+    PERSON_TEXT,
+    PILOT_NAMED,
+    PRESERVED_ELEMENTS,
+    SLOT_ATTRIBUTES,
+)
 from mekref.adapters.megamek.xml_safety import (
     DEFAULT_LIMITS,
     ReadLimits,
@@ -44,139 +63,7 @@ from mekref.adapters.megamek.xml_stream import stream_untrusted_xml
 #: about 13 times the file in memory; below it the whole-tree read is the faster one.
 STREAM_FROM_BYTES = 4 * 1024 * 1024
 
-BLOWN_OFF_SUFFIX = " has been blown off."
-
-PERSON_ATTRIBUTES = {
-    "name": "name",
-    "nick": "nick",
-    "gender": "gender",
-    "clanperson": "clanperson",
-    "gunnery": "gunnery",
-    "gunneryL": "gunnery_l",
-    "gunneryM": "gunnery_m",
-    "gunneryB": "gunnery_b",
-    "piloting": "piloting",
-    "gunneryAero": "gunnery_aero",
-    "gunneryAeroL": "gunnery_aero_l",
-    "gunneryAeroM": "gunnery_aero_m",
-    "gunneryAeroB": "gunnery_aero_b",
-    "pilotingAero": "piloting_aero",
-    "artillery": "artillery",
-    "toughness": "toughness",
-    "fatigue": "fatigue",
-    "hits": "hits",
-    "externalId": "external_id",
-}
-#: Per-person attributes MegaMek writes that the model keeps as ``extra`` on the person.
-PERSON_EXTRA = frozenset(
-    {
-        "portraitCat",
-        "portraitFile",
-        "extraData",
-        "naturalAptitudeGunnery",
-        "naturalAptitudePiloting",
-        "naturalAptitudeArtillery",
-        "naturalAptitudeSmallArms",
-        "naturalAptitudeGunneryAero",
-        "naturalAptitudePilotingAero",
-    }
-)
-CREW_ATTRIBUTES = frozenset(
-    {"size", "crewType", "ejected", "initB", "commandB", "advantages", "edge", "autoeject"}
-)
-ENTITY_ATTRIBUTES = frozenset(
-    {
-        "chassis",
-        "model",
-        "type",
-        "commander",
-        "offboard",
-        "hidden",
-        "deployment",
-        "neverDeployed",
-        "velocity",
-        "altitude",
-        "elevation",
-        "externalId",
-        "quirks",
-        "pickUpId",
-        "unitFileUUID",
-        "entityForm",
-    }
-)
-SLOT_ATTRIBUTES = frozenset(
-    {
-        "index",
-        "type",
-        "shots",
-        "isHit",
-        "isDestroyed",
-        "isMissing",
-        "isRear",
-        "isTurreted",
-        "armorHit",
-        "isRepairable",
-        "munition",
-        "capacity",
-        "quirks",
-    }
-)
-#: Entity attributes MegaMek writes (or still accepts) that the model keeps as ``extra``; any
-#: other attribute is new to us and is reported once per file as well as kept.
-ENTITY_EXTRA_KNOWN = frozenset(
-    {
-        "offboard_distance",
-        "offboard_direction",
-        "deploymentZone",
-        "deploymentZoneWidth",
-        "deploymentZoneOffset",
-        "deploymentZoneAnyNWx",
-        "deploymentZoneAnyNWy",
-        "deploymentZoneAnySEx",
-        "deploymentZoneAnySEy",
-        "c3MasterIs",
-        "c3UUID",
-        "camoCategory",
-        "camoFileName",
-        "camoRotation",
-        "camoScale",
-        "camoOverlayStyle",
-        "camoOverlayDirection",
-        "camoOverlayColor",
-        "armorDivisor",
-        "armorEncumbering",
-        "spacesuit",
-        "destArmor",
-        "sneakCamo",
-        "sneakIR",
-        "sneakECM",
-        "infantrySpecializations",
-        "disposableWeapon",
-        "disposableWeaponFired",
-        "destroyCheck",
-        "armorName",
-        "squadNum",
-        "c3emActive",
-        "c3emTurns",
-    }
-)
-#: Entity children MegaMek writes that we keep verbatim rather than model.
-PRESERVED_ELEMENTS = frozenset(
-    {
-        "turret2lock",
-        "KF",
-        "sail",
-        "transportBay",
-        "c3iset",
-        "NC3set",
-        "TowedUnits",
-        "EscapedCrew",
-        "EscapedPassengers",
-        "modularEquipmentMount",
-        "antiPersonnelMount",
-        "construction_data",
-    }
-)
+__all__ = ["BLOWN_OFF_SUFFIX", "STREAM_FROM_BYTES", "read_mul_bytes"]
 
 
 class _Context:
@@ -240,14 +127,23 @@ def read_mul_bytes(
 ) -> MulFile:
     """Read a MUL file's bytes. Raises :class:`MulReadError` with a readable reason.
 
+    A file is read from the parser's events first (:mod:`mul_events`: no tree, fields converted
+    when first read); what that reader leaves (anything but what MegaMek writes, and every file
+    refused) is read here from lxml's tree, which words the refusal. The result is the same
+    either way. ``stream`` forces the tree read: entity by entity (``True``) or whole
+    (``False``); unset, a file over :data:`STREAM_FROM_BYTES` the event reader leaves is read
+    entity by entity.
+
     Reading is linear in the file's size: ``limits`` bound the document's shape (see
     :class:`~mekref.adapters.megamek.xml_safety.ReadLimits`) before this module calls
     ``items()``, whose cost grows with the square of an element's attribute count.
-    ``max_bytes`` overrides ``limits.max_bytes``. A file over :data:`STREAM_FROM_BYTES` is
-    read entity by entity (``stream`` forces either way); the result is the same."""
+    ``max_bytes`` overrides ``limits.max_bytes``."""
     if max_bytes is not None:
         limits = replace(limits, max_bytes=max_bytes)
     if stream is None:
+        read = read_mul_events(data, path, limits)
+        if read is not None:
+            return read
         stream = len(data) > STREAM_FROM_BYTES
     notices: list[Notice] = []
     ctx = _Context(path, notices)
@@ -548,16 +444,6 @@ def _hits(ctx: _Context, el: etree._Element, raw: str | None) -> int:
     return min(max(hits, 0), DEAD_HITS)
 
 
-#: Per-person attributes kept as written; the numbers are in ``_PERSON_NUMBERS``, and the rest
-#: are ``hits``, ``externalId`` and the ``clanperson`` flag.
-_PERSON_TEXT = frozenset({"name", "nick", "gender"})
-_PERSON_NUMBERS = {
-    attr: name
-    for attr, name in PERSON_ATTRIBUTES.items()
-    if attr not in _PERSON_TEXT and attr not in ("hits", "externalId", "clanperson")
-}
-
-
 def _read_member(
     ctx: _Context,
     el: etree._Element,
@@ -575,7 +461,7 @@ def _read_member(
     for attr, raw in _items(el) if items is None else items:
         # Skills are most of a person's attributes: test for them first, and convert inline
         # (what _int_or_none does, without a call per attribute).
-        name = _PERSON_NUMBERS.get(attr)
+        name = PERSON_NUMBERS.get(attr)
         if name is not None:
             try:
                 values[name] = int(raw)
@@ -586,7 +472,7 @@ def _read_member(
         if name is None:
             if attr in PERSON_EXTRA or (keep_unknown and attr != "slot"):
                 extra.append((attr, raw))
-        elif attr in _PERSON_TEXT:
+        elif attr in PERSON_TEXT:
             values[name] = raw
         elif attr == "hits":
             raw_hits = raw  # read after the others, as a number or "Dead"
@@ -613,10 +499,6 @@ def _crew_fields(
     }
 
 
-#: Attributes of a lone ``<pilot>`` that belong to the person or to the named crew fields.
-_PILOT_NAMED = frozenset(PERSON_ATTRIBUTES) | PERSON_EXTRA | CREW_ATTRIBUTES
-
-
 def _read_pilot(ctx: _Context, el: etree._Element) -> Crew:
     items = _items(el)
     a = dict(items)
@@ -624,8 +506,8 @@ def _read_pilot(ctx: _Context, el: etree._Element) -> Crew:
     # Most pilots carry no crew-wide attribute the model does not name: one subset test in C.
     crew_extra = (
         ()
-        if a.keys() <= _PILOT_NAMED
-        else tuple(item for item in items if item[0] not in _PILOT_NAMED)
+        if a.keys() <= PILOT_NAMED
+        else tuple(item for item in items if item[0] not in PILOT_NAMED)
     )
     fields = _crew_fields(ctx, el, a)
     return build(Crew, members=(member,), extra=crew_extra, **fields)
@@ -681,9 +563,6 @@ def _location_name(el: etree._Element) -> str:
     return " ".join(text.split()) if text else ""
 
 
-_ARMOR_FIELDS = {"Front": "armor", "Internal": "internal", "Rear": "rear"}
-
-
 def _read_location(ctx: _Context, el: etree._Element) -> Location:
     name = _location_name(el)
     # The suffix follows the name after a space; with an empty name only its words remain.
@@ -700,7 +579,7 @@ def _read_location(ctx: _Context, el: etree._Element) -> Location:
             slots.append(read_slot(ctx, child))
         elif tag == "armor":
             kind = child.get("type", "Front")
-            key = _ARMOR_FIELDS.get(kind)
+            key = ARMOR_FIELDS.get(kind)
             if key is None:
                 raise ctx.error(
                     child,

@@ -45,8 +45,8 @@ from mekref.adapters.megamek.xml_safety import (
 #: small enough that each slice's copy costs nothing to speak of.
 SLICE_BYTES = 1 << 20
 
-_BOM = b"\xef\xbb\xbf"
-_DECLARATION = re.compile(rb"\A(\s*)<\?xml[^>]*\?>")
+BOM = b"\xef\xbb\xbf"
+DECLARATION = re.compile(rb"\A(\s*)<\?xml[^>]*\?>")
 _DTD = re.compile(rb"<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST)\b", re.IGNORECASE)
 _STRAY_AMPERSAND = re.compile(rb"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);)")
 #: Bytes after a slice's last ``&`` that may be its reference, cut by the slice's end: they
@@ -80,8 +80,8 @@ def stream_untrusted_xml(
     ``consume``, or raise :class:`MulReadError` with the same reasons as the whole-tree parse."""
     refuse_unreadable(data, path, limits.max_bytes)
     notices: list[Notice] = []
-    body, start = data, len(_BOM) if data.startswith(_BOM) else 0
-    if not _is_utf8(body, start):
+    body, start = data, len(BOM) if data.startswith(BOM) else 0
+    if not is_utf8(body, start):
         # Rare (a file edited on Windows): the whole-tree path's decoding gives the same notice
         # and text, and the stream reads its UTF-8 re-encoding (one copy of the file).
         body, start = decode_untrusted(data, notices).encode("utf-8"), 0
@@ -91,13 +91,13 @@ def stream_untrusted_xml(
         column = dtd.start() - max(body.rfind(b"\n", start, dtd.start()), start - 1)
         raise refuse_dtd(path, dtd.group(1).decode("ascii"), line, column)
     ranges = [(start, len(body))]
-    declared = _DECLARATION.match(body, start)
+    declared = DECLARATION.match(body, start)
     if declared:
         # Keep the whitespace before it (and so every line number); drop the declaration,
         # whose encoding names what the bytes were, not what they are now.
         ranges = [(start, declared.end(1)), (declared.end(), len(body))]
     parser = etree.XMLPullParser(events=("end",), tag=tag, **safe_parser_options())
-    escapes = _Escapes(body)
+    escapes = Escapes(body)
     # Elements already emptied: the shape checks see the rest of the tree as it is.
     emptied = 0
     # A shape refusal waits for the end of the parse: a file that is also not well-formed is
@@ -160,7 +160,7 @@ def _empty(element: etree._Element) -> None:
     cast(Any, element).clear(keep_tail=True)
 
 
-class _Escapes:
+class Escapes:
     """Cut the body into slices and escape MegaMek's stray ``&`` in each. A reference cut by a
     slice's end would be misjudged, so a slice ends before a late ``&``."""
 
@@ -194,7 +194,7 @@ class _Escapes:
         return self.body.count(b"\n", start, self._first or start) + 1
 
 
-def _is_utf8(body: bytes, start: int) -> bool:
+def is_utf8(body: bytes, start: int) -> bool:
     decoder = codecs.getincrementaldecoder("utf-8")()
     try:
         for at in range(start, len(body), SLICE_BYTES):

@@ -285,3 +285,41 @@ def test_mtf_clanname_matches_full_chassis(tmp_path: Path) -> None:
     assert index.entries[0].clan_name == "Gryphon"
     assert index.find("Griffin (Gryphon)", "GRF-1N").found
     assert index.find("griffin", "grf-1n").found
+
+
+def test_a_warm_catalog_answers_every_look_up_as_a_cold_one(
+    data_dir: Path, tmp_path: Path, counting: CountingParser
+) -> None:
+    """With its cache present the catalog makes entries only when a look-up finds them, from
+    the keys the cache keeps: each answer must be the one parsing every file gives."""
+    text = (UNITS / "Griffin GRF-1N.mtf").read_text()
+    (data_dir / "gryphon.mtf").write_text(
+        text.replace("chassis:Griffin", "chassis:Griffin\nclanname:Gryphon")
+    )
+    shutil.copytree(UNITS, data_dir / "fixtures")
+    (data_dir / "broken.blk").write_text("<UnitType>\nTank\n")
+    cold = build_catalog([data_dir, UNITS])
+    cache = tmp_path / "cache"
+    build_catalog([data_dir, UNITS], cache)
+    counting.calls.clear()
+    warm = build_catalog([data_dir, UNITS], cache)
+    assert counting.calls == []  # every file came from the cache
+    assert len(warm) == len(cold) and warm.errors == cold.errors and warm.errors
+    queries = [(e.chassis, e.model, e.uuid) for e in cold.entries]
+    queries += [("Griffin (Gryphon)", "GRF-1N", None), ("Shadow Hawk", "SHD-5M", None),
+                ("Atlas", "AS7-D", "no-such-uuid"), ("Foot Platoon", "(Rifle)", None)]  # fmt: skip
+    for chassis, model, uuid in queries:
+        assert warm.lookup(chassis, model, uuid) == cold.lookup(chassis, model, uuid)
+        assert warm.find(chassis, model) == cold.find(chassis, model)
+    assert warm.entries == cold.entries
+
+
+def test_an_altered_cache_is_rebuilt(data_dir: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = scan_folder(data_dir, cache)
+    (cache_file,) = cache.iterdir()
+    # Still JSON, still this format, but not what was written: its checksum no longer holds.
+    cache_file.write_bytes(cache_file.read_bytes().replace(b"Atlas", b"Atlaz"))
+    again = scan_folder(data_dir, cache)
+    assert again.entries == first.entries and again.find("Atlas", "AS7-D").found
+    assert b"Atlaz" not in cache_file.read_bytes()

@@ -203,7 +203,7 @@ def test_a_cache_of_the_old_format_is_rebuilt_never_read(tmp_path: Path) -> None
     cache_file.write_text(json.dumps(old), encoding="utf-8")
     again = scan_folder(root, cache)
     assert again.entries == first.entries
-    assert json.loads(cache_file.read_text())["format"] == unit_catalog.CACHE_FORMAT == 2
+    assert json.loads(cache_file.read_text())["format"] == unit_catalog.CACHE_FORMAT == 3
 
 
 def test_a_damaged_row_is_parsed_again(tmp_path: Path) -> None:
