@@ -76,3 +76,18 @@ def legal_day_zero(tmp_path: Path, seed: str = "1") -> str:
            "--militia", LEGAL_MILITIA[side])  # fmt: skip
     ok("turn", "setup", "--db", db, "--file", str(LEGAL / "strategic.toml"))
     return db
+
+
+def legal_export(db: str, out: Path) -> None:
+    """Both sides' scenario files of the legal sample's open engagements, written to ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    for side in ("loyalist", "rebel"):
+        ok("engagement", "export", "--db", db, "--side", side, "-o", str(out),
+           "--units-dir", str(LEGAL / "units"))  # fmt: skip
+
+
+def legal_ingest(db: str, files: list[str], control: str = "loyalist") -> str:
+    """``battle ingest`` of the legal sample's battle files, its output on one line."""
+    out = ok("battle", "ingest", "--db", db, *files, "--control", control,
+             "--units-dir", str(LEGAL / "units"))  # fmt: skip
+    return " ".join(out.split())

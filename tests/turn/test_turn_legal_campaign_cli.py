@@ -41,7 +41,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ginestra_cli import legal_day_zero, ok
+from ginestra_cli import legal_day_zero, legal_export, legal_ingest, ok
 from test_turn_campaign_endings_cli import (
     TRULY,
     WRECK,
@@ -51,22 +51,6 @@ from test_turn_campaign_endings_cli import (
     _standing,
     battle_files,
 )
-
-from mekref.daemon.samples.ginestra import LEGAL
-
-UNITS = str(LEGAL / "units")
-
-
-def _export(db: str, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    for side in ("loyalist", "rebel"):
-        ok("engagement", "export", "--db", db, "--side", side, "-o", str(out),
-           "--units-dir", UNITS)  # fmt: skip
-
-
-def _ingest(db: str, files: list[str], control: str = "loyalist") -> str:
-    out = ok("battle", "ingest", "--db", db, *files, "--control", control, "--units-dir", UNITS)
-    return " ".join(out.split())
 
 
 def _orders(db: str, day: int, *orders: str) -> str:
@@ -91,11 +75,11 @@ def test_ten_vp_on_the_legal_sample(tmp_path: Path) -> None:
     assert "strategic VP: loyalist 1, rebel 0" in day1
     (at_capital, at_facility) = sorted(_engagements(day1))
     assert at_capital.startswith("day1-0508-") and at_facility.startswith("day1-1105-")
-    _export(db, tmp_path)
-    _ingest(db, battle_files(tmp_path, at_facility,
+    legal_export(db, tmp_path)
+    legal_ingest(db, battle_files(tmp_path, at_facility,
                              {"rebel:Atlas": (WRECK,), "rebel:Marauder": (WRECK,)}))  # fmt: skip
     wrecked = {"rebel:Griffin": (WRECK,), "rebel:Shadow Hawk": (WRECK,)}
-    _ingest(db, battle_files(tmp_path, at_capital, wrecked))
+    legal_ingest(db, battle_files(tmp_path, at_capital, wrecked))
     report = _report(db)
     assert _sides(report, at_facility) == {"loyalist": (3869, 0, 2), "rebel": (5199, 3260, -2)}
     assert _sides(report, at_capital) == {"loyalist": (15150, 0, 2), "rebel": (3643, 2336, -2)}
@@ -111,8 +95,10 @@ def test_ten_vp_on_the_legal_sample(tmp_path: Path) -> None:
     day2 = _orders(db, 2, "r-alpha-battle:orbital_insertion::1105")
     assert "strategic VP: loyalist 4, rebel 0" in day2
     (again,) = _engagements(day2)
-    _export(db, tmp_path / "day2")
-    out = _ingest(db, battle_files(tmp_path / "day2", again, {"rebel:Wolverine": (WRECK, WRECK)}))
+    legal_export(db, tmp_path / "day2")
+    out = legal_ingest(
+        db, battle_files(tmp_path / "day2", again, {"rebel:Wolverine": (WRECK, WRECK)})
+    )
     reason = "loyalist reached 10 VP; most VP: loyalist"
     assert f"the campaign has ended: {reason}" in out
     report = _report(db)
@@ -140,11 +126,11 @@ def test_attrition_on_the_legal_sample_once_the_fighters_bv_is_recorded(tmp_path
     lances = ("bravo", "r-alpha-battle", "r-alpha-recon", "r-bravo-command", "r-bravo-fire")
     day1 = _orders(db, 1, *(f"{f}:orbital_insertion::1105" for f in lances))
     (engagement,) = _engagements(day1)
-    _export(db, tmp_path)
+    legal_export(db, tmp_path)
     every = {f"rebel:{c}": (TRULY,) * 6
              for c in ("Atlas", "Marauder", "Griffin", "Wolverine", "Shadow Hawk", "Jenner",
                        "Locust")}  # fmt: skip
-    out = _ingest(db, battle_files(tmp_path, engagement, every))
+    out = legal_ingest(db, battle_files(tmp_path, engagement, every))
     # The rebels' file has no survivor and no kill line, and every rebel unit in it is
     # destroyed: it is the rebels' own view (ruling BR-1), so the battle does not wait for a
     # rebel file that cannot come, nor for the referee's 'battle close'.
@@ -169,8 +155,8 @@ def test_the_leader_captured_on_the_legal_sample(tmp_path: Path) -> None:
     db = legal_day_zero(tmp_path)
     day1 = _orders(db, 1, "r-alpha-recon:orbital_insertion::0508")
     (engagement,) = _engagements(day1)
-    _export(db, tmp_path)
-    out = _ingest(db, battle_files(tmp_path, engagement,
+    legal_export(db, tmp_path)
+    out = legal_ingest(db, battle_files(tmp_path, engagement,
                                    {"loyalist:Foot Platoon": (TRULY, TRULY)}),
                   control="rebel")  # fmt: skip
     assert "the campaign has ended" not in out

@@ -27,27 +27,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ginestra_cli import legal_day_zero, ok
+from ginestra_cli import legal_day_zero, legal_export, legal_ingest, ok
 from test_turn_campaign_endings_cli import TRULY, WRECK, _engagements, _report, battle_files
 
 from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_writer import write_mul
-from mekref.daemon.samples.ginestra import LEGAL
-
-UNITS = str(LEGAL / "units")
-
-
-def _export(db: str, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    for side in ("loyalist", "rebel"):
-        ok("engagement", "export", "--db", db, "--side", side, "-o", str(out),
-           "--units-dir", UNITS)  # fmt: skip
-
-
-def _ingest(db: str, files: list[str], control: str = "loyalist") -> str:
-    out = ok("battle", "ingest", "--db", db, *files, "--control", control, "--units-dir", UNITS)
-    return " ".join(out.split())
 
 
 def _day(db: str, day: int, *orders: str) -> str:
@@ -103,11 +88,11 @@ def test_a_truly_destroyed_unit_leaves_play_on_the_legal_sample(tmp_path: Path) 
     locust = _unit(_report(db), "loyalist", "Locust", "Alpha Company/Battle Lance")
     assert locust in _alpha(db)
     (day1,) = _engagements(_day(db, 1, "bravo:orbital_insertion::1105"))
-    _export(db, tmp_path)
+    legal_export(db, tmp_path)
     first = battle_files(tmp_path, day1, {
         "loyalist:Locust": (TRULY,), "rebel:Atlas": (WRECK,), "rebel:Marauder": (WRECK,),
     })  # fmt: skip
-    _ingest(db, first)
+    legal_ingest(db, first)
     report = _report(db)
     assert _sides(_battle(report, day1)) == {"loyalist": (3869, 432, 2), "rebel": (5199, 3260, -2)}
     # Out of its formation at once; the report still shows it, for the books and its wreck.
@@ -119,7 +104,7 @@ def test_a_truly_destroyed_unit_leaves_play_on_the_legal_sample(tmp_path: Path) 
 
     day2 = _day(db, 2, "r-alpha-battle:orbital_insertion::1105")
     (again,) = _engagements(day2)
-    _export(db, tmp_path / "day2")
+    legal_export(db, tmp_path / "day2")
     for name in (f"{again}-loyalist.mul", f"{again}.mms"):
         assert locust not in (tmp_path / "day2" / name).read_text(encoding="utf-8"), name
     files = battle_files(tmp_path / "day2", again, {"rebel:Wolverine": (WRECK, WRECK)})
@@ -129,7 +114,7 @@ def test_a_truly_destroyed_unit_leaves_play_on_the_legal_sample(tmp_path: Path) 
     record = read_mul_bytes(Path(files[0]).read_bytes())
     with_wreck: MulFile = replace(record, entities=(*record.entities, wreck))
     Path(files[0]).write_text(write_mul(with_wreck), encoding="utf-8")
-    _ingest(db, files)
+    legal_ingest(db, files)
     battle = _battle(_report(db), again)
     assert _sides(battle) == {"loyalist": (3437, 0, 2), "rebel": (3906, 2202, -2)}
     assert locust not in {u["id"] for u in battle["units"]}
@@ -149,12 +134,12 @@ def test_kept_and_crewed_salvage_holds_the_facility_on_the_legal_sample(tmp_path
     day1 = _day(db, 1, "bravo:orbital_insertion::1105")
     assert "strategic VP: loyalist 4, rebel 0" in _flat(day1)  # the Facility is opposed
     (fight,) = _engagements(day1)
-    _export(db, tmp_path)
+    legal_export(db, tmp_path)
     files = battle_files(tmp_path, fight, {"loyalist:Locust": (TRULY,), "rebel:Atlas": (WRECK,)})
     for path in files:  # the Atlas's pilot ejected: an immobile 'Mech (L138)
         _rewrite(path, lambda e: replace(e, crew=replace(e.crew, ejected=True))
                  if e.external_id == atlas and e.crew is not None else e)  # fmt: skip
-    _ingest(db, files)
+    legal_ingest(db, files)
     report = _report(db)
     (captured,) = [(u["side"], u["fate"], u["company"]) for u in report["units"]
                    if u["id"] == atlas]  # fmt: skip
