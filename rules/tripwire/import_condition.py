@@ -5,7 +5,7 @@ per location, lost locations, hit slots, shots left per bin. The campaign keeps 
 it keeps a battle's result: the file's entity is merged with its design
 (:func:`~mekref.adapters.megamek.condition.merge_condition`) and reduced to the rules'
 :class:`~mekref.rules.tripwire.battle_model.UnitDamage` by the battle reader's own
-:func:`~mekref.rules.tripwire.battle_input.unit_damage`, so the report prices it, spending
+:func:`~mekref.rules.tripwire.battle_damage.unit_damage`, so the report prices it, spending
 repairs it and the scenario export writes it back, as after a battle. Only a unit with
 something to keep gets a condition: an import of undamaged units with full bins records what
 it recorded before (the standard load, line 23).
@@ -25,7 +25,7 @@ from mekref.adapters.megamek.condition import UnitCondition, unlisted_bins, with
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type, event_type
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.battle_input import crew_damage_of, unit_damage
+from mekref.rules.tripwire.battle_damage import crew_damage_of, unit_damage
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, UnitDamage
 from mekref.rules.tripwire.campaign import Decider, Evolver, side_of
 from mekref.rules.tripwire.model import UnitKind

@@ -13,7 +13,8 @@ from mekref.adapters.megamek.mul_model import Entity
 from mekref.adapters.megamek.unit_file import parse_unit_file
 from mekref.rules.dice import verify
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.battle_input import _mobility, unit_damage
+from mekref.rules.tripwire.battle_damage import mobility as _mobility
+from mekref.rules.tripwire.battle_damage import unit_damage
 from mekref.rules.tripwire.battle_messages import BattleResolved
 from mekref.rules.tripwire.battle_model import (
     AmmoBinLoad,

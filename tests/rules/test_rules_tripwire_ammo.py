@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from mekref.adapters.megamek.condition import merge_condition
 from mekref.adapters.megamek.mul_model import Entity, Location, Slot
-from mekref.rules.tripwire.battle_input import unit_damage
+from mekref.rules.tripwire.battle_damage import unit_damage
 from mekref.rules.tripwire.battle_model import AmmoBinLoad
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.repair import AmmoTier, RepairSubject, ammo_tier, bin_tons, rearm_sp

@@ -471,7 +471,7 @@ def test_the_battle_bill_worked_in_campaign_md_over_two_days() -> None:
     from mekref.adapters.megamek.blk_reader import parse_blk
     from mekref.adapters.megamek.condition import merge_condition
     from mekref.adapters.megamek.mul_model import Section
-    from mekref.rules.tripwire.battle_input import loadout_of, unit_damage
+    from mekref.rules.tripwire.battle_damage import loadout_of, unit_damage
     from mekref.rules.tripwire.model import TechBase
 
     # The same battle files as the test of the bill's prices through the console script.
