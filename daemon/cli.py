@@ -187,8 +187,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     name = _chosen(argv) or "mekref"
     args.handler_name = name
-    # Commands that do not set up logging themselves log with structlog's defaults (readable
-    # lines): their values, file names among them, must not drive the terminal either.
+    # Commands that do not set up logging themselves log readable lines to stderr: their
+    # values, file names among them, must not drive the terminal either.
     import structlog
 
     from mekref.daemon.config import ConfigError
@@ -197,7 +197,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     processors = list(structlog.get_config()["processors"])
     if safe_log_values not in processors:
-        structlog.configure(processors=[safe_log_values, *processors])
+        # stderr: structlog's default prints to stdout, where a command's data (--json) goes.
+        structlog.configure(
+            processors=[safe_log_values, *processors],
+            logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        )
     try:
         _resolve_settings(args)
         return handler(args)

@@ -8,6 +8,7 @@ JSONB re-orders keys and the canonical JSON bytes must come back exactly as writ
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -161,3 +162,13 @@ def statements(script: str) -> list[str]:
 
 def pending(current: int) -> list[Migration]:
     return [m for m in MIGRATIONS if m.version > current]
+
+
+def tables_at(version: int) -> frozenset[str]:
+    """The tables a store at ``version`` holds: those its migrations up to then create.
+
+    A store one release old lacks the tables of later versions, and that is not damage: the
+    pending migrations are about to create them. Only a table its own version made, gone
+    missing, is."""
+    scripts = "".join(m.sqlite for m in MIGRATIONS if m.version <= version)
+    return frozenset(re.findall(r"CREATE TABLE (?:IF NOT EXISTS )?(\w+)", scripts))

@@ -11,13 +11,13 @@ campaigns keep ingesting meanwhile.
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import structlog
 from filelock import FileLock, Timeout
 
 from mekref.daemon.store.base import SqlEventStore, Tx
@@ -35,10 +35,11 @@ from mekref.daemon.store.model import check_campaign_id
 from mekref.daemon.store.rows import Row
 from mekref.daemon.store.schema import (
     LATEST_VERSION,
-    MIGRATIONS,
     VERSION_TABLE_SQL,
+    Migration,
     pending,
     statements,
+    tables_at,
 )
 from mekref.daemon.store.threads import PerThread
 
@@ -62,10 +63,6 @@ class _SqliteTx:
 
 
 _TABLES_SQL = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-#: Every table the migrations create: a database at their version must hold them all.
-_OUR_TABLES = frozenset(
-    re.findall(r"CREATE TABLE (?:IF NOT EXISTS )?(\w+)", "".join(m.sqlite for m in MIGRATIONS))
-)
 
 
 class SqliteEventStore(SqlEventStore):
@@ -185,25 +182,61 @@ class SqliteEventStore(SqlEventStore):
         with self._transaction() as tx:
             tables = {str(r[0]) for r in tx.fetch(_TABLES_SQL)}
             tx.run(VERSION_TABLE_SQL)
-            current = int(tx.fetch("SELECT COALESCE(MAX(version), 0) FROM schema_version")[0][0])
+            current = self._version(tx)
             if current > LATEST_VERSION:
                 raise SchemaTooNew(current, LATEST_VERSION)
-            missing = sorted(_OUR_TABLES - tables) if current else []
+            missing = sorted(tables_at(current) - tables)
             if missing:
                 raise StoreError(
                     f"sqlite {self.path}: damaged: table {', '.join(missing)} is missing; "
                     "restore the database from a backup"
                 )
-            # Every pending version in the one immediate transaction that read the version:
-            # a second process opening at the same time waits, then finds nothing to do.
-            for migration in pending(current):
-                for statement in statements(migration.sqlite):
-                    tx.run(statement)
-                tx.run(
-                    "INSERT INTO schema_version (version, description, applied_at) "
-                    "VALUES (?, ?, ?)",
-                    (migration.version, migration.description, to_text(self._clock())),
-                )
+        upgrades = pending(current)
+        if current and upgrades:
+            self._back_up(current)
+        # One transaction per version: a crash between two leaves the store at a whole version,
+        # and the next open carries on from there. The schema lock keeps other processes out.
+        for migration in upgrades:
+            with self._transaction() as tx:
+                self._apply(tx, migration)
+        if current and upgrades:
+            structlog.get_logger("mekref.store").info(
+                "store upgraded",
+                path=str(self.path),
+                from_version=current,
+                to_version=upgrades[-1].version,
+                copy_before=str(self.backup_path(current)),
+            )
+
+    @staticmethod
+    def _version(tx: _SqliteTx) -> int:
+        return int(tx.fetch("SELECT COALESCE(MAX(version), 0) FROM schema_version")[0][0])
+
+    def _apply(self, tx: _SqliteTx, migration: Migration) -> None:
+        for statement in statements(migration.sqlite):
+            tx.run(statement)
+        tx.run(
+            "INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
+            (migration.version, migration.description, to_text(self._clock())),
+        )
+
+    def backup_path(self, version: int) -> Path:
+        """Where the copy of a store taken before upgrading it from ``version`` is kept."""
+        return self.path.with_name(f"{self.path.name}.v{version}.bak")
+
+    def _back_up(self, version: int) -> None:
+        """Copy the whole store before its first migration, with SQLite's online backup (a
+        consistent copy, WAL included). An existing copy is kept: it is the older one."""
+        target = self.backup_path(version)
+        if target.exists():
+            return
+        partial = target.with_name(target.name + ".partial")
+        dest = sqlite3.connect(partial)
+        try:
+            self._conn().backup(dest)
+        finally:
+            dest.close()
+        os.replace(partial, target)
 
     @contextmanager
     def _transaction(self) -> Iterator[_SqliteTx]:
