@@ -23,14 +23,18 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import structlog
+
 from mekref.daemon.store import (
     ConcurrencyError,
     EventStore,
     FileRef,
     NewEvent,
+    Snapshot,
 )
 from mekref.daemon.store import Event as StoredEvent
 from mekref.daemon.store.errors import DamagedEvent
+from mekref.rules.codec import CodecError
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, Event, event_text
 from mekref.rules.registry import ruleset
@@ -84,6 +88,19 @@ def event_from_stored(game: RuleSet[Any], stored: StoredEvent) -> Event:
         # wrong shape. One line naming the row, never a traceback from deep in the codec.
         problem = " ".join(str(exc).split())[:200] or type(exc).__name__
         raise DamagedEvent(stored.campaign_id, stored.seq, stored.type, problem) from exc
+
+
+def _restored(game: RuleSet[Any], campaign_id: str, snapshot: Snapshot) -> Any | None:
+    """The snapshot's state, or None when this release cannot read it (one written by a
+    release whose state had another shape): a snapshot is only a cache, so the campaign is
+    folded from its first event instead, and the next snapshot is written in today's shape."""
+    try:
+        return state_from_text(game.state_type, snapshot.state)
+    except CodecError as exc:
+        structlog.get_logger("mekref.runner").warning(
+            "snapshot.unreadable", campaign_id=campaign_id, seq=snapshot.seq, error=str(exc)
+        )
+        return None
 
 
 class CampaignRunner:
@@ -157,8 +174,9 @@ class CampaignRunner:
             state, after = game.initial_state(), 0
             events, written = 0, 0
             snapshot = self.store.latest_snapshot(campaign_id)
-            if snapshot is not None:
-                state = state_from_text(game.state_type, snapshot.state)
+            restored = None if snapshot is None else _restored(game, campaign_id, snapshot)
+            if snapshot is not None and restored is not None:
+                state = restored
                 after = snapshot_seq = snapshot.seq
                 self._snapshot_bytes[campaign_id] = len(snapshot.state)
         last, folded = after, 0

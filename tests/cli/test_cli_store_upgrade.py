@@ -123,3 +123,22 @@ def test_serve_opens_the_old_store_and_stops_cleanly(tmp_path: Path) -> None:
     assert code == 0, log.read_text()
     assert any(line["event"] == "store upgraded" for line in lines)
     assert not any(line.get("level") == "error" for line in lines), log.read_text()
+
+
+def test_a_snapshot_this_release_cannot_read_is_folded_past(tmp_path: Path) -> None:
+    # A snapshot is a cache of the fold: one in a shape this release does not know (written by
+    # another release) is set aside with a warning and the campaign folded from its start.
+    db = _copy(tmp_path)
+    before = mekref("report", "--db", str(db), "--json")
+    assert before.returncode == 0, before.stderr
+    with sqlite3.connect(db) as conn:
+        (campaign,) = conn.execute("SELECT id FROM campaigns").fetchone()
+        conn.execute(
+            "INSERT INTO snapshots (campaign_id, seq, state, state_hash, saved_at) "
+            "VALUES (?, 29, ?, 'x', '2026-12-01')",
+            (campaign, '{"shape": "of another release"}'),
+        )
+    after = mekref("report", "--db", str(db), "--json")
+    assert after.returncode == 0, after.stderr
+    assert "snapshot.unreadable" in after.stderr
+    assert json.loads(after.stdout) == json.loads(before.stdout)
