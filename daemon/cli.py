@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from mekref.daemon import exit_codes
 
@@ -177,6 +179,17 @@ def _resolve_settings(args: argparse.Namespace) -> None:
         args.units_dir = settings.units_dir(None)
 
 
+def _command_logger(*names: object) -> Any:
+    """Where a command's log lines go: stderr, looked up now (tests swap it per test). The
+    ingest pipeline's per-file lines are dropped: ``battle ingest`` and ``force import`` say
+    what happened to each file themselves, in one line."""
+    import structlog
+
+    if names[:1] == ("mekref.ingest",):
+        return structlog.ReturnLogger()
+    return structlog.PrintLogger(file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
@@ -200,7 +213,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # stderr: structlog's default prints to stdout, where a command's data (--json) goes.
         structlog.configure(
             processors=[safe_log_values, *processors],
-            logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+            logger_factory=_command_logger,
+            # A command prints its own results; the shared code's info lines would repeat them.
+            wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
         )
     try:
         _resolve_settings(args)

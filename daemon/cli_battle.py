@@ -70,8 +70,8 @@ from mekref.rules.tripwire.battle_messages import (
     SetUnitFate,
 )
 from mekref.rules.tripwire.battle_model import SAVEGAME_ROOT, Fate
-from mekref.rules.tripwire.battle_resolution import unconfirmed_claims
 from mekref.rules.tripwire.battles import RetreatNotKnown, pending_battles, retreat_check
+from mekref.rules.tripwire.claims import unconfirmed_claims
 from mekref.rules.tripwire.game import dice_for
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import house_morale, rolled_damage

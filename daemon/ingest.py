@@ -345,6 +345,7 @@ class Pipeline:
             assigned=opts.assigned,
             battle_id=opts.battle_id,
             confirmed=opts.confirmed,
+            uploaded_by=opts.uploader_side,
         )
         try:
             command = files.command(state, mul, request, designs)

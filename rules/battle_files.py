@@ -47,6 +47,10 @@ class FileRequest:
     #: The referee's word that the battle stands even if the rules would hold it (TripWire:
     #: a file matching no engagement of the strategic map, ruling T-E8).
     confirmed: RefereeNote | None = None
+    #: The side whose token uploaded the file; None for the referee's doors (a watched folder,
+    #: 'battle ingest', a referee token). A rule set may weigh a side's file as that side's
+    #: word only (TripWire: ruling BR-15).
+    uploaded_by: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

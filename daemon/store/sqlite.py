@@ -200,7 +200,7 @@ class SqliteEventStore(SqlEventStore):
             with self._transaction() as tx:
                 self._apply(tx, migration)
         if current and upgrades:
-            structlog.get_logger("mekref.store").info(
+            structlog.get_logger("mekref.store").warning(
                 "store upgraded",
                 path=str(self.path),
                 from_version=current,

@@ -36,15 +36,16 @@ class BattleStatus(StrEnum):
 
 
 def report_content(file: BattleFile) -> BattleFile:
-    """What a file reports, without what names its bytes (sha256, path) or is derived from the
-    campaign at the time it arrived (the reporting side; which units a kill's display name
-    matched, which changes once those units are dead). Ruling BR-13: two files of the same
-    content are one report saved twice."""
+    """What a file reports, without what names its bytes (sha256, path), who uploaded it, or
+    what is derived from the campaign at the time it arrived (the reporting side; which units
+    a kill's display name matched, which changes once those units are dead). Ruling BR-13: two
+    files of the same content are one report saved twice."""
     return replace(
         file,
         sha256="",
         path="",
         reporting_side=None,
+        uploaded_by=None,
         kills=tuple(replace(k, killed_unit_ids=()) for k in file.kills),
     )
 

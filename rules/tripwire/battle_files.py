@@ -38,6 +38,8 @@ class TripWireBattleFiles:
             actor=request.actor,
             assigned=request.assigned,
         )
+        if request.uploaded_by is not None and isinstance(command, SubmitBattleReport):
+            command = replace(command, file=replace(command.file, uploaded_by=request.uploaded_by))
         if request.battle_id and isinstance(command, SubmitBattleReport):
             command = replace(command, battle_id=request.battle_id)
         if request.confirmed is not None and isinstance(command, SubmitBattleReport):

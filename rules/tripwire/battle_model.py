@@ -162,6 +162,10 @@ class BattleFile:
     ejections: tuple[ReportedEjection, ...] = ()
     kills: tuple[ReportedKill, ...] = ()
     unmatched: tuple[str, ...] = ()  # entities that are no campaign unit (display names)
+    #: The side whose token uploaded the file; None for the referee's doors (a watched folder,
+    #: 'battle ingest', a referee token). A savegame a side uploads speaks for that side only
+    #: (ruling BR-15); the referee's savegame is every side's own view (SG-1).
+    uploaded_by: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 #: ``BattleFile.root`` of a MegaMek savegame: the server's whole game, not one player's view.
@@ -173,9 +177,13 @@ def file_views(file: BattleFile, side_of_unit: Mapping[str, str]) -> frozenset[s
 
     A record (or unit list) is one player's view: its ``reporting_side``, if any. Ruling SG-1:
     a savegame is the server's whole game, so it is the own view of every side with a unit in
-    it (docs/megamek-adapter.md)."""
+    it (docs/megamek-adapter.md), when the referee's doors brought it. Ruling BR-15: one a
+    side uploaded is that side's view only; what it says of other sides' units is a claim."""
     if file.root == SAVEGAME_ROOT:
-        return frozenset(side_of_unit[u.unit_id] for u in file.units if u.unit_id in side_of_unit)
+        sides = frozenset(side_of_unit[u.unit_id] for u in file.units if u.unit_id in side_of_unit)
+        if file.uploaded_by is not None:
+            return sides & {file.uploaded_by}
+        return sides
     return frozenset({file.reporting_side}) if file.reporting_side else frozenset()
 
 

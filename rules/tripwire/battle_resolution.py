@@ -32,6 +32,15 @@ from mekref.rules.tripwire.battle_model import (
     UnitOutcome,
     file_views,
 )
+from mekref.rules.tripwire.claims import (
+    Seen,
+    credited_kills,
+    held_conflict,
+    overruled_claims,
+    trusted_views,
+    unconfirmed_claims,
+    views_by_unit,
+)
 from mekref.rules.tripwire.holding import out_of_play
 from mekref.rules.tripwire.model import UnitKind, UnitRole
 from mekref.rules.tripwire.repair import (
@@ -97,14 +106,6 @@ def repair_line(unit: CampaignUnit, damage: UnitDamage, t: TripWireTables) -> Re
 # --- merging the files ------------------------------------------------------------------------
 
 
-def _views(battle: Battle) -> dict[str, list[tuple[BattleFile, ReportedUnit]]]:
-    views: dict[str, list[tuple[BattleFile, ReportedUnit]]] = {}
-    for f in battle.files:
-        for u in f.units:
-            views.setdefault(u.unit_id, []).append((f, u))
-    return views
-
-
 def _authoritative(
     owner: str, views: list[tuple[BattleFile, ReportedUnit]], owners: Mapping[str, str]
 ) -> tuple[BattleFile, ReportedUnit]:
@@ -150,47 +151,6 @@ def _conflicts(
     return out
 
 
-def unconfirmed_claims(
-    state: CampaignState, battle: Battle
-) -> dict[str, tuple[tuple[BattleFile, ReportedUnit], ...]]:
-    """Units that only another side's file speaks for, while their own side's file is silent.
-
-    Ruling BR-12: a side's record may only speak for what that side could know. When a unit's
-    own side has sent its file for the battle and that file does not list the unit, what other
-    files say of it (devastated, salvage, damage, kills) is an unconfirmed claim: it is held as
-    a conflict and never applied; the referee settles it ('mekref battle fate'). When the owner
-    sent no file, the battle resolves only on the referee's word (``battle close``), which
-    takes the other files as they are.
-    """
-    # A savegame is every side's own view (ruling SG-1): it confirms whatever it lists.
-    owners = {uid: u.side_id for uid, u in state.units.items()}
-    views_of = {id(f): file_views(f, owners) for f in battle.files}
-    reported = {side for sides in views_of.values() for side in sides}
-    out: dict[str, tuple[tuple[BattleFile, ReportedUnit], ...]] = {}
-    for unit_id, seen in _views(battle).items():
-        unit = state.units.get(unit_id)
-        if unit is None or unit.side_id not in reported:
-            continue
-        if not any(unit.side_id in views_of[id(f)] for f, _ in seen):
-            out[unit_id] = tuple(seen)
-    return out
-
-
-def _held_conflict(
-    state: CampaignState, unit_id: str, seen: tuple[tuple[BattleFile, ReportedUnit], ...]
-) -> Conflict:
-    unit = state.units[unit_id]
-    claims = ", ".join(
-        sorted({f"{f.reporting_side or 'no side'} says {u.section.value}" for f, u in seen})
-    )
-    return Conflict(
-        subject=unit_id,
-        detail=f"{unit.chassis} {unit.model}: {claims}, but {unit.side_id}'s own file does "
-        "not list it; not applied (BR-12: a side's file speaks only for what it could know; "
-        "the referee may set its fate with 'mekref battle fate')",
-    )
-
-
 def _gone_conflict(unit: CampaignUnit, why: str) -> Conflict:
     return Conflict(
         subject=unit.unit_id,
@@ -221,12 +181,12 @@ def _has_damage(damage: UnitDamage) -> bool:
 def _fate(
     unit: CampaignUnit,
     chosen: ReportedUnit,
-    views: list[tuple[BattleFile, ReportedUnit]],
+    views: list[Seen],
     killed_ids: set[str],
-    reported_sides: set[str],
     owners: Mapping[str, str],
 ) -> tuple[Fate, list[str]]:
-    """Fate from the sections every file put the unit in, and its damage.
+    """Fate from the sections the trusted files put the unit in (its owner's own files when
+    there are any, BR-15), and its damage.
 
     Ruling BR-3: a unit MegaMek wrote as ``devastated`` (no wreck to recover) is at least
     truly destroyed. An enemy's ``salvage`` section mixes wrecks with units still on the map, so
@@ -273,10 +233,9 @@ def resolve(
     tables: TripWireTables | None = None,
 ) -> tuple[BattleResolution, tuple[Roll, ...]]:
     t = tables or load_tables()
-    views = _views(battle)
+    views = views_by_unit(battle)
     killed_ids = {uid for f in battle.files for k in f.kills for uid in k.killed_unit_ids}
     owners = {uid: u.side_id for uid, u in state.units.items()}
-    reported_sides = {side for f in battle.files for side in file_views(f, owners)}
     conflicts: list[Conflict] = []
     units: list[UnitOutcome] = []
     chosen_views: dict[str, ReportedUnit] = {}
@@ -290,29 +249,19 @@ def resolve(
             conflicts.append(_gone_conflict(unit, gone[unit_id]))
             continue
         if unit_id in held:
-            conflicts.append(_held_conflict(state, unit_id, held[unit_id]))
+            conflicts.append(held_conflict(state, unit_id, held[unit_id]))
             continue
-        _, chosen = _authoritative(unit.side_id, views[unit_id], owners)
+        # BR-15: the owner's own file decides; other files' contrary claims are conflicts.
+        trusted = trusted_views(unit, views[unit_id], owners)
+        conflicts.extend(overruled_claims(unit, views[unit_id], owners, killed_ids))
+        _, chosen = _authoritative(unit.side_id, trusted, owners)
         chosen_views[unit_id] = chosen
         conflicts.extend(_conflicts(unit_id, chosen, views[unit_id]))
-        fate, why = _fate(unit, chosen, views[unit_id], killed_ids, reported_sides, owners)
-        reasons = tuple(cite(r) for r in salvage_reasons(chosen.mobility))
-        salvaged_by: str | None = None
-        if (
-            unit.side_id != control
-            and reasons
-            and fate not in (Fate.UTTERLY_DESTROYED, Fate.RETREATED)
-            and RecordSection.DEVASTATED not in {u.section for _, u in views[unit_id]}
-        ):
-            salvaged_by = control
-            # A truly destroyed wreck changes hands too (it can still be scrapped), but its
-            # fate stays what it is; a repairable one is captured.
-            if fate is not Fate.TRULY_DESTROYED:
-                fate = Fate.CAPTURED
-            why.append(f"salvaged by {control}, who controls the field")
-        units.append(_unit_outcome(unit, chosen, fate, why, salvaged_by, reasons, t))
+        units.append(_settled(unit, chosen, trusted, killed_ids, owners, control, t))
     by_id = {u.unit_id: u for u in units}
-    people, rolls = _people(state, battle, control, chosen_views, by_id, dice, t, {*held, *gone})
+    kills, kill_conflicts = credited_kills(state, battle, {*held, *gone}, by_id)
+    conflicts.extend(kill_conflicts)
+    people, rolls = _people(state, battle, control, chosen_views, by_id, dice, t, kills)
     sides = _sides(state, units, people, t)
     return (
         BattleResolution(
@@ -326,6 +275,34 @@ def resolve(
         ),
         tuple(rolls),
     )
+
+
+def _settled(
+    unit: CampaignUnit,
+    chosen: ReportedUnit,
+    trusted: list[Seen],
+    killed_ids: set[str],
+    owners: Mapping[str, str],
+    control: str,
+    t: TripWireTables,
+) -> UnitOutcome:
+    """One unit's outcome from the views trusted for it: fate, salvage, repair."""
+    fate, why = _fate(unit, chosen, trusted, killed_ids, owners)
+    reasons = tuple(cite(r) for r in salvage_reasons(chosen.mobility))
+    salvaged_by: str | None = None
+    if (
+        unit.side_id != control
+        and reasons
+        and fate not in (Fate.UTTERLY_DESTROYED, Fate.RETREATED)
+        and RecordSection.DEVASTATED not in {u.section for _, u in trusted}
+    ):
+        salvaged_by = control
+        # A truly destroyed wreck changes hands too (it can still be scrapped), but its
+        # fate stays what it is; a repairable one is captured.
+        if fate is not Fate.TRULY_DESTROYED:
+            fate = Fate.CAPTURED
+        why.append(f"salvaged by {control}, who controls the field")
+    return _unit_outcome(unit, chosen, fate, why, salvaged_by, reasons, t)
 
 
 def _unit_outcome(
@@ -373,20 +350,27 @@ def _people(
     outcomes: dict[str, UnitOutcome],
     dice: Dice,
     t: TripWireTables,
-    held: set[str],
+    kills: Mapping[str, int],
 ) -> tuple[list[PersonOutcome], list[Roll]]:
     seen: dict[str, tuple[ReportedPerson, str]] = {}  # person -> (as reported, unit id)
     for unit_id, view in chosen.items():
         for p in view.crew:
             if p.person_id and p.person_id in state.people:
                 seen[p.person_id] = (p, unit_id)
-    # Ejected crews on foot: who picked them up, and whether they left the map.
+    # Ejected crews on foot: who picked them up, and whether they left the map. BR-15: when
+    # the crew's own side sent a file, only its own files say whether its people ejected.
+    owners = {uid: u.side_id for uid, u in state.units.items()}
+    views_of = {id(f): file_views(f, owners) for f in battle.files}
+    reporting = {side for sides in views_of.values() for side in sides}
     rescued: set[str] = set()
     ejected: set[str] = set()
     for f in battle.files:
         for ej in f.ejections:
             for pid in ej.person_ids:
                 if pid not in state.people:
+                    continue
+                side = state.people[pid].side_id
+                if side in reporting and side not in views_of[id(f)]:
                     continue
                 ejected.add(pid)
                 own = state.people[pid].side_id
@@ -395,7 +379,6 @@ def _people(
                     rescuer is not None and rescuer.side_id == own
                 ):
                     rescued.add(pid)
-    kills = _kills(state, battle, held)
     people: list[PersonOutcome] = []
     rolls: list[Roll] = []
     for pid in sorted(seen):
@@ -450,26 +433,6 @@ def _people(
 
 def injuries_kia(t: TripWireTables) -> int:
     return t.injury_rules.kia_hits
-
-
-def _kills(state: CampaignState, battle: Battle, held: set[str]) -> dict[str, int]:
-    """Kills credited to every crew member of the killer unit (by its externalId).
-
-    Files of both sides may list the same kill; a kill counts once per (victim, killer). A
-    kill of a unit whose fate is an unconfirmed claim (BR-12) is not credited.
-    """
-    credited: set[tuple[str, str]] = set()
-    for f in battle.files:
-        for k in f.kills:
-            if k.killed_unit_ids and all(u in held for u in k.killed_unit_ids):
-                continue
-            if k.killer_unit_id and k.killer_unit_id in state.units:
-                credited.add((k.killed_name, k.killer_unit_id))
-    out: dict[str, int] = {}
-    for _, killer in sorted(credited):
-        for pid in state.units[killer].crew:
-            out[pid] = out.get(pid, 0) + 1
-    return out
 
 
 def _sides(

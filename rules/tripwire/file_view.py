@@ -15,7 +15,12 @@ so a replay of the stored files gives the same campaign.
 
 from __future__ import annotations
 
-from mekref.rules.tripwire.battle_model import BattleFile, RecordSection, ReportedUnit
+from mekref.rules.tripwire.battle_model import (
+    SAVEGAME_ROOT,
+    BattleFile,
+    RecordSection,
+    ReportedUnit,
+)
 from mekref.rules.tripwire.battle_resolution import subject_for
 from mekref.rules.tripwire.holding import in_play
 from mekref.rules.tripwire.repair import DamageState, damage_state
@@ -35,8 +40,12 @@ def reporting_side(state: CampaignState, file: BattleFile) -> str | None:
     3. No survivors and no kill scored by a campaign unit: the one side every unit of which
        the file shows destroyed (its player lost them all), when that side alone fits.
     Otherwise the file reports for no side: it still counts as evidence, and the referee may
-    close the battle.
+    close the battle. A savegame a side uploaded is that side's (BR-15), when it lists a unit
+    of that side.
     """
+    if file.root == SAVEGAME_ROOT and file.uploaded_by is not None:
+        listed = {state.units[u.unit_id].side_id for u in file.units if u.unit_id in state.units}
+        return file.uploaded_by if file.uploaded_by in listed else None
     sides = {
         state.units[u.unit_id].side_id
         for u in file.units

@@ -13,6 +13,9 @@ What happened (Red's record, the owner's view of Red's units):
 - Jenner b1: both legs destroyed; Jon 5 hits (death roll).
 - Locust b2: head destroyed; Lea dead.
 - Griffin b3: retreated, Left Arm armor 14 -> 10; Gus 1 hit. (Blue's record: it killed r2.)
+  Blue's own record lists it among its survivors, where MegaMek also puts a player's own
+  retreats; Red's record alone says it retreated. Ruling BR-15: Blue's file speaks for Blue's
+  units, so b3 is "damaged" and Red's "retreated" is a conflict for the referee.
 Blue's record shows r1's Left Arm at 6, not 4: a conflict; Red's own view is used.
 
 Hand arithmetic (rows of the TripWire text quoted):
@@ -187,7 +190,10 @@ def test_two_records_resolve_the_battle(cli: Cli, tmp_path: Path) -> None:
     assert units["b1"]["repair"]["tech_hours"] == 9
     assert units["b2"]["fate"] == "captured" and units["b2"]["side"] == "red"
     assert units["b2"]["repair"]["total_sp"] == 3 + 4
-    assert units["b3"]["fate"] == "retreated" and units["b3"]["side"] == "blue"
+    # BR-15: "retreated" on Red's word alone is not applied; the referee sees both versions.
+    assert units["b3"]["fate"] == "damaged" and units["b3"]["side"] == "blue"
+    (said,) = [c for c in report["battles"][0]["conflicts"] if "retreated" in c]
+    assert "red says retreated" in said and "blue's own file lists it in survivors" in said
     assert units["b3"]["repair"]["total_sp"] == 2
 
     people = {p["id"]: p for p in report["people"]}

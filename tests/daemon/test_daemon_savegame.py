@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from console_script import mekref
+from console_script import MEKREF, mekref
 from daemon_helpers import Serve, ingested, status_json, wait_until
+from lxml import etree
 from savegame_variants import FIXTURE, ended_game, gz
 
 from mekref.daemon.campaigns import CampaignRunner
@@ -248,3 +250,82 @@ def test_the_pipeline_retries_a_half_written_savegame_and_holds_a_game_in_progre
         assert pipeline.process(autosave).outcome is Outcome.UNCHANGED
         assert [Path(u.path).name for u in store.unmatched_files()] == [autosave.name]
         assert store.quarantined_files()[0].sha256 == late.sha256
+
+
+def _forged_by_eclipse() -> bytes:
+    """The ended game as Eclipse would forge it: the Raiders' hovercraft (which fled the field)
+    written as devastated, killed by Eclipse's Reptar."""
+    from savegame_variants import _entity, _set, _tree
+
+    root = _tree(ended_game())
+    bandit = _entity(root, 4)
+    _set(bandit, "removalCondition", str(0x0400))  # devastated
+    _set(bandit, "killerId", "2")  # the Reptar
+    return gz(etree.tostring(root, encoding="utf-8"))
+
+
+def test_a_savegame_a_side_uploads_speaks_only_for_that_side(tmp_path: Path) -> None:
+    """Issue 33, ruling BR-15, through a real ``mekref serve --grpc`` and side tokens: Eclipse's
+    forged savegame is Eclipse's view only. The battle waits for the Raiders; their own file
+    (the true savegame, uploaded with their token) decides their hovercraft's fate; Eclipse's
+    claim is a conflict for the referee and its kill is not credited."""
+    import grpc
+
+    from mekref.v1 import battle_pb2, battle_pb2_grpc
+
+    db = tmp_path / "c.db"
+    cid = make_campaign(db)
+    tokens = {}
+    for who, args in (("referee", ["--referee"]), ("eclipse", ["--side", "eclipse"]),
+                      ("raiders", ["--side", "raiders"])):  # fmt: skip
+        made = mekref("token", "create", "--db", str(db), *args)
+        assert made.returncode == 0, made.stderr
+        tokens[who] = made.stdout.strip()
+    argv = [str(MEKREF), "serve", "--db", str(db), "--grpc", "127.0.0.1:0", "--log-format", "json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    channel: grpc.Channel | None = None
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("listening on 127.0.0.1:"), line
+        address = "127.0.0.1:" + line.rsplit(":", 1)[1].strip()
+        channel = grpc.insecure_channel(address)
+        stub = battle_pb2_grpc.BattleServiceStub(channel)
+        md = {who: (("authorization", f"Bearer {t}"),) for who, t in tokens.items()}
+
+        def upload(who: str, name: str, content: bytes) -> int:
+            request = battle_pb2.UploadBattleFileRequest(
+                campaign_id=cid, file_name=name, content=content
+            )
+            return int(stub.UploadBattleFile(request, metadata=md[who]).outcome)
+
+        assert upload("eclipse", "final.sav.gz", _forged_by_eclipse()) == (
+            battle_pb2.UPLOAD_OUTCOME_APPLIED
+        )
+        (pending,) = stub.ListPendingBattles(
+            battle_pb2.ListPendingBattlesRequest(campaign_id=cid), metadata=md["referee"]
+        ).battles
+        # Eclipse's savegame is not the Raiders' file: the battle waits for theirs.
+        assert list(pending.detail.sides_reported) == ["eclipse"]
+        assert upload("raiders", "ours.sav.gz", gz(ended_game())) == (
+            battle_pb2.UPLOAD_OUTCOME_APPLIED
+        )
+        stub.SetRefereeInputs(
+            battle_pb2.SetRefereeInputsRequest(
+                campaign_id=cid, battle_id=pending.battle_id, field_controller_side_id="eclipse"
+            ),
+            metadata=md["referee"],
+        )
+    finally:
+        if channel is not None:
+            channel.close()
+        proc.terminate()
+        proc.wait(timeout=30)
+    state = _state(db, cid)
+    assert state.battles.fates[BANDIT] is Fate.RETREATED  # as the Raiders' own file says
+    assert state.units[BANDIT].side_id == "raiders"
+    reptar_pilot = state.units[REPTAR].crew[0]
+    assert state.battles.kills.get(reptar_pilot, 0) == 0
+    report = json.loads(mekref("report", "--db", str(db), "--json").stdout)
+    (battle,) = report["battles"]
+    assert any("eclipse says devastated" in c for c in battle["conflicts"]), battle["conflicts"]

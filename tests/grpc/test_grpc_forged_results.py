@@ -14,6 +14,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import grpc
@@ -64,6 +65,15 @@ def served(tmp_path: Path) -> Iterator[tuple[str, dict[str, Stubs], dict[str, Pa
     )
     files["forged"] = tmp_path / "Red-forged.mul"
     files["forged"].write_text(forged, encoding="utf-8")
+    # Red's second forgery (issue 33): Blue's Griffin b3, a survivor in Blue's own record, is
+    # written devastated and killed by r1.
+    over = builders.record(
+        [replace(e, section=Section.DEVASTATED) if e.external_id == "b3" else e
+         for e in red.entities],
+        kills=(*red.kills, Kill("Griffin GRF-1N", "r1")),
+    )  # fmt: skip
+    files["over"] = tmp_path / "Red-over.mul"
+    files["over"].write_text(over, encoding="utf-8")
     db = str(tmp_path / "c.db")
     assert mekref("campaign", "new", "--db", db, "--name", "E2E", "--seed", e2e.SEED,
                   "--side", "red:Red", "--side", "blue:Blue").returncode == 0  # fmt: skip
@@ -197,3 +207,41 @@ def test_the_honest_record_still_resolves_alike(
     data = json.loads(mekref("report", "--db", db, "--json").stdout)
     people = {p["id"]: p for p in data["people"]}
     assert people["p-r1"]["kills"] == 2
+
+
+def test_a_forged_record_never_overrides_the_owners_own_file(
+    served: tuple[str, dict[str, Stubs], dict[str, Path]],
+) -> None:
+    """Issue 33, ruling BR-15: Red's record says Blue's b3 was devastated and killed by r1;
+    Blue's own record lists b3 among its survivors. Blue's file decides; the referee sees both
+    versions; r1 is credited no kill for it."""
+    db, clients, files = served
+    ref = clients["referee"]
+    (campaign,) = ref.campaigns.ListCampaigns(
+        campaign_pb2.ListCampaignsRequest(), metadata=ref.md
+    ).campaigns
+    cid = campaign.campaign_id
+    assert _upload(clients["red"], cid, files["over"]).outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED
+    assert _upload(clients["blue"], cid, files["blue"]).outcome == (
+        battle_pb2.UPLOAD_OUTCOME_APPLIED
+    )
+    (battle_id,) = [
+        b.battle_id
+        for b in ref.battles.ListPendingBattles(
+            battle_pb2.ListPendingBattlesRequest(campaign_id=cid), metadata=ref.md
+        ).battles
+    ]
+    ref.battles.SetRefereeInputs(
+        battle_pb2.SetRefereeInputsRequest(
+            campaign_id=cid, battle_id=battle_id, field_controller_side_id="red"
+        ),
+        metadata=ref.md,
+    )
+    data = json.loads(mekref("report", "--db", db, "--json").stdout)
+    units = {u["id"]: u for u in data["units"]}
+    assert (units["b3"]["fate"], units["b3"]["side"]) == ("damaged", "blue")
+    (battle,) = data["battles"]
+    said = [c for c in battle["conflicts"] if "red says devastated" in c]
+    assert len(said) == 1 and "blue's own file lists it in survivors" in said[0]
+    people = {p["id"]: p for p in data["people"]}
+    assert people["p-r1"]["kills"] == 2  # the Jenner and the Locust, not the Griffin
