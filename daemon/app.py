@@ -76,7 +76,10 @@ class App:
             self.tokens,
             address,
             tls=tls,
-            options=ServerOptions(uploads_dir=self.config.uploads_dir()),
+            options=ServerOptions(
+                uploads_dir=self.config.uploads_dir(),
+                held_battles_per_side=self.config.held_battles_per_side,
+            ),
         )
         server.start()
         self._api = server

@@ -221,11 +221,19 @@ class CampaignRunner:
 
     # -- writing --------------------------------------------------------------------------
     def execute(
-        self, campaign_id: str, command: Command, *, battle_file: FileRef | None = None
+        self,
+        campaign_id: str,
+        command: Command,
+        *,
+        battle_file: FileRef | None = None,
+        check: Callable[[Any, Any], None] | None = None,
     ) -> Executed:
         """Decide ``command`` on the current state and append its events (exactly once per file).
 
         Raises :class:`mekref.rules.refusal.Refusal` when the rules say no; nothing is stored.
+        ``check(state before, state after)`` runs under the writer lock before the append and
+        may raise to keep the events out (a policy of the caller's, such as how many held
+        battles a side's uploads may open); nothing is stored then either.
         """
         # The writer lock makes a concurrent append unlikely; optimistic concurrency still
         # guards against a writer that does not take the lock (an older mekref, a script).
@@ -240,6 +248,11 @@ class CampaignRunner:
                 loaded = self.load(campaign_id)
                 game = self.game(campaign_id)
                 events = game.decide(loaded.state, command, game.dice_for(loaded.state, command))
+                state = loaded.state
+                for event in events:
+                    state = game.evolve(state, event)
+                if check is not None:
+                    check(loaded.state, state)
                 new = [NewEvent(type(e).TYPE, event_text(e)) for e in events]
                 try:
                     result = self.store.append(
@@ -248,9 +261,6 @@ class CampaignRunner:
                 except ConcurrencyError as exc:
                     last_error = exc
                     continue
-                state = loaded.state
-                for event in events:
-                    state = game.evolve(state, event)
                 if result.already_applied:
                     return Executed(
                         campaign_id, (), result.first_seq, result.last_seq, loaded.state, True

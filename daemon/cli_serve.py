@@ -122,6 +122,13 @@ def register(sub: Any) -> None:
         "tokens: mekref token). Beyond loopback, add --tls-cert and --tls-key: tokens are "
         "bearer secrets",
     )
+    parser.add_argument(
+        "--held-battles-per-side",
+        type=int,
+        metavar="N",
+        help="battles held for the referee's confirmation (they match no engagement) a side's "
+        "uploads may keep open; past it an upload that would open another is refused (3)",
+    )
     parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="TLS certificate for the API")
     parser.add_argument("--tls-key", type=Path, metavar="PEM", help="its private key")
     parser.add_argument(
@@ -150,6 +157,7 @@ def run(args: argparse.Namespace) -> int:
                 "settle": args.settle,
                 "max_file_mb": args.max_file_mb,
                 "grpc_address": args.grpc,
+                "held_battles_per_side": args.held_battles_per_side,
                 "tls_cert": args.tls_cert.expanduser() if args.tls_cert else None,
                 "tls_key": args.tls_key.expanduser() if args.tls_key else None,
                 "tls_client_ca": args.tls_client_ca.expanduser() if args.tls_client_ca else None,

@@ -12,6 +12,7 @@ A ``mekref.toml`` holds the same settings as the flags, flat, e.g.::
     settle = 1.0                         # seconds a file must stay unchanged (in-place writers)
     max_file_mb = 32                     # larger battle files are quarantined; raise for huge games
     grpc_address = "127.0.0.1:50051"     # also serve the gRPC API there (omit: no API)
+    held_battles_per_side = 3            # held battles a side's uploads may keep open (API)
     tls_cert = "server.pem"              # TLS for the API (with tls_key)
     tls_key = "server.key"
     tls_client_ca = "clients-ca.pem"     # mutual TLS: clients must show a certificate it signed
@@ -31,6 +32,10 @@ from pathlib import Path
 from typing import Any
 
 LOG_FORMATS = ("auto", "json", "console")
+#: Battles held for the referee's confirmation (ruling T-E8) that one side's uploads may keep
+#: open: enough for a few bouts off the map between two turns, few enough that a side cannot
+#: fill the referee's list.
+HELD_BATTLES_PER_SIDE = 3
 
 
 class ConfigError(Exception):
@@ -68,6 +73,8 @@ class ServeConfig:
     #: files over 4 MiB are read entity by entity, so memory stays near the typed model's.
     max_file_mb: float = 32.0
     grpc_address: str | None = None
+    #: A side's upload that would open one more held battle than this is refused (the API).
+    held_battles_per_side: int = HELD_BATTLES_PER_SIDE
     tls_cert: Path | None = None
     tls_key: Path | None = None
     tls_client_ca: Path | None = None
@@ -115,6 +122,11 @@ class ServeConfig:
                 raise ConfigError(f"{name} must be zero or more seconds")
         if self.max_file_mb <= 0:
             raise ConfigError("max_file_mb must be more than zero (MiB)")
+        if self.held_battles_per_side < 0:
+            raise ConfigError(
+                "held_battles_per_side must be zero or more (0: a side's upload never opens a "
+                "held battle; the referee ingests such files)"
+            )
         if self.rescan == 0:
             raise ConfigError("rescan must be more than zero seconds (it retries unmatched files)")
         return self
@@ -216,6 +228,10 @@ def load_toml(path: Path) -> dict[str, Any]:
             out[key] = value if "://" in value else str(_path(value, base, key))
         elif key in ("poll", "rescan", "settle", "max_file_mb"):
             out[key] = _number(value, key)
+        elif key == "held_battles_per_side":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(f"{path}: {key}: expected a whole number, got {value!r}")
+            out[key] = value
         elif key == "recursive":
             if not isinstance(value, bool):
                 raise ConfigError(f"{path}: recursive: expected true or false")

@@ -16,6 +16,11 @@ upload (``ingest_bytes``):
    hold the battle the file joined (TripWire: it matches no engagement of the strategic map)
    until the referee confirms it: the file is applied and ``IngestResult.held`` says why.
 
+A side's upload (``IngestOptions.uploader_side``) must be that side's own view: one that is
+not is quarantined with the full reason for the referee and answered NOT_YOUR_FILE with one
+sentence that names no unit (:mod:`mekref.daemon.side_uploads`), and one that would open more
+held battles than the side may keep open is refused (HELD_LIMIT).
+
 A file for no known campaign is held as unmatched (listed, and looked at again when the
 campaigns change). A bad file (unreadable, hostile, over the cap, ambiguous, refused by the
 rules) gets a record in the store and, when its bytes were read, a copy in the quarantine folder
@@ -26,10 +31,8 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -41,81 +44,28 @@ from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES
 from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.ingest_model import (
+    DEFAULT_ACTOR,
+    IngestOptions,
+    IngestResult,
+    Outcome,
+)
+from mekref.daemon.ingest_quarantine import Quarantine
+from mekref.daemon.side_uploads import HeldBattleLimit, held_limit_check, refuse_side
 from mekref.daemon.store import Campaign, EventStore, FileRef, StoreUnavailable
 from mekref.daemon.store.model import display_text
 from mekref.daemon.watch.faults import fault_point, kill_inside_commit
-from mekref.daemon.watch.quarantine import Reason, quarantine_copy
+from mekref.daemon.watch.quarantine import Reason
 from mekref.daemon.watch.readiness import Stat, file_stat
 from mekref.daemon.watch.reading import FileBytes, NotRegularFile, read_capped
 from mekref.rules.battle_files import AmbiguousMatch, FileNotForCampaign, FileRequest
-from mekref.rules.messages import Command, Event, RefereeNote
+from mekref.rules.messages import Command, Event
 from mekref.rules.refusal import Refusal
 
-DEFAULT_ACTOR = "mekref serve"
+__all__ = ["DEFAULT_ACTOR", "IngestOptions", "IngestResult", "Outcome", "Pipeline"]
+
 #: Locks by sha256 (striped: equal bytes always take the same lock, others rarely share one).
 _SAME_BYTES = tuple(threading.Lock() for _ in range(64))
-
-
-class Outcome(StrEnum):
-    APPLIED = "applied"
-    ALREADY_APPLIED = "already_applied"
-    UNMATCHED = "unmatched"
-    #: A savegame of a game not yet over (a round autosave): held, not applied, not quarantined.
-    WAITING = "waiting"
-    QUARANTINED = "quarantined"
-    ALREADY_QUARANTINED = "already_quarantined"
-    #: The caller named a campaign and the file does not belong to it: nothing changed.
-    NOT_FOR_CAMPAIGN = "not_for_campaign"
-    #: A side sent a file that is not its own view of the battle: nothing changed.
-    NOT_YOUR_FILE = "not_your_file"
-    UNCHANGED = "unchanged"  # same path, size and mtime as a file already dealt with
-    SKIPPED = "skipped"  # not a regular file (a FIFO, a device, a link): never read
-    RETRY = "retry"  # unfinished, or the store is unreachable: try again later
-    GONE = "gone"
-
-
-@dataclass(frozen=True)
-class IngestOptions:
-    """How the caller wants a file taken in."""
-
-    #: Apply to this campaign only; a file that does not belong to it is refused.
-    campaign_id: str | None = None
-    #: A side's upload: the file must be that side's own view of the battle.
-    uploader_side: str | None = None
-    #: Join this battle instead of the one the file's units point to (referee).
-    battle_id: str | None = None
-    #: The referee's word for entities names cannot settle: entity line -> campaign unit id.
-    assigned: Mapping[int, str] | None = None
-    actor: str = DEFAULT_ACTOR
-    #: The referee's word that the battle is over: a savegame saved before MegaMek's victory
-    #: phase is applied instead of waiting.
-    game_over: bool = False
-    #: The referee's word that the battle stands even where the rules would hold it (TripWire:
-    #: it matches no engagement of the strategic map, ruling T-E8): recorded with the file.
-    confirmed: RefereeNote | None = None
-
-
-@dataclass(frozen=True)
-class IngestResult:
-    outcome: Outcome
-    path: str
-    sha256: str | None = None
-    campaign_id: str | None = None
-    battle_id: str | None = None
-    events: int = 0
-    reason: str | None = None
-    #: The events the file caused (APPLIED only).
-    applied: tuple[Event, ...] = field(default=(), repr=False)
-    first_seq: int = 0
-    last_seq: int = 0
-    #: The campaign's state after the file (APPLIED only).
-    state: Any = field(default=None, repr=False, compare=False)
-    #: Why a file was quarantined, for programs: "file_too_large", "file_refused" (hostile
-    #: XML), "file_unreadable" (broken or cut short), "ambiguous_units", "several_campaigns",
-    #: "not_for_campaign" or "rules_refused".
-    code: str = ""
-    #: APPLIED, yet its battle is held for the referee's confirmation: why (ruling T-E8).
-    held: str = ""
 
 
 def _battle_id_of(event: Event) -> str | None:
@@ -145,13 +95,11 @@ class Pipeline:
         self.quarantine_dir = quarantine_dir
         self.design_for = design_for
         self.max_bytes = max_bytes
-        self._now = now
         self.log = structlog.get_logger("mekref.ingest")
         # path -> (size, mtime) of files whose fate is final (applied, duplicate,
         # quarantined, skipped): a periodic rescan skips them without reading them again.
         self._final: dict[Path, Stat] = {}
-        # sha256s quarantined by this process: a rescan does not re-judge them; a restart does.
-        self._quarantined: set[str] = set()
+        self.quarantine = Quarantine(store, quarantine_dir, now)
         # Held (unmatched) files: path -> (size, mtime, the campaigns as they were). A rescan
         # looks at one again only when it or the campaigns changed.
         self._held: dict[Path, tuple[Stat, tuple[tuple[str, int], ...]]] = {}
@@ -248,11 +196,14 @@ class Pipeline:
             if self.store.has_file(campaign.id, sha):
                 log.info("file.already_applied", campaign_id=campaign.id)
                 return IngestResult(Outcome.ALREADY_APPLIED, where, sha, campaign.id)
-        if sha in self._quarantined:
+        known = self.quarantine.known(sha)
+        # A side's upload is judged afresh unless the bytes themselves are bad: what a side is
+        # told must come from its own view, never from a reason written for someone else.
+        if known is not None and (opts.uploader_side is None or known.startswith("file_")):
             log.debug("file.already_quarantined")
-            return IngestResult(Outcome.ALREADY_QUARANTINED, where, sha)
+            return IngestResult(Outcome.ALREADY_QUARANTINED, where, sha, code=known)
         if read.data is None:
-            return self._quarantine(
+            return self.quarantine.put(
                 where,
                 name,
                 read,
@@ -272,7 +223,7 @@ class Pipeline:
             if not exc.refused and not settled:
                 log.info("file.unfinished", problem=exc.problem)
                 return IngestResult(Outcome.RETRY, where, sha, reason=exc.one_line())
-            return self._quarantine(
+            return self.quarantine.put(
                 where,
                 name,
                 read,
@@ -308,6 +259,16 @@ class Pipeline:
         sha = read.sha256
         candidates = self._candidates(campaigns)
         matching = [(c, state) for c, state in candidates if self._files(c.id).matches(state, mul)]
+        if opts.campaign_id is not None and not matching and opts.uploader_side and candidates:
+            nobody = Reason(
+                what="no unit or person in this file belongs to this campaign",
+                where=where,
+                todo="nothing to do unless it comes from one of this campaign's battles: then "
+                "check the units it lists",
+            )
+            return refuse_side(
+                self.quarantine, where, name, read, log, opts, nobody, "not_for_campaign"
+            )
         if opts.campaign_id is not None and not matching:
             why = (
                 "no unit or person in this file belongs to this campaign"
@@ -322,7 +283,7 @@ class Pipeline:
             )
         if len(matching) > 1:
             names = ", ".join(f"{c.name} ({c.id})" for c, _ in matching)
-            return self._quarantine(
+            return self.quarantine.put(
                 where,
                 name,
                 read,
@@ -335,11 +296,25 @@ class Pipeline:
                 code="several_campaigns",
             )
         campaign, state = matching[0]
+        return self._take(where, name, read, mul, campaign, state, opts, log, designs)
+
+    def _take(
+        self,
+        where: str,
+        name: str,
+        read: FileBytes,
+        mul: MulFile,
+        campaign: Campaign,
+        state: Any,
+        opts: IngestOptions,
+        log: Any,
+        designs: DesignLookup | None,
+    ) -> IngestResult:
+        """The file, matched to ``campaign``: its command, whose view it is, then applied."""
         files = self._files(campaign.id)
-        assert files is not None
         log = log.bind(campaign_id=campaign.id)
         request = FileRequest(
-            sha256=sha,
+            sha256=read.sha256,
             name=name,
             actor=opts.actor,
             assigned=opts.assigned,
@@ -347,70 +322,80 @@ class Pipeline:
             confirmed=opts.confirmed,
             uploaded_by=opts.uploader_side,
         )
+        why: Reason | None = None
         try:
             command = files.command(state, mul, request, designs)
         except AmbiguousMatch as exc:
-            return self._quarantine(
-                where,
-                name,
-                read,
-                log,
+            code, why = (
+                "ambiguous_units",
                 Reason(
                     what=f"units cannot be matched without guessing: {exc}",
                     where=where,
                     todo="export the scenario from mekref so units carry their ids, or have "
                     "the referee say which unit is which (battle ingest --assign)",
                 ),
-                campaign.id,
-                code="ambiguous_units",
             )
         except FileNotForCampaign as exc:
-            return self._quarantine(
-                where,
-                name,
-                read,
-                log,
+            code, why = (
+                "not_for_campaign",
                 Reason(
                     what=f"the file does not belong to campaign {campaign.name}: {exc}",
                     where=where,
                     todo="check that this file comes from one of this campaign's battles",
                 ),
-                campaign.id,
-                code="not_for_campaign",
             )
         except Refusal as exc:
             return self._refused(where, name, read, log, exc, campaign.id)
+        if why is not None:
+            if opts.uploader_side is not None:  # an ambiguity's candidates name enemy units
+                return refuse_side(self.quarantine, where, name, read, log, opts, why, code)
+            return self.quarantine.put(where, name, read, log, why, campaign.id, code=code)
         if opts.uploader_side is not None:
             view = files.reporting_side(state, command)
             if view != opts.uploader_side:
-                # Neither whose view it is nor whether it is anyone's: only that it is not yours.
-                log.info("file.not_your_file", side=opts.uploader_side)
-                return IngestResult(
-                    Outcome.NOT_YOUR_FILE,
-                    where,
-                    sha,
-                    campaign.id,
-                    reason="this file is not your side's view of the battle; the referee "
-                    "uploads it",
+                whose = f"side {view}'s view" if view else "no side's view (ruling BR-1)"
+                why = Reason(
+                    what=f"it is {whose} of the battle, not side {opts.uploader_side}'s",
+                    where=where,
+                    todo="ingest it as the referee if it belongs to a battle (mekref battle "
+                    "ingest), or ask the side whose view it is for its own file",
                 )
-        return self._execute(where, name, read, command, campaign.id, log)
+                return refuse_side(
+                    self.quarantine, where, name, read, log, opts, why, "not_your_file"
+                )
+        return self._execute(where, name, read, command, campaign.id, log, opts)
 
     def _files(self, campaign_id: str) -> Any:
         return self.runner.game(campaign_id).battle_files
 
     def _execute(
-        self, where: str, name: str, read: FileBytes, command: Command, campaign_id: str, log: Any
+        self,
+        where: str,
+        name: str,
+        read: FileBytes,
+        command: Command,
+        campaign_id: str,
+        log: Any,
+        opts: IngestOptions,
     ) -> IngestResult:
         sha = read.sha256
-        battle_id = self._files(campaign_id).battle_of(command)
+        files = self._files(campaign_id)
+        battle_id = files.battle_of(command)
         log = log.bind(battle_id=battle_id)
+        check = None
+        if opts.uploader_side is not None and opts.held_limit is not None:
+            check = held_limit_check(files, opts.uploader_side, opts.held_limit)
         try:
             with kill_inside_commit(self.store):
                 executed = self.runner.execute(
-                    campaign_id, command, battle_file=FileRef(sha, where, battle_id)
+                    campaign_id, command, battle_file=FileRef(sha, where, battle_id), check=check
                 )
         except Refusal as exc:
             return self._refused(where, name, read, log, exc, campaign_id)
+        except HeldBattleLimit as exc:
+            # Nothing stored and nothing quarantined: the file is fine, the side must wait.
+            log.info("file.held_limit", side=exc.side_id, held=list(exc.held), limit=exc.limit)
+            return IngestResult(Outcome.HELD_LIMIT, where, sha, campaign_id, reason=str(exc))
         fault_point("after_commit")
         if executed.already_applied:
             log.info("file.already_applied")
@@ -478,7 +463,7 @@ class Pipeline:
     def _refused(
         self, where: str, name: str, read: FileBytes, log: Any, exc: Refusal, campaign_id: str
     ) -> IngestResult:
-        return self._quarantine(
+        return self.quarantine.put(
             where,
             name,
             read,
@@ -506,52 +491,3 @@ class Pipeline:
         self.store.hold_unmatched(sha, where, reason)
         log.info("file.waiting", reason=reason)
         return IngestResult(Outcome.WAITING, where, sha, reason=reason)
-
-    def _quarantine(
-        self,
-        where: str,
-        name: str,
-        read: FileBytes,
-        log: Any,
-        reason: Reason,
-        campaign_id: str | None = None,
-        *,
-        code: str,
-    ) -> IngestResult:
-        when = self._now()
-        try:
-            # A file too large to hold gets only its reason file: nothing worth a copy (and
-            # copying it again on every restart would fill the disk).
-            written = quarantine_copy(
-                self.quarantine_dir,
-                name,
-                read.sha256,
-                reason,
-                data=read.data,
-                original=where,
-                when=when,
-            )
-            copy = (
-                str(written)
-                if read.data is not None
-                else "(no copy: the file is over the size limit)"
-            )
-        except OSError as exc:
-            # The record and the log line still say what is wrong; the copy is a convenience.
-            copy = f"(no copy: {exc.strerror or exc})"
-            log.error("quarantine.copy_failed", folder=str(self.quarantine_dir), error=str(exc))
-        self.store.quarantine_file(
-            read.sha256, where, copy, reason.one_line(), campaign_id=campaign_id, at=when
-        )
-        self._quarantined.add(read.sha256)
-        log.warning(
-            "file.quarantined", reason=reason.one_line(), quarantine_path=copy, what=reason.what
-        )
-        return IngestResult(
-            Outcome.QUARANTINED,
-            where,
-            read.sha256,
-            campaign_id,
-            reason=reason.one_line(),
-            code=code,
-        )

@@ -103,6 +103,11 @@ class BattleFiles(Protocol[S_contra]):
         """Battles still waiting for files or control."""
         ...
 
+    def held_opened_by(self, state: S_contra, side_id: str) -> tuple[str, ...]:
+        """The open battles still held for the referee's confirmation (TripWire: they match no
+        engagement) that a file of ``side_id``'s view opened, oldest first."""
+        ...
+
     def battle_of_file(self, state: S_contra, sha256: str) -> str | None:
         """The battle a file joined (the rules may have chosen it), or None."""
         ...

@@ -23,6 +23,7 @@ from grpc import aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
+from mekref.daemon.config import HELD_BATTLES_PER_SIDE
 from mekref.daemon.grpc.auth import Authenticator, AuthInterceptor
 from mekref.daemon.grpc.batcher import CommandBatcher
 from mekref.daemon.grpc.hub import EventHub
@@ -96,6 +97,8 @@ class ServerOptions:
     stream_write_timeout: float = 30.0
     #: Where uploaded files are kept (by sha256); None: uploads are not kept on disk.
     uploads_dir: Path | None = None
+    #: Held battles (ruling T-E8) a side's uploads may keep open (``held_battles_per_side``).
+    held_battles_per_side: int = HELD_BATTLES_PER_SIDE
     extra_channel_options: Sequence[tuple[str, Any]] = field(default_factory=tuple)
 
 
@@ -132,6 +135,7 @@ async def build_server(
         upload_max_bytes=opts.upload_max_bytes,
         pipeline=pipeline,
         uploads_dir=opts.uploads_dir,
+        held_battles_per_side=opts.held_battles_per_side,
         stream_poll_seconds=opts.stream_poll_seconds,
         stream_write_timeout=opts.stream_write_timeout,
     )

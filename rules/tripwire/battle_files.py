@@ -68,6 +68,14 @@ class TripWireBattleFiles:
             for p in battles.pending_battles(state)
         )
 
+    def held_opened_by(self, state: CampaignState, side_id: str) -> tuple[str, ...]:
+        # The first file opened the battle; whose view it is was fixed when it came (BR-1).
+        return tuple(
+            b.battle_id
+            for b in state.battles.battles.open_battles()
+            if b.held and b.files and b.files[0].reporting_side == side_id
+        )
+
     def battle_of_file(self, state: CampaignState, sha256: str) -> str | None:
         return state.battles.battles.battle_of_file(sha256)
 

@@ -66,6 +66,9 @@ class FakeBattleFiles:
     def waiting(self, state: CampaignState) -> tuple[Waiting, ...]:
         return ()
 
+    def held_opened_by(self, state: CampaignState, side_id: str) -> tuple[str, ...]:
+        return ()
+
     def battle_of_file(self, state: CampaignState, sha256: str) -> str | None:
         return None
 

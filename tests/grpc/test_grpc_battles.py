@@ -168,7 +168,9 @@ def test_a_side_cannot_upload_the_other_sides_record(battle: Battle) -> None:
     b = battle
     with pytest.raises(grpc.RpcError) as caught:
         _upload(b, "blue", "Red.mul", b.files["red"].read_bytes())
-    assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    # The same answer as for a file of nobody's units (issue 33): it must not tell Blue that
+    # these are Red's.
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert reason_of(caught.value) == "not_your_file"
     assert "red" not in (caught.value.details() or "").lower()
     assert not b.store.ingested_files()
@@ -244,6 +246,12 @@ def test_a_file_of_another_campaign_is_refused(battle: Battle) -> None:
     ).read_bytes()
     with pytest.raises(grpc.RpcError) as caught:
         _upload(b, "red", "bob.mul", foreign)
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    # A side is told only that the units are not its own (the same as for the enemy's file);
+    # the referee is told the file belongs to no unit of the campaign.
+    assert reason_of(caught.value) == "not_your_file"
+    with pytest.raises(grpc.RpcError) as caught:
+        _upload(b, "referee", "bob.mul", foreign)
     assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert reason_of(caught.value) == "file_not_for_campaign"
 

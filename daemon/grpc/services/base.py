@@ -23,6 +23,7 @@ from grpc import aio
 from grpc_status import rpc_status
 
 from mekref.daemon.campaigns import CampaignRunner, Executed
+from mekref.daemon.config import HELD_BATTLES_PER_SIDE
 from mekref.daemon.grpc.batcher import CommandBatcher
 from mekref.daemon.grpc.errors import ApiError, invalid, refusal_error, store_error
 from mekref.daemon.grpc.hub import EventHub
@@ -58,6 +59,8 @@ class Services:
     uploads_dir: Any
     stream_poll_seconds: float = 1.0
     stream_write_timeout: float = 30.0
+    #: Held battles (ruling T-E8) a side's uploads may keep open; one more is refused.
+    held_battles_per_side: int = HELD_BATTLES_PER_SIDE
     batcher: CommandBatcher | None = None
     #: Uploads parsed at once. The others wait on the event loop (holding no worker thread),
     #: so a burst of uploads can neither take every worker from the other RPCs nor keep

@@ -2,7 +2,9 @@
 
 An upload never names a path on the server. Its bytes go through the one battle-file pipeline
 (size cap, sha256 identity, safe XML, quarantine with a reason, exactly once), parsed once, to
-the campaign the request names and no other; a side may upload only its own view of a battle.
+the campaign the request names and no other; a side may upload only its own view of a battle,
+and a side's file that is not is answered with words that name no unit (the referee reads why
+in the quarantine), nor may its uploads open more held battles than the server allows.
 An applied upload is kept in the server's uploads folder under its sha256 (the name the
 campaign records), so a file uploaded and also dropped in a watched folder is applied once, and
 the uploads folder replays to the same state.
@@ -101,7 +103,12 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
         sha = hashlib.sha256(data).hexdigest()
         # The campaign keeps the name the bytes are stored under (never the client's), so a
         # replay of the uploads folder gives the same state as the live upload.
-        options = IngestOptions(campaign_id=cid, uploader_side=side_id, actor=actor)
+        options = IngestOptions(
+            campaign_id=cid,
+            uploader_side=side_id,
+            actor=actor,
+            held_limit=self.s.held_battles_per_side if side_id is not None else None,
+        )
         result = self.s.pipeline.ingest_bytes(data, f"{sha}.mul", options, shown_as=file_name)
         outcome = result.outcome
         if outcome is Outcome.RETRY:
@@ -113,7 +120,16 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
                 grpc.StatusCode.FAILED_PRECONDITION, result.reason or "", "file_not_for_campaign"
             )
         if outcome is Outcome.NOT_YOUR_FILE:
-            raise ApiError(grpc.StatusCode.PERMISSION_DENIED, result.reason or "", "not_your_file")
+            # One code and one sentence whether the enemy fields the file's units, nobody does,
+            # or the match is ambiguous: the answer must not tell a side what the enemy fields.
+            # The full reason is in the quarantine (ListPendingBattles, mekref status).
+            raise ApiError(
+                grpc.StatusCode.FAILED_PRECONDITION, result.reason or "", "not_your_file"
+            )
+        if outcome is Outcome.HELD_LIMIT:
+            raise ApiError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED, result.reason or "", "held_battles_limit"
+            )
         if outcome is Outcome.QUARANTINED and result.code.startswith("file_"):
             # The bytes themselves are bad (hostile, broken, too large): the client's error,
             # answered at once; the quarantine keeps the record and a copy, as for a dropped file.
@@ -181,6 +197,17 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
                     )
                     for u in self.s.store.unmatched_files()
                     if u.campaign_id in (None, cid)
+                ],
+                quarantined_files=[
+                    battle_pb2.QuarantinedFile(
+                        sha256=q.sha256,
+                        original_path=q.original_path,
+                        reason=q.reason,
+                        quarantine_path=q.quarantine_path,
+                        quarantined_at=timestamp(q.quarantined_at),
+                    )
+                    for q in self.s.store.quarantined_files()
+                    if q.campaign_id in (None, cid)
                 ],
             )
 
