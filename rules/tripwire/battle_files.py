@@ -69,11 +69,12 @@ class TripWireBattleFiles:
         )
 
     def held_opened_by(self, state: CampaignState, side_id: str) -> tuple[str, ...]:
-        # The first file opened the battle; whose view it is was fixed when it came (BR-1).
+        # The first file opened the battle; counted against the side whose token uploaded it
+        # (a file the referee brought in opens the battle on the referee's word, not the side's).
         return tuple(
             b.battle_id
             for b in state.battles.battles.open_battles()
-            if b.held and b.files and b.files[0].reporting_side == side_id
+            if b.held and b.files and b.files[0].uploaded_by == side_id
         )
 
     def battle_of_file(self, state: CampaignState, sha256: str) -> str | None:
