@@ -15,9 +15,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire import injuries
 from mekref.rules.tripwire.battle_model import (
-    SAVEGAME_ROOT,
     Battle,
-    BattleFile,
     BattleResolution,
     Conflict,
     Fate,
@@ -34,7 +32,9 @@ from mekref.rules.tripwire.battle_model import (
 )
 from mekref.rules.tripwire.claims import (
     Seen,
+    authoritative,
     credited_kills,
+    damage_conflicts,
     held_conflict,
     overruled_claims,
     trusted_views,
@@ -104,51 +104,6 @@ def repair_line(unit: CampaignUnit, damage: UnitDamage, t: TripWireTables) -> Re
 
 
 # --- merging the files ------------------------------------------------------------------------
-
-
-def _authoritative(
-    owner: str, views: list[tuple[BattleFile, ReportedUnit]], owners: Mapping[str, str]
-) -> tuple[BattleFile, ReportedUnit]:
-    """Ruling BR-2: the owner's own file describes its units; else the first file. Ruling
-    SG-1: a savegame (the server's whole game) is every owner's own file and comes first."""
-    for f, u in views:
-        if f.root == SAVEGAME_ROOT and owner in file_views(f, owners):
-            return f, u
-    for f, u in views:
-        if f.reporting_side == owner:
-            return f, u
-    return views[0]
-
-
-def _conflicts(
-    unit_id: str, chosen: ReportedUnit, views: list[tuple[BattleFile, ReportedUnit]]
-) -> list[Conflict]:
-    out: list[Conflict] = []
-    for f, u in views:
-        if u is chosen:
-            continue
-        if u.damage.locations != chosen.damage.locations or (
-            u.damage.troopers_alive != chosen.damage.troopers_alive
-        ):
-            out.append(
-                Conflict(
-                    subject=unit_id,
-                    detail=f"{chosen.display_name}: damage differs in file {f.sha256[:12]} "
-                    f"({u.damage.armor_lost} armor / {u.damage.internal_lost} internal lost "
-                    f"there, {chosen.damage.armor_lost} / {chosen.damage.internal_lost} used)",
-                )
-            )
-        theirs = {p.person_id: p.hits for p in u.crew if p.person_id}
-        for p in chosen.crew:
-            if p.person_id in theirs and theirs[p.person_id] != p.hits:
-                out.append(
-                    Conflict(
-                        subject=p.person_id,
-                        detail=f"{p.name}: {theirs[p.person_id]} hits in file {f.sha256[:12]}, "
-                        f"{p.hits} used",
-                    )
-                )
-    return out
 
 
 def _gone_conflict(unit: CampaignUnit, why: str) -> Conflict:
@@ -254,9 +209,9 @@ def resolve(
         # BR-15: the owner's own file decides; other files' contrary claims are conflicts.
         trusted = trusted_views(unit, views[unit_id], owners)
         conflicts.extend(overruled_claims(unit, views[unit_id], owners, killed_ids))
-        _, chosen = _authoritative(unit.side_id, trusted, owners)
+        _, chosen = authoritative(unit.side_id, trusted, owners)
         chosen_views[unit_id] = chosen
-        conflicts.extend(_conflicts(unit_id, chosen, views[unit_id]))
+        conflicts.extend(damage_conflicts(unit_id, chosen, views[unit_id]))
         units.append(_settled(unit, chosen, trusted, killed_ids, owners, control, t))
     by_id = {u.unit_id: u for u in units}
     kills, kill_conflicts = credited_kills(state, battle, {*held, *gone}, by_id)

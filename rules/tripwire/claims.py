@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from mekref.rules.tripwire.battle_model import (
+    SAVEGAME_ROOT,
     Battle,
     BattleFile,
     Conflict,
@@ -53,6 +54,47 @@ def trusted_views(
     """Ruling BR-15: the owner's own views when it sent one; else every file's (the referee
     closed the battle without the owner's file, or the owner's side was not in it)."""
     return own_views(unit.side_id, seen, owners) or list(seen)
+
+
+def authoritative(owner: str, views: Sequence[Seen], owners: Mapping[str, str]) -> Seen:
+    """Ruling BR-2: the owner's own file describes its units; else the first file. Ruling
+    SG-1: a savegame (the server's whole game) is every owner's own file and comes first."""
+    for f, u in views:
+        if f.root == SAVEGAME_ROOT and owner in file_views(f, owners):
+            return f, u
+    for f, u in views:
+        if f.reporting_side == owner:
+            return f, u
+    return views[0]
+
+
+def damage_conflicts(unit_id: str, chosen: ReportedUnit, views: Sequence[Seen]) -> list[Conflict]:
+    out: list[Conflict] = []
+    for f, u in views:
+        if u is chosen:
+            continue
+        if u.damage.locations != chosen.damage.locations or (
+            u.damage.troopers_alive != chosen.damage.troopers_alive
+        ):
+            out.append(
+                Conflict(
+                    subject=unit_id,
+                    detail=f"{chosen.display_name}: damage differs in file {f.sha256[:12]} "
+                    f"({u.damage.armor_lost} armor / {u.damage.internal_lost} internal lost "
+                    f"there, {chosen.damage.armor_lost} / {chosen.damage.internal_lost} used)",
+                )
+            )
+        theirs = {p.person_id: p.hits for p in u.crew if p.person_id}
+        for p in chosen.crew:
+            if p.person_id in theirs and theirs[p.person_id] != p.hits:
+                out.append(
+                    Conflict(
+                        subject=p.person_id,
+                        detail=f"{p.name}: {theirs[p.person_id]} hits in file {f.sha256[:12]}, "
+                        f"{p.hits} used",
+                    )
+                )
+    return out
 
 
 def overruled_claims(
