@@ -9,7 +9,10 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,3 +61,68 @@ def start_tripwire(tmp_path: Path, commands: Sequence[Any], name: str = "Ginestr
         done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
         assert done.returncode == 0, f"{path.name}: {done.stderr}"
     return campaign
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A finished ``mekref`` run with what it cost."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    #: User and system CPU time of the process.
+    cpu_seconds: float
+    #: Its peak resident memory (VmHWM) in MiB, or None where /proc cannot tell.
+    peak_mib: float | None
+
+
+def _peak_kib(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def mekref_measured(*args: str, timeout: float = 120) -> Measured:
+    """Run the console script like :func:`mekref` and measure it.
+
+    The peak memory is read from ``/proc/PID/status`` while the process runs, not from its
+    rusage: on Linux a child's ``ru_maxrss`` starts at the peak of the process that started it
+    (here the test runner), which would hide what the child itself used. VmHWM only grows, so
+    the last reading before the process ends is its peak to within one polling interval."""
+    assert MEKREF.exists(), f"{MEKREF}: the console script is not installed (run 'make install')"
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            [str(MEKREF), *args],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env={**os.environ, "NO_COLOR": "1"},
+        )
+        deadline = time.monotonic() + timeout
+        peak: int | None = None
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            seen = _peak_kib(proc.pid)
+            if seen is not None:
+                peak = max(peak or 0, seen)
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise AssertionError(f"mekref {' '.join(args)}: still running after {timeout}s")
+            time.sleep(0.005)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return Measured(
+            returncode=proc.returncode,
+            stdout=out.read().decode("utf-8", errors="replace"),
+            stderr=err.read().decode("utf-8", errors="replace"),
+            cpu_seconds=usage.ru_utime + usage.ru_stime,
+            peak_mib=None if peak is None else peak / 1024,
+        )

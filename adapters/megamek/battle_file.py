@@ -12,7 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from lxml import etree
+
 from mekref.adapters.megamek.design import UnitDesign
+from mekref.adapters.megamek.errors import FilePosition, MulReadError
 from mekref.adapters.megamek.gzip_safety import is_gzip
 from mekref.adapters.megamek.mul_model import Entity, MulFile
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
@@ -69,7 +72,19 @@ def read_battle_file(
     data: bytes, path: str, *, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> BattleFileRead:
     """Read a MUL or a savegame (by its gzip signature or its name); raise MulReadError."""
-    if is_gzip(data) or is_savegame_name(path):
-        record = to_record(read_savegame_bytes(data, path, max_compressed=max_bytes))
-        return BattleFileRead(record.mul, record)
-    return BattleFileRead(read_mul_bytes(data, path, limits=limits_for(max_bytes)))
+    try:
+        if is_gzip(data) or is_savegame_name(path):
+            record = to_record(read_savegame_bytes(data, path, max_compressed=max_bytes))
+            return BattleFileRead(record.mul, record)
+        return BattleFileRead(read_mul_bytes(data, path, limits=limits_for(max_bytes)))
+    except etree.LxmlError as exc:
+        # The readers word every refusal they foresee; anything libxml2 or its XPath still
+        # raises on a crafted file (a limit of its own, an allocation it gave up on) is a
+        # refusal too, in one line, never a traceback or a retry.
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        raise MulReadError(
+            FilePosition(path),
+            f"unreadable XML: {message}",
+            "the file was crafted or damaged; export or save it again from MegaMek",
+            refused=True,
+        ) from None

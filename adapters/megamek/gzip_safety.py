@@ -16,8 +16,11 @@ from mekref.adapters.megamek.errors import FilePosition, MulReadError
 GZIP_MAGIC = b"\x1f\x8b"
 #: A real savegame is under a megabyte zipped; 32 MiB is far above any and far below trouble.
 DEFAULT_MAX_COMPRESSED = 32 * 1024 * 1024
-#: A 4-unit game is 1.3 MB of XML and a big one tens of MB; 256 MiB keeps memory bounded.
-DEFAULT_MAX_UNZIPPED = 256 * 1024 * 1024
+#: A savegame's XML: the real 4-unit game is 1.3 MB (23,573 elements, 54 bytes each), so the
+#: element limit (250,000) stops typical XML near 14 MB; 32 MiB leaves room for longer texts
+#: and keeps what a small crafted file can cost (its bytes plus the texts of its tree) under
+#: 100 MB and a fraction of a second.
+DEFAULT_MAX_UNZIPPED = 32 * 1024 * 1024
 
 
 def is_gzip(data: bytes) -> bool:
@@ -62,8 +65,8 @@ def gunzip_capped(
     if len(out) > max_unzipped or inflater.unconsumed_tail:
         raise MulReadError(
             where,
-            f"unzips to more than {max_unzipped:,} bytes (a gzip bomb, or not a savegame)",
-            "MegaMek savegames unzip to a few megabytes; raise the limit only if you trust it",
+            f"unzips to more than the {max_unzipped:,}-byte limit (a gzip bomb, or not a savegame)",
+            "MegaMek savegames unzip to a few megabytes: the file was crafted or is not a savegame",
             refused=True,
         )
     if not inflater.eof:

@@ -1,13 +1,13 @@
 """Read a MegaMek savegame (``.sav.gz``, or an unzipped ``.sav``) into a :class:`SaveGame`.
 
 Pure: bytes in, a typed frozen model out. The bytes are unzipped with caps
-(:mod:`.gzip_safety`) and parsed with the same XML safety as unit lists (:mod:`.xml_safety`: no
-DTD, no entities, no network, strict well-formedness), then read as an XStream object graph
-(:mod:`.xstream`) by **field names only**: the ``Game``'s ``phase``, round, ``players``, its
-in-game entities (``entities`` in 0.43, ``inGameObjects`` now) and the out-of-game ones
-(``vOutOfGame``). An entity is recognised by its fields (``chassis``, ``ownerId``,
-``removalCondition``), never by its class, so ``megamek.common.BipedMech`` (0.43) and
-``megamek.common.units.BipedMek`` (0.50+) read the same.
+(:mod:`.gzip_safety`) and parsed with the same XML safety as unit lists (no DTD, no entities,
+no network, strict well-formedness) and the shape counted while parsing (:mod:`.xml_counted`),
+then read as an XStream object graph within a work budget (:mod:`.xstream`) by **field names
+only**: the ``Game``'s ``phase``, round, ``players``, its in-game entities (``entities`` in
+0.43, ``inGameObjects`` now) and the out-of-game ones (``vOutOfGame``). An entity is recognised
+by its fields (``chassis``, ``ownerId``, ``removalCondition``), never by its class, so
+``megamek.common.BipedMech`` (0.43) and ``megamek.common.units.BipedMek`` (0.50+) read the same.
 """
 
 from __future__ import annotations
@@ -30,8 +30,15 @@ from mekref.adapters.megamek.savegame_model import (
     SaveGame,
 )
 from mekref.adapters.megamek.unit_kinds import UnitKind, location_name
-from mekref.adapters.megamek.xml_safety import parse_untrusted_xml
-from mekref.adapters.megamek.xstream import BrokenReference, Element, Graph, child_tags
+from mekref.adapters.megamek.xml_counted import parse_counted_xml
+from mekref.adapters.megamek.xml_safety import ReadLimits
+from mekref.adapters.megamek.xstream import (
+    BrokenReference,
+    Element,
+    Graph,
+    WalkBudgetExceeded,
+    budget_for,
+)
 
 #: The fields that make an object an ``Entity`` in every MegaMek version since 0.43.
 _ENTITY_FIELDS = frozenset({"chassis", "model", "ownerId", "removalCondition"})
@@ -64,25 +71,29 @@ def read_savegame_bytes(
             raise MulReadError(
                 FilePosition(path),
                 f"file is {len(data):,} bytes, over the {max_unzipped:,}-byte limit",
-                "this is not a MegaMek savegame; raise the limit only if you trust the file",
+                "MegaMek savegames are a few megabytes of XML: the file was crafted or is not "
+                "a savegame",
                 refused=True,
             )
         xml = data
+    # The shape is counted while the tree is built: a few kilobytes of gzip can hold millions
+    # of elements.
+    doc = parse_counted_xml(xml, path, limits=ReadLimits(max_bytes=max_unzipped))
     try:
-        doc = parse_untrusted_xml(xml, path, max_bytes=max_unzipped)
-    except MulReadError as exc:
-        # libxml2 messages can span lines; a person sees one line.
-        problem = " ".join(exc.problem.split())
-        if problem == exc.problem:
-            raise
-        raise MulReadError(exc.position, problem, exc.hint, refused=exc.refused) from None
-    try:
-        return _read_game(Graph(doc.root), path, doc.notices)
+        return _read_game(Graph(doc.root, budget_for(doc.elements)), path, doc.notices)
     except BrokenReference as exc:
         raise MulReadError(
             FilePosition(path),
             f"broken XStream reference: {exc}",
             "the savegame was altered or damaged; save the game again from MegaMek",
+        ) from None
+    except WalkBudgetExceeded as exc:
+        raise MulReadError(
+            FilePosition(path),
+            f"savegame refused: {exc}",
+            "a crafted or broken file: real savegames need a small fraction of that; save the "
+            "game again from MegaMek",
+            refused=True,
         ) from None
 
 
@@ -92,18 +103,16 @@ def _line(el: Element) -> int | None:
     return line if isinstance(line, int) else None
 
 
-def _is_entity(el: Element) -> bool:
-    return child_tags(el) >= _ENTITY_FIELDS
-
-
-def _is_player(el: Element) -> bool:
-    tags = child_tags(el)
-    return tags >= _PLAYER_FIELDS and "chassis" not in tags
-
-
 def _read_game(g: Graph, path: str, notices: tuple[Notice, ...]) -> SaveGame:
+    def _is_entity(el: Element) -> bool:
+        return g.child_tags(el) >= _ENTITY_FIELDS
+
+    def _is_player(el: Element) -> bool:
+        tags = g.child_tags(el)
+        return tags >= _PLAYER_FIELDS and "chassis" not in tags
+
     root = g.root
-    tags = child_tags(root)
+    tags = g.child_tags(root)
     if "phase" not in tags or not (tags & {"entities", "inGameObjects", "vOutOfGame"}):
         raise MulReadError(
             FilePosition(path, _line(root)),
@@ -191,7 +200,7 @@ def _external(raw: str | None) -> str | None:
 
 
 def _kind(g: Graph, el: Element, mode: str, n_locations: int) -> UnitKind:
-    tags = child_tags(el)
+    tags = g.child_tags(el)
     if "originalRideId" in tags or "originalRideExternalId" in tags:
         return UnitKind.EJECTED_CREW
     if tags & {"pilotDamageTaken", "bHasMainGun", "m__bHasNoMainGun"}:
@@ -358,7 +367,7 @@ def _slots(g: Graph, el: Element) -> list[tuple[SavedSlot, ...]]:
     for location in g.items(crits):
         slots: list[SavedSlot] = []
         for position, slot in enumerate(g.items(location), start=1):
-            if slot.tag == "null" or not len(slot):
+            if slot.tag == "null" or not g.has_children(slot):
                 continue
             kind = g.int_of(slot, "type")
             mount = g.field(slot, "mount")
@@ -395,7 +404,7 @@ def _loose_ammo(
     if crits is not None:
         for location in g.items(crits):
             for slot in g.items(location):
-                mount = g.field(slot, "mount") if len(slot) else None
+                mount = g.field(slot, "mount") if g.has_children(slot) else None
                 if mount is not None:
                     placed.add(mount)
     out = []
@@ -464,8 +473,9 @@ def _crew(g: Graph, el: Element) -> Crew | None:
     gunnery = g.ints(crew, "gunnery") or ()
     piloting = g.ints(crew, "piloting") or ()
     members = []
-    for i in range(slots):
-        name = names[i] if i < len(names) else None
+    # Over the names only: ``size`` is a number the file gives, and a seat without a name is
+    # skipped anyway.
+    for i, name in enumerate(names):
         if name is None:
             continue
         h = _at(hits, i) or 0

@@ -36,6 +36,7 @@ _DTD = re.compile(r"<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST)\b", re.IGNORECASE)
 # Only XML's five predefined entities and character references are real references: with no DTD
 # every other ``&`` is MegaMek's unescaped ampersand (e.g. "Smith & Sons").
 _STRAY_AMPERSAND = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);)")
+_REPEATED_POSITION = re.compile(r"\s*,\s*line [0-9]+, column [0-9]+\s*\Z")
 
 
 @dataclass(frozen=True)
@@ -165,9 +166,17 @@ def syntax_error(exc: etree.XMLSyntaxError, last_line: int, path: str) -> MulRea
     """The refusal of a document that is not well-formed; ``last_line`` is its last non-blank
     line (an error there means the document simply stops: a half-written file)."""
     line, column = exc.position
+    # libxml2 words some errors over two lines, and lxml repeats the position at the end: a
+    # person sees one line, with the position once (in front).
+    message = " ".join(_REPEATED_POSITION.sub("", exc.msg or "").split()) or "unknown error"
+    if message.startswith("Excessive depth in document"):
+        # libxml2's own nesting limit, met while parsing, before the tree's depth is checked.
+        return _refuse(
+            path, "elements nest more than 256 levels deep", _OVER_LIMIT_HINT, line, column
+        )
     return MulReadError(
         FilePosition(path, line, column),
-        f"not well-formed XML: {exc.msg}",
+        f"not well-formed XML: {message}",
         _hint_for(exc, at_end=line >= last_line),
     )
 
@@ -270,13 +279,26 @@ def check_subtree_shape(
     elements = _xpath("count(descendant-or-self::*)")(node) if count else 0.0
     total = counted + int(elements) if isinstance(elements, float) else counted
     if total > limits.max_elements:
-        raise _refuse(
-            path,
-            # Below the root this is a streamed read's count so far, not the whole document's.
-            f"document has {'at least ' if depth > 1 else ''}{total:,} elements, over the "
-            f"{limits.max_elements:,} limit",
-            _OVER_LIMIT_HINT,
-        )
+        # Below the root this is a streamed read's count so far, not the whole document's.
+        raise refuse_elements(path, total, limits, at_least=depth > 1)
+    _check_attributes(node, path, limits)
+    deep = _xpath_first(node, "self::*" + "/*" * (limits.max_depth + 1 - depth))
+    if deep is not None:
+        raise refuse_depth(path, limits, _source_line(deep))
+    _check_texts(node, path, size, limits)
+    return int(elements) if isinstance(elements, float) else 0
+
+
+def check_attributes_and_text(
+    node: etree._Element, path: str, size: int, limits: ReadLimits
+) -> None:
+    """Refuse ``node``'s subtree for its attributes or texts: what is left to check once its
+    elements and their nesting were counted while parsing."""
+    _check_attributes(node, path, limits)
+    _check_texts(node, path, size, limits)
+
+
+def _check_attributes(node: etree._Element, path: str, limits: ReadLimits) -> None:
     # "has an attribute number N+1" is "has more than N attributes", and libxml2 answers it
     # without counting every element's attributes (a third of the checks' time on small files).
     crowded = _xpath_first(node, f"descendant-or-self::*[@*[{limits.max_attributes + 1}]]")
@@ -288,14 +310,9 @@ def check_subtree_shape(
             _OVER_LIMIT_HINT,
             _source_line(crowded),
         )
-    deep = _xpath_first(node, "self::*" + "/*" * (limits.max_depth + 1 - depth))
-    if deep is not None:
-        raise _refuse(
-            path,
-            f"elements nest deeper than {limits.max_depth} levels",
-            _OVER_LIMIT_HINT,
-            _source_line(deep),
-        )
+
+
+def _check_texts(node: etree._Element, path: str, size: int, limits: ReadLimits) -> None:
     cap = limits.max_text_chars
     if size > cap:  # no text can be longer than the file: else spare the two scans below
         long_text = _xpath_first(node, f"descendant::text()[string-length(.) > {cap}]")
@@ -309,7 +326,23 @@ def check_subtree_shape(
                     _OVER_LIMIT_HINT,
                     _source_line(owner) if owner is not None else None,
                 )
-    return int(elements) if isinstance(elements, float) else 0
+
+
+def refuse_elements(path: str, total: int, limits: ReadLimits, *, at_least: bool) -> MulReadError:
+    """The refusal of a document with more elements than ``limits`` allow (``at_least``: the
+    count is how far the read got, not the whole document's)."""
+    return _refuse(
+        path,
+        f"document has {'at least ' if at_least else ''}{total:,} elements, over the "
+        f"{limits.max_elements:,} limit",
+        _OVER_LIMIT_HINT,
+    )
+
+
+def refuse_depth(path: str, limits: ReadLimits, line: int | None) -> MulReadError:
+    return _refuse(
+        path, f"elements nest deeper than {limits.max_depth} levels", _OVER_LIMIT_HINT, line
+    )
 
 
 def _source_line(element: etree._Element) -> int | None:

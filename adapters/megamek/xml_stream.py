@@ -78,8 +78,55 @@ def stream_untrusted_xml(
 ) -> StreamedDocument:
     """Parse ``data`` strictly and safely, handing each complete ``tag`` element to
     ``consume``, or raise :class:`MulReadError` with the same reasons as the whole-tree parse."""
-    refuse_unreadable(data, path, limits.max_bytes)
     notices: list[Notice] = []
+    body = prepared_body(data, path, limits, notices)
+    parser = etree.XMLPullParser(events=("end",), tag=tag, **safe_parser_options())
+    escapes = Escapes(body.bytes)
+    # Elements already emptied: the shape checks see the rest of the tree as it is.
+    emptied = 0
+    # A shape refusal waits for the end of the parse: a file that is also not well-formed is
+    # refused for that, as the whole-tree read does. Meanwhile elements are only emptied.
+    refused: MulReadError | None = None
+    try:
+        for piece in escapes.slices(body.ranges):
+            parser.feed(piece)
+            done = [cast(etree._Element, element) for _event, element in parser.read_events()]
+            if not done:
+                continue
+            if refused is None:
+                try:
+                    emptied = _take(done, path, len(data), limits, emptied, consume)
+                except MulReadError as exc:
+                    refused = exc
+            if refused is not None:
+                for element in done:
+                    _empty(element)
+        root = parser.close()
+    except etree.XMLSyntaxError as exc:
+        raise syntax_error(exc, last_line(body.bytes, body.start), path) from None
+    if refused is not None:
+        raise refused
+    if escapes.count:
+        notices.append(stray_ampersand_notice(escapes.first_line(body.start), escapes.count))
+    # The rest of the document: the shells, the record's sections and kills, unknown elements.
+    check_subtree_shape(root, path, len(data), limits, depth=1, count=True, counted=emptied)
+    return StreamedDocument(root, tuple(notices))
+
+
+@dataclass(frozen=True)
+class Body:
+    """A document's bytes as the parser is to get them: UTF-8 from ``start`` on, and in
+    ``ranges`` (the XML declaration left out)."""
+
+    bytes: bytes
+    start: int
+    ranges: list[tuple[int, int]]
+
+
+def prepared_body(data: bytes, path: str, limits: ReadLimits, notices: list[Notice]) -> Body:
+    """The checks made on the bytes before any parsing (size cap, empty file, DTD), the text
+    re-encoded if it was not UTF-8 (with a notice), and the ranges the parser reads."""
+    refuse_unreadable(data, path, limits.max_bytes)
     body, start = data, len(BOM) if data.startswith(BOM) else 0
     if not is_utf8(body, start):
         # Rare (a file edited on Windows): the whole-tree path's decoding gives the same notice
@@ -96,37 +143,7 @@ def stream_untrusted_xml(
         # Keep the whitespace before it (and so every line number); drop the declaration,
         # whose encoding names what the bytes were, not what they are now.
         ranges = [(start, declared.end(1)), (declared.end(), len(body))]
-    parser = etree.XMLPullParser(events=("end",), tag=tag, **safe_parser_options())
-    escapes = Escapes(body)
-    # Elements already emptied: the shape checks see the rest of the tree as it is.
-    emptied = 0
-    # A shape refusal waits for the end of the parse: a file that is also not well-formed is
-    # refused for that, as the whole-tree read does. Meanwhile elements are only emptied.
-    refused: MulReadError | None = None
-    try:
-        for piece in escapes.slices(ranges):
-            parser.feed(piece)
-            done = [cast(etree._Element, element) for _event, element in parser.read_events()]
-            if not done:
-                continue
-            if refused is None:
-                try:
-                    emptied = _take(done, path, len(data), limits, emptied, consume)
-                except MulReadError as exc:
-                    refused = exc
-            if refused is not None:
-                for element in done:
-                    _empty(element)
-        root = parser.close()
-    except etree.XMLSyntaxError as exc:
-        raise syntax_error(exc, _last_line(body, start), path) from None
-    if refused is not None:
-        raise refused
-    if escapes.count:
-        notices.append(stray_ampersand_notice(escapes.first_line(start), escapes.count))
-    # The rest of the document: the shells, the record's sections and kills, unknown elements.
-    check_subtree_shape(root, path, len(data), limits, depth=1, count=True, counted=emptied)
-    return StreamedDocument(root, tuple(notices))
+    return Body(body, start, ranges)
 
 
 def _take(
@@ -169,11 +186,11 @@ class Escapes:
         self.count = 0
         self._first: int | None = None
 
-    def slices(self, ranges: list[tuple[int, int]]) -> Iterator[bytes]:
+    def slices(self, ranges: list[tuple[int, int]], size: int = SLICE_BYTES) -> Iterator[bytes]:
         for begin, end in ranges:
             at = begin
             while at < end:
-                stop = min(at + SLICE_BYTES, end)
+                stop = min(at + size, end)
                 if stop < end:
                     late = self.body.rfind(b"&", max(at, stop - _REFERENCE_TAIL), stop)
                     stop = late if late > at else stop
@@ -205,7 +222,7 @@ def is_utf8(body: bytes, start: int) -> bool:
     return True
 
 
-def _last_line(body: bytes, start: int) -> int:
+def last_line(body: bytes, start: int) -> int:
     end = len(body)
     while end > start and body[end - 1] in b" \t\r\n":
         end -= 1
