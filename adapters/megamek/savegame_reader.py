@@ -1,8 +1,7 @@
 """Read a MegaMek savegame (``.sav.gz``, or an unzipped ``.sav``) into a :class:`SaveGame`.
 
-Pure: bytes in, a typed frozen model out. The bytes are unzipped with caps
-(:mod:`.gzip_safety`) and parsed with the same XML safety as unit lists (no DTD, no entities,
-no network, strict well-formedness) and the shape counted while parsing (:mod:`.xml_counted`),
+Pure: bytes in, a typed frozen model out. The bytes are unzipped with caps (:mod:`.gzip_safety`),
+parsed with the XML safety of unit lists and the shape counted while parsing (:mod:`.xml_counted`),
 then read as an XStream object graph within a work budget (:mod:`.xstream`) by **field names
 only**: the ``Game``'s ``phase``, round, ``players``, its in-game entities (``entities`` in
 0.43, ``inGameObjects`` now) and the out-of-game ones (``vOutOfGame``). An entity is recognised
@@ -31,7 +30,7 @@ from mekref.adapters.megamek.savegame_model import (
 )
 from mekref.adapters.megamek.unit_kinds import UnitKind, location_name
 from mekref.adapters.megamek.xml_counted import parse_counted_xml
-from mekref.adapters.megamek.xml_safety import ReadLimits
+from mekref.adapters.megamek.xml_safety import limits_for
 from mekref.adapters.megamek.xstream import (
     BrokenReference,
     Element,
@@ -63,22 +62,24 @@ def read_savegame_bytes(
     max_compressed: int = DEFAULT_MAX_COMPRESSED,
     max_unzipped: int = DEFAULT_MAX_UNZIPPED,
 ) -> SaveGame:
-    """Read a savegame, gzipped (``.sav.gz``) or not (``.sav``); raise MulReadError if bad."""
+    """Read a savegame, gzipped (``.sav.gz``) or not (``.sav``); raise MulReadError if bad.
+    A raised file cap (``--max-file-mb``) raises the unzipped cap and element limit alike."""
+    if max_compressed > DEFAULT_MAX_COMPRESSED:
+        max_unzipped = max(max_unzipped, max_unzipped * max_compressed // DEFAULT_MAX_COMPRESSED)
+    xml = data
     if is_gzip(data):
         xml = gunzip_capped(data, path, max_compressed=max_compressed, max_unzipped=max_unzipped)
-    else:
-        if len(data) > max_unzipped:
-            raise MulReadError(
-                FilePosition(path),
-                f"file is {len(data):,} bytes, over the {max_unzipped:,}-byte limit",
-                "MegaMek savegames are a few megabytes of XML: the file was crafted or is not "
-                "a savegame",
-                refused=True,
-            )
-        xml = data
+    elif len(data) > max_unzipped:
+        raise MulReadError(
+            FilePosition(path),
+            f"file is {len(data):,} bytes, over the {max_unzipped:,}-byte limit",
+            "MegaMek savegames are a few megabytes of XML: the file was crafted or is not "
+            "a savegame",
+            refused=True,
+        )
     # The shape is counted while the tree is built: a few kilobytes of gzip can hold millions
     # of elements.
-    doc = parse_counted_xml(xml, path, limits=ReadLimits(max_bytes=max_unzipped))
+    doc = parse_counted_xml(xml, path, limits=limits_for(max_unzipped))
     try:
         return _read_game(Graph(doc.root, budget_for(doc.elements)), path, doc.notices)
     except BrokenReference as exc:

@@ -218,7 +218,10 @@ def parse_untrusted_xml(
     return SafeDocument(root, tuple(notices))
 
 
-_OVER_LIMIT_HINT = "no MegaMek file comes near this; the file was crafted or damaged"
+_OVER_LIMIT_HINT = (
+    "a crafted or damaged file, or a very large real game: the referee may read a trusted file "
+    "with a higher limit ('mekref battle ingest --max-file-mb N', 'mekref inspect --max-file-mb N')"
+)
 
 
 @lru_cache(maxsize=32)

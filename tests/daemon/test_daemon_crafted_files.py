@@ -124,3 +124,27 @@ def test_serve_quarantines_every_crafted_file_and_goes_on(tmp_path: Path) -> Non
         assert "Traceback" not in log
     finally:
         assert serve.stop() == 0  # the first SIGTERM stops it
+
+
+def test_a_very_large_real_game_is_read_when_the_referee_raises_the_cap(tmp_path: Path) -> None:
+    """The element limit that stops an element bomb also stops a battalion's real battle
+    (about 50 units fit the defaults): the refusal says what to do, and the referee's
+    ``--max-file-mb`` raises the unzipped cap and the element limit with the file cap."""
+    import gzip
+
+    from lxml import etree
+    from savegame_variants import ended_game
+
+    root = etree.fromstring(ended_game())
+    reports = root.find("gameReports")
+    assert reports is not None
+    for n in range(260_000):  # a long game's reports: elements the reader never looks at
+        etree.SubElement(reports, "string").text = f"r{n}"
+    big = tmp_path / "battalion.sav.gz"
+    big.write_bytes(gzip.compress(etree.tostring(root), mtime=0))
+    refused = mekref_measured("inspect", str(big))
+    assert refused.returncode == 4, refused.stderr
+    assert "over the 250,000 limit" in refused.stderr and "--max-file-mb" in refused.stderr
+    read = mekref_measured("inspect", "--max-file-mb", "64", str(big))
+    assert read.returncode == 0, read.stderr
+    assert "Stooping Hawk" in read.stdout
