@@ -23,11 +23,8 @@ from mekref.adapters.megamek.bv_table import BvTable, BvTableError, parse_units_
 from mekref.adapters.megamek.condition import merge_condition
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.errors import MulReadError
-from mekref.adapters.megamek.mekhq_reader import (
-    campaign_as_mul,
-    is_campaign,
-    read_campaign_bytes,
-)
+from mekref.adapters.megamek.mekhq_model import Campaign
+from mekref.adapters.megamek.mekhq_reader import is_campaign, read_campaign_bytes
 from mekref.adapters.megamek.mul_model import DEAD_HITS, Entity, MulFile
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup
@@ -44,6 +41,11 @@ from mekref.daemon.cli_campaign import (
     out_console,
     referee_note,
     run_command,
+)
+from mekref.daemon.cli_force_mekhq import (
+    campaign_for_import,
+    print_mekhq_report,
+    remarks_by_position,
 )
 from mekref.daemon.cli_force_output import death_rolls, print_condition, print_units
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
@@ -133,6 +135,9 @@ class ImportedUnit:
     design: UnitDesign | None = None
     #: The condition it came in with (damage, the standard load of unlisted bins, notes).
     condition: ConditionAtImport | None = None
+    #: What the source file says of the unit beyond the table (a MekHQ crew's skills'
+    #: arithmetic, injuries, abilities), one line each.
+    remarks: tuple[str, ...] = ()
 
 
 def rules_kind(kind: ak.UnitKind) -> UnitKind | None:
@@ -208,18 +213,31 @@ def _bv(e: Entity, design: UnitDesign | None, table: BvTable | None, notes: list
     return found.bv
 
 
+NO_DESIGN = (
+    "no design found: its condition is read from the file alone (armour and structure lost "
+    "cannot be measured, no standard load is known) and repairs cannot be priced until one is "
+    "recorded (mekref force designs --units-dir DIR)"
+)
+
+
 def build_units(
     mul: MulFile,
     state: CampaignState,
     design_for: DesignLookup | None,
     bv_table: BvTable | None,
     side_id: str = "",
+    leaders: frozenset[int] = frozenset(),
+    remarks: dict[int, tuple[str, ...]] | None = None,
 ) -> list[ImportedUnit]:
+    """The list's units as the rule set's ``ForceUnit``s. ``leaders`` are the positions (in
+    ``mul.entities``) of units the file itself names as their lance's leader (a MekHQ
+    formation commander, ruling R-IMP-4); a lance with none falls back to ruling BR-8."""
     used: set[str] = set()
     taken_units, taken_people = set(state.units), set(state.people)
     out: list[ImportedUnit] = []
-    entities = [e for e in mul.entities if not e.is_ejected_crew]
-    for position, e in enumerate(entities):
+    entities = [(i, e) for i, e in enumerate(mul.entities) if not e.is_ejected_crew]
+    recorded: set[int] = set()
+    for position, (index, e) in enumerate(entities):
         key = f"{state.seed}|{side_id}|{position}|{e.chassis}|{e.model}"
         design = design_for(e) if design_for is not None else None
         cond = merge_condition(e, design)
@@ -231,11 +249,7 @@ def build_units(
                 "remove it from the list"
             )
         if design is None:
-            notes.append(
-                "no design found: its condition is read from the file alone (armour and "
-                "structure lost cannot be measured, no standard load is known) and repairs "
-                "cannot be priced until one is recorded (mekref force designs --units-dir DIR)"
-            )
+            notes.append(NO_DESIGN)
         tonnage = Fraction(str(design.tonnage)) if design and design.tonnage else Fraction(0)
         if kind is UnitKind.BATTLE_ARMOR and design is not None:
             tonnage = suit_tons(design.ba_weight_class) or tonnage
@@ -274,17 +288,29 @@ def build_units(
             cargo_tons=Fraction(str(design.cargo_tons)) if design else Fraction(0),
         )
         came = condition_at_import(cond, kind)
-        out.append(ImportedUnit(unit, path[0], path[1], came.loadout, tuple(notes), design, came))
-    # Ruling BR-8: without ranks in the file, the first unit of each lance leads it.
-    leaders: set[tuple[str, str]] = set()
+        said = (remarks or {}).get(index, ())
+        if index in leaders:
+            recorded.add(len(out))
+        out.append(
+            ImportedUnit(unit, path[0], path[1], came.loadout, tuple(notes), design, came, said)
+        )
+    return _lance_leaders(out, recorded)
+
+
+def _lance_leaders(out: list[ImportedUnit], recorded: set[int]) -> list[ImportedUnit]:
+    """The leaders the file records lead their lances; ruling BR-8 for every other lance:
+    without ranks in the file, its first unit leads it."""
+    led = {(out[i].company, out[i].lance) for i in recorded}
+    seen: set[tuple[str, str]] = set()
     final: list[ImportedUnit] = []
-    for item in out:
+    for position, item in enumerate(out):
         lance = (item.company, item.lance)
         unit = item.unit
-        if lance not in leaders:
-            leaders.add(lance)
-            if not unit.has(UnitRole.FORCE_COMMANDER):
-                unit = replace(unit, roles=unit.roles | {UnitRole.LANCE_LEADER})
+        first = lance not in seen
+        seen.add(lance)
+        leads = position in recorded if lance in led else first
+        if leads and not unit.has(UnitRole.FORCE_COMMANDER):
+            unit = replace(unit, roles=unit.roles | {UnitRole.LANCE_LEADER})
         final.append(replace(item, unit=unit))
     return final
 
@@ -360,15 +386,16 @@ def register(sub: Any) -> None:
     cli_force_list.register(actions)
 
 
-def read_mul(path: Path) -> tuple[MulFile, bytes]:
+def read_mul(path: Path) -> tuple[MulFile | None, Campaign | None]:
+    """A MegaMek unit list, or a MekHQ campaign (its crews are read once designs are known)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise CliError(f"{path}: cannot read ({exc.strerror}); check the path") from exc
     try:
         if is_campaign(data, str(path)):
-            return campaign_as_mul(read_campaign_bytes(data, str(path)), str(path)), data
-        return read_mul_bytes(data, str(path)), data
+            return None, read_campaign_bytes(data, str(path))
+        return read_mul_bytes(data, str(path)), None
     except MulReadError as exc:
         raise CliError(exc.one_line(), exc.exit_code) from exc
 
@@ -382,15 +409,23 @@ def design_lookup(units_dir: Path | None) -> DesignLookup | None:
         raise CliError(str(exc)) from exc
 
 
+def _bv_table(path: Path | None) -> BvTable | None:
+    if path is None:
+        return None
+    try:
+        return parse_units_txt(path.read_text(encoding="utf-8"), str(path))
+    except (OSError, BvTableError) as exc:
+        raise CliError(f"--bv-table: {exc}") from exc
+
+
 def run_import(args: argparse.Namespace) -> int:
-    mul, _ = read_mul(args.file)
+    mul, campaign = read_mul(args.file)
     design_for = design_lookup(args.units_dir)
-    table: BvTable | None = None
-    if args.bv_table is not None:
-        try:
-            table = parse_units_txt(args.bv_table.read_text(encoding="utf-8"), str(args.bv_table))
-        except (OSError, BvTableError) as exc:
-            raise CliError(f"--bv-table: {exc}") from exc
+    mekhq = campaign_for_import(campaign, args.file, design_for) if campaign else None
+    if mekhq is not None:
+        mul = mekhq.mul
+    assert mul is not None
+    table = _bv_table(args.bv_table)
     note = referee_note(args)
     if args.unchecked and note is None:
         raise CliError("--unchecked needs the referee's word: add --referee NAME --reason TEXT")
@@ -398,12 +433,16 @@ def run_import(args: argparse.Namespace) -> int:
         runner = app.runner
         cid = campaign_id_of(app.store, args.campaign)
         state = runner.load(cid).state
-        units = build_units(mul, state, design_for, table, args.side)
+        leaders = mekhq.command.lance_leaders if mekhq else frozenset()
+        said = remarks_by_position(mekhq) if mekhq else None
+        units = build_units(mul, state, design_for, table, args.side, leaders, said)
         force = force_of(units, args.militia)
         report = tripwire_rules().check_force(force)
         console = out_console()
         print_units(console, units)
         print_condition(console, units)
+        if mekhq is not None:
+            print_mekhq_report(console, mekhq)
         if report.violations:
             console.print(
                 f"force construction: {len(report.violations)} violation(s)", style="bold"

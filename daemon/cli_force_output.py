@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
+from rich.text import Text
 
 from mekref.adapters.megamek.mul_model import DEAD_HITS
 from mekref.daemon.cli_campaign import run_command
@@ -51,6 +52,8 @@ def print_condition(console: Any, units: list[ImportedUnit]) -> None:
             console.print(f"{name}: came in damaged: {condition_text(came.damage)}")
         for note in came.notes if came is not None else ():
             console.print(f"{name}: {note}")
+        for remark in item.remarks:
+            console.print(Text(f"{name}: {remark}"))
         for c in item.unit.crew:
             if c.hits:
                 state = "dead" if c.hits >= DEAD_HITS else f"{c.hits} hit(s)"

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from mekref.adapters.megamek.battle_file import BattleFileRead, read_battle_file
 from mekref.adapters.megamek.errors import MulReadError
+from mekref.adapters.megamek.mekhq_reader import is_campaign
 from mekref.adapters.megamek.mul_summary import (
     AmmoSummary,
     DesignLookup,
@@ -30,11 +31,12 @@ from mekref.daemon.cli_campaign import (
     out_console,
     print_json,
 )
+from mekref.daemon.cli_inspect_campaign import inspect_campaign, print_campaign
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 
 EXIT_MISSING_FILE = exit_codes.USAGE
 
-HELP = "show what a .mul unit list, battle record or .sav.gz savegame contains"
+HELP = "show what a .mul unit list, battle record, .sav.gz savegame or .cpnx campaign contains"
 DESCRIPTION = """\
 Read one or more MegaMek .mul files (plain unit lists or end-of-game battle records) or
 savegames (.sav.gz, .sav) and show them section by section: each unit, its crew and their hits,
@@ -44,6 +46,11 @@ A savegame is shown as the record mekref applies: every unit in the section its 
 would give it (survivors, retreated, salvage, devastated), kills from the game's killer ids, and
 what a record lacks: the game's phase and round (whether it has ended), the players and teams,
 and where each unit stood at the end. Its units' designs come from the savegame itself.
+
+A MekHQ campaign (.cpnx, plain or gzipped) is previewed as `force import` would read it: each
+unit with its condition and its place in the TO&E, the crew's Gunnery/Piloting as MekHQ computes
+them (attribute modifiers included) and their hits and injuries, who commands (MekHQ's
+commander flag and formation commanders), and what the import would leave out.
 
 With --units-dir, units are matched to their designs (.mtf/.blk files, loose or zipped) so the
 unit type, tonnage and tech base come from the design instead of being guessed from the file.
@@ -59,6 +66,7 @@ examples:
   mekref inspect logs/Ann.mul logs/Bob.mul    both players' views of one battle
   mekref inspect logs/Bob.mul --json          the same as JSON, for scripts
   mekref inspect savegames/final.sav.gz       a savegame as the record mekref would apply
+  mekref inspect "Fox's Teeth.cpnx.gz"        a MekHQ campaign as force import reads it
   mekref inspect force.mul --units-dir ~/megamek/data/mekfiles
                                               add tonnage, tech base and unit type from designs
 """
@@ -73,7 +81,11 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "files", nargs="+", metavar="FILE", type=Path, help=".mul or .sav.gz file(s)"
+        "files",
+        nargs="+",
+        metavar="FILE",
+        type=Path,
+        help=".mul, .sav.gz or .cpnx file(s)",
     )
     parser.add_argument(
         "--units-dir",
@@ -95,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         except CatalogUnavailable as exc:
             err.print(f"mekref inspect: {exc}")
             return EXIT_MISSING_FILE
-    summaries: list[tuple[FileSummary, BattleFileRead]] = []
+    summaries: list[tuple[FileSummary, BattleFileRead] | dict[str, Any]] = []
     worst = 0
     mib = max_file_mb(args)
     max_bytes = DEFAULT_MAX_BYTES if mib is None else int(mib * 1024 * 1024)
@@ -106,6 +118,13 @@ def run(args: argparse.Namespace) -> int:
             err.print(f"mekref inspect: {path}: cannot read ({exc.strerror}); check the path")
             worst = max(worst, EXIT_MISSING_FILE)
             continue
+        if is_campaign(data, str(path)):
+            try:
+                summaries.append(inspect_campaign(data, str(path), design_for))
+            except MulReadError as exc:
+                err.print(f"mekref inspect: {exc.one_line()}")
+                worst = max(worst, exc.exit_code)
+            continue
         try:
             parsed = read_battle_file(data, str(path), max_bytes=max_bytes)
         except MulReadError as exc:
@@ -115,12 +134,16 @@ def run(args: argparse.Namespace) -> int:
         summary = summarize(parsed.mul, str(path), parsed.designs(design_for))
         summaries.append((summary, parsed))
     if args.json:
-        payload = [_json(summary, parsed) for summary, parsed in summaries]
+        payload = [r if isinstance(r, dict) else _json(*r) for r in summaries]
         out: object = payload[0] if len(args.files) == 1 and payload else payload
         print_json(out)
     else:
         console = out_console()
-        for summary, parsed in summaries:
+        for r in summaries:
+            if isinstance(r, dict):
+                print_campaign(console, r)
+                continue
+            summary, parsed = r
             _print_tables(console, summary)
             if parsed.savegame is not None:
                 _print_savegame(console, parsed)

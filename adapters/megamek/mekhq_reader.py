@@ -1,13 +1,16 @@
-"""Read a MekHQ campaign file (``.cpnx``, plain or gzipped XML) into the model ``force import``
-takes from a MegaMek unit list, plus what only MekHQ knows (people, skills, TO&E).
+"""Read a MekHQ campaign file (``.cpnx``, plain or gzipped XML) into plain data
+(:mod:`mekhq_model`); :mod:`mekhq_crew` turns it into the unit list ``force import`` checks.
 
-Checked against MekHQ's sources: ``Skill.getFinalSkillValue`` (a skill whose type does not
-count up has the target number ``target - level - bonus``, the type's ``target`` and
-``countUp`` written in the campaign's own ``<skillTypes>``); ``Force``/``ForceStub`` write
-nested forces under ``<subforces>``, the newer ``Formation`` under ``<subForces>`` (and reads
-``subFormations``); ``Unit`` writes the MegaMek ``<entity>`` (the MUL entity shape) with
-``<driverId>``, ``<gunnerId>`` and ``<forceId>``; ``Person`` writes ``<name>``,
-``<primaryRole>``, ``<hits>``, ``<unitId>`` and its ``<skill>`` elements.
+Checked against MekHQ's sources (MegaMek/mekhq; versions and commits in
+docs/megamek-adapter.md): ``CampaignXmlParser`` (``<personnel>``, ``<units>``, ``<skillTypes>``,
+and the TO&E under ``<forces>`` or, from 0.50.12, ``<formations>``); ``Person.writeToXMLHeadless``
+(``<name>`` in files before about 2020, then ``<preNominal>``/``<givenName>``/``<surname>``/
+``<postNominal>``, ``<bloodname>``; ``<rank>``; ``<hits>`` written only when above 0;
+``<commander>``; ``<injuries>``; ``<atowAttributes>``; ``<skill>``); ``SkillType.writeToXML``
+(``<countUp>``, from 0.50.07 ``<isCountUp>``; ``<firstAttribute>``/``<secondAttribute>``);
+``Formation.writeToXML`` (``<formationCommanderID>``, read by MekHQ also as
+``forceCommanderID``; ``<subFormations>``, older ``<subForces>``/``<subforces>``); ``Unit``
+(the MegaMek ``<entity>`` with every ``<driverId>``/``<gunnerId>``).
 
 The same safety as MUL files: size caps on the compressed and the unzipped bytes, no DTD, no
 entities, bounded document shape.
@@ -15,96 +18,38 @@ entities, bounded document shape.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from lxml import etree
 
-from mekref.adapters.megamek.errors import FilePosition, MulReadError
 from mekref.adapters.megamek.gzip_safety import gunzip_capped, is_gzip
-from mekref.adapters.megamek.mul_model import (
-    Crew,
-    CrewMember,
-    Entity,
-    MulFile,
-    Notice,
-    RootKind,
-    Section,
+from mekref.adapters.megamek.mekhq_crew import campaign_as_mul, target_number
+from mekref.adapters.megamek.mekhq_model import (
+    Campaign,
+    CampaignUnit,
+    Injury,
+    Person,
+    SkillType,
+    TOEForce,
 )
+from mekref.adapters.megamek.mul_model import Section
 from mekref.adapters.megamek.mul_reader import _Context, _read_entity
 from mekref.adapters.megamek.xml_safety import ReadLimits, parse_untrusted_xml
+
+__all__ = [
+    "CAMPAIGN_LIMITS",
+    "Campaign",
+    "campaign_as_mul",
+    "is_campaign",
+    "read_campaign_bytes",
+    "target_number",
+]
 
 #: A campaign holds every part of every unit, so it is larger than a unit list: Fox's Teeth
 #: (12 Meks) is 370 kB, the largest stored example 3.6 MB. The caps leave a wide margin.
 CAMPAIGN_LIMITS = ReadLimits(max_bytes=128 * 1024 * 1024, max_elements=2_000_000)
 MAX_COMPRESSED = 64 * 1024 * 1024
 
-#: MegaMek entity ``type`` → (gunnery skill, piloting skill) as MekHQ names them.
-_SKILLS_BY_TYPE = {
-    "Biped": ("Gunnery/Mech", "Piloting/Mech"),
-    "Quad": ("Gunnery/Mech", "Piloting/Mech"),
-    "Tripod": ("Gunnery/Mech", "Piloting/Mech"),
-    "LAM": ("Gunnery/Mech", "Piloting/Mech"),
-    "QuadVee": ("Gunnery/Mech", "Piloting/Mech"),
-    "Tank": ("Gunnery/Vehicle", "Piloting/Ground Vehicle"),
-    "SupportTank": ("Gunnery/Vehicle", "Piloting/Ground Vehicle"),
-    "LargeSupportTank": ("Gunnery/Vehicle", "Piloting/Ground Vehicle"),
-    "VTOL": ("Gunnery/Vehicle", "Piloting/VTOL"),
-    "SupportVTOL": ("Gunnery/Vehicle", "Piloting/VTOL"),
-    "Aero": ("Gunnery/Aerospace", "Piloting/Aerospace"),
-    "AeroSpaceFighter": ("Gunnery/Aerospace", "Piloting/Aerospace"),
-    "ConvFighter": ("Gunnery/Aircraft", "Piloting/Aircraft"),
-}
-
-
-@dataclass(frozen=True)
-class SkillType:
-    name: str
-    target: int
-    count_up: bool
-
-
-@dataclass(frozen=True)
-class Person:
-    person_id: str
-    name: str
-    primary_role: str | None
-    hits: int
-    unit_id: str | None
-    #: skill name → (level, bonus)
-    skills: tuple[tuple[str, int, int], ...]
-
-    def skill(self, name: str) -> tuple[int, int] | None:
-        for n, level, bonus in self.skills:
-            if n == name:
-                return level, bonus
-        return None
-
-
-@dataclass(frozen=True)
-class TOEForce:
-    force_id: str
-    name: str
-    unit_ids: tuple[str, ...]
-    children: tuple[TOEForce, ...]
-
-
-@dataclass(frozen=True)
-class CampaignUnit:
-    unit_id: str
-    entity: Entity
-    driver_id: str | None
-    gunner_id: str | None
-    force_id: str | None
-
-
-@dataclass(frozen=True)
-class Campaign:
-    name: str
-    units: tuple[CampaignUnit, ...]
-    people: tuple[Person, ...]
-    forces: tuple[TOEForce, ...]
-    skill_types: tuple[SkillType, ...]
-    notices: tuple[Notice, ...] = ()
+_ATTRIBUTES = ("strength", "body", "reflexes", "dexterity", "intelligence", "willpower", "charisma")
+_NAME_PARTS = ("preNominal", "givenName", "surname", "bloodname", "postNominal")
 
 
 def is_campaign(data: bytes, path: str) -> bool:
@@ -143,17 +88,37 @@ def read_campaign_bytes(data: bytes, path: str = "<memory>") -> Campaign:
     skill_types = tuple(_skill_types(ctx, root))
     units = tuple(_units(ctx, root))
     people = tuple(_people(ctx, root))
-    forces_el = root.find("forces")
-    forces = (
-        tuple(_force(ctx, f) for f in forces_el.iterchildren("force"))
-        if forces_el is not None
-        else ()
-    )
-    return Campaign(name, units, people, forces, skill_types, tuple(notices))
+    forces = tuple(_forces(ctx, root))
+    options = root.find("campaignOptions")
+    advanced = _text(_child(options, "useAdvancedMedical")).lower() == "true"
+    version = root.get("version") or None
+    return Campaign(name, units, people, forces, skill_types, tuple(notices), version, advanced)
+
+
+def _child(el: etree._Element | None, *names: str) -> etree._Element | None:
+    """The first child under any of ``names``, compared without case as MekHQ does."""
+    if el is None:
+        return None
+    wanted = {n.lower() for n in names}
+    for child in el.iterchildren():
+        if isinstance(child.tag, str) and child.tag.lower() in wanted:
+            return child
+    return None
+
+
+def _children(el: etree._Element, *names: str) -> list[etree._Element]:
+    wanted = {n.lower() for n in names}
+    return [c for c in el.iterchildren() if isinstance(c.tag, str) and c.tag.lower() in wanted]
 
 
 def _text(el: etree._Element | None) -> str:
     return (el.text or "").strip() if el is not None else ""
+
+
+def _id(el: etree._Element | None) -> str | None:
+    """An id element's text; MekHQ writes ``null`` for none."""
+    raw = _text(el)
+    return raw if raw and raw != "null" else None
 
 
 def _int(ctx: _Context, el: etree._Element, what: str) -> int:
@@ -166,6 +131,10 @@ def _int(ctx: _Context, el: etree._Element, what: str) -> int:
         ) from None
 
 
+def _opt_int(ctx: _Context, el: etree._Element | None, what: str) -> int | None:
+    return _int(ctx, el, what) if el is not None and _text(el) else None
+
+
 def _skill_types(ctx: _Context, root: etree._Element) -> list[SkillType]:
     out: list[SkillType] = []
     holder = root.find("skillTypes")
@@ -176,11 +145,13 @@ def _skill_types(ctx: _Context, root: etree._Element) -> list[SkillType]:
         if target is None:
             ctx.note(st, f"skill type {_text(st.find('name'))!r} has no <target>; ignored")
             continue
+        attrs = (_text(_child(st, "firstAttribute")), _text(_child(st, "secondAttribute")))
         out.append(
             SkillType(
                 _text(st.find("name")),
                 _int(ctx, target, "target"),
-                _text(st.find("countUp")).lower() == "true",
+                _text(_child(st, "countUp", "isCountUp")).lower() == "true",
+                tuple(a.upper() for a in attrs if a and a.upper() != "NONE"),
             )
         )
     return out
@@ -198,16 +169,30 @@ def _units(ctx: _Context, root: etree._Element) -> list[CampaignUnit]:
             ctx.note(u, f"unit {uid} has no <entity>; skipped")
             continue
         entity = _read_entity(ctx, entity_el, Section.UNIT)
+        drivers = tuple(i for i in (_id(d) for d in _children(u, "driverId")) if i)
+        gunners = tuple(i for i in (_id(g) for g in _children(u, "gunnerId")) if i)
+        others = _children(u, "vesselCrewId", "navigatorId", "techOfficerId")
         out.append(
             CampaignUnit(
                 uid,
                 entity,
-                _text(u.find("driverId")) or None,
-                _text(u.find("gunnerId")) or None,
-                _text(u.find("forceId")) or None,
+                drivers[0] if drivers else None,
+                gunners[0] if gunners else None,
+                _id(_child(u, "forceId", "formationId")),
+                drivers,
+                gunners,
+                tuple(i for i in (_id(o) for o in others) if i),
             )
         )
     return out
+
+
+def _person_name(p: etree._Element) -> str:
+    """``<name>`` (files before about 2020), else the parts ``Person`` writes since."""
+    old = _text(p.find("name"))
+    if old:
+        return old
+    return " ".join(t for t in (_text(_child(p, part)) for part in _NAME_PARTS) if t)
 
 
 def _people(ctx: _Context, root: etree._Element) -> list[Person]:
@@ -217,28 +202,78 @@ def _people(ctx: _Context, root: etree._Element) -> list[Person]:
         return out
     for p in holder.iterchildren("person"):
         pid = _text(p.find("id")) or p.get("id") or ""
-        hits_el = p.find("hits")
-        skills: list[tuple[str, int, int]] = []
-        for s in p.iterchildren("skill"):
-            level, bonus = s.find("level"), s.find("bonus")
-            skills.append(
-                (
-                    _text(s.find("type")),
-                    _int(ctx, level, "level") if level is not None else 0,
-                    _int(ctx, bonus, "bonus") if bonus is not None else 0,
-                )
-            )
+        name = _person_name(p)
+        if not name:
+            ctx.note(p, f"person {pid} has neither <name> nor <givenName>/<surname>")
+        # MekHQ writes <hits> only when above 0 (Person.writeToXMLHeadless); <pilotHits> is
+        # the older element it still reads.
+        hits_el = _child(p, "hits", "pilotHits")
         out.append(
             Person(
                 pid,
-                _text(p.find("name")),
+                name,
                 _text(p.find("primaryRole")) or None,
                 _int(ctx, hits_el, "hits") if hits_el is not None else 0,
-                _text(p.find("unitId")) or None,
-                tuple(skills),
+                _id(p.find("unitId")),
+                tuple(_skills(ctx, p)),
+                _opt_int(ctx, p.find("rank"), "rank"),
+                _text(_child(p, "commander")).lower() == "true",
+                tuple(_injuries(ctx, p)),
+                tuple(_attributes(ctx, p)),
+                tuple(t for t in (_text(_child(p, k)) for k in _ABILITIES) if t),
+                _text(p.find("status")) or None,
             )
         )
     return out
+
+
+_ABILITIES = ("advantages", "edge", "implants")
+
+
+def _skills(ctx: _Context, p: etree._Element) -> list[tuple[str, int, int]]:
+    skills: list[tuple[str, int, int]] = []
+    for s in p.iterchildren("skill"):
+        level, bonus = s.find("level"), s.find("bonus")
+        skills.append(
+            (
+                _text(s.find("type")),
+                _int(ctx, level, "level") if level is not None else 0,
+                _int(ctx, bonus, "bonus") if bonus is not None else 0,
+            )
+        )
+    return skills
+
+
+def _attributes(ctx: _Context, p: etree._Element) -> list[tuple[str, int]]:
+    holder = _child(p, "atowAttributes")
+    if holder is None:
+        return []
+    found = ((a, _child(holder, a)) for a in _ATTRIBUTES)
+    return [(a.upper(), _int(ctx, el, a)) for a, el in found if el is not None and _text(el)]
+
+
+def _injuries(ctx: _Context, p: etree._Element) -> list[Injury]:
+    holder = _child(p, "injuries")
+    if holder is None:
+        return []
+    return [
+        Injury(
+            description=_text(_child(i, "fluff")),
+            type=_text(_child(i, "type")),
+            location=_text(_child(i, "location")),
+            severity=_opt_int(ctx, _child(i, "hits"), "hits"),
+            days=_opt_int(ctx, _child(i, "days"), "days"),
+            permanent=_text(_child(i, "permanent")).lower() == "true",
+        )
+        for i in _children(holder, "injury")
+    ]
+
+
+def _forces(ctx: _Context, root: etree._Element) -> list[TOEForce]:
+    holder = _child(root, "forces", "formations")
+    if holder is None:
+        return []
+    return [_force(ctx, f) for f in _children(holder, "force", "formation")]
 
 
 def _force(ctx: _Context, el: etree._Element) -> TOEForce:
@@ -249,86 +284,7 @@ def _force(ctx: _Context, el: etree._Element) -> TOEForce:
         else ()
     )
     children: list[TOEForce] = []
-    for tag in ("subforces", "subForces", "subFormations"):
-        sub = el.find(tag)
-        if sub is not None:
-            children.extend(_force(ctx, f) for f in sub.iterchildren("force", "formation"))
-    return TOEForce(el.get("id", ""), _text(el.find("name")), unit_ids, tuple(children))
-
-
-def target_number(person: Person, skill: str, types: tuple[SkillType, ...]) -> int | None:
-    """MekHQ's ``Skill.getFinalSkillValue`` for a roll-this-or-more skill, else None.
-
-    None when the person lacks the skill, the campaign does not define its type, or the type
-    counts up (an RPG-style bonus, not a BattleTech target number)."""
-    held = person.skill(skill)
-    st = next((t for t in types if t.name == skill), None)
-    if held is None or st is None or st.count_up:
-        return None
-    level, bonus = held
-    return st.target - level - bonus
-
-
-def _force_paths(forces: tuple[TOEForce, ...]) -> dict[str, str]:
-    """unit id → MegaMek ``<Force>`` string (``name|id||name|id``) of its place in the TO&E."""
-    out: dict[str, str] = {}
-
-    def walk(f: TOEForce, trail: tuple[str, ...]) -> None:
-        here = (*trail, f"{f.name}|{f.force_id}")
-        for uid in f.unit_ids:
-            out[uid] = "||".join(here)
-        for child in f.children:
-            walk(child, here)
-
-    for f in forces:
-        walk(f, ())
-    return out
-
-
-def campaign_as_mul(campaign: Campaign, path: str = "<memory>") -> MulFile:
-    """The campaign's units as the unit list ``force import`` checks: each entity with its
-    crew from the people MekHQ assigned (gunnery from the gunner, piloting from the driver,
-    hits from the driver) and its ``<Force>`` path from the TO&E.
-
-    Refuses (one line) a crewed unit whose skill cannot be read: no silent default skill."""
-    people = {p.person_id: p for p in campaign.people}
-    paths = _force_paths(campaign.forces)
-    entities: list[Entity] = []
-    for cu in campaign.units:
-        e = cu.entity
-        pilot = people.get(cu.driver_id or "") or people.get(cu.gunner_id or "")
-        gunner = people.get(cu.gunner_id or "") or pilot
-        crew: Crew | None = None
-        if pilot is not None and gunner is not None:
-            skills = _SKILLS_BY_TYPE.get(e.movement_mode)
-            if skills is None:
-                raise MulReadError(
-                    FilePosition(path, e.line),
-                    f"unit {cu.unit_id} ({e.display_name}) is a {e.movement_mode or '?'}; "
-                    "the MekHQ import reads the crews of Meks, vehicles and fighters only",
-                    "import this unit from a MegaMek unit list instead",
-                )
-            gunnery = target_number(gunner, skills[0], campaign.skill_types)
-            piloting = target_number(pilot, skills[1], campaign.skill_types)
-            if gunnery is None or piloting is None:
-                raise MulReadError(
-                    FilePosition(path, e.line),
-                    f"unit {cu.unit_id} ({e.display_name}): no {skills[0]}/{skills[1]} target "
-                    f"number for {gunner.name!r}/{pilot.name!r}",
-                    "give the crew those skills in MekHQ, or import from a MegaMek unit list",
-                )
-            member = CrewMember(
-                name=gunner.name if gunner is pilot else f"{pilot.name} / {gunner.name}",
-                gunnery=gunnery,
-                piloting=piloting,
-                hits=pilot.hits,
-                external_id=None,
-            )
-            crew = Crew(members=(member,))
-        entities.append(replace(e, crew=crew, force=paths.get(cu.unit_id, e.force)))
-    return MulFile(
-        root=RootKind.UNIT,
-        version=None,
-        entities=tuple(entities),
-        notices=campaign.notices,
-    )
+    for sub in _children(el, "subforces", "subFormations"):
+        children.extend(_force(ctx, f) for f in _children(sub, "force", "formation"))
+    commander = _id(_child(el, "formationCommanderID", "forceCommanderID"))
+    return TOEForce(el.get("id", ""), _text(el.find("name")), unit_ids, tuple(children), commander)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.ejections import find_ejections
 from mekref.adapters.megamek.kind_inference import infer_kind_from_shape
-from mekref.adapters.megamek.mul_model import Entity, MulFile
+from mekref.adapters.megamek.mul_model import Entity, Location, MulFile
 from mekref.adapters.megamek.unit_kinds import KindSource, UnitKind, location_name
 
 DesignLookup = Callable[[Entity], UnitDesign | None]
@@ -113,7 +113,7 @@ def summarize(mul: MulFile, path: str, design_for: DesignLookup | None = None) -
                 damaged_locations=tuple(
                     _name(kind, loc.index, loc.name)
                     for loc in entity.locations
-                    if not loc.destroyed and (loc.internal is not None or loc.blown_off)
+                    if not loc.destroyed and _damaged(loc)
                 ),
                 ammo=tuple(
                     AmmoSummary(_name(kind, loc.index, loc.name), s.index, s.type, s.shots)
@@ -136,6 +136,21 @@ def summarize(mul: MulFile, path: str, design_for: DesignLookup | None = None) -
         kills=tuple((k.killed, k.killer) for k in mul.kills),
         notices=tuple(f"line {n.line}: {n.message}" if n.line else n.message for n in mul.notices),
         designs_looked_up=design_for is not None,
+    )
+
+
+def _damaged(loc: Location) -> bool:
+    """MegaMek writes a location's armor (front or rear) and structure only when they differ
+    from the design (``EntityListFile.getLocString``): armor written is armor lost, which is
+    damage as much as lost structure, a breach or a hit slot."""
+    return (
+        loc.armor is not None
+        or loc.rear is not None
+        or loc.internal is not None
+        or loc.blown_off
+        or loc.breached
+        or loc.stabilizer_hit
+        or any(s.damaged for s in loc.slots)
     )
 
 

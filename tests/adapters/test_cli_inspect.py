@@ -6,13 +6,23 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from console_script import mekref
 
 from mekref.daemon.cli import main
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "megamek"
 RECORD = FIXTURES / "clusterstrike-batchall-record.mul"
+
+
+def _installed_json(path: Path) -> dict[str, Any]:
+    """``inspect --json`` through the installed console script, in a fresh process."""
+    r = mekref("inspect", str(path), "--json")
+    assert r.returncode == 0, r.stderr
+    loaded: dict[str, Any] = json.loads(r.stdout)
+    return loaded
 
 
 def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
@@ -121,3 +131,22 @@ def test_bracketed_missing_path_is_named_verbatim(
     missing = tmp_path / "[/old]" / "gone.mul"
     assert main(["inspect", str(missing)]) == 2
     assert f"{missing}: cannot read" in capsys.readouterr().err
+
+
+def test_inspect_calls_armour_damage_damage(tmp_path: Path) -> None:
+    lst = tmp_path / "atlas.mul"
+    lst.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<unit version="0.49.19">\n'
+        '<entity chassis="Atlas" model="AS7-D" type="Biped">'
+        '<pilot name="Kai" gunnery="3" piloting="4" ejected="false"/>'
+        '<location index="2"> Right Torso <armor points="3"/></location></entity>\n'
+        '<entity chassis="Griffin" model="GRF-1N" type="Biped">'
+        '<pilot name="Lo" gunnery="3" piloting="4" ejected="false"/>'
+        '<location index="3"> Left Torso <slot index="5" type="IS Ammo LRM-10" shots="12"/>'
+        "</location></entity>\n</unit>\n",
+        encoding="utf-8",
+    )
+    atlas, griffin = _installed_json(lst)["units"]
+    assert (atlas["state"], atlas["damaged_locations"]) == ("damaged", ["Right Torso"])
+    # A location written for its ammunition only is not damage.
+    assert griffin["state"] == "intact"
