@@ -7,6 +7,7 @@ comments, so the padding changes nothing the reader keeps, and the test stays qu
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from console_script import mekref
@@ -65,7 +66,7 @@ def test_the_daemon_takes_the_limit_from_its_settings_file(tmp_path: Path) -> No
     settings.write_text("max_file_mb = 256\n")
     shown = mekref("config", "show", env={"MEKREF_CONFIG": str(settings)})
     assert shown.returncode == 0, shown.stderr
-    assert "max_file_mb   = 256" in shown.stdout
+    assert re.search(r"^\s*max_file_mb\s+= 256(\.0)?\s", shown.stdout, re.M), shown.stdout
     settings.write_text("max_file_mb = 0\n")
     refused = mekref("serve", "--watch", str(tmp_path), env={"MEKREF_CONFIG": str(settings)})
     assert refused.returncode != 0
