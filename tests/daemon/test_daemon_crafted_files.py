@@ -113,8 +113,10 @@ def test_serve_quarantines_every_crafted_file_and_goes_on(tmp_path: Path) -> Non
             "every crafted file quarantined",
         )
         elapsed = time.monotonic() - began
-        # Each crafted file may cost a few times a good one (settling, reading, quarantine).
-        assert elapsed <= 4 * (len(CASES) + 1) * one_file, (elapsed, one_file)
+        # Each crafted file may cost a few times a good one (settling, reading, quarantine);
+        # 4x passed on a quiet machine, 6x was seen on a loaded one. Before the budgets one
+        # file alone held the folder for over a minute.
+        assert elapsed <= 12 * (len(CASES) + 1) * one_file, (elapsed, one_file)
 
         reasons = {Path(event["path"]).name: event["reason"] for event in quarantined}
         for case in CASES:
