@@ -51,7 +51,11 @@ from mekref.rules.tripwire.battle_messages import RecordLoadouts
 from mekref.rules.tripwire.battle_model import AmmoBinLoad
 from mekref.rules.tripwire.commands import ImportForce
 from mekref.rules.tripwire.designs import record_designs, rules_tech_base, suit_tons
-from mekref.rules.tripwire.force_from_design import anti_mech_capable, design_roles
+from mekref.rules.tripwire.force_from_design import (
+    anti_mech_capable,
+    design_roles,
+    troop_space_needed,
+)
 from mekref.rules.tripwire.import_condition import (
     ConditionAtImport,
     ImportedCondition,
@@ -208,6 +212,25 @@ def _bv(e: Entity, design: UnitDesign | None, table: BvTable | None, notes: list
     return found.bv
 
 
+#: Kinds that may carry infantry in their troop space (L49: "vehicles with troop capacity",
+#: omni 'Mechs): without a design, what they carry is unknown.
+_CARRIER_KINDS = frozenset(
+    {UnitKind.MEK, UnitKind.COMBAT_VEHICLE, UnitKind.VTOL, UnitKind.SUPPORT_VEHICLE}
+)
+
+
+def _transport(
+    design: UnitDesign | None, kind: UnitKind, motive: InfantryMotive | None
+) -> tuple[Fraction, str]:
+    """The troop space an infantry unit needs (L49), or why the check cannot know what the
+    unit needs or, for a possible carrier without a design, offers."""
+    if kind.is_infantry and motive is not InfantryMotive.MECHANISED:
+        return troop_space_needed(design, kind, motive)
+    if kind in _CARRIER_KINDS and design is None:
+        return Fraction(0), "no design: its troop space and omni mounts are unknown"
+    return Fraction(0), ""
+
+
 def build_units(
     mul: MulFile,
     state: CampaignState,
@@ -253,6 +276,7 @@ def build_units(
                 "anti-'Mech capability unknown without a design: the file's anti-'Mech skill "
                 "is used (L47)"
             )
+        need, unknown = _transport(design, kind, motive)
         path = _force_path(e)
         if path is None:
             lance_no = position // LANCE_SIZE
@@ -270,15 +294,21 @@ def build_units(
             infantry_motive=motive,
             anti_mech=anti_mech is not False,
             troopers=cond.troopers_max or 0,
+            transport_tons=need,
             troop_capacity_tons=Fraction(str(design.troop_tons)) if design else Fraction(0),
             cargo_tons=Fraction(str(design.cargo_tons)) if design else Fraction(0),
+            transport_unknown=unknown,
         )
         came = condition_at_import(cond, kind)
         out.append(ImportedUnit(unit, path[0], path[1], came.loadout, tuple(notes), design, came))
-    # Ruling BR-8: without ranks in the file, the first unit of each lance leads it.
+    return _with_lance_leaders(out)
+
+
+def _with_lance_leaders(units: list[ImportedUnit]) -> list[ImportedUnit]:
+    """Ruling BR-8: without ranks in the file, the first unit of each lance leads it."""
     leaders: set[tuple[str, str]] = set()
     final: list[ImportedUnit] = []
-    for item in out:
+    for item in units:
         lance = (item.company, item.lance)
         unit = item.unit
         if lance not in leaders:
