@@ -1,12 +1,10 @@
 """``mekref force import``: a side's TO&E from a MegaMek unit list or a MekHQ campaign.
 
-Every unit and person gets a UUID here, in the shell (a ``externalId`` the file already carries
-is kept, so battle records written from the campaign's own scenario files match by id).
-Companies and lances come from MegaMek's ``<Force>`` strings, else by order (lances of four,
-companies of three lances). BV comes from a BV table (``--bv-table Units.txt``) when given;
-otherwise every unit is imported with "no BV" and the report says so. The force construction
-check prints every violation with its unit and the quoted rule; an illegal force is imported
-only with ``--unchecked --referee NAME --reason TEXT``.
+Every unit and person gets a UUID here, in the shell (an ``externalId`` the file carries is
+kept, so records written from the campaign's own scenarios match by id). Companies and lances
+come from MegaMek's ``<Force>`` strings, else by order (lances of four, companies of three).
+BV comes from a BV table (``--bv-table``), else "no BV". The force check prints each violation
+with its unit and rule; an illegal force needs ``--unchecked --referee NAME --reason TEXT``.
 """
 
 from __future__ import annotations
@@ -53,7 +51,11 @@ from mekref.rules.tripwire.battle_messages import RecordLoadouts
 from mekref.rules.tripwire.battle_model import AmmoBinLoad
 from mekref.rules.tripwire.commands import ImportForce
 from mekref.rules.tripwire.designs import record_designs, rules_tech_base, suit_tons
-from mekref.rules.tripwire.force_from_design import anti_mech_capable, design_roles
+from mekref.rules.tripwire.force_from_design import (
+    anti_mech_capable,
+    design_roles,
+    transport_need,
+)
 from mekref.rules.tripwire.import_condition import (
     ConditionAtImport,
     ImportedCondition,
@@ -267,6 +269,7 @@ def build_units(
                 "anti-'Mech capability unknown without a design: the file's anti-'Mech skill "
                 "is used (L47)"
             )
+        need, unknown = transport_need(design, kind, motive)
         path = _force_path(e)
         if path is None:
             lance_no = position // LANCE_SIZE
@@ -284,8 +287,10 @@ def build_units(
             infantry_motive=motive,
             anti_mech=anti_mech is not False,
             troopers=cond.troopers_max or 0,
+            transport_tons=need,
             troop_capacity_tons=Fraction(str(design.troop_tons)) if design else Fraction(0),
             cargo_tons=Fraction(str(design.cargo_tons)) if design else Fraction(0),
+            transport_unknown=unknown,
         )
         came = condition_at_import(cond, kind)
         said = (remarks or {}).get(index, ())

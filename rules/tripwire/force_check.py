@@ -1,15 +1,18 @@
 """TripWire "Force Construction": check a side's force and list every violation.
 
 The check never stops at the first problem: a referee reviewing an import wants the whole list,
-each with the company, lance, unit and the rule line it breaks.
+each with the company, lance, unit and the rule line it breaks. The battalion's companies and
+the commanders' abilities (L8-L9, L27-L34) are in ``force_battalion``, transport (L49) in
+``force_transport``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from fractions import Fraction
 
+from mekref.rules.tripwire.force_battalion import abilities, battalion, unit_level
 from mekref.rules.tripwire.force_report import ForceReport, Violation
+from mekref.rules.tripwire.force_transport import transport
 from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
@@ -20,13 +23,13 @@ from mekref.rules.tripwire.model import (
     UnitKind,
     UnitRole,
 )
-from mekref.rules.tripwire.skills import anti_mech_skill, level_rank, training_level
+from mekref.rules.tripwire.skills import anti_mech_skill, level_rank
 from mekref.rules.tripwire.table_loader import Limit, TripWireTables, load_tables
 
 
 def check_force(force: ForceDescription, tables: TripWireTables | None = None) -> ForceReport:
     t = tables or load_tables()
-    found: list[Violation] = []
+    found: list[Violation] = list(battalion(force, t))
     for company in force.companies:
         if company.role is CompanyRole.MEK_COMPANY:
             found.extend(_mek_company(company, t))
@@ -35,7 +38,8 @@ def check_force(force: ForceDescription, tables: TripWireTables | None = None) -
         else:
             found.extend(_support_company(company, t))
         found.extend(_common(company, t))
-    found.extend(_transport(force, t))
+        found.extend(abilities(company, t))
+    found.extend(transport(force, t))
     return ForceReport(violations=tuple(found))
 
 
@@ -55,17 +59,6 @@ def _v(
         unit_id=unit.unit_id if unit else None,
         source=limit.ref,
     )
-
-
-def _level(unit: ForceUnit, t: TripWireTables) -> str | None:
-    """The training level of the unit's commanding crew member (the first seat)."""
-    if not unit.crew:
-        return None
-    seat = unit.crew[0]
-    piloting = seat.piloting
-    if unit.kind.is_infantry:
-        piloting = anti_mech_skill(unit.anti_mech, seat.piloting, t)
-    return training_level(seat.gunnery, piloting, t)
 
 
 def _is_leader(unit: ForceUnit) -> bool:
@@ -113,7 +106,7 @@ def _leaders(company: Company, t: TripWireTables) -> Iterable[Violation]:
         for unit in leaders:
             if unit.has(UnitRole.FORCE_COMMANDER):
                 continue
-            level = _level(unit, t)
+            level = unit_level(unit, t)
             if level != want:
                 yield _v(
                     limit,
@@ -132,7 +125,7 @@ def _commander_level(
         for unit in lance.units:
             if not unit.has(UnitRole.FORCE_COMMANDER):
                 continue
-            level = _level(unit, t)
+            level = unit_level(unit, t)
             if level not in allowed:
                 yield _v(
                     limit,
@@ -215,7 +208,7 @@ def _mek_company(company: Company, t: TripWireTables) -> Iterable[Violation]:
         for unit in lance.units:
             if _is_leader(unit) or unit.kind is UnitKind.DROPSHIP:
                 continue
-            level = _level(unit, t)
+            level = unit_level(unit, t)
             if level in green.texts("levels"):
                 greens += 1
                 if greens > green.int("max_per_lance") and not _fighters_only(lance):
@@ -322,7 +315,7 @@ def _support_company(company: Company, t: TripWireTables) -> Iterable[Violation]
                 )
             if unit.kind is UnitKind.DROPSHIP or _is_leader(unit):
                 continue
-            level = _level(unit, t)
+            level = unit_level(unit, t)
             if level not in levels.texts("levels"):
                 yield _v(
                     levels,
@@ -435,37 +428,3 @@ def _common(company: Company, t: TripWireTables) -> Iterable[Violation]:
             f"{count} salvage units; at most {salvage.int('max')} in this company",
             company,
         )
-
-
-def _transport(force: ForceDescription, t: TripWireTables) -> Iterable[Violation]:
-    """Enough transport for conventional infantry and battle armor (line 49).
-
-    Ruling R-FORCE-5: each omni 'Mech carries one battle armor squad; otherwise infantry and
-    battle armor need troop space (``transport_tons``) in units with troop capacity, filled in
-    force order. Mechanised platoons bring their own vehicles. Units that do not fit are listed:
-    they "may not be selected for use in Tracks".
-    """
-    limit = t.force["transport"]
-    omni_seats = sum(1 for u in force.units if u.kind is UnitKind.MEK and u.has(UnitRole.OMNI))
-    space = sum((u.troop_capacity_tons for u in force.units), Fraction(0))
-    for company in force.companies:
-        for lance in company.lances:
-            for unit in lance.units:
-                if not unit.kind.is_infantry:
-                    continue
-                if unit.infantry_motive is InfantryMotive.MECHANISED:
-                    continue
-                if unit.kind is UnitKind.BATTLE_ARMOR and omni_seats > 0:
-                    omni_seats -= 1
-                    continue
-                if unit.transport_tons <= space:
-                    space -= unit.transport_tons
-                    continue
-                yield _v(
-                    limit,
-                    "transport",
-                    "not enough transport capacity: this unit may not be selected for Tracks",
-                    company,
-                    lance,
-                    unit,
-                )

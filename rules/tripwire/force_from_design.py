@@ -1,13 +1,18 @@
-"""What a unit's design tells the force construction check (lines 11, 20, 21 and 47).
+"""What a unit's design tells the force construction check (lines 11, 20, 21, 47 and 49).
 
 ``force import`` reads the designs; these answer, from a design alone, the flags the check
-needs: omni, the compact quirk, artillery weapons, recovery gear, anti-'Mech capability.
-Names are compared as MegaMek writes them, without case, spaces or dashes.
+needs: omni, the compact quirk, artillery weapons, recovery gear, anti-'Mech capability, and the
+troop space an infantry unit takes in a carrier. Names are compared as MegaMek writes them,
+without case, spaces or dashes.
 """
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 from mekref.adapters.megamek.design import UnitDesign
+from mekref.rules.tripwire.designs import suit_tons
 from mekref.rules.tripwire.model import InfantryMotive, UnitKind, UnitRole
 
 #: MegaMek artillery weapons (Total Warfare's artillery), by their names without spaces,
@@ -50,9 +55,7 @@ _ENGINEER_BITS = 0b111111
 
 def engineer_specialization(design: UnitDesign) -> bool:
     """Whether the infantry design is of combat engineers (L219 "Engineers", ruling T-EN1)."""
-    entry = design.extra.get("specialization", ())
-    raw = entry[0].strip() if entry else ""
-    return raw.isdigit() and int(raw) & _ENGINEER_BITS != 0
+    return _specialization_bits(design) & _ENGINEER_BITS != 0
 
 
 def _plain(name: str) -> str:
@@ -81,3 +84,76 @@ def anti_mech_capable(
     if entry and entry[0].strip() not in ("", "8"):
         return True
     return any(_plain(e.name) in _ANTI_MEK_GEAR for e in design.equipment)
+
+
+#: Tons one conventional infantry trooper takes, by motive, and what a specialization or
+#: anti-'Mech gear adds: MegaMek's platoon weight (``TestInfantry.getWeightExact``), which its
+#: troop compartments (``InfantryCompartment.canLoad``) measure a platoon by. Mechanised
+#: platoons bring their own vehicles (ruling R-FORCE-5) and are not carried.
+_TROOPER_TONS = {
+    InfantryMotive.FOOT: Fraction(85, 1000),
+    InfantryMotive.JUMP: Fraction(165, 1000),
+    InfantryMotive.MOTORISED: Fraction(195, 1000),
+}
+_ENGINEER_TONS = Fraction(1, 10)  # any combat engineer specialization (bits 0-5)
+_PARAMEDIC_BIT, _PARATROOP_BIT = 1 << 8, 1 << 9  # ``Infantry.PARAMEDICS``, ``PARATROOPS``
+_SPECIALIST_TONS = Fraction(5, 100)  # paramedics, paratroopers: each
+_ANTI_MEK_GEAR_TONS = Fraction(15, 1000)
+
+
+def troop_space_needed(
+    design: UnitDesign | None, kind: UnitKind, motive: InfantryMotive | None
+) -> tuple[Fraction, str]:
+    """The troop space (tons) an infantry unit takes in a carrier (L49: "vehicles with troop
+    capacity") and ""; or 0 and why it cannot be known (ruling R-FORCE-5).
+
+    A platoon weighs its full strength times its motive's tons per trooper, with what its
+    specializations and anti-'Mech gear add, rounded up to the half ton, as MegaMek weighs it;
+    a battle armor squad its suits times its weight class's tons per suit."""
+    if design is None:
+        return Fraction(0), "no design: the troop space it needs is unknown"
+    troopers = design.trooper_count or 0
+    if troopers <= 0:
+        return Fraction(0), "its design gives no trooper count"
+    if kind is UnitKind.BATTLE_ARMOR:
+        suit = suit_tons(design.ba_weight_class)
+        if suit is None:
+            return Fraction(0), "its design gives no battle armor weight class"
+        return suit * troopers, ""
+    per = _TROOPER_TONS.get(motive) if motive is not None else None
+    if per is None:
+        return Fraction(0), f"no troop space weight for a {design.movement_mode} platoon"
+    if any(e.location_name.casefold() == "field guns" for e in design.equipment):
+        return Fraction(0), "its field guns' weight is unknown"
+    if engineer_specialization(design):
+        per += _ENGINEER_TONS
+    bits = _specialization_bits(design)
+    per += _SPECIALIST_TONS * sum(1 for bit in (_PARAMEDIC_BIT, _PARATROOP_BIT) if bits & bit)
+    if anti_mech_capable(design, kind, motive):
+        per += _ANTI_MEK_GEAR_TONS
+    return Fraction(math.ceil(per * troopers * 2), 2), ""
+
+
+def _specialization_bits(design: UnitDesign) -> int:
+    entry = design.extra.get("specialization", ())
+    raw = entry[0].strip() if entry else ""
+    return int(raw) if raw.isdigit() else 0
+
+
+#: Kinds that may carry infantry in their troop space (L49: "vehicles with troop capacity",
+#: omni 'Mechs): without a design, what they carry is unknown.
+CARRIER_KINDS = frozenset(
+    {UnitKind.MEK, UnitKind.COMBAT_VEHICLE, UnitKind.VTOL, UnitKind.SUPPORT_VEHICLE}
+)
+
+
+def transport_need(
+    design: UnitDesign | None, kind: UnitKind, motive: InfantryMotive | None
+) -> tuple[Fraction, str]:
+    """The troop space an infantry unit needs (L49), or why the check cannot know what the
+    unit needs or, for a possible carrier without a design, offers."""
+    if kind.is_infantry and motive is not InfantryMotive.MECHANISED:
+        return troop_space_needed(design, kind, motive)
+    if kind in CARRIER_KINDS and design is None:
+        return Fraction(0), "no design: its troop space and omni mounts are unknown"
+    return Fraction(0), ""

@@ -22,6 +22,20 @@ class Violation:
         return f"{self.rule}{' at ' + where if where else ''}: {self.message}{quote}"
 
 
+def violation(
+    source: SourceRef,
+    rule: str,
+    message: str,
+    company: str | None = None,
+    lance: str | None = None,
+    unit_id: str | None = None,
+) -> Violation:
+    """A violation quoting ``source`` (the checks of several modules build them alike)."""
+    return Violation(
+        rule=rule, message=message, company=company, lance=lance, unit_id=unit_id, source=source
+    )
+
+
 @dataclass(frozen=True, kw_only=True)
 class ForceReport:
     violations: tuple[Violation, ...]

@@ -133,6 +133,9 @@ class ForceUnit:
     # Transport and cargo.
     troop_capacity_tons: Fraction = Fraction(0)
     cargo_tons: Fraction = Fraction(0)
+    #: Why the transport check (L49) cannot know what this unit needs (infantry) or offers (a
+    #: carrier): no design, field guns of unknown weight. Empty when it knows.
+    transport_unknown: str = field(default="", metadata=OMIT_IF_DEFAULT)
 
     def has(self, role: UnitRole) -> bool:
         return role in self.roles

@@ -77,11 +77,13 @@ def test_force_import_through_the_console_script(tmp_path: Path) -> None:
     assert "Robert Grey 1/2" in out
     assert "force construction:" in out
     # The same construction checks as for a MUL: Fox's Teeth has no aerospace pair, no Force
-    # Commander and Elite pilots, so a plain import is refused with the rules listed.
-    assert "force construction: 9 violation(s)" in out
+    # Commander and Elite pilots, and is one company, not a battalion of three (L8, and no
+    # Charlie: L9), so a plain import is refused with the rules listed.
+    assert "force construction: 11 violation(s)" in out
+    assert "battalion.companies: the battalion has 1 company" in out
     r = mekref("force", "import", "--db", db, "--side", "blue", str(src))
     assert r.returncode != 0
-    assert "refused: the force breaks 9 construction rule(s)" in r.stderr + r.stdout
+    assert "refused: the force breaks 11 construction rule(s)" in r.stderr + r.stdout
     r = mekref("force", "import", "--db", db, "--side", "blue", str(src),
                "--unchecked", "--referee", "Ann", "--reason", "MekHQ campaign test")  # fmt: skip
     assert r.returncode == 0, r.stdout + r.stderr

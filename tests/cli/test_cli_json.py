@@ -39,6 +39,6 @@ def test_replay_json_carries_the_state_hash() -> None:
     found = _json("replay", str(REPLAY), "--ruleset", "tripwire", "--seed", "7")
     assert isinstance(found, dict) and found["all_applied"] is True
     assert found["state_hash"] == (
-        "341f624f755acb374768ee79e889633a1b3c581eb24d9d67a30182e01b64481e"
+        "e4ecdd3ec9694134f1a7597eee338b2e3f4ba71ce8037dfa6aaf0f9909bb8c83"
     )
     assert all(f["outcome"] == "applied" for f in found["files"])

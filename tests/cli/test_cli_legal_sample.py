@@ -1,6 +1,7 @@
 """The legal Ginestra sample (daemon/samples/ginestra/legal): each side's mercenary battalion
-passes Force Construction (L8-L23) and its militia passes L162, imported through the installed
-``mekref`` console script without ``--unchecked``, with the sample's sourced BV table.
+passes Force Construction (L8-L23, L27-L34, L49) and its militia passes L162, imported through
+the installed ``mekref`` console script without ``--unchecked``, with the sample's sourced BV
+table.
 
 L162: "Each faction Loyalist and Rebel have a small militia force. This consists of 2 Manticore
 Tanks (G4 P5). 2 Maxim Heavy Hover APC's (G4 P5). 2 Platoons of Foot Rifle Infantry. Each leader
@@ -11,6 +12,7 @@ can be escorted by a platoon of infantry or a squad of BattleArmor (becoming par
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from console_script import mekref
@@ -94,3 +96,32 @@ def test_militia_names_a_company_of_the_list(tmp_path: Path) -> None:
     assert done.returncode != 0
     assert "--militia 'Home Guard': the list has no such company" in done.stderr
     assert "'Loyalist Militia'" in done.stderr
+
+
+def test_a_platoon_without_a_carrier_is_refused_quoting_l49(tmp_path: Path) -> None:
+    # L49: "their force should include enough units to transport them ... If there is not
+    # sufficient carrying capacity those units may not be selected for use in Tracks." Without
+    # Charlie's two Maxims (Fire Support, "TroopSpace:3" each) its two rifle platoons (3 t each,
+    # MegaMek's platoon weight) have no ride; the militia's own platoons ride its APCs (L162).
+    text = (LEGAL / "loyalist.mul").read_text(encoding="utf-8")
+    entities = re.split(r"(?=\n\t\t<entity )", text)
+    kept = [e for e in entities if "Charlie Company|2||Transport Lance" not in e]
+    assert len(entities) - len(kept) == 2
+    bad = tmp_path / "loyalist.mul"
+    bad.write_text("".join(kept), encoding="utf-8")
+    db = _campaign(tmp_path)
+    code, out, err = _import(db, "loyalist", bad)
+    assert code == 3, err
+    said = " ".join(out.split())
+    assert "force construction: 2 violation(s)" in said
+    assert said.count("transport at Charlie Company/Rifle Platoons/") == 2
+    assert (
+        "Foot Platoon (Rifle) needs 3 t of troop space and no unit of the force has that much "
+        "left (0 t of troop space in all): it may not be selected for use in Tracks "
+        '[line 49: "If a player has Conventional Infantry or Battle Armor in their TO&E'
+    ) in said
+    assert "a referee may import it with --unchecked" in err
+    code, out, err = _import(db, "loyalist", bad, "--unchecked", "--referee", "Ann",
+                             "--reason", "the Maxims arrive later")  # fmt: skip
+    assert code == 0, err
+    assert "imported 40 units and 40 people for side loyalist (unchecked" in out

@@ -20,10 +20,13 @@ from mekref.rules.tripwire.force_check import check_force
 from mekref.rules.tripwire.force_report import Violation
 from mekref.rules.tripwire.model import (
     Company,
+    CompanyRole,
     CrewSkills,
     ForceDescription,
+    ForceUnit,
     InfantryMotive,
     Lance,
+    MegaMekCrew,
     UnitKind,
     UnitRole,
 )
@@ -37,8 +40,11 @@ def rules_of(force: ForceDescription) -> list[str]:
     return [v.rule for v in violations(force)]
 
 
-def alpha_only(company: Company) -> ForceDescription:
-    return ForceDescription(companies=(company,))
+def in_battalion(company: Company) -> ForceDescription:
+    """The legal battalion with ``company`` in place of its company of that name (L8: a force
+    is the whole battalion, so a company alone breaks L8-L9)."""
+    force = legal_force()
+    return with_company(force, [c.name for c in force.companies].index(company.name), company)
 
 
 def test_the_legal_force_passes() -> None:
@@ -53,7 +59,7 @@ def test_mek_company_bv_budget_20000() -> None:
         3,
         replace(alpha.lances[3], units=tuple(replace(u, bv=1101) for u in alpha.lances[3].units)),
     )  # 18,000 + 2,202 = 20,202
-    (v,) = violations(alpha_only(costly))
+    (v,) = violations(in_battalion(costly))
     assert v.rule == "mek_company.bv" and v.source is not None and v.source.line == 10
     assert "20202" in v.message
 
@@ -63,9 +69,9 @@ def test_exactly_twelve_meks_and_two_fighters() -> None:
     BattleMechs may be taken is they have the compact quirk)"."""
     alpha = mek_company()
     eleven = with_lance(alpha, 2, replace(alpha.lances[2], units=alpha.lances[2].units[:3]))
-    assert "mek_company.counts" in rules_of(alpha_only(eleven))
+    assert "mek_company.counts" in rules_of(in_battalion(eleven))
     one_fighter = with_lance(alpha, 3, replace(alpha.lances[3], units=alpha.lances[3].units[:1]))
-    (v,) = violations(alpha_only(one_fighter))
+    (v,) = violations(in_battalion(one_fighter))
     assert v.rule == "mek_company.counts" and "1 aerospace fighters" in v.message
 
 
@@ -74,10 +80,10 @@ def test_compact_quirk_extras_are_allowed_others_are_not() -> None:
     alpha = mek_company()
     extra = unit("ax", bv=100, tons=20)
     thirteen = with_lance(alpha, 1, replace(alpha.lances[1], units=(*alpha.lances[1].units, extra)))
-    assert "mek_company.counts" in rules_of(alpha_only(thirteen))
+    assert "mek_company.counts" in rules_of(in_battalion(thirteen))
     compact = replace(extra, roles=frozenset({UnitRole.COMPACT}))
     ok = with_lance(alpha, 1, replace(alpha.lances[1], units=(*alpha.lances[1].units, compact)))
-    assert "mek_company.counts" not in rules_of(alpha_only(ok))
+    assert "mek_company.counts" not in rules_of(in_battalion(ok))
 
 
 def test_force_commander_must_be_elite_to_legendary() -> None:
@@ -86,12 +92,12 @@ def test_force_commander_must_be_elite_to_legendary() -> None:
     alpha = mek_company()
     command = alpha.lances[0]
     weak = replace(command, units=(unit("a1", skills=(4, 4), roles=COMMANDER), *command.units[1:]))
-    (v,) = violations(alpha_only(with_lance(alpha, 0, weak)))
+    (v,) = violations(in_battalion(with_lance(alpha, 0, weak)))
     assert (v.rule, v.unit_id, v.source and v.source.line) == ("force_commander", "a1", 12)
     legendary = replace(
         command, units=(unit("a1", skills=(0, 0), roles=COMMANDER), *command.units[1:])
     )
-    assert violations(alpha_only(with_lance(alpha, 0, legendary))) == []
+    assert violations(in_battalion(with_lance(alpha, 0, legendary))) == []
 
 
 def test_every_lance_has_a_veteran_lieutenant() -> None:
@@ -100,12 +106,12 @@ def test_every_lance_has_a_veteran_lieutenant() -> None:
     alpha = mek_company()
     fire = alpha.lances[1]
     regular_lt = replace(fire, units=(unit("a21", skills=(4, 5), roles=LEADER), *fire.units[1:]))
-    (v,) = violations(alpha_only(with_lance(alpha, 1, regular_lt)))
+    (v,) = violations(in_battalion(with_lance(alpha, 1, regular_lt)))
     assert (v.rule, v.unit_id) == ("lance_leader", "a21") and v.source and v.source.line == 13
     elite_lt = replace(fire, units=(unit("a21", skills=(3, 3), roles=LEADER), *fire.units[1:]))
-    assert rules_of(alpha_only(with_lance(alpha, 1, elite_lt))) == ["lance_leader"]
+    assert rules_of(in_battalion(with_lance(alpha, 1, elite_lt))) == ["lance_leader"]
     leaderless = replace(fire, units=(unit("a21", skills=(4, 4)), *fire.units[1:]))
-    assert "lance_leader" in rules_of(alpha_only(with_lance(alpha, 1, leaderless)))
+    assert "lance_leader" in rules_of(in_battalion(with_lance(alpha, 1, leaderless)))
 
 
 def test_one_green_or_very_green_per_lance() -> None:
@@ -116,12 +122,12 @@ def test_one_green_or_very_green_per_lance() -> None:
     two_green = replace(
         command, units=(*command.units[:2], unit("a3", skills=(8, 7)), command.units[3])
     )
-    (v,) = violations(alpha_only(with_lance(alpha, 0, two_green)))
+    (v,) = violations(in_battalion(with_lance(alpha, 0, two_green)))
     assert v.rule == "mek_company.green" and v.source and v.source.line == 14
     elite_private = replace(
         command, units=(*command.units[:2], unit("a3", skills=(3, 3)), command.units[3])
     )
-    (v,) = violations(alpha_only(with_lance(alpha, 0, elite_private)))
+    (v,) = violations(in_battalion(with_lance(alpha, 0, elite_private)))
     assert (v.rule, v.unit_id) == ("mek_company.pilots", "a3")
 
 
@@ -132,11 +138,11 @@ def test_gunnery_piloting_gap_at_most_two_anti_mech_8_without_kit() -> None:
     alpha = mek_company()
     fire = alpha.lances[1]
     gap = replace(fire, units=(*fire.units[:3], unit("a24", skills=(3, 6))))
-    assert "skills.max_gap" in rules_of(alpha_only(with_lance(alpha, 1, gap)))
+    assert "skills.max_gap" in rules_of(in_battalion(with_lance(alpha, 1, gap)))
     charlie = support_company()
     inf = charlie.lances[1]
     no_kit = replace(inf, units=(*inf.units[:3], replace(inf.units[3], anti_mech=False)))
-    found = violations(alpha_only(with_lance(charlie, 1, no_kit)))
+    found = violations(in_battalion(with_lance(charlie, 1, no_kit)))
     assert [(v.rule, v.unit_id) for v in found if v.rule == "skills.max_gap"] == [
         ("skills.max_gap", "ci4")
     ]
@@ -150,9 +156,9 @@ def test_charlie_bv_budget_10000_and_fifteen_vehicles() -> None:
         armour,
         units=(*armour.units, *(unit(f"cv{n}", kind=UnitKind.VTOL, bv=100) for n in range(12))),
     )
-    assert "support_company.vehicles" in rules_of(alpha_only(with_lance(charlie, 0, many)))
+    assert "support_company.vehicles" in rules_of(in_battalion(with_lance(charlie, 0, many)))
     costly = replace(armour, units=tuple(replace(u, bv=2500) for u in armour.units))
-    assert "support_company.bv" in rules_of(alpha_only(with_lance(charlie, 0, costly)))
+    assert "support_company.bv" in rules_of(in_battalion(with_lance(charlie, 0, costly)))
 
 
 def test_charlie_infantry_eight_platoons_or_one_battle_armor_squad() -> None:
@@ -164,7 +170,7 @@ def test_charlie_infantry_eight_platoons_or_one_battle_armor_squad() -> None:
     )
     inf = charlie.lances[1]
     both = replace(inf, units=(*inf.units, squad))
-    found = violations(alpha_only(with_lance(charlie, 1, both)))
+    found = violations(in_battalion(with_lance(charlie, 1, both)))
     assert any("not both" in v.message for v in found)
     nine = replace(
         inf,
@@ -180,7 +186,7 @@ def test_charlie_infantry_eight_platoons_or_one_battle_armor_squad() -> None:
             ),
         ),
     )
-    assert "support_company.infantry" in rules_of(alpha_only(with_lance(charlie, 1, nine)))
+    assert "support_company.infantry" in rules_of(in_battalion(with_lance(charlie, 1, nine)))
 
 
 def test_a_mechanised_platoon_uses_a_vehicle_bay() -> None:
@@ -192,7 +198,7 @@ def test_a_mechanised_platoon_uses_a_vehicle_bay() -> None:
         "cm", kind=UnitKind.CONVENTIONAL_INFANTRY, bv=10, infantry_motive=InfantryMotive.MECHANISED
     )
     full = replace(armour, units=(*armour.units, *vehicles, mech_inf))  # 4 + 11 + 1 = 16
-    assert "support_company.vehicles" in rules_of(alpha_only(with_lance(charlie, 0, full)))
+    assert "support_company.vehicles" in rules_of(in_battalion(with_lance(charlie, 0, full)))
 
 
 def test_charlie_levels_and_commander() -> None:
@@ -204,7 +210,7 @@ def test_charlie_levels_and_commander() -> None:
         armour,
         units=(*armour.units[:3], unit("c4", kind=UnitKind.COMBAT_VEHICLE, skills=(3, 3), bv=1000)),
     )
-    (v,) = violations(alpha_only(with_lance(charlie, 0, elite_crew)))
+    (v,) = violations(in_battalion(with_lance(charlie, 0, elite_crew)))
     assert (v.rule, v.unit_id) == ("support_company.levels", "c4")
     heroic_cmd = replace(
         armour,
@@ -213,7 +219,7 @@ def test_charlie_levels_and_commander() -> None:
             *armour.units[1:],
         ),
     )
-    (v,) = violations(alpha_only(with_lance(charlie, 0, heroic_cmd)))
+    (v,) = violations(in_battalion(with_lance(charlie, 0, heroic_cmd)))
     assert (v.rule, v.unit_id) == ("force_commander", "c1")
 
 
@@ -230,7 +236,7 @@ def test_transport_capacity_for_infantry_and_battle_armor() -> None:
             armour.units[3],
         ),
     )
-    found = violations(alpha_only(with_lance(charlie, 0, one_maxim)))
+    found = violations(in_battalion(with_lance(charlie, 0, one_maxim)))
     # 16 t of space for 4 x 3 t platoons -> 8 t: the last two platoons have no ride
     assert [(v.rule, v.unit_id) for v in found] == [("transport", "ci3"), ("transport", "ci4")]
     squad = unit(
@@ -255,7 +261,7 @@ def test_transport_capacity_for_infantry_and_battle_armor() -> None:
             ba_lance,
         ),
     )
-    assert rules_of(alpha_only(no_space)) == ["transport"]
+    assert rules_of(in_battalion(no_space)) == ["transport"]
     alpha = mek_company()
     fire = alpha.lances[1]
     omni_fire = replace(
@@ -276,14 +282,14 @@ def test_at_most_two_artillery_units_and_one_salvage_unit() -> None:
     fire = alpha.lances[1]
     art = frozenset({UnitRole.ARTILLERY})
     three = replace(fire, units=(fire.units[0], *(replace(u, roles=art) for u in fire.units[1:])))
-    (v,) = violations(alpha_only(with_lance(alpha, 1, three)))
+    (v,) = violations(in_battalion(with_lance(alpha, 1, three)))
     assert v.rule == "artillery" and v.source and v.source.line == 21
     salv = frozenset({UnitRole.SALVAGE})
     two = replace(
         fire,
         units=(fire.units[0], *(replace(u, roles=salv) for u in fire.units[1:3]), fire.units[3]),
     )
-    (v,) = violations(alpha_only(with_lance(alpha, 1, two)))
+    (v,) = violations(in_battalion(with_lance(alpha, 1, two)))
     assert v.rule == "salvage" and v.source and v.source.line == 20
 
 
@@ -301,7 +307,7 @@ def test_ruling_charlie_fields_no_salvage_unit() -> None:
     armour = charlie.lances[0]
     salvage = replace(armour.units[3], roles=frozenset({UnitRole.SALVAGE}))
     found = violations(
-        alpha_only(with_lance(charlie, 0, replace(armour, units=(*armour.units[:3], salvage))))
+        in_battalion(with_lance(charlie, 0, replace(armour, units=(*armour.units[:3], salvage))))
     )
     assert [(v.rule, v.company) for v in found] == [("salvage", "Charlie")]
 
@@ -312,6 +318,120 @@ def test_ruling_mek_companies_hold_only_meks_and_fighters() -> None:
     fire = alpha.lances[1]
     tank = unit("a24", kind=UnitKind.COMBAT_VEHICLE)
     found = violations(
-        alpha_only(with_lance(alpha, 1, replace(fire, units=(*fire.units[:3], tank))))
+        in_battalion(with_lance(alpha, 1, replace(fire, units=(*fire.units[:3], tank))))
     )
     assert ("mek_company.unit_kind", "a24") in [(v.rule, v.unit_id) for v in found]
+
+
+def test_l8_l9_the_battalion_is_alpha_bravo_and_charlie() -> None:
+    """L8 "- Each Mercenary Battalion force consists of a three companies." L9 "Alpha Company
+    and Bravo Company consist of a Union ... Charlie Company consists of a Gazelle". Ruling
+    R-FORCE-11: the L162 militia is not a company of the battalion."""
+    legal = legal_force()
+    no_charlie = replace(legal, companies=legal.companies[:2])
+    found = violations(no_charlie)
+    assert [(v.rule, v.source and v.source.line) for v in found] == [
+        ("battalion.companies", 8),
+        ("battalion.roles", 9),
+    ]
+    assert "the battalion has 2 companies (Alpha: a 'Mech company; Bravo: a 'Mech company)" in (
+        found[0].message
+    )
+    assert "0 support companies (no Charlie)" in found[1].message
+    # Three companies, but Charlie is a third 'Mech company: L8 holds, L9 does not.
+    three_meks = with_company(legal, 2, mek_company("Charlie"))
+    assert rules_of(three_meks) == ["battalion.roles"]
+    # A militia beside the battalion is not a fourth company (its own L162 rows aside).
+    militia = Company(name="Militia", role=CompanyRole.MILITIA, lances=())
+    with_militia = replace(legal, companies=(*legal.companies, militia))
+    assert not [r for r in rules_of(with_militia) if r.startswith("battalion")]
+
+
+def _with_abilities(u: ForceUnit, *spas: str) -> ForceUnit:
+    seat = replace(u.crew[0], megamek=MegaMekCrew(advantages=spas))
+    return replace(u, crew=(seat, *u.crew[1:]))
+
+
+def test_l27_l34_special_pilot_abilities_by_training_level() -> None:
+    """L27 "Players may select each of their Force Commander to have Special Pilot Abilities
+    ... The number of abilities is based on the Force Commanders Training Level." L32 "| Elite
+    | 2 | 3 | +2 | 2 |", L31 "| Veteran | 1 | 1 | +1 | 1 |". Ruling R-FORCE-12."""
+    alpha = mek_company()
+    command = alpha.lances[0]
+    elite = command.units[0]  # the Force Commander, 3/3: Elite
+
+    def alpha_with(*units: ForceUnit) -> ForceDescription:
+        lance = replace(command, units=(*units, *command.units[len(units) :]))
+        return in_battalion(with_lance(alpha, 0, lance))
+
+    two = alpha_with(_with_abilities(elite, "dodge_maneuver", "melee_specialist"))
+    assert violations(two) == []
+    three = alpha_with(_with_abilities(elite, "dodge_maneuver", "melee_specialist", "tm_frogman"))
+    (v,) = violations(three)
+    assert (v.rule, v.unit_id, v.source and v.source.line) == ("abilities", "a1", 32)
+    assert "has 3 Special Pilot Abilities" in v.message and "at Elite is 2" in v.message
+    # Charlie's Veteran Force Commander: one ability (L31).
+    charlie = support_company()
+    armour = charlie.lances[0]
+    veteran = _with_abilities(armour.units[0], "dodge_maneuver", "melee_specialist")
+    lance = replace(armour, units=(veteran, *armour.units[1:]))
+    (v,) = violations(in_battalion(with_lance(charlie, 0, lance)))
+    assert (v.rule, v.unit_id, v.source and v.source.line) == ("abilities", "c1", 31)
+    # Anyone else has none: the text gives them to the Force Commanders.
+    lieutenant = _with_abilities(alpha.lances[1].units[0], "dodge_maneuver")
+    fire = replace(alpha.lances[1], units=(lieutenant, *alpha.lances[1].units[1:]))
+    (v,) = violations(in_battalion(with_lance(alpha, 1, fire)))
+    assert (v.rule, v.unit_id, v.source and v.source.line) == ("abilities", "a21", 27)
+    assert "is not a Force Commander" in v.message
+
+
+def test_l49_a_platoon_without_a_carrier_may_not_go_to_tracks() -> None:
+    """L49 "If a player has Conventional Infantry or Battle Armor in their TO&E, their force
+    should include enough units to transport them ... If there is not sufficient carrying
+    capacity those units may not be selected for use in Tracks." Ruling R-FORCE-5: each platoon
+    rides whole in one unit's troop space."""
+    charlie = support_company()
+    armour = charlie.lances[0]
+    no_carriers = replace(
+        armour, units=tuple(replace(u, troop_capacity_tons=Fraction(0)) for u in armour.units)
+    )
+    found = violations(in_battalion(with_lance(charlie, 0, no_carriers)))
+    assert [(v.rule, v.unit_id, v.source and v.source.line) for v in found] == [
+        ("transport", f"ci{n}", 49) for n in range(1, 5)
+    ]
+    assert "needs 3 t of troop space" in found[0].message
+    assert "may not be selected for use in Tracks" in found[0].message
+    # 2 t left in each of two carriers is 4 t, but a 3 t platoon does not split between them.
+    split = replace(
+        armour,
+        units=(
+            armour.units[0],
+            replace(armour.units[1], troop_capacity_tons=Fraction(8)),
+            replace(armour.units[2], troop_capacity_tons=Fraction(5)),
+            armour.units[3],
+        ),
+    )  # 8 t: ci1, ci2 (2 t left); 5 t: ci3 (2 t left); ci4 rides nowhere
+    found = violations(in_battalion(with_lance(charlie, 0, split)))
+    assert [(v.rule, v.unit_id) for v in found] == [("transport", "ci4")]
+    # A DropShip's troop space does not carry a platoon into a track (R-FORCE-3).
+    gazelle = unit("cd", kind=UnitKind.DROPSHIP, bv=0, troop_capacity_tons=Fraction(100))
+    shipped = replace(no_carriers, units=(*no_carriers.units, gazelle))
+    assert rules_of(in_battalion(with_lance(charlie, 0, shipped))).count("transport") == 4
+
+
+def test_l49_a_platoon_whose_need_is_unknown_is_named() -> None:
+    """Ruling R-FORCE-5: without its design a platoon's troop space need is unknown; the check
+    says so rather than taking it as nothing."""
+    charlie = support_company()
+    inf = charlie.lances[1]
+    unknown = replace(
+        inf.units[3],
+        transport_tons=Fraction(0),
+        transport_unknown="no design: the troop space it needs is unknown",
+    )
+    found = violations(
+        in_battalion(with_lance(charlie, 1, replace(inf, units=(*inf.units[:3], unknown))))
+    )
+    assert [(v.rule, v.unit_id) for v in found] == [("transport", "ci4")]
+    assert "no design: the troop space it needs is unknown" in found[0].message
+    assert "--units-dir" in found[0].message and "--unchecked" in found[0].message

@@ -7,6 +7,7 @@ way MegaMek itself writes it (``<antimek>``, ``<weightclass>``, an equipment lin
 from __future__ import annotations
 
 import shutil
+from fractions import Fraction
 from pathlib import Path
 
 from console_script import mekref
@@ -14,7 +15,11 @@ from console_script import mekref
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.unit_file import parse_unit_file
 from mekref.daemon.samples.ginestra import FOLDER
-from mekref.rules.tripwire.force_from_design import anti_mech_capable, design_roles
+from mekref.rules.tripwire.force_from_design import (
+    anti_mech_capable,
+    design_roles,
+    troop_space_needed,
+)
 from mekref.rules.tripwire.model import InfantryMotive, UnitKind, UnitRole
 
 UNITS = Path(__file__).parents[1] / "fixtures" / "megamek" / "units"
@@ -85,3 +90,33 @@ def test_force_import_checks_the_anti_mech_skill_of_an_untrained_platoon(tmp_pat
     text = " ".join(trained.stdout.split())
     assert "Militia platoon 1 4/8" not in text and "skills.max_gap" not in text
     assert "no design found" not in text
+
+
+def test_l49_troop_space_from_the_real_designs() -> None:
+    # L49: "vehicles with troop capacity (e.g. Maxim Heavy Hover Tank) for Infantry/Battle
+    # Armor". Ruling R-FORCE-5: a platoon takes MegaMek's platoon weight in troop space.
+    infantry, foot = UnitKind.CONVENTIONAL_INFANTRY, InfantryMotive.FOOT
+    # 28 troopers x (0.085 t on foot + 0.015 t of anti-'Mech gear) = 2.8 t, to the half ton: 3.
+    assert troop_space_needed(_design(PLATOON), infantry, foot) == (Fraction(3), "")
+    # The Maxim (Fire Support)'s <transporters> line "TroopSpace:3" carries exactly one.
+    assert _design("Maxim Heavy Hover Transport (Fire Support).blk").troop_tons == 3.0
+    # Without the gear: 28 x 0.085 = 2.38 t -> 2.5; as jump infantry: 28 x 0.18 = 5.04 -> 5.5.
+    untrained = _design(PLATOON, "<antimek>\n5\n", "<antimek>\n8\n")
+    assert troop_space_needed(untrained, infantry, foot) == (Fraction(5, 2), "")
+    jump = InfantryMotive.JUMP
+    assert troop_space_needed(_design(PLATOON), infantry, jump) == (Fraction(11, 2), "")
+    # Combat engineers (specialization bit 0) add 0.1 t a trooper: 28 x 0.2 = 5.6 -> 6.
+    engineers = _design(
+        PLATOON, "<squad_size>", "<specialization>\n1\n</specialization>\n\n<squad_size>"
+    )
+    assert troop_space_needed(engineers, infantry, foot) == (Fraction(6), "")
+    # A battle armor squad: its suits times its weight class's tons (Medium: 1 t) = 5 t.
+    assert troop_space_needed(_design(ELEMENTAL), UnitKind.BATTLE_ARMOR, None) == (Fraction(5), "")
+    # Never a silent 0: without a design, or with field guns of unknown weight, it says why.
+    need, why = troop_space_needed(None, infantry, foot)
+    assert need == 0 and why == "no design: the troop space it needs is unknown"
+    gunned = _design(PLATOON, "<Field Guns Equipment>\n", "<Field Guns Equipment>\nISAC5\n")
+    assert troop_space_needed(gunned, infantry, foot) == (
+        Fraction(0),
+        "its field guns' weight is unknown",
+    )
