@@ -86,8 +86,9 @@ def register(sub: Any) -> None:
     create.add_argument(
         "--hex",
         default="",
-        help="CCRR: where units in no formation (captured, recruited) form it; one of the "
-        "side's formations' hexes or a location it holds",
+        help="CCRR: where units in no formation form it: recruits in one of the side's "
+        "formations' hexes or a location it holds (T-F2); captured units only in the hex they "
+        "stand in, where the battle that took them was (T-F7)",
     )
     create.set_defaults(handler=guarded(run_create), command_name="formation create")
 

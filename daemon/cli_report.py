@@ -34,6 +34,7 @@ from mekref.rules.tripwire.turn import house_morale, rolled_damage
 from mekref.rules.tripwire.turn.events import UnitDamageRolled
 from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested
 from mekref.rules.tripwire.turn.overview import overview
+from mekref.rules.tripwire.turn.repair_days import work_waits
 from mekref.rules.tripwire.turn.side_overview import Overview, overview_of
 from mekref.rules.tripwire.turn.state import StrategicState
 from mekref.rules.tripwire.turn.victory import battles_vp_unknown, progress, unit_bv
@@ -309,6 +310,10 @@ def build_report(
                 # The hours paid for, by technician day (the repair's tech_hours above are
                 # the hours the damage not yet paid for still needs).
                 "repair_work": _paid_work(state, u.unit_id),
+                # Why the work booked for the day being ordered waits as the orders stand:
+                # only a formation taking the repair action works it (R-WHERE-6); None when
+                # it runs or none is booked for that day.
+                "repair_waits": work_waits(state, u.unit_id),
             }
         )
     people = []
@@ -796,6 +801,8 @@ def _print(report: dict[str, Any]) -> None:
             )
         if u["repair_work"]:
             console.print(_hours(u), markup=False)
+        if u["repair_waits"]:
+            console.print(f"  {u['chassis']} {u['model']}: {u['repair_waits']}", markup=False)
     for w in report["technicians"]:
         console.print(
             f"technicians of {w['side']} in hex {w['hex']}: {w['technicians']} x 6 h = "

@@ -48,6 +48,8 @@ from mekref.rules.tripwire.battle_spending import (
     ReplaceDropShipCrew,
     SeatSparePilot,
     TrainSkill,
+    UnitReconfigured,
+    UnitRepaired,
 )
 from mekref.rules.tripwire.bombs import BuyBombs, bomb_rows
 from mekref.rules.tripwire.commands import HealPerson, OpenPool, TransferWarChest
@@ -56,6 +58,7 @@ from mekref.rules.tripwire.house_acquisition import describe as house_words
 from mekref.rules.tripwire.recruit_skills import HireRecruit, level_columns
 from mekref.rules.tripwire.state import PoolKind
 from mekref.rules.tripwire.training import Skill, TrainingRoute
+from mekref.rules.tripwire.turn.repair_days import booking_note
 from mekref.rules.tripwire.turn.turrets import RepairTurret
 
 HELP = "spend WarChest between tracks: repair, rearm, heal, train, hire, sell, scrap..."
@@ -541,6 +544,11 @@ def _runner(build: Builder) -> Callable[[argparse.Namespace], int]:
         console = out_console()
         for event in done.events:
             console.print(describe(event))
+            if isinstance(event, UnitRepaired | UnitReconfigured) and event.work_days:
+                # The hours wait for a day the formation takes the repair action (R-WHERE-6).
+                note = booking_note(done.state, event.unit_id)
+                if note:
+                    console.print(f"  {note}", markup=False)
             if isinstance(event, PersonHired) and event.seat_type is None:
                 print(
                     f"mekref spend hire: warning: no --as: {event.name} is of no type and may "

@@ -44,6 +44,7 @@ from mekref.rules.tripwire.battle_model import (
 )
 from mekref.rules.tripwire.battle_resolution import resolve
 from mekref.rules.tripwire.campaign import Decider, Evolver, side_of
+from mekref.rules.tripwire.captured_units import engagement_hex, taken
 from mekref.rules.tripwire.file_view import reporting_side as reporting_side
 from mekref.rules.tripwire.holding import WRECKED, in_play, leave_formations
 from mekref.rules.tripwire.model import UnitRole
@@ -587,6 +588,11 @@ def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
     )
     # L145-L146: a truly destroyed unit leaves play: out of its formation at once (R-VP-7).
     state = leave_formations(state, (o.unit_id for o in res.units if o.fate in WRECKED))
+    # Salvage is immobile (L137): it leaves the enemy's formation at once and stays on the
+    # battlefield, the engagement's hex (ruling T-F7).
+    s = state.strategic
+    field_hex = None if s is None else engagement_hex(s, battle.engagement_id)
+    state = taken(state, (unit_id for unit_id, _ in salvaged), field_hex)
     for unit_id, side_id in salvaged:
         # Salvaged units join the controlling side's TO&E (line 136).
         state = _change_sides(state, unit_id, side_id)
@@ -599,7 +605,8 @@ def _evolve_fate(state: CampaignState, e: UnitFateSet) -> CampaignState:
     if e.fate in WRECKED:
         state = leave_formations(state, (e.unit_id,))
     if e.new_side is not None:
-        state = _change_sides(state, e.unit_id, e.new_side)
+        # Out of the enemy's formation at once, standing where it was (ruling T-F7).
+        state = _change_sides(taken(state, (e.unit_id,), None), e.unit_id, e.new_side)
     return state
 
 

@@ -94,13 +94,19 @@ def holds_ground(state: CampaignState, unit_id: str) -> bool:
 
 
 def leave_formations(state: CampaignState, unit_ids: Iterable[str]) -> CampaignState:
-    """``unit_ids``, which have left play, leave their formations on the strategic map at once;
-    a formation left with no unit is dissolved, with its orders (L145-L146: the wreck is no
-    force any more, and goes out in no later scenario)."""
+    """``unit_ids``, which have left play (or their side: captured, :mod:`.captured_units`),
+    leave their formations on the strategic map at once; a formation left with no unit is
+    dissolved, with its orders (L145-L146: the wreck is no force any more, and goes out in no
+    later scenario)."""
     s = state.strategic
     gone = set(unit_ids)
     if s is None or not gone:
         return state
+    if gone & s.captured_at.keys():
+        # A captured unit standing in no formation (T-F7) that leaves play stands nowhere.
+        captured_at = {u: h for u, h in s.captured_at.items() if u not in gone}
+        s = replace(s, captured_at=captured_at)
+        state = replace(state, strategic=s)
     if not any(u in gone for f in s.formations.values() for u in f.unit_ids):
         return state
     formations: dict[str, Formation] = {}

@@ -96,7 +96,7 @@ def _unit_hex(s: StrategicState, unit_id: str) -> str | None:
     for _, f in sorted(s.formations.items()):
         if unit_id in f.unit_ids:
             return f.hex
-    return None
+    return s.captured_at.get(unit_id)  # a captured carrier stands where it was taken (T-F7)
 
 
 def _present(state: CampaignState, s: StrategicState, side_id: str, hex_: str) -> list[str]:
@@ -144,14 +144,19 @@ def pool_hex(state: CampaignState, pool: Pool) -> str | None:
 
 def place_of_unit(state: CampaignState, unit: CampaignUnit) -> Place | None:
     """Where the unit stands on the strategic map and what its side has there; None when the
-    map does not place it (no map, or in no formation)."""
+    map does not place it (no map, or in no formation of its side and not captured on the
+    map: ruling T-F7 keeps a captured unit where the battle that took it was)."""
     s = state.strategic
     if s is None:
         return None
-    hex_ = _unit_hex(s, unit.unit_id)
+    side = unit.side_id
+    hex_ = next(
+        (f.hex for _, f in sorted(s.formations.items())
+         if f.side_id == side and unit.unit_id in f.unit_ids),
+        s.captured_at.get(unit.unit_id),
+    )  # fmt: skip
     if hex_ is None:
         return None
-    side = unit.side_id
     here = _present(state, s, side, hex_)
     location = None
     facilities: frozenset[str] = frozenset()

@@ -40,6 +40,7 @@ from mekref.rules.tripwire.turn.reorganise import (
     SplitFormation,
     TransferUnit,
 )
+from mekref.rules.tripwire.turn.repair_days import RepairWorkWaited, WaitingWork
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
 from mekref.rules.tripwire.turn.state import (
     Arrival,
@@ -332,6 +333,20 @@ EVENTS_SAMPLE: list[Event] = [
         ),
         notes=("n",),
         rolls=(Roll(name="maintenance check 1, u", index=0, sides=6, faces=(1, 5)),),
+    ),
+    RepairWorkWaited(
+        side_id="s",
+        day=1,
+        waiting=(
+            WaitingWork(
+                unit_id="u",
+                formation_id="alpha",
+                action="guard",
+                hex="1105",
+                work_days=((2, 6), (3, 1)),
+            ),
+        ),
+        workshops=(("1105", 3, 1),),
     ),
 ]
 

@@ -293,8 +293,7 @@ def player_actions(d: Day) -> None:
             _engineers(d, f, o)
         elif o.action == "prepare_runway":
             _runway(d, f, o)
-        elif o.action == "repair":
-            d.note(side, f"{fid}: {o.action} takes the day; pay through the WarChest commands")
+        # A repair order without a target works the booked hours (repair_days, R-WHERE-6).
 
 
 def _engineers(d: Day, f: Formation, o: FormationOrder) -> None:

@@ -266,7 +266,9 @@ def _check_order(
     if order.action == "repair" and order.target:
         # L219: engineers repair a destroyed DropPort (ruling T-EN1).
         engineering.check(state, s, f, order, field)
-    elif order.action == "repair":
+    elif order.action == "repair" and order.param("pool"):
+        # The work itself is paid with 'mekref spend repair' and done on this day's order
+        # (R-WHERE-6): a pool named here is only checked to hold the WP it names.
         pool = _pool_for(state, side_id, order, field)
         amount = _int_param(order, "wp", field)
         if amount > pool.balance:

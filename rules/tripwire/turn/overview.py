@@ -78,7 +78,7 @@ def overview(state: CampaignState, side: str | None = None) -> dict[str, Any] | 
             "name": f.name,
             "hex": f.hex or None,
             "where": "orbit" if f.hex == IN_ORBIT else f.hex,
-            # Units still the side's own (a captured unit stays listed in its old formation).
+            # Units still the side's own (a store from before T-F7 kept captured ones listed).
             "units": sum(
                 1 for u in f.unit_ids if u in state.units and state.units[u].side_id == f.side_id
             ),

@@ -24,6 +24,7 @@ from mekref.rules.tripwire.turn import (
     orders,
     pre_damage,
     reorganise,
+    repair_days,
     resolve,
     setup,
     turrets,
@@ -354,5 +355,6 @@ EVOLVERS: dict[type[Event], Evolver] = {
     house_morale.HouseMoraleTested: house_morale.evolve,
     house_maintenance.HouseMaintenanceChecked: house_maintenance.evolve,
     ConsciousnessChecked: day_damage.evolve_consciousness,
+    repair_days.RepairWorkWaited: repair_days.evolve_waited,
     **orbit.EVOLVERS,
 }

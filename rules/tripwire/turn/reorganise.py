@@ -20,6 +20,7 @@ from mekref.hexmap.geometry import LabelError
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire import captured_units
 from mekref.rules.tripwire.campaign import Decider
 from mekref.rules.tripwire.holding import out_of_play
 from mekref.rules.tripwire.repair import formation_change_cost
@@ -41,7 +42,8 @@ class CreateFormation(Command):
     """A side forms a new formation of units standing in one hex (rulings T-F1, T-F2).
 
     Units taken from formations leave them (an emptied formation is dissolved); units in no
-    formation (captured, recruited) form it in ``hex``, where the side already stands."""
+    formation form it in ``hex``: recruits where the side already stands (T-F2), captured
+    units only where they were taken (T-F7)."""
 
     side_id: str
     day: int
@@ -276,6 +278,9 @@ def decide_create(
     for sid in sorted(sources):
         _movable(s, cmd.side_id, sid, "unit_ids")
     loose = sorted(u for u, f in found.items() if f is None)
+    # Captured units stand where they were taken (T-F7); the others in no formation
+    # (recruited) join where the side stands (T-F2).
+    recruits = [u for u in loose if u not in s.captured_at]
     if sources:
         where = _same_hex(sources.values(), "unit_ids")
         if cmd.hex and _label(cmd.hex) != where:
@@ -284,28 +289,32 @@ def decide_create(
                 f"hex: the units stand in {where}, not {cmd.hex}: only units standing in one "
                 f"hex can regroup there ({L153})",
             )
-        if loose:
-            stands = _joinable(state, s, cmd.side_id)
-            if where not in stands:
-                raise Refusal(
-                    "reorganise_apart",
-                    f"unit_ids: {', '.join(loose)} (in no formation) cannot join in {where}, "
-                    "where the side holds no location (ruling T-F2)",
-                )
+        if recruits and where not in _joinable(state, s, cmd.side_id):
+            raise Refusal(
+                "reorganise_apart",
+                f"unit_ids: {', '.join(recruits)} (in no formation) cannot join in {where}, "
+                "where the side holds no location (ruling T-F2)",
+            )
     else:
         if not cmd.hex:
+            stands = sorted({s.captured_at[u] for u in loose if u in s.captured_at})
             raise Refusal(
                 "no_hex",
                 "hex: the units are in no formation; give the hex where they form it (one of "
-                "the side's formations' hexes or a location it holds)",
+                "the side's formations' hexes or a location it holds"
+                + (f"; captured units: where they stand, {', '.join(stands)}" if stands else "")
+                + ")",
             )
         where = _label(cmd.hex)
-        if where not in _joinable(state, s, cmd.side_id):
+        if recruits and where not in _joinable(state, s, cmd.side_id):
             raise Refusal(
                 "reorganise_apart",
                 f"hex: units in no formation form one only where the side stands: a hex of "
                 f"one of its formations or a location it holds, not {where} (ruling T-F2)",
             )
+    apart = captured_units.refuse_apart(s, loose, where)
+    if apart:
+        raise Refusal("reorganise_apart", f"unit_ids: {apart}")
     gone = set(cmd.unit_ids)
     left, dissolved = _after_removal(sources.values(), gone)
     fresh = Formation(
@@ -467,7 +476,12 @@ def evolve_reorganised(state: CampaignState, e: FormationsReorganised) -> Campai
     s = strategic_of(state)
     formations = {k: f for k, f in s.formations.items() if k not in set(e.dissolved)}
     formations.update({f.formation_id: f for f in e.formations})
-    return replace(state, strategic=replace(s, formations=dict(sorted(formations.items()))))
+    # Captured units formed where they stood are in a formation now (ruling T-F7).
+    captured_at = captured_units.formed(s, e.unit_ids)
+    return replace(
+        state,
+        strategic=replace(s, formations=dict(sorted(formations.items())), captured_at=captured_at),
+    )
 
 
 DECIDERS: dict[type[Command], Decider] = {

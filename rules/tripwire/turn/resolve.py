@@ -4,7 +4,9 @@
 2. Actions: free actions first (landing from orbit, hops, reaching orbit), then every
    formation's movement at once (encounters stop movement, hexmap ruling R6), shadowing,
    fatigue, aerospace fuel.
-3. Player actions: looting, destruction, peacekeeping, recruiting, maintenance, surveillance.
+3. Player actions: looting, destruction, peacekeeping, recruiting, maintenance, surveillance;
+   the technicians' booked hours, worked only for formations taking the repair action (L178,
+   L198, ruling R-WHERE-6), the others re-booked from the next day.
 4. Responses: a DropShip formation on Respond hops or lands after an enemy hop, landing or
    launch its sensors saw; fighters on Intercept at an airfield meet enemy aircraft and landings
    in their hex (rulings T-RS1, T-RS2), and fighters on Intercept or Combat Air Patrol fly out to
@@ -28,7 +30,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.holding import WRECKED
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn import air_missions, orbit, weather
+from mekref.rules.tripwire.turn import air_missions, orbit, repair_days, weather
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.day import Day, prune
 from mekref.rules.tripwire.turn.day_actions import formation_actions, player_actions, sabotage
@@ -81,6 +83,8 @@ def decide_resolve(
     encounters = formation_actions(d)
     orbit.orbital_actions(d)
     player_actions(d)
+    # Booked repair work is done only by formations taking the repair action (R-WHERE-6).
+    repair_days.work_the_day(d)
     encounters = _merge(encounters, responses(d))
     # Strikes, attack missions and air battles (rulings T-AM1, T-AM2): the hex a battle is
     # fought in holds one engagement, as for responses.

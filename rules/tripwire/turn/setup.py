@@ -15,6 +15,7 @@ from mekref.hexmap.geometry import LabelError
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire import captured_units
 from mekref.rules.tripwire.commanders import commander_bonus, explain, refs
 from mekref.rules.tripwire.design_record import StoredDesign
 from mekref.rules.tripwire.holding import out_of_play
@@ -279,7 +280,10 @@ def decide_place(
             if where != IN_ORBIT and not hexmap.in_bounds(parse_label(where)):
                 raise Refusal("illegal_path", f"{field}.hex: {where} is off the map")
         else:
-            stands = {f.hex for f in sources.values()}
+            # Captured units stand where they were taken (ruling T-F7).
+            stands = {f.hex for f in sources.values()} | {
+                s.captured_at[u] for u in spec.unit_ids if u not in current and u in s.captured_at
+            }
             if not stands:
                 # Units in no formation (captured, newly recruited) join where the side already
                 # stands: one of its formations' hexes, a location it holds, or orbit (T-F2).
@@ -364,7 +368,14 @@ def evolve_placed(state: CampaignState, e: FormationsPlaced) -> CampaignState:
     placed = tuple(sorted({*s.placed, e.side_id}))
     # Reorganising voids the side's orders for the day: they named the old formations.
     orders = {**s.orders, e.side_id: ()}
+    captured_at = captured_units.formed(s, (u for f in e.formations for u in f.unit_ids))
     return replace(
         state,
-        strategic=replace(s, formations=dict(sorted(kept.items())), placed=placed, orders=orders),
+        strategic=replace(
+            s,
+            formations=dict(sorted(kept.items())),
+            placed=placed,
+            orders=orders,
+            captured_at=captured_at,
+        ),
     )

@@ -34,7 +34,7 @@ class OverviewFormation:
     side_id: str
     name: str
     where: str  # "CCRR", "orbit", or "" at the pirate point
-    units: int  # units still the side's own (a captured unit stays listed in its old formation)
+    units: int  # units still the side's own (stores from before T-F7 kept captured ones listed)
     fatigue: int
 
 

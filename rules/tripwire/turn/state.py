@@ -206,6 +206,10 @@ class StrategicState:
     repair_work: dict[str, tuple[tuple[int, int], ...]] = field(
         default_factory=dict, metadata=OMIT_IF_DEFAULT
     )
+    # Captured units in no formation and the hex each stands in: where the battle that took it
+    # was (immobile salvage, L137); a formation of them is formed only there (ruling T-F7).
+    # Left out of the JSON while empty.
+    captured_at: dict[str, str] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
     # L275: the CF of each turret of a location whose turrets the referee recorded as damaged
     # (location -> CF of turret 1, 2, ...); a location not listed has its turrets whole. Left
     # out of the JSON while empty.
