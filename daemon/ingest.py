@@ -115,7 +115,9 @@ class Pipeline:
         quarantined (a writer that closes after every chunk would otherwise lose its file).
         """
         opts = options or IngestOptions()
-        where = str(path)
+        # A name that is not UTF-8 (bytes from an old share) is shown escaped (\xff) in logs,
+        # reasons and records alike; ``path`` itself still opens the file.
+        where = display_text(str(path))
         before = file_stat(path)
         if before is None:
             self.log.info("file.gone", path=where, sha256=None)
