@@ -20,7 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-Stat = tuple[int, int]  # (size, mtime_ns)
+#: (size, mtime_ns, inode): a file renamed in over another of the same size and time (a copy
+#: that kept its time) is a different file.
+Stat = tuple[int, int, int]
 
 
 def file_stat(path: Path) -> Stat | None:
@@ -28,7 +30,7 @@ def file_stat(path: Path) -> Stat | None:
         st = os.stat(path)
     except OSError:
         return None
-    return (st.st_size, st.st_mtime_ns)
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
 @dataclass
