@@ -61,7 +61,7 @@ from mekref.daemon.watch.faults import fault_point, kill_inside_commit
 from mekref.daemon.watch.quarantine import Reason
 from mekref.daemon.watch.readiness import Stat, file_stat
 from mekref.daemon.watch.reading import FileBytes, NotRegularFile, read_capped
-from mekref.rules.battle_files import AmbiguousMatch, FileNotForCampaign, FileRequest
+from mekref.rules.battle_files import AmbiguousMatch, FileNotForCampaign, FileRequest, Waiting
 from mekref.rules.messages import Command, Event
 from mekref.rules.refusal import Refusal
 
@@ -457,10 +457,13 @@ class Pipeline:
             last_seq=executed.last_seq,
             battle_id=battle_id,
         )
-        for warning in self._files(campaign_id).warnings(command):
+        for warning in files.warnings(command):
             log.warning("file.unpriced_unit", warning=warning)
-        self._log_battles(log, campaign_id, executed.events, executed.state, sha)
-        held = self._held_reason(campaign_id, executed.state, sha)
+        # The battle this file joined, alone: asking for every open battle after each file
+        # made a burst of files slower with each file.
+        waiting = files.waiting_for_file(executed.state, sha)
+        self._log_battles(log, executed.events, waiting)
+        held = str(waiting.held) if waiting is not None else ""
         if held:
             log.info("file.held", battle_id=battle_id, reason=held)
         return IngestResult(
@@ -477,34 +480,20 @@ class Pipeline:
             held=held,
         )
 
-    def _held_reason(self, campaign_id: str, state: Any, sha: str) -> str:
-        """Why the battle the file joined waits for the referee's confirmation, or ""."""
-        files = self._files(campaign_id)
-        battle_id = files.battle_of_file(state, sha)
-        for battle in files.waiting(state):
-            if battle.battle_id == battle_id:
-                return str(battle.held)
-        return ""
-
     def _campaigns_now(self) -> Campaigns:
         """Each campaign with its last seq: what a held file's match depends on."""
         return tuple((c.id, self.store.last_seq(c.id)) for c in self.store.list_campaigns())
 
-    def _log_battles(
-        self, log: Any, campaign_id: str, events: tuple[Event, ...], state: Any, sha: str
-    ) -> None:
-        """One line per battle event the file caused, and one per battle still waiting."""
+    def _log_battles(self, log: Any, events: tuple[Event, ...], waiting: Waiting | None) -> None:
+        """One line per battle event the file caused, and one if its battle still waits."""
         for event in events:
             battle_id = _battle_id_of(event)
             if battle_id is not None:
                 log.info("battle." + _snake(type(event).TYPE), battle_id=battle_id)
-        for battle in self._files(campaign_id).waiting(state):
-            if sha in battle.files:
-                log.info(
-                    "battle.waiting",
-                    battle_id=battle.battle_id,
-                    sides_expected=list(battle.sides_expected),
-                    sides_reported=list(battle.sides_reported),
-                )
-
-    # -- outcomes -------------------------------------------------------------------------
+        if waiting is not None:
+            log.info(
+                "battle.waiting",
+                battle_id=waiting.battle_id,
+                sides_expected=list(waiting.sides_expected),
+                sides_reported=list(waiting.sides_reported),
+            )
