@@ -52,7 +52,7 @@ from mekref.daemon.cli_campaign import (
     referee_note,
     run_command,
 )
-from mekref.daemon.cli_force import design_lookup
+from mekref.daemon.cli_force_input import design_lookup
 from mekref.daemon.house_xp_report import say_xp
 from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
 from mekref.daemon.terminal import terminal_safe

@@ -17,14 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from mekref.adapters.megamek import unit_kinds as ak
-from mekref.adapters.megamek.bv_table import BvTable, BvTableError, parse_units_txt
+from mekref.adapters.megamek.bv_table import BvTable
 from mekref.adapters.megamek.condition import merge_condition
 from mekref.adapters.megamek.design import UnitDesign
-from mekref.adapters.megamek.errors import MulReadError
-from mekref.adapters.megamek.mekhq_model import Campaign
-from mekref.adapters.megamek.mekhq_reader import is_campaign, read_campaign_bytes
 from mekref.adapters.megamek.mul_model import DEAD_HITS, Entity, MulFile
-from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import cli_designs, cli_force_commanders, cli_force_list
 from mekref.daemon.cli_campaign import (
@@ -40,13 +36,13 @@ from mekref.daemon.cli_campaign import (
     referee_note,
     run_command,
 )
+from mekref.daemon.cli_force_input import bv_table, design_lookup, read_mul
 from mekref.daemon.cli_force_mekhq import (
     campaign_for_import,
     print_mekhq_report,
     remarks_by_position,
 )
 from mekref.daemon.cli_force_output import death_rolls, print_condition, print_units
-from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.rules.tripwire.battle_messages import RecordLoadouts
 from mekref.rules.tripwire.battle_model import AmmoBinLoad
 from mekref.rules.tripwire.commands import ImportForce
@@ -391,38 +387,6 @@ def register(sub: Any) -> None:
     cli_force_list.register(actions)
 
 
-def read_mul(path: Path) -> tuple[MulFile | None, Campaign | None]:
-    """A MegaMek unit list, or a MekHQ campaign (its crews are read once designs are known)."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise CliError(f"{path}: cannot read ({exc.strerror}); check the path") from exc
-    try:
-        if is_campaign(data, str(path)):
-            return None, read_campaign_bytes(data, str(path))
-        return read_mul_bytes(data, str(path)), None
-    except MulReadError as exc:
-        raise CliError(exc.one_line(), exc.exit_code) from exc
-
-
-def design_lookup(units_dir: Path | None) -> DesignLookup | None:
-    if units_dir is None:
-        return None
-    try:
-        return catalog_lookup(units_dir, progress=False)
-    except CatalogUnavailable as exc:
-        raise CliError(str(exc)) from exc
-
-
-def _bv_table(path: Path | None) -> BvTable | None:
-    if path is None:
-        return None
-    try:
-        return parse_units_txt(path.read_text(encoding="utf-8"), str(path))
-    except (OSError, BvTableError) as exc:
-        raise CliError(f"--bv-table: {exc}") from exc
-
-
 def run_import(args: argparse.Namespace) -> int:
     mul, campaign = read_mul(args.file)
     design_for = design_lookup(args.units_dir)
@@ -430,7 +394,7 @@ def run_import(args: argparse.Namespace) -> int:
     if mekhq is not None:
         mul = mekhq.mul
     assert mul is not None
-    table = _bv_table(args.bv_table)
+    table = bv_table(args.bv_table)
     note = referee_note(args)
     if args.unchecked and note is None:
         raise CliError("--unchecked needs the referee's word: add --referee NAME --reason TEXT")

@@ -11,8 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from mekref.adapters.megamek.battle_file import BattleFileRead, read_battle_file
-from mekref.adapters.megamek.errors import MulReadError
-from mekref.adapters.megamek.mekhq_reader import is_campaign
+from mekref.adapters.megamek.errors import EXIT_REFUSED_FILE, MulReadError
+from mekref.adapters.megamek.mekhq_reader import CAMPAIGN_LIMITS, is_campaign
 from mekref.adapters.megamek.mul_summary import (
     AmmoSummary,
     DesignLookup,
@@ -21,7 +21,7 @@ from mekref.adapters.megamek.mul_summary import (
     summarize,
     summary_to_json,
 )
-from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES
+from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES, over_limit
 from mekref.daemon import exit_codes
 from mekref.daemon.cli_campaign import (
     add_max_file_mb,
@@ -33,6 +33,7 @@ from mekref.daemon.cli_campaign import (
 )
 from mekref.daemon.cli_inspect_campaign import inspect_campaign, print_campaign
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
+from mekref.daemon.watch.reading import FileTooLarge, NotRegularFile, read_named
 
 EXIT_MISSING_FILE = exit_codes.USAGE
 
@@ -56,7 +57,8 @@ With --units-dir, units are matched to their designs (.mtf/.blk files, loose or 
 unit type, tonnage and tech base come from the design instead of being guessed from the file.
 
 exit codes: 0 read, 2 file missing, 3 file unreadable (broken, truncated), 4 file refused
-(hostile constructs or over the size limit). A bad file prints one line: file:line:column,
+(hostile constructs, over the size limit, or not a regular file: a FIFO, a device, a link to
+one; nothing past the size limit is ever read). A bad file prints one line: file:line:column,
 what is wrong, and what to do.
 """
 
@@ -111,9 +113,21 @@ def run(args: argparse.Namespace) -> int:
     worst = 0
     mib = max_file_mb(args)
     max_bytes = DEFAULT_MAX_BYTES if mib is None else int(mib * 1024 * 1024)
+    # A MekHQ campaign may be larger than a battle file (its own caps apply once read); past
+    # both, nothing more is read and the battle-file limit is the one named.
+    read_cap = max(max_bytes, CAMPAIGN_LIMITS.max_bytes)
     for path in args.files:
         try:
-            data = path.read_bytes()
+            data = read_named(path, read_cap)
+        except NotRegularFile as exc:
+            err.print(f"mekref inspect: {path}: {exc.refusal()}")
+            worst = max(worst, EXIT_REFUSED_FILE)
+            continue
+        except FileTooLarge as exc:
+            refused = over_limit(str(path), exc.size, max_bytes)
+            err.print(f"mekref inspect: {refused.one_line()}")
+            worst = max(worst, refused.exit_code)
+            continue
         except OSError as exc:
             err.print(f"mekref inspect: {path}: cannot read ({exc.strerror}); check the path")
             worst = max(worst, EXIT_MISSING_FILE)

@@ -17,7 +17,7 @@ from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.logging_setup import LogFormat, configure_logging
 from mekref.daemon.serve import Daemon
 from mekref.daemon.shutdown import Shutdown
-from mekref.daemon.store import StoreError, StoreMissing, open_store
+from mekref.daemon.store import StoreDamaged, StoreError, StoreMissing, open_store
 from mekref.daemon.store.open import redact
 
 EXIT_CONFIG = exit_codes.USAGE
@@ -183,19 +183,23 @@ def run(args: argparse.Namespace) -> int:
         # beside the server, folds only the events after the latest one (a snapshot encodes
         # only the battles changed since the one before: campaigns.SNAPSHOT_SHARE).
         store = open_store(config.db, create=args.create)
-        app = App(config, store, design_for)
     except StoreMissing as exc:
         print(f"mekref serve: {exc} (or pass --create)", file=sys.stderr)
         return EXIT_STORE
     except (StoreError, OSError, ValueError) as exc:
-        log.error("store.unavailable", db=redact(config.db), error=str(exc))
-        print(
-            f"mekref serve: cannot open the database {redact(config.db)}: {exc}\n"
-            "Check the path (its folder must be writable) or that the PostgreSQL server "
-            "answers and the role may create tables.",
-            file=sys.stderr,
-        )
+        return _cannot_open(log, config.db, exc)
+    try:
+        # A damaged page would otherwise fail every file taken (and each command after it):
+        # refused here, once, before anything is watched.
+        store.check()
+        app = App(config, store, design_for)
+    except StoreDamaged as exc:
+        store.close()
+        print(f"mekref serve: {exc}", file=sys.stderr)
         return EXIT_STORE
+    except (StoreError, OSError, ValueError) as exc:
+        store.close()
+        return _cannot_open(log, config.db, exc)
     shutdown = Shutdown()
     try:
         daemon = Daemon(config, app.pipeline)
@@ -224,3 +228,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         app.close(GRPC_GRACE)
         log.info("serve.stopped", signal=shutdown.signal_name)
+
+
+def _cannot_open(log: Any, db: str, exc: Exception) -> int:
+    log.error("store.unavailable", db=redact(db), error=str(exc))
+    print(
+        f"mekref serve: cannot open the database {redact(db)}: {exc}\n"
+        "Check the path (its folder must be writable) or that the PostgreSQL server "
+        "answers and the role may create tables.",
+        file=sys.stderr,
+    )
+    return EXIT_STORE

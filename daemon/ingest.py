@@ -22,15 +22,17 @@ sentence that names no unit (:mod:`mekref.daemon.side_uploads`), and one that wo
 held battles than the side may keep open is refused (HELD_LIMIT).
 
 A file for no known campaign is held as unmatched (listed, and looked at again when the
-campaigns change). A bad file (unreadable, hostile, over the cap, ambiguous, refused by the
-rules) gets a record in the store and, when its bytes were read, a copy in the quarantine folder
-with a reason; the original is never touched.
+campaigns change: matched from its kept parse, neither read nor parsed again while its bytes
+stay the same; see ``ingest_held.py``). A bad file (unreadable, hostile, over the cap,
+ambiguous, refused by the rules) gets a record in the store and, when its bytes were read, a
+copy in the quarantine folder with a reason; the original is never touched.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,12 +40,13 @@ from typing import Any
 
 import structlog
 
-from mekref.adapters.megamek.battle_file import read_battle_file
+from mekref.adapters.megamek.battle_file import BattleFileRead, read_battle_file
 from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES
 from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.ingest_held import Campaigns, Held, HeldFiles, hold_unmatched, hold_waiting
 from mekref.daemon.ingest_model import (
     DEFAULT_ACTOR,
     IngestOptions,
@@ -58,7 +61,7 @@ from mekref.daemon.watch.faults import fault_point, kill_inside_commit
 from mekref.daemon.watch.quarantine import Reason
 from mekref.daemon.watch.readiness import Stat, file_stat
 from mekref.daemon.watch.reading import FileBytes, NotRegularFile, read_capped
-from mekref.rules.battle_files import AmbiguousMatch, FileNotForCampaign, FileRequest
+from mekref.rules.battle_files import AmbiguousMatch, FileNotForCampaign, FileRequest, Waiting
 from mekref.rules.messages import Command, Event
 from mekref.rules.refusal import Refusal
 
@@ -96,13 +99,16 @@ class Pipeline:
         self.design_for = design_for
         self.max_bytes = max_bytes
         self.log = structlog.get_logger("mekref.ingest")
-        # path -> (size, mtime) of files whose fate is final (applied, duplicate,
+        # path -> (size, mtime, inode) of files whose fate is final (applied, duplicate,
         # quarantined, skipped): a periodic rescan skips them without reading them again.
         self._final: dict[Path, Stat] = {}
         self.quarantine = Quarantine(store, quarantine_dir, now)
-        # Held (unmatched) files: path -> (size, mtime, the campaigns as they were). A rescan
-        # looks at one again only when it or the campaigns changed.
-        self._held: dict[Path, tuple[Stat, tuple[tuple[str, int], ...]]] = {}
+        self._now = now
+        # Held (unmatched) files with their parse: a rescan reads one again only when it
+        # changed, and matches it again (from the kept parse) only when a campaign changed.
+        self._held = HeldFiles()
+        #: Battle files parsed by this pipeline (a held file is not parsed again).
+        self.parses = 0
 
     # -- the doors ------------------------------------------------------------------------
     def process(
@@ -115,16 +121,23 @@ class Pipeline:
         quarantined (a writer that closes after every chunk would otherwise lose its file).
         """
         opts = options or IngestOptions()
-        where = str(path)
+        # A name that is not UTF-8 (bytes from an old share) is shown escaped (\xff) in logs,
+        # reasons and records alike; ``path`` itself still opens the file.
+        where = display_text(str(path))
         before = file_stat(path)
         if before is None:
             self.log.info("file.gone", path=where, sha256=None)
+            self._final.pop(path, None)
+            self._held.forget(path)
             return IngestResult(Outcome.GONE, where, reason="no such file (or it was removed)")
         if self._final.get(path) == before:
             return IngestResult(Outcome.UNCHANGED, where)
-        held = self._held.get(path)
-        if held is not None and held == (before, self._campaigns_now()):
-            return IngestResult(Outcome.UNCHANGED, where, reason="held, nothing changed")
+        # Taken before the file is judged: a campaign changing meanwhile is seen next time.
+        campaigns = self._campaigns_now()
+        belongs = self._belongs_now if options is None else None
+        still, parses = self._held.look(path, before, campaigns, where, belongs, self.log)
+        if still is not None:
+            return still
         try:
             read = read_capped(path, self.max_bytes)
         except NotRegularFile as exc:
@@ -145,7 +158,7 @@ class Pipeline:
                 "file.unreadable", path=where, sha256=None, error=str(exc.strerror or exc)
             )
             return IngestResult(Outcome.RETRY, where, reason=str(exc))
-        result = self._guarded(read, where, display_text(path.name), settled, opts)
+        result = self._guarded(read, where, display_text(path.name), settled, opts, parses)
         if result.outcome in (
             Outcome.APPLIED,
             Outcome.ALREADY_APPLIED,
@@ -153,10 +166,17 @@ class Pipeline:
             Outcome.WAITING,  # its bytes will never say the game ended: look again if they change
         ):
             self._final[path] = before
-            self._held.pop(path, None)
-        elif result.outcome is Outcome.UNMATCHED:
-            self._held[path] = (before, self._campaigns_now())
+        self._held.judged(path, before, campaigns, result, parses)
         return result
+
+    def _belongs_now(self, held: Held) -> bool:
+        """Whether a held file's kept parse matches a campaign now (or its bytes came in by
+        another way): then it takes the whole way in again."""
+        listed = self.store.list_campaigns()
+        if held.parsed is None or any(self.store.has_file(c.id, held.sha256) for c in listed):
+            return True
+        mul = held.parsed.mul
+        return any(self._files(c.id).matches(state, mul) for c, state in self._candidates(listed))
 
     def ingest_bytes(
         self, data: bytes, name: str, options: IngestOptions, *, shown_as: str = ""
@@ -172,21 +192,36 @@ class Pipeline:
 
     # -- the pipeline ---------------------------------------------------------------------
     def _guarded(
-        self, read: FileBytes, where: str, name: str, settled: bool, opts: IngestOptions
+        self,
+        read: FileBytes,
+        where: str,
+        name: str,
+        settled: bool,
+        opts: IngestOptions,
+        parses: dict[str, BattleFileRead] | None = None,
     ) -> IngestResult:
+        """``parses``: parses by sha256 to use instead of parsing; a new parse is added."""
         log = self.log.bind(path=where, sha256=read.sha256)
         try:
             # The same bytes arriving twice at once (a burst of identical uploads, a file seen
             # by the watcher while the CLI ingests it) are judged once: the second waits, then
             # finds them applied or quarantined instead of parsing and copying them again.
             with _SAME_BYTES[int(read.sha256[:8], 16) % len(_SAME_BYTES)]:
-                return self._ingest(read, where, name, settled, opts, log)
+                known = {} if parses is None else parses  # the caller reads a new parse here
+                return self._ingest(read, where, name, settled, opts, log, known)
         except StoreUnavailable as exc:
             log.warning("file.store_unavailable", error=str(exc))
             return IngestResult(Outcome.RETRY, where, read.sha256, reason=str(exc))
 
     def _ingest(
-        self, read: FileBytes, where: str, name: str, settled: bool, opts: IngestOptions, log: Any
+        self,
+        read: FileBytes,
+        where: str,
+        name: str,
+        settled: bool,
+        opts: IngestOptions,
+        log: Any,
+        parses: dict[str, BattleFileRead],
     ) -> IngestResult:
         sha = read.sha256
         campaigns = self.store.list_campaigns()
@@ -218,7 +253,7 @@ class Pipeline:
                 code="file_too_large",
             )
         try:
-            parsed = read_battle_file(read.data, where, max_bytes=self.max_bytes)
+            parsed = self._parse(read.data, sha, where, log, parses)
         except MulReadError as exc:
             if not exc.refused and not settled:
                 log.info("file.unfinished", problem=exc.problem)
@@ -232,10 +267,24 @@ class Pipeline:
                 code="file_refused" if exc.refused else "file_unreadable",
             )
         if parsed.waiting is not None and not opts.game_over:
-            return self._wait(where, sha, log, parsed.waiting)
+            return hold_waiting(self.store, where, sha, log, parsed.waiting)
         fault_point("after_parse")
         designs = parsed.designs(self.design_for)
         return self._apply(where, name, read, parsed.mul, campaigns, opts, log, designs)
+
+    def _parse(
+        self, data: bytes, sha: str, where: str, log: Any, parses: dict[str, BattleFileRead]
+    ) -> BattleFileRead:
+        """The file parsed, or its parse in ``parses`` (the same bytes parse alike)."""
+        parsed = parses.get(sha)
+        if parsed is None:
+            start = time.perf_counter()
+            parsed = read_battle_file(data, where, max_bytes=self.max_bytes)
+            self.parses += 1
+            ms = round((time.perf_counter() - start) * 1000)
+            log.debug("file.parsed", bytes=len(data), ms=ms)
+            parses[sha] = parsed
+        return parsed
 
     def _candidates(self, campaigns: list[Campaign]) -> list[tuple[Campaign, Any]]:
         """The campaigns whose rule set takes battle files, with their current state."""
@@ -278,9 +327,8 @@ class Pipeline:
             log.info("file.not_for_campaign", campaign_id=opts.campaign_id, reason=why)
             return IngestResult(Outcome.NOT_FOR_CAMPAIGN, where, sha, opts.campaign_id, reason=why)
         if not matching:
-            return self._hold(
-                where, sha, log, "no unit or person in this file belongs to a known campaign"
-            )
+            why = "no unit or person in this file belongs to a known campaign"
+            return hold_unmatched(self.store, where, sha, log, why, self._now())
         if len(matching) > 1:
             names = ", ".join(f"{c.name} ({c.id})" for c, _ in matching)
             return self.quarantine.put(
@@ -345,7 +393,7 @@ class Pipeline:
                 ),
             )
         except Refusal as exc:
-            return self._refused(where, name, read, log, exc, campaign.id)
+            return self.quarantine.refused(where, name, read, log, exc, campaign.id)
         if why is not None:
             if opts.uploader_side is not None:  # an ambiguity's candidates name enemy units
                 return refuse_side(self.quarantine, where, name, read, log, opts, why, code)
@@ -391,7 +439,7 @@ class Pipeline:
                     campaign_id, command, battle_file=FileRef(sha, where, battle_id), check=check
                 )
         except Refusal as exc:
-            return self._refused(where, name, read, log, exc, campaign_id)
+            return self.quarantine.refused(where, name, read, log, exc, campaign_id)
         except HeldBattleLimit as exc:
             # Nothing stored and nothing quarantined: the file is fine, the side must wait.
             log.info("file.held_limit", side=exc.side_id, held=list(exc.held), limit=exc.limit)
@@ -409,10 +457,13 @@ class Pipeline:
             last_seq=executed.last_seq,
             battle_id=battle_id,
         )
-        for warning in self._files(campaign_id).warnings(command):
+        for warning in files.warnings(command):
             log.warning("file.unpriced_unit", warning=warning)
-        self._log_battles(log, campaign_id, executed.events, executed.state, sha)
-        held = self._held_reason(campaign_id, executed.state, sha)
+        # The battle this file joined, alone: asking for every open battle after each file
+        # made a burst of files slower with each file.
+        waiting = files.waiting_for_file(executed.state, sha)
+        self._log_battles(log, executed.events, waiting)
+        held = str(waiting.held) if waiting is not None else ""
         if held:
             log.info("file.held", battle_id=battle_id, reason=held)
         return IngestResult(
@@ -429,65 +480,20 @@ class Pipeline:
             held=held,
         )
 
-    def _held_reason(self, campaign_id: str, state: Any, sha: str) -> str:
-        """Why the battle the file joined waits for the referee's confirmation, or ""."""
-        files = self._files(campaign_id)
-        battle_id = files.battle_of_file(state, sha)
-        for battle in files.waiting(state):
-            if battle.battle_id == battle_id:
-                return str(battle.held)
-        return ""
-
-    def _campaigns_now(self) -> tuple[tuple[str, int], ...]:
+    def _campaigns_now(self) -> Campaigns:
         """Each campaign with its last seq: what a held file's match depends on."""
         return tuple((c.id, self.store.last_seq(c.id)) for c in self.store.list_campaigns())
 
-    def _log_battles(
-        self, log: Any, campaign_id: str, events: tuple[Event, ...], state: Any, sha: str
-    ) -> None:
-        """One line per battle event the file caused, and one per battle still waiting."""
+    def _log_battles(self, log: Any, events: tuple[Event, ...], waiting: Waiting | None) -> None:
+        """One line per battle event the file caused, and one if its battle still waits."""
         for event in events:
             battle_id = _battle_id_of(event)
             if battle_id is not None:
                 log.info("battle." + _snake(type(event).TYPE), battle_id=battle_id)
-        for battle in self._files(campaign_id).waiting(state):
-            if sha in battle.files:
-                log.info(
-                    "battle.waiting",
-                    battle_id=battle.battle_id,
-                    sides_expected=list(battle.sides_expected),
-                    sides_reported=list(battle.sides_reported),
-                )
-
-    # -- outcomes -------------------------------------------------------------------------
-    def _refused(
-        self, where: str, name: str, read: FileBytes, log: Any, exc: Refusal, campaign_id: str
-    ) -> IngestResult:
-        return self.quarantine.put(
-            where,
-            name,
-            read,
-            log,
-            Reason(
-                what=f"the rules refused it: {exc}",
-                where=where,
-                todo="fix the campaign (or the file) as the message says; the referee can "
-                "override with a recorded reason",
-            ),
-            campaign_id,
-            code="rules_refused",
-        )
-
-    def _hold(self, where: str, sha: str, log: Any, reason: str) -> IngestResult:
-        known = self.store.unmatched_files()
-        self.store.hold_unmatched(sha, where, reason)
-        # Said once at info; later looks at it are only worth a debug line.
-        held_before = any(u.sha256 == sha for u in known)
-        (log.debug if held_before else log.info)("file.unmatched", reason=reason)
-        return IngestResult(Outcome.UNMATCHED, where, sha, reason=reason)
-
-    def _wait(self, where: str, sha: str, log: Any, reason: str) -> IngestResult:
-        """A savegame of a game still going on: listed with its reason, never applied."""
-        self.store.hold_unmatched(sha, where, reason)
-        log.info("file.waiting", reason=reason)
-        return IngestResult(Outcome.WAITING, where, sha, reason=reason)
+        if waiting is not None:
+            log.info(
+                "battle.waiting",
+                battle_id=waiting.battle_id,
+                sides_expected=list(waiting.sides_expected),
+                sides_reported=list(waiting.sides_reported),
+            )

@@ -30,7 +30,7 @@ class Outcome(StrEnum):
     #: A side's upload would open one held battle more than its side may have open (the
     #: server's ``held_battles_per_side``): nothing changed.
     HELD_LIMIT = "held_limit"
-    UNCHANGED = "unchanged"  # same path, size and mtime as a file already dealt with
+    UNCHANGED = "unchanged"  # same path, size, mtime and inode as a file already dealt with
     SKIPPED = "skipped"  # not a regular file (a FIFO, a device, a link): never read
     RETRY = "retry"  # unfinished, or the store is unreachable: try again later
     GONE = "gone"

@@ -12,6 +12,7 @@ from mekref.daemon.ingest_model import IngestResult, Outcome
 from mekref.daemon.store import EventStore
 from mekref.daemon.watch.quarantine import Reason, quarantine_copy
 from mekref.daemon.watch.reading import FileBytes
+from mekref.rules.refusal import Refusal
 
 
 class Quarantine:
@@ -78,4 +79,23 @@ class Quarantine:
             campaign_id,
             reason=reason.one_line(),
             code=code,
+        )
+
+    def refused(
+        self, where: str, name: str, read: FileBytes, log: Any, exc: Refusal, campaign_id: str
+    ) -> IngestResult:
+        """Quarantined because the rules refused the file's command."""
+        return self.put(
+            where,
+            name,
+            read,
+            log,
+            Reason(
+                what=f"the rules refused it: {exc}",
+                where=where,
+                todo="fix the campaign (or the file) as the message says; the referee can "
+                "override with a recorded reason",
+            ),
+            campaign_id,
+            code="rules_refused",
         )

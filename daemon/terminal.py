@@ -13,12 +13,21 @@ import re
 from collections.abc import MutableMapping
 from typing import Any
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: Control characters, and the lone surrogates a file name that is not UTF-8 decodes to
+#: (surrogateescape: byte 0xff is U+DCFF), which a terminal cannot show either.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\x{code - 0xDC00:02x}"  # the byte the name held, as display_text shows it
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 def terminal_safe(text: str) -> str:
-    """``text`` with every control character shown as ``\\xNN``."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """``text`` with every control character (and byte that is not UTF-8) shown as ``\\xNN``."""
+    return _CONTROL.sub(_escape, text)
 
 
 def safe_log_values(

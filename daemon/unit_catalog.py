@@ -35,6 +35,7 @@ from mekref.adapters.megamek.unit_file import (
     is_unit_file,
     parse_unit_file,
 )
+from mekref.daemon.watch.reading import NotRegularFile, open_regular, read_named
 
 #: Bump when CatalogEntry, the cache's layout or what the reader extracts changes: a cache of
 #: another format is rebuilt, never read. 2: one compact row per file and per entry. 3: the
@@ -144,9 +145,10 @@ def _parse_loose(root: str, rel: str, full: str, size: int) -> _Parsed:
     if size > MAX_UNIT_FILE_BYTES:
         return (), (CatalogError(root, rel, None, f"{size} bytes is too big for a unit file"),)
     try:
-        with open(full, "rb") as handle:
-            data = handle.read()
+        data = read_named(Path(full), MAX_UNIT_FILE_BYTES)
         return (parse_entries(data, os.path.basename(full), root, rel),), ()
+    except NotRegularFile as exc:
+        return (), (CatalogError(root, rel, None, exc.refusal()),)
     except (UnitFileError, OSError) as exc:
         return (), (CatalogError(root, rel, None, str(exc)),)
 
@@ -155,7 +157,12 @@ def _parse_zip(root: str, rel: str, full: str) -> _Parsed:
     entries: list[CatalogEntry] = []
     errors: list[CatalogError] = []
     try:
-        with zipfile.ZipFile(full) as archive:
+        # Opened as a regular file first: a FIFO or a link to a device named *.zip would
+        # block or never end inside ZipFile.
+        with (
+            open_regular(Path(full), follow_links=True) as handle,
+            zipfile.ZipFile(handle) as archive,
+        ):
             for info in archive.infolist():
                 if info.is_dir() or not is_unit_file(info.filename):
                     continue
@@ -169,6 +176,8 @@ def _parse_zip(root: str, rel: str, full: str) -> _Parsed:
                     entries.append(parse_entries(data, info.filename, root, rel, info.filename))
                 except UnitFileError as exc:
                     errors.append(CatalogError(root, rel, info.filename, str(exc)))
+    except NotRegularFile as exc:
+        errors.append(CatalogError(root, rel, None, exc.refusal()))
     except (zipfile.BadZipFile, OSError, RuntimeError) as exc:
         errors.append(CatalogError(root, rel, None, f"cannot read zip archive: {exc}"))
     return tuple(entries), tuple(errors)
@@ -241,8 +250,8 @@ def build_catalog(
 def read_entry_bytes(entry: CatalogEntry) -> bytes:
     full = Path(entry.root) / entry.path
     if entry.member is None:
-        return full.read_bytes()
-    with zipfile.ZipFile(full) as archive:
+        return read_named(full, MAX_UNIT_FILE_BYTES)
+    with open_regular(full, follow_links=True) as handle, zipfile.ZipFile(handle) as archive:
         info = archive.getinfo(entry.member)
         if info.file_size > MAX_UNIT_FILE_BYTES:
             raise UnitFileError(entry.member, f"{info.file_size} bytes is too big for a unit file")

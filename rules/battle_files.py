@@ -112,6 +112,11 @@ class BattleFiles(Protocol[S_contra]):
         """The battle a file joined (the rules may have chosen it), or None."""
         ...
 
+    def waiting_for_file(self, state: S_contra, sha256: str) -> Waiting | None:
+        """The battle a file joined as :meth:`waiting` shows it, if it still waits, else None:
+        what the pipeline says after each file, without building every open battle."""
+        ...
+
     def after_battles(self, state: S_contra) -> tuple[AfterBattle, ...]:
         """Resolved battles whose aftermath still needs the referee, oldest first."""
         ...

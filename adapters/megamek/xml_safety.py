@@ -105,15 +105,20 @@ def _refuse(
     return MulReadError(FilePosition(path, line, column), problem, hint, refused=True)
 
 
+def over_limit(path: str, size: int, max_bytes: int) -> MulReadError:
+    """A file over the size cap, refused (a caller that knows the size need not read it)."""
+    return _refuse(
+        path,
+        f"file is {size:,} bytes, over the {max_bytes:,}-byte limit",
+        "this is not a MegaMek unit list; raise the limit only if you trust the file "
+        "(--max-file-mb)",
+    )
+
+
 def refuse_unreadable(data: bytes, path: str, max_bytes: int) -> None:
     """The checks made before any parsing: the size cap and an empty file."""
     if len(data) > max_bytes:
-        raise _refuse(
-            path,
-            f"file is {len(data):,} bytes, over the {max_bytes:,}-byte limit",
-            "this is not a MegaMek unit list; raise the limit only if you trust the file "
-            "(--max-file-mb)",
-        )
+        raise over_limit(path, len(data), max_bytes)
     # Same test as ``not data.strip()`` without copying the whole file: isspace() stops at the
     # first non-blank byte.
     if not data or data.isspace():

@@ -124,6 +124,9 @@ class SqlEventStore(ABC):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def check(self) -> None:
+        return None
+
     def schema_version(self) -> int:
         found = self._read("SELECT COALESCE(MAX(version), 0) FROM schema_version")
         return int(found[0][0])

@@ -43,6 +43,11 @@ class EventStore(Protocol):
 
     def schema_version(self) -> int: ...
 
+    def check(self) -> None:
+        """Raise ``StoreDamaged`` when the database's own quick check finds damage (SQLite);
+        a server that checks its pages itself (PostgreSQL) has nothing to do here."""
+        ...
+
     # Campaigns
     def create_campaign(
         self,

@@ -69,6 +69,19 @@ class StoreMissing(StoreError):
         self.where = where
 
 
+class StoreDamaged(StoreError):
+    """The database file is damaged (a page SQLite cannot read): nothing can be trusted in it,
+    and mekref never repairs a database in place."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(
+            f"{where}: the database is damaged ({problem}); stop every mekref that uses it and "
+            "restore it from a backup (mekref never repairs a database in place)"
+        )
+        self.where = where
+        self.problem = problem
+
+
 class DamagedEvent(StoreError):
     """A stored event row that is not an event of its campaign's rule set (edited by hand, or
     the file was damaged): the campaign cannot be folded past it."""

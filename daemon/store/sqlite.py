@@ -25,6 +25,7 @@ from mekref.daemon.store.clock import Clock, to_text
 from mekref.daemon.store.contract import Engine
 from mekref.daemon.store.errors import (
     SchemaTooNew,
+    StoreDamaged,
     StoreError,
     StoreMissing,
     StoreUnavailable,
@@ -46,6 +47,8 @@ from mekref.daemon.store.threads import PerThread
 DEFAULT_BUSY_TIMEOUT_MS = 60_000
 #: How often a waiting writer retries the campaign lock (filelock polls a non-blocking lock).
 _LOCK_POLL_SECONDS = 0.01
+#: SQLite's answers for a file it cannot read as a database: a damaged page, a damaged header.
+_DAMAGE_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
 
 class _SqliteTx:
@@ -155,6 +158,28 @@ class SqliteEventStore(SqlEventStore):
     def _conn(self) -> sqlite3.Connection:
         return self._conns.get()
 
+    def check(self) -> None:
+        """``PRAGMA quick_check``: every page read once (0.3 s for a 280 MB store, measured),
+        so ``serve`` refuses a damaged store at start instead of failing file after file."""
+        try:
+            rows = self._conn().execute("PRAGMA quick_check(1)").fetchall()
+        except sqlite3.OperationalError as exc:
+            raise StoreUnavailable(f"sqlite {self.path}: {exc}") from exc
+        except sqlite3.DatabaseError as exc:
+            raise StoreDamaged(f"sqlite {self.path}", _one_line(str(exc))) from None
+        found = _one_line(" ".join(str(r[0]) for r in rows)) or "no answer"
+        found = found.removeprefix("*** in database main *** ")
+        if found != "ok":
+            raise StoreDamaged(f"sqlite {self.path}", f"quick_check: {found}")
+
+    def _damaged(self, exc: sqlite3.DatabaseError) -> StoreDamaged | None:
+        """A driver error that says the file is damaged, as the store's error (one line for
+        each file the daemon takes, not a traceback)."""
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is None or code & 0xFF not in _DAMAGE_CODES:
+            return None
+        return StoreDamaged(f"sqlite {self.path}", _one_line(str(exc)))
+
     def close(self) -> None:
         self._conns.close_all()
 
@@ -241,17 +266,29 @@ class SqliteEventStore(SqlEventStore):
     @contextmanager
     def _transaction(self) -> Iterator[_SqliteTx]:
         conn = self._conn()
-        conn.execute("BEGIN IMMEDIATE")
         try:
-            yield _SqliteTx(conn)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield _SqliteTx(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.DatabaseError as exc:
+            damaged = self._damaged(exc)
+            if damaged is None:
+                raise
+            raise damaged from exc
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return self._conn().execute(sql, params).fetchall()
+        try:
+            return self._conn().execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:
+            damaged = self._damaged(exc)
+            if damaged is None:
+                raise
+            raise damaged from exc
 
     def _serialise_appends(self, tx: Tx, campaign_id: str) -> None:
         # Nothing to add: BEGIN IMMEDIATE already made this the only write transaction.
@@ -278,3 +315,7 @@ class SqliteEventStore(SqlEventStore):
                 yield
         finally:
             lock.release()
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

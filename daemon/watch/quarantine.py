@@ -9,6 +9,7 @@ with the same name gets the first 12 hex digits of its sha256 added.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from datetime import datetime
@@ -95,11 +96,18 @@ def quarantine_copy(
         copy=target if data is not None else None,
     )
     note = target.with_name(target.name + ".reason.txt")
-    _write_atomic(note, text.encode("utf-8"))
+    # Callers pass names already escaped; a stray surrogate still must not lose the record.
+    _write_atomic(note, text.encode("utf-8", "backslashreplace"))
     return target if data is not None else note
 
 
+#: The escapes ``display_text`` writes for bytes that are not UTF-8 (``\xff``).
+_ESCAPE = re.compile(r"\\x([0-9a-fA-F]{2})")
+
+
 def _safe_name(name: str) -> str:
-    """A file name that stays inside the quarantine folder whatever the caller sent."""
-    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    """A file name that stays inside the quarantine folder whatever the caller sent.
+
+    An escaped byte (``\\xff``) becomes ``%ff``: its backslash is not a folder separator."""
+    base = _ESCAPE.sub(r"%\1", name).replace("\\", "/").rsplit("/", 1)[-1].strip()
     return base if base not in ("", ".", "..") and not base.startswith(".") else "upload.mul"

@@ -13,6 +13,8 @@ is already older than ``settle`` is taken at once.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import os
 import threading
 import time
@@ -20,7 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-Stat = tuple[int, int]  # (size, mtime_ns)
+#: (size, mtime_ns, inode): a file renamed in over another of the same size and time (a copy
+#: that kept its time) is a different file.
+Stat = tuple[int, int, int]
 
 
 def file_stat(path: Path) -> Stat | None:
@@ -28,7 +32,7 @@ def file_stat(path: Path) -> Stat | None:
         st = os.stat(path)
     except OSError:
         return None
-    return (st.st_size, st.st_mtime_ns)
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
 @dataclass
@@ -37,6 +41,7 @@ class _Entry:
     complete: bool
     stat: Stat | None
     settled: bool = False  # unchanged for a whole settle period (not just closed)
+    ticket: int = 0  # which of the queue's records for its path is the live one
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,12 @@ class PendingFiles:
         self._wall = wall_clock
         self._cond = threading.Condition()
         self._entries: dict[Path, _Entry] = {}
+        # (due, ticket, path) for each entry, earliest first: taking a file looks at the files
+        # that are due, never at all the others (a burst of files once cost a sort of every
+        # waiting file for each file taken). A record whose ticket is no longer its entry's
+        # (the entry was replaced or taken) is dropped when it comes up.
+        self._queue: list[tuple[float, int, Path]] = []
+        self._tickets = itertools.count()
         self._woken = False
 
     def __len__(self) -> int:
@@ -76,7 +87,7 @@ class PendingFiles:
         stat = file_stat(path)
         with self._cond:
             wait = self.debounce if complete else self.settle
-            self._entries[path] = _Entry(self._clock() + wait, complete, stat)
+            self._put(path, _Entry(self._clock() + wait, complete, stat))
             self._cond.notify_all()
 
     def found(self, path: Path) -> None:
@@ -88,10 +99,14 @@ class PendingFiles:
         with self._cond:
             if path in self._entries:
                 return  # an event already queued it; its timing wins
-            self._entries[path] = _Entry(
-                self._clock() + (0.0 if quiet else self.settle), quiet, stat, settled=quiet
-            )
+            due = self._clock() + (0.0 if quiet else self.settle)
+            self._put(path, _Entry(due, quiet, stat, settled=quiet))
             self._cond.notify_all()
+
+    def _put(self, path: Path, entry: _Entry) -> None:
+        entry.ticket = next(self._tickets)
+        self._entries[path] = entry
+        heapq.heappush(self._queue, (entry.due, entry.ticket, path))
 
     def retry_later(self, path: Path) -> None:
         """The file looked unfinished when read: wait until it is stable for ``settle``."""
@@ -115,13 +130,17 @@ class PendingFiles:
                 if now >= deadline or self._woken:
                     self._woken = False
                     return None
-                next_due = min((e.due for e in self._entries.values()), default=deadline)
+                # A replaced record may wake it early: it finds nothing due and waits again.
+                next_due = self._queue[0][0] if self._queue else deadline
                 self._cond.wait(max(0.0, min(deadline, next_due) - now))
 
     def _pop_ready(self, now: float) -> Ready | None:
-        for path, entry in sorted(self._entries.items(), key=lambda kv: kv[1].due):
-            if entry.due > now:
-                break
+        queue = self._queue
+        while queue and queue[0][0] <= now:
+            _, ticket, path = heapq.heappop(queue)
+            entry = self._entries.get(path)
+            if entry is None or entry.ticket != ticket:
+                continue  # replaced by a later event, or already taken
             stat = file_stat(path)
             if stat is None:  # gone (renamed away, deleted): nothing to do
                 del self._entries[path]
@@ -132,4 +151,5 @@ class PendingFiles:
             # Still changing: look again once it has been quiet for a whole settle period.
             entry.stat = stat
             entry.due = now + self.settle
+            heapq.heappush(queue, (entry.due, ticket, path))
         return None

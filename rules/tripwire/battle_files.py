@@ -14,8 +14,21 @@ from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.rules.battle_files import AfterBattle, FileRequest, Waiting
 from mekref.rules.messages import Command
 from mekref.rules.tripwire import battle_input, battle_link, battles
+from mekref.rules.tripwire.battle_book import BattleStatus
 from mekref.rules.tripwire.battle_messages import SubmitBattleReport
 from mekref.rules.tripwire.state import CampaignState
+
+
+def _waiting(p: battles.PendingBattle) -> Waiting:
+    return Waiting(
+        battle_id=p.battle_id,
+        sides_expected=p.sides_expected,
+        sides_reported=p.sides_reported,
+        files=p.files,
+        control_side=p.control_side,
+        engagement_id=p.engagement_id,
+        held=p.held,
+    )
 
 
 class TripWireBattleFiles:
@@ -55,18 +68,7 @@ class TripWireBattleFiles:
         return command.battle_id if isinstance(command, SubmitBattleReport) else None
 
     def waiting(self, state: CampaignState) -> tuple[Waiting, ...]:
-        return tuple(
-            Waiting(
-                battle_id=p.battle_id,
-                sides_expected=p.sides_expected,
-                sides_reported=p.sides_reported,
-                files=p.files,
-                control_side=p.control_side,
-                engagement_id=p.engagement_id,
-                held=p.held,
-            )
-            for p in battles.pending_battles(state)
-        )
+        return tuple(_waiting(p) for p in battles.pending_battles(state))
 
     def held_opened_by(self, state: CampaignState, side_id: str) -> tuple[str, ...]:
         # The first file opened the battle; counted against the side whose token uploaded it
@@ -79,6 +81,14 @@ class TripWireBattleFiles:
 
     def battle_of_file(self, state: CampaignState, sha256: str) -> str | None:
         return state.battles.battles.battle_of_file(sha256)
+
+    def waiting_for_file(self, state: CampaignState, sha256: str) -> Waiting | None:
+        book = state.battles.battles
+        battle_id = book.battle_of_file(sha256)
+        battle = book.get(battle_id) if battle_id is not None else None
+        if battle is None or battle.status is not BattleStatus.OPEN:
+            return None
+        return _waiting(battles.pending(state, battle))
 
     def after_battles(self, state: CampaignState) -> tuple[AfterBattle, ...]:
         return tuple(

@@ -8,8 +8,9 @@ fractions, so a battle report command and its events serialise to canonical JSON
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cached_property
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Roll
@@ -293,9 +294,23 @@ class Battle:
     held: str = field(default="", metadata=OMIT_IF_DEFAULT)
     confirmed: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
-    @property
+    @cached_property
     def unit_ids(self) -> frozenset[str]:
+        # Asked of every open battle for each file that arrives (which battle it joins, which
+        # sides it waits for): kept on the instance, so a battle of many files is walked once.
+        # A battle is immutable; a new file makes a new one (copy_with copies fields only).
         return frozenset(u.unit_id for f in self.files for u in f.units)
+
+
+def with_file(battle: Battle, file: BattleFile) -> Battle:
+    """``battle`` with ``file`` received. Its unit ids, when already known, are carried forward
+    with the new file's instead of walking every file again (a burst of files for one battle
+    otherwise cost each file a walk of all the ones before it)."""
+    out = replace(battle, files=(*battle.files, file))
+    known = vars(battle).get("unit_ids")  # set by the cached property once asked
+    if known is not None:
+        vars(out)["unit_ids"] = known | {u.unit_id for u in file.units}
+    return out
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -41,6 +41,7 @@ from mekref.rules.tripwire.battle_model import (
     PersonFate,
     SideOutcome,
     file_views,
+    with_file,
 )
 from mekref.rules.tripwire.battle_resolution import resolve
 from mekref.rules.tripwire.campaign import Decider, Evolver, side_of
@@ -488,7 +489,7 @@ def _evolve_report(state: CampaignState, e: BattleReportReceived) -> CampaignSta
     battle = state.battles.battles.get(e.battle_id) or Battle(
         battle_id=e.battle_id, number=e.number
     )
-    battle = replace(battle, files=(*battle.files, e.file))
+    battle = with_file(battle, e.file)
     if e.confirmed is not None:
         battle = replace(battle, confirmed=e.confirmed, held="")
     if e.engagement_id and not battle.engagement_id:

@@ -132,3 +132,19 @@ def test_a_layered_map_is_a_dict_changed_in_turn(changes: list[tuple[int, int]])
         assert list(made.items()) == list(expected.items())
         assert len(made) == len(expected)
         assert all(key in made for key in expected) and -1 not in made
+
+
+def test_a_battle_s_unit_ids_carried_forward_are_those_walked(folded: CampaignState) -> None:
+    """A file received carries the battle's known unit ids forward (a burst of files for one
+    battle must not walk them all again); they are the ids a walk of its files gives."""
+    from mekref.rules.tripwire.battle_model import Battle, with_file
+
+    files = [f for battle in folded.battles.battles.values() for f in battle.files]
+    assert len(files) >= 2
+    battle = Battle(battle_id="b", number=1)
+    for file in files:
+        assert battle.unit_ids is not None  # asked, so known before the next file
+        battle = with_file(battle, file)
+        walked = frozenset(u.unit_id for f in battle.files for u in f.units)
+        assert "unit_ids" in vars(battle) and battle.unit_ids == walked
+        assert battle == Battle(battle_id="b", number=1, files=battle.files)

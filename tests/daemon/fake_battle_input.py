@@ -72,6 +72,9 @@ class FakeBattleFiles:
     def battle_of_file(self, state: CampaignState, sha256: str) -> str | None:
         return None
 
+    def waiting_for_file(self, state: CampaignState, sha256: str) -> Waiting | None:
+        return None
+
     def warnings(self, command: Command) -> tuple[str, ...]:
         return ()
 

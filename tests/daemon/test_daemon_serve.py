@@ -7,6 +7,7 @@ import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -19,10 +20,17 @@ from daemon_helpers import (
     event_count,
     ingested,
     new_campaign,
+    sample_force,
     sha,
     status_json,
     wait_until,
 )
+
+from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.store import open_store
+from mekref.rules.messages import RefereeNote
+from mekref.rules.tripwire.commands import CreditPool, ImportForce, OpenPool
+from mekref.rules.tripwire.state import PoolKind
 
 
 @dataclass
@@ -220,6 +228,44 @@ def test_file_for_no_campaign_is_held_and_retried(site: Site) -> None:
         new_campaign(site.db)
         wait_until(lambda: len(serve.events("file.unmatched")) >= 2, "retried on rescan")
         assert status_json(site.db)["quarantined"] == []
+    finally:
+        assert serve.stop() == 0
+
+
+def _parses_of(serve: Serve, digest: str) -> int:
+    return sum(1 for line in serve.events("file.parsed") if line["sha256"] == digest)
+
+
+def test_a_held_file_is_parsed_once_while_campaigns_change(site: Site) -> None:
+    """Events arriving (each could make it match) do not make rescans read or parse a held
+    file again: its kept parse is matched; once it matches, it is applied from that parse."""
+    serve = site.serve("--rescan", "0.3", "--log-level", "debug").start()
+    try:
+        data = OTHER_FORCE.read_bytes()
+        drop(site.inbox, "stranger.mul", data)
+        wait_until(lambda: status_json(site.db)["unmatched"], "held as unmatched")
+        with open_store(site.db) as store:
+            runner = CampaignRunner(store)
+            for n in range(4):  # four changes, each seen by a rescan before the next
+                looks = len(serve.events("file.unmatched"))
+                credit = CreditPool(actor="ref", pool_id="a-cargo", amount=1, reason=f"{n}")
+                runner.execute(site.cid, credit)
+                wait_until(lambda n=looks: len(serve.events("file.unmatched")) > n, "looked at")
+            assert _parses_of(serve, sha(data)) == 1
+            # Now the campaign has the file's units: it is applied, still parsed only once.
+            others = ImportForce(
+                actor="ref",
+                side_id="b",
+                force=sample_force(OTHER_FORCE),
+                accept_unchecked=RefereeNote(referee="ref", reason="test"),
+            )
+            runner.execute(site.cid, others)
+            runner.execute(site.cid, OpenPool(actor="ref", pool_id="b-cargo", side_id="b",
+                                              name="Cargo", kind=PoolKind.CARGO,
+                                              cargo_tons=Fraction(100)))  # fmt: skip
+        wait_until(lambda: applied_shas(site) == [sha(data)], "applied once it matched")
+        assert _parses_of(serve, sha(data)) == 1
+        assert status_json(site.db)["unmatched"] == []
     finally:
         assert serve.stop() == 0
 

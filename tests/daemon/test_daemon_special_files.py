@@ -18,6 +18,8 @@ from daemon_helpers import Serve, battle_bytes, drop, ingested, new_campaign, sh
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from console_script import mekref
 
+from mekref.daemon.store import open_store
+
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs and links")
 
 SPECIAL = {
@@ -101,3 +103,47 @@ def test_a_file_whose_name_is_not_utf8_is_applied_once(tmp_path: Path) -> None:
         assert len(serve.events("file.applied")) == 1
     finally:
         assert serve.stop() == 0
+
+
+def test_a_broken_file_whose_name_is_not_utf8_is_quarantined_once(tmp_path: Path) -> None:
+    db = str(tmp_path / "campaign.db")
+    new_campaign(db)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    broken = battle_bytes(7)[:300]  # cut short: never a battle record
+    with open(os.fsencode(inbox) + b"/\xff\xfe.mul", "wb") as out:
+        out.write(broken)
+    quarantine = tmp_path / "quarantine"
+    serve = Serve(db, [inbox], quarantine, tmp_path / "serve.log", extra=("--rescan", "0.5"))
+    serve.start()
+    try:
+        found = wait_until(lambda: serve.events("file.quarantined"), "the file quarantined")
+        time.sleep(2.0)  # four rescans at --rescan 0.5: none looks at it again
+        assert "Traceback" not in (tmp_path / "serve.log").read_text(errors="replace")
+        assert len(serve.events("file.quarantined")) == 1
+        assert serve.events("file.failed") == []
+    finally:
+        assert serve.stop() == 0
+    shown = str(inbox) + "/\\xff\\xfe.mul"  # the bytes escaped, readable
+    assert found[0]["path"] == shown
+    assert found[0]["reason"].startswith(f"{shown}:")
+    with open_store(db) as store:
+        (record,) = store.quarantined_files()
+    assert record.sha256 == sha(broken) and record.original_path == shown
+    assert record.reason.startswith(f"{shown}:") and "truncated" in record.reason
+    assert (quarantine / "%ff%fe.mul").read_bytes() == broken
+    note = (quarantine / "%ff%fe.mul.reason.txt").read_text(encoding="utf-8")
+    assert f"File:    {shown}\n" in note
+
+
+def test_battle_ingest_of_a_broken_file_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    db = str(tmp_path / "campaign.db")
+    new_campaign(db)
+    path = os.fsencode(tmp_path) + b"/battle-\xff.mul"
+    with open(path, "wb") as out:
+        out.write(battle_bytes(8)[:300])
+    done = mekref("battle", "ingest", "--db", db, os.fsdecode(path))
+    assert done.returncode == 3, done.stderr
+    shown = f"{tmp_path}/battle-\\xff.mul"
+    assert done.stderr.startswith(f"mekref battle ingest: {shown}: quarantined: {shown}:6:")
+    assert "Traceback" not in done.stderr and "\\udc" not in done.stderr

@@ -120,6 +120,25 @@ def test_an_in_place_writer_is_taken_once_stable(tmp_path: Path) -> None:
     assert ready is not None and ready.settled
 
 
+def test_files_are_taken_once_each_in_the_order_they_became_due(tmp_path: Path) -> None:
+    clock = Clock()
+    pending = PendingFiles(settle=1.0, clock=clock)
+    paths = [tmp_path / f"{n}.mul" for n in range(50)]
+    for path in paths:
+        path.write_bytes(b"x")
+        pending.notify(path, complete=False)  # created: due once it settles
+    for path in reversed(paths[:10]):
+        pending.notify(path, complete=True)  # closed, last first: due now, replacing the above
+    taken = []
+    while (ready := pending.take(0)) is not None:
+        taken.append(ready.path)
+    assert taken == list(reversed(paths[:10]))
+    clock.now += 1.1
+    while (ready := pending.take(0)) is not None:
+        taken.append(ready.path)
+    assert taken == [*reversed(paths[:10]), *paths[10:]] and len(pending) == 0
+
+
 def test_a_file_gone_before_it_is_ready_is_dropped(tmp_path: Path) -> None:
     clock = Clock()
     pending = PendingFiles(clock=clock)

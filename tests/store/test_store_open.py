@@ -13,6 +13,7 @@ from mekref.daemon.store import (
     LATEST_VERSION,
     NewEvent,
     SchemaTooNew,
+    StoreDamaged,
     StoreError,
     StoreUnavailable,
     open_store,
@@ -160,3 +161,27 @@ def test_a_locked_sqlite_database_is_store_unavailable_and_nothing_is_written(
     assert store.last_seq(cid) == 0
     assert store.append(cid, 0, [NewEvent("e", "{}")]).last_seq == 1  # and it recovers
     store.close()
+
+
+def test_check_passes_a_sound_store(store_url: str) -> None:
+    with open_store(store_url) as store:
+        store.create_campaign("C", "tripwire")
+        store.check()  # nothing raised
+
+
+def test_check_and_reads_name_a_damaged_sqlite_page(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "campaign.db"
+    with open_store(str(path)) as store:
+        cid = store.create_campaign("C", "tripwire").id
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with open(path, "r+b") as f:  # the campaigns table's page
+        f.seek(4096 * 2)
+        f.write(b"\xde\xad" * 2048)
+    with open_store(str(path)) as store:
+        with pytest.raises(StoreDamaged, match="restore it from a backup"):
+            store.check()
+        with pytest.raises(StoreDamaged, match=r"the database is damaged \(.*malformed"):
+            store.get_campaign(cid)
