@@ -150,3 +150,23 @@ def test_a_very_large_real_game_is_read_when_the_referee_raises_the_cap(tmp_path
     read = mekref_measured("inspect", "--max-file-mb", "64", str(big))
     assert read.returncode == 0, read.stderr
     assert "Stooping Hawk" in read.stdout
+
+
+MUL_CASES = [case for case in CASES if case.name.endswith(".mul")]
+
+
+@pytest.mark.parametrize("case", MUL_CASES, ids=[case.name for case in MUL_CASES])
+def test_a_crafted_unit_list_is_refused_in_one_line_by_force_import(
+    tmp_path: Path, case: Crafted, real_inspect: Measured
+) -> None:
+    """The fifth door (issue 33): a side's force comes in as a unit list, read as safely."""
+    path = tmp_path / case.name
+    path.write_bytes(case.data)
+    db = str(tmp_path / "c.db")
+    new_campaign(db)
+    taken = mekref_measured("force", "import", "--db", db, "--side", "b", str(path))
+    assert taken.returncode != 0, taken.stdout
+    assert "Traceback" not in taken.stderr, taken.stderr
+    lines = [line for line in taken.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and case.words in lines[0], taken.stderr
+    _within_bounds(taken, real_inspect, case)
