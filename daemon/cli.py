@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
+import signal
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
@@ -229,6 +231,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_codes.STORE
     except KeyboardInterrupt:
         return exit_codes.INTERRUPTED
+    except BrokenPipeError:
+        # The reader left (`mekref inspect --json | head`): stop quietly, as a shell tool does,
+        # and point stdout at nothing so the interpreter's last flush does not complain.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
     except sqlite3.DatabaseError as exc:
         # The last boundary for a database that opened but fails on reading (a damaged page,
         # a missing table): one line, never a traceback.

@@ -150,3 +150,19 @@ def test_inspect_calls_armour_damage_damage(tmp_path: Path) -> None:
     assert (atlas["state"], atlas["damaged_locations"]) == ("damaged", ["Right Torso"])
     # A location written for its ammunition only is not damage.
     assert griffin["state"] == "intact"
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
+    """`mekref inspect ... --json | head -1`: the pipe closes while mekref still writes."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    fixtures = sorted((Path(__file__).parents[1] / "fixtures" / "megamek").glob("*.mul"))
+    mekref = Path(sys.executable).with_name("mekref")
+    shell = f"{mekref} inspect --json {' '.join(repr(str(p)) for p in fixtures)} | head -1"
+    done = subprocess.run(["bash", "-c", f"set -o pipefail; {shell}"], capture_output=True,
+                          text=True, timeout=120, check=False)  # fmt: skip
+    assert done.stdout.strip() == "["  # one JSON list of the files, cut after its first line
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
+    assert done.returncode == 141  # 128 + SIGPIPE, as a shell tool ends
