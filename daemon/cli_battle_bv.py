@@ -86,7 +86,9 @@ def run_bv(args: argparse.Namespace) -> int:
                     "ended": ended[0] if ended else None})  # fmt: skip
         return EXIT_OK
     console = out_console()
-    unit = done.state.units[args.unit]
+    unit = done.state.units[recorded[0].unit_id] if recorded else None
+    if unit is None:
+        return EXIT_OK
     console.print(
         f"unit {unit.unit_id} ({unit.chassis} {unit.model}, {unit.side_id}): BV {args.bv} "
         f"recorded by {note.referee} ({note.reason})",

@@ -26,6 +26,7 @@ from mekref.daemon.store.open import redact
 from mekref.rules.messages import Command, RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import CreateCampaign, SideSpec
+from mekref.rules.tripwire.id_prefixes import with_full_ids
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.plugin import RecordLeaderCaptured
 
@@ -146,6 +147,10 @@ def run_command(
     battle_file: FileRef | None = None,
 ) -> Executed:
     try:
+        # The 8-character ids the report prints are taken back (a unique prefix, TripWire).
+        state = runner.load(campaign_id).state
+        if isinstance(state, CampaignState):
+            command = with_full_ids(state, command)
         return runner.execute(campaign_id, command, battle_file=battle_file)
     except Refusal as exc:
         raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc

@@ -1,0 +1,46 @@
+"""Every unit id the report prints is accepted back (issue 27, item 9): the 8 characters of
+``mekref report`` name the unit in ``battle bv`` (and every other command that takes a unit or
+a person), and a prefix that fits several is refused with the candidates."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from console_script import mekref
+
+OLD = Path(__file__).parents[1] / "fixtures" / "stores" / "v1-7490af6" / "ginestra.db"
+WORD = ("--referee", "Ann", "--reason", "from the unit selector")
+
+
+def _store(tmp_path: Path) -> str:
+    db = tmp_path / "ginestra.db"
+    shutil.copyfile(OLD, db)
+    return str(db)
+
+
+def test_the_reports_short_id_names_the_unit(tmp_path: Path) -> None:
+    db = _store(tmp_path)
+    shown = mekref("report", "--db", db)
+    assert "│ 4ef1dd16 │ Griffin GRF-1N" in shown.stdout  # the id as the report prints it
+    done = mekref(
+        "battle", "bv", "--db", db, "--unit", "4ef1dd16", "--bv", "1272", "--held-at-start", *WORD
+    )
+    assert done.returncode == 0, done.stderr
+    assert "unit 4ef1dd16-f972-5ce6-83f1-bc201bc33984 (Griffin GRF-1N, loyalist): BV 1272" in (
+        done.stdout
+    )
+    units = {u["id"]: u for u in json.loads(mekref("report", "--db", db, "--json").stdout)["units"]}
+    assert units["4ef1dd16-f972-5ce6-83f1-bc201bc33984"]["bv"] == 1272
+
+
+def test_a_prefix_of_several_ids_is_refused_with_the_candidates(tmp_path: Path) -> None:
+    db = _store(tmp_path)
+    refused = mekref(
+        "battle", "bv", "--db", db, "--unit", "6", "--bv", "100", "--held-at-start", *WORD
+    )
+    assert refused.returncode != 0
+    (line,) = [x for x in refused.stderr.splitlines() if x.startswith("mekref battle bv:")]
+    assert "'6' begins the id of 2 units" in line and "give more of the id" in line
+    assert "6168bd81" in line and "Shadow Hawk SHD-2H" in line and "6ac19cb5" in line
