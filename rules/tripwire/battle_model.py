@@ -342,6 +342,11 @@ class BattleLedger:
     configurations: dict[str, tuple[str, ...]] = field(
         default_factory=dict, metadata=OMIT_IF_DEFAULT
     )
+    # Each TO&E lance's last Formation Type change, "side/lance" -> (strategic day or -1
+    # without a map, formation): L95's change is paid once per lance and day (R-FORM-1).
+    lance_formations: dict[str, tuple[int, str]] = field(
+        default_factory=dict, metadata=OMIT_IF_DEFAULT
+    )
 
     def __post_init__(self) -> None:
         battles: Mapping[str, Battle] = self.battles

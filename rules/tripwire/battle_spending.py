@@ -258,6 +258,9 @@ class FormationChanged(Event):
     formation: str
     cost_sp: int
     actor: str
+    # The strategic day the change was paid on; -1 without a map (R-FORM-1). Older events
+    # have none (-1): they paid before the change was limited to one a day.
+    day: int = field(default=-1, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("UnitDisposed")

@@ -199,6 +199,8 @@ def _decide_formation(
 ) -> list[Event]:
     if not any(u.side_id == cmd.side_id and u.lance == cmd.lance for u in state.units.values()):
         raise Refusal("unknown_lance", f"side {cmd.side_id!r} has no lance {cmd.lance!r}")
+    day = -1 if state.strategic is None else state.strategic.day
+    _once_a_day(state, cmd, day)
     cost = repair.formation_change_cost()
     _paying_pool(state, cmd.pool_id, cmd.side_id, cost)
     return [
@@ -209,8 +211,30 @@ def _decide_formation(
             formation=cmd.formation,
             cost_sp=cost,
             actor=cmd.actor,
+            day=day,
         )
     ]
+
+
+def _once_a_day(state: CampaignState, cmd: ChangeFormation, day: int) -> None:
+    """L95: "Change Formation Type | 100 (Requires 1 day of training)": one paid change per
+    lance and day, and none to the type it already has (R-FORM-1)."""
+    last = state.battles.lance_formations.get(f"{cmd.side_id}/{cmd.lance}")
+    if last is None:
+        return
+    last_day, formation = last
+    if formation == cmd.formation:
+        raise Refusal(
+            "same_formation",
+            f"formation: lance {cmd.lance!r} already is {formation!r} (nothing to change)",
+        )
+    if day >= 0 and last_day == day:
+        raise Refusal(
+            "already_training",
+            f"lance: {cmd.lance!r} already trains for {formation!r} on day {day} "
+            f'(L95: "Change Formation Type | 100 (Requires 1 day of training)"); '
+            f"change it again from day {day + 1}",
+        )
 
 
 def _decide_dispose(
@@ -342,7 +366,12 @@ def _evolve_reconfigured(state: CampaignState, e: UnitReconfigured) -> CampaignS
 
 
 def _evolve_formation(state: CampaignState, e: FormationChanged) -> CampaignState:
-    return _pay(state, e.pool_id, -e.cost_sp)
+    key = f"{e.side_id}/{e.lance}"
+    led = replace(
+        state.battles,
+        lance_formations={**state.battles.lance_formations, key: (e.day, e.formation)},
+    )
+    return replace(_pay(state, e.pool_id, -e.cost_sp), battles=led)
 
 
 def _evolve_disposed(state: CampaignState, e: UnitDisposed) -> CampaignState:
