@@ -282,8 +282,10 @@ def register(sub: Any) -> None:
         description=(
             "TripWire line 162: 'If a leader is captured and returned to the opposing players "
             "DropShip the campaign ends.' Records it (RecordLeaderCaptured) with the referee's "
-            "name and reason; the campaign ends at once with that reason, and 'mekref report' "
-            "shows it. Capture only: a leader killed does not end the campaign (line 413)."
+            "name and reason once a resolved battle destroyed the leader's escort ('If the unit "
+            "is destroyed the leader can be captured'), or with --override (ruling T-L1); the "
+            "campaign ends at once with that reason, and 'mekref report' shows it. Capture "
+            "only: a leader killed does not end the campaign (line 413)."
         ),
         epilog=(
             "examples:\n  mekref campaign capture-leader --db g.db --side rebel --referee Ann \\\n"
@@ -294,6 +296,12 @@ def register(sub: Any) -> None:
     add_db(capture)
     capture.add_argument("--side", required=True, help="the side whose leader was captured")
     add_referee(capture)
+    capture.add_argument(
+        "--override",
+        action="store_true",
+        help="the referee rules the capture although no resolved battle destroyed the leader's "
+        "escort (line 162; ruling T-L1); listed with the report's overrides",
+    )
     capture.set_defaults(handler=guarded(_capture_leader), command_name="campaign capture-leader")
 
 
@@ -301,9 +309,19 @@ def _capture_leader(args: argparse.Namespace) -> int:
     note = referee_note(args)
     if note is None:
         raise CliError("the end of the campaign is the referee's: give --referee NAME and --reason")
-    done = execute(args, RecordLeaderCaptured(force=args.side, note=note, actor=note.referee))
+    cmd = RecordLeaderCaptured(
+        force=args.side, note=note, override=args.override, actor=note.referee
+    )
+    done = execute(args, cmd)
     console = out_console()
     console.print(f"the leader of {args.side} is captured ({note.referee}: {note.reason})")
+    s = done.state.strategic
+    battle = s.escorts_lost.get(args.side, "") if s is not None else ""
+    console.print(
+        f"  the escort was destroyed in battle {battle} (L162)"
+        if battle
+        else "  on the referee's override: no resolved battle destroyed the escort (T-L1)"
+    )
     ended = done.state.strategic.ended if done.state.strategic is not None else ""
     if ended:
         console.print(f"the campaign has ended: {ended}", style="bold")

@@ -47,7 +47,7 @@ from mekref.rules.tripwire.battle_resolution import resolve
 from mekref.rules.tripwire.campaign import Decider, Evolver, side_of
 from mekref.rules.tripwire.captured_units import engagement_hex, taken
 from mekref.rules.tripwire.file_view import reporting_side as reporting_side
-from mekref.rules.tripwire.holding import WRECKED, in_play, leave_formations
+from mekref.rules.tripwire.holding import WRECKED, escorts_lost, in_play, leave_formations
 from mekref.rules.tripwire.model import UnitRole
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
@@ -587,6 +587,8 @@ def _evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
         tracks_completed=state.tracks_completed + 1,
         bombs={u: b for u, b in state.bombs.items() if u not in fought},
     )
+    # L162: whether the leader's escort fell, read while the formations still hold it (T-L1).
+    state = escorts_lost(state, battle.battle_id, ((o.unit_id, o.fate) for o in res.units))
     # L145-L146: a truly destroyed unit leaves play: out of its formation at once (R-VP-7).
     state = leave_formations(state, (o.unit_id for o in res.units if o.fate in WRECKED))
     # Salvage is immobile (L137): it leaves the enemy's formation at once and stays on the

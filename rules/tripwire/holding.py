@@ -122,3 +122,34 @@ def leave_formations(state: CampaignState, unit_ids: Iterable[str]) -> CampaignS
         for side, given in s.orders.items()
     }
     return replace(state, strategic=replace(s, formations=formations, orders=orders))
+
+
+#: Fates of a unit destroyed in a battle, repairable or not (L162: "If the unit is destroyed").
+_DESTROYED = frozenset({Fate.DESTROYED_REPAIRABLE, *WRECKED})
+
+
+def escorts_lost(
+    state: CampaignState, battle_id: str, fates: Iterable[tuple[str, Fate]]
+) -> CampaignState:
+    """L162: "Each leader can be escorted by a platoon of infantry or a squad of BattleArmor
+    ... If the unit is destroyed the leader can be captured." Records the battle in which a
+    side's leader-carrying formation lost an infantry or battle armor unit; called before the
+    wrecks leave their formations, which would forget who escorted the leader (ruling T-L1)."""
+    s = state.strategic
+    if s is None:
+        return state
+    destroyed = {u for u, fate in fates if fate in _DESTROYED}
+    lost = dict(s.escorts_lost)
+    for f in s.formations.values():
+        if (
+            f.carries_leader
+            and f.side_id not in lost
+            and any(
+                u in destroyed and u in state.units and state.units[u].kind.is_infantry
+                for u in f.unit_ids
+            )
+        ):
+            lost[f.side_id] = battle_id
+    if lost == s.escorts_lost:
+        return state
+    return replace(state, strategic=replace(s, escorts_lost=lost))

@@ -118,8 +118,10 @@ def test_capturing_the_leader_ends_the_campaign(tmp_path: Path) -> None:
     missing = mekref("campaign", "capture-leader", "--db", db, "--side", "rebel")
     assert missing.returncode != 0 and "--referee" in missing.stderr
     assert _report(db)["ending"]["ended"] is None
+    # No battle on record destroyed the escort: the referee's override (ruling T-L1).
     out = _ok("campaign", "capture-leader", "--db", db, "--side", "rebel", "--referee", "Ann",
-              "--reason", "militia APC destroyed; the leader carried to the Union")  # fmt: skip
+              "--reason", "militia APC destroyed; the leader carried to the Union",
+              "--override")  # fmt: skip
     assert "the campaign has ended: the leader of rebel was captured" in out
     report = _report(db)
     assert report["ending"]["ended"] == "the leader of rebel was captured"

@@ -166,6 +166,8 @@ def test_the_leader_captured_on_the_legal_sample(tmp_path: Path) -> None:
              "--reason", "the Guard destroyed in Bagnorgeio; the leader carried to the rebels' "
              "DropShip")  # fmt: skip
     reason = "the leader of loyalist was captured"
+    # The battle that destroyed the Guard is the capture's ground (ruling T-L1): no override.
+    assert "the escort was destroyed in battle" in " ".join(out.split())
     assert f"the campaign has ended: {reason}" in " ".join(out.split())
     assert _report(db)["ending"]["ended"] == reason
     _over(db, reason, next_day=2)

@@ -9,6 +9,7 @@ from turn_world import REFEREE, placed, run, started
 
 from mekref.hexmap import Hex, PlannedMove, neighbours, resolve_moves
 from mekref.rules.dice import Dice
+from mekref.rules.messages import RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.turn import artillery, engagement, fuel, recruit, surveillance, unrest
 from mekref.rules.tripwire.turn import weather as wx
@@ -187,7 +188,10 @@ def test_leader_capture_ends_the_campaign() -> None:
         (FormationSpec(formation_id="a", name="A", unit_ids=("L-GRF",), hex="0707"),),
         (FormationSpec(formation_id="b", name="B", unit_ids=("R-JR7",)),),
     )
-    state, _ = run(state, RecordLeaderCaptured(actor=REFEREE, force="rebel"))
+    # No battle destroyed the escort here: the referee's override (ruling T-L1).
+    note = RefereeNote(referee="Ann", reason="ruled at the table")
+    state, _ = run(state, RecordLeaderCaptured(actor=REFEREE, force="rebel", note=note,
+                                               override=True))  # fmt: skip
     assert state.strategic is not None and "rebel" in state.strategic.ended
     try:
         run(state, ResolveTurn(actor=REFEREE, day=1))

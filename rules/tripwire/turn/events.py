@@ -383,6 +383,11 @@ class LeaderCaptured(Event):
     actor: str
     referee: str = ""  # who recorded it, and why (the campaign's end rests on it)
     reason: str = ""
+    # The resolved battle that destroyed the leader's escort (L162, ruling T-L1); "" when the
+    # referee overrode (``override``: who and why, listed with the report's overrides) or for a
+    # capture recorded before the escort was checked.
+    battle_id: str = field(default="", metadata=OMIT_IF_DEFAULT)
+    override: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("CampaignEnded")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mekref.hexmap import label, parse_label
 from mekref.hexmap.geometry import LabelError
+from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
 from mekref.rules.records import copy_with
@@ -80,6 +81,9 @@ class RecordLeaderCaptured(Command):
 
     force: str
     note: RefereeNote | None = None
+    # The referee rules the capture without a resolved battle that destroyed the leader's
+    # escort on record (ruling T-L1): the event says so, and the report lists the override.
+    override: bool = field(default=False, metadata=OMIT_IF_DEFAULT)
 
 
 @command_type("RepositionFormation")
@@ -138,13 +142,23 @@ def _decide_leader(
         raise Refusal("already_captured", f"force: the leader of {cmd.force} is already captured")
     if s.ended:
         raise Refusal("campaign_over", f"force: the campaign has already ended ({s.ended})")
+    battle_id = s.escorts_lost.get(cmd.force, "")
     note = cmd.note
+    if not battle_id and not (cmd.override and note is not None):
+        raise Refusal(
+            "escort_not_destroyed",
+            f"force: no resolved battle destroyed the escort of {cmd.force}'s leader (L162: "
+            '"If the unit is destroyed the leader can be captured"); resolve that battle first, '
+            "or give the referee's override (--override with --referee NAME --reason TEXT)",
+        )
     return [
         LeaderCaptured(
             force=cmd.force,
             actor=cmd.actor,
             referee=note.referee if note else "",
             reason=note.reason if note else "",
+            battle_id=battle_id,
+            override=None if battle_id else note,
         )
     ]
 

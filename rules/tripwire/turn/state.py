@@ -222,3 +222,7 @@ class StrategicState:
     # The temporary runways engineers prepared (L409, ruling T-LZ1), by the side that prepared
     # them: side -> hex labels. A side's secret, like the formation that built it (T-LZ2).
     runways: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    # L162: the battle in which a side's leader lost an escort (an infantry platoon or battle
+    # armor squad of the formation carrying the leader, destroyed): side -> battle id. A capture
+    # rests on it, or on the referee's override (ruling T-L1). Left out of the JSON while empty.
+    escorts_lost: dict[str, str] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
