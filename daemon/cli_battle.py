@@ -190,7 +190,8 @@ def register(sub: Any) -> None:
     check = actions.add_parser(
         "retreat-check",
         help="may a side call a retreat now?",
-        description="TripWire lines 340-347, from the battle's files so far (BR-10).\n"
+        description="TripWire lines 340-347, from the battle's files so far (BR-10);\n"
+        "a resolved battle is read as it stood in that battle (BR-16).\n"
         "While a unit of the battle has no BV the answer is not known (exit 3):\n"
         "record it with 'mekref battle bv' (R-VP-6).",
         **kw,

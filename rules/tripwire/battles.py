@@ -43,7 +43,7 @@ from mekref.rules.tripwire.battle_model import (
     file_views,
     with_file,
 )
-from mekref.rules.tripwire.battle_resolution import resolve
+from mekref.rules.tripwire.battle_resolution import rescored, resolve
 from mekref.rules.tripwire.campaign import Decider, Evolver, side_of
 from mekref.rules.tripwire.captured_units import engagement_hex, taken
 from mekref.rules.tripwire.file_view import reporting_side as reporting_side
@@ -154,20 +154,25 @@ def retreat_check(
     """
     battle = _battle(state, battle_id)
     side_of(state, side_id)
-    resolution, _ = resolve(state, battle, side_id, dice, None)
-    sides = {s.side_id: s for s in resolution.sides}
+    if battle.resolution is not None:
+        # Ruling BR-16: a resolved battle is read as it stood, from its recorded outcome (the
+        # units' owners before it, scored again with the BV now, R-VP-6), never from the
+        # state after it (captured units changed sides, wrecks left their formations).
+        resolution = battle.resolution
+        outcomes = rescored(state, resolution)
+    else:
+        resolution, _ = resolve(state, battle, side_id, dice, None)
+        outcomes = resolution.sides
+    sides = {s.side_id: s for s in outcomes}
     own = sides.get(side_id)
     if own is None:
         raise Refusal("not_in_battle", f"side {side_id!r} has no unit in battle {battle_id}")
-    enemy_start = sum(s.starting_bv for s in resolution.sides if s.side_id != side_id)
-    enemy_lost = sum(s.destroyed_bv for s in resolution.sides if s.side_id != side_id)
+    enemy_start = sum(s.starting_bv for s in outcomes if s.side_id != side_id)
+    enemy_lost = sum(s.destroyed_bv for s in outcomes if s.side_id != side_id)
     commander_killed = any(
         p.side_id == side_id
         and p.fate in (PersonFate.KIA, PersonFate.DIED_OF_WOUNDS)
-        and any(
-            UnitRole.FORCE_COMMANDER in u.roles and u.crew[:1] == (p.person_id,)
-            for u in state.units.values()
-        )
+        and _commanded(state, p.person_id)
         for p in resolution.people
     )
     met = retreat_conditions(
@@ -191,6 +196,18 @@ def retreat_check(
     if certain:  # a condition without BV is met: the retreat may be called whatever the BV
         return certain
     raise RetreatNotKnown(own.units_without_bv, conditions["outnumbered"].ref)
+
+
+def _commanded(state: CampaignState, person_id: str) -> bool:
+    """Whether the person is the pilot of a force commander's unit: in its first seat, or, once
+    the battle is resolved and the seat emptied (a captured unit comes without its crew), the
+    unit the person last crewed."""
+    person = state.people.get(person_id)
+    last = state.units.get(person.unit_id or "") if person is not None else None
+    return any(
+        UnitRole.FORCE_COMMANDER in u.roles and u.crew[:1] == (person_id,)
+        for u in state.units.values()
+    ) or (last is not None and not last.crew and UnitRole.FORCE_COMMANDER in last.roles)
 
 
 # --- deciders ---------------------------------------------------------------------------------

@@ -158,3 +158,20 @@ def test_booked_repair_is_worked_only_on_the_formations_repair_day(
     # L281: "Forces at “Guard” receive a +4 to their ambush roll": not a formation repairing.
     assert totals["guard"]["loyalist"] == totals["repair"]["loyalist"] + 4
     assert totals["guard"]["rebel"] == totals["repair"]["rebel"]
+
+
+def test_retreat_check_reads_a_resolved_battle_as_it_stood(
+    captured: tuple[Path, str], tmp_path: Path
+) -> None:
+    # L340-L343: "A retreat may only be called if: ... The enemy force has suffered 25% damage
+    # (on BV) ... The players force has suffered 25% damage (on BV)". Ruling BR-16: the resolved
+    # battle is read as it stood, the captured Marauder (1363 of bravo's 5199, 26.2%) still the
+    # rebels' loss, never the loyalists' unit it became after the battle.
+    db = _copy(captured, tmp_path)
+    (battle,) = _report(db)["battles"]
+    lines = {}
+    for side in ("rebel", "loyalist"):
+        answer = json.loads(ok("battle", "retreat-check", "--db", db, "--battle", battle["id"],
+                               "--side", side, "--json"))  # fmt: skip
+        lines[side] = [c["line"] for c in answer["conditions"]]
+    assert lines == {"rebel": [343], "loyalist": [342]}
