@@ -525,7 +525,7 @@ def run(args: argparse.Namespace) -> int:
         ]  # fmt: skip
     report = build_report(state, rolls, args.side)
     # The referee's overrides, with who and why (R-WHERE-1, R-HIRE-2, R-TRAIN-3, R-RANSOM-1,
-    # R-KEEP-1, R-SEAT-2, ruling R-OVERRIDE-1).
+    # R-KEEP-1, R-SEAT-2, ruling R-ENGINE-4).
     report["overrides"] = overrides(state, events, args.side)
     report["house_rules_log"] = house_rules_log(events, args.side)
     if state.house_rules:

@@ -36,7 +36,7 @@ from mekref.daemon.cli_campaign import (
     run_command,
 )
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
-from mekref.daemon.mms_export import export_engagement_mms, megamek_boards
+from mekref.daemon.mms_export import distinct_warnings, export_engagement_mms, megamek_boards
 from mekref.daemon.samples import ginestra as GINESTRA
 from mekref.daemon.setup_satellites import entry_name, satellite_commands
 from mekref.daemon.terminal import terminal_safe
@@ -525,6 +525,8 @@ def run_export(args: argparse.Namespace) -> int:
     if len(players) != len(args.player):
         raise CliError("--player: write SIDE=NAME")
     for eid in wanted:
+        notes: list[str] = []
+        mms_notes: list[str] = []
         try:
             if args.format != "mms":
                 mul = scenario_mul(state, eid, args.side, designs=designs)
@@ -533,8 +535,7 @@ def run_export(args: argparse.Namespace) -> int:
                 base.with_suffix(".mul").write_text(mul, encoding="utf-8")
                 base.with_suffix(".md").write_text(sheet, encoding="utf-8")
                 console.print(f"wrote {base}.mul and {base}.md")
-                for note in scenario_notes(state, eid, args.side):
-                    console.print(f"warning: {note}", markup=False)
+                notes = [f"warning: {n}" for n in scenario_notes(state, eid, args.side)]
             if args.format != "mul":
                 said = export_engagement_mms(
                     state,
@@ -548,7 +549,12 @@ def run_export(args: argparse.Namespace) -> int:
                     house_rules=args.house_rule,
                 )
                 for line in said:
-                    console.print(line, markup=False)
+                    if not line.startswith("warning: "):
+                        console.print(line, markup=False)
+                mms_notes = [line for line in said if line.startswith("warning: ")]
+            # The scenario repeats the side's own list notes: each distinct line once.
+            for line in distinct_warnings(notes, mms_notes):
+                console.print(line, markup=False)
         except Refusal as exc:
             raise CliError(f"refused: {exc}") from exc
     return EXIT_OK

@@ -8,7 +8,8 @@ own scenarios pass, and writes ``<engagement>.mms`` plus ``<engagement>-options.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,6 +108,17 @@ def build_engagement_mms(
         options_xml=game_options_xml(export.options) if switched else None,
         warnings=tuple(warnings),
     )
+
+
+def distinct_warnings(*groups: Iterable[str]) -> list[str]:
+    """Each warning once, in the order first given. The same line can come from several groups
+    (a side's list notes, then the scenario's notes for every side) or twice in one group (two
+    units of one design with the same note): within a group each copy is another unit, so a
+    line a group holds N times is shown once with "(N times)", N the most any group held."""
+    counts: Counter[str] = Counter()
+    for group in groups:
+        counts |= Counter(group)  # the most of any one group: the groups overlap, not add
+    return [w if n == 1 else f"{w} ({n} times)" for w, n in counts.items()]
 
 
 def export_engagement_mms(

@@ -206,13 +206,22 @@ def repair_priced(state: CampaignState, unit_id: str) -> bool:
     file's numbers are taken as the maxima and no loss is seen)."""
     unit = state.units[unit_id]
     damage = state.battles.unit_damage.get(unit_id)
-    return unit.tonnage > 0 and (damage is None or damage.design_known)
+    measured = damage is None or damage.design_known
+    if unit.kind is RulesKind.CONVENTIONAL_INFANTRY:
+        # A platoon's file gives no tonnage and none of its bill is priced by tons (the cost
+        # table has no conventional infantry armor or structure row): the kept design is what
+        # makes its bill known.
+        return unit_id in state.battles.unit_designs and measured
+    return unit.tonnage > 0 and measured
 
 
 def unpriced_why(state: CampaignState, unit_id: str) -> str:
     """Why a unit cannot be priced, and what to do, in one clause."""
     unit = state.units[unit_id]
-    if unit.tonnage > 0:
+    known = unit.tonnage > 0 or (
+        unit.kind is RulesKind.CONVENTIONAL_INFANTRY and unit_id in state.battles.unit_designs
+    )
+    if known:
         what = "its last battle damage was read without its design"
     else:
         what = "no design is known for it"

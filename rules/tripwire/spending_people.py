@@ -139,6 +139,7 @@ def _decide_recruit(
     cost = personnel.hire_price(level) + leadership
     pool = _paying_pool(state, cmd.pool_id, captor, 0)
     unrest = _opponent_unrest(state, person.side_id, cmd.opponent_unrest)
+    # R-RECRUIT-3: no limit on attempts; each is a new roll, a failed one costs nothing.
     attempt, _ = personnel.roll_recruit_captured(dice, person.person_id, unrest)
     if attempt.succeeds and cost > pool.balance:
         raise Refusal(

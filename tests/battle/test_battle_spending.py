@@ -205,6 +205,37 @@ def test_ransom_and_recruit_captured() -> None:
         assert after.people["p-b2"].side_id == "blue" and after.pools["union"].balance == 250
 
 
+def test_ruling_r_recruit_3_a_failed_attempt_may_be_tried_again() -> None:
+    """L352: "A Player with captured personnel may attempt to recruit them. Roll 2d6 ... On an
+    8+ they player may pay the WP to recruit them". R-RECRUIT-3: no limit on attempts; a failed
+    one leaves the person captive and costs nothing, and the next is a new roll."""
+    legless = UnitMobility(kind=UnitKind.MEK, legs_remaining=0)
+    state = _pools(campaign((fu("r1"),), (fu("b1"),)))
+    _, state = run(
+        state,
+        submit(file("a", seen("r1", S.SURVIVORS), seen("b1", S.SALVAGE, mobility=legless))),
+        close("battle-" + "a" * 12, "red"),
+    )
+    name = "recruit captured, person p-b1"
+    # The dice stream from where the first attempt fails (2d6 below 8, unrest 7 adds nothing).
+    first = next(
+        i for i in range(state.rolls_used, 100) if Dice(SEED, i).roll(name, 2)[0].total < 8
+    )
+    state = replace(state, rolls_used=first)
+    attempt = RecruitCaptured(person_id="p-b1", pool_id="union", opponent_unrest=7, actor="t")
+    (event,), state = run(state, attempt)
+    assert not event.succeeds and event.cost_sp == 0 and state.pools["union"].balance == 250
+    assert state.battles.captured_people == {"p-b1": "red"}
+    for _ in range(20):  # tried again until a roll makes 8+: each attempt a new roll
+        roll, _ = Dice(SEED, state.rolls_used).roll(name, count=2)
+        (event,), state = run(state, attempt)
+        assert event.rolls == (roll,)
+        if event.succeeds:
+            break
+    assert event.succeeds and state.people["p-b1"].side_id == "red"
+    assert state.pools["union"].balance == 250 - 100  # paid once, for the attempt that made it
+
+
 def test_train_needs_a_kill_once_per_track() -> None:
     """ "| 4->3 | 200 |"; "Only one skill may be improved after each contract." (BR-9)"""
     state = _pools(campaign((fu("r1"),), (fu("b1"),)))

@@ -1,6 +1,6 @@
 """The referee's overrides through the installed ``mekref`` console script: a permission
 refusal says how the referee may lift it, the override is recorded with who and why, and
-`mekref report` lists it (ruling R-OVERRIDE-1).
+`mekref report` lists it (ruling R-ENGINE-4).
 
 L110: "Any MechWarriors, AeroSpace Pilots, Vehicle Crews, DropShip Crews or Infantry who took
 part in a scenario and were awarded a kill may attempt to train to improve their skills."

@@ -1,0 +1,30 @@
+"""``mekref engagement export`` prints each distinct warning once, through the installed console
+script on the legal Ginestra sample. The side's list notes come back in the scenario's notes
+(which cover every side), and two units of one design share a note: a line is printed once, with
+"(N times)" when N units of the scenario gave it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from ginestra_cli import LEGAL, legal_day_zero, ok
+from test_turn_campaign_endings_cli import _engagements
+from test_turn_legal_campaign_cli import _orders
+
+
+def test_each_export_warning_is_printed_once(tmp_path: Path) -> None:
+    db = legal_day_zero(tmp_path)
+    day1 = _orders(db, 1, "r-alpha-recon:orbital_insertion::0508")
+    (engagement,) = _engagements(day1)
+    out = ok("engagement", "export", "--db", db, "--side", "loyalist", "-o", str(tmp_path),
+             "--units-dir", str(LEGAL / "units"))  # fmt: skip
+    warnings = [line for line in out.splitlines() if line.startswith("warning: ")]
+    repeated = [w for w, n in Counter(warnings).items() if n > 1]
+    assert warnings and not repeated
+    # Two loyalist Jenners and the rebels' one, each with a Veteran commander (L26).
+    jenner = [w for w in warnings if w.startswith("warning: Jenner JR7-D: edge 1")]
+    assert jenner == [
+        "warning: Jenner JR7-D: edge 1 (Veteran commander, L26; the list had 0) (3 times)"
+    ]
+    assert f"wrote {tmp_path / engagement}.mms" in out
