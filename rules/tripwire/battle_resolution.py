@@ -35,6 +35,7 @@ from mekref.rules.tripwire.claims import (
     authoritative,
     credited_kills,
     damage_conflicts,
+    file_sides,
     held_conflict,
     overruled_claims,
     trusted_views,
@@ -314,9 +315,7 @@ def _people(
                 seen[p.person_id] = (p, unit_id)
     # Ejected crews on foot: who picked them up, and whether they left the map. BR-15: when
     # the crew's own side sent a file, only its own files say whether its people ejected.
-    owners = {uid: u.side_id for uid, u in state.units.items()}
-    views_of = {id(f): file_views(f, owners) for f in battle.files}
-    reporting = {side for sides in views_of.values() for side in sides}
+    views_of, reporting = file_sides(state, battle)
     rescued: set[str] = set()
     ejected: set[str] = set()
     for f in battle.files:

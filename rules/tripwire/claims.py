@@ -144,6 +144,14 @@ def _contradiction(
     return None
 
 
+def file_sides(state: CampaignState, battle: Battle) -> tuple[dict[int, frozenset[str]], set[str]]:
+    """Whose own view each file of ``battle`` is (by the file's ``id``), and every side that
+    sent one."""
+    owners = {uid: u.side_id for uid, u in state.units.items()}
+    views_of = {id(f): file_views(f, owners) for f in battle.files}
+    return views_of, {side for sides in views_of.values() for side in sides}
+
+
 def unconfirmed_claims(state: CampaignState, battle: Battle) -> dict[str, tuple[Seen, ...]]:
     """Units that only another side's file speaks for, while their own side's file is silent.
 
@@ -154,9 +162,7 @@ def unconfirmed_claims(state: CampaignState, battle: Battle) -> dict[str, tuple[
     sent no file, the battle resolves only on the referee's word (``battle close``), which
     takes the other files as they are.
     """
-    owners = {uid: u.side_id for uid, u in state.units.items()}
-    views_of = {id(f): file_views(f, owners) for f in battle.files}
-    reported = {side for sides in views_of.values() for side in sides}
+    views_of, reported = file_sides(state, battle)
     out: dict[str, tuple[Seen, ...]] = {}
     for unit_id, seen in views_by_unit(battle).items():
         unit = state.units.get(unit_id)
