@@ -8,6 +8,7 @@ each person the list gives 5 hits (rulings R-IMP-1 to R-IMP-3 in docs/rulings.md
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
@@ -44,20 +45,26 @@ def print_units(console: Any, units: list[ImportedUnit]) -> None:
 
 
 def print_condition(console: Any, units: list[ImportedUnit]) -> None:
-    """What the list says of each unit's condition and crew, as the campaign will keep it."""
+    """What the list says of each unit's condition and crew, as the campaign will keep it.
+
+    A note that several units of one design share (a company of Griffins each taking the
+    standard load from the design) prints once with the number of units: one line per unit
+    buried the damaged units' lines among dozens of identical ones."""
+    notes: Counter[str] = Counter()
     for item in units:
         came = item.condition
         name = f"{item.unit.chassis} {item.unit.model}".strip()
         if came is not None and came.damage is not None:
             console.print(f"{name}: came in damaged: {condition_text(came.damage)}")
-        for note in came.notes if came is not None else ():
-            console.print(f"{name}: {note}")
+        notes.update(f"{name}: {note}" for note in (came.notes if came is not None else ()))
         for remark in item.remarks:
             console.print(Text(f"{name}: {remark}"))
         for c in item.unit.crew:
             if c.hits:
                 state = "dead" if c.hits >= DEAD_HITS else f"{c.hits} hit(s)"
                 console.print(f"{name}: {c.name}: {state}")
+    for line, count in notes.items():
+        console.print(Text(line if count == 1 else f"{line} ({count} units)"))
 
 
 def death_rolls(console: Any, runner: Any, cid: str, units: list[ImportedUnit]) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,21 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     for side in ("loyalist", "rebel"):
         ok("engagement", "export", "--db", db, "--side", side, "-o", str(out))
     return {"db": db, "tmp": tmp, "said": said, "out": out}
+
+
+def test_a_note_units_of_one_design_share_prints_once(imported: dict[str, Any]) -> None:
+    """A company of one design each taking the standard load printed one identical line per
+    unit (85 in the demo); the line now comes once, with how many units it is for."""
+    said = imported["said"]["loyalist"].splitlines()
+    lines = [line for line in said if "standard load from the design" in line]
+    assert len(lines) == len(set(lines))
+    mul = read_mul_bytes((FOLDER / "loyalist.mul").read_bytes())
+    designs = Counter(f"{e.chassis} {e.model}".strip() for e in mul.entities)
+    shared = [line for line in lines if line.endswith(" units)")]
+    assert shared, "the loyalist list has several units of one design"
+    for line in shared:
+        name = line.split(": ", 1)[0]
+        assert line.endswith(f"({designs[name]} units)")
 
 
 def _unit(rows: list[dict[str, Any]], chassis: str) -> dict[str, Any]:
