@@ -13,9 +13,11 @@ Rules, in order (the referee sees everything):
 4. otherwise it is public only if its type is listed in :data:`PUBLIC`, with the fields listed
    there removed (the dice seed: knowing it would let a player predict every future roll; the
    start of the strategic map lists every unit's movement, the enemy's included);
-5. anything else is hidden. New event types are therefore secret until someone decides they
-   are public: a forgotten case hides too much, never too little. Battle files and
-   resolutions stay with the referee; a side reads its cut with GetBattleReport.
+5. a battle's events are shown to the sides that fought it, each cut to what its
+   GetBattleReport tells (:mod:`~mekref.rules.tripwire.battle_visibility`, ruling BR-17): the
+   files' fingerprints, never their content; its own units, people and VP line;
+6. anything else is hidden. New event types are therefore secret until someone decides they
+   are public: a forgotten case hides too much, never too little.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mekref.rules.codec import JsonValue, decode, to_jsonable
+from mekref.rules.tripwire.battle_visibility import BATTLE_EVENTS, battle_event_for
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.secrecy import engagement_for
 from mekref.rules.tripwire.turn.state import EngagementSetup
@@ -83,6 +86,8 @@ def visible_payload(
     side_id: str, event_type: str, payload: dict[str, Any], state: CampaignState
 ) -> dict[str, Any] | None:
     """The payload as ``side_id`` may see it, or None when the event is hidden from them."""
+    if event_type in BATTLE_EVENTS:  # before rule 1: BattleControlSet names the field's holder
+        return battle_event_for(side_id, event_type, payload, state)
     owner = _owner(payload, state)
     if owner is not None:
         return payload if owner == side_id else None

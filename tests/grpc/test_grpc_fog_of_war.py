@@ -341,11 +341,29 @@ def test_after_the_battle_no_channel_tells_more_either(served: Served) -> None:
         channels = {**_channels(s, side), "GetBattleReport": json.loads(report.report_json)}
         types = {e["type"] for e in channels["event stream"]}
         assert "EngagementDetermined" in types  # the side still sees its own cut
+        _sees_its_own_battle(channels["event stream"], side, battle_id)
         for channel, value in channels.items():
             text = json.dumps(value) + (report.text if channel == "GetBattleReport" else "")
             assert goals[enemy] not in text, f"{channel} shows {side} the enemy's objective"
             for e in _engagements(value):
                 assert dict(e["objectives"]) == {side: goals[side]}, channel
+
+
+def _sees_its_own_battle(stream: list[dict[str, Any]], side: str, battle_id: str) -> None:
+    """Ruling BR-17: a side's bot can announce its own battle: the file's arrival (its
+    fingerprint, not its content), who holds the field, and its own units, people and VP."""
+    battle = {e["type"]: e for e in stream if e.get("battle_id") == battle_id}
+    assert set(battle) == {"BattleReportReceived", "BattleControlSet", "BattleResolved"}
+    assert set(battle["BattleReportReceived"]["file"]) <= {
+        "sha256", "root", "reporting_side", "uploaded_by"
+    }  # fmt: skip
+    assert battle["BattleControlSet"]["side_id"] == "rebel"
+    resolution = battle["BattleResolved"]["resolution"]
+    assert resolution["control_side"] == "rebel"
+    assert resolution["units"] and {u["side_id"] for u in resolution["units"]} == {side}
+    assert {p["side_id"] for p in resolution["people"]} <= {side}
+    assert [s["side_id"] for s in resolution["sides"]] == [side]
+    assert resolution["conflicts"] == []
 
 
 def test_a_side_asking_for_the_enemys_cut_learns_nothing(served: Served) -> None:
