@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mekref.daemon import exit_codes
-from mekref.daemon.cli_campaign import (
+from mekref.daemon.cli_common import (
     CliError,
     add_store,
     campaign_id_of,
@@ -46,7 +46,7 @@ from mekref.daemon.game_scripts import (
     parse_script,
 )
 from mekref.daemon.store import CampaignNotFound, StoreError
-from mekref.daemon.sw_maps import MapInputError, fill_map
+from mekref.daemon.succession_wars.sw_maps import MapInputError, fill_map
 from mekref.daemon.terminal import terminal_safe
 from mekref.rules.codec import CodecError, to_jsonable
 from mekref.rules.kernel import RuleSet
@@ -821,7 +821,7 @@ def _report(args: argparse.Namespace) -> int:
     if summarize is None:
         # TripWire's books have their own report (units, bills, people, pools, the ending),
         # which folds the campaign itself.
-        from mekref.daemon import cli_report
+        from mekref.daemon.tripwire import cli_report
 
         args.campaign = campaign_id
         args.overview = False  # `game report` prints the books; `report --overview` the page

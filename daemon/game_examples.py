@@ -45,8 +45,8 @@ def example_start(name: str, scenario: str = "") -> dict[str, Any]:
         command = _sw_start(scenario)
         data = to_jsonable(command)
         assert isinstance(data, dict)
-        # The board by name: 'mekref game start' fills it in (daemon/sw_maps.py), and a short
-        # file is one a group can read and edit.
+        # The board by name: 'mekref game start' fills it in (succession_wars/sw_maps.py), and
+        # a short file is one a group can read and edit.
         return {"type": command.TYPE, **data, "map": command.map.name}
     return _bundled(f"{name}-start.json")
 

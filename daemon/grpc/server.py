@@ -33,10 +33,10 @@ from mekref.daemon.grpc.services.battle import BattleServicer
 from mekref.daemon.grpc.services.campaign import CampaignServicer
 from mekref.daemon.grpc.services.diagnostics import DiagnosticsServicer
 from mekref.daemon.grpc.services.events import EventServicer
-from mekref.daemon.grpc.services.orders import OrdersServicer
 from mekref.daemon.grpc.services.rules import RulesServicer
 from mekref.daemon.grpc.tokens import TokenStore
 from mekref.daemon.ingest import Pipeline
+from mekref.daemon.tripwire.grpc_orders import OrdersServicer
 from mekref.v1 import (
     battle_pb2,
     battle_pb2_grpc,

@@ -25,7 +25,7 @@ from mekref.daemon.grpc.errors import ApiError, FieldViolation, invalid, unimple
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.daemon.grpc.services.campaign import timestamp
 from mekref.daemon.ingest import IngestOptions, Outcome
-from mekref.daemon.mms_export import build_engagement_mms
+from mekref.daemon.tripwire.mms_export import build_engagement_mms
 from mekref.rules.codec import canonical_json, to_jsonable
 from mekref.rules.messages import RefereeNote
 from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl

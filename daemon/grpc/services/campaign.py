@@ -13,11 +13,12 @@ from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from mekref.daemon.grpc import auth, reports, typed
+from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.store import Campaign
+from mekref.daemon.tripwire import grpc_reports as reports
 from mekref.rules.codec import canonical_json, to_jsonable
 from mekref.rules.kernel import RuleSet
 from mekref.rules.tripwire.commands import CreateCampaign, SideSpec
