@@ -52,7 +52,7 @@ proto-schema: install
 
 # Last, the other rule sets: a bundled game each, from set-up to its end, in a throw-away store.
 demo: install
-	$(BIN)/python -m mekref.daemon.demo
+	$(BIN)/python -m mekref.daemon.tripwire.demo
 	@rm -rf demo-out  # each demo starts a fresh campaign
 	$(BIN)/python -m mekref.daemon.samples.ginestra.demo --out demo-out
 	$(BIN)/python -m mekref.daemon.samples.ginestra.house_demo --out demo-out/house-rules

@@ -21,8 +21,8 @@ import shutil
 from functools import cache
 from pathlib import Path
 
-from mekref.daemon.cli_replay import AFTER, SETUP
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
+from mekref.daemon.tripwire.cli_replay import AFTER, SETUP
 
 #: The real records a corpus alternates between, with the referee's decision after each.
 RECORDS = ("01-bob.mul", "02-clusterstrike.mul")

@@ -51,8 +51,8 @@ from bench import summary
 from bench.corpus import write_corpus
 from bench.stats import median, ratios, spread
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
-from mekref.daemon.cli_replay import replay
 from mekref.daemon.logging_setup import configure_logging
+from mekref.daemon.tripwire.cli_replay import replay
 
 #: Goals of issue 28 (0.5 of parse-only is the design goal; 0.3 the one for now).
 GOAL_RATIO = 0.3

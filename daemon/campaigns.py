@@ -21,7 +21,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import structlog
 
@@ -39,7 +39,6 @@ from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, Event, event_text
 from mekref.rules.registry import ruleset
 from mekref.rules.snapshot import state_from_text, state_text
-from mekref.rules.tripwire.commands import CreateCampaign
 
 #: A snapshot at most every this many events keeps start-up fast without writing one per command.
 SNAPSHOT_EVERY = 200
@@ -56,6 +55,17 @@ SNAPSHOT_SHARE = 8
 SNAPSHOTS_KEPT = 2
 #: Optimistic-concurrency retries when another writer slipped in between read and append.
 MAX_RETRIES = 5
+
+
+@runtime_checkable
+class NamedSetup(Protocol):
+    """A set-up command that names its campaign and rule set (TripWire's ``CreateCampaign``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def ruleset(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -144,8 +154,10 @@ class CampaignRunner:
         return self._games.get(campaign_id)
 
     # -- creating -------------------------------------------------------------------------
-    def create(self, command: CreateCampaign, campaign_id: str | None = None) -> Executed:
-        """Create a TripWire campaign from its set-up command."""
+    def create(self, command: Command, campaign_id: str | None = None) -> Executed:
+        """Create a campaign from a set-up command that names it and its rule set (TripWire's
+        ``CreateCampaign``)."""
+        assert isinstance(command, NamedSetup), f"{type(command).__name__} names no campaign"
         return self.start(command.name, command.ruleset, command, campaign_id)
 
     def start(

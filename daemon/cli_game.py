@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mekref.daemon import exit_codes
-from mekref.daemon.cli_campaign import (
+from mekref.daemon.cli_common import (
     CliError,
     add_store,
     campaign_id_of,
@@ -31,12 +31,7 @@ from mekref.daemon.cli_campaign import (
     opened,
     print_json,
 )
-from mekref.daemon.game_examples import (
-    SUCCESSION_WARS,
-    SW_SCENARIOS,
-    example_next,
-    example_start,
-)
+from mekref.daemon.game_examples import example_next, example_start
 from mekref.daemon.game_scripts import (
     DEMOS,
     ScriptError,
@@ -46,8 +41,9 @@ from mekref.daemon.game_scripts import (
     parse_script,
 )
 from mekref.daemon.store import CampaignNotFound, StoreError
-from mekref.daemon.sw_maps import MapInputError, fill_map
 from mekref.daemon.terminal import terminal_safe
+from mekref.daemon.wing import Wing, WingInputError
+from mekref.daemon.wings import wing_for, wings
 from mekref.rules.codec import CodecError, to_jsonable
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, message_to_json
@@ -234,7 +230,7 @@ explain every field.
 def _scenario(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scenario",
-        choices=SW_SCENARIOS,
+        choices=[s for w in wings() for s in w.scenarios],
         help="succession_wars: 3025 (the main game) or 2786 (the First Succession War, "
         "L585-639: 25 units a House, a Mercenary pile, a first round of Mercenary purchases; "
         "docs/succession-wars.md)",
@@ -243,9 +239,16 @@ def _scenario(parser: argparse.ArgumentParser) -> None:
 
 def _check_scenario(args: argparse.Namespace) -> str:
     scenario: str = getattr(args, "scenario", None) or ""
-    if scenario and args.ruleset != SUCCESSION_WARS:
-        raise CliError(f"--scenario is for succession_wars; {args.ruleset} has no scenarios")
+    wing = wing_for(args.ruleset)
+    if scenario and (wing is None or scenario not in wing.scenarios):
+        having = _having(lambda w: bool(w.scenarios))
+        raise CliError(f"--scenario is for {having}; {args.ruleset} has no scenarios")
     return scenario
+
+
+def _having(hook: Callable[[Wing], bool]) -> str:
+    """The rule sets whose wing has ``hook``, for a message refusing an option."""
+    return ", ".join(w.ruleset for w in wings() if hook(w))
 
 
 DO_DESCRIPTION = """\
@@ -543,7 +546,7 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
                 done = app.runner.execute(campaign_id, _decode(game, text))
             state_hash = game.state_hash(done.state)
             if starting:
-                _warn_2786_leaders(game, done.state)
+                _start_warnings(game, done.state)
     except Refusal as exc:
         raise CliError(f"refused: {exc}", EXIT_REFUSED) from None
     except CampaignNotFound as exc:
@@ -559,13 +562,15 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
 
 
 def _fill_board(args: argparse.Namespace, text: _CommandText) -> None:
-    if args.ruleset != SUCCESSION_WARS:
+    wing = wing_for(args.ruleset)
+    if wing is None or wing.fill_map is None:
         if args.map is not None:
-            raise CliError(f"--map is for succession_wars; {args.ruleset} has no such board")
+            having = _having(lambda w: w.fill_map is not None)
+            raise CliError(f"--map is for {having}; {args.ruleset} has no such board")
         return
     try:
-        warning = fill_map(text.data, text.where, args.map)
-    except MapInputError as exc:
+        warning = wing.fill_map(text.data, text.where, args.map)
+    except WingInputError as exc:
         raise CliError(str(exc)) from None
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
@@ -575,7 +580,9 @@ def _fill_scenario(args: argparse.Namespace, text: _CommandText) -> None:
     scenario = _check_scenario(args)
     if not scenario:
         return
-    given = text.data.get("scenario", "3025")
+    wing = wing_for(args.ruleset)
+    assert wing is not None  # _check_scenario said so
+    given = text.data.get("scenario", wing.scenarios[0])
     if given != scenario:
         if "scenario" in text.data:
             print(
@@ -585,18 +592,13 @@ def _fill_scenario(args: argparse.Namespace, text: _CommandText) -> None:
         text.data["scenario"] = scenario
 
 
-def _warn_2786_leaders(game: RuleSet[Any], state: Any) -> None:
-    """L613-619 list Davion's 2786 Leaders only (ruling SW-39): say which Houses have none."""
-    if game.name != SUCCESSION_WARS or getattr(state, "scenario", "") != "2786":
+def _start_warnings(game: RuleSet[Any], state: Any) -> None:
+    """What the rule set's wing has to say about a campaign just started (stderr)."""
+    wing = wing_for(game.name)
+    if wing is None or wing.start_warnings is None:
         return
-    led = {ld.house for ld in state.leaders.values()}
-    bare = [h for h in state.sequence if h not in led]
-    if bare:
-        print(
-            f"warning: scenario 2786: the text lists Leaders for {', '.join(sorted(led))} only "
-            f"(L613-619); {', '.join(bare)} start without Leaders (ruling SW-39)",
-            file=sys.stderr,
-        )
+    for warning in wing.start_warnings(state):
+        print(f"warning: {warning}", file=sys.stderr)
 
 
 def _start(args: argparse.Namespace) -> int:
@@ -819,13 +821,13 @@ def _report(args: argparse.Namespace) -> int:
             loaded = app.runner.load(campaign_id)
             sections = summarize(loaded.state)
     if summarize is None:
-        # TripWire's books have their own report (units, bills, people, pools, the ending),
-        # which folds the campaign itself.
-        from mekref.daemon import cli_report
-
+        # A rule set without a summary has its own report in its wing (TripWire's books:
+        # units, bills, people, pools, the ending), which folds the campaign itself.
+        wing = wing_for(game.name)
+        if wing is None or wing.report is None:
+            raise CliError(f"{game.title} has no report; 'mekref game state' shows the campaign")
         args.campaign = campaign_id
-        args.overview = False  # `game report` prints the books; `report --overview` the page
-        return cli_report.run(args)
+        return wing.report(args)
     if args.json:
         print_json(
             {

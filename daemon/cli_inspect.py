@@ -23,7 +23,7 @@ from mekref.adapters.megamek.mul_summary import (
 )
 from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES, over_limit
 from mekref.daemon import exit_codes
-from mekref.daemon.cli_campaign import (
+from mekref.daemon.cli_common import (
     add_max_file_mb,
     err_console,
     guarded,

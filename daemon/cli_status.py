@@ -16,7 +16,7 @@ from mekref.adapters.megamek.battle_file import GAME_IN_PROGRESS
 from mekref.daemon import exit_codes
 from mekref.daemon.app import App
 from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.cli_campaign import add_store, db_origin, print_json
+from mekref.daemon.cli_common import add_store, db_origin, print_json
 from mekref.daemon.config import ServeConfig, default_db
 from mekref.daemon.store import EventStore, StoreError, StoreMissing, open_store
 from mekref.daemon.store.open import redact

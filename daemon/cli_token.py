@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mekref.daemon import exit_codes
-from mekref.daemon.cli_campaign import add_store, db_origin, print_json
+from mekref.daemon.cli_common import add_store, db_origin, print_json
 from mekref.daemon.grpc.tokens import Role, TokenStore
 from mekref.daemon.store import CampaignNotFound, StoreError, StoreMissing, open_store
 from mekref.daemon.store.model import check_campaign_id

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,10 +33,10 @@ from mekref.daemon.grpc.services.battle import BattleServicer
 from mekref.daemon.grpc.services.campaign import CampaignServicer
 from mekref.daemon.grpc.services.diagnostics import DiagnosticsServicer
 from mekref.daemon.grpc.services.events import EventServicer
-from mekref.daemon.grpc.services.orders import OrdersServicer
 from mekref.daemon.grpc.services.rules import RulesServicer
 from mekref.daemon.grpc.tokens import TokenStore
 from mekref.daemon.ingest import Pipeline
+from mekref.daemon.wings import servicers as wing_servicers
 from mekref.v1 import (
     battle_pb2,
     battle_pb2_grpc,
@@ -102,6 +102,34 @@ class ServerOptions:
     extra_channel_options: Sequence[tuple[str, Any]] = field(default_factory=tuple)
 
 
+Adder = Callable[[Any, aio.Server], None]
+Factory = Callable[[Services], object]
+
+#: Each service: how it is added to a server and the core's servicer. The wings' servicers
+#: (:func:`mekref.daemon.wings.servicers`) take the place of the core's where they serve the
+#: same service; OrdersService is only a wing's (without one, its RPCs are UNIMPLEMENTED).
+_SERVICES: tuple[tuple[str, Adder, Factory | None], ...] = (
+    (SERVICE_NAMES[0], campaign_pb2_grpc.add_CampaignServiceServicer_to_server, CampaignServicer),
+    (SERVICE_NAMES[1], orders_pb2_grpc.add_OrdersServiceServicer_to_server, None),
+    (SERVICE_NAMES[2], battle_pb2_grpc.add_BattleServiceServicer_to_server, BattleServicer),
+    (SERVICE_NAMES[3], event_pb2_grpc.add_EventServiceServicer_to_server, EventServicer),
+    (
+        SERVICE_NAMES[4],
+        diagnostics_pb2_grpc.add_DiagnosticsServiceServicer_to_server,
+        DiagnosticsServicer,
+    ),
+    (SERVICE_NAMES[5], rules_pb2_grpc.add_RulesServiceServicer_to_server, RulesServicer),
+)
+
+
+def _add_servicers(services: Services, server: aio.Server) -> None:
+    from_wings = wing_servicers()
+    for name, add, core in _SERVICES:
+        factory = from_wings.get(name, core)
+        if factory is not None:
+            add(factory(services), server)
+
+
 @dataclass
 class Built:
     server: aio.Server
@@ -154,14 +182,7 @@ async def build_server(
             *opts.extra_channel_options,
         ],
     )
-    campaign_pb2_grpc.add_CampaignServiceServicer_to_server(CampaignServicer(services), server)
-    orders_pb2_grpc.add_OrdersServiceServicer_to_server(OrdersServicer(services), server)
-    battle_pb2_grpc.add_BattleServiceServicer_to_server(BattleServicer(services), server)
-    event_pb2_grpc.add_EventServiceServicer_to_server(EventServicer(services), server)
-    diagnostics_pb2_grpc.add_DiagnosticsServiceServicer_to_server(
-        DiagnosticsServicer(services), server
-    )
-    rules_pb2_grpc.add_RulesServiceServicer_to_server(RulesServicer(services), server)
+    _add_servicers(services, server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     enable_reflection((*SERVICE_NAMES, "grpc.health.v1.Health"), server)

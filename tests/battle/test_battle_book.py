@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.cli_replay import replay
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.daemon.store import open_store
+from mekref.daemon.tripwire.cli_replay import replay
 from mekref.rules.codec import canonical_chunks, canonical_json, content_hash
 from mekref.rules.refusal import Refusal
 from mekref.rules.snapshot import HEADER, state_from_text, state_text

@@ -409,7 +409,7 @@ def test_ruling_br10_retreat_check_from_the_files_so_far() -> None:
 def test_ruling_br8_first_unit_of_each_lance_leads_it() -> None:
     """ "Each Lance in the force is lead by a Lieutenant who must be Veteran." (line 13)"""
     from mekref.adapters.megamek.mul_model import MulFile, RootKind
-    from mekref.daemon.cli_force import build_units
+    from mekref.daemon.tripwire.cli_force import build_units
     from mekref.rules.tripwire.state import CampaignState
 
     units = [mek("Griffin", "GRF-1N", f"u{i}", pilot(f"P{i}", f"p{i}")) for i in range(6)]
@@ -460,7 +460,7 @@ def test_referee_marks_a_unit_captured_and_its_crew_stays_behind() -> None:
 
 def test_imported_ids_are_derived_from_the_seed_when_the_list_has_none() -> None:
     from mekref.adapters.megamek.mul_model import MulFile, RootKind
-    from mekref.daemon.cli_force import build_units
+    from mekref.daemon.tripwire.cli_force import build_units
 
     anonymous = mek("Griffin", "GRF-1N", "x", pilot("Kai", "y"))
     anonymous = replace(anonymous, external_id=None)
@@ -503,7 +503,7 @@ def test_dropship_crews_are_gunnery_4_piloting_5() -> None:
     unit list gives the crew, the campaign's DropShip crew is 4/5 (and says so)."""
     from mekref.adapters.megamek.blk_reader import parse_blk
     from mekref.adapters.megamek.mul_model import MulFile, RootKind
-    from mekref.daemon.cli_force import build_units
+    from mekref.daemon.tripwire.cli_force import build_units
     from mekref.rules.tripwire.state import CampaignState
 
     from .builders import UNITS_DIR
@@ -527,7 +527,7 @@ def test_force_import_reads_the_compact_quirk_and_transport_from_the_design() ->
     from mekref.adapters.megamek.blk_reader import parse_blk
     from mekref.adapters.megamek.mtf_reader import parse_mtf
     from mekref.adapters.megamek.mul_model import MulFile, RootKind
-    from mekref.daemon.cli_force import build_units, force_of
+    from mekref.daemon.tripwire.cli_force import build_units, force_of
     from mekref.rules.tripwire.model import UnitRole
     from mekref.rules.tripwire.ruleset import tripwire_rules
     from mekref.rules.tripwire.state import CampaignState

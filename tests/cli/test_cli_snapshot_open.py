@@ -15,9 +15,9 @@ from pathlib import Path
 from console_script import mekref
 
 from mekref.daemon.campaigns import SNAPSHOT_EVERY, CampaignRunner
-from mekref.daemon.cli_replay import AFTER, SETUP
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.daemon.store import open_store
+from mekref.daemon.tripwire.cli_replay import AFTER, SETUP
 
 RECORD = "01-bob.mul"  # the referee gives "home" the field after it: each battle resolves
 BATTLES = 150

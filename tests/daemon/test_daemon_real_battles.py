@@ -14,9 +14,9 @@ from daemon_helpers import Serve, ingested, sha, status_json, wait_until
 from test_daemon_replay import last_hash, replay
 
 from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.cli_replay import AFTER, load_commands
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.daemon.store import open_store
+from mekref.daemon.tripwire.cli_replay import AFTER, load_commands
 from mekref.rules.tripwire.game import state_hash
 
 

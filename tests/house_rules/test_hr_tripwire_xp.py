@@ -16,7 +16,7 @@ import pytest
 from hr_helpers import LINES, UNITS
 
 from mekref.adapters.megamek.mtf_reader import parse_mtf
-from mekref.daemon.cli_house_xp import example_text, read_costs
+from mekref.daemon.tripwire.cli_house_xp import example_text, read_costs
 from mekref.rules.codec import canonical_json
 from mekref.rules.house_rules.advancement import SkillCost, check_costs
 from mekref.rules.messages import Command, Event

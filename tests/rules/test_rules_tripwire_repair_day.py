@@ -193,7 +193,7 @@ def test_l281_guard_gives_4_to_the_ambush_roll_and_repair_does_not() -> None:
 
 
 def test_the_report_says_why_booked_work_waits_and_a_repair_order_needs_no_pool() -> None:
-    from mekref.daemon.cli_report import build_report
+    from mekref.daemon.tripwire.cli_report import build_report
 
     state = _world(("alpha", ("L-GRF", "L-WVR")))
     state, _ = world.run(state, *_pay("L-GRF", RepairTask.ARMOR))

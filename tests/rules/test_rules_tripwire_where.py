@@ -214,7 +214,7 @@ def test_the_worked_example_in_campaign_md() -> None:
 
 def test_the_report_shows_the_ready_day_and_the_technicians_booked_days() -> None:
     """L64: "Each Technician can work 6 hours a day": the work that waits is in the books."""
-    from mekref.daemon.cli_report import build_report
+    from mekref.daemon.tripwire.cli_report import build_report
 
     state = _world(("city", CITY, ("L-GRF",)))
     tasks = (RepairTask.REARM, RepairTask.ARMOR, RepairTask.INTERNAL)

@@ -14,7 +14,7 @@ import pytest
 from test_turn_orbit import DS, _world
 from turn_world import run
 
-from mekref.daemon.setup_satellites import SatelliteEntryError, satellite_commands
+from mekref.daemon.tripwire.setup_satellites import SatelliteEntryError, satellite_commands
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.orbit import PlaceSatellite

@@ -29,7 +29,6 @@ from mekref.daemon.grpc.errors import ApiError, invalid, refusal_error, store_er
 from mekref.daemon.grpc.hub import EventHub
 from mekref.daemon.grpc.tokens import TokenStore
 from mekref.daemon.store import EventStore, StoreError
-from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command
 from mekref.rules.refusal import Refusal
 
@@ -77,31 +76,6 @@ class Services:
         if self.batcher is None:
             return await self.run(context, self.runner.execute, campaign_id, command)
         return await self.batcher.execute(campaign_id, command)
-
-    def require_tripwire(self, campaign_id: str, rpc_name: str) -> None:
-        """Orders, turn resolution, MegaMek battles and scenario exports are Operation TripWire's
-        rules; another rule set's campaign gets a refusal that names the way in it does have,
-        never an internal error from reading a state it does not hold."""
-        self._check_tripwire(self.runner.game(campaign_id), campaign_id, rpc_name)
-
-    async def check_tripwire(self, context: Context, campaign_id: str, rpc_name: str) -> None:
-        """:meth:`require_tripwire` from the event loop: on the loop itself when the campaign's
-        rule set is already known (no database access), else on the thread pool."""
-        game = self.runner.known_game(campaign_id)
-        if game is None:
-            await self.run(context, self.require_tripwire, campaign_id, rpc_name)
-        else:
-            self._check_tripwire(game, campaign_id, rpc_name)
-
-    @staticmethod
-    def _check_tripwire(game: RuleSet[Any], campaign_id: str, rpc_name: str) -> None:
-        if game.name != "tripwire":
-            raise ApiError(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"campaign {campaign_id} runs {game.title}; {rpc_name} is an Operation TripWire"
-                " RPC: use RulesService.ExecuteCommand and RulesService.GetView",
-                "wrong_ruleset",
-            )
 
     async def run(self, context: Context, fn: Callable[..., T], *args: Any) -> T:
         remaining = context.time_remaining()

@@ -16,21 +16,14 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import grpc
 
-from mekref.daemon.grpc import auth, typed
-from mekref.daemon.grpc.errors import ApiError, FieldViolation, invalid, unimplemented
+from mekref.daemon.grpc import auth
+from mekref.daemon.grpc.errors import ApiError, FieldViolation, invalid
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
-from mekref.daemon.grpc.services.campaign import timestamp
 from mekref.daemon.ingest import IngestOptions, Outcome
-from mekref.daemon.mms_export import build_engagement_mms
-from mekref.rules.codec import canonical_json, to_jsonable
-from mekref.rules.messages import RefereeNote
-from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl
-from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
-from mekref.v1 import battle_pb2, battle_pb2_grpc, tripwire_pb2
+from mekref.v1 import battle_pb2, battle_pb2_grpc
 
 _OUTCOMES = {
     "applied": battle_pb2.UPLOAD_OUTCOME_APPLIED,
@@ -64,6 +57,10 @@ def store_upload(folder: Path, data: bytes, sha256: str) -> Path:
 
 
 class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
+    """Battle files in, for every rule set that takes them. ListPendingBattles,
+    SetRefereeInputs and ExportScenario are a wing's (TripWire's:
+    ``mekref.daemon.tripwire.grpc_battle``); without one they answer UNIMPLEMENTED."""
+
     def __init__(self, services: Services) -> None:
         self.s = services
 
@@ -164,132 +161,3 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             last_seq=last,
             reason=reason,
         )
-
-    @rpc
-    async def ListPendingBattles(
-        self, request: battle_pb2.ListPendingBattlesRequest, context: Context
-    ) -> battle_pb2.ListPendingBattlesResponse:
-        cid = check_campaign_id(request.campaign_id)
-        auth.require_referee(auth.current_principal(), cid)
-
-        def listing() -> battle_pb2.ListPendingBattlesResponse:
-            self.s.require_tripwire(cid, "ListPendingBattles")
-            state = self.s.runner.load(cid).state
-            files = self.s.runner.game(cid).battle_files
-            battles = files.waiting(state) if files is not None else ()
-            return battle_pb2.ListPendingBattlesResponse(
-                battles=[
-                    battle_pb2.PendingBattle(
-                        battle_id=b.battle_id,
-                        detail_json=canonical_json(to_jsonable(b)),
-                        detail=typed.fill(
-                            tripwire_pb2.Tripwire.PendingBattle(), type(b), to_jsonable(b)
-                        ),
-                    )
-                    for b in battles
-                ],
-                unmatched_files=[
-                    battle_pb2.UnmatchedFile(
-                        sha256=u.sha256,
-                        file_name=Path(u.path).name,
-                        reason=u.reason,
-                        first_seen=timestamp(u.first_seen),
-                    )
-                    for u in self.s.store.unmatched_files()
-                    if u.campaign_id in (None, cid)
-                ],
-                quarantined_files=[
-                    battle_pb2.QuarantinedFile(
-                        sha256=q.sha256,
-                        original_path=q.original_path,
-                        reason=q.reason,
-                        quarantine_path=q.quarantine_path,
-                        quarantined_at=timestamp(q.quarantined_at),
-                    )
-                    for q in self.s.store.quarantined_files()
-                    if q.campaign_id in (None, cid)
-                ],
-            )
-
-        return await self.s.run(context, listing)
-
-    @rpc
-    async def SetRefereeInputs(
-        self, request: battle_pb2.SetRefereeInputsRequest, context: Context
-    ) -> battle_pb2.SetRefereeInputsResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        auth.require_referee(principal, cid)
-        if not request.battle_id:
-            raise invalid("battle_id", "name the battle")
-        if request.objectives_met:
-            raise unimplemented("objectives as referee inputs")
-        await self.s.check_tripwire(context, cid, "SetRefereeInputs")
-        note = None
-        if request.reason.strip():
-            note = RefereeNote(referee=principal.actor, reason=request.reason)
-        elif request.close_battle:
-            raise invalid("reason", "closing a battle on the referee's word needs a reason")
-        side = request.field_controller_side_id or None
-        command: Any
-        if request.close_battle:
-            command = CloseBattle(
-                actor=principal.actor, battle_id=request.battle_id, control_side=side, note=note
-            )
-        elif side is None:
-            raise invalid("field_controller_side_id", "name the side holding the field")
-        else:
-            command = SetBattleControl(
-                actor=principal.actor, battle_id=request.battle_id, side_id=side, note=note
-            )
-
-        executed = await self.s.execute(context, cid, command)
-        return battle_pb2.SetRefereeInputsResponse(
-            first_seq=executed.first_seq, last_seq=executed.last_seq
-        )
-
-    @rpc
-    async def ExportScenario(
-        self, request: battle_pb2.ExportScenarioRequest, context: Context
-    ) -> battle_pb2.ExportScenarioResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        side_id = auth.acting_side(principal, cid, request.side_id)
-        referee = principal.is_referee
-        if not request.engagement_id:
-            raise invalid("engagement_id", "name the engagement")
-        eid = request.engagement_id
-
-        def export() -> battle_pb2.ExportScenarioResponse:
-            self.s.require_tripwire(cid, "ExportScenario")
-            state = self.s.runner.load(cid).state
-            strategic = getattr(state, "strategic", None)
-            fought = [
-                e
-                for e in getattr(strategic, "engagements", ())
-                if e.engagement_id == eid and side_id in e.sides
-            ]
-            if not fought:
-                # The same answer for "no such engagement" and "not yours": nothing leaks.
-                raise ApiError(
-                    grpc.StatusCode.NOT_FOUND,
-                    f"no engagement {eid!r} for side {side_id!r}",
-                    "unknown_engagement",
-                )
-            mul = scenario_mul(state, eid, side_id)
-            sheet = scenario_sheet(state, eid, side_id)
-            response = battle_pb2.ExportScenarioResponse(
-                file_name=f"{eid}-{side_id}.mul",
-                content=mul.encode("utf-8"),
-                sheet_markdown=sheet,
-            )
-            if referee:  # the scenario names both sides' units: the host's file only
-                built = build_engagement_mms(state, eid, lambda _side: {})
-                response.scenario_file_name = built.file_name
-                response.scenario_mms = built.text.encode("utf-8")
-                response.options_file_name = built.options_name or ""
-                response.options_xml = (built.options_xml or "").encode("utf-8")
-                response.scenario_warnings.extend(built.warnings)
-            return response
-
-        return await self.s.run(context, export)

@@ -1,4 +1,4 @@
-"""CampaignService: campaigns of every rule set, one side's view, battle reports, the dice log.
+"""CampaignService: campaigns of every rule set, one side's view, the dice log.
 
 Every per-side answer derives from the campaign's rule set's one visibility rule
 (:class:`~mekref.rules.kernel.SideViews`); the referee sees everything.
@@ -7,27 +7,19 @@ Every per-side answer derives from the campaign's rule set's one visibility rule
 from __future__ import annotations
 
 import json
-import re
-import secrets
 from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from mekref.daemon.grpc import auth, reports, typed
-from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
+from mekref.daemon.grpc import auth
+from mekref.daemon.grpc.errors import invalid
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.store import Campaign
-from mekref.rules.codec import canonical_json, to_jsonable
+from mekref.rules.codec import canonical_json
 from mekref.rules.kernel import RuleSet
-from mekref.rules.tripwire.commands import CreateCampaign, SideSpec
-from mekref.rules.tripwire.game import TRIPWIRE
-from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn.side_overview import Overview, overview_of
-from mekref.rules.tripwire.turn.view import SideView
-from mekref.v1 import campaign_pb2, campaign_pb2_grpc, common_pb2, tripwire_pb2
+from mekref.v1 import campaign_pb2, campaign_pb2_grpc, common_pb2
 
-_SIDE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 DICE_PAGE = 500
 DICE_MAX = 5000
 
@@ -39,7 +31,7 @@ def timestamp(when: Any) -> Timestamp:
 
 
 def campaign_message(
-    campaign: Campaign, game: RuleSet[Any], state: Any, last_seq: int
+    campaign: Campaign, game: RuleSet[Any], state: Any, last_seq: int, tracks_completed: int = 0
 ) -> common_pb2.Campaign:
     """A campaign of any rule set: its sides are what the rule set says they are."""
     return common_pb2.Campaign(
@@ -52,122 +44,32 @@ def campaign_message(
             for side_id, name in game.sides_of(state).items()
         ],
         last_seq=last_seq,
-        # Tracks are TripWire's word for battles fought; other rule sets count none.
-        tracks_completed=state.tracks_completed if isinstance(state, CampaignState) else 0,
-    )
-
-
-def side_view_message(
-    state: CampaignState, side_id: str, last_seq: int
-) -> campaign_pb2.GetSideViewResponse:
-    units = [
-        campaign_pb2.Unit(
-            unit_id=u.unit_id,
-            chassis=u.chassis,
-            model=u.model,
-            kind=str(u.kind),
-            tonnage=str(to_jsonable(u.tonnage)),
-            bv=u.bv,
-            company=u.company,
-            lance=u.lance,
-            crew=list(u.crew),
-        )
-        for u in state.units.values()
-        if u.side_id == side_id
-    ]
-    people = [
-        campaign_pb2.Person(
-            person_id=p.person_id,
-            name=p.name,
-            unit_id=p.unit_id or "",
-            gunnery=p.gunnery,
-            piloting=p.piloting,
-            hits=p.hits,
-            status=str(p.status),
-        )
-        for p in state.people.values()
-        if p.side_id == side_id
-    ]
-    pools = [
-        campaign_pb2.Pool(
-            pool_id=p.pool_id,
-            name=p.name,
-            kind=str(p.kind),
-            balance=p.balance,
-            capacity=p.capacity,
-        )
-        for p in state.pools.values()
-        if p.side_id == side_id
-    ]
-    seen = TRIPWIRE.view_for(state, side_id)
-    side_view = tripwire_pb2.Tripwire.SideView()
-    typed.fill(side_view, SideView, seen)
-    return campaign_pb2.GetSideViewResponse(
-        side_id=side_id,
-        last_seq=last_seq,
-        units=units,
-        people=people,
-        pools=pools,
-        view_json=canonical_json(seen),
-        side_view=side_view,
+        tracks_completed=tracks_completed,
     )
 
 
 class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
+    """The RPCs every rule set has. CreateCampaign, GetOverview and GetBattleReport are a
+    wing's (TripWire's: ``mekref.daemon.tripwire.grpc_campaign``); without one they answer
+    UNIMPLEMENTED."""
+
     def __init__(self, services: Services) -> None:
         self.s = services
 
-    @rpc
-    async def CreateCampaign(
-        self, request: campaign_pb2.CreateCampaignRequest, context: Context
-    ) -> campaign_pb2.CreateCampaignResponse:
-        principal = auth.current_principal()
-        auth.require_global_referee(principal)
-        problems: list[FieldViolation] = []
-        if not request.name.strip():
-            problems.append(FieldViolation("name", "a campaign needs a name"))
-        if not request.ruleset:
-            problems.append(FieldViolation("ruleset", "name the rule set, e.g. tripwire"))
-        if len(request.sides) < 2:
-            problems.append(FieldViolation("sides", "a campaign has two or more sides"))
-        seen: set[str] = set()
-        for i, side in enumerate(request.sides):
-            if not _SIDE_ID.fullmatch(side.side_id):
-                problems.append(
-                    FieldViolation(
-                        f"sides[{i}].side_id", "lowercase letters, digits, '-' or '_' (1-64)"
-                    )
-                )
-            elif side.side_id in seen:
-                problems.append(FieldViolation(f"sides[{i}].side_id", "appears twice"))
-            seen.add(side.side_id)
-            if not side.name.strip():
-                problems.append(FieldViolation(f"sides[{i}].name", "a side needs a name"))
-        if problems:
-            raise violations_error(problems)
-        command = CreateCampaign(
-            actor=principal.actor,
-            name=request.name,
-            ruleset=request.ruleset,
-            seed=request.seed or secrets.token_hex(16),
-            sides=tuple(SideSpec(side_id=s.side_id, name=s.name) for s in request.sides),
-            house_rules=request.house_rules,
-        )
-        if request.ruleset != TRIPWIRE.name:
-            raise invalid(
-                "ruleset",
-                "CreateCampaign makes TripWire campaigns; start a campaign of another rule set "
-                "with RulesService.StartCampaign",
-                "unknown_ruleset",
-            )
+    def tracks_completed(self, state: Any) -> int:
+        """Battles fought, in a rule set that counts them (TripWire's tracks); none here."""
+        return 0
 
-        def create() -> common_pb2.Campaign:
-            executed = self.s.runner.create(command)  # a refused set-up stores nothing
-            campaign = self.s.store.get_campaign(executed.campaign_id)
-            game = self.s.runner.game(executed.campaign_id)
-            return campaign_message(campaign, game, executed.state, executed.last_seq)
+    def typed_side_view(
+        self, state: Any, side_id: str, last_seq: int
+    ) -> campaign_pb2.GetSideViewResponse | None:
+        """A side's view with the rule set's typed fields, or None: the view as JSON only."""
+        return None
 
-        return campaign_pb2.CreateCampaignResponse(campaign=await self.s.run(context, create))
+    def message(self, campaign: Campaign, state: Any, last_seq: int) -> common_pb2.Campaign:
+        game = self.s.runner.game(campaign.id)
+        tracks = self.tracks_completed(state)
+        return campaign_message(campaign, game, state, last_seq, tracks)
 
     @rpc
     async def ListCampaigns(
@@ -181,8 +83,7 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
                 if principal.campaign_id is not None and campaign.id != principal.campaign_id:
                     continue
                 loaded = self.s.runner.load(campaign.id)
-                game = self.s.runner.game(campaign.id)
-                found.append(campaign_message(campaign, game, loaded.state, loaded.last_seq))
+                found.append(self.message(campaign, loaded.state, loaded.last_seq))
             return found
 
         return campaign_pb2.ListCampaignsResponse(campaigns=await self.s.run(context, listing))
@@ -197,8 +98,7 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
         def get() -> common_pb2.Campaign:
             campaign = self.s.store.get_campaign(cid)
             loaded = self.s.runner.load(cid)
-            game = self.s.runner.game(cid)
-            return campaign_message(campaign, game, loaded.state, loaded.last_seq)
+            return self.message(campaign, loaded.state, loaded.last_seq)
 
         return campaign_pb2.GetCampaignResponse(campaign=await self.s.run(context, get))
 
@@ -214,72 +114,18 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
             game = self.s.runner.game(cid)
             if side_id not in game.sides_of(loaded.state):
                 raise invalid("side_id", "no such side in this campaign", "unknown_side")
-            if not isinstance(loaded.state, CampaignState):
-                # Other rule sets have no units, people or pools in TripWire's sense: their
-                # side's view is the rule set's own, as JSON (RulesService.GetView gives it too).
-                return campaign_pb2.GetSideViewResponse(
-                    side_id=side_id,
-                    last_seq=loaded.last_seq,
-                    view_json=canonical_json(game.view_for(loaded.state, side_id)),
-                )
-            return side_view_message(loaded.state, side_id, loaded.last_seq)
+            typed_view = self.typed_side_view(loaded.state, side_id, loaded.last_seq)
+            if typed_view is not None:
+                return typed_view
+            # A rule set without units, people or pools in TripWire's sense: the side's view
+            # is the rule set's own, as JSON (RulesService.GetView gives it too).
+            return campaign_pb2.GetSideViewResponse(
+                side_id=side_id,
+                last_seq=loaded.last_seq,
+                view_json=canonical_json(game.view_for(loaded.state, side_id)),
+            )
 
         return await self.s.run(context, view)
-
-    @rpc
-    async def GetOverview(
-        self, request: campaign_pb2.GetOverviewRequest, context: Context
-    ) -> campaign_pb2.GetOverviewResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        auth.require_campaign(principal, cid)
-        # The referee asking for no side gets the whole picture; everyone else a side's cut
-        # (a side token only its own: naming another side is refused).
-        whole = principal.is_referee and not request.side_id
-        side_id = "" if whole else auth.acting_side(principal, cid, request.side_id)
-
-        def overview() -> campaign_pb2.GetOverviewResponse:
-            self.s.require_tripwire(cid, "GetOverview")
-            loaded = self.s.runner.load(cid)
-            state = loaded.state
-            assert isinstance(state, CampaignState)  # require_tripwire said so
-            if side_id and side_id not in state.sides:
-                raise invalid("side_id", "no such side in this campaign", "unknown_side")
-            found = overview_of(state, side_id)
-            response = campaign_pb2.GetOverviewResponse(
-                side_id=side_id, last_seq=loaded.last_seq, map_started=found is not None
-            )
-            if found is not None:
-                data = to_jsonable(found)
-                assert isinstance(data, dict)
-                typed.fill(response.overview, Overview, data)
-            return response
-
-        return await self.s.run(context, overview)
-
-    @rpc
-    async def GetBattleReport(
-        self, request: campaign_pb2.GetBattleReportRequest, context: Context
-    ) -> campaign_pb2.GetBattleReportResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        auth.require_campaign(principal, cid)
-        if not request.battle_id:
-            raise invalid("battle_id", "name the battle")
-
-        def report() -> campaign_pb2.GetBattleReportResponse:
-            self.s.require_tripwire(cid, "GetBattleReport")
-            state = self.s.runner.load(cid).state
-            assert isinstance(state, CampaignState)  # require_tripwire said so
-            found = reports.battle_report(state, request.battle_id, principal.side_id)
-            data = reports.report_json(found, principal.is_referee)
-            return campaign_pb2.GetBattleReportResponse(
-                text=reports.report_text(found, state),
-                report_json=canonical_json(data),
-                report=typed.fill(tripwire_pb2.Tripwire.BattleReport(), reports.BattleReport, data),
-            )
-
-        return await self.s.run(context, report)
 
     @rpc
     async def GetDiceLog(

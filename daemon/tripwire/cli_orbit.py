@@ -15,19 +15,18 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mekref.daemon.cli_campaign import (
+from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
     add_db,
     add_referee,
-    campaign_state,
-    execute,
     guarded,
     out_console,
     print_json,
     referee_note,
 )
-from mekref.daemon.orbit_rows import dropships, print_dropships, satellites
+from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
+from mekref.daemon.tripwire.orbit_rows import dropships, print_dropships, satellites
 from mekref.rules.tripwire.turn.orbit import (
     ORBITS,
     READINESS,

@@ -15,7 +15,7 @@ from mekref.adapters.megamek.mekhq_reader import CAMPAIGN_LIMITS, is_campaign, r
 from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.daemon.cli_campaign import CliError
+from mekref.daemon.cli_common import CliError
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.watch.reading import FileTooLarge, NotRegularFile, read_named
 

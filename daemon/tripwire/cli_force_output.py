@@ -15,14 +15,14 @@ from rich.table import Table
 from rich.text import Text
 
 from mekref.adapters.megamek.mul_model import DEAD_HITS
-from mekref.daemon.cli_campaign import run_command
-from mekref.daemon.cli_force_list import condition_text
+from mekref.daemon.tripwire.cli_campaign import run_command
+from mekref.daemon.tripwire.cli_force_list import condition_text
 from mekref.rules.tripwire.commands import ResolveDeathRoll
 from mekref.rules.tripwire.events import DeathRollMade
 from mekref.rules.tripwire.ruleset import tripwire_rules
 
 if TYPE_CHECKING:
-    from mekref.daemon.cli_force import ImportedUnit
+    from mekref.daemon.tripwire.cli_force import ImportedUnit
 
 
 def print_units(console: Any, units: list[ImportedUnit]) -> None:

@@ -20,16 +20,16 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from mekref.daemon import cli_house_xp
-from mekref.daemon.cli_campaign import (
+from mekref.daemon.cli_common import (
     EXIT_OK,
     add_db,
     add_referee,
-    execute,
     guarded,
     out_console,
     referee_note,
 )
+from mekref.daemon.tripwire import cli_house_xp
+from mekref.daemon.tripwire.cli_campaign import execute
 from mekref.rules.messages import Command, Event
 from mekref.rules.tripwire.battle_spending import (
     ChangeFormation,
@@ -111,7 +111,7 @@ def _repair(a: argparse.Namespace) -> Command:
 
 
 def _rearm(a: argparse.Namespace) -> Command:
-    from mekref.daemon.cli_campaign import CliError
+    from mekref.daemon.cli_common import CliError
 
     note = referee_note(a)
     bids: list[tuple[str, int]] = []
@@ -131,7 +131,7 @@ def _rearm(a: argparse.Namespace) -> Command:
 
 
 def _acquire(a: argparse.Namespace) -> Command:
-    from mekref.daemon.cli_campaign import CliError
+    from mekref.daemon.cli_common import CliError
 
     if a.logistics is None:
         raise CliError(
@@ -191,7 +191,7 @@ def _train(a: argparse.Namespace) -> Command:
 
 
 def _hire(a: argparse.Namespace) -> Command:
-    from mekref.daemon.cli_campaign import CliError
+    from mekref.daemon.cli_common import CliError
 
     note = referee_note(a)
     given = a.gunnery is not None or a.piloting is not None
@@ -279,7 +279,7 @@ def _move(a: argparse.Namespace) -> Command:
 
 
 def _bombs(a: argparse.Namespace) -> Command:
-    from mekref.daemon.cli_campaign import CliError
+    from mekref.daemon.cli_common import CliError
 
     bought: list[tuple[str, int]] = []
     for spec in a.bomb:
@@ -319,7 +319,7 @@ def _deploy(a: argparse.Namespace) -> Command:
 
 def _pool(a: argparse.Namespace) -> Command:
     if sum(x is not None for x in (a.dropship, a.location, a.cargo_tons)) != 1:
-        from mekref.daemon.cli_campaign import CliError
+        from mekref.daemon.cli_common import CliError
 
         raise CliError("give exactly one of --dropship CLASS, --location NAME, --cargo-tons T")
     kind = PoolKind.DROPSHIP if a.dropship else PoolKind.LOCATION if a.location else PoolKind.CARGO

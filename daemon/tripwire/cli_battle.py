@@ -32,8 +32,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mekref.daemon import cli_battle_bv
-from mekref.daemon.cli_campaign import (
+from mekref.daemon.cli_common import (
     EXIT_OK,
     EXIT_REFUSED,
     CliError,
@@ -41,21 +40,20 @@ from mekref.daemon.cli_campaign import (
     add_max_file_mb,
     add_referee,
     campaign_id_of,
-    campaign_state,
     err_console,
-    execute,
     guarded,
     max_file_mb,
     opened,
     out_console,
     print_json,
     referee_note,
-    run_command,
 )
-from mekref.daemon.cli_force_input import design_lookup
-from mekref.daemon.house_xp_report import say_xp
 from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
 from mekref.daemon.terminal import terminal_safe
+from mekref.daemon.tripwire import cli_battle_bv
+from mekref.daemon.tripwire.cli_campaign import campaign_state, execute, run_command
+from mekref.daemon.tripwire.cli_force_input import design_lookup
+from mekref.daemon.tripwire.house_xp_report import say_xp
 from mekref.rules.messages import Event, RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef

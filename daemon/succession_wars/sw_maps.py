@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from mekref.daemon.wing import WingInputError
 from mekref.rules.codec import to_jsonable
 from mekref.rules.succession_wars.data import load_map, parse_map
 from mekref.rules.tables import TableError
@@ -20,7 +21,7 @@ from mekref.rules.tables import TableError
 MAPS_PACKAGE = "mekref.rules.succession_wars.maps"
 
 
-class MapInputError(ValueError):
+class MapInputError(WingInputError, ValueError):
     """A board that cannot be read: the message says which and why."""
 
 

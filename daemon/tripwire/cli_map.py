@@ -12,14 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mekref.daemon.cli_campaign import (
-    EXIT_OK,
-    CliError,
-    add_db,
-    campaign_state,
-    guarded,
-    out_console,
-)
+from mekref.daemon.cli_common import EXIT_OK, CliError, add_db, guarded, out_console
+from mekref.daemon.tripwire.cli_campaign import campaign_state
 from mekref.hexmap import (
     FormationMarker,
     HexMap,

@@ -15,7 +15,7 @@ from typing import Any
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import Entity
-from mekref.daemon.cli_campaign import (
+from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
     add_db,
@@ -23,9 +23,9 @@ from mekref.daemon.cli_campaign import (
     guarded,
     opened,
     out_console,
-    run_command,
 )
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
+from mekref.daemon.tripwire.cli_campaign import run_command
 from mekref.rules.tripwire.designs import record_designs
 
 EPILOG = """\

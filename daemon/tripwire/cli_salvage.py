@@ -20,18 +20,17 @@ from typing import Any
 
 from rich.table import Table
 
-from mekref.daemon.cli_campaign import (
+from mekref.daemon.cli_common import (
     EXIT_OK,
     add_db,
     add_referee,
-    campaign_state,
-    execute,
     guarded,
     out_console,
     print_json,
     referee_note,
 )
-from mekref.daemon.cli_spend import describe, sell_command
+from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
+from mekref.daemon.tripwire.cli_spend import describe, sell_command
 from mekref.rules.messages import Command
 from mekref.rules.tripwire.state import CampaignState, PersonStatus
 from mekref.rules.tripwire.toe import (

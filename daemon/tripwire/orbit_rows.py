@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mekref.daemon.cli_campaign import out_console
+from mekref.daemon.cli_common import out_console
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.common import DROPSHIP
 from mekref.rules.tripwire.turn.orbit import week_of

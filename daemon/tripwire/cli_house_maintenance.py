@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mekref.daemon.cli_campaign import EXIT_OK, add_db, execute, guarded, out_console, print_json
+from mekref.daemon.cli_common import EXIT_OK, add_db, guarded, out_console, print_json
+from mekref.daemon.tripwire.cli_campaign import execute
 from mekref.rules.codec import to_jsonable
 from mekref.rules.house_rules.maintenance import GRADES
 from mekref.rules.tripwire.state import CampaignState

@@ -14,15 +14,8 @@ from typing import Any
 
 from rich.table import Table
 
-from mekref.daemon.cli_campaign import (
-    EXIT_OK,
-    CliError,
-    add_db,
-    campaign_state,
-    guarded,
-    out_console,
-    print_json,
-)
+from mekref.daemon.cli_common import EXIT_OK, CliError, add_db, guarded, out_console, print_json
+from mekref.daemon.tripwire.cli_campaign import campaign_state
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, UnitDamage
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 

@@ -13,7 +13,7 @@ from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mekhq_crew import CampaignImport, DesignFor, campaign_import
 from mekref.adapters.megamek.mekhq_left_out import unit_notes
 from mekref.adapters.megamek.mekhq_model import Campaign
-from mekref.daemon.cli_campaign import CliError
+from mekref.daemon.cli_common import CliError
 
 
 def campaign_for_import(

@@ -9,8 +9,7 @@ from typing import Any
 
 from rich.table import Table
 
-from mekref.daemon import house_maintenance_report
-from mekref.daemon.cli_campaign import (
+from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
     add_db,
@@ -20,8 +19,9 @@ from mekref.daemon.cli_campaign import (
     out_console,
     print_json,
 )
-from mekref.daemon.house_xp_report import house_xp_report, print_house_xp
-from mekref.daemon.orbit_rows import dropships, print_dropships, satellites
+from mekref.daemon.tripwire import house_maintenance_report
+from mekref.daemon.tripwire.house_xp_report import house_xp_report, print_house_xp
+from mekref.daemon.tripwire.orbit_rows import dropships, print_dropships, satellites
 from mekref.rules.codec import to_jsonable
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import house_acquisition, injuries, repair

@@ -10,17 +10,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mekref.daemon.cli_campaign import (
+from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
     add_db,
     add_referee,
-    execute,
     guarded,
     out_console,
     print_json,
     referee_note,
 )
+from mekref.daemon.tripwire.cli_campaign import execute
 from mekref.rules.codec import to_jsonable
 from mekref.rules.tripwire.turn.events import CampaignEnded
 from mekref.rules.tripwire.turn.victory import battles_vp_unknown

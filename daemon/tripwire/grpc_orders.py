@@ -13,6 +13,7 @@ from typing import Any
 from mekref.daemon.grpc import auth
 from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
+from mekref.daemon.tripwire.grpc_guard import check_tripwire, require_tripwire
 from mekref.rules.tripwire.turn import orders
 from mekref.rules.tripwire.turn.events import OrdersSubmitted
 from mekref.rules.tripwire.turn.route import plan_route
@@ -73,7 +74,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         principal = auth.current_principal()
         side_id = auth.acting_side(principal, cid, request.side_id)
         _check_orders(request)
-        await self.s.check_tripwire(context, cid, "SubmitOrders")
+        await check_tripwire(self.s, context, cid, "SubmitOrders")
         command = orders.SubmitOrders(
             actor=principal.actor,
             side_id=side_id,
@@ -109,7 +110,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         side_id = auth.acting_side(principal, cid, request.side_id)
         if not request.formation_ids:
             raise invalid("formation_ids", "name at least one formation")
-        await self.s.check_tripwire(context, cid, "WithdrawOrders")
+        await check_tripwire(self.s, context, cid, "WithdrawOrders")
         command = orders.WithdrawOrders(
             actor=principal.actor,
             side_id=side_id,
@@ -130,7 +131,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         side_id = auth.acting_side(auth.current_principal(), cid, request.side_id)
 
         def listing() -> orders_pb2.ListOrdersResponse:
-            self.s.require_tripwire(cid, "ListOrders")
+            require_tripwire(self.s, cid, "ListOrders")
             loaded = self.s.runner.load(cid)
             if side_id not in loaded.state.sides:
                 raise invalid("side_id", "no such side in this campaign", "unknown_side")
@@ -147,7 +148,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
         cid = check_campaign_id(request.campaign_id)
         principal = auth.current_principal()
         auth.require_referee(principal, cid)
-        await self.s.check_tripwire(context, cid, "ResolveTurn")
+        await check_tripwire(self.s, context, cid, "ResolveTurn")
         command = orders.ResolveTurn(actor=principal.actor, day=request.day)
 
         executed = await self.s.execute(context, cid, command)
@@ -170,7 +171,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
             raise invalid("to_hex", "name the hex to reach, e.g. 1210")
 
         def plan() -> orders_pb2.PlanRouteResponse:
-            self.s.require_tripwire(cid, "PlanRoute")
+            require_tripwire(self.s, cid, "PlanRoute")
             state = self.s.runner.load(cid).state
             found = plan_route(
                 state,

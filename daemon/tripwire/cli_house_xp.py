@@ -1,8 +1,8 @@
 """The house rules' experience in a TripWire campaign created with ``--house-rules``:
 ``mekref spend xp-costs`` (the referee enters the group's XP prices), ``mekref spend xp`` (one
 point off a person's Piloting or Gunnery). The "+1 XP (L154)" lines after a battle and the
-experience section of ``mekref report`` are in :mod:`mekref.daemon.house_xp_report`. Rulings
-HOUSE-36 to HOUSE-39 in docs/house-rules.md.
+experience section of ``mekref report`` are in
+:mod:`mekref.daemon.tripwire.house_xp_report`. Rulings HOUSE-36 to HOUSE-39 in docs/house-rules.md.
 """
 
 from __future__ import annotations
@@ -13,15 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from mekref.daemon.cli_campaign import (
-    EXIT_OK,
-    CliError,
-    add_db,
-    campaign_state,
-    execute,
-    guarded,
-    out_console,
-)
+from mekref.daemon.cli_common import EXIT_OK, CliError, add_db, guarded, out_console
+from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
 from mekref.rules.house_rules.advancement import SkillCost
 from mekref.rules.tripwire import house_xp
 from mekref.rules.tripwire.training import Skill

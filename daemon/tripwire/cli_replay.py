@@ -38,7 +38,7 @@ from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import exit_codes
 from mekref.daemon.app import App, open_app
 from mekref.daemon.campaigns import SNAPSHOT_EVERY
-from mekref.daemon.cli_campaign import err_console, print_json
+from mekref.daemon.cli_common import err_console, print_json
 from mekref.daemon.config import ServeConfig
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.ingest import IngestResult, Outcome

@@ -22,8 +22,7 @@ from mekref.adapters.megamek.condition import merge_condition
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import DEAD_HITS, Entity, MulFile
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.daemon import cli_designs, cli_force_commanders, cli_force_list
-from mekref.daemon.cli_campaign import (
+from mekref.daemon.cli_common import (
     EXIT_OK,
     EXIT_REFUSED,
     CliError,
@@ -34,15 +33,16 @@ from mekref.daemon.cli_campaign import (
     opened,
     out_console,
     referee_note,
-    run_command,
 )
-from mekref.daemon.cli_force_input import bv_table, design_lookup, read_mul
-from mekref.daemon.cli_force_mekhq import (
+from mekref.daemon.tripwire import cli_designs, cli_force_commanders, cli_force_list
+from mekref.daemon.tripwire.cli_campaign import run_command
+from mekref.daemon.tripwire.cli_force_input import bv_table, design_lookup, read_mul
+from mekref.daemon.tripwire.cli_force_mekhq import (
     campaign_for_import,
     print_mekhq_report,
     remarks_by_position,
 )
-from mekref.daemon.cli_force_output import death_rolls, print_condition, print_units
+from mekref.daemon.tripwire.cli_force_output import death_rolls, print_condition, print_units
 from mekref.rules.tripwire.battle_messages import RecordLoadouts
 from mekref.rules.tripwire.battle_model import AmmoBinLoad
 from mekref.rules.tripwire.commands import ImportForce

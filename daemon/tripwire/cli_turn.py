@@ -17,29 +17,31 @@ from typing import Any
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import Entity
-from mekref.daemon import cli_house_maintenance
-from mekref.daemon.cli_campaign import (
+from mekref.daemon.cli_common import (
     EXIT_OK,
     EXIT_REFUSED,
     CliError,
     add_db,
     add_referee,
     campaign_id_of,
-    campaign_state,
     err_console,
-    execute,
     guarded,
     opened,
     out_console,
     print_json,
     referee_note,
-    run_command,
 )
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
-from mekref.daemon.mms_export import distinct_warnings, export_engagement_mms, megamek_boards
 from mekref.daemon.samples import ginestra as GINESTRA
-from mekref.daemon.setup_satellites import entry_name, satellite_commands
 from mekref.daemon.terminal import terminal_safe
+from mekref.daemon.tripwire import cli_house_maintenance
+from mekref.daemon.tripwire.cli_campaign import campaign_state, execute, run_command
+from mekref.daemon.tripwire.mms_export import (
+    distinct_warnings,
+    export_engagement_mms,
+    megamek_boards,
+)
+from mekref.daemon.tripwire.setup_satellites import entry_name, satellite_commands
 from mekref.rules.codec import to_jsonable
 from mekref.rules.messages import Event, RefereeNote
 from mekref.rules.refusal import Refusal

@@ -27,9 +27,9 @@ from rich.console import Console
 
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli import main as cli
-from mekref.daemon.cli_replay import AFTER, load_commands
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.daemon.store import open_store
+from mekref.daemon.tripwire.cli_replay import AFTER, load_commands
 from mekref.rules.messages import Command
 from mekref.rules.tripwire.commands import CreateCampaign
 

@@ -13,16 +13,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mekref.daemon.cli_campaign import (
-    EXIT_OK,
-    CliError,
-    add_db,
-    campaign_state,
-    execute,
-    guarded,
-    out_console,
-    print_json,
-)
+from mekref.daemon.cli_common import EXIT_OK, CliError, add_db, guarded, out_console, print_json
+from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
 from mekref.rules.messages import Command
 from mekref.rules.tripwire.turn.events import FormationsReorganised, FormationTrainingBegun
 from mekref.rules.tripwire.turn.reorganise import (

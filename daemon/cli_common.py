@@ -1,0 +1,189 @@
+"""What every ``mekref`` command shares, whatever the rule set: open the store ``--db`` names,
+find its campaign, the common options, and a refusal or a usage error as one readable line.
+
+Neutral on purpose: no rule set is imported here (see the import contracts in .importlinter);
+a rule set's own helpers live in its wing (``mekref.daemon.tripwire.cli_campaign``, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console
+
+from mekref.adapters.megamek.mul_summary import DesignLookup
+from mekref.daemon import exit_codes
+from mekref.daemon.app import App
+from mekref.daemon.config import ServeConfig
+from mekref.daemon.store import EventStore, StoreError, StoreMissing, open_store
+from mekref.daemon.store.open import redact
+from mekref.rules.messages import RefereeNote
+
+EXIT_OK = exit_codes.OK
+
+
+EXIT_REFUSED = exit_codes.REFUSED
+
+
+EXIT_USAGE = exit_codes.USAGE
+
+
+EXIT_STORE = exit_codes.STORE
+
+
+#: The --db help every command shows.
+DB_HELP = (
+    "campaign store: SQLite file or postgresql:// URL (default: $MEKREF_DB, db in mekref.toml, "
+    "else the user's data folder; see 'mekref config show')"
+)
+
+
+def err_console() -> Console:
+    return Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
+
+
+def out_console() -> Console:
+    # No markup: unit and pilot names carry brackets ("Elemental Battle Armor [Laser]") and
+    # rule quotes are printed in brackets; rich would swallow them as style tags.
+    return Console(
+        highlight=False, markup=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120
+    )
+
+
+def print_json(data: object) -> None:
+    """``--json`` output: indented, non-ASCII names kept as they are, one trailing newline."""
+    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+class CliError(Exception):
+    """A message for the user; the command exits with ``code``."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@contextmanager
+def opened(
+    db: str,
+    *,
+    designs: DesignLookup | None = None,
+    create: bool = False,
+    max_file_mb: float | None = None,
+) -> Iterator[App]:
+    """The app (store, runner, battle-file pipeline) on the store ``--db`` names. Only the
+    commands that start a campaign pass ``create``: any other refuses a store that is not
+    there, so a typo in --db never leaves an empty store behind."""
+    try:
+        store = open_store(db, create=create)
+    except StoreMissing as exc:
+        raise CliError(str(exc), EXIT_STORE) from None
+    except ValueError as exc:  # not a database URL at all: the --db as written is the problem
+        raise CliError(f"--db {redact(db)!r}: {exc}", EXIT_USAGE) from exc
+    except (StoreError, OSError) as exc:
+        raise CliError(f"cannot open the store {redact(db)!r}: {exc}", EXIT_STORE) from exc
+    config = ServeConfig(db=db)
+    if max_file_mb is not None:
+        config = ServeConfig(db=db, max_file_mb=max_file_mb)
+    app = App(config, store, designs)
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+def campaign_id_of(store: EventStore, wanted: str | None) -> str:
+    """The campaign ``wanted`` names: its id, a unique prefix of its id, or its name; with no
+    ``wanted``, the store's only campaign. Anything else is one line listing the campaigns."""
+    campaigns = store.list_campaigns()
+    if wanted:
+        exact = [c for c in campaigns if wanted in (c.id, c.name)]
+        found = exact or [c for c in campaigns if c.id.startswith(wanted.lower())]
+        if len(found) == 1:
+            return found[0].id
+        if found:
+            names = ", ".join(f"{c.name} ({c.id})" for c in found)
+            raise CliError(f"{wanted!r} fits several campaigns: {names}; give more of the id")
+        known = ", ".join(f"{c.name} ({c.id})" for c in campaigns) or "none"
+        raise CliError(
+            f"no campaign {wanted!r} in this store; campaigns there: {known} "
+            "('mekref game list --db …' shows the campaigns with their ids)"
+        )
+    if not campaigns:
+        raise CliError("the store holds no campaign; create one with 'mekref campaign new'")
+    if len(campaigns) > 1:
+        names = ", ".join(f"{c.name} ({c.id})" for c in campaigns)
+        raise CliError(f"the store holds several campaigns ({names}); pick one with --campaign")
+    return campaigns[0].id
+
+
+def referee_note(args: argparse.Namespace) -> RefereeNote | None:
+    referee, reason = getattr(args, "referee", None), getattr(args, "reason", None)
+    if referee is None and reason is None:
+        return None
+    if not referee or not reason:
+        raise CliError("a referee decision needs both --referee NAME and --reason TEXT")
+    return RefereeNote(referee=referee, reason=reason)
+
+
+def add_store(parser: argparse.ArgumentParser) -> None:
+    """--db, filled from MEKREF_DB or mekref.toml when left out (mekref.daemon.cli does it)."""
+    parser.add_argument("--db", metavar="FILE|URL", help=DB_HELP)
+    parser.set_defaults(store_option=True)
+
+
+def add_db(parser: argparse.ArgumentParser) -> None:
+    add_store(parser)
+    parser.add_argument("--campaign", metavar="ID", help="campaign id or name (several per store)")
+
+
+def add_max_file_mb(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-file-mb",
+        type=float,
+        metavar="MIB",
+        help="read battle files up to this size (32 by default; a 400-unit record is ~2 MiB). "
+        "Files over 4 MiB are read one unit at a time, so a 200 MB game needs about 7x its size "
+        "in memory",
+    )
+
+
+def max_file_mb(args: argparse.Namespace) -> float | None:
+    """The --max-file-mb given, checked; None when not given (the built-in 32 MiB)."""
+    value: float | None = getattr(args, "max_file_mb", None)
+    if value is not None and value <= 0:
+        raise CliError("--max-file-mb must be more than zero (MiB)", EXIT_USAGE)
+    return value
+
+
+def add_referee(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--referee", metavar="NAME", help="the referee who decides")
+    parser.add_argument("--reason", metavar="TEXT", help="why (recorded in the log)")
+
+
+def db_origin(args: argparse.Namespace) -> str:
+    """Where --db came from when the user did not type it (a variable, mekref.toml, the
+    default), for messages about the store: the user may not know which store was meant."""
+    source = getattr(args, "db_source", None)
+    return "" if source in (None, "--db") else f" [--db from {source}]"
+
+
+def guarded(run: Any) -> Any:
+    """Wrap a handler: CliError becomes one line on stderr and its exit code."""
+
+    def handler(args: argparse.Namespace) -> int:
+        try:
+            result: int = run(args)
+            return result
+        except CliError as exc:
+            origin = db_origin(args) if exc.code == EXIT_STORE else ""
+            err_console().print(f"mekref {args.command_name}: {exc}{origin}")
+            return exc.code
+
+    return handler
