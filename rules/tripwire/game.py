@@ -166,17 +166,3 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
     side_view_type=SideView,
     battle_files=TripWireBattleFiles(),
 )
-
-# The engine's entry points for TripWire callers (tests, the shell's TripWire commands).
-decide = TRIPWIRE.decide
-evolve = TRIPWIRE.evolve
-fold = TRIPWIRE.fold
-execute = TRIPWIRE.execute
-state_hash = TRIPWIRE.state_hash
-
-
-def dice_for(state: CampaignState, command: Command | None = None) -> Dice:
-    """The dice a decision on ``state`` must use (a set-up command: roll 0 of its seed)."""
-    if command is None:
-        return Dice(state.seed, state.rolls_used)
-    return TRIPWIRE.dice_for(state, command)

@@ -396,13 +396,13 @@ def test_ruling_br10_retreat_check_from_the_files_so_far() -> None:
                     seen("b1", S.SALVAGE))),
     )  # fmt: skip
     from mekref.rules.tripwire.battles import retreat_check
-    from mekref.rules.tripwire.game import dice_for
+    from mekref.rules.tripwire.game import TRIPWIRE
 
-    met = retreat_check(state, "battle-" + "a" * 12, "red", dice_for(state))
+    met = retreat_check(state, "battle-" + "a" * 12, "red", TRIPWIRE.dice_for(state))
     keys = [ref.line for ref in met]
     # Red lost 1,000 of 2,000 (50% >= 25%) and its commander; Blue is 1,000 v Red's 1,000 left.
     assert len(keys) == 2
-    assert len(retreat_check(state, "battle-" + "a" * 12, "blue", dice_for(state))) == 1
+    assert len(retreat_check(state, "battle-" + "a" * 12, "blue", TRIPWIRE.dice_for(state))) == 1
     assert state.rolls_used == 0  # a question: no roll was used
 
 

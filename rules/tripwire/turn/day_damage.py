@@ -8,10 +8,10 @@ from dataclasses import replace
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.rules.dice import Roll
-from mekref.rules.house_rules.random_damage import PreBattleDamage
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.holding import WRECKED, leave_formations
+from mekref.rules.tripwire.house_seam import PreBattleDamage
 from mekref.rules.tripwire.state import CampaignState, PersonStatus
 from mekref.rules.tripwire.turn import rolled_damage as rd
 from mekref.rules.tripwire.turn.day import Day

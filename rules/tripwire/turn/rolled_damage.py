@@ -19,10 +19,10 @@ from mekref.adapters.megamek.design import CritSlot, SystemKind, UnitDesign
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.adapters.megamek.unit_kinds import UnitKind as DesignKind
 from mekref.rules.dice import Dice, Roll
-from mekref.rules.house_rules.random_damage import Effect, PreBattleDamage
 from mekref.rules.tripwire.battle_damage import unit_damage
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, SlotDamage, UnitDamage
 from mekref.rules.tripwire.battle_resolution import subject_for
+from mekref.rules.tripwire.house_seam import Effect, PreBattleDamage
 from mekref.rules.tripwire.repair import AmmoUse, DamageState, bin_tons, damage_state
 from mekref.rules.tripwire.state import CampaignUnit
 from mekref.rules.tripwire.turn.data import RangeRow, damage_table, lookup, single, table_rows
