@@ -70,7 +70,7 @@ from mekref.rules.tripwire.battle_messages import (
     SetUnitFate,
 )
 from mekref.rules.tripwire.battle_model import SAVEGAME_ROOT, Fate
-from mekref.rules.tripwire.battles import RetreatNotKnown, pending_battles, retreat_check
+from mekref.rules.tripwire.battle_pending import RetreatNotKnown, pending_battles, retreat_check
 from mekref.rules.tripwire.claims import unconfirmed_claims
 from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState

@@ -49,7 +49,7 @@ def extra_roots(name: str) -> tuple[type, ...]:
     """Types a service sends for one rule set besides its commands, events and views."""
     if name == "tripwire":
         from mekref.daemon.grpc.reports import BattleReport
-        from mekref.rules.tripwire.battles import PendingBattle
+        from mekref.rules.tripwire.battle_pending import PendingBattle
         from mekref.rules.tripwire.turn.side_overview import Overview
 
         return (BattleReport, PendingBattle, Overview)

@@ -30,6 +30,7 @@ from mekref.rules.tripwire import (
     spending_units,
     toe,
     unit_bv,
+    wounds,
 )
 from mekref.rules.tripwire.acting_side import acting_side
 from mekref.rules.tripwire.battle_files import TripWireBattleFiles
@@ -131,6 +132,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
     state_type=CampaignState,
     deciders=_with_tables(
         campaign.DECIDERS,
+        wounds.DECIDERS,
         battles.DECIDERS,
         designs.DECIDERS,
         spending_units.DECIDERS,
@@ -146,6 +148,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
     ),
     evolvers=_merged(
         campaign.EVOLVERS,
+        wounds.EVOLVERS,
         battles.EVOLVERS,
         designs.EVOLVERS,
         spending_units.EVOLVERS,

@@ -29,7 +29,7 @@ from mekref.rules.tripwire.repair import cost_sp, normalised_ammo_name, rearm_pe
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, HouseOffer
 from mekref.rules.tripwire.table_loader import load_tables
-from mekref.rules.tripwire.turn.rolled_damage import criticals_for
+from mekref.rules.tripwire.turn.damage_tables import criticals_for
 
 L171 = "house rules L171: 'When a unit wishes to acquire equipment consult the following chart.'"
 L183 = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from mekref.rules.tripwire.battle_model import RecordSection as S
 from mekref.rules.tripwire.battle_model import ReportedKill
-from mekref.rules.tripwire.battles import retreat_check
+from mekref.rules.tripwire.battle_pending import retreat_check
 from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.salvage import UnitMobility

@@ -25,8 +25,9 @@ from mekref.rules.tripwire.battle_model import (
     ReportedKill,
     UnitDamage,
 )
-from mekref.rules.tripwire.battles import pending_battles, reporting_side
+from mekref.rules.tripwire.battle_pending import pending_battles
 from mekref.rules.tripwire.commands import HealPerson, OpenPool
+from mekref.rules.tripwire.file_view import reporting_side
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.repair import LocationDamage
 from mekref.rules.tripwire.salvage import UnitMobility
@@ -395,7 +396,7 @@ def test_ruling_br10_retreat_check_from_the_files_so_far() -> None:
         submit(file("a", seen("r1", S.SALVAGE, hits=6), seen("r2", S.SURVIVORS),
                     seen("b1", S.SALVAGE))),
     )  # fmt: skip
-    from mekref.rules.tripwire.battles import retreat_check
+    from mekref.rules.tripwire.battle_pending import retreat_check
     from mekref.rules.tripwire.game import TRIPWIRE
 
     met = retreat_check(state, "battle-" + "a" * 12, "red", TRIPWIRE.dice_for(state))

@@ -29,7 +29,7 @@ from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_messages import BattleResolved
 from mekref.rules.tripwire.battle_model import RecordSection, ReportedKill, SideOutcome
-from mekref.rules.tripwire.battles import RetreatNotKnown, retreat_check
+from mekref.rules.tripwire.battle_pending import RetreatNotKnown, retreat_check
 from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.state import StrategicState
