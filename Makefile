@@ -15,7 +15,7 @@ help:
 	@echo "            campaign with the house rules, and a bundled game of each other rule set"
 	@echo "            (mekref game demo --ruleset R)"
 	@echo "make test   set up, then run the whole test suite (what CI runs)"
-	@echo "make lint   ruff + mypy --strict + import contracts"
+	@echo "make lint   ruff + mypy --strict + import contracts + the size ratchet (bench/sizes.py)"
 	@echo "make bench  every benchmark; writes docs/performance.md and README's summary table"
 	@echo "make bench-check  the CI guard: growth ratios in one short run, fails past 2x a goal"
 
@@ -71,6 +71,8 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy -p mekref.adapters.megamek -p mekref.rules -p mekref.hexmap -p mekref.daemon
 	$(BIN)/lint-imports
+	@# The size ratchet (bench/sizes.txt only shrinks) and the rate of repeated code.
+	$(BIN)/python -m bench.sizes
 
 fmt: install
 	$(BIN)/ruff format .

@@ -33,7 +33,7 @@ from bench.stats import spread
 from mekref.hexmap import Hex, label, neighbours, parse_label, parse_map
 from mekref.rules.messages import RefereeNote
 from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
-from mekref.rules.tripwire.game import decide, dice_for, execute, fold
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
@@ -151,7 +151,7 @@ def build(formations: int, seed: int) -> tuple[CampaignState, ResolveTurn]:
         ),
     ]
     for cmd in commands:
-        _, state = execute(state, cmd)
+        _, state = TRIPWIRE.execute(state, cmd)
     assert state.strategic is not None
     hexmap = hexmap_of(state.strategic)
     plains = [h for h in hexmap.hexes() if hexmap.terrain_at(h) == "plains"]
@@ -167,7 +167,9 @@ def build(formations: int, seed: int) -> tuple[CampaignState, ResolveTurn]:
             )
             for f in range(per_side)
         )
-        _, state = execute(state, PlaceFormations(actor=s, side_id=s, day=1, formations=specs))
+        _, state = TRIPWIRE.execute(
+            state, PlaceFormations(actor=s, side_id=s, day=1, formations=specs)
+        )
     # Land the attacker, then move everyone on day 2.
     landing = tuple(
         FormationOrder(
@@ -175,8 +177,10 @@ def build(formations: int, seed: int) -> tuple[CampaignState, ResolveTurn]:
         )
         for f in range(per_side)
     )
-    _, state = execute(state, SubmitOrders(actor="red", side_id="red", day=1, orders=landing))
-    _, state = execute(state, ResolveTurn(actor="bench", day=1))
+    _, state = TRIPWIRE.execute(
+        state, SubmitOrders(actor="red", side_id="red", day=1, orders=landing)
+    )
+    _, state = TRIPWIRE.execute(state, ResolveTurn(actor="bench", day=1))
     assert state.strategic is not None
     for s in SIDES:
         orders = []
@@ -200,22 +204,26 @@ def build(formations: int, seed: int) -> tuple[CampaignState, ResolveTurn]:
                 if len(path) > 1
                 else FormationOrder(formation_id=fid, action="guard")
             )
-        _, state = execute(state, SubmitOrders(actor=s, side_id=s, day=2, orders=tuple(orders)))
+        _, state = TRIPWIRE.execute(
+            state, SubmitOrders(actor=s, side_id=s, day=2, orders=tuple(orders))
+        )
     return state, ResolveTurn(actor="bench", day=2)
 
 
 def day_cpu(state: CampaignState, cmd: ResolveTurn) -> tuple[float, int]:
     """CPU seconds of one day (decide and fold) and the events it made."""
     start = time.process_time()
-    events = decide(state, cmd, dice_for(state))
-    fold(events, state)
+    events = TRIPWIRE.decide(state, cmd, TRIPWIRE.dice_for(state))
+    TRIPWIRE.fold(events, state)
     return time.process_time() - start, len(events)
 
 
 def time_day(state: CampaignState, cmd: ResolveTurn, repeats: int) -> tuple[list[float], int, int]:
-    decide(state, cmd, dice_for(state))  # warm-up: caches of the map and the tables
+    TRIPWIRE.decide(
+        state, cmd, TRIPWIRE.dice_for(state)
+    )  # warm-up: caches of the map and the tables
     times = [day_cpu(state, cmd)[0] for _ in range(repeats)]
-    events = decide(state, cmd, dice_for(state))
+    events = TRIPWIRE.decide(state, cmd, TRIPWIRE.dice_for(state))
     engagements = sum(1 for e in events if type(e).__name__ == "EngagementDetermined")
     return times, len(events), engagements
 

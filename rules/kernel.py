@@ -141,9 +141,10 @@ class RuleSet(Generic[S]):
     def initial_state(self) -> S:
         return self.state_type()
 
-    def dice_for(self, state: S, command: Command) -> Dice:
-        """The dice cursor a decision on ``state`` must use."""
-        if isinstance(command, self.setup):
+    def dice_for(self, state: S, command: Command | None = None) -> Dice:
+        """The dice cursor a decision on ``state`` must use (a set-up command: roll 0 of the
+        seed it brings; no command: the state's own cursor)."""
+        if command is not None and isinstance(command, self.setup):
             return Dice(_seed_of(command), 0)
         return Dice(state.seed, state.rolls_used)
 

@@ -30,8 +30,9 @@ from mekref.adapters.megamek.mekhq_model import (
     SkillType,
     TOEForce,
 )
+from mekref.adapters.megamek.mul_fields import _Context
 from mekref.adapters.megamek.mul_model import Section
-from mekref.adapters.megamek.mul_reader import _Context, _read_entity
+from mekref.adapters.megamek.mul_reader import _read_entity
 from mekref.adapters.megamek.xml_safety import ReadLimits, parse_untrusted_xml
 
 __all__ = [

@@ -11,20 +11,36 @@ newer MegaMek adds is silently dropped, and a notice says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
-from typing import cast
 
 from lxml import etree
 
-from mekref.adapters.megamek.errors import FilePosition, MulReadError
+from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mul_events import read_mul_events
+from mekref.adapters.megamek.mul_fields import (
+    _attr_dict,
+    _attributes,
+    _bool_or_none,
+    _Context,
+    _elements,
+    _external_id,
+    _extra,
+    _int,
+    _int_or_none,
+    _items,
+    _line,
+    _opt_bool,
+    _opt_int,
+    _raw,
+    _required,
+    _split,
+    _true,
+)
+from mekref.adapters.megamek.mul_locations import _read_location
 from mekref.adapters.megamek.mul_model import (
-    ARMOR_DESTROYED,
-    ARMOR_NA,
     DEAD_HITS,
     RECORD_SECTIONS,
-    Attributes,
     Bomb,
     Crew,
     CrewMember,
@@ -35,11 +51,9 @@ from mekref.adapters.megamek.mul_model import (
     Notice,
     RootKind,
     Section,
-    Slot,
     build,
 )
 from mekref.adapters.megamek.mul_vocabulary import (
-    ARMOR_FIELDS,
     BLOWN_OFF_SUFFIX,
     CREW_ATTRIBUTES,
     ENTITY_ATTRIBUTES,
@@ -50,7 +64,6 @@ from mekref.adapters.megamek.mul_vocabulary import (
     PERSON_TEXT,
     PILOT_NAMED,
     PRESERVED_ELEMENTS,
-    SLOT_ATTRIBUTES,
 )
 from mekref.adapters.megamek.xml_safety import (
     DEFAULT_LIMITS,
@@ -64,57 +77,6 @@ from mekref.adapters.megamek.xml_stream import stream_untrusted_xml
 STREAM_FROM_BYTES = 4 * 1024 * 1024
 
 __all__ = ["BLOWN_OFF_SUFFIX", "STREAM_FROM_BYTES", "read_mul_bytes"]
-
-
-class _Context:
-    """Per-file reading context: the path for messages and the notices collected so far."""
-
-    def __init__(self, path: str, notices: list[Notice]) -> None:
-        self.path = path
-        self.notices = notices
-        self._reported: set[str] = set()
-        #: The plain slots read so far, shared by every slot equal to one (see ``_read_slot``).
-        self.plain_slots: dict[tuple[int | None, str, int | None], Slot] = {}
-
-    def error(self, element: etree._Element, problem: str, hint: str) -> MulReadError:
-        return MulReadError(FilePosition(self.path, _line(element)), problem, hint)
-
-    def note(self, element: etree._Element, message: str) -> None:
-        self.notices.append(Notice(_line(element), message))
-
-    def note_once(self, element: etree._Element, key: str, message: str) -> None:
-        """Report ``key`` at its first occurrence only (a new attribute repeats on every unit)."""
-        if key not in self._reported:
-            self._reported.add(key)
-            self.note(element, message)
-
-
-def _line(element: etree._Element) -> int | None:
-    # lxml-stubs type sourceline oddly; at run time it is an int or None.
-    line: object = element.sourceline
-    return line if isinstance(line, int) else None
-
-
-def _items(element: etree._Element) -> list[tuple[str, str]]:
-    # lxml hands back str for documents parsed from text; the stubs allow bytes too.
-    return cast(list[tuple[str, str]], element.items())
-
-
-def _attributes(element: etree._Element) -> Attributes:
-    return tuple(_items(element))
-
-
-def _attr_dict(element: etree._Element) -> dict[str, str]:
-    """All attributes at once: one call into lxml instead of one per attribute looked up."""
-    return dict(cast(list[tuple[str, str]], element.items()))
-
-
-def _true(raw: str | None) -> bool:
-    return raw is not None and raw.strip().lower() == "true"
-
-
-def _bool_or_none(raw: str | None) -> bool | None:
-    return None if raw is None else raw.strip().lower() == "true"
 
 
 def read_mul_bytes(
@@ -231,12 +193,6 @@ class _TakenEntities:
         return None
 
 
-def _elements(parent: etree._Element) -> Iterator[etree._Element]:
-    # Comments and processing instructions are not data; MegaMek's free text lives in .text/.tail.
-    # Filtering on the Element factory happens inside lxml.
-    return parent.iterchildren(etree.Element)
-
-
 def _read_unit_root(
     ctx: _Context, root: etree._Element, read_entity: _EntityReader
 ) -> tuple[list[Entity], list[Kill], int | None]:
@@ -280,55 +236,6 @@ def _read_record_root(
         else:
             ctx.note(child, f"unknown element <{child.tag}> under <record> ignored")
     return entities, kills, None
-
-
-def _int(ctx: _Context, element: etree._Element, what: str, raw: str) -> int:
-    try:
-        return int(raw.strip())
-    except ValueError:
-        raise ctx.error(
-            element,
-            f"{what}={raw!r} on <{element.tag}> is not a whole number",
-            "the file was edited by hand or damaged; correct the value or export it again",
-        ) from None
-
-
-def _opt_int(ctx: _Context, element: etree._Element, name: str) -> int | None:
-    raw = element.get(name)
-    return None if raw is None else _int(ctx, element, name, raw)
-
-
-def _int_or_none(ctx: _Context, element: etree._Element, name: str, raw: str | None) -> int | None:
-    if raw is None:
-        return None
-    try:
-        return int(raw)  # the common case; int() itself allows surrounding whitespace
-    except ValueError:
-        return _int(ctx, element, name, raw)
-
-
-def _opt_bool(element: etree._Element, name: str) -> bool | None:
-    raw = element.get(name)
-    return None if raw is None else raw.strip().lower() == "true"
-
-
-def _flag(element: etree._Element, name: str) -> bool:
-    return (element.get(name) or "").strip().lower() == "true"
-
-
-def _extra(element: etree._Element, known: frozenset[str] | dict[str, str]) -> Attributes:
-    return tuple((k, v) for k, v in _attributes(element) if k not in known)
-
-
-def _required(ctx: _Context, element: etree._Element, name: str) -> str:
-    value = element.get(name)
-    if value is None:
-        raise ctx.error(
-            element,
-            f"<{element.tag}> has no {name} attribute",
-            "MegaMek always writes it; the file is damaged or not a MegaMek unit list",
-        )
-    return value
 
 
 def _read_entity(ctx: _Context, el: etree._Element, section: Section) -> Entity:
@@ -418,20 +325,6 @@ def _read_entity(ctx: _Context, el: etree._Element, section: Section) -> Entity:
         escape_craft=tuple(escape_craft),
         **fields,
     )
-
-
-def _raw(element: etree._Element) -> str:
-    return etree.tostring(element, encoding="unicode", with_tail=False)
-
-
-def _external_id(raw: str | None) -> str | None:
-    return None if raw in (None, "", "-1") else raw
-
-
-def _split(raw: str | None) -> tuple[str, ...]:
-    if not raw:
-        return ()
-    return tuple(part for part in raw.split("::") if part)
 
 
 def _hits(ctx: _Context, el: etree._Element, raw: str | None) -> int:
@@ -542,132 +435,3 @@ def _read_bombs(ctx: _Context, el: etree._Element) -> tuple[Bomb, ...]:
                 )
             )
     return tuple(bombs)
-
-
-def _armor_points(ctx: _Context, el: etree._Element) -> int:
-    raw = (el.get("points") or "").strip()
-    if raw == "Destroyed":
-        return ARMOR_DESTROYED
-    if raw == "N/A":
-        return ARMOR_NA
-    return _int(ctx, el, "points", raw)
-
-
-def _location_name(el: etree._Element) -> str:
-    # A location with children carries its name as .text; a self-closing destroyed one as .tail.
-    # Files reflowed by an editor wrap names across lines ("Center\n\t\tTorso"): collapse runs
-    # of whitespace rather than keeping only the first line.
-    text = el.text
-    if (not text or text.isspace()) and len(el) == 0:
-        text = el.tail
-    return " ".join(text.split()) if text else ""
-
-
-def _read_location(ctx: _Context, el: etree._Element) -> Location:
-    name = _location_name(el)
-    # The suffix follows the name after a space; with an empty name only its words remain.
-    blown_off = f" {name}".endswith(BLOWN_OFF_SUFFIX)
-    if blown_off:
-        name = f" {name}"[: -len(BLOWN_OFF_SUFFIX)].strip()
-    values: dict[str, object] = {}
-    slots: list[Slot] = []
-    unknown: list[str] = []
-    read_slot = _read_slot
-    for child in el.iterchildren(etree.Element):  # as _elements(), without the extra call
-        tag = child.tag
-        if tag == "slot":
-            slots.append(read_slot(ctx, child))
-        elif tag == "armor":
-            kind = child.get("type", "Front")
-            key = ARMOR_FIELDS.get(kind)
-            if key is None:
-                raise ctx.error(
-                    child,
-                    f"armor type={kind!r} is not Front, Internal or Rear",
-                    "the file was edited by hand or damaged; export it again from MegaMek",
-                )
-            values[key] = _armor_points(ctx, child)
-        elif tag == "blownOff":
-            blown_off = True
-        elif tag == "breached":
-            values["breached"] = True
-        elif tag == "stabilizer":
-            values["stabilizer_hit"] = _flag(child, "isHit")
-        else:
-            ctx.note(child, f"unknown element <{tag}> in location kept as-is")
-            unknown.append(_raw(child))
-    raw_index = el.get("index")
-    if raw_index is None:
-        raw_index = _required(ctx, el, "index")
-    return build(
-        Location,
-        index=_int(ctx, el, "index", raw_index),
-        name=name,
-        destroyed=_true(el.get("isDestroyed")),
-        blown_off=blown_off,
-        slots=tuple(slots),
-        unknown=tuple(unknown),
-        **values,
-    )
-
-
-#: A plain slot's state: every field at its default; ``_plain_slot`` fills index, type and shots.
-_PLAIN_SLOT_STATE = build(Slot, index=None, type="", shots=None).__dict__
-
-
-def _plain_slot(index: int | None, type_: str, shots: int | None) -> Slot:
-    """``build(Slot, index=..., type=..., shots=...)`` without the per-call keyword packing and
-    name checks: the names are fixed and ``build`` checked them once for the template above.
-    Most slots take this path, and these per-call costs were most of a slot's construction."""
-    slot: Slot = object.__new__(Slot)
-    state = slot.__dict__
-    state.update(_PLAIN_SLOT_STATE)
-    state["index"] = index
-    state["type"] = type_
-    state["shots"] = shots
-    return slot
-
-
-def _read_slot(ctx: _Context, el: etree._Element) -> Slot:
-    # Most slots carry only index, type and shots: three get() calls and a count of the
-    # attributes cost half of copying them all into a dict, which only the others need.
-    raw_index = el.get("index")
-    if raw_index is None:
-        raw_index = _required(ctx, el, "index")
-    raw_type = el.get("type")
-    if raw_type is None:
-        raw_type = _required(ctx, el, "type")
-    raw_shots = el.get("shots")
-    raw_index = raw_index.strip()
-    # ProtoMeks, gun emplacements and pre-0.4x tanks write equipment outside the crit table.
-    index = None if raw_index == "N/A" else _int_or_none(ctx, el, "index", raw_index)
-    shots = _int_or_none(ctx, el, "shots", raw_shots)
-    if len(el.attrib) == (2 if raw_shots is None else 3):  # no attribute but these
-        # Plain slots repeat from unit to unit of a design; one shared (frozen) object per
-        # distinct slot keeps a large file's model small and saves building it again.
-        key = (index, raw_type, shots)
-        plain = ctx.plain_slots.get(key)
-        if plain is None:
-            plain = ctx.plain_slots[key] = _plain_slot(index, raw_type, shots)
-        return plain
-    a = dict(_items(el))
-    get = a.get
-    return build(
-        Slot,
-        index=index,
-        type=raw_type,
-        shots=shots,
-        is_hit=_true(get("isHit")),
-        is_destroyed=_bool_or_none(get("isDestroyed")),
-        is_missing=_true(get("isMissing")),
-        is_rear=_true(get("isRear")),
-        is_turreted=_true(get("isTurreted")),
-        armor_hit=_true(get("armorHit")),
-        is_repairable=_bool_or_none(get("isRepairable")),
-        munition=get("munition"),
-        capacity=get("capacity"),
-        quirks=get("quirks"),
-        extra=()
-        if a.keys() <= SLOT_ATTRIBUTES
-        else tuple((k, v) for k, v in a.items() if k not in SLOT_ATTRIBUTES),
-    )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mekref.adapters.megamek import blk_reader, mtf_reader
+from mekref.adapters.megamek import blk_parts, blk_reader, mtf_reader
 from mekref.adapters.megamek.bfs_reader import parse_bfs
 from mekref.adapters.megamek.design import UnitDesign, UnitFileError
 from mekref.adapters.megamek.unit_file import (
@@ -233,7 +233,7 @@ def blk_header(text: str) -> UnitHeader | None:
         mul_id = None if mul_text is None else mtf_reader._int(mul_text, "", 0, "mul id")
     except (ValueError, UnitFileError):
         return None
-    if tonnage is None and kind not in blk_reader._NO_TONNAGE:
+    if tonnage is None and kind not in blk_parts._NO_TONNAGE:
         return None
     clan = value("clanname")
     return UnitHeader(

@@ -68,9 +68,9 @@ from mekref.rules.tripwire.battle_messages import (
     SetUnitFate,
 )
 from mekref.rules.tripwire.battle_model import SAVEGAME_ROOT, Fate
-from mekref.rules.tripwire.battles import RetreatNotKnown, pending_battles, retreat_check
+from mekref.rules.tripwire.battle_pending import RetreatNotKnown, pending_battles, retreat_check
 from mekref.rules.tripwire.claims import unconfirmed_claims
-from mekref.rules.tripwire.game import dice_for
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import house_morale, rolled_damage
 from mekref.rules.tripwire.turn.events import CampaignEnded, UnitDamageRolled
@@ -551,7 +551,7 @@ def run_retreat_check(args: argparse.Namespace) -> int:
             state,
             args.battle,
             args.side,
-            dice_for(state),
+            TRIPWIRE.dice_for(state),
             defended_objectives_destroyed=args.objectives_destroyed,
             ammo_weapons_dry=args.ammo_dry,
         )

@@ -47,7 +47,7 @@ from mekref.rules.messages import Event, RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import OpenPool
 from mekref.rules.tripwire.designs import stored_design_of
-from mekref.rules.tripwire.game import execute as tripwire_execute
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn import rolled_damage
@@ -785,17 +785,17 @@ def run_setup(args: argparse.Namespace) -> int:
         # memory), so a refused placement does not leave the map started without formations.
         try:
             for command in (start, *places):
-                _, state = tripwire_execute(state, command)
+                _, state = TRIPWIRE.execute(state, command)
             for number, sat in enumerate(satellites, start=1):
                 try:
-                    _, state = tripwire_execute(state, sat)
+                    _, state = TRIPWIRE.execute(state, sat)
                 except Refusal as exc:  # the checks of `satellite place`, naming the entry
                     where = entry_name(number, {"id": sat.satellite_id})
                     raise Refusal(exc.code, f"{path}: {where}: {exc.message}") from exc
             pools, notes = _location_pools(state)
             for pool in pools:
                 try:
-                    _, state = tripwire_execute(state, pool)
+                    _, state = TRIPWIRE.execute(state, pool)
                 except Refusal as exc:  # e.g. a location the WarChest table does not list
                     notes.append(f"no pool opened for {pool.location!r}: {exc}")
                 else:

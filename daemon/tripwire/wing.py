@@ -38,7 +38,7 @@ def _orders(services: Any) -> object:
 
 def _proto_roots() -> tuple[type, ...]:
     from mekref.daemon.tripwire.grpc_reports import BattleReport
-    from mekref.rules.tripwire.battles import PendingBattle
+    from mekref.rules.tripwire.battle_pending import PendingBattle
     from mekref.rules.tripwire.turn.side_overview import Overview
 
     return (BattleReport, PendingBattle, Overview)

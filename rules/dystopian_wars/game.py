@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from mekref.rules.codec import JsonValue, to_jsonable
-from mekref.rules.dice import Dice
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
 from mekref.rules.dystopian_wars import logistics, mars, postbattle, prebattle
@@ -110,16 +109,3 @@ DYSTOPIAN_WARS: RuleSet[DystopianState] = RuleSet(
     describe=describe,
     summarize=summarize,
 )
-
-initial_state = DYSTOPIAN_WARS.initial_state
-decide = DYSTOPIAN_WARS.decide
-evolve = DYSTOPIAN_WARS.evolve
-fold = DYSTOPIAN_WARS.fold
-execute = DYSTOPIAN_WARS.execute
-state_hash = DYSTOPIAN_WARS.state_hash
-
-
-def dice_for(state: DystopianState, command: Command | None = None) -> Dice:
-    if command is None:
-        return Dice(state.seed, state.rolls_used)
-    return DYSTOPIAN_WARS.dice_for(state, command)

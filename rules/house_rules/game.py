@@ -612,16 +612,3 @@ HOUSE_RULES: RuleSet[HouseState] = RuleSet(
     describe=describe,
     summarize=summarize,
 )
-
-initial_state = HOUSE_RULES.initial_state
-decide = HOUSE_RULES.decide
-evolve = HOUSE_RULES.evolve
-fold = HOUSE_RULES.fold
-execute = HOUSE_RULES.execute
-state_hash = HOUSE_RULES.state_hash
-
-
-def dice_for(state: HouseState, command: Command | None = None) -> Dice:
-    if command is None:
-        return Dice(state.seed, state.rolls_used)
-    return HOUSE_RULES.dice_for(state, command)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from mekref.rules.codec import JsonValue, to_jsonable
-from mekref.rules.dice import Dice
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command
 from mekref.rules.objectives import commands as c
@@ -89,16 +88,3 @@ OBJECTIVES: RuleSet[ObjectivesState] = RuleSet(
     describe=describe,
     summarize=summarize,
 )
-
-initial_state = OBJECTIVES.initial_state
-decide = OBJECTIVES.decide
-evolve = OBJECTIVES.evolve
-fold = OBJECTIVES.fold
-execute = OBJECTIVES.execute
-state_hash = OBJECTIVES.state_hash
-
-
-def dice_for(state: ObjectivesState, command: Command | None = None) -> Dice:
-    if command is None:
-        return Dice(state.seed, state.rolls_used)
-    return OBJECTIVES.dice_for(state, command)

@@ -7,7 +7,6 @@ seed, the order of the draw pile, and the cards in the other Houses' hands.
 
 from __future__ import annotations
 
-from mekref.rules.dice import Dice
 from mekref.rules.kernel import Decider, RuleSet
 from mekref.rules.messages import Command
 from mekref.rules.succession_wars import (
@@ -82,17 +81,3 @@ SUCCESSION_WARS: RuleSet[SWState] = RuleSet(
     describe=describe,
     summarize=summarize,
 )
-
-initial_state = SUCCESSION_WARS.initial_state
-decide = SUCCESSION_WARS.decide
-evolve = SUCCESSION_WARS.evolve
-fold = SUCCESSION_WARS.fold
-execute = SUCCESSION_WARS.execute
-state_hash = SUCCESSION_WARS.state_hash
-
-
-def dice_for(state: SWState, command: Command | None = None) -> Dice:
-    """The dice a decision on ``state`` must use (set-up rolls with the seed it brings)."""
-    if command is None:
-        return Dice(state.seed, state.rolls_used)
-    return SUCCESSION_WARS.dice_for(state, command)

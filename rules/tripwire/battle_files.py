@@ -13,13 +13,13 @@ from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.rules.battle_files import AfterBattle, FileRequest, Waiting
 from mekref.rules.messages import Command
-from mekref.rules.tripwire import battle_input, battle_link, battles
+from mekref.rules.tripwire import battle_input, battle_link, battle_pending, file_view
 from mekref.rules.tripwire.battle_book import BattleStatus
 from mekref.rules.tripwire.battle_messages import SubmitBattleReport
 from mekref.rules.tripwire.state import CampaignState
 
 
-def _waiting(p: battles.PendingBattle) -> Waiting:
+def _waiting(p: battle_pending.PendingBattle) -> Waiting:
     return Waiting(
         battle_id=p.battle_id,
         sides_expected=p.sides_expected,
@@ -62,13 +62,13 @@ class TripWireBattleFiles:
     def reporting_side(self, state: CampaignState, command: Command) -> str | None:
         if not isinstance(command, SubmitBattleReport):
             return None
-        return battles.reporting_side(state, command.file)
+        return file_view.reporting_side(state, command.file)
 
     def battle_of(self, command: Command) -> str | None:
         return command.battle_id if isinstance(command, SubmitBattleReport) else None
 
     def waiting(self, state: CampaignState) -> tuple[Waiting, ...]:
-        return tuple(_waiting(p) for p in battles.pending_battles(state))
+        return tuple(_waiting(p) for p in battle_pending.pending_battles(state))
 
     def held_opened_by(self, state: CampaignState, side_id: str) -> tuple[str, ...]:
         # The first file opened the battle; counted against the side whose token uploaded it
@@ -88,7 +88,7 @@ class TripWireBattleFiles:
         battle = book.get(battle_id) if battle_id is not None else None
         if battle is None or battle.status is not BattleStatus.OPEN:
             return None
-        return _waiting(battles.pending(state, battle))
+        return _waiting(battle_pending.pending(state, battle))
 
     def after_battles(self, state: CampaignState) -> tuple[AfterBattle, ...]:
         return tuple(

@@ -30,6 +30,7 @@ from mekref.rules.tripwire import (
     spending_units,
     toe,
     unit_bv,
+    wounds,
 )
 from mekref.rules.tripwire.acting_side import acting_side
 from mekref.rules.tripwire.battle_files import TripWireBattleFiles
@@ -131,6 +132,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
     state_type=CampaignState,
     deciders=_with_tables(
         campaign.DECIDERS,
+        wounds.DECIDERS,
         battles.DECIDERS,
         designs.DECIDERS,
         spending_units.DECIDERS,
@@ -146,6 +148,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
     ),
     evolvers=_merged(
         campaign.EVOLVERS,
+        wounds.EVOLVERS,
         battles.EVOLVERS,
         designs.EVOLVERS,
         spending_units.EVOLVERS,
@@ -166,17 +169,3 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
     side_view_type=SideView,
     battle_files=TripWireBattleFiles(),
 )
-
-# The engine's entry points for TripWire callers (tests, the shell's TripWire commands).
-decide = TRIPWIRE.decide
-evolve = TRIPWIRE.evolve
-fold = TRIPWIRE.fold
-execute = TRIPWIRE.execute
-state_hash = TRIPWIRE.state_hash
-
-
-def dice_for(state: CampaignState, command: Command | None = None) -> Dice:
-    """The dice a decision on ``state`` must use (a set-up command: roll 0 of its seed)."""
-    if command is None:
-        return Dice(state.seed, state.rolls_used)
-    return TRIPWIRE.dice_for(state, command)

@@ -19,17 +19,17 @@ from fractions import Fraction
 from functools import cache
 
 from mekref.rules.dice import Dice, Roll
-from mekref.rules.house_rules.acquisition import Acquisition, acquire, ammo_tons, buy
 from mekref.rules.messages import Command, Event, command_type, event_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import load_toml, str_field, str_list_field
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, UnitDamage
 from mekref.rules.tripwire.campaign import Decider, Evolver, pool_of
+from mekref.rules.tripwire.house_seam import Acquisition, acquire, ammo_tons, buy
 from mekref.rules.tripwire.repair import cost_sp, normalised_ammo_name, rearm_per_ton
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, HouseOffer
 from mekref.rules.tripwire.table_loader import load_tables
-from mekref.rules.tripwire.turn.rolled_damage import criticals_for
+from mekref.rules.tripwire.turn.damage_tables import criticals_for
 
 L171 = "house rules L171: 'When a unit wishes to acquire equipment consult the following chart.'"
 L183 = (

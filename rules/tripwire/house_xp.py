@@ -16,15 +16,6 @@ from dataclasses import dataclass, replace
 
 from mekref.adapters.megamek.unit_kinds import UnitKind as DesignKind
 from mekref.rules.dice import Dice
-from mekref.rules.house_rules.advancement import (
-    SkillCost,
-    StepPrice,
-    check_costs,
-    price_step,
-    rank_name,
-)
-from mekref.rules.house_rules.pilots import xp_per_battle
-from mekref.rules.house_rules.table_loader import load_tables
 from mekref.rules.messages import Command, Event, command_type, event_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_messages import BattleResolved
@@ -32,6 +23,15 @@ from mekref.rules.tripwire.battle_model import PersonFate
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.designs import stored_design_of
 from mekref.rules.tripwire.house_option import require_house_rules
+from mekref.rules.tripwire.house_seam import (
+    SkillCost,
+    StepPrice,
+    check_costs,
+    load_house_tables,
+    price_step,
+    rank_name,
+    xp_per_battle,
+)
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
@@ -47,7 +47,7 @@ ENTER_COSTS = (
 
 def _quote(name: str) -> str:
     """``L154: '...'``: a line of the house rules' experience table, quoted from the data."""
-    ref = load_tables().rule("experience", name).ref
+    ref = load_house_tables().rule("experience", name).ref
     return f"L{ref.line}: '{ref.source}'"
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mekref.rules.house_rules.advancement import SkillCost
+from mekref.rules.tripwire.house_seam import SkillCost
 
 
 @dataclass(frozen=True, kw_only=True)

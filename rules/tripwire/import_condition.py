@@ -31,7 +31,7 @@ from mekref.rules.tripwire.campaign import Decider, Evolver, side_of
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn.rolled_damage import fate_after
+from mekref.rules.tripwire.turn.damage_work import fate_after
 
 
 @dataclass(frozen=True, kw_only=True)

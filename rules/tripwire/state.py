@@ -13,8 +13,8 @@ from fractions import Fraction
 
 from mekref.rules import snapshot
 from mekref.rules.codec import OMIT_IF_DEFAULT, canonical_chunks
-from mekref.rules.house_rules.acquisition import Acquisition
 from mekref.rules.tripwire.battle_model import BattleLedger
+from mekref.rules.tripwire.house_seam import Acquisition
 from mekref.rules.tripwire.house_xp_ledger import HouseExperience
 from mekref.rules.tripwire.model import MegaMekCrew, TechBase, UnitKind, UnitRole
 from mekref.rules.tripwire.turn.state import StrategicState

@@ -23,6 +23,12 @@ from mekref.rules.tables import (
     str_field,
     str_list_field,
 )
+from mekref.rules.tripwire.victory_tables import (
+    RetreatTables,
+    VictoryTables,
+    retreat_tables,
+    victory_tables,
+)
 
 _PACKAGE = "mekref.rules.tripwire.tables"
 
@@ -148,42 +154,6 @@ class PriceRow:
     cost: int
     spas: int
     ref: SourceRef
-
-
-@dataclass(frozen=True, kw_only=True)
-class BattleVpRow:
-    key: str
-    vp: int
-    fraction: Fraction | None
-    ref: SourceRef
-
-
-@dataclass(frozen=True, kw_only=True)
-class VictoryTables:
-    battle: dict[str, BattleVpRow]
-    retire_fraction: Fraction
-    retire_ref: SourceRef
-    ends_at_vp: int
-    vp_floor: int
-    campaign_ref: SourceRef
-
-
-@dataclass(frozen=True, kw_only=True)
-class RetreatConditionRow:
-    key: str
-    threshold: Fraction | None
-    ref: SourceRef
-
-
-@dataclass(frozen=True, kw_only=True)
-class RetreatTables:
-    conditions: dict[str, RetreatConditionRow]
-    before_battle_allowed: tuple[str, ...]
-    before_battle_ref: SourceRef
-    rescue_hexes: int
-    capture_ref: SourceRef
-    infantry_surrender_move: int
-    infantry_ref: SourceRef
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -381,54 +351,6 @@ def _training() -> tuple[dict[int, TrainingStepRow], TrainingRules]:
     )
 
 
-def _optional_fraction(row: dict[str, Any], name: str) -> Fraction | None:
-    return fraction_field(row, name) if name in row else None
-
-
-def _victory() -> VictoryTables:
-    data = _load("victory")
-    retire = section(data, "retire")
-    campaign = section(data, "campaign")
-    return VictoryTables(
-        battle={
-            str_field(r, "key"): BattleVpRow(
-                key=str_field(r, "key"),
-                vp=int_field(r, "vp"),
-                fraction=_optional_fraction(r, "fraction"),
-                ref=source_of(r),
-            )
-            for r in rows(data, "battle")
-        },
-        retire_fraction=fraction_field(retire, "fraction_of_starting_bv"),
-        retire_ref=source_of(retire),
-        ends_at_vp=int_field(campaign, "ends_at_vp"),
-        vp_floor=int_field(campaign, "vp_floor"),
-        campaign_ref=source_of(campaign),
-    )
-
-
-def _retreat() -> RetreatTables:
-    data = _load("retreat")
-    conditions = {}
-    for r in rows(data, "condition"):
-        threshold = _optional_fraction(r, "bv_ratio") or _optional_fraction(r, "fraction")
-        conditions[str_field(r, "key")] = RetreatConditionRow(
-            key=str_field(r, "key"), threshold=threshold, ref=source_of(r)
-        )
-    before = section(data, "before_battle")
-    capture = section(data, "capture")
-    infantry = section(data, "infantry")
-    return RetreatTables(
-        conditions=conditions,
-        before_battle_allowed=str_list_field(before, "allowed"),
-        before_battle_ref=source_of(before),
-        rescue_hexes=int_field(capture, "rescue_hexes"),
-        capture_ref=source_of(capture),
-        infantry_surrender_move=int_field(infantry, "surrender_at_move"),
-        infantry_ref=source_of(infantry),
-    )
-
-
 def _force() -> dict[str, Limit]:
     data = _load("force_construction")
     out: dict[str, Limit] = {}
@@ -493,8 +415,8 @@ def load_tables() -> TripWireTables:
         },
         vehicle_crew_price_multiplier=int_field(crew_multiplier, "multiplier"),
         vehicle_crew_price_ref=source_of(crew_multiplier),
-        victory=_victory(),
-        retreat=_retreat(),
+        victory=victory_tables(_load("victory")),
+        retreat=retreat_tables(_load("retreat")),
         recruiting=RecruitingTables(
             dice=int_field(recruiting, "dice"),
             target=int_field(recruiting, "target"),

@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.battle_evolve import with_battle_vp
 from mekref.rules.tripwire.battle_model import BattleStatus, Fate, SideOutcome
 from mekref.rules.tripwire.battle_resolution import rescored
-from mekref.rules.tripwire.battles import with_battle_vp
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState

@@ -14,7 +14,7 @@ from mekref.rules.tripwire.battle_model import (
     UnitDamage,
 )
 from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
-from mekref.rules.tripwire.game import execute
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
@@ -91,14 +91,14 @@ def campaign(red: tuple[ForceUnit, ...], blue: tuple[ForceUnit, ...]) -> Campaig
         ImportForce(side_id="red", force=force(*red), accept_unchecked=NOTE, actor="t"),
         ImportForce(side_id="blue", force=force(*blue), accept_unchecked=NOTE, actor="t"),
     ):
-        _, state = execute(state, cmd)
+        _, state = TRIPWIRE.execute(state, cmd)
     return state
 
 
 def run(state: CampaignState, *commands: Command) -> tuple[list[Event], CampaignState]:
     events: list[Event] = []
     for cmd in commands:
-        new, state = execute(state, cmd)
+        new, state = TRIPWIRE.execute(state, cmd)
         events.extend(new)
     return events, state
 

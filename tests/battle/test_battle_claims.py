@@ -23,7 +23,7 @@ from mekref.rules.tripwire.battle_model import (
     ReportedKill,
     file_views,
 )
-from mekref.rules.tripwire.battles import pending_battles
+from mekref.rules.tripwire.battle_pending import pending_battles
 
 from .states import campaign, close, control, file, fu, run, seen, submit
 

@@ -54,7 +54,7 @@ from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.store import open_store
 from mekref.rules.dice import Dice
 from mekref.rules.tripwire.battle_messages import BattleResolved
-from mekref.rules.tripwire.game import fold, state_hash
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.injuries import roll_death
 
 from .builders import FIXTURES, UNITS_DIR, loc, mek, pilot, record, unit_list
@@ -237,10 +237,12 @@ def test_two_records_resolve_the_battle(cli: Cli, tmp_path: Path) -> None:
         scrap = {u.unit_id: u.scrap_wp for u in resolved[0].resolution.units}
         assert scrap["r2"] == 2
         # Replay: the same log folds to the same state.
-        assert state_hash(runner.replay(cid)) == state_hash(runner.load(cid).state)
+        assert TRIPWIRE.state_hash(runner.replay(cid)) == TRIPWIRE.state_hash(
+            runner.load(cid).state
+        )
     finally:
         store.close()
-    _ = (roll_death, fold)
+    _ = (roll_death, TRIPWIRE.fold)
 
 
 def test_same_files_same_seed_same_state_hash(cli: Cli, tmp_path: Path) -> None:
@@ -258,7 +260,7 @@ def test_same_files_same_seed_same_state_hash(cli: Cli, tmp_path: Path) -> None:
         try:
             runner = CampaignRunner(store)
             cid = store.list_campaigns()[0].id
-            hashes.append(state_hash(runner.replay(cid)))
+            hashes.append(TRIPWIRE.state_hash(runner.replay(cid)))
         finally:
             store.close()
     assert hashes[0] == hashes[1]

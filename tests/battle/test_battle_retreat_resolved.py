@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from mekref.rules.tripwire.battle_model import RecordSection as S
 from mekref.rules.tripwire.battle_model import ReportedKill
-from mekref.rules.tripwire.battles import retreat_check
-from mekref.rules.tripwire.game import dice_for
+from mekref.rules.tripwire.battle_pending import retreat_check
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.salvage import UnitMobility
 from mekref.rules.tripwire.state import CampaignState
@@ -22,7 +22,7 @@ BATTLE = "battle-" + "a" * 12
 
 
 def _lines(state: CampaignState, side: str) -> list[int]:
-    return [r.line for r in retreat_check(state, BATTLE, side, dice_for(state))]
+    return [r.line for r in retreat_check(state, BATTLE, side, TRIPWIRE.dice_for(state))]
 
 
 def test_ruling_br16_a_resolved_battle_is_read_as_it_stood() -> None:

@@ -25,8 +25,9 @@ from mekref.rules.tripwire.battle_model import (
     ReportedKill,
     UnitDamage,
 )
-from mekref.rules.tripwire.battles import pending_battles, reporting_side
+from mekref.rules.tripwire.battle_pending import pending_battles
 from mekref.rules.tripwire.commands import HealPerson, OpenPool
+from mekref.rules.tripwire.file_view import reporting_side
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.repair import LocationDamage
 from mekref.rules.tripwire.salvage import UnitMobility
@@ -395,14 +396,14 @@ def test_ruling_br10_retreat_check_from_the_files_so_far() -> None:
         submit(file("a", seen("r1", S.SALVAGE, hits=6), seen("r2", S.SURVIVORS),
                     seen("b1", S.SALVAGE))),
     )  # fmt: skip
-    from mekref.rules.tripwire.battles import retreat_check
-    from mekref.rules.tripwire.game import dice_for
+    from mekref.rules.tripwire.battle_pending import retreat_check
+    from mekref.rules.tripwire.game import TRIPWIRE
 
-    met = retreat_check(state, "battle-" + "a" * 12, "red", dice_for(state))
+    met = retreat_check(state, "battle-" + "a" * 12, "red", TRIPWIRE.dice_for(state))
     keys = [ref.line for ref in met]
     # Red lost 1,000 of 2,000 (50% >= 25%) and its commander; Blue is 1,000 v Red's 1,000 left.
     assert len(keys) == 2
-    assert len(retreat_check(state, "battle-" + "a" * 12, "blue", dice_for(state))) == 1
+    assert len(retreat_check(state, "battle-" + "a" * 12, "blue", TRIPWIRE.dice_for(state))) == 1
     assert state.rolls_used == 0  # a question: no roll was used
 
 

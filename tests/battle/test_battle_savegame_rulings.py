@@ -12,7 +12,7 @@ from mekref.rules.tripwire.battle_model import (
     UnitDamage,
     file_views,
 )
-from mekref.rules.tripwire.battles import pending_battles
+from mekref.rules.tripwire.battle_pending import pending_battles
 
 from .states import campaign, control, file, fu, mek_locations, run, seen, submit
 

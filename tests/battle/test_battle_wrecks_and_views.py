@@ -16,7 +16,8 @@ from mekref.rules.tripwire.battle_model import (
     ReportedUnit,
     UnitDamage,
 )
-from mekref.rules.tripwire.battles import pending_battles, reporting_side
+from mekref.rules.tripwire.battle_pending import pending_battles
+from mekref.rules.tripwire.file_view import reporting_side
 from mekref.rules.tripwire.salvage import UnitMobility
 
 from .states import campaign, close, control, file, fu, mek_locations, run, seen, submit

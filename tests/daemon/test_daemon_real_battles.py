@@ -17,7 +17,7 @@ from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.daemon.store import open_store
 from mekref.daemon.tripwire.cli_replay import AFTER, load_commands
-from mekref.rules.tripwire.game import state_hash
+from mekref.rules.tripwire.game import TRIPWIRE
 
 
 def test_the_daemon_applies_the_sample_battles_like_a_replay(tmp_path: Path) -> None:
@@ -62,5 +62,5 @@ def test_the_daemon_applies_the_sample_battles_like_a_replay(tmp_path: Path) -> 
     finally:
         assert serve.stop() == 0
     with open_store(db) as store:
-        served = state_hash(CampaignRunner(store).replay(cid))
+        served = TRIPWIRE.state_hash(CampaignRunner(store).replay(cid))
     assert served == last_hash(replay(SAMPLE, "--ruleset", "tripwire", "--seed", "7"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mekref.rules.dystopian_wars import commands as c
-from mekref.rules.dystopian_wars.game import execute, initial_state
+from mekref.rules.dystopian_wars.game import DYSTOPIAN_WARS
 from mekref.rules.dystopian_wars.model import Category, DystopianState, Territory, VesselClass
 from mekref.rules.messages import Command, Event
 
@@ -55,8 +55,8 @@ SUN = fleet("sun", "Empire of the Blazing Sun", "Rear Admiral Hanso")
 
 
 def create(seed: str = "dw-seed") -> DystopianState:
-    _, state = execute(
-        initial_state(), c.CreateCampaign(actor="ref", seed=seed, fleets=(BRIT, SUN))
+    _, state = DYSTOPIAN_WARS.execute(
+        DYSTOPIAN_WARS.initial_state(), c.CreateCampaign(actor="ref", seed=seed, fleets=(BRIT, SUN))
     )
     return state
 
@@ -64,7 +64,7 @@ def create(seed: str = "dw-seed") -> DystopianState:
 def run(state: DystopianState, *commands: Command) -> tuple[list[Event], DystopianState]:
     log: list[Event] = []
     for command in commands:
-        events, state = execute(state, command)
+        events, state = DYSTOPIAN_WARS.execute(state, command)
         log.extend(events)
     return log, state
 
@@ -85,7 +85,7 @@ def stake_all(state: DystopianState) -> tuple[list[Event], DystopianState]:
         taken = {t for s in state.battle.stakes for t in (s.own, s.enemy)}
         own = next(t.territory_id for t in _owned(state, who) if t.territory_id not in taken)
         enemy = next(t.territory_id for t in _owned(state, foe) if t.territory_id not in taken)
-        events, state = execute(
+        events, state = DYSTOPIAN_WARS.execute(
             state, c.StakeTerritories(actor=who, fleet_id=who, own=own, enemy=enemy)
         )
         log += events

@@ -15,14 +15,7 @@ from mekref.rules.dice import Dice
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
 from mekref.rules.dystopian_wars.experience import repair_cost
-from mekref.rules.dystopian_wars.game import (
-    DYSTOPIAN_WARS,
-    decide,
-    execute,
-    fold,
-    initial_state,
-    state_hash,
-)
+from mekref.rules.dystopian_wars.game import DYSTOPIAN_WARS
 from mekref.rules.dystopian_wars.model import (
     Battle,
     DystopianState,
@@ -103,13 +96,13 @@ def play_campaign(seed: str) -> tuple[list[Command], list[Event], DystopianState
     log: list[Event] = []
 
     def do(state: DystopianState, command: Command) -> DystopianState:
-        events, state = execute(state, command)
+        events, state = DYSTOPIAN_WARS.execute(state, command)
         commands.append(command)
         log.extend(events)
         return state
 
     state = do(
-        initial_state(),
+        DYSTOPIAN_WARS.initial_state(),
         c.CreateCampaign(actor="ref", seed=seed, fleets=(BRIT, SUN), field_orders=DECK),
     )
     # The group's map: every Britannian territory borders every other one.
@@ -225,7 +218,7 @@ def test_scripted_campaign_end_to_end() -> None:
     # Veteran squadrons rolled skills at their breaks.
     assert brit.squadrons["cruisers"].skills
     assert any(isinstance(ev, e.Repaired) for ev in log)
-    assert fold(log) == state
+    assert DYSTOPIAN_WARS.fold(log) == state
 
 
 def test_same_seed_same_events_and_state_hash() -> None:
@@ -234,23 +227,23 @@ def test_same_seed_same_events_and_state_hash() -> None:
     assert [canonical_json(event_to_json(ev)) for ev in log_a] == [
         canonical_json(event_to_json(ev)) for ev in log_b
     ]
-    assert state_hash(state_a) == state_hash(state_b)
+    assert DYSTOPIAN_WARS.state_hash(state_a) == DYSTOPIAN_WARS.state_hash(state_b)
     _, _, other = play_campaign("different")
-    assert state_hash(other) != state_hash(state_a)
+    assert DYSTOPIAN_WARS.state_hash(other) != DYSTOPIAN_WARS.state_hash(state_a)
 
 
 def test_replaying_the_log_gives_the_same_hash() -> None:
     _, log, state = play_campaign("replay")
     texts = [canonical_json(event_to_json(ev)) for ev in log]
-    replayed = fold(event_from_json(json.loads(t)) for t in texts)
-    assert state_hash(replayed) == state_hash(state)
+    replayed = DYSTOPIAN_WARS.fold(event_from_json(json.loads(t)) for t in texts)
+    assert DYSTOPIAN_WARS.state_hash(replayed) == DYSTOPIAN_WARS.state_hash(state)
     assert decode(DystopianState, json.loads(canonical_json(state))) == state
 
 
 def test_a_stale_dice_cursor_is_refused() -> None:
     _, _, state = play_campaign("stale")
     with pytest.raises(ValueError):
-        decide(
+        DYSTOPIAN_WARS.decide(
             state,
             c.StartBattle(actor="ref", battle_id="x", fleets=("brit", "sun")),
             Dice(state.seed, 0),
@@ -258,8 +251,13 @@ def test_a_stale_dice_cursor_is_refused() -> None:
 
 
 ROLL = Dice("s").roll("x")[0]
-FLEET = fold(
-    [execute(initial_state(), c.CreateCampaign(actor="r", seed="s", fleets=(BRIT, SUN)))[0][0]]
+FLEET = DYSTOPIAN_WARS.fold(
+    [
+        DYSTOPIAN_WARS.execute(
+            DYSTOPIAN_WARS.initial_state(),
+            c.CreateCampaign(actor="r", seed="s", fleets=(BRIT, SUN)),
+        )[0][0]
+    ]
 ).fleets["brit"]
 assert isinstance(FLEET, Fleet)
 BATTLE = Battle(

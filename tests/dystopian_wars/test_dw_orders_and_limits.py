@@ -10,7 +10,7 @@ from dw_helpers import BRIT, SUN, create, fleet, report, result, run, squadron, 
 
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
-from mekref.rules.dystopian_wars.game import execute, initial_state
+from mekref.rules.dystopian_wars.game import DYSTOPIAN_WARS
 from mekref.rules.dystopian_wars.mars import commodore_mars, mars_in_force, squadron_mars
 from mekref.rules.dystopian_wars.model import (
     Commodore,
@@ -35,12 +35,12 @@ DECK = tuple(FieldOrder(number=n, name=f"Order {n}", text="the group's card") fo
 def test_ruling_field_orders_are_the_groups_deck_drawn_by_a_die() -> None:
     # Ruling DW-24. L155 "2.3 Roll for Field Orders" — L157 "As per Spartan Games Update"
     for i in range(20):
-        _, state = execute(
-            initial_state(),
+        _, state = DYSTOPIAN_WARS.execute(
+            DYSTOPIAN_WARS.initial_state(),
             c.CreateCampaign(actor="ref", seed=f"fo-{i}", fleets=(BRIT, SUN), field_orders=DECK),
         )
         assert state.field_orders == DECK
-        events, state = execute(
+        events, state = DYSTOPIAN_WARS.execute(
             state, c.StartBattle(actor="ref", battle_id="b", fleets=("brit", "sun"))
         )
         set_up = events[0]
@@ -51,8 +51,8 @@ def test_ruling_field_orders_are_the_groups_deck_drawn_by_a_die() -> None:
     _, plain = run(create(), c.StartBattle(actor="ref", battle_id="b", fleets=("brit", "sun")))
     assert plain.battle is not None and plain.battle.field_orders == ()
     with pytest.raises(Refusal) as info:
-        execute(
-            initial_state(),
+        DYSTOPIAN_WARS.execute(
+            DYSTOPIAN_WARS.initial_state(),
             c.CreateCampaign(
                 actor="ref", seed="s", fleets=(BRIT, SUN), field_orders=(DECK[0], DECK[0])
             ),
@@ -101,8 +101,9 @@ def _one_of(state: DystopianState, *ids: str) -> str:
 
 def _three_fleets() -> tuple[DystopianState, dict[str, str]]:
     prus = fleet("prus", "Prussian Empire", "Admiral Kessler")
-    _, state = execute(
-        initial_state(), c.CreateCampaign(actor="ref", seed="map", fleets=(BRIT, SUN, prus))
+    _, state = DYSTOPIAN_WARS.execute(
+        DYSTOPIAN_WARS.initial_state(),
+        c.CreateCampaign(actor="ref", seed="map", fleets=(BRIT, SUN, prus)),
     )
     ids = {
         "depot": _one_of(state, "depot-1", "shipyard-1"),
@@ -251,17 +252,17 @@ def test_ruling_territory_mars_go_to_one_squadron_while_the_territory_is_used() 
         mar="Extended Range",
     )
     with pytest.raises(Refusal) as info:
-        execute(state, give)
+        DYSTOPIAN_WARS.execute(state, give)
     assert info.value.code == "wrong_class"
     with pytest.raises(Refusal) as info:
-        execute(state, replace(give, squadron_id="frigates", mar="Gas Attack"))
+        DYSTOPIAN_WARS.execute(state, replace(give, squadron_id="frigates", mar="Gas Attack"))
     assert info.value.code == "no_mar"
     with pytest.raises(Refusal) as info:
-        execute(state, replace(give, fleet_id="sun", actor="sun"))
+        DYSTOPIAN_WARS.execute(state, replace(give, fleet_id="sun", actor="sun"))
     assert info.value.code == "not_held"
-    _, state = execute(state, replace(give, squadron_id="frigates"))
+    _, state = DYSTOPIAN_WARS.execute(state, replace(give, squadron_id="frigates"))
     assert squadron_mars(state, "brit", "frigates") == ("Extended Range",)
-    _, state = execute(state, replace(give, squadron_id="escorts"))  # chosen again
+    _, state = DYSTOPIAN_WARS.execute(state, replace(give, squadron_id="escorts"))  # chosen again
     assert squadron_mars(state, "brit", "frigates") == ()
     assert "Extended Range" in mars_in_force(state, "brit")["escorts"]
     lost = replace(
@@ -278,7 +279,7 @@ def test_ruling_granted_mars_count_as_already_held_for_skill_rolls() -> None:
     # Ruling DW-27. L278 "Add MARs, reroll if already have of not applicable" — L304
     # "1: Extended Range" — L344 "5-10 Exp	3: Commodore 2nd Class	+2	Dash and Elan MAR"
     base = _with_pirate_haven()
-    _, base = execute(
+    _, base = DYSTOPIAN_WARS.execute(
         base,
         c.AssignMar(
             actor="brit",
@@ -355,7 +356,7 @@ def test_ruling_the_eyrie_allows_dual_shields_on_requisitioned_squadrons() -> No
         squadron=squadron("shielded", VesselClass.LARGE, 1, 200, shields_per_ship=2),
     )
     with pytest.raises(Refusal) as info:
-        execute(state, new)
+        DYSTOPIAN_WARS.execute(state, new)
     assert info.value.code == "treaty"
     _, state = run(
         state,
@@ -363,7 +364,7 @@ def test_ruling_the_eyrie_allows_dual_shields_on_requisitioned_squadrons() -> No
             actor="ref", territory_id="scientists_eyrie", fleet_id="sun", reason="map"
         ),
     )
-    events, _ = execute(state, new)
+    events, _ = DYSTOPIAN_WARS.execute(state, new)
     assert isinstance(events[0], e.SquadronRequisitioned)
 
 

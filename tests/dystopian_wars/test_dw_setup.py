@@ -9,7 +9,7 @@ from dw_helpers import BRIT, KOB, SUN, create, run, squadron
 
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
-from mekref.rules.dystopian_wars.game import execute, initial_state
+from mekref.rules.dystopian_wars.game import DYSTOPIAN_WARS
 from mekref.rules.dystopian_wars.model import Category, Commodore, VesselClass
 from mekref.rules.dystopian_wars.prebattle import new_squadron
 from mekref.rules.dystopian_wars.treaty import roster_points, treaty_violations
@@ -59,7 +59,10 @@ def test_treaty_shields_guardians_flagship_and_free_wings() -> None:
 def test_an_illegal_roster_is_refused_with_every_problem() -> None:
     bad = replace(BRIT, squadrons=(*BRIT.squadrons, squadron("extra", VesselClass.LARGE, 1, 400)))
     with pytest.raises(Refusal) as info:
-        execute(initial_state(), c.CreateCampaign(actor="ref", seed="s", fleets=(bad, SUN)))
+        DYSTOPIAN_WARS.execute(
+            DYSTOPIAN_WARS.initial_state(),
+            c.CreateCampaign(actor="ref", seed="s", fleets=(bad, SUN)),
+        )
     assert info.value.code == "treaty" and "brit:" in info.value.message
 
 
@@ -81,8 +84,8 @@ def test_territories_a_fleet_base_one_of_each_pair_two_large() -> None:
 
 def test_ruling_large_territories_are_drawn_without_replacement() -> None:
     # Ruling DW-13: a d5 then a d4 over the pairs left.
-    events, _ = execute(
-        initial_state(), c.CreateCampaign(actor="ref", seed="s", fleets=(BRIT, SUN))
+    events, _ = DYSTOPIAN_WARS.execute(
+        DYSTOPIAN_WARS.initial_state(), c.CreateCampaign(actor="ref", seed="s", fleets=(BRIT, SUN))
     )
     generated = events[1]
     assert isinstance(generated, e.TerritoriesGenerated)

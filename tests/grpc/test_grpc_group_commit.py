@@ -7,7 +7,7 @@ from grpc_helpers import Running
 from mekref.daemon.campaigns import Executed
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import CreditPool, DebitPool
-from mekref.rules.tripwire.game import state_hash
+from mekref.rules.tripwire.game import TRIPWIRE
 
 
 def test_a_batch_is_decided_in_order_and_a_refusal_stands_alone(api: Running) -> None:
@@ -30,7 +30,7 @@ def test_a_batch_is_decided_in_order_and_a_refusal_stands_alone(api: Running) ->
     assert (third.first_seq, third.last_seq) == (before + 2, before + 2)
     assert third.state.pools[pool].balance == 3
     assert api.store.last_seq(cid) == before + 2
-    assert state_hash(runner.replay(cid)) == state_hash(runner.load(cid).state)
+    assert TRIPWIRE.state_hash(runner.replay(cid)) == TRIPWIRE.state_hash(runner.load(cid).state)
 
 
 def test_a_batch_of_refusals_appends_nothing(api: Running) -> None:

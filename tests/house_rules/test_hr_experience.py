@@ -18,7 +18,7 @@ from mekref.rules.house_rules.advancement import (
     rank_name,
     technician_rating,
 )
-from mekref.rules.house_rules.game import HOUSE_RULES, execute, initial_state
+from mekref.rules.house_rules.game import HOUSE_RULES
 from mekref.rules.house_rules.model import HouseState
 from mekref.rules.house_rules.repairs import Rating
 from mekref.rules.house_rules.table_loader import load_tables
@@ -33,17 +33,20 @@ COSTS = tuple(
 
 
 def run(*script: Command, state: HouseState | None = None) -> tuple[list[Event], HouseState]:
-    current = state or execute(initial_state(), c.SetUp(actor="ref", seed="xp-3058"))[1]
+    current = (
+        state
+        or HOUSE_RULES.execute(HOUSE_RULES.initial_state(), c.SetUp(actor="ref", seed="xp-3058"))[1]
+    )
     log: list[Event] = []
     for command in script:
-        events, current = execute(current, command)
+        events, current = HOUSE_RULES.execute(current, command)
         log += events
     return log, current
 
 
 def refused(state: HouseState, command: Command) -> Refusal:
     with pytest.raises(Refusal) as info:
-        execute(state, command)
+        HOUSE_RULES.execute(state, command)
     return info.value
 
 

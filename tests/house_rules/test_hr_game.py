@@ -13,14 +13,7 @@ from mekref.rules.dice import Dice
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
 from mekref.rules.house_rules.advancement import SkillCost
-from mekref.rules.house_rules.game import (
-    HOUSE_RULES,
-    decide,
-    execute,
-    fold,
-    initial_state,
-    state_hash,
-)
+from mekref.rules.house_rules.game import HOUSE_RULES
 from mekref.rules.house_rules.model import HouseState
 from mekref.rules.house_rules.pilots import PilotStatus
 from mekref.rules.messages import Command, Event, RefereeNote, message_to_json
@@ -93,10 +86,10 @@ XP_SCRIPT: list[Command] = [
 
 
 def play(script: list[Command]) -> tuple[list[Event], HouseState]:
-    state = initial_state()
+    state = HOUSE_RULES.initial_state()
     log: list[Event] = []
     for command in script:
-        events, state = execute(state, command)
+        events, state = HOUSE_RULES.execute(state, command)
         log += events
     return log, state
 
@@ -110,23 +103,27 @@ def test_scripted_campaign() -> None:
     assert kai.xp == joined["kai"] + 1 and lea.xp == joined["lea"] + 3
     assert max_.status is PilotStatus.ACTIVE and max_.hits == 0 and max_.xp == 31
     assert state.exchange_rates["L-Bill"] != 0
-    assert fold(log) == state
+    assert HOUSE_RULES.fold(log) == state
 
 
 def test_injured_pilots_may_fight_but_only_heal_sitting_out() -> None:
     # Ruling HOUSE-7 (L156).
     _, state = play(SCRIPT[:4])
-    _, state = execute(
+    _, state = HOUSE_RULES.execute(
         state,
         c.ReportBattle(
             actor="ref", battle_id="x", fought=("kai",), hits=(c.PilotHits(pilot_id="kai", hits=2),)
         ),
     )
-    _, state = execute(state, c.ReportBattle(actor="ref", battle_id="y", fought=("kai",)))
+    _, state = HOUSE_RULES.execute(
+        state, c.ReportBattle(actor="ref", battle_id="y", fought=("kai",))
+    )
     assert state.pilots["kai"].hits == 2
-    _, state = execute(state, c.ReportBattle(actor="ref", battle_id="z", fought=("lea",)))
+    _, state = HOUSE_RULES.execute(
+        state, c.ReportBattle(actor="ref", battle_id="z", fought=("lea",))
+    )
     assert state.pilots["kai"].hits == 1
-    _, state = execute(
+    _, state = HOUSE_RULES.execute(
         state,
         c.ReportBattle(
             actor="ref", battle_id="w", fought=("lea",), hits=(c.PilotHits(pilot_id="lea", hits=5),)
@@ -134,10 +131,12 @@ def test_injured_pilots_may_fight_but_only_heal_sitting_out() -> None:
     )
     assert state.pilots["lea"].status is PilotStatus.RETIRED
     with pytest.raises(Refusal) as info:
-        execute(state, c.ReportBattle(actor="ref", battle_id="v", fought=("lea",)))
+        HOUSE_RULES.execute(state, c.ReportBattle(actor="ref", battle_id="v", fought=("lea",)))
     assert info.value.code == "cannot_fight"
     with pytest.raises(Refusal):
-        execute(state, c.ReturnFromRehabilitation(actor="ref", pilot_id="lea", note=NOTE))
+        HOUSE_RULES.execute(
+            state, c.ReturnFromRehabilitation(actor="ref", pilot_id="lea", note=NOTE)
+        )
 
 
 def test_a_unit_past_twelve_stops_testing_morale() -> None:
@@ -145,7 +144,7 @@ def test_a_unit_past_twelve_stops_testing_morale() -> None:
     # morale checks."
     for i in range(200):
         _, state = play([c.SetUp(actor="ref", seed=f"m{i}")])
-        events, state = execute(
+        events, state = HOUSE_RULES.execute(
             state,
             c.MoraleTestCommand(
                 actor="ref",
@@ -159,7 +158,7 @@ def test_a_unit_past_twelve_stops_testing_morale() -> None:
         assert isinstance(tested, e.MoraleTested)
         if tested.test.exempt_from_now:
             with pytest.raises(Refusal) as info:
-                execute(
+                HOUSE_RULES.execute(
                     state,
                     c.MoraleTestCommand(
                         actor="ref", unit_id="u", turn=2, skill="Elite", nationality="Clan"
@@ -175,19 +174,19 @@ def test_repair_attempts_follow_the_team_rules() -> None:
     attempt = c.RepairAttempt(
         actor="ref", part_id="arm", job="repair", team_id="t1", rating="regular", target_number=13
     )
-    events, state = execute(state, attempt)
+    events, state = HOUSE_RULES.execute(state, attempt)
     done = events[0]
     assert isinstance(done, e.RepairAttempted) and not done.attempt.success and done.mark == "(V)"
     with pytest.raises(Refusal) as info:
-        execute(state, attempt)
+        HOUSE_RULES.execute(state, attempt)
     assert info.value.code == "attempt_not_allowed"
     with pytest.raises(Refusal):
-        execute(state, c.RepairAttempt(**{**attempt.__dict__, "job": "replace"}))
+        HOUSE_RULES.execute(state, c.RepairAttempt(**{**attempt.__dict__, "job": "replace"}))
     elite = c.RepairAttempt(
         actor="ref", part_id="arm", job="repair", team_id="e1", rating="elite", target_number=13
     )
-    events, state = execute(state, elite)
-    events, state = execute(state, elite)
+    events, state = HOUSE_RULES.execute(state, elite)
+    events, state = HOUSE_RULES.execute(state, elite)
     retry = events[0]
     assert isinstance(retry, e.RepairAttempted) and retry.target == 14
     assert state.jobs["arm"].marks == ("(V)", "(E)", "(E)")
@@ -199,18 +198,20 @@ def test_same_seed_same_events_and_hash() -> None:
     assert [canonical_json(event_to_json(x)) for x in log_a] == [
         canonical_json(event_to_json(x)) for x in log_b
     ]
-    assert state_hash(a) == state_hash(b)
+    assert HOUSE_RULES.state_hash(a) == HOUSE_RULES.state_hash(b)
     _, other = play([c.SetUp(actor="ref", seed="other"), *SCRIPT[1:]])
-    assert state_hash(other) != state_hash(a)
+    assert HOUSE_RULES.state_hash(other) != HOUSE_RULES.state_hash(a)
     assert decode(HouseState, json.loads(canonical_json(a))) == a
-    replayed = fold(event_from_json(json.loads(canonical_json(event_to_json(x)))) for x in log_a)
-    assert state_hash(replayed) == state_hash(a)
+    replayed = HOUSE_RULES.fold(
+        event_from_json(json.loads(canonical_json(event_to_json(x)))) for x in log_a
+    )
+    assert HOUSE_RULES.state_hash(replayed) == HOUSE_RULES.state_hash(a)
 
 
 def test_a_stale_dice_cursor_is_refused() -> None:
     _, state = play(SCRIPT[:2])
     with pytest.raises(ValueError):
-        decide(state, SCRIPT[2], Dice("house-3058", 0))
+        HOUSE_RULES.decide(state, SCRIPT[2], Dice("house-3058", 0))
 
 
 LOG, _ = play(SCRIPT + XP_SCRIPT)

@@ -8,7 +8,7 @@ from hr_helpers import LINES
 from mekref.rules.dice import Dice
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
-from mekref.rules.house_rules.game import HOUSE_RULES, execute, initial_state
+from mekref.rules.house_rules.game import HOUSE_RULES
 from mekref.rules.house_rules.maintenance import (
     GRADES,
     MaintenanceResult,
@@ -104,17 +104,19 @@ def test_every_margin_reads_the_table_plus_one_for_good_effects() -> None:
 
 
 def test_maintenance_as_a_command_keeps_the_grade() -> None:
-    _, state = execute(initial_state(), c.SetUp(actor="ref", seed="maint"))
+    _, state = HOUSE_RULES.execute(HOUSE_RULES.initial_state(), c.SetUp(actor="ref", seed="maint"))
     with pytest.raises(Refusal) as info:
-        execute(state, c.MaintenanceCheck(actor="ref", unit_id="griffin", target_number=7))
+        HOUSE_RULES.execute(
+            state, c.MaintenanceCheck(actor="ref", unit_id="griffin", target_number=7)
+        )
     assert info.value.code == "no_quality" and info.value.source is not None
     assert info.value.source.line == 94
     with pytest.raises(Refusal) as bad:
-        execute(
+        HOUSE_RULES.execute(
             state, c.MaintenanceCheck(actor="ref", unit_id="griffin", target_number=7, quality="G")
         )
     assert bad.value.code == "unknown_quality"
-    events, state = execute(
+    events, state = HOUSE_RULES.execute(
         state, c.MaintenanceCheck(actor="ref", unit_id="griffin", target_number=7, quality="d")
     )
     checked = events[0]
@@ -124,7 +126,7 @@ def test_maintenance_as_a_command_keeps_the_grade() -> None:
     words = HOUSE_RULES.outcome(checked)
     assert words.startswith(f"griffin maintenance: {checked.result.roll} against 4 (7, house -3)")
     # The next check reads the grade the last one left, on the next named roll.
-    events, state = execute(
+    events, state = HOUSE_RULES.execute(
         state, c.MaintenanceCheck(actor="ref", unit_id="griffin", target_number=7)
     )
     second = events[0]

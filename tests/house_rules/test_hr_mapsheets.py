@@ -12,7 +12,7 @@ from mekref.hexmap.mapsheets import sheet_tables
 from mekref.rules.dice import Dice
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
-from mekref.rules.house_rules.game import execute, fold, initial_state
+from mekref.rules.house_rules.game import HOUSE_RULES
 from mekref.rules.house_rules.mapsheets import (
     MILITARY_BASE,
     SOLARIS,
@@ -122,10 +122,10 @@ def test_a_random_battlefield_rolls_the_terrain_first() -> None:
 
 
 def test_the_map_sheets_command() -> None:
-    _, state = execute(initial_state(), c.SetUp(actor="ref", seed="maps"))
-    events, after = execute(
+    _, state = HOUSE_RULES.execute(HOUSE_RULES.initial_state(), c.SetUp(actor="ref", seed="maps"))
+    events, after = HOUSE_RULES.execute(
         state, c.MapSheets(actor="ref", battle_id="b1", terrain="Hills", maps=2)
     )
     rolled = events[0]
     assert isinstance(rolled, e.MapSheetsRolled) and rolled.battlefield.terrain == "Hills"
-    assert after.rolls_used == len(rolled.rolls) and fold([rolled], state) == after
+    assert after.rolls_used == len(rolled.rolls) and HOUSE_RULES.fold([rolled], state) == after

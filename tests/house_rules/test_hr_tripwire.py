@@ -36,6 +36,7 @@ from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, Person
+from mekref.rules.tripwire.turn import damage_work
 from mekref.rules.tripwire.turn import rolled_damage as rd
 from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested, TestMorale
 from mekref.rules.tripwire.turn.pre_damage import RollPreBattleDamage, decide, weapons_of
@@ -56,7 +57,7 @@ def _rolled(
 
 def _lay(
     rolled: PreBattleDamage, loadout: tuple[AmmoBinLoad, ...] = ()
-) -> tuple[rd.Applied, tuple[str, ...]]:
+) -> tuple[damage_work.Applied, tuple[str, ...]]:
     applied, rolls, _ = rd.pre_battle(
         UNIT, GRIFFIN, _fresh(), Fate.OPERATIONAL, rolled, Dice("1"), loadout
     )

@@ -26,7 +26,7 @@ from mekref.rules.tripwire.battle_messages import BattleResolved
 from mekref.rules.tripwire.battle_model import RecordSection
 from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
 from mekref.rules.tripwire.designs import record_designs
-from mekref.rules.tripwire.game import TRIPWIRE, execute
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.house_xp import (
     SetXpCosts,
     SpendXp,
@@ -76,7 +76,7 @@ def _campaign(house_rules: bool = True) -> CampaignState:
             actor="t",
         ),
     ):  # fmt: skip
-        _, state = execute(state, cmd)
+        _, state = TRIPWIRE.execute(state, cmd)
     return state
 
 
@@ -96,12 +96,12 @@ def _battle(state: CampaignState, sha: str, r1_hits: int = 0) -> tuple[list[Even
 
 
 def _do(state: CampaignState, cmd: Command) -> tuple[list[Event], CampaignState]:
-    return execute(state, cmd)
+    return TRIPWIRE.execute(state, cmd)
 
 
 def _refused(state: CampaignState, cmd: Command) -> Refusal:
     with pytest.raises(Refusal) as caught:
-        execute(state, cmd)
+        TRIPWIRE.execute(state, cmd)
     return caught.value
 
 

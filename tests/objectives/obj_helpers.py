@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mekref.rules.messages import Command, Event
 from mekref.rules.objectives import commands as c
-from mekref.rules.objectives.game import execute, initial_state
+from mekref.rules.objectives.game import OBJECTIVES as OBJECTIVES_RULES
 from mekref.rules.objectives.model import ObjectivesState, UnitType
 
 INF = frozenset({UnitType.INFANTRY})
@@ -39,13 +39,13 @@ def set_up(
     cmd = c.SetUpScenario(
         actor="ref", seed=seed, sides=("red", "blue"), objectives=objectives, squads=SQUADS
     )
-    _, state = execute(initial_state(), cmd)
+    _, state = OBJECTIVES_RULES.execute(OBJECTIVES_RULES.initial_state(), cmd)
     return state
 
 
 def run(state: ObjectivesState, *commands: Command) -> tuple[list[Event], ObjectivesState]:
     log: list[Event] = []
     for command in commands:
-        events, state = execute(state, command)
+        events, state = OBJECTIVES_RULES.execute(state, command)
         log.extend(events)
     return log, state

@@ -18,7 +18,7 @@ from obj_helpers import INF, SQUADS, run
 from mekref.rules.objectives import commands as c
 from mekref.rules.objectives import events as e
 from mekref.rules.objectives.describe import describe
-from mekref.rules.objectives.game import execute, initial_state
+from mekref.rules.objectives.game import OBJECTIVES
 from mekref.rules.objectives.model import ObjectivesState, ObjectiveStatus, Position
 from mekref.rules.objectives.summary import summarize
 from mekref.rules.refusal import Refusal
@@ -53,7 +53,7 @@ def _setup(**kw: object) -> c.SetUpScenario:
 
 
 def placing(**kw: object) -> ObjectivesState:
-    _, state = execute(initial_state(), _setup(**kw))
+    _, state = OBJECTIVES.execute(OBJECTIVES.initial_state(), _setup(**kw))
     return state
 
 
@@ -167,23 +167,27 @@ def test_ruling_without_a_table_size_the_far_edge_check_is_recorded_as_not_made(
         c.ObjectiveSpec(objective_id="b"),
     )
     unsized = {"players_place": False, "first_placer": None, "table_depth": None}
-    events, state = run(initial_state(), _setup(objectives=specs, table_width=None, **unsized))
+    events, state = run(
+        OBJECTIVES.initial_state(), _setup(objectives=specs, table_width=None, **unsized)
+    )
     set_up = events[0]
     assert isinstance(set_up, e.ScenarioSetUp) and set_up.far_edge_unchecked == ("a",)
     assert '6" far-edge check was not made for a (no table size given)' in describe(set_up)
     near = c.ObjectiveSpec(objective_id="a", position=at(3, 20))
     with pytest.raises(Refusal) as info:
-        run(initial_state(), _setup(objectives=(near,), table_width=None, **unsized))
+        run(OBJECTIVES.initial_state(), _setup(objectives=(near,), table_width=None, **unsized))
     assert info.value.code == "placement"
     with pytest.raises(Refusal) as half:
-        run(initial_state(), _setup(**unsized))  # a width without a depth
+        run(OBJECTIVES.initial_state(), _setup(**unsized))  # a width without a depth
     assert half.value.code == "bad_table"
     # With the size given, the far edges are checked and nothing is left unchecked.
     sized = {**unsized, "table_depth": Fraction(36)}
-    events, _ = run(initial_state(), _setup(objectives=specs, table_width=Fraction(120), **sized))
+    events, _ = run(
+        OBJECTIVES.initial_state(), _setup(objectives=specs, table_width=Fraction(120), **sized)
+    )
     assert isinstance(events[0], e.ScenarioSetUp) and events[0].far_edge_unchecked == ()
     with pytest.raises(Refusal) as far:
-        run(initial_state(), _setup(objectives=specs, **sized))  # 100" on a 48" table
+        run(OBJECTIVES.initial_state(), _setup(objectives=specs, **sized))  # 100" on a 48" table
     assert far.value.code == "placement"
     assert state.objectives["a"].position == at(100, 20)
 
@@ -203,11 +207,13 @@ def test_ruling_a_garrison_without_a_position_is_refused_when_players_place() ->
 
 
 def test_placement_needs_a_scenario_with_players_placing() -> None:
-    _, state = execute(initial_state(), _setup(players_place=False, first_placer=None))
+    _, state = OBJECTIVES.execute(
+        OBJECTIVES.initial_state(), _setup(players_place=False, first_placer=None)
+    )
     info = refused(state, place("blue", "hill", at(12, 12)))
     assert info.code == "no_placement"
     with pytest.raises(Refusal) as first:
-        execute(initial_state(), _setup(players_place=False))
+        OBJECTIVES.execute(OBJECTIVES.initial_state(), _setup(players_place=False))
     assert first.value.code == "bad_placement"
 
 
@@ -222,7 +228,7 @@ def test_a_destroyed_garrison_is_recorded_and_its_squads_stand_outside() -> None
     cmd = c.SetUpScenario(
         actor="ref", seed="s", sides=("red", "blue"), objectives=objectives, squads=SQUADS
     )
-    _, state = execute(initial_state(), cmd)
+    _, state = OBJECTIVES.execute(OBJECTIVES.initial_state(), cmd)
     events, state = run(
         state,
         c.Claim(actor="r", objective_id="plans", squad_id="red-bunker"),

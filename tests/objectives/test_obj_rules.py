@@ -10,7 +10,7 @@ from obj_helpers import INF, SQUADS, run, set_up
 from mekref.rules.messages import Command
 from mekref.rules.objectives import commands as c
 from mekref.rules.objectives import events as e
-from mekref.rules.objectives.game import execute, held_by, initial_state
+from mekref.rules.objectives.game import OBJECTIVES, held_by
 from mekref.rules.objectives.model import DropReason, ObjectiveStatus, Position
 from mekref.rules.refusal import Refusal
 
@@ -239,7 +239,7 @@ def test_two_opponents_within_one_inch_leave_it_unclaimed() -> None:
             c.SquadSpec(squad_id="green-inf", side="green", types=INF),
         ),
     )
-    _, state = execute(initial_state(), cmd)
+    _, state = OBJECTIVES.execute(OBJECTIVES.initial_state(), cmd)
     events, state = run(
         state,
         c.Claim(actor="r", objective_id="crate", squad_id="red-inf"),
@@ -343,7 +343,7 @@ def test_placement_six_inches_from_edges_and_each_other() -> None:
             table_width=Fraction(48),
             table_depth=Fraction(48),
         )
-        execute(initial_state(), cmd)
+        OBJECTIVES.execute(OBJECTIVES.initial_state(), cmd)
 
     setup(spec("a", 6, 6), spec("b", 12, 6), spec("c", 42, 42))
     for bad in ((spec("a", 5, 20),), (spec("a", 43, 20),), (spec("a", 10, 10), spec("b", 14, 14))):

@@ -14,14 +14,7 @@ from mekref.rules.messages import Command, Event, message_to_json
 from mekref.rules.objectives import commands as c
 from mekref.rules.objectives import events as e
 from mekref.rules.objectives.game import OBJECTIVES as OBJECTIVES_RULES
-from mekref.rules.objectives.game import (
-    decide,
-    execute,
-    fold,
-    held_by,
-    initial_state,
-    state_hash,
-)
+from mekref.rules.objectives.game import held_by
 from mekref.rules.objectives.model import (
     DropReason,
     Objective,
@@ -66,10 +59,10 @@ SCRIPT: list[Command] = [
 
 
 def play(script: list[Command]) -> tuple[list[Event], ObjectivesState]:
-    state = initial_state()
+    state = OBJECTIVES_RULES.initial_state()
     log: list[Event] = []
     for command in script:
-        events, state = execute(state, command)
+        events, state = OBJECTIVES_RULES.execute(state, command)
         log.extend(events)
     return log, state
 
@@ -91,17 +84,17 @@ def test_scripted_scenario_end_to_end() -> None:
     assert searches[1].scan_bonus == 1 and searches[1].tokens_spent == ("red-apc",)
     holders = held_by(state)
     assert "crate" in holders["red"] and "hill" in holders["blue"]
-    assert fold(log) == state
+    assert OBJECTIVES_RULES.fold(log) == state
 
 
 def test_same_seed_same_events_and_hash() -> None:
     def once() -> tuple[str, str]:
-        state = initial_state()
+        state = OBJECTIVES_RULES.initial_state()
         texts = []
         for command in SCRIPT:
-            events, state = execute(state, command)
+            events, state = OBJECTIVES_RULES.execute(state, command)
             texts += [canonical_json(event_to_json(ev)) for ev in events]
-        return "\n".join(texts), state_hash(state)
+        return "\n".join(texts), OBJECTIVES_RULES.state_hash(state)
 
     assert once() == once()
 
@@ -109,9 +102,9 @@ def test_same_seed_same_events_and_hash() -> None:
 def test_another_seed_changes_the_rolls() -> None:
     first = SCRIPT[0]
     assert isinstance(first, c.SetUpScenario)
-    state = initial_state()
-    _, a = execute(state, first)
-    _, b = execute(
+    state = OBJECTIVES_RULES.initial_state()
+    _, a = OBJECTIVES_RULES.execute(state, first)
+    _, b = OBJECTIVES_RULES.execute(
         state,
         c.SetUpScenario(
             actor="ref",
@@ -121,21 +114,25 @@ def test_another_seed_changes_the_rolls() -> None:
             squads=first.squads,
         ),
     )
-    roll_a = decide(a, c.StartRound(actor="ref", round=1), Dice(a.seed, a.rolls_used))
-    roll_b = decide(b, c.StartRound(actor="ref", round=1), Dice(b.seed, b.rolls_used))
+    roll_a = OBJECTIVES_RULES.decide(
+        a, c.StartRound(actor="ref", round=1), Dice(a.seed, a.rolls_used)
+    )
+    roll_b = OBJECTIVES_RULES.decide(
+        b, c.StartRound(actor="ref", round=1), Dice(b.seed, b.rolls_used)
+    )
     assert roll_a == roll_b  # no dice in starting a round
-    assert state_hash(a) != state_hash(b)
+    assert OBJECTIVES_RULES.state_hash(a) != OBJECTIVES_RULES.state_hash(b)
 
 
 def test_a_stale_dice_cursor_is_refused() -> None:
-    _, state = execute(initial_state(), SCRIPT[0])
+    _, state = OBJECTIVES_RULES.execute(OBJECTIVES_RULES.initial_state(), SCRIPT[0])
     with pytest.raises(ValueError):
-        decide(state, c.StartRound(actor="ref", round=1), Dice("night-raid", 5))
+        OBJECTIVES_RULES.decide(state, c.StartRound(actor="ref", round=1), Dice("night-raid", 5))
 
 
 AT = Position(x=Fraction(25, 2), y=Fraction(30))
 OBJ = Objective(objective_id="o", hidden=False, mobile=True, garrison=None)
-SQUAD = next(iter(fold(play(SCRIPT[:1])[0]).squads.values()))
+SQUAD = next(iter(OBJECTIVES_RULES.fold(play(SCRIPT[:1])[0]).squads.values()))
 EVENT_SAMPLES: list[Event] = [
     e.ScenarioSetUp(seed="s", sides=("a", "b"), objectives=(OBJ,), squads=(SQUAD,), actor="ref"),
     e.ScenarioSetUp(

@@ -29,7 +29,7 @@ from mekref.rules.tripwire.commands import (
     TransferWarChest,
 )
 from mekref.rules.tripwire.events import DeathRollMade
-from mekref.rules.tripwire.game import TRIPWIRE, decide, dice_for, evolve, execute, fold, state_hash
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.model import ForceDescription
 from mekref.rules.tripwire.state import (
     CampaignState,
@@ -54,7 +54,7 @@ def run(commands: list[Command], seed: str = "42") -> tuple[list[Event], Campaig
     for command in commands:
         if isinstance(command, CreateCampaign):
             command = replace(command, seed=seed)
-        events, state = execute(state, command)
+        events, state = TRIPWIRE.execute(state, command)
         log.extend(events)
     return log, state
 
@@ -129,9 +129,9 @@ def test_same_seed_same_inputs_give_byte_identical_events_and_state() -> None:
     text1 = [canonical_json(event_to_json(e)) for e in log1]
     text2 = [canonical_json(event_to_json(e)) for e in log2]
     assert text1 == text2
-    assert state_hash(state1) == state_hash(state2)
+    assert TRIPWIRE.state_hash(state1) == TRIPWIRE.state_hash(state2)
     # Folding the log again (a replay) gives the same hash as the live state.
-    assert state_hash(fold(log1)) == state_hash(state1)
+    assert TRIPWIRE.state_hash(TRIPWIRE.fold(log1)) == TRIPWIRE.state_hash(state1)
     assert state1.rolls_used == 2
 
 
@@ -168,14 +168,16 @@ def test_refused_commands_give_reasons_and_change_nothing() -> None:
     ]
     for command, code in cases:
         with pytest.raises(Refusal) as caught:
-            decide(state, command, dice_for(state))
+            TRIPWIRE.decide(state, command, TRIPWIRE.dice_for(state))
         assert caught.value.code == code, command
 
 
 def test_transfer_moves_wp_between_pools_of_one_side() -> None:
     _, state = run(setup_commands())
-    _, state = execute(state, DebitPool(actor="x", pool_id="union-a", amount=100, reason="r"))
-    _, state = execute(
+    _, state = TRIPWIRE.execute(
+        state, DebitPool(actor="x", pool_id="union-a", amount=100, reason="r")
+    )
+    _, state = TRIPWIRE.execute(
         state,
         TransferWarChest(actor="x", from_pool="fdb", to_pool="union-a", amount=60, note=NOTE),
     )
@@ -197,17 +199,17 @@ def test_transfer_between_sides_is_refused() -> None:
         ]
     )
     with pytest.raises(Refusal) as caught:
-        decide(
+        TRIPWIRE.decide(
             state,
             TransferWarChest(actor="x", from_pool="fdb", to_pool="fed-loc", amount=1),
-            dice_for(state),
+            TRIPWIRE.dice_for(state),
         )
     assert caught.value.code == "other_side"
 
 
 def test_referee_override_records_who_and_why_and_six_hits_is_dead() -> None:
     _, state = run(setup_commands())
-    events, state = execute(
+    events, state = TRIPWIRE.execute(
         state, SetPersonHits(actor="ref", person_id="p-a2", hits=6, override=NOTE)
     )
     (event,) = events
@@ -223,10 +225,12 @@ def test_an_illegal_force_is_refused_unless_the_referee_accepts_it_unchecked() -
     force = ForceDescription(companies=(short,))
     _, state = run(setup_commands()[:1])
     with pytest.raises(Refusal) as caught:
-        decide(state, ImportForce(actor="x", side_id="fed", force=force), dice_for(state))
+        TRIPWIRE.decide(
+            state, ImportForce(actor="x", side_id="fed", force=force), TRIPWIRE.dice_for(state)
+        )
     assert caught.value.code == "force_construction"
     assert "mek_company.counts" in caught.value.message
-    _, state = execute(
+    _, state = TRIPWIRE.execute(
         state, ImportForce(actor="ref", side_id="fed", force=force, accept_unchecked=NOTE)
     )
     assert not state.force_checks["fed"].checked
@@ -236,45 +240,53 @@ def test_an_illegal_force_is_refused_unless_the_referee_accepts_it_unchecked() -
 def test_import_refuses_ids_already_in_the_campaign() -> None:
     _, state = run(setup_commands())
     with pytest.raises(Refusal) as caught:
-        decide(state, ImportForce(actor="x", side_id="fed", force=legal_force()), dice_for(state))
+        TRIPWIRE.decide(
+            state,
+            ImportForce(actor="x", side_id="fed", force=legal_force()),
+            TRIPWIRE.dice_for(state),
+        )
     assert caught.value.code == "duplicate_id"
 
 
 def test_healing_costs_the_current_row_needs_a_hospital_from_three_hits_once_per_track() -> None:
     _, state = run(setup_commands())
-    _, state = execute(state, SetPersonHits(actor="ref", person_id="p-a2", hits=3, override=NOTE))
+    _, state = TRIPWIRE.execute(
+        state, SetPersonHits(actor="ref", person_id="p-a2", hits=3, override=NOTE)
+    )
     with pytest.raises(Refusal) as caught:
-        decide(
+        TRIPWIRE.decide(
             state,
             HealPerson(actor="x", person_id="p-a2", pool_id="fdb", at_hospital=False, note=NOTE),
-            dice_for(state),
+            TRIPWIRE.dice_for(state),
         )
     assert caught.value.code == "needs_hospital"
-    _, state = execute(
+    _, state = TRIPWIRE.execute(
         state, HealPerson(actor="x", person_id="p-a2", pool_id="fdb", at_hospital=True, note=NOTE)
     )
     # "| 3 Hits (Heavily Wounded) | 60 |"
     assert state.pools["fdb"].balance == 1000 - 60 and state.people["p-a2"].hits == 2
     with pytest.raises(Refusal) as caught:
-        decide(
+        TRIPWIRE.decide(
             state,
             HealPerson(actor="x", person_id="p-a2", pool_id="fdb", at_hospital=True, note=NOTE),
-            dice_for(state),
+            TRIPWIRE.dice_for(state),
         )
     assert caught.value.code == "healed_this_track"
 
 
 def test_five_hits_need_the_death_roll_before_healing_and_the_roll_is_recorded() -> None:
     _, state = run(setup_commands())
-    _, state = execute(state, SetPersonHits(actor="ref", person_id="p-a2", hits=5, override=NOTE))
+    _, state = TRIPWIRE.execute(
+        state, SetPersonHits(actor="ref", person_id="p-a2", hits=5, override=NOTE)
+    )
     with pytest.raises(Refusal) as caught:
-        decide(
+        TRIPWIRE.decide(
             state,
             HealPerson(actor="x", person_id="p-a2", pool_id="fdb", at_hospital=True, note=NOTE),
-            dice_for(state),
+            TRIPWIRE.dice_for(state),
         )
     assert caught.value.code == "death_roll_first"
-    events, after = execute(state, ResolveDeathRoll(actor="x", person_id="p-a2"))
+    events, after = TRIPWIRE.execute(state, ResolveDeathRoll(actor="x", person_id="p-a2"))
     (event,) = events
     assert isinstance(event, DeathRollMade)
     (roll,) = event.rolls
@@ -283,39 +295,43 @@ def test_five_hits_need_the_death_roll_before_healing_and_the_roll_is_recorded()
     assert event.dies == (roll.faces[0] >= 4)
     assert (after.people["p-a2"].status is PersonStatus.DEAD) == event.dies
     with pytest.raises(Refusal):
-        decide(after, ResolveDeathRoll(actor="x", person_id="p-a2"), dice_for(after))
+        TRIPWIRE.decide(
+            after, ResolveDeathRoll(actor="x", person_id="p-a2"), TRIPWIRE.dice_for(after)
+        )
 
 
 def test_decide_refuses_a_stale_dice_cursor() -> None:
     _, state = run(setup_commands())
     with pytest.raises(ValueError):
-        decide(state, ResolveDeathRoll(actor="x", person_id="p-a2"), Dice("42", 99))
+        TRIPWIRE.decide(state, ResolveDeathRoll(actor="x", person_id="p-a2"), Dice("42", 99))
 
 
 def test_evolve_counts_events_and_is_pure() -> None:
     _, state = run(setup_commands()[:1])
-    before = state_hash(state)
-    (event,) = decide(
-        state, ImportForce(actor="x", side_id="loyal", force=legal_force()), dice_for(state)
+    before = TRIPWIRE.state_hash(state)
+    (event,) = TRIPWIRE.decide(
+        state,
+        ImportForce(actor="x", side_id="loyal", force=legal_force()),
+        TRIPWIRE.dice_for(state),
     )
-    after = evolve(state, event)
-    assert state_hash(state) == before
+    after = TRIPWIRE.evolve(state, event)
+    assert TRIPWIRE.state_hash(state) == before
     assert after.events_applied == state.events_applied + 1
 
 
 def test_unknown_ruleset_and_second_create_are_refused() -> None:
     with pytest.raises(Refusal):
-        execute(
+        TRIPWIRE.execute(
             CampaignState(),
             CreateCampaign(actor="x", name="n", ruleset="nope", seed="1", sides=SIDES),
         )
     _, state = run(setup_commands()[:1])
     with pytest.raises(Refusal):
-        execute(state, setup_commands()[0])
+        TRIPWIRE.execute(state, setup_commands()[0])
 
 
 def test_state_hash_is_a_sha256_hex_digest() -> None:
-    digest = state_hash(CampaignState())
+    digest = TRIPWIRE.state_hash(CampaignState())
     assert len(digest) == 64 and int(digest, 16) >= 0
 
 
@@ -330,9 +346,9 @@ def test_a_log_stored_as_json_text_replays_to_the_same_state_hash() -> None:
     ]
     log, live = run(commands)
     stored = [canonical_json(event_to_json(e)) for e in log]
-    replayed = fold(event_from_json(json.loads(text)) for text in stored)
+    replayed = TRIPWIRE.fold(event_from_json(json.loads(text)) for text in stored)
     assert replayed == live
-    assert state_hash(replayed) == state_hash(live)
+    assert TRIPWIRE.state_hash(replayed) == TRIPWIRE.state_hash(live)
 
 
 WARCHEST_STEPS = st.lists(
@@ -365,7 +381,7 @@ def test_warchest_pools_never_go_negative_or_over_capacity(
             command = TransferWarChest(actor="x", from_pool=a, to_pool=b, amount=amount)
         before = sum(p.balance for p in state.pools.values())
         try:
-            events, after = execute(state, command)
+            events, after = TRIPWIRE.execute(state, command)
         except Refusal:
             continue
         change = sum(p.balance for p in after.pools.values()) - before
@@ -377,7 +393,7 @@ def test_warchest_pools_never_go_negative_or_over_capacity(
             assert pool.balance >= 0
             assert pool.capacity is None or pool.balance <= pool.capacity
     base_log, _ = run(setup_commands())
-    assert state_hash(fold([*base_log, *log])) == state_hash(state)
+    assert TRIPWIRE.state_hash(TRIPWIRE.fold([*base_log, *log])) == TRIPWIRE.state_hash(state)
 
 
 def test_state_snapshot_text_round_trips_and_hashes_the_same() -> None:
@@ -391,8 +407,8 @@ def test_state_snapshot_text_round_trips_and_hashes_the_same() -> None:
     text = state_to_text(state)
     loaded = state_from_text(text)
     assert loaded == state
-    assert state_hash(loaded) == state_hash(state)
-    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == state_hash(state)
+    assert TRIPWIRE.state_hash(loaded) == TRIPWIRE.state_hash(state)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == TRIPWIRE.state_hash(state)
 
 
 def test_event_text_is_what_the_store_keeps() -> None:

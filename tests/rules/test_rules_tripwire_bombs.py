@@ -164,7 +164,7 @@ def test_ruling_r_bomb_2_a_battle_the_fighter_fought_uses_its_bombs_up() -> None
         UnitDamage,
         UnitOutcome,
     )
-    from mekref.rules.tripwire.game import evolve
+    from mekref.rules.tripwire.game import TRIPWIRE
 
     state, _ = world.run(_start(), _buy(("he", 4)))
     state = replace(state, bombs={**state.bombs, "L-OTHER": (("HEBomb", 1),)})
@@ -176,5 +176,5 @@ def test_ruling_r_bomb_2_a_battle_the_fighter_fought_uses_its_bombs_up() -> None
                           damage=UnitDamage(locations=()), repair=line)  # fmt: skip
     res = BattleResolution(control_side="loyalist", track=1, units=(outcome,), people=(),
                            sides=(), conflicts=())  # fmt: skip
-    after = evolve(state, BattleResolved(battle_id="b1", resolution=res, actor="ref"))
+    after = TRIPWIRE.evolve(state, BattleResolved(battle_id="b1", resolution=res, actor="ref"))
     assert "L-RPR" not in after.bombs and after.bombs["L-OTHER"] == (("HEBomb", 1),)

@@ -312,8 +312,8 @@ def test_ruling_r_recruit_2_a_ranked_captive_costs_the_leadership_modifier_too()
     player may pay the WP to recruit them (plus the leadership modifier for a ranked force/lance
     commander)." On the map the opponent's unrest is the map's; a typed value that differs is
     refused; a Veteran Force Commander taken with the unit costs 600 + 1."""
+    from mekref.rules.tripwire.battle_evolve import _change_sides
     from mekref.rules.tripwire.battle_spending import CapturedRecruited, RecruitCaptured
-    from mekref.rules.tripwire.battles import _change_sides
     from mekref.rules.tripwire.state import Pool, PoolKind
 
     state = _with_commander(3, 4)  # Veteran: "| Veteran | 1 | 1 | +1 | 1 |"

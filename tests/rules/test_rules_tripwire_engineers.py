@@ -63,9 +63,9 @@ def _start() -> CampaignState:
     destroyed = FacilityDestroyed(
         location=SPACE_PORT, facility="dropport_large", by_force="rebel", civilian=True
     )
-    from mekref.rules.tripwire.game import evolve
+    from mekref.rules.tripwire.game import TRIPWIRE
 
-    return evolve(state, destroyed)
+    return TRIPWIRE.evolve(state, destroyed)
 
 
 def _repair(fid: str, target: str = "dropport_large") -> SubmitOrders:

@@ -92,7 +92,7 @@ def test_ruling_hiring_on_the_map_takes_what_the_recruit_roll_found() -> None:
     """Line 221: "Recruit - A formation may attempt to recruit new personnel once per week. ...
     This action allows the player to purchase new personnel using WarChest Points." """
     from mekref.rules.tripwire.battle_spending import HirePerson
-    from mekref.rules.tripwire.game import evolve
+    from mekref.rules.tripwire.game import TRIPWIRE
     from mekref.rules.tripwire.turn.events import RecruitsFound
 
     state = _on_the_map(_fought(kill=False))
@@ -107,7 +107,7 @@ def test_ruling_hiring_on_the_map_takes_what_the_recruit_roll_found() -> None:
                              available=(("mechwarrior", pilots), ("vehicle_crew", 0)),
                              specialities=())  # fmt: skip
 
-    state = evolve(state, found(1, 2))  # the roll made two MechWarriors available
+    state = TRIPWIRE.evolve(state, found(1, 2))  # the roll made two MechWarriors available
     # Asked for an AeroSpace pilot, the MechWarriors found are not one (R-SEAT-2).
     with pytest.raises(Refusal, match="no aerospace pilots available"):
         states.run(state, replace(hire, hire_as="aerospace_pilot"))
@@ -123,7 +123,7 @@ def test_ruling_hiring_on_the_map_takes_what_the_recruit_roll_found() -> None:
     events, _ = states.run(state, replace(hire, person_id="n3", name="Pim", note=note))
     assert events[0].note == note and events[0].recruit_column is None
     # A new week's roll replaces the old availability; a second roll the same week adds.
-    state = evolve(evolve(state, found(8, 1)), found(9, 1))
+    state = TRIPWIRE.evolve(TRIPWIRE.evolve(state, found(8, 1)), found(9, 1))
     assert state.strategic is not None and state.strategic.recruits["red"] == {"mechwarrior": 2}
-    state = evolve(state, found(15, 1))
+    state = TRIPWIRE.evolve(state, found(15, 1))
     assert state.strategic is not None and state.strategic.recruits["red"] == {"mechwarrior": 1}

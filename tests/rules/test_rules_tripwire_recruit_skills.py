@@ -15,7 +15,7 @@ import pytest
 
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_spending import PersonHired
-from mekref.rules.tripwire.game import dice_for
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.recruit_skills import HireRecruit, level_columns, skills_for
 from mekref.rules.tripwire.state import CampaignState
 
@@ -66,7 +66,7 @@ def test_ruling_r_hire_3_a_recruit_hired_at_a_level_gets_rolled_skills() -> None
         world.run(_start(found=0), _hire("Green"))
     assert caught.value.code == "no_recruit"
     # Allowed: a Green MechWarrior, 10 SP, skills from the two dice the campaign rolls next.
-    expected = dice_for(state)  # the dice the next decision uses
+    expected = TRIPWIRE.dice_for(state)  # the dice the next decision uses
     g, expected = expected.roll("recruit gunnery, P-NEW", 1)
     p, _ = expected.roll("recruit piloting, P-NEW", 1)
     after, (hired,) = world.run(state, _hire("Green"))

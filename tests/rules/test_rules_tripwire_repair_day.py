@@ -25,7 +25,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import UnitDamage
 from mekref.rules.tripwire.battle_spending import RepairTask, RepairUnit
 from mekref.rules.tripwire.commands import OpenPool
-from mekref.rules.tripwire.game import TRIPWIRE, execute
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage
 from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn.events import EngagementDetermined, FormationsUpdated
@@ -145,7 +145,7 @@ def test_l198_the_booked_hours_are_worked_only_by_a_formation_taking_the_repair_
     assert "now ready day 3" in notes
     # Still under repair, Alpha stays in the hex (R-WHERE-5).
     with pytest.raises(Refusal) as info:
-        execute(after, SubmitOrders(actor="loyalist", side_id="loyalist", day=2, orders=(
+        TRIPWIRE.execute(after, SubmitOrders(actor="loyalist", side_id="loyalist", day=2, orders=(
             FormationOrder(formation_id="alpha", action="move", path=("1106",)),)))  # fmt: skip
     assert info.value.code == "under_repair" and "work to day 3" in info.value.message
 

@@ -105,9 +105,9 @@ def test_ruling_t_t1_destroyed_turrets_are_at_cf_0() -> None:
     destroyed = FacilityDestroyed(
         location=CITY, facility="turrets", by_force="rebel", civilian=False
     )
-    from mekref.rules.tripwire.game import evolve
+    from mekref.rules.tripwire.game import TRIPWIRE
 
-    state = evolve(state, destroyed)
+    state = TRIPWIRE.evolve(state, destroyed)
     why = _refused(state, _repair(2), "beyond_repair")
     assert "CF 0" in why
 

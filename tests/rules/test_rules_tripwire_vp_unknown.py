@@ -29,8 +29,8 @@ from mekref.rules.messages import Event
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_messages import BattleResolved
 from mekref.rules.tripwire.battle_model import RecordSection, ReportedKill, SideOutcome
-from mekref.rules.tripwire.battles import RetreatNotKnown, retreat_check
-from mekref.rules.tripwire.game import dice_for
+from mekref.rules.tripwire.battle_pending import RetreatNotKnown, retreat_check
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.state import StrategicState
 from mekref.rules.tripwire.turn.victory import battles_vp_unknown, progress
@@ -210,14 +210,14 @@ def test_the_retreat_check_is_not_known_while_a_unit_of_the_battle_has_no_bv() -
                     seen("b1", RecordSection.SURVIVORS))),
     )  # fmt: skip
     with pytest.raises(RetreatNotKnown) as refused:
-        retreat_check(state, BATTLE, "blue", dice_for(state))
+        retreat_check(state, BATTLE, "blue", TRIPWIRE.dice_for(state))
     assert refused.value.units_without_bv == ("r2",)
     assert refused.value.code == "bv_not_known"
     assert "mekref battle bv --unit ID --bv N" in refused.value.message
     assert refused.value.source is not None and refused.value.source.line == 341
     _, state = run(state, RecordUnitBv(unit_id="r2", bv=1000, note=NOTE, actor="Ann"))
-    assert [r.line for r in retreat_check(state, BATTLE, "blue", dice_for(state))] == [341]
-    assert retreat_check(state, BATTLE, "red", dice_for(state)) == ()
+    assert [r.line for r in retreat_check(state, BATTLE, "blue", TRIPWIRE.dice_for(state))] == [341]
+    assert retreat_check(state, BATTLE, "red", TRIPWIRE.dice_for(state)) == ()
 
 
 def test_a_retreat_condition_without_bv_is_told_even_when_a_bv_is_missing() -> None:
@@ -230,4 +230,4 @@ def test_a_retreat_condition_without_bv_is_told_even_when_a_bv_is_missing() -> N
         submit(file("a", seen("r1", RecordSection.SALVAGE, hits=6),
                     seen("r2", RecordSection.SURVIVORS), seen("b1", RecordSection.SURVIVORS))),
     )  # fmt: skip
-    assert [r.line for r in retreat_check(state, BATTLE, "red", dice_for(state))] == [344]
+    assert [r.line for r in retreat_check(state, BATTLE, "red", TRIPWIRE.dice_for(state))] == [344]

@@ -67,20 +67,22 @@ class Game:
     """A running game: every command is decided, logged and folded."""
 
     def __init__(self, seed: str = SEED) -> None:
-        self.state: SWState = game.initial_state()
+        self.state: SWState = game.SUCCESSION_WARS.initial_state()
         self.log: list[Event] = []
         self.commands: list[Command] = []
         self.run(start_command(seed))
 
     def run(self, command: Command) -> list[Event]:
-        events = game.decide(self.state, command, game.dice_for(self.state, command))
+        events = game.SUCCESSION_WARS.decide(
+            self.state, command, game.SUCCESSION_WARS.dice_for(self.state, command)
+        )
         self.commands.append(command)
         self.log.extend(events)
-        self.state = game.fold(events, self.state)
+        self.state = game.SUCCESSION_WARS.fold(events, self.state)
         return events
 
     def dice(self) -> Dice:
-        return game.dice_for(self.state)
+        return game.SUCCESSION_WARS.dice_for(self.state)
 
     def end_phase(self, house: str, times: int = 1) -> None:
         for _ in range(times):

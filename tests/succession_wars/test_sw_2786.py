@@ -36,7 +36,7 @@ def start_2786(seed: str = SEED, **changes: object) -> m.SWStartCampaign:
 
 class Game2786(Game):
     def __init__(self, seed: str = SEED) -> None:
-        self.state = game.initial_state()
+        self.state = game.SUCCESSION_WARS.initial_state()
         self.log = []
         self.commands = []
         self.run(start_2786(seed))
@@ -124,7 +124,7 @@ def test_every_piece_is_placed_in_its_own_houses_regions() -> None:
     """L601 "Leaders and JumpShips may be set up anywhere" (ruling SW-38: in the House's own
     Regions); every one of the 25 units is placed by the start command."""
     g = Game2786.__new__(Game2786)
-    g.state, g.log, g.commands = game.initial_state(), [], []
+    g.state, g.log, g.commands = game.SUCCESSION_WARS.initial_state(), [], []
     placements = start_2786().placements
     missing = start_2786(placements=placements[1:])
     assert _refused(g, missing).code == "bad_setup"
@@ -138,7 +138,7 @@ def test_every_piece_is_placed_in_its_own_houses_regions() -> None:
 def test_garrison_requirements_still_apply() -> None:
     """L601: "All garrison requirements must still be met." """
     g = Game2786.__new__(Game2786)
-    g.state, g.log, g.commands = game.initial_state(), [], []
+    g.state, g.log, g.commands = game.SUCCESSION_WARS.initial_state(), [], []
     board = sample_map()
     placements = tuple(
         replace(p, region=board.house_capital(p.piece.split("-")[0].capitalize()))

@@ -136,4 +136,4 @@ def test_nothing_is_decided_after_victory() -> None:
     with pytest.raises(Refusal) as err:
         g.run(m.SWEndPhase(actor="Liao", house="Liao"))
     assert err.value.code == "game_over"
-    assert game.fold(g.log).winner == "Bo"
+    assert game.SUCCESSION_WARS.fold(g.log).winner == "Bo"

@@ -55,7 +55,7 @@ def test_any_run_of_phases_replays_to_the_same_hash(seed: str, phases: int) -> N
     cash = {h: x.cash for h, x in g.state.houses.items()}
     for _ in range(phases):
         g.end_phase(g.state.active)
-    replayed = game.fold(event_from_text(event_text(e)) for e in g.log)
-    assert game.state_hash(replayed) == game.state_hash(g.state)
+    replayed = game.SUCCESSION_WARS.fold(event_from_text(event_text(e)) for e in g.log)
+    assert game.SUCCESSION_WARS.state_hash(replayed) == game.SUCCESSION_WARS.state_hash(g.state)
     assert all(g.state.houses[h].cash >= c for h, c in cash.items())
     assert all(len(h.hand) <= 4 for h in g.state.houses.values())

@@ -16,7 +16,11 @@ from mekref.rules.tables import TableError
 
 
 def _start(command: m.SWStartCampaign) -> list[m.Event]:  # type: ignore[name-defined]
-    return game.decide(game.initial_state(), command, game.dice_for(game.initial_state(), command))
+    return game.SUCCESSION_WARS.decide(
+        game.SUCCESSION_WARS.initial_state(),
+        command,
+        game.SUCCESSION_WARS.dice_for(game.SUCCESSION_WARS.initial_state(), command),
+    )
 
 
 def _refused(command: m.SWStartCampaign) -> str:
@@ -130,17 +134,19 @@ def test_an_unknown_scenario_is_refused() -> None:
 
 
 def test_commands_before_set_up_are_refused() -> None:
-    state = game.initial_state()
+    state = game.SUCCESSION_WARS.initial_state()
     with pytest.raises(Refusal) as err:
-        game.decide(state, m.SWEndPhase(actor=REFEREE, house="Liao"), game.dice_for(state))
+        game.SUCCESSION_WARS.decide(
+            state, m.SWEndPhase(actor=REFEREE, house="Liao"), game.SUCCESSION_WARS.dice_for(state)
+        )
     assert err.value.code == "not_started"
 
 
 def test_stale_dice_are_an_error() -> None:
     g = Game()
     with pytest.raises(ValueError):
-        game.decide(
+        game.SUCCESSION_WARS.decide(
             g.state,
             m.SWEndPhase(actor="Liao", house="Liao"),
-            game.dice_for(g.state).__class__(g.state.seed, 0),
+            game.SUCCESSION_WARS.dice_for(g.state).__class__(g.state.seed, 0),
         )

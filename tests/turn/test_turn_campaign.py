@@ -59,7 +59,7 @@ from turn_world import REFEREE, placed, run, started
 
 from mekref.rules.messages import Event
 from mekref.rules.tripwire.commands import OpenPool
-from mekref.rules.tripwire.game import state_hash
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
@@ -288,13 +288,12 @@ def test_strategic_vp_for_a_garrisoned_location() -> None:
 
 
 def test_replaying_the_log_gives_the_same_state() -> None:
-    from mekref.rules.tripwire.game import fold
     from mekref.rules.tripwire.state import state_from_text, state_to_text
 
     state = _setup()
     log: list[Event] = []
     for _, events in DAYS:
         log += events
-    replayed = fold(log, state)
-    assert state_hash(replayed) == state_hash(DAYS[-1][0])
+    replayed = TRIPWIRE.fold(log, state)
+    assert TRIPWIRE.state_hash(replayed) == TRIPWIRE.state_hash(DAYS[-1][0])
     assert state_from_text(state_to_text(replayed)) == replayed

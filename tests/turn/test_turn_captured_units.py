@@ -26,7 +26,7 @@ from mekref.rules.tripwire.battle_messages import BattleResolved, SetUnitFate
 from mekref.rules.tripwire.battle_model import Fate, RecordSection, UnitDamage
 from mekref.rules.tripwire.battle_spending import RepairTask, RepairUnit, UnitRepaired
 from mekref.rules.tripwire.commands import OpenPool
-from mekref.rules.tripwire.game import execute
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn.events import FormationsUpdated
 from mekref.rules.tripwire.turn.orders import ResolveTurn
@@ -117,7 +117,7 @@ def _create(hex_: str = "", *units: str) -> CreateFormation:
 
 def _refused(state: CampaignState, cmd: Command) -> Refusal:
     with pytest.raises(Refusal) as info:
-        execute(state, cmd)
+        TRIPWIRE.execute(state, cmd)
     assert "\n" not in str(info.value)
     return info.value
 

@@ -28,7 +28,7 @@ from mekref.rules.tripwire.designs import record_designs, stored_design
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.comms_gear import comms_tons, item_tons
 from mekref.rules.tripwire.turn.day import Day
-from mekref.rules.tripwire.turn.orbit import feed_sensors
+from mekref.rules.tripwire.turn.orbit_day import feed_sensors
 
 UNITS = Path(__file__).parents[1] / "fixtures" / "megamek" / "units"
 LEFT_TORSO = 3  # MegaMek's Mek location index

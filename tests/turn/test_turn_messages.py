@@ -17,6 +17,7 @@ from mekref.rules.tripwire.battle_model import Fate, SlotDamage, UnitDamage
 from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.repair import LocationDamage
 from mekref.rules.tripwire.turn import events as ev
+from mekref.rules.tripwire.turn import orbit_events
 from mekref.rules.tripwire.turn.artillery import FireUnguidedArtillery
 from mekref.rules.tripwire.turn.house_maintenance import CheckMaintenance, HouseMaintenanceChecked
 from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested, TestMorale
@@ -282,7 +283,7 @@ EVENTS_SAMPLE: list[Event] = [
     ev.TurretRepaired(
         side_id="s", location="L", turret=2, pool_id="p", cf_before=90, cf=150, wp=100
     ),
-    ev.SatellitePlaced(
+    orbit_events.SatellitePlaced(
         satellite=Satellite(
             satellite_id="sat", owner="s", orbit="geostationary", hex="0508", destroyed_day=2
         ),
@@ -290,14 +291,14 @@ EVENTS_SAMPLE: list[Event] = [
         reason="r",
         actor="r",
     ),
-    ev.SatelliteDestroyed(satellite_id="sat", owner="s", by_force="t", day=2),
-    ev.SatelliteRepositioned(
+    orbit_events.SatelliteDestroyed(satellite_id="sat", owner="s", by_force="t", day=2),
+    orbit_events.SatelliteRepositioned(
         satellite_id="sat", owner="s", before="0508", after="0905", day=1, actor="s"
     ),
-    ev.DropShipReadinessChosen(
+    orbit_events.DropShipReadinessChosen(
         side_id="s", day=1, week=1, unit_id="u", mode="power_down", extra_crew=False, actor="s"
     ),
-    ev.StandbyFatigue(side_id="s", day=2, fatigue=(("u", 2),), rested=("v",)),
+    orbit_events.StandbyFatigue(side_id="s", day=2, fatigue=(("u", 2),), rested=("v",)),
     ev.DayEnded(day=1),
     HouseMoraleTested(
         side_id="s",

@@ -35,14 +35,15 @@ from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import events as ev
+from mekref.rules.tripwire.turn import orbit_events
 from mekref.rules.tripwire.turn.day import Day
 from mekref.rules.tripwire.turn.day_sightings import sightings
 from mekref.rules.tripwire.turn.orbit import (
     ChooseDropShipReadiness,
     PlaceSatellite,
     RepositionSatellite,
-    feed_sensors,
 )
+from mekref.rules.tripwire.turn.orbit_day import feed_sensors
 from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
 from mekref.rules.tripwire.turn.setup import FormationSpec, PlaceFormations, StartStrategicMap
 from mekref.rules.tripwire.turn.state import UnitMobility
@@ -175,7 +176,7 @@ def test_a_destroyed_satellite_stops_monitoring() -> None:
         (Order(formation_id="ds", action="anti_satellite", target="sat-1"),
          Order(formation_id="b", action="orbital_insertion", target="1612")),
     )  # fmt: skip
-    (gone,) = [e for e in events if isinstance(e, ev.SatelliteDestroyed)]
+    (gone,) = [e for e in events if isinstance(e, orbit_events.SatelliteDestroyed)]
     assert (gone.satellite_id, gone.owner, gone.by_force, gone.day) == (
         "sat-1",
         "loyalist",
@@ -399,7 +400,7 @@ def test_hot_standby_adds_a_fatigue_point_a_day_unless_an_extra_crew() -> None:
     for _ in range(3):  # days 2, 3, 4
         state, events = _day(state, (), (Order(formation_id="ds", action="guard"),))
     assert state.strategic is not None and state.strategic.readiness["R-UNI"].fatigue == 3
-    (tired,) = [e for e in events if isinstance(e, ev.StandbyFatigue)]
+    (tired,) = [e for e in events if isinstance(e, orbit_events.StandbyFatigue)]
     assert tired.fatigue == (("R-UNI", 3),) and ev.is_private(tired)
     # Day 5: a rest clears it (L205: "removes all fatigue points").
     state, _ = _day(state, (), (Order(formation_id="ds", action="rest"),))

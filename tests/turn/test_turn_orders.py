@@ -12,7 +12,7 @@ from turn_world import REFEREE, placed, run, started
 from mekref.rules.codec import canonical_json
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import OpenPool
-from mekref.rules.tripwire.game import TRIPWIRE, decide, dice_for, execute
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn.events import OrdersSubmitted, is_private
 from mekref.rules.tripwire.turn.orders import (
@@ -70,7 +70,7 @@ STATE = _state()
 
 def _refusal(cmd: SubmitOrders | WithdrawOrders | ResolveTurn | PlaceFormations) -> Refusal:
     with pytest.raises(Refusal) as info:
-        decide(STATE, cmd, dice_for(STATE))
+        TRIPWIRE.decide(STATE, cmd, TRIPWIRE.dice_for(STATE))
     return info.value
 
 
@@ -118,7 +118,7 @@ def test_forced_march_gets_half_again_the_mp() -> None:
     order = Order(
         formation_id="alpha", action="forced_march", path=("0607", "0707", "0806", "0906")
     )
-    events = decide(STATE, _submit("loyalist", order), dice_for(STATE))
+    events = TRIPWIRE.decide(STATE, _submit("loyalist", order), TRIPWIRE.dice_for(STATE))
     assert len(events) == 1
 
 
@@ -157,10 +157,14 @@ def test_the_attacker_starts_at_the_pirate_point() -> None:
     state = started()
     spec = FormationSpec(formation_id="b", name="B", unit_ids=("R-JR7",), hex="1712")
     with pytest.raises(Refusal) as info:
-        execute(state, PlaceFormations(actor="rebel", side_id="rebel", day=1, formations=(spec,)))
+        TRIPWIRE.execute(
+            state, PlaceFormations(actor="rebel", side_id="rebel", day=1, formations=(spec,))
+        )
     assert info.value.code == "pirate_point"
     with pytest.raises(Refusal):
-        execute(STATE, _submit("rebel", Order(formation_id="bravo", action="move", path=("1712",))))
+        TRIPWIRE.execute(
+            STATE, _submit("rebel", Order(formation_id="bravo", action="move", path=("1712",)))
+        )
 
 
 def test_submit_replaces_and_withdraw_drops() -> None:
@@ -199,14 +203,16 @@ def test_reorganising_needs_units_standing_together() -> None:
         FormationSpec(formation_id="mixed", name="M", unit_ids=("L-GRF", "L-RPR"), hex="0508"),
     )
     with pytest.raises(Refusal) as info:
-        execute(
+        TRIPWIRE.execute(
             STATE, PlaceFormations(actor="loyalist", side_id="loyalist", day=1, formations=apart)
         )
     assert info.value.code == "reorganise_apart"
 
 
 def test_the_orders_event_is_private_to_its_side() -> None:
-    events, _ = execute(STATE, _submit("loyalist", Order(formation_id="alpha", action="guard")))
+    events, _ = TRIPWIRE.execute(
+        STATE, _submit("loyalist", Order(formation_id="alpha", action="guard"))
+    )
     (stored,) = events
     assert isinstance(stored, OrdersSubmitted) and stored.side_id == "loyalist"
     assert is_private(stored)

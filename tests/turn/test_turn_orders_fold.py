@@ -15,7 +15,7 @@ from turn_world import placed, run, started
 
 from mekref.rules.messages import Event
 from mekref.rules.tripwire.battle_model import Fate
-from mekref.rules.tripwire.game import END_NEUTRAL_EVENTS, TRIPWIRE, decide, dice_for
+from mekref.rules.tripwire.game import END_NEUTRAL_EVENTS, TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.events import CampaignEnded, OrdersSubmitted, OrdersWithdrawn
 from mekref.rules.tripwire.turn.orders import FormationOrder, SubmitOrders, orders_of
@@ -100,7 +100,7 @@ def test_an_order_is_folded_once(monkeypatch: pytest.MonkeyPatch) -> None:
         day=1,
         orders=(Order(formation_id="alpha", action="rest"),),
     )
-    events = decide(state, cmd, dice_for(state))
+    events = TRIPWIRE.decide(state, cmd, TRIPWIRE.dice_for(state))
     assert [type(e) for e in events] == [OrdersSubmitted] and folds == []
     after, _ = run(state, cmd)
     assert len(folds) == 1
@@ -155,7 +155,7 @@ def test_orders_on_a_campaign_past_its_end_still_end_it() -> None:
         day=1,
         orders=(Order(formation_id="alpha", action="rest"),),
     )
-    events = decide(state, cmd, dice_for(state))
+    events = TRIPWIRE.decide(state, cmd, TRIPWIRE.dice_for(state))
     assert [type(e) for e in events] == [OrdersSubmitted, CampaignEnded]
     (ended,) = [e for e in events if isinstance(e, CampaignEnded)]
     assert ended.reason.startswith("rebel fell below 50% of its starting BV")

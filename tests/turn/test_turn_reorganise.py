@@ -15,7 +15,7 @@ from turn_world import placed, run, started
 from mekref.rules.messages import Command
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import OpenPool
-from mekref.rules.tripwire.game import TRIPWIRE, execute
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn.events import (
     FormationsReorganised,
@@ -71,7 +71,7 @@ def _s(state: CampaignState) -> StrategicState:
 
 def _refused(cmd: Command, state: CampaignState = STATE) -> Refusal:
     with pytest.raises(Refusal) as info:
-        execute(state, cmd)
+        TRIPWIRE.execute(state, cmd)
     return info.value
 
 

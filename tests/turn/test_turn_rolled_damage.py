@@ -29,6 +29,7 @@ from mekref.rules.tripwire.designs import RecordDesigns, stored_design
 from mekref.rules.tripwire.model import TechBase, UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.tripwire.table_loader import load_tables
+from mekref.rules.tripwire.turn import damage_tables
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn import rolled_damage as rd
 from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
@@ -68,18 +69,18 @@ def _fresh(unit: CampaignUnit, design: UnitDesign) -> UnitDamage:
 
 def test_the_front_column_and_the_floating_critical() -> None:
     # L199: "roll for location (using front) ... (2 if a floating grit is rolled)"
-    assert rd.mek_location(DesignKind.BIPED_MEK, 2) == ("Center Torso", True)
-    assert rd.mek_location(DesignKind.BIPED_MEK, 7) == ("Center Torso", False)
-    assert rd.mek_location(DesignKind.BIPED_MEK, 3)[0] == "Right Arm"
-    assert rd.mek_location(DesignKind.BIPED_MEK, 12)[0] == "Head"
-    assert rd.mek_location(DesignKind.QUAD_MEK, 10)[0] == "Front Left Leg"
-    assert rd.vehicle_location(10, has_turret=False) == "Front"
-    assert rd.vehicle_location(5, has_turret=True) == "Right"
+    assert damage_tables.mek_location(DesignKind.BIPED_MEK, 2) == ("Center Torso", True)
+    assert damage_tables.mek_location(DesignKind.BIPED_MEK, 7) == ("Center Torso", False)
+    assert damage_tables.mek_location(DesignKind.BIPED_MEK, 3)[0] == "Right Arm"
+    assert damage_tables.mek_location(DesignKind.BIPED_MEK, 12)[0] == "Head"
+    assert damage_tables.mek_location(DesignKind.QUAD_MEK, 10)[0] == "Front Left Leg"
+    assert damage_tables.vehicle_location(10, has_turret=False) == "Front"
+    assert damage_tables.vehicle_location(5, has_turret=True) == "Right"
 
 
 def test_ruling_t_dm2_the_critical_roll_is_the_determining_critical_hits_table() -> None:
     # L199: "roll a critical hit": 2-7 none, 8-9 one, 10-11 two, 12 three (no limb blown off).
-    assert [rd.criticals_for(n) for n in range(2, 13)] == [0] * 6 + [1, 1, 2, 2, 3]
+    assert [damage_tables.criticals_for(n) for n in range(2, 13)] == [0] * 6 + [1, 1, 2, 2, 3]
 
 
 def test_ruling_t_dm3_a_maintenance_critical_hits_a_slot_that_can_be_hit() -> None:
@@ -308,12 +309,12 @@ def test_ruling_t_dm3_a_vehicle_takes_a_bombing_on_its_front_column() -> None:
     expected = []
     for r in rolls:
         assert r.name.endswith("bombing location (front)")  # no critical rolls for a vehicle
-        expected.append(rd.vehicle_location(r.total, has_turret=True))
+        expected.append(damage_tables.vehicle_location(r.total, has_turret=True))
     assert [x.location for x in applied.hits] == expected and len(expected) == 6
     assert sum(x.armor + x.internal for x in applied.hits) == 30
     assert applied.damage.armor_lost + applied.damage.internal_lost == 30
     assert applied.damage.critical_hits == 0 and applied.damage.damaged_slots == ()
-    assert not rd.supported(bulldog) and rd.supported(bulldog, bombing=True)
+    assert not damage_tables.supported(bulldog) and damage_tables.supported(bulldog, bombing=True)
 
 
 def test_ruling_t_dm4_crew_hits_of_a_rolled_damage_event_are_kept() -> None:

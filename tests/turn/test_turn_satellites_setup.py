@@ -16,7 +16,7 @@ from turn_world import run
 
 from mekref.daemon.tripwire.setup_satellites import SatelliteEntryError, satellite_commands
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.turn import events as ev
+from mekref.rules.tripwire.turn import orbit_events
 from mekref.rules.tripwire.turn.orbit import PlaceSatellite
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "strategic-satellites.toml"
@@ -36,7 +36,7 @@ def test_the_example_places_two_satellites_as_satellite_place_does() -> None:
         "set-up file", "[[satellite]] entry 2 (id 'sat-track') of strategic.toml",
     )  # fmt: skip
     state, events = run(_world((DS,)), north, track)
-    placed = [e for e in events if isinstance(e, ev.SatellitePlaced)]
+    placed = [e for e in events if isinstance(e, orbit_events.SatellitePlaced)]
     assert [p.satellite.satellite_id for p in placed] == ["sat-north", "sat-track"]
     assert state.strategic is not None and set(state.strategic.satellites) == {
         "sat-north", "sat-track",

@@ -9,7 +9,7 @@ from mekref.adapters.megamek.blk_reader import parse_blk
 from mekref.rules.messages import Command, Event, RefereeNote
 from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
 from mekref.rules.tripwire.designs import RecordDesigns, stored_design
-from mekref.rules.tripwire.game import execute
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.model import (
     Company,
     CompanyRole,
@@ -107,7 +107,7 @@ def fixture_design(side_id: str, unit_id: str, file_name: str) -> RecordDesigns:
 def run(state: CampaignState, *commands: Command) -> tuple[CampaignState, list[Event]]:
     events: list[Event] = []
     for cmd in commands:
-        new, state = execute(state, cmd)
+        new, state = TRIPWIRE.execute(state, cmd)
         events += new
     return state, events
 

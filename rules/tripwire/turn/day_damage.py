@@ -8,11 +8,12 @@ from dataclasses import replace
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.rules.dice import Roll
-from mekref.rules.house_rules.random_damage import PreBattleDamage
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.holding import WRECKED, leave_formations
+from mekref.rules.tripwire.house_seam import PreBattleDamage
 from mekref.rules.tripwire.state import CampaignState, PersonStatus
+from mekref.rules.tripwire.turn import damage_tables, damage_work
 from mekref.rules.tripwire.turn import rolled_damage as rd
 from mekref.rules.tripwire.turn.day import Day
 from mekref.rules.tripwire.turn.events import (
@@ -34,7 +35,7 @@ def _placeable(
     name = f"{unit.chassis} {unit.model}".strip()
     if design is None:
         reason = "the campaign keeps no design for it (record one with 'mekref force designs')"
-    elif not rd.supported(design, bombing):
+    elif not damage_tables.supported(design, bombing):
         kind = design.kind.value.replace("_", " ")
         reason = f"no table places it on this unit kind ({kind}, ruling T-DM5)"
     else:
@@ -67,7 +68,7 @@ def _record(
     d: Day,
     unit_id: str,
     cause: str,
-    applied: rd.Applied,
+    applied: damage_work.Applied,
     rolls: tuple[Roll, ...],
     before: UnitDamage,
 ) -> None:
@@ -80,10 +81,13 @@ def _record(
     if applied.head_hits or (head_lost and not head_was_lost):
         # T-DM4: each head hit is a hit on the crew in the cockpit; a lost head kills them.
         for pid in unit.crew:
-            if d.state.people[pid].status is PersonStatus.DEAD or _hits(d, pid) >= rd.killed_at():
+            if (
+                d.state.people[pid].status is PersonStatus.DEAD
+                or _hits(d, pid) >= damage_tables.killed_at()
+            ):
                 continue
-            hits = rd.killed_at() if head_lost else _hits(d, pid) + applied.head_hits
-            d.hits[pid] = min(hits, rd.killed_at())
+            hits = damage_tables.killed_at() if head_lost else _hits(d, pid) + applied.head_hits
+            d.hits[pid] = min(hits, damage_tables.killed_at())
             crew.append((pid, d.hits[pid]))
     d.damage[unit_id] = applied.damage
     d.fates[unit_id] = applied.fate
@@ -214,7 +218,7 @@ def consciousness(d: Day, f: Formation, fatigue: int) -> None:
             if not passed and vehicle:
                 vehicle_crew[uid] = vehicle_crew.get(uid, 0) + 1
             elif not passed:
-                after = min(hits + 1, rd.killed_at())
+                after = min(hits + 1, damage_tables.killed_at())
                 d.hits[pid] = after
             checks.append(
                 ConsciousnessCheck(
@@ -245,7 +249,7 @@ def consciousness(d: Day, f: Formation, fatigue: int) -> None:
 
 def _person_hits(state: CampaignState, person_id: str, hits: int) -> CampaignState:
     person = state.people[person_id]
-    dead = hits >= rd.killed_at()
+    dead = hits >= damage_tables.killed_at()
     after = replace(person, hits=hits, status=PersonStatus.DEAD if dead else person.status)
     return replace(state, people={**state.people, person_id: after})
 

@@ -16,7 +16,7 @@ from mekref.hexmap import (
 )
 from mekref.rules.dice import Roll
 from mekref.rules.messages import Event
-from mekref.rules.tripwire.turn import air_missions, engagement, orbit, surveillance, weather
+from mekref.rules.tripwire.turn import air_missions, engagement, orbit_day, surveillance, weather
 from mekref.rules.tripwire.turn.common import AEROSPACE
 from mekref.rules.tripwire.turn.day import Day, raise_mobs
 from mekref.rules.tripwire.turn.events import EngagementDetermined, SightingsMade
@@ -78,7 +78,7 @@ def sightings(d: Day) -> None:
         sensors += standing
         # The SatLink roll for the satellites (9+) and the enemy ships' feeds (11+), and the
         # side's own ships in orbit (line 270, ruling T-OR4).
-        feeds, rolls = orbit.feed_sensors(d, side, held)
+        feeds, rolls = orbit_day.feed_sensors(d, side, held)
         sensors += feeds
         if rolls:
             surveyed.setdefault(side, []).extend(rolls)

@@ -14,7 +14,6 @@ from mekref.rules.tripwire.turn.state import (
     Formation,
     FormationOrder,
     RegionWeather,
-    Satellite,
     Sighting,
     UnitMobility,
 )
@@ -473,68 +472,3 @@ class FormationTrainingBegun(Event):
     pool_id: str
     cost_sp: int
     actor: str
-
-
-@event_type("SatellitePlaced")
-@dataclass(frozen=True, kw_only=True)
-class SatellitePlaced(Event):
-    """The referee put a side's surveillance satellite in orbit (L270, ruling T-OR1). Public:
-    satellites circle over everyone."""
-
-    satellite: Satellite
-    referee: str
-    reason: str
-    actor: str
-
-
-@event_type("SatelliteDestroyed")
-@dataclass(frozen=True, kw_only=True)
-class SatelliteDestroyed(Event):
-    """An Anti-Satellite Operation destroyed a satellite (L209); its region is no longer
-    monitored (L270). Public: the owner loses the feed."""
-
-    satellite_id: str
-    owner: str
-    by_force: str
-    day: int
-
-
-@event_type("SatelliteRepositioned")
-@dataclass(frozen=True, kw_only=True)
-class SatelliteRepositioned(Event):
-    """Its owner moved a satellite (L210): a geostationary one by at most one planetary
-    region a day; a low-orbit one onto a new path, which takes that day (ruling T-OR3)."""
-
-    satellite_id: str
-    owner: str
-    before: str
-    after: str
-    day: int
-    actor: str
-
-
-@event_type("DropShipReadinessChosen")
-@dataclass(frozen=True, kw_only=True)
-class DropShipReadinessChosen(Event):
-    """A side's weekly choice for one DropShip: hot standby or power down (L408)."""
-
-    side_id: str
-    day: int
-    week: int
-    unit_id: str
-    mode: str
-    extra_crew: bool
-    actor: str
-
-
-@event_type("StandbyFatigue")
-@dataclass(frozen=True, kw_only=True)
-class StandbyFatigue(Event):
-    """The day's hot-standby fatigue (L408: "Each day on hot standby adds a point of fatigue to
-    the DropShip"): each DropShip's fatigue after the day; ``rested``: DropShips whose
-    formation rested (L205: "removes all fatigue points")."""
-
-    side_id: str
-    day: int
-    fatigue: tuple[tuple[str, int], ...]
-    rested: tuple[str, ...] = ()

@@ -16,15 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from mekref.rules.dice import Dice
-from mekref.rules.house_rules.maintenance import (
+from mekref.rules.messages import Command, Event, command_type, event_type
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.house_option import require_house_rules, unit_in_play
+from mekref.rules.tripwire.house_seam import (
     GRADES,
     MaintenanceResult,
     check_quality,
     maintenance_check,
 )
-from mekref.rules.messages import Command, Event, command_type, event_type
-from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.house_option import require_house_rules, unit_in_play
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, MaintenanceQuality
 from mekref.rules.tripwire.turn import day_damage

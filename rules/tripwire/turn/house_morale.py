@@ -12,12 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from mekref.rules.dice import Dice
-from mekref.rules.house_rules.advancement import morale_skill_for, rank_name
-from mekref.rules.house_rules.morale import MoraleTest, morale_test
 from mekref.rules.messages import Command, Event, command_type, event_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import Fate
 from mekref.rules.tripwire.house_option import OUT_OF_PLAY, require_house_rules
+from mekref.rules.tripwire.house_seam import MoraleTest, morale_skill_for, morale_test, rank_name
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, PersonStatus
 

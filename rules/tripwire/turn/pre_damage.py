@@ -14,16 +14,16 @@ from dataclasses import dataclass
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.rules.dice import Dice
-from mekref.rules.house_rules.random_damage import (
-    SUPPORTED_KINDS,
-    PreBattleDamage,
-    roll_pre_battle_damage,
-)
-from mekref.rules.house_rules.table_loader import load_tables
 from mekref.rules.messages import Command, Event, command_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.house_option import require_house_rules, unit_in_play
+from mekref.rules.tripwire.house_seam import (
+    SUPPORTED_KINDS,
+    PreBattleDamage,
+    load_house_tables,
+    roll_pre_battle_damage,
+)
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import day_damage
@@ -55,7 +55,7 @@ def weapons_of(design: UnitDesign) -> tuple[str, ...]:
 
 def table_words(rolled: PreBattleDamage) -> tuple[str, ...]:
     """Each table roll in words: the count die, then each 3d6 with the row's text."""
-    tables = load_tables()
+    tables = load_house_tables()
     rows = {r.int("roll"): r for r in tables.rows("random_damage", "row")}
     times = rolled.count_roll // tables.rule("random_damage", "count").int("divide_by")
     out = [

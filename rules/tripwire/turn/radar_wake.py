@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from mekref.hexmap import Hex, Sensor, SensorKind, distance, label, location_sensors, visible_hexes
-from mekref.rules.tripwire.turn import air_missions, fuel, orbit
+from mekref.rules.tripwire.turn import air_missions, fuel, orbit_day
 from mekref.rules.tripwire.turn.day import Day
 from mekref.rules.tripwire.turn.events import ResponseMade
 from mekref.rules.tripwire.turn.mapdata import hex_at
@@ -76,7 +76,7 @@ def detectors(d: Day, side: str, at: Hex) -> tuple[str, ...]:
     if region is not None:
         # The day's SatLink rolls (line 270), made now so the feed can warn of the hop; the
         # sightings use the same rolls. Own ships in orbit watch too (ruling T-OR4).
-        feeds, _ = orbit.feed_sensors(d, side, _held(d, side))
+        feeds, _ = orbit_day.feed_sensors(d, side, _held(d, side))
         if feeds and region.name in visible_hexes(side, d.hexmap, feeds).orbital_regions:
             found.append("satellite")
     return tuple(found)
@@ -101,7 +101,7 @@ def contacts(d: Day, side: str) -> tuple[Contact, ...]:
     out: list[Contact] = []
     if flown:
         standing = _standing(d, side)
-        feeds, _ = orbit.feed_sensors(d, side, _held(d, side))
+        feeds, _ = orbit_day.feed_sensors(d, side, _held(d, side))
         sat = visible_hexes(side, d.hexmap, feeds).orbital_regions if feeds else frozenset()
         seen_by = visible_hexes(side, d.hexmap, standing)
         for m in flown:

@@ -30,7 +30,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.holding import WRECKED
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn import air_missions, orbit, repair_days, weather
+from mekref.rules.tripwire.turn import air_missions, orbit_day, repair_days, weather
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.day import Day, prune
 from mekref.rules.tripwire.turn.day_actions import formation_actions, player_actions, sabotage
@@ -81,7 +81,7 @@ def decide_resolve(
     _captured_cargo(d)
     _weather(d)
     encounters = formation_actions(d)
-    orbit.orbital_actions(d)
+    orbit_day.orbital_actions(d)
     player_actions(d)
     # Booked repair work is done only by formations taking the repair action (R-WHERE-6).
     repair_days.work_the_day(d)
@@ -91,7 +91,7 @@ def decide_resolve(
     encounters = _merge(encounters, air_missions.encounters(d))
     sabotage(d)
     upkeep(d)
-    orbit.standby_fatigue(d)
+    orbit_day.standby_fatigue(d)
     control(d)
     sightings(d)
     # Units the day's rolls truly destroyed leave their formations (L145-L146, R-VP-7); the
