@@ -49,10 +49,10 @@ from bench import judge, parse, turn
 from bench.corpus import battle, write_corpus
 from bench.stats import median, ratios
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
-from mekref.daemon.app import App, open_app
-from mekref.daemon.config import ServeConfig
-from mekref.daemon.logging_setup import configure_logging
+from mekref.daemon.app import App
 from mekref.daemon.tripwire.cli_replay import AFTER, load_commands, replay
+from mekref.daemon.logging_setup import configure_logging
+from mekref.daemon.open_app import app_config, opened_app
 
 #: Goals (issue 28), each a "lower is better" ratio; see the module's docstring.
 GOAL_DAY = turn.GOAL_PER_DOUBLING**2
@@ -131,7 +131,7 @@ def ingest(app: App, campaign_id: str, path: Path) -> float:
 @contextmanager
 def opened(db: Path, quarantine: Path) -> Iterator[tuple[App, str]]:
     """The app on a kept store and its one campaign, its state loaded (not timed)."""
-    with open_app(ServeConfig(db=str(db), quarantine=quarantine)) as app:
+    with opened_app(app_config({"db": str(db), "quarantine": quarantine}, layered=False)) as app:
         campaign_id = app.store.list_campaigns()[0].id
         app.runner.load(campaign_id)
         yield app, campaign_id
@@ -191,7 +191,9 @@ def first_file_cpu(db: Path, next_file: Path, work: Path) -> float:
     shutil.copyfile(db, copy)
     gc.collect()
     start = time.process_time()
-    with open_app(ServeConfig(db=str(copy), quarantine=work / "quarantine")) as app:
+    with opened_app(
+        app_config({"db": str(copy), "quarantine": work / "quarantine"}, layered=False)
+    ) as app:
         result = app.pipeline.process(next_file)
     took = time.process_time() - start
     if result.outcome.value != "applied":

@@ -37,9 +37,8 @@ from grpc import aio
 
 from bench import summary
 from bench.stats import spread
-from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.grpc.tokens import Role, TokenStore
-from mekref.daemon.store import open_store
+from mekref.daemon.grpc.tokens import Role
+from mekref.daemon.open_app import app_config, opened_app
 from mekref.rules.messages import RefereeNote
 from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
 from mekref.rules.tripwire.model import (
@@ -85,9 +84,8 @@ def build_campaign(folder: Path, per_side: int) -> Setup:
     db = folder / "bench.db"
     note = RefereeNote(referee="bench", reason="benchmark force")
     units = {s: [_unit(s, i) for i in range(per_side)] for s in SIDES}
-    with open_store(str(db)) as store:
-        tokens = TokenStore(store)
-        runner = CampaignRunner(store)
+    with opened_app(app_config({"db": str(db)}, layered=False)) as app:
+        tokens, runner = app.tokens, app.runner
         cid = runner.create(
             CreateCampaign(
                 actor="bench",

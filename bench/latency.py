@@ -50,10 +50,10 @@ from watchdog.observers import Observer
 
 from bench import summary
 from bench.corpus import RECORDS, battle_id, distinct, record
-from mekref.daemon.campaigns import CampaignRunner
+from mekref.daemon.tripwire.cli_replay import load_commands
+from mekref.daemon.open_app import app_config, opened_app
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.daemon.store import open_store
-from mekref.daemon.tripwire.cli_replay import load_commands
 from mekref.rules.tripwire.battle_messages import SetBattleControl
 from mekref.rules.tripwire.commands import CreateCampaign
 
@@ -68,8 +68,8 @@ def battle_file(n: int) -> bytes:
 def set_up(db: str) -> str:
     setup = load_commands(SAMPLE / "setup.json")
     assert isinstance(setup[0], CreateCampaign)
-    with open_store(db) as store:
-        runner = CampaignRunner(store)
+    with opened_app(app_config({"db": db}, layered=False)) as app:
+        runner = app.runner
         cid = runner.create(setup[0]).campaign_id
         for command in setup[1:]:
             runner.execute(cid, command)
@@ -141,8 +141,8 @@ def measure(files: int) -> Figures:
             _wait(lambda: b"scan.done" in (root / "serve.log").read_bytes(), "the daemon")
             landed: dict[str, float] = {}
             committed: dict[str, float] = {}
-            with open_store(db) as store:
-                runner = CampaignRunner(store)
+            with opened_app(app_config({"db": db}, layered=False)) as app:
+                store, runner = app.store, app.runner
                 # The log's last seq before each file: the file's commit moves it on (a cheap
                 # query, so polling it every millisecond does not slow the daemon down).
                 seqs = [store.last_seq(cid)]

@@ -1,6 +1,7 @@
 """The composition root: one config object in, the running parts out.
 
-Every entry point builds its parts here and nowhere else: ``mekref serve`` (the folder watcher
+Every entry point opens its app through ``mekref.daemon.open_app`` (the settings layers, then
+this class) and builds its parts here and nowhere else: ``mekref serve`` (the folder watcher
 and, with ``--grpc``, the API), ``python -m mekref.daemon.grpc`` and every CLI command that
 touches a campaign. One :class:`App` holds one event store, one :class:`CampaignRunner` (so the
 watcher, the CLI and the API fold each campaign once and share the cache), one battle-file
@@ -10,8 +11,6 @@ the gRPC server on the same runner and pipeline.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.config import ServeConfig
-from mekref.daemon.store import EventStore, open_store
+from mekref.daemon.store import EventStore
 
 if TYPE_CHECKING:  # the API's generated code and grpcio load only when the API is asked for
     from mekref.daemon.grpc.server import GrpcServer
@@ -91,22 +90,3 @@ class App:
             self._api.stop(grace)
             self._api = None
         self.store.close()
-
-
-@contextmanager
-def open_app(
-    config: ServeConfig,
-    *,
-    designs: DesignLookup | None = None,
-    snapshot_every: int | None = 200,
-    durable: bool = True,
-) -> Iterator[App]:
-    """Open the store the config names and yield the app built on it; close it after.
-
-    ``durable=False`` is for a throw-away SQLite store (``mekref replay``'s temporary one):
-    commits are not flushed to disk, since a crash only means running the replay again."""
-    app = App(config, open_store(config.db, durable=durable), designs, snapshot_every)
-    try:
-        yield app
-    finally:
-        app.close()

@@ -19,8 +19,8 @@ from rich.console import Console
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import exit_codes
 from mekref.daemon.app import App
-from mekref.daemon.config import ServeConfig
-from mekref.daemon.store import EventStore, StoreError, StoreMissing, open_store
+from mekref.daemon.open_app import app_config, start_app
+from mekref.daemon.store import EventStore, StoreError, StoreMissing
 from mekref.daemon.store.open import redact
 from mekref.rules.messages import RefereeNote
 
@@ -81,17 +81,15 @@ def opened(
     commands that start a campaign pass ``create``: any other refuses a store that is not
     there, so a typo in --db never leaves an empty store behind."""
     try:
-        store = open_store(db, create=create)
+        app = start_app(
+            app_config({"db": db, "max_file_mb": max_file_mb}), designs=designs, create=create
+        )
     except StoreMissing as exc:
         raise CliError(str(exc), EXIT_STORE) from None
     except ValueError as exc:  # not a database URL at all: the --db as written is the problem
         raise CliError(f"--db {redact(db)!r}: {exc}", EXIT_USAGE) from exc
     except (StoreError, OSError) as exc:
         raise CliError(f"cannot open the store {redact(db)!r}: {exc}", EXIT_STORE) from exc
-    config = ServeConfig(db=db)
-    if max_file_mb is not None:
-        config = ServeConfig(db=db, max_file_mb=max_file_mb)
-    app = App(config, store, designs)
     try:
         yield app
     finally:

@@ -11,13 +11,13 @@ import structlog
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import exit_codes
-from mekref.daemon.app import App
-from mekref.daemon.config import ConfigError, build_config, default_db, is_loopback
+from mekref.daemon.config import ConfigError, default_db, is_loopback
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.logging_setup import LogFormat, configure_logging
+from mekref.daemon.open_app import app_config, start_app
 from mekref.daemon.serve import Daemon
 from mekref.daemon.shutdown import Shutdown
-from mekref.daemon.store import StoreDamaged, StoreError, StoreMissing, open_store
+from mekref.daemon.store import StoreDamaged, StoreError, StoreMissing
 from mekref.daemon.store.open import redact
 
 EXIT_CONFIG = exit_codes.USAGE
@@ -144,8 +144,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        config = build_config(
-            args.config,
+        config = app_config(
             {
                 "db": args.db,
                 "watch": tuple(p.expanduser() for p in args.watch) if args.watch else None,
@@ -164,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
                 "log_format": args.log_format,
                 "log_level": args.log_level,
             },
+            config_file=args.config,
+            serve=True,
         )
     except ConfigError as exc:
         print(f"mekref serve: {exc}", file=sys.stderr)
@@ -182,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
         # Snapshots as often as any writer takes them: a restart, and every CLI command run
         # beside the server, folds only the events after the latest one (a snapshot encodes
         # only the battles changed since the one before: campaigns.SNAPSHOT_SHARE).
-        store = open_store(config.db, create=args.create)
+        app = start_app(config, designs=design_for, create=args.create)
     except StoreMissing as exc:
         print(f"mekref serve: {exc} (or pass --create)", file=sys.stderr)
         return EXIT_STORE
@@ -191,14 +192,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         # A damaged page would otherwise fail every file taken (and each command after it):
         # refused here, once, before anything is watched.
-        store.check()
-        app = App(config, store, design_for)
+        app.store.check()
     except StoreDamaged as exc:
-        store.close()
+        app.close()
         print(f"mekref serve: {exc}", file=sys.stderr)
         return EXIT_STORE
     except (StoreError, OSError, ValueError) as exc:
-        store.close()
+        app.close()
         return _cannot_open(log, config.db, exc)
     shutdown = Shutdown()
     try:

@@ -14,11 +14,11 @@ from rich.text import Text
 
 from mekref.adapters.megamek.battle_file import GAME_IN_PROGRESS
 from mekref.daemon import exit_codes
-from mekref.daemon.app import App
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_common import add_store, db_origin, print_json
-from mekref.daemon.config import ServeConfig, default_db
-from mekref.daemon.store import EventStore, StoreError, StoreMissing, open_store
+from mekref.daemon.config import default_db
+from mekref.daemon.open_app import app_config, start_app
+from mekref.daemon.store import EventStore, StoreError, StoreMissing
 from mekref.daemon.store.open import redact
 from mekref.daemon.terminal import terminal_safe
 
@@ -291,7 +291,7 @@ def print_status(status: Status, console: Console) -> None:
 def run(args: argparse.Namespace) -> int:
     url = args.db
     try:
-        store = open_store(url, create=False)
+        app = start_app(app_config({"db": url}), create=False)
     except StoreMissing as exc:
         # Opening would create an empty database and report "nothing done": say so instead.
         print(f"mekref status: {exc}{db_origin(args)}", file=sys.stderr)
@@ -303,7 +303,6 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_STORE
-    app = App(ServeConfig(db=url), store)
     try:
         status = collect(app.store, app.runner)
     finally:

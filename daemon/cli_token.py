@@ -96,10 +96,10 @@ def _reported(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
 
 
 def _campaign_for_side(db: str, requested: str | None, side: str) -> str:
-    from mekref.daemon.app import App
-    from mekref.daemon.config import ServeConfig
+    from mekref.daemon.open_app import app_config, opened_app
 
-    with open_store(db, create=False) as store:
+    with opened_app(app_config({"db": db}), create=False) as app:
+        store = app.store
         if requested is None:
             campaigns = store.list_campaigns()
             if len(campaigns) != 1:
@@ -108,7 +108,7 @@ def _campaign_for_side(db: str, requested: str | None, side: str) -> str:
                 )
             requested = campaigns[0].id
         cid = check_campaign_id(requested)
-        runner = App(ServeConfig(db=db), store).runner
+        runner = app.runner
         sides = runner.game(cid).sides_of(runner.load(cid).state)
         if side not in sides:
             known = ", ".join(sorted(sides)) or "none: only referee tokens for this rule set"

@@ -244,10 +244,8 @@ def load_toml(path: Path) -> dict[str, Any]:
 
 
 def build_config(file: Path | None, overrides: dict[str, Any]) -> ServeConfig:
-    """Defaults < config file < MEKREF_* variables < flags (``overrides``: None = not given).
+    """``mekref serve``'s settings, checked: defaults < config file < MEKREF_* variables <
+    flags (``overrides``: None = not given); see ``mekref.daemon.open_app.app_config``."""
+    from mekref.daemon.open_app import app_config  # it builds on this module
 
-    With no ``file``, the settings file is looked for as every command does (see
-    ``mekref.daemon.settings``)."""
-    from mekref.daemon.settings import gather  # settings builds on this module
-
-    return ServeConfig(**gather(overrides, config=file).values).check()
+    return app_config(overrides, config_file=file, serve=True)

@@ -29,6 +29,7 @@ ENV: dict[str, str] = {
     "grpc_address": "MEKREF_GRPC",
     "units_dir": "MEKREF_UNITS_DIR",
     "quarantine": "MEKREF_QUARANTINE",
+    "max_file_mb": "MEKREF_MAX_FILE_MB",
 }
 #: The flag that sets each setting, for ``config show`` and messages.
 FLAGS: dict[str, str] = {"grpc_address": "--grpc"}
@@ -74,6 +75,13 @@ def _env_value(key: str, text: str) -> Any:
         return tuple(Path(p).expanduser() for p in text.split(os.pathsep) if p)
     if key in ("units_dir", "quarantine"):
         return Path(text).expanduser()
+    if key == "max_file_mb":
+        try:
+            return float(text)
+        except ValueError:
+            raise ConfigError(
+                f"{ENV[key]}={text!r}: expected a number of MiB, e.g. {ENV[key]}=64"
+            ) from None
     return text
 
 

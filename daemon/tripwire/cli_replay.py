@@ -36,13 +36,13 @@ from rich.table import Table
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import exit_codes
-from mekref.daemon.app import App, open_app
+from mekref.daemon.app import App
 from mekref.daemon.campaigns import SNAPSHOT_EVERY
 from mekref.daemon.cli_common import err_console, print_json
-from mekref.daemon.config import ServeConfig
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.ingest import IngestResult, Outcome
 from mekref.daemon.logging_setup import configure_logging
+from mekref.daemon.open_app import app_config, opened_app
 from mekref.daemon.store import StoreError
 from mekref.daemon.watch.scan import is_battle_file
 from mekref.rules.codec import CodecError
@@ -182,8 +182,8 @@ def replay(
     it cold) and does not flush commits to disk (a crash means replaying again)."""
     spec = read_folder(folder, ruleset, seed)
     with tempfile.TemporaryDirectory(prefix="mekref-replay-") as tmp:
-        config = ServeConfig(db=db, quarantine=Path(tmp) / "quarantine")
-        with open_app(
+        config = app_config({"db": db, "quarantine": Path(tmp) / "quarantine"}, layered=False)
+        with opened_app(
             config,
             designs=design_for,
             snapshot_every=SNAPSHOT_EVERY if keep else None,

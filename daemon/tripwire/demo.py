@@ -25,11 +25,10 @@ from typing import IO, Any
 
 from rich.console import Console
 
-from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli import main as cli
-from mekref.daemon.samples.replay import FOLDER as SAMPLE
-from mekref.daemon.store import open_store
 from mekref.daemon.tripwire.cli_replay import AFTER, load_commands
+from mekref.daemon.open_app import app_config, opened_app
+from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.rules.messages import Command
 from mekref.rules.tripwire.commands import CreateCampaign
 
@@ -131,8 +130,8 @@ class Demo:
         setup = load_commands(SAMPLE / "setup.json")
         create = setup[0]
         assert isinstance(create, CreateCampaign)
-        with open_store(self.db) as store:
-            runner = CampaignRunner(store)
+        with opened_app(app_config({"db": self.db}, layered=False)) as app:
+            runner = app.runner
             cid = runner.create(create).campaign_id
             for command in setup[1:]:
                 runner.execute(cid, command)
@@ -141,8 +140,8 @@ class Demo:
         return cid
 
     def referee(self, cid: str, commands: list[Command]) -> None:
-        with open_store(self.db) as store:
-            runner = CampaignRunner(store)
+        with opened_app(app_config({"db": self.db}, layered=False)) as app:
+            runner = app.runner
             for command in commands:
                 self.console.print(f"  referee: {_describe(command)}")
                 done = runner.execute(cid, command)
