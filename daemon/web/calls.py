@@ -72,9 +72,7 @@ class PageContext:
         await self.feed.put(message)
 
 
-async def call(
-    principal: Principal, method: Callable[[Any, Any], Awaitable[R]], request: Any
-) -> R:
+async def call(principal: Principal, method: Callable[[Any, Any], Awaitable[R]], request: Any) -> R:
     """Await ``method(request, context)`` as ``principal`` (a servicer's bound method)."""
     auth.act_as(principal)
     return await method(request, PageContext())

@@ -117,9 +117,7 @@ class Site:
         )
 
     # -- helpers the wings use --------------------------------------------------------------
-    def render(
-        self, request: Request, name: str, status: int = 200, **values: Any
-    ) -> HTMLResponse:
+    def render(self, request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
         session: Session | None = request.state.session
         flashes = list(session.flashes) if session is not None else []
         if session is not None:
@@ -256,7 +254,8 @@ async def _feed(site: Site, principal: Principal, cid: str, after: int) -> Async
     feed: asyncio.Queue[Any] = asyncio.Queue(FEED_QUEUE)
     auth.act_as(principal)  # the task below copies this context
     request = event_pb2.SubscribeEventsRequest(campaign_id=cid, after_seq=after)
-    stream = asyncio.create_task(site.events.SubscribeEvents(request, PageContext(feed=feed)))
+    context: Any = PageContext(feed=feed)  # stands in for grpc.aio's ServicerContext
+    stream = asyncio.create_task(site.events.SubscribeEvents(request, context))
     try:
         while True:
             getter = asyncio.ensure_future(feed.get())
