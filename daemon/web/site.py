@@ -27,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mekref.daemon.grpc import auth
+from mekref.daemon.grpc.errors import ApiError
 from mekref.daemon.grpc.services.base import Services, check_campaign_id, to_api_error
 from mekref.daemon.grpc.services.battle import BattleServicer
 from mekref.daemon.grpc.services.campaign import CampaignServicer
@@ -34,8 +35,10 @@ from mekref.daemon.grpc.services.events import EventServicer
 from mekref.daemon.grpc.services.orders import OrdersServicer
 from mekref.daemon.grpc.services.rules import RulesServicer
 from mekref.daemon.grpc.tokens import Principal
+from mekref.daemon.store import StoreError
 from mekref.daemon.web.calls import FEED_QUEUE, PageContext, PageRefusal, call
 from mekref.daemon.web.sessions import COOKIE, Session, Sessions, csrf_ok
+from mekref.rules.refusal import Refusal
 from mekref.v1 import campaign_pb2, event_pb2
 
 HERE = Path(__file__).parent
@@ -336,16 +339,7 @@ class SessionLayer:
                     message["headers"] = [*message.get("headers", []), cookie]
             await send(message)
 
-        try:
-            await self.app(scope, _capped(receive, self.site.body_limit), with_cookie)
-        except Exception as exc:
-            refusal = _as_refusal(exc)
-            if refusal is None:
-                raise
-            page = self.site.render(
-                request, "error.html", status=refusal.http_status, message=refusal.message
-            )
-            await page(scope, receive, with_cookie)
+        await self.app(scope, _capped(receive, self.site.body_limit), with_cookie)
 
 
 def _as_refusal(exc: Exception) -> PageRefusal | None:
@@ -392,5 +386,15 @@ def build_site(services: Services, sessions: Sessions, *, tls: bool, pages: Sequ
     routes = _routes(site)
     for wing in (*pages, *((fallback,) if fallback is not None else ())):
         routes.extend(wing.routes(site))
-    app = Starlette(routes=routes)
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        refusal = _as_refusal(exc)
+        assert refusal is not None, "registered for refusals only"
+        return site.render(
+            request, "error.html", status=refusal.http_status, message=refusal.message
+        )
+
+    # A servicer's refusal, an access check's and a store's: a page in the API's words.
+    handled = (PageRefusal, ApiError, Refusal, StoreError)
+    app = Starlette(routes=routes, exception_handlers=dict.fromkeys(handled, refused))
     return SecurityHeaders(SessionLayer(app, site), tls=tls)
