@@ -235,7 +235,8 @@ def _routes(site: Site) -> list[BaseRoute]:
         Route("/logout", logout, methods=["POST"]),
         Route("/c/{cid}", campaign_home),
         Route("/c/{cid}/events", events),
-        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        # follow_symlink: an editable install links the files from the source tree.
+        Mount("/static", StaticFiles(directory=HERE / "static", follow_symlink=True)),
     ]
 
 
