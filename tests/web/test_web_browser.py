@@ -85,18 +85,28 @@ def served(tmp_path: Path) -> Iterator[tuple[Campaign, Served]]:
         assert stop(running) == 0
 
 
+def _submit(driver: Any, button: Any) -> None:
+    """Click a button that posts a form and wait for the next page to replace this one."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+
+    page = driver.find_element(By.TAG_NAME, "html")
+    button.click()
+    _wait_for(driver, 30, ec.staleness_of(page))
+
+
 def _log_in(driver: Any, url: str, token: str) -> None:
     from selenium.webdriver.common.by import By
 
     driver.get(url + "/login")
     driver.find_element(By.ID, "token").send_keys(token)
-    driver.find_element(By.ID, "login").click()
+    _submit(driver, driver.find_element(By.ID, "login"))
 
 
 def _log_out(driver: Any) -> None:
     from selenium.webdriver.common.by import By
 
-    driver.find_element(By.ID, "logout").click()
+    _submit(driver, driver.find_element(By.ID, "logout"))
 
 
 def _flashes(driver: Any) -> list[str]:
@@ -115,7 +125,7 @@ def _give_orders(driver: Any, side: str) -> None:
         for name, value in (("path", path), ("target", target), ("params", params)):
             if value:
                 form.find_element(By.NAME, name).send_keys(value)
-        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        _submit(driver, form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
         assert any(f"{fid}: {action}" in f and "accepted" in f for f in _flashes(driver)), _flashes(
             driver
         )
@@ -177,7 +187,7 @@ def test_two_players_and_the_referee_play_a_ginestra_day(
     assert "l-militia" in browser.find_element(By.ID, "orders-loyalist").text
     assert "bravo" in browser.find_element(By.ID, "orders-rebel").text
     _shoot(browser, "web-referee-orders.png")
-    browser.find_element(By.ID, "resolve").click()
+    _submit(browser, browser.find_element(By.ID, "resolve"))
     assert any("day 1 resolved" in f for f in _flashes(browser)), _flashes(browser)
     _log_out(browser)
 
@@ -195,7 +205,7 @@ def test_two_players_and_the_referee_play_a_ginestra_day(
     for side in SIDES:
         _log_in(browser, url, campaign.tokens[side])
         browser.find_element(By.ID, "battle-file").send_keys(str(records[side]))
-        browser.find_element(By.ID, "upload-button").click()
+        _submit(browser, browser.find_element(By.ID, "upload-button"))
         assert any("applied" in f for f in _flashes(browser)), _flashes(browser)
         if side == "loyalist":
             _wait_for(browser, 10, lambda d: d.find_elements(By.CSS_SELECTOR, "#feed li"))
@@ -212,7 +222,7 @@ def test_two_players_and_the_referee_play_a_ginestra_day(
 
     Select(form.find_element(By.NAME, "side_id")).select_by_value("loyalist")
     form.find_element(By.NAME, "reason").send_keys("they hold the Facility")
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    _submit(browser, form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
     assert "No battle waiting" in browser.find_element(By.ID, "battles").text
     assert "closed" in browser.find_element(By.ID, "overview").text
     _shoot(browser, "web-referee-overview.png")
