@@ -97,6 +97,8 @@ setup(
         "": [
             *("*.toml", "*.json", "*.jsonl", "*.mul", "*.mtf", "*.blk", "*.bfs"),
             *("*.pyi", "py.typed", "Units.txt"),
+            # The players' pages: templates and their one stylesheet and script.
+            *("templates/*.html", "static/*.css", "static/*.js"),
         ],
     },
     include_package_data=True,

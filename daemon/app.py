@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the API's generated code and grpcio load only when the API 
     from mekref.daemon.grpc.server import GrpcServer
     from mekref.daemon.grpc.tokens import TokenStore
     from mekref.daemon.ingest import Pipeline
+    from mekref.daemon.web.server import WebServer
 
 
 @dataclass
@@ -36,6 +37,7 @@ class App:
     #: a throw-away store (never opened cold again).
     snapshot_every: int | None = 200
     _api: GrpcServer | None = field(default=None, init=False, repr=False)
+    _web: WebServer | None = field(default=None, init=False, repr=False)
 
     @cached_property
     def runner(self) -> CampaignRunner:
@@ -84,8 +86,41 @@ class App:
         self._api = server
         return server
 
+    def start_web(self) -> WebServer:
+        """Serve the players' pages on ``config.web_address`` (same store, runner, pipeline and
+        tokens as the API; each rule set's pages registered here)."""
+        from mekref.daemon.grpc.server import ServerOptions
+        from mekref.daemon.web.generic import pages as generic_pages
+        from mekref.daemon.web.server import WebServer, WebTls
+        from mekref.daemon.web.tripwire import pages as tripwire_pages
+
+        address = self.config.web_address
+        assert address is not None, "no web_address in the config"
+        tls = None
+        if self.config.tls_cert is not None and self.config.tls_key is not None:
+            tls = WebTls(self.config.tls_cert, self.config.tls_key)
+        server = WebServer(
+            self.pipeline,
+            self.tokens,
+            address,
+            pages=[tripwire_pages()],
+            fallback=generic_pages(),
+            tls=tls,
+            options=ServerOptions(
+                uploads_dir=self.config.uploads_dir(),
+                held_battles_per_side=self.config.held_battles_per_side,
+            ),
+        )
+        server.start()
+        self._web = server
+        return server
+
     def close(self, grace: float = 5.0) -> None:
-        """Stop the API (in-flight calls get ``grace`` seconds), then close the store."""
+        """Stop the pages and the API (in-flight calls get ``grace`` seconds), then close the
+        store."""
+        if self._web is not None:
+            self._web.stop(grace)
+            self._web = None
         if self._api is not None:
             self._api.stop(grace)
             self._api = None

@@ -11,7 +11,8 @@ import structlog
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import exit_codes
-from mekref.daemon.config import ConfigError, default_db, is_loopback
+from mekref.daemon.app import App
+from mekref.daemon.config import ConfigError, ServeConfig, default_db, is_loopback
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.logging_setup import LogFormat, configure_logging
 from mekref.daemon.open_app import app_config, start_app
@@ -56,6 +57,7 @@ examples:
   mekref serve --watch /mnt/share/logs --poll 5          network drive: poll every 5 s
   mekref serve --watch ~/megamek/logs --db postgresql://mekref@dbhost/mekref --create
   mekref serve --watch ~/megamek/logs --grpc 127.0.0.1:50051   also serve the API
+  mekref serve --watch ~/megamek/logs --web 127.0.0.1:8080     also serve the players' pages
   mekref serve --config mekref.toml                      settings from a file (see docs/daemon.md)
   mekref status --db ~/campaigns/tripwire.db             what the daemon has done
 """
@@ -123,6 +125,12 @@ def register(sub: Any) -> None:
         "bearer secrets",
     )
     parser.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help="also serve the players' pages there (docs/web.md; port 0: any free port). Players "
+        "log in with their side's token; beyond loopback, add --tls-cert and --tls-key",
+    )
+    parser.add_argument(
         "--held-battles-per-side",
         type=int,
         metavar="N",
@@ -156,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
                 "settle": args.settle,
                 "max_file_mb": args.max_file_mb,
                 "grpc_address": args.grpc,
+                "web_address": args.web,
                 "held_battles_per_side": args.held_battles_per_side,
                 "tls_cert": args.tls_cert.expanduser() if args.tls_cert else None,
                 "tls_key": args.tls_key.expanduser() if args.tls_key else None,
@@ -222,12 +231,39 @@ def run(args: argparse.Namespace) -> int:
                 print(f"mekref serve: warning: {warning}", file=sys.stderr, flush=True)
             # Tests and scripts wait for this line to learn the port (``--grpc HOST:0``).
             print(f"listening on {address}", flush=True)
+        if config.web_address and _start_web(app, config, log) is None:
+            return EXIT_CONFIG
         shutdown = Shutdown(on_request=daemon.pending.wake)
         shutdown.install()
         return daemon.run(shutdown)
     finally:
         app.close(GRPC_GRACE)
         log.info("serve.stopped", signal=shutdown.signal_name)
+
+
+def _start_web(app: App, config: ServeConfig, log: Any) -> int | None:
+    """Start the pages; print ``pages on http://HOST:PORT/`` (tests and scripts wait for it)."""
+    try:
+        server = app.start_web()
+    except OSError as exc:
+        print(f"mekref serve: {exc}", file=sys.stderr)
+        return None
+    assert config.web_address is not None
+    host = config.web_address.rsplit(":", 1)[0]
+    scheme = "https" if config.tls_cert is not None else "http"
+    url = f"{scheme}://{host}:{server.port}/"
+    log.info("web.listening", url=url, tls=config.tls_cert is not None)
+    if config.tls_cert is None and not is_loopback(host):
+        log.warning("web.cleartext", url=url)
+        print(
+            f"mekref serve: warning: the pages listen on {url} without TLS: tokens and session "
+            "cookies cross the network in clear; add --tls-cert and --tls-key, or listen on "
+            "127.0.0.1",
+            file=sys.stderr,
+            flush=True,
+        )
+    print(f"pages on {url}", flush=True)
+    return server.port
 
 
 def _cannot_open(log: Any, db: str, exc: Exception) -> int:

@@ -12,6 +12,7 @@ A ``mekref.toml`` holds the same settings as the flags, flat, e.g.::
     settle = 1.0                         # seconds a file must stay unchanged (in-place writers)
     max_file_mb = 32                     # larger battle files are quarantined; raise for huge games
     grpc_address = "127.0.0.1:50051"     # also serve the gRPC API there (omit: no API)
+    web_address = "127.0.0.1:8080"       # also serve the players' pages (omit: no pages)
     held_battles_per_side = 3            # held battles a side's uploads may keep open (API)
     tls_cert = "server.pem"              # TLS for the API (with tls_key)
     tls_key = "server.key"
@@ -73,6 +74,8 @@ class ServeConfig:
     #: files over 4 MiB are read entity by entity, so memory stays near the typed model's.
     max_file_mb: float = 32.0
     grpc_address: str | None = None
+    #: Also serve the players' pages there (``--web``, docs/web.md); None: no pages.
+    web_address: str | None = None
     #: A side's upload that would open one more held battle than this is refused (the API).
     held_battles_per_side: int = HELD_BATTLES_PER_SIDE
     tls_cert: Path | None = None
@@ -97,13 +100,16 @@ class ServeConfig:
         return self.quarantine_dir().parent / "uploads"
 
     def check(self) -> ServeConfig:
-        if not self.watch and not self.grpc_address:
+        if not self.watch and not self.grpc_address and not self.web_address:
             raise ConfigError(
                 "nothing to do: pass --watch DIR (e.g. MegaMek's logs folder) or set "
-                "watch = [...] in the config file, and/or --grpc HOST:PORT to serve the API"
+                "watch = [...] in the config file, and/or --grpc HOST:PORT to serve the API, "
+                "and/or --web HOST:PORT to serve the players' pages"
             )
         if self.grpc_address:
             grpc_host_port(self.grpc_address)
+        if self.web_address:
+            grpc_host_port(self.web_address, "--web")
         if (self.tls_cert is None) != (self.tls_key is None):
             raise ConfigError("give both --tls-cert and --tls-key, or neither")
         if self.tls_client_ca is not None and self.tls_cert is None:
@@ -156,19 +162,19 @@ def _check_pem(option: str, path: Path, marker: str) -> None:
 _HOST_PORT_HINT = "write HOST:PORT, e.g. 127.0.0.1:50051, [::1]:50051 or 0.0.0.0:0 (0: any port)"
 
 
-def grpc_host_port(address: str) -> tuple[str, int]:
+def grpc_host_port(address: str, flag: str = "--grpc") -> tuple[str, int]:
     """``HOST:PORT`` (IPv6 in brackets) split and checked, or :class:`ConfigError`: gRPC
     itself would take ``127.0.0.1:99999`` and listen on some other port."""
     host, sep, port_text = address.rpartition(":")
     if not sep or not host:
-        raise ConfigError(f"--grpc {address!r}: no port; {_HOST_PORT_HINT}")
+        raise ConfigError(f"{flag} {address!r}: no port; {_HOST_PORT_HINT}")
     if ":" in host and not (host.startswith("[") and host.endswith("]")):
-        raise ConfigError(f"--grpc {address!r}: put an IPv6 address in brackets; {_HOST_PORT_HINT}")
+        raise ConfigError(f"{flag} {address!r}: put an IPv6 address in brackets; {_HOST_PORT_HINT}")
     if host in ("[]",) or any(c.isspace() for c in host):
-        raise ConfigError(f"--grpc {address!r}: no host; {_HOST_PORT_HINT}")
+        raise ConfigError(f"{flag} {address!r}: no host; {_HOST_PORT_HINT}")
     if not (port_text.isascii() and port_text.isdigit()) or int(port_text) > 65535:
         raise ConfigError(
-            f"--grpc {address!r}: port {port_text!r} is not a number from 0 to 65535; "
+            f"{flag} {address!r}: port {port_text!r} is not a number from 0 to 65535; "
             f"{_HOST_PORT_HINT}"
         )
     return host, int(port_text)

@@ -27,12 +27,13 @@ ENV: dict[str, str] = {
     "db": "MEKREF_DB",
     "watch": "MEKREF_WATCH",
     "grpc_address": "MEKREF_GRPC",
+    "web_address": "MEKREF_WEB",
     "units_dir": "MEKREF_UNITS_DIR",
     "quarantine": "MEKREF_QUARANTINE",
     "max_file_mb": "MEKREF_MAX_FILE_MB",
 }
 #: The flag that sets each setting, for ``config show`` and messages.
-FLAGS: dict[str, str] = {"grpc_address": "--grpc"}
+FLAGS: dict[str, str] = {"grpc_address": "--grpc", "web_address": "--web"}
 
 DEFAULT = "built-in default"
 

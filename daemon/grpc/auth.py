@@ -84,6 +84,12 @@ class Authenticator:
         return await asyncio.get_running_loop().run_in_executor(None, self.lookup, token)
 
 
+def act_as(principal: Principal) -> None:
+    """Make ``principal`` the caller for the current task: what the interceptor does for an RPC,
+    the web pages do for a logged-in session before calling the same servicer."""
+    _PRINCIPAL.set(principal)
+
+
 def bearer_token(metadata: Any) -> str | None:
     for key, value in metadata or ():
         if key == "authorization" and isinstance(value, str):

@@ -138,19 +138,10 @@ class Built:
     health: HealthServicer
 
 
-async def build_server(
-    pipeline: Pipeline,
-    tokens: TokenStore,
-    address: str = DEFAULT_ADDRESS,
-    *,
-    tls: TlsFiles | None = None,
-    options: ServerOptions | None = None,
-) -> Built:
-    """A bound (not started) server on the running loop. ``address`` port 0 picks a free one.
-
-    The server shares the process's store, runner and battle-file pipeline (the composition
-    root, :mod:`mekref.daemon.app`, builds them once)."""
-    opts = options or ServerOptions()
+def build_services(pipeline: Pipeline, tokens: TokenStore, opts: ServerOptions) -> Services:
+    """The servicers' shared state on the running loop: its own event hub (woken by every
+    append the runner makes), thread pool and upload slots, on the process's one store, runner
+    and pipeline. The gRPC server and the web pages (``mekref.daemon.web``) each build one."""
     loop = asyncio.get_running_loop()
     hub = EventHub(loop)
     pipeline.runner.on_append(hub.notify_threadsafe)
@@ -168,6 +159,23 @@ async def build_server(
         stream_write_timeout=opts.stream_write_timeout,
     )
     services.batcher = CommandBatcher(services.runner, services.executor)
+    return services
+
+
+async def build_server(
+    pipeline: Pipeline,
+    tokens: TokenStore,
+    address: str = DEFAULT_ADDRESS,
+    *,
+    tls: TlsFiles | None = None,
+    options: ServerOptions | None = None,
+) -> Built:
+    """A bound (not started) server on the running loop. ``address`` port 0 picks a free one.
+
+    The server shares the process's store, runner and battle-file pipeline (the composition
+    root, :mod:`mekref.daemon.app`, builds them once)."""
+    opts = options or ServerOptions()
+    services = build_services(pipeline, tokens, opts)
     server = aio.server(
         interceptors=[AuthInterceptor(Authenticator(tokens))],
         options=[

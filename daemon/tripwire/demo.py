@@ -69,7 +69,7 @@ class Demo:
     def start(self) -> None:
         argv = [sys.executable, "-m", "mekref.daemon.cli", "serve", "--watch", str(self.inbox)]
         argv += ["--db", self.db, "--quarantine", str(self.quarantine)]
-        argv += ["--log-format", "json", "--settle", "0.3"]
+        argv += ["--log-format", "json", "--settle", "0.3", "--web", "127.0.0.1:0"]
         self.console.print(f"$ mekref serve --watch {self.inbox} --db {self.db}", style="dim")
         self.proc = subprocess.Popen(argv, stderr=subprocess.PIPE)
         assert self.proc.stderr is not None
@@ -137,7 +137,21 @@ class Demo:
                 runner.execute(cid, command)
         sides = ", ".join(s.name for s in create.sides)
         self.console.print(f"campaign [bold]{create.name}[/]: sides {sides}")
+        self.tokens(cid, [s.side_id for s in create.sides])
         return cid
+
+    def tokens(self, cid: str, sides: list[str]) -> None:
+        """A token per side and the referee's, for the pages (the daemon prints their address
+        as 'pages on ...'; docs/web.md)."""
+        from mekref.daemon.grpc.tokens import Role, TokenStore
+
+        with open_store(self.db) as store:
+            issue = TokenStore(store).issue
+            for side in sides:
+                token = issue(Role.SIDE, campaign_id=cid, side_id=side).secret
+                self.console.print(f"  token of side {side}: {token}", soft_wrap=True)
+            token = issue(Role.REFEREE, campaign_id=cid).secret
+            self.console.print(f"  token of the referee: {token}", soft_wrap=True)
 
     def referee(self, cid: str, commands: list[Command]) -> None:
         with opened_app(app_config({"db": self.db}, layered=False)) as app:

@@ -1,0 +1,110 @@
+"""The referee's desk for a TripWire campaign: every side's orders as they come in, resolving
+the day, the battles waiting and what for, control of the field, the overview with the VP.
+
+Each action is the gRPC servicer's (ResolveTurn, SetRefereeInputs...), whose referee check
+refuses a side's token whatever the page shows.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from mekref.daemon.grpc.tokens import Principal
+from mekref.daemon.web.calls import PageRefusal, call
+from mekref.daemon.web.site import Site
+from mekref.daemon.web.tripwire.side import form_day
+from mekref.v1 import battle_pb2, campaign_pb2, orders_pb2
+
+
+def _waiting_for(battle: Any) -> list[str]:
+    """What a pending battle waits for, in words."""
+    detail = json.loads(battle.detail_json)
+    reported = set(detail.get("sides_reported", []))
+    missing = [s for s in detail.get("sides_expected", []) if s not in reported]
+    needs = [f"the battle file of {', '.join(missing)}"] if missing else []
+    if not detail.get("control_side"):
+        needs.append("who holds the field (control)")
+    if detail.get("held"):
+        needs.append(f"your confirmation: {detail['held']}")
+    return needs or ["nothing: it resolves with the next file or your word"]
+
+
+async def desk(site: Site, request: Request, principal: Principal, cid: str) -> Response:
+    campaign = await site.campaign(principal, cid)
+    orders = {}
+    for side in campaign.sides:
+        listed = await call(
+            principal,
+            site.orders.ListOrders,
+            orders_pb2.ListOrdersRequest(campaign_id=cid, side_id=side.side_id),
+        )
+        orders[side.side_id] = list(listed.orders)
+    overview = await call(
+        principal, site.campaigns.GetOverview, campaign_pb2.GetOverviewRequest(campaign_id=cid)
+    )
+    pending = await call(
+        principal,
+        site.battles.ListPendingBattles,
+        battle_pb2.ListPendingBattlesRequest(campaign_id=cid),
+    )
+    return site.render(
+        request,
+        "tripwire_referee.html",
+        campaign=campaign,
+        orders=orders,
+        overview=overview.overview if overview.map_started else None,
+        battles=[(b, json.loads(b.detail_json), _waiting_for(b)) for b in pending.battles],
+        unmatched=pending.unmatched_files,
+        quarantined=pending.quarantined_files,
+        last_seq=campaign.last_seq,
+    )
+
+
+def routes(site: Site) -> list[BaseRoute]:
+    async def resolve(request: Request) -> Response:
+        cid, principal = await site.who(request)
+        form = await site.form(request)
+        day = form_day(form)
+        try:
+            done = await call(
+                principal,
+                site.orders.ResolveTurn,
+                orders_pb2.ResolveTurnRequest(campaign_id=cid, day=day),
+            )
+        except PageRefusal as refusal:
+            site.flash(request, "refused", f"day {day}: {refusal.message}")
+            return site.back(cid)
+        site.flash(request, "ok", f"day {day} resolved: {len(done.event_types)} event(s)")
+        return site.back(cid)
+
+    async def control(request: Request) -> Response:
+        cid, principal = await site.who(request)
+        form = await site.form(request)
+        battle_id = str(form.get("battle_id") or "")
+        try:
+            await call(
+                principal,
+                site.battles.SetRefereeInputs,
+                battle_pb2.SetRefereeInputsRequest(
+                    campaign_id=cid,
+                    battle_id=battle_id,
+                    field_controller_side_id=str(form.get("side_id") or ""),
+                    reason=str(form.get("reason") or ""),
+                    close_battle=form.get("close") == "yes",
+                ),
+            )
+        except PageRefusal as refusal:
+            site.flash(request, "refused", f"battle {battle_id}: {refusal.message}")
+            return site.back(cid, "#battles")
+        site.flash(request, "ok", f"battle {battle_id}: recorded")
+        return site.back(cid, "#battles")
+
+    return [
+        Route("/c/{cid}/resolve", resolve, methods=["POST"]),
+        Route("/c/{cid}/control", control, methods=["POST"]),
+    ]

@@ -1,0 +1,57 @@
+"""The page of a campaign under another rule set, built from its command schemas, through the
+installed ``mekref serve --web``: the Objectives scripted game (tests/cli/data/scripts)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from console_script import mekref
+from web_helpers import Campaign, Page, Served, serve, stop
+
+SCRIPT = Path(__file__).parents[1] / "cli" / "data" / "scripts" / "objectives"
+
+
+@pytest.fixture
+def objectives(tmp_path: Path) -> Iterator[tuple[Campaign, Served]]:
+    db = str(tmp_path / "o.db")
+    began = mekref("game", "start", "--db", db, "--ruleset", "objectives", "--name", "Hill",
+                   str(SCRIPT / "start-OBJSetUpScenario.json"), "--json")  # fmt: skip
+    assert began.returncode == 0, began.stderr
+    cid = json.loads(began.stdout)["campaign_id"]
+    done = mekref(
+        "game", "do", "--db", db, "--campaign", cid, str(SCRIPT / "01-OBJStartRound.json")
+    )
+    assert done.returncode == 0, done.stderr
+    tokens = {}
+    for side in ("red", "blue"):
+        made = mekref("token", "create", "--db", db, "--campaign", cid, "--side", side)
+        assert made.returncode == 0, made.stderr
+        tokens[side] = made.stdout.strip()
+    running = serve(Campaign(db, cid, tokens))
+    try:
+        yield Campaign(db, cid, tokens), running
+    finally:
+        assert stop(running) == 0
+
+
+def test_a_side_gives_the_rule_sets_commands_from_its_page(
+    objectives: tuple[Campaign, Served],
+) -> None:
+    campaign, running = objectives
+    cid = campaign.cid
+    red = Page(running.url)
+    red.log_in(campaign.tokens["red"])
+    assert red.last.url.path == f"/c/{cid}"
+    assert 'id="command-OBJClaim"' in red.last.text and "What red sees" in red.last.text
+    claim = {"type": "OBJClaim", "f.objective_id": "hill", "f.squad_id": "red-tank",
+             "f.enemies_qualify": "false"}  # fmt: skip
+    blue = Page(running.url)
+    blue.log_in(campaign.tokens["blue"])
+    blue.post(f"/c/{cid}/command", claim)
+    assert blue.flashes() == [("refused", "OBJClaim: OBJClaim is not a command your side gives")]
+    red.post(f"/c/{cid}/command", claim)
+    said = red.flashes()
+    assert said and all(kind == "ok" for kind, _ in said), said
