@@ -7,6 +7,7 @@ put a file over the size cap in the same configured quarantine folder, under the
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 from collections.abc import Iterator
@@ -60,8 +61,6 @@ def _wait_for(folder: Path, count: int) -> list[Path]:
 
 @pytest.mark.parametrize("layer", ["mekref.toml", "MEKREF_*"])
 def test_every_way_in_uses_the_configured_quarantine_and_cap(tmp_path: Path, layer: str) -> None:
-    import os
-
     (tmp_path / "mekref.toml").write_text(TOML)
     env = {**os.environ, "NO_COLOR": "1"}
     for name in ("MEKREF_CONFIG", "MEKREF_DB", "MEKREF_QUARANTINE", "MEKREF_MAX_FILE_MB"):
