@@ -50,9 +50,9 @@ from bench.corpus import battle, write_corpus
 from bench.stats import median, ratios
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.daemon.app import App
-from mekref.daemon.tripwire.cli_replay import AFTER, load_commands, replay
 from mekref.daemon.logging_setup import configure_logging
 from mekref.daemon.open_app import app_config, opened_app
+from mekref.daemon.tripwire.cli_replay import AFTER, load_commands, replay
 
 #: Goals (issue 28), each a "lower is better" ratio; see the module's docstring.
 GOAL_DAY = turn.GOAL_PER_DOUBLING**2

@@ -50,10 +50,10 @@ from watchdog.observers import Observer
 
 from bench import summary
 from bench.corpus import RECORDS, battle_id, distinct, record
-from mekref.daemon.tripwire.cli_replay import load_commands
 from mekref.daemon.open_app import app_config, opened_app
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.daemon.store import open_store
+from mekref.daemon.tripwire.cli_replay import load_commands
 from mekref.rules.tripwire.battle_messages import SetBattleControl
 from mekref.rules.tripwire.commands import CreateCampaign
 

@@ -26,9 +26,9 @@ from typing import IO, Any
 from rich.console import Console
 
 from mekref.daemon.cli import main as cli
-from mekref.daemon.tripwire.cli_replay import AFTER, load_commands
 from mekref.daemon.open_app import app_config, opened_app
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
+from mekref.daemon.tripwire.cli_replay import AFTER, load_commands
 from mekref.rules.messages import Command
 from mekref.rules.tripwire.commands import CreateCampaign
 
@@ -143,10 +143,10 @@ class Demo:
     def tokens(self, cid: str, sides: list[str]) -> None:
         """A token per side and the referee's, for the pages (the daemon prints their address
         as 'pages on ...'; docs/web.md)."""
-        from mekref.daemon.grpc.tokens import Role, TokenStore
+        from mekref.daemon.grpc.tokens import Role
 
-        with open_store(self.db) as store:
-            issue = TokenStore(store).issue
+        with opened_app(app_config({"db": self.db}, layered=False)) as app:
+            issue = app.tokens.issue
             for side in sides:
                 token = issue(Role.SIDE, campaign_id=cid, side_id=side).secret
                 self.console.print(f"  token of side {side}: {token}", soft_wrap=True)

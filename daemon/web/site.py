@@ -32,12 +32,12 @@ from mekref.daemon.grpc.services.base import Services, check_campaign_id, to_api
 from mekref.daemon.grpc.services.battle import BattleServicer
 from mekref.daemon.grpc.services.campaign import CampaignServicer
 from mekref.daemon.grpc.services.events import EventServicer
-from mekref.daemon.grpc.services.orders import OrdersServicer
 from mekref.daemon.grpc.services.rules import RulesServicer
 from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.store import StoreError
 from mekref.daemon.web.calls import FEED_QUEUE, PageContext, PageRefusal, call
 from mekref.daemon.web.sessions import COOKIE, Session, Sessions, csrf_ok
+from mekref.daemon.wings import servicers as wing_servicers
 from mekref.rules.refusal import Refusal
 from mekref.v1 import campaign_pb2, event_pb2
 
@@ -107,9 +107,17 @@ class Site:
         s = self.services
         #: The largest request body: the API's upload cap plus room for the form around it.
         self.body_limit = s.upload_max_bytes + FORM_SLACK
-        self.campaigns = CampaignServicer(s)
-        self.orders = OrdersServicer(s)
-        self.battles = BattleServicer(s)
+        # The servicers the gRPC server runs: a wing's where it serves the service (TripWire's
+        # campaign, battle and orders RPCs), else the core's. Typed Any: which class it is
+        # depends on the wings registered (mekref.daemon.wings).
+        core: dict[str, Callable[[Any], object]] = {
+            "mekref.v1.CampaignService": CampaignServicer,
+            "mekref.v1.BattleService": BattleServicer,
+        }
+        made = {name: factory(s) for name, factory in {**core, **wing_servicers()}.items()}
+        self.campaigns: Any = made["mekref.v1.CampaignService"]
+        self.orders: Any = made.get("mekref.v1.OrdersService")
+        self.battles: Any = made["mekref.v1.BattleService"]
         self.events = EventServicer(s)
         self.rules = RulesServicer(s)
         self.templates = Environment(

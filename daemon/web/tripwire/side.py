@@ -14,10 +14,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from mekref.daemon.cli_campaign import CliError
-from mekref.daemon.cli_map import side_svg
+from mekref.daemon.cli_common import CliError
 from mekref.daemon.grpc import auth
 from mekref.daemon.grpc.tokens import Principal
+from mekref.daemon.tripwire.cli_map import side_svg
 from mekref.daemon.web.calls import PageRefusal, call
 from mekref.daemon.web.site import Site
 from mekref.rules.tripwire.turn.orders import ACTIONS
