@@ -203,31 +203,39 @@ def run(args: argparse.Namespace) -> int:
     shutdown = Shutdown()
     try:
         daemon = Daemon(config, app.pipeline)
-        if config.grpc_address:
-            try:
-                server = app.start_api()
-            except OSError as exc:
-                print(f"mekref serve: {exc}", file=sys.stderr)
-                return EXIT_CONFIG
-            host = config.grpc_address.rsplit(":", 1)[0]
-            address = f"{host}:{server.port}"
-            log.info("grpc.listening", address=address, tls=config.tls_cert is not None)
-            if config.tls_cert is None and not is_loopback(host):
-                # Tokens are bearer secrets: in clear, anyone on the path can take them.
-                warning = (
-                    f"the API listens on {address} without TLS: tokens cross the network in "
-                    "clear; add --tls-cert and --tls-key, or listen on 127.0.0.1"
-                )
-                log.warning("grpc.cleartext", address=address)
-                print(f"mekref serve: warning: {warning}", file=sys.stderr, flush=True)
-            # Tests and scripts wait for this line to learn the port (``--grpc HOST:0``).
-            print(f"listening on {address}", flush=True)
+        if config.grpc_address and not _start_api(app, log):
+            return EXIT_CONFIG
         shutdown = Shutdown(on_request=daemon.pending.wake)
         shutdown.install()
         return daemon.run(shutdown)
     finally:
         app.close(GRPC_GRACE)
         log.info("serve.stopped", signal=shutdown.signal_name)
+
+
+def _start_api(app: App, log: Any) -> bool:
+    """Start the gRPC API and say where it listens; False (said on stderr) if it cannot."""
+    config = app.config
+    assert config.grpc_address is not None
+    try:
+        server = app.start_api()
+    except OSError as exc:
+        print(f"mekref serve: {exc}", file=sys.stderr)
+        return False
+    host = config.grpc_address.rsplit(":", 1)[0]
+    address = f"{host}:{server.port}"
+    log.info("grpc.listening", address=address, tls=config.tls_cert is not None)
+    if config.tls_cert is None and not is_loopback(host):
+        # Tokens are bearer secrets: in clear, anyone on the path can take them.
+        warning = (
+            f"the API listens on {address} without TLS: tokens cross the network in "
+            "clear; add --tls-cert and --tls-key, or listen on 127.0.0.1"
+        )
+        log.warning("grpc.cleartext", address=address)
+        print(f"mekref serve: warning: {warning}", file=sys.stderr, flush=True)
+    # Tests and scripts wait for this line to learn the port (``--grpc HOST:0``).
+    print(f"listening on {address}", flush=True)
+    return True
 
 
 def _cannot_open(log: Any, db: str, exc: Exception) -> int:
