@@ -94,9 +94,9 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "keep or sell captured units, seat a crew in a unit without one",
     ),
     ("map", "tripwire.cli_map", "draw the strategic map as SVG or PNG (map render, map show)"),
-    ("orders", "tripwire.cli_turn", "submit, list or withdraw a side's secret orders"),
+    ("orders", "tripwire.cli_orders", "submit, list or withdraw a side's secret orders"),
     ("turn", "tripwire.cli_turn", "set up the strategic map, resolve the day (referee)"),
-    ("engagement", "tripwire.cli_turn", "export engagements for MegaMek"),
+    ("engagement", "tripwire.cli_engagement", "export engagements for MegaMek"),
     (
         "formation",
         "tripwire.cli_formation",
@@ -106,7 +106,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("dropship", "tripwire.cli_orbit", "a DropShip's weekly hot standby or power down (L408)"),
     (
         "route",
-        "tripwire.cli_turn",
+        "tripwire.cli_orders",
         "the cheapest legal path for a formation, and today's part as an order",
     ),
     ("inspect", "cli_inspect", "show what a .mul unit list or battle record contains"),

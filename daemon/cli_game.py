@@ -11,43 +11,38 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from mekref.daemon import exit_codes
 from mekref.daemon.cli_common import (
     CliError,
     add_store,
-    campaign_id_of,
     guarded,
-    opened,
     print_json,
+)
+from mekref.daemon.cli_game_input import (
+    check_scenario,
+    out,
+)
+from mekref.daemon.cli_game_read import (
+    run_list,
+    run_report,
+    run_state,
+)
+from mekref.daemon.cli_game_run import (
+    run_demo,
+    run_do,
+    run_start,
 )
 from mekref.daemon.game_examples import example_next, example_start
 from mekref.daemon.game_scripts import (
     DEMOS,
-    ScriptError,
-    ScriptLine,
-    bundled_text,
-    demo_files,
-    parse_script,
 )
-from mekref.daemon.store import CampaignNotFound, StoreError
-from mekref.daemon.terminal import terminal_safe
-from mekref.daemon.wing import Wing, WingInputError
-from mekref.daemon.wings import wing_for, wings
-from mekref.rules.codec import CodecError, to_jsonable
-from mekref.rules.kernel import RuleSet
-from mekref.rules.messages import Command, message_to_json
-from mekref.rules.refusal import Refusal
+from mekref.daemon.wings import wings
 from mekref.rules.registry import RULESET_NAMES, ruleset
 from mekref.rules.schema import CommandSchema, FieldSchema, command_schema
 
@@ -103,7 +98,18 @@ def register(sub: Any) -> None:
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
     kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    _setup_commands(actions, kw)
+    _setup_example(actions, kw)
+    _setup_start(actions, kw)
+    _setup_do(actions, kw)
+    _setup_state(actions, kw)
+    _setup_report(actions, kw)
+    _setup_demo(actions, kw)
+    _setup_list(actions, kw)
 
+
+def _setup_commands(actions: Any, kw: dict[str, Any]) -> None:
+    """``game commands``."""
     commands = actions.add_parser(
         "commands", help="a rule set's commands: fields, types, allowed values, examples", **kw
     )
@@ -112,6 +118,9 @@ def register(sub: Any) -> None:
     commands.add_argument("--json", action="store_true", help="the schema as JSON")
     commands.set_defaults(handler=guarded(_commands), command_name="game commands")
 
+
+def _setup_example(actions: Any, kw: dict[str, Any]) -> None:
+    """``game example``."""
     example = actions.add_parser(
         "example",
         help="print a complete, working start command (or a first follow-up) to edit",
@@ -126,6 +135,9 @@ def register(sub: Any) -> None:
     _scenario(example)
     example.set_defaults(handler=guarded(_example), command_name="game example")
 
+
+def _setup_start(actions: Any, kw: dict[str, Any]) -> None:
+    """``game start``."""
     start = actions.add_parser("start", help="create a campaign and run its set-up command", **kw)
     _db(start)
     start.add_argument("--ruleset", required=True, choices=RULESET_NAMES)
@@ -140,8 +152,11 @@ def register(sub: Any) -> None:
     )
     _scenario(start)
     _command_args(start)
-    start.set_defaults(handler=guarded(_start), command_name="game start")
+    start.set_defaults(handler=guarded(run_start), command_name="game start")
 
+
+def _setup_do(actions: Any, kw: dict[str, Any]) -> None:
+    """``game do``."""
     do = actions.add_parser(
         "do",
         help="run one command, or a script of commands, against a campaign",
@@ -165,23 +180,32 @@ def register(sub: Any) -> None:
         metavar="LINE",
         help="with --script: start at this line of the file (go on after a refused line)",
     )
-    do.set_defaults(handler=guarded(_do), command_name="game do")
+    do.set_defaults(handler=guarded(run_do), command_name="game do")
 
+
+def _setup_state(actions: Any, kw: dict[str, Any]) -> None:
+    """``game state``."""
     state = actions.add_parser("state", help="show a campaign's state (or a side's view)", **kw)
     _db(state)
     state.add_argument("--campaign", help="campaign id, id prefix or name")
     state.add_argument("--side", help="show only what this side may see")
     state.add_argument("--json", action="store_true", help="the whole state as JSON")
-    state.set_defaults(handler=guarded(_state), command_name="game state")
+    state.set_defaults(handler=guarded(run_state), command_name="game state")
 
+
+def _setup_report(actions: Any, kw: dict[str, Any]) -> None:
+    """``game report``."""
     report = actions.add_parser(
         "report", help="a campaign in words: sides, holdings, what is being fought", **kw
     )
     _db(report)
     report.add_argument("--campaign", help="campaign id, id prefix or name")
     report.add_argument("--json", action="store_true", help="the sections as JSON")
-    report.set_defaults(handler=guarded(_report), command_name="game report", side=None)
+    report.set_defaults(handler=guarded(run_report), command_name="game report", side=None)
 
+
+def _setup_demo(actions: Any, kw: dict[str, Any]) -> None:
+    """``game demo``."""
     demo = actions.add_parser(
         "demo",
         help="play a rule set's bundled demo game to its end in a throw-away store",
@@ -196,12 +220,15 @@ def register(sub: Any) -> None:
         help="keep the store, the start command and the script in DIR (created if missing) "
         "instead of a temporary folder",
     )
-    demo.set_defaults(handler=guarded(_demo), command_name="game demo")
+    demo.set_defaults(handler=guarded(run_demo), command_name="game demo")
 
+
+def _setup_list(actions: Any, kw: dict[str, Any]) -> None:
+    """``game list``."""
     listing = actions.add_parser("list", help="list the campaigns in a database", **kw)
     _db(listing)
     listing.add_argument("--json", action="store_true", help="the list as JSON")
-    listing.set_defaults(handler=guarded(_list), command_name="game list")
+    listing.set_defaults(handler=guarded(run_list), command_name="game list")
 
 
 EXAMPLE_DESCRIPTION = """\
@@ -235,20 +262,6 @@ def _scenario(parser: argparse.ArgumentParser) -> None:
         "L585-639: 25 units a House, a Mercenary pile, a first round of Mercenary purchases; "
         "docs/succession-wars.md)",
     )
-
-
-def _check_scenario(args: argparse.Namespace) -> str:
-    scenario: str = getattr(args, "scenario", None) or ""
-    wing = wing_for(args.ruleset)
-    if scenario and (wing is None or scenario not in wing.scenarios):
-        having = _having(lambda w: bool(w.scenarios))
-        raise CliError(f"--scenario is for {having}; {args.ruleset} has no scenarios")
-    return scenario
-
-
-def _having(hook: Callable[[Wing], bool]) -> str:
-    """The rule sets whose wing has ``hook``, for a message refusing an option."""
-    return ", ".join(w.ruleset for w in wings() if hook(w))
 
 
 DO_DESCRIPTION = """\
@@ -293,7 +306,7 @@ script stay in DIR, to read with 'game state' and 'game report', or to edit and 
 
 
 def _example(args: argparse.Namespace) -> int:
-    scenario = _check_scenario(args)
+    scenario = check_scenario(args)
     data = (
         example_next(args.ruleset, scenario) if args.next else example_start(args.ruleset, scenario)
     )
@@ -345,99 +358,6 @@ def _command_args(parser: argparse.ArgumentParser, fields: bool = False) -> None
     parser.add_argument("--json", action="store_true", help="the events as JSON")
 
 
-def _out() -> Console:
-    # No markup: campaign names and roll names (which quote people and units) may hold brackets.
-    return Console(highlight=False, markup=False, soft_wrap=True)
-
-
-# -- reading commands ---------------------------------------------------------------------
-@dataclass(frozen=True)
-class _CommandText:
-    """A command file read and parsed as JSON, not yet decoded by a rule set."""
-
-    where: str
-    data: dict[str, Any]
-
-
-def _read_command(args: argparse.Namespace) -> _CommandText:
-    """The command from its file, or built from --type, with --field and --position applied."""
-    kind = getattr(args, "command_type", None)
-    if args.command is not None and kind is not None:
-        raise CliError("give the command as a file or with --type, not both")
-    if args.command is None and kind is None:
-        raise CliError("give the command: a JSON file, - for stdin, or --type TYPE with --field")
-    if kind is not None:
-        text = _CommandText("the command line", {"type": kind})
-        if args.actor is not None:
-            text.data["actor"] = args.actor
-    else:
-        text = _read_json(args.command, args.actor)
-    for item in getattr(args, "field", []):
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise CliError(f"--field {item!r}: write NAME=VALUE")
-        try:
-            text.data[name] = json.loads(value)
-        except json.JSONDecodeError:
-            text.data[name] = value
-    position = getattr(args, "position", None)
-    if position is not None:
-        text.data["position"] = _position(position)
-    if "actor" not in text.data:
-        raise CliError(
-            f'{text.where}: say who gives the command: "actor" in the JSON or --actor '
-            "('referee', or a side)"
-        )
-    return text
-
-
-def _position(text: str) -> dict[str, str]:
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 2:
-        raise CliError(f"--position {text!r}: write X,Y in inches, e.g. 12,30")
-    try:
-        x, y = (Fraction(p) for p in parts)
-    except (ValueError, ZeroDivisionError):
-        raise CliError(
-            f"--position {text!r}: X and Y are numbers of inches, e.g. 12.5,30"
-        ) from None
-    return {"x": str(x), "y": str(y)}
-
-
-def _read_json(path: Path, actor: str | None) -> _CommandText:
-    where = "stdin" if str(path) == "-" else str(path)
-    try:
-        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"{where}: cannot read ({exc.strerror}); check the path") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CliError(f"{where}:{exc.lineno}:{exc.colno}: not JSON ({exc.msg})") from None
-    if not isinstance(data, dict):
-        raise CliError(f'{where}: a command is a JSON object: {{"type": "...", ...}}')
-    if "actor" not in data and actor is not None:
-        data["actor"] = actor
-    return _CommandText(where, data)
-
-
-def _decode(game: RuleSet[Any], text: _CommandText) -> Command:
-    where, data = text.where, text.data
-    kind = data.get("type")
-    if isinstance(kind, str) and kind not in game.commands:
-        raise CliError(
-            f"{where}: {game.title} has no command {kind!r}; "
-            f"see 'mekref game commands --ruleset {game.name}'"
-        )
-    try:
-        return game.commands.from_json(data)
-    except CodecError as exc:
-        raise CliError(
-            f"{where}: not a {game.name} command: {exc}; "
-            f"see 'mekref game commands --ruleset {game.name} --type {kind}'"
-        ) from None
-
-
 # -- commands -----------------------------------------------------------------------------
 def _schema_json(schema: CommandSchema, setup: bool) -> dict[str, Any]:
     def fields(items: tuple[FieldSchema, ...]) -> list[dict[str, Any]]:
@@ -474,7 +394,7 @@ def _commands(args: argparse.Namespace) -> int:
             _schema_json(s, setup) for s, setup in schemas
         ]})  # fmt: skip
         return 0
-    console = _out()
+    console = out()
     console.print(f"{game.title}: {len(schemas)} commands (* required)")
     for schema, setup in schemas:
         console.print()
@@ -502,374 +422,3 @@ def _print_fields(console: Console, fields: tuple[FieldSchema, ...], indent: str
         console.print(f"{indent}{mark} {f.name}: {f.type}{extra}")
         if f.doc:
             console.print(f"{indent}    {f.doc}")
-
-
-# -- running ------------------------------------------------------------------------------
-def _print_events(
-    game: RuleSet[Any], campaign_id: str, first: int, last: int, events: Any, state_hash: str
-) -> None:
-    console = _out()
-    console.print(f"campaign {campaign_id}: events {first}-{last}")
-    for event in events:
-        console.print(f"  {game.outcome(event)}")
-    console.print(f"state-hash: {state_hash}")
-
-
-def _events_json(
-    game: RuleSet[Any], campaign_id: str, first: int, last: int, events: Any, state_hash: str
-) -> dict[str, Any]:
-    return {
-        "campaign_id": campaign_id,
-        "first_seq": first,
-        "last_seq": last,
-        "events": [{"outcome": game.outcome(e), "event": message_to_json(e)} for e in events],
-        "state_hash": state_hash,
-    }
-
-
-def _run(args: argparse.Namespace, starting: bool) -> int:
-    # The command file is read before the store is opened: a typo in it is reported as
-    # such, whatever the state of the store.
-    text = _read_command(args)
-    if starting:
-        _fill_board(args, text)
-        _fill_scenario(args, text)
-    try:
-        # 'game start' is 'campaign new' for every rule set: the one place it may create the store.
-        with opened(args.db, create=starting) as app:
-            if starting:
-                game = ruleset(args.ruleset)
-                done = app.runner.start(args.name, args.ruleset, _decode(game, text))
-            else:
-                campaign_id = campaign_id_of(app.store, args.campaign)
-                game = app.runner.game(campaign_id)
-                done = app.runner.execute(campaign_id, _decode(game, text))
-            state_hash = game.state_hash(done.state)
-            if starting:
-                _start_warnings(game, done.state)
-    except Refusal as exc:
-        raise CliError(f"refused: {exc}", EXIT_REFUSED) from None
-    except CampaignNotFound as exc:
-        raise CliError(str(exc)) from None
-    except StoreError as exc:
-        raise CliError(str(exc), exit_codes.STORE) from None
-    shown = (game, done.campaign_id, done.first_seq, done.last_seq, done.events, state_hash)
-    if args.json:
-        print_json(_events_json(*shown))
-    else:
-        _print_events(*shown)
-    return 0
-
-
-def _fill_board(args: argparse.Namespace, text: _CommandText) -> None:
-    wing = wing_for(args.ruleset)
-    if wing is None or wing.fill_map is None:
-        if args.map is not None:
-            having = _having(lambda w: w.fill_map is not None)
-            raise CliError(f"--map is for {having}; {args.ruleset} has no such board")
-        return
-    try:
-        warning = wing.fill_map(text.data, text.where, args.map)
-    except WingInputError as exc:
-        raise CliError(str(exc)) from None
-    if warning:
-        print(f"warning: {warning}", file=sys.stderr)
-
-
-def _fill_scenario(args: argparse.Namespace, text: _CommandText) -> None:
-    scenario = _check_scenario(args)
-    if not scenario:
-        return
-    wing = wing_for(args.ruleset)
-    assert wing is not None  # _check_scenario said so
-    given = text.data.get("scenario", wing.scenarios[0])
-    if given != scenario:
-        if "scenario" in text.data:
-            print(
-                f"warning: --scenario {scenario} replaces the scenario {given!r} of {text.where}",
-                file=sys.stderr,
-            )
-        text.data["scenario"] = scenario
-
-
-def _start_warnings(game: RuleSet[Any], state: Any) -> None:
-    """What the rule set's wing has to say about a campaign just started (stderr)."""
-    wing = wing_for(game.name)
-    if wing is None or wing.start_warnings is None:
-        return
-    for warning in wing.start_warnings(state):
-        print(f"warning: {warning}", file=sys.stderr)
-
-
-def _start(args: argparse.Namespace) -> int:
-    return _run(args, starting=True)
-
-
-def _do(args: argparse.Namespace) -> int:
-    if args.script is not None:
-        return _run_script(args)
-    if args.from_line is not None:
-        raise CliError("--from is for --script: the line of the script to start at")
-    return _run(args, starting=False)
-
-
-# -- scripts ------------------------------------------------------------------------------
-def _script_lines(args: argparse.Namespace) -> tuple[str, tuple[ScriptLine, ...]]:
-    """The script's file name and its commands from --from on, read and checked as JSON."""
-    others = {
-        "a command file": args.command is not None,
-        "--type": args.command_type is not None,
-        "--field": bool(args.field),
-        "--position": args.position is not None,
-    }
-    given = [name for name, on in others.items() if on]
-    if given:
-        raise CliError(f"--script runs the commands of its file; leave out {', '.join(given)}")
-    path: Path = args.script
-    where = "stdin" if str(path) == "-" else str(path)
-    try:
-        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"{where}: cannot read ({exc.strerror}); check the path") from None
-    except UnicodeDecodeError:
-        raise CliError(f"{where}: not a text file (UTF-8): a script is JSON lines") from None
-    if args.from_line is not None and args.from_line < 1:
-        raise CliError(f"--from {args.from_line}: the lines of a script count from 1")
-    try:
-        lines = parse_script(text, where, args.actor, args.from_line or 1)
-    except ScriptError as exc:
-        raise CliError(str(exc)) from None
-    return where, lines
-
-
-def _run_script(args: argparse.Namespace) -> int:
-    where, lines = _script_lines(args)
-    console = _out()
-    done: list[dict[str, Any]] = []
-    refused: dict[str, Any] | None = None
-    try:
-        with opened(args.db) as app:
-            campaign_id = campaign_id_of(app.store, args.campaign)
-            game = app.runner.game(campaign_id)
-            # Decoded before the first one runs: a mistyped field anywhere changes nothing.
-            commands = [
-                (line, _decode(game, _CommandText(f"{where}:{line.number}", line.data)))
-                for line in lines
-            ]
-            if not args.json:
-                console.print(f"campaign {campaign_id}: {where}, {len(commands)} command(s)")
-            state = app.runner.load(campaign_id).state
-            for line, command in commands:
-                try:
-                    result = app.runner.execute(campaign_id, command)
-                except Refusal as exc:
-                    refused = {
-                        "line": line.number,
-                        "type": type(command).TYPE,
-                        "actor": command.actor,
-                        "code": exc.code,
-                        "refusal": str(exc),
-                    }
-                    break
-                state = result.state
-                item = _script_item(game, line, command, result)
-                done.append(item)
-                if not args.json:
-                    _print_script_item(console, item)
-            state_hash = game.state_hash(state)
-    except CampaignNotFound as exc:
-        raise CliError(str(exc)) from None
-    except StoreError as exc:
-        raise CliError(str(exc), exit_codes.STORE) from None
-    if args.json:
-        print_json(
-            {
-                "campaign_id": campaign_id,
-                "script": where,
-                "commands": done,
-                "refused": refused,
-                "state_hash": state_hash,
-            }
-        )
-    else:
-        console.print(f"state-hash: {state_hash}")
-    if refused is None:
-        return 0
-    applied = f"lines {lines[0].number}-{done[-1]['line']} applied" if done else "nothing applied"
-    raise CliError(
-        f"{where}:{refused['line']}: {refused['type']} by {refused['actor']} refused: "
-        f"{refused['refusal']}; {applied}; fix line {refused['line']} and go on with "
-        f"--from {refused['line']}",
-        EXIT_REFUSED,
-    )
-
-
-def _script_item(
-    game: RuleSet[Any], line: ScriptLine, command: Command, result: Any
-) -> dict[str, Any]:
-    return {
-        "line": line.number,
-        "type": type(command).TYPE,
-        "actor": command.actor,
-        "first_seq": result.first_seq,
-        "last_seq": result.last_seq,
-        "events": [
-            {"outcome": game.outcome(e), "event": message_to_json(e)} for e in result.events
-        ],
-    }
-
-
-def _print_script_item(console: Console, item: dict[str, Any]) -> None:
-    first, last = item["first_seq"], item["last_seq"]
-    seqs = f"event {first}" if first == last else f"events {first}-{last}"
-    seqs = seqs if last >= first else "no event"
-    console.print(f"line {item['line']}: {item['type']} by {item['actor']} ({seqs})")
-    for event in item["events"]:
-        console.print(f"  {event['outcome']}")
-
-
-# -- the bundled demos --------------------------------------------------------------------
-def _demo(args: argparse.Namespace) -> int:
-    name = args.ruleset
-    start_name, script_name = demo_files(name)
-    if args.out is None:
-        with tempfile.TemporaryDirectory(prefix="mekref-demo-") as tmp:
-            return _play_demo(name, Path(tmp), start_name, script_name)
-    db = args.out / f"{name}-demo.db"
-    if db.exists():
-        raise CliError(f"{db} already holds a demo; remove it or give another --out folder")
-    try:
-        args.out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CliError(f"--out {args.out}: cannot create it ({exc.strerror})") from None
-    return _play_demo(name, args.out, start_name, script_name)
-
-
-def _play_demo(name: str, folder: Path, start_name: str, script_name: str) -> int:
-    start, script = folder / start_name, folder / script_name
-    try:
-        start.write_text(bundled_text(start_name), encoding="utf-8")
-        script.write_text(bundled_text(script_name), encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"{folder}: cannot write the demo's files ({exc.strerror})") from None
-    db = str(folder / f"{name}-demo.db")
-    title = f"{ruleset(name).title} demo"
-    console = _out()
-    common = {"db": db, "json": False, "actor": None, "map": None}
-    steps: list[tuple[str, Callable[[argparse.Namespace], int], argparse.Namespace]] = [
-        (
-            f"mekref game start --db {db} --ruleset {name} --name '{title}' {start}",
-            _start,
-            argparse.Namespace(**common, ruleset=name, name=title, command=start),
-        ),
-        (
-            f"mekref game do --db {db} --script {script}",
-            _do,
-            argparse.Namespace(
-                **common,
-                campaign=None,
-                script=script,
-                from_line=None,
-                command=None,
-                command_type=None,
-                field=[],
-                position=None,
-            ),
-        ),
-        (f"mekref game report --db {db}", _report, argparse.Namespace(**common, campaign=None)),
-    ]
-    for shown, step, step_args in steps:
-        console.print(f"\n$ {shown}", style="bold")
-        code = step(step_args)
-        if code != 0:
-            return code
-    return 0
-
-
-def _state(args: argparse.Namespace) -> int:
-    with opened(args.db) as app:
-        campaign_id = campaign_id_of(app.store, args.campaign)
-        game = app.runner.game(campaign_id)
-        loaded = app.runner.load(campaign_id)
-        sides = game.sides_of(loaded.state)
-        if args.side is not None and args.side not in sides:
-            known = ", ".join(sorted(sides)) or "none (this rule set has no sides)"
-            raise CliError(f"no side {args.side!r} in this campaign; sides: {known}")
-        state_hash = game.state_hash(loaded.state)
-    if args.json:
-        view = game.view_for(loaded.state, args.side) if args.side else to_jsonable(loaded.state)
-        out = {"state": view, "last_seq": loaded.last_seq, "ruleset": game.name}
-        print_json({**out, **({"side": args.side} if args.side else {"state_hash": state_hash})})
-        return 0
-    console = _out()
-    console.print(f"campaign {campaign_id} ({game.title}): {loaded.last_seq} events")
-    if sides:
-        console.print("sides: " + ", ".join(f"{k} ({v})" for k, v in sides.items()))
-    if args.side:
-        console.print(json.dumps(game.view_for(loaded.state, args.side), indent=2))
-    else:
-        console.print(f"state-hash: {state_hash}")
-    return 0
-
-
-def _report(args: argparse.Namespace) -> int:
-    with opened(args.db) as app:
-        campaign_id = campaign_id_of(app.store, args.campaign)
-        game = app.runner.game(campaign_id)
-        summarize = game.summarize
-        if summarize is not None:
-            loaded = app.runner.load(campaign_id)
-            sections = summarize(loaded.state)
-    if summarize is None:
-        # A rule set without a summary has its own report in its wing (TripWire's books:
-        # units, bills, people, pools, the ending), which folds the campaign itself.
-        wing = wing_for(game.name)
-        if wing is None or wing.report is None:
-            raise CliError(f"{game.title} has no report; 'mekref game state' shows the campaign")
-        args.campaign = campaign_id
-        return wing.report(args)
-    if args.json:
-        print_json(
-            {
-                "campaign_id": campaign_id,
-                "ruleset": game.name,
-                "last_seq": loaded.last_seq,
-                "sections": [{"title": s.title, "lines": list(s.lines)} for s in sections],
-            }
-        )
-        return 0
-    console = _out()
-    console.print(f"campaign {campaign_id} ({game.title}): {loaded.last_seq} events")
-    for section in sections:
-        console.print(f"\n{section.title}", markup=False, highlight=False)
-        for line in section.lines:
-            # Names come from the set-up files: no terminal control sequence gets through.
-            console.print(f"  {terminal_safe(line)}", markup=False, highlight=False)
-    return 0
-
-
-def _list(args: argparse.Namespace) -> int:
-    with opened(args.db) as app:
-        campaigns = app.store.list_campaigns()
-    if args.json:
-        print_json(
-            [
-                {
-                    "id": c.id,
-                    "name": c.name,
-                    "ruleset": c.ruleset,
-                    "created_at": c.created_at.isoformat(timespec="seconds"),
-                }
-                for c in campaigns
-            ]
-        )
-        return 0
-    table = Table(title="campaigns", title_justify="left")
-    # Ids are never cut short: they are what the other commands take.
-    table.add_column("id", no_wrap=True, min_width=36)
-    for column in ("name", "rule set", "created"):
-        table.add_column(column, overflow="fold")
-    for c in campaigns:
-        table.add_row(c.id, c.name, c.ruleset, c.created_at.isoformat(timespec="seconds"))
-    Console(highlight=False, markup=False, width=max(120, _out().width)).print(table)
-    return 0

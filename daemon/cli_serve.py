@@ -212,25 +212,8 @@ def run(args: argparse.Namespace) -> int:
     shutdown = Shutdown()
     try:
         daemon = Daemon(config, app.pipeline)
-        if config.grpc_address:
-            try:
-                server = app.start_api()
-            except OSError as exc:
-                print(f"mekref serve: {exc}", file=sys.stderr)
-                return EXIT_CONFIG
-            host = config.grpc_address.rsplit(":", 1)[0]
-            address = f"{host}:{server.port}"
-            log.info("grpc.listening", address=address, tls=config.tls_cert is not None)
-            if config.tls_cert is None and not is_loopback(host):
-                # Tokens are bearer secrets: in clear, anyone on the path can take them.
-                warning = (
-                    f"the API listens on {address} without TLS: tokens cross the network in "
-                    "clear; add --tls-cert and --tls-key, or listen on 127.0.0.1"
-                )
-                log.warning("grpc.cleartext", address=address)
-                print(f"mekref serve: warning: {warning}", file=sys.stderr, flush=True)
-            # Tests and scripts wait for this line to learn the port (``--grpc HOST:0``).
-            print(f"listening on {address}", flush=True)
+        if config.grpc_address and not _start_api(app, log):
+            return EXIT_CONFIG
         if config.web_address and _start_web(app, config, log) is None:
             return EXIT_CONFIG
         shutdown = Shutdown(on_request=daemon.pending.wake)
@@ -241,29 +224,9 @@ def run(args: argparse.Namespace) -> int:
         log.info("serve.stopped", signal=shutdown.signal_name)
 
 
-def _start_web(app: App, config: ServeConfig, log: Any) -> int | None:
-    """Start the pages; print ``pages on http://HOST:PORT/`` (tests and scripts wait for it)."""
-    try:
-        server = app.start_web()
-    except OSError as exc:
-        print(f"mekref serve: {exc}", file=sys.stderr)
-        return None
-    assert config.web_address is not None
-    host = config.web_address.rsplit(":", 1)[0]
-    scheme = "https" if config.tls_cert is not None else "http"
-    url = f"{scheme}://{host}:{server.port}/"
-    log.info("web.listening", url=url, tls=config.tls_cert is not None)
-    if config.tls_cert is None and not is_loopback(host):
-        log.warning("web.cleartext", url=url)
-        print(
-            f"mekref serve: warning: the pages listen on {url} without TLS: tokens and session "
-            "cookies cross the network in clear; add --tls-cert and --tls-key, or listen on "
-            "127.0.0.1",
-            file=sys.stderr,
-            flush=True,
-        )
-    print(f"pages on {url}", flush=True)
-    return server.port
+        if config.grpc_address and not _start_api(app, log):
+            return EXIT_CONFIG
+        if config.web_address and _start_web(app, config, log) is None:
 
 
 def _cannot_open(log: Any, db: str, exc: Exception) -> int:

@@ -21,6 +21,7 @@ from mekref.daemon.open_app import app_config, start_app
 from mekref.daemon.store import EventStore, StoreError, StoreMissing
 from mekref.daemon.store.open import redact
 from mekref.daemon.terminal import terminal_safe
+from mekref.rules.battle_files import BattleFiles
 
 EXIT_STORE = exit_codes.STORE
 
@@ -104,36 +105,11 @@ def collect(store: EventStore, runner: CampaignRunner) -> Status:
         return found.battle_of_file(states[campaign_id], sha256) if found else None
 
     for campaign in campaigns:
-        state = states[campaign.id]
         taken = files[campaign.id]
         if taken is None:
             continue  # a rule set without battle files
-        for battle in taken.waiting(state):
-            waiting.append(
-                {
-                    "campaign_id": campaign.id,
-                    "battle_id": battle.battle_id,
-                    "sides_expected": list(battle.sides_expected),
-                    "sides_reported": list(battle.sides_reported),
-                    "files": list(battle.files),
-                    "engagement_id": battle.engagement_id or None,
-                    # Why it waits for the referee's confirmation (no engagement), or null.
-                    "held": battle.held or None,
-                }
-            )
-        for aftermath in taken.after_battles(state):
-            after.append(
-                {
-                    "campaign_id": campaign.id,
-                    "battle_id": aftermath.battle_id,
-                    "engagement_id": aftermath.engagement_id,
-                    "hex": aftermath.hex,
-                    "formations": [
-                        {"formation": f, "side": side} for f, side in aftermath.formations
-                    ],
-                    "next": aftermath.text,
-                }
-            )
+        waiting += _waiting(campaign.id, taken, states[campaign.id])
+        after += _after_battles(campaign.id, taken, states[campaign.id])
     # Held files share one table: a savegame waiting for its game's end says so in its reason.
     held = store.unmatched_files()
     return Status(
@@ -188,6 +164,42 @@ def collect(store: EventStore, runner: CampaignRunner) -> Status:
     )
 
 
+def _waiting(campaign_id: str, taken: BattleFiles[Any], state: Any) -> list[dict[str, Any]]:
+    """The campaign's battles waiting for files."""
+    found: list[dict[str, Any]] = []
+    for battle in taken.waiting(state):
+        found.append(
+            {
+                "campaign_id": campaign_id,
+                "battle_id": battle.battle_id,
+                "sides_expected": list(battle.sides_expected),
+                "sides_reported": list(battle.sides_reported),
+                "files": list(battle.files),
+                "engagement_id": battle.engagement_id or None,
+                # Why it waits for the referee's confirmation (no engagement), or null.
+                "held": battle.held or None,
+            }
+        )
+    return found
+
+
+def _after_battles(campaign_id: str, taken: BattleFiles[Any], state: Any) -> list[dict[str, Any]]:
+    """Formations still sharing a hex after the campaign's battles, and what comes next."""
+    found: list[dict[str, Any]] = []
+    for aftermath in taken.after_battles(state):
+        found.append(
+            {
+                "campaign_id": campaign_id,
+                "battle_id": aftermath.battle_id,
+                "engagement_id": aftermath.engagement_id,
+                "hex": aftermath.hex,
+                "formations": [{"formation": f, "side": side} for f, side in aftermath.formations],
+                "next": aftermath.text,
+            }
+        )
+    return found
+
+
 def _table(title: str, columns: list[str], rows: list[list[str]]) -> Table:
     table = Table(title=title, title_justify="left", expand=False)
     for column in columns:
@@ -234,6 +246,11 @@ def print_status(status: Status, console: Console) -> None:
             ],
         )
     )
+    _print_after(status, console, names)
+
+
+def _print_after(status: Status, console: Console, names: dict[str, str]) -> None:
+    """Held battles and the formations still sharing a hex after the battles."""
     for b in status.waiting:
         if b.get("held"):
             console.print(
@@ -262,6 +279,11 @@ def print_status(status: Status, console: Console) -> None:
                 ],
             )
         )
+    _print_held(status, console)
+
+
+def _print_held(status: Status, console: Console) -> None:
+    """Savegames waiting, unmatched and quarantined files."""
     console.print(
         _table(
             f"Savegames waiting for their game to end ({len(status.savegames_waiting)})",

@@ -30,7 +30,8 @@ from mekref.daemon.cli_common import (
     referee_note,
 )
 from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
-from mekref.daemon.tripwire.cli_spend import describe, sell_command
+from mekref.daemon.tripwire.cli_spend import describe
+from mekref.daemon.tripwire.cli_spend_actions import sell_command
 from mekref.rules.messages import Command
 from mekref.rules.tripwire.state import CampaignState, PersonStatus
 from mekref.rules.tripwire.toe import (

@@ -102,7 +102,7 @@ def test_ruling_r_train_4_the_referees_word_trains_without_a_kill() -> None:
     """L110 "... who took part in a scenario and were awarded a kill may attempt to train":
     refused without a kill, naming the override; on the referee's word the training is done
     and the event keeps who and why; the report lists it (R-ENGINE-4)."""
-    from mekref.daemon.tripwire.cli_report import overrides
+    from mekref.daemon.tripwire.cli_report_rows import overrides
     from mekref.rules.refusal import Refusal
     from mekref.rules.tripwire.battle_spending import SkillTrained
 

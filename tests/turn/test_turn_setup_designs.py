@@ -19,7 +19,7 @@ from console_script import mekref
 from mekref.adapters.megamek.unit_kinds import UnitKind
 from mekref.daemon.cli_common import CliError, campaign_id_of, opened
 from mekref.daemon.samples.ginestra import FOLDER
-from mekref.daemon.tripwire.cli_turn import _unit_mobility
+from mekref.daemon.tripwire.cli_turn_setup import _unit_mobility
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.setup import design_mobility
 

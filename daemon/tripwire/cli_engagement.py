@@ -1,0 +1,146 @@
+"""``mekref engagement export``: per side, the MegaMek unit list and the scenario sheet of each
+engagement, and the engagement as a MegaMek scenario for the host."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from mekref.daemon.cli_common import (
+    EXIT_OK,
+    CliError,
+    add_db,
+    guarded,
+    out_console,
+)
+from mekref.daemon.tripwire.cli_campaign import campaign_state
+from mekref.daemon.tripwire.cli_turn import TURN_EPILOG
+from mekref.daemon.tripwire.cli_turn_setup import (
+    _designs,
+)
+from mekref.daemon.tripwire.mms_export import (
+    distinct_warnings,
+    export_engagement_mms,
+    megamek_boards,
+)
+from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.turn.export import scenario_mul, scenario_notes, scenario_sheet
+
+
+def run_export(args: argparse.Namespace) -> int:
+    state = campaign_state(args)
+    if state.strategic is None:
+        raise CliError("the strategic map is not set up in this campaign")
+    wanted = [
+        e.engagement_id
+        for e in state.strategic.engagements
+        if args.side in e.sides and args.engagement in (None, e.engagement_id)
+    ]
+    if not wanted:
+        raise CliError(
+            f"no engagement for {args.side!r} today"
+            + (f" named {args.engagement!r}" if args.engagement else "")
+        )
+    try:
+        args.output.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"{args.output}: cannot create ({exc.strerror})") from exc
+    console = out_console()
+    designs = _designs(state, args.side, args.units_dir)
+    players = dict(p.split("=", 1) for p in args.player if "=" in p)
+    if len(players) != len(args.player):
+        raise CliError("--player: write SIDE=NAME")
+    for eid in wanted:
+        notes: list[str] = []
+        mms_notes: list[str] = []
+        try:
+            if args.format != "mms":
+                mul = scenario_mul(state, eid, args.side, designs=designs)
+                sheet = scenario_sheet(state, eid, args.side)
+                base = args.output / f"{eid}-{args.side}"
+                base.with_suffix(".mul").write_text(mul, encoding="utf-8")
+                base.with_suffix(".md").write_text(sheet, encoding="utf-8")
+                console.print(f"wrote {base}.mul and {base}.md")
+                notes = [f"warning: {n}" for n in scenario_notes(state, eid, args.side)]
+            if args.format != "mul":
+                said = export_engagement_mms(
+                    state,
+                    eid,
+                    args.output,
+                    lambda side: (
+                        designs if side == args.side else _designs(state, side, args.units_dir)
+                    ),
+                    boards=megamek_boards(args.boards_dir) if args.boards_dir else None,
+                    players=players,
+                    house_rules=args.house_rule,
+                )
+                for line in said:
+                    if not line.startswith("warning: "):
+                        console.print(line, markup=False)
+                mms_notes = [line for line in said if line.startswith("warning: ")]
+            # The scenario repeats the side's own list notes: each distinct line once.
+            for line in distinct_warnings(notes, mms_notes):
+                console.print(line, markup=False)
+        except Refusal as exc:
+            raise CliError(f"refused: {exc}") from exc
+    return EXIT_OK
+
+
+def register(sub: Any) -> None:
+    """``mekref engagement export``."""
+    kw: dict[str, Any] = {
+        "epilog": TURN_EPILOG,
+        "formatter_class": argparse.RawDescriptionHelpFormatter,
+    }
+    engagement = sub.add_parser("engagement", help="export engagements for MegaMek", **kw)
+    eng_acts = engagement.add_subparsers(title="actions", metavar="ACTION")
+    export = eng_acts.add_parser(
+        "export",
+        help="a side's unit list (.mul) and scenario sheet, and the engagement's MegaMek "
+        "scenario (.mms)",
+        description="Writes, per engagement of --side: <id>-<side>.mul and <id>-<side>.md (the "
+        "side's units and briefing), and <id>.mms (+ <id>-options.xml): both sides as a MegaMek "
+        "scenario the host opens with Load Scenario (it names every unit of both sides: hand "
+        "it to the host, not the players). --format picks which.",
+        **kw,
+    )
+    add_db(export)
+    export.add_argument("--side", required=True)
+    export.add_argument("--engagement", help="one engagement id (default: all of the side's)")
+    export.add_argument("-o", "--output", type=Path, required=True, metavar="DIR")
+    export.add_argument(
+        "--units-dir",
+        type=Path,
+        metavar="DIR",
+        help="unit designs (.mtf/.blk) for units the campaign keeps no design for (the "
+        "designs seen at force import are used without it)",
+    )
+    export.add_argument(
+        "--format",
+        choices=("both", "mul", "mms"),
+        default="both",
+        help="mul: unit list and sheet; mms: MegaMek scenario; both (default)",
+    )
+    export.add_argument(
+        "--boards-dir",
+        type=Path,
+        metavar="DIR",
+        help="MegaMek's data/boards: map sheets with a board of that name go in by name "
+        "(without it, or without a match, the board is RANDOM and the export says so)",
+    )
+    export.add_argument(
+        "--player",
+        action="append",
+        default=[],
+        metavar="SIDE=NAME",
+        help="the MegaMek player name of a side (default: the side's name without spaces)",
+    )
+    export.add_argument(
+        "--house-rule",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="a tactical house rule in force: its MegaMek game option goes in the options file",
+    )
+    export.set_defaults(handler=guarded(run_export), command_name="engagement export")
