@@ -149,9 +149,8 @@ def parse_transporter(raw: str) -> TransportBay:
     )
 
 
-def parse_blk(text: str, source: str) -> UnitDesign:
-    doc = parse_blk_tags(text, source)
-    r = _Reader(doc)
+def _unit_type(doc: BlkDocument, r: _Reader, source: str) -> tuple[str, UnitKind, bool]:
+    """The file's UnitType as written, the kind it is, and whether it is a support vehicle."""
     unit_type = r.text("unittype")
     if unit_type is None:
         raise UnitFileError(source, "no <UnitType> block: cannot tell what kind of unit this is")
@@ -162,6 +161,50 @@ def parse_blk(text: str, source: str) -> UnitDesign:
     )
     if kind is UnitKind.TANK and "superheavy" in doc.tags:
         kind = UnitKind.SUPERHEAVY_TANK
+    return unit_type, kind, support
+
+
+def _troopers(kind: UnitKind, r: _Reader, source: str) -> tuple[int | None, int | None, int | None]:
+    """Troopers of a battle armor squad or an infantry platoon, and the platoon's squads
+    (their size and count); None for other units."""
+    trooper_count: int | None = None
+    squad_size = squad_count = None
+    if kind is UnitKind.BATTLE_ARMOR:
+        trooper_count = r.integer("trooper count", 4)
+    if kind is UnitKind.CONVENTIONAL_INFANTRY:
+        squad_size = r.integer("squad_size")
+        squad_count = r.integer("squadn")
+        if squad_size is None or squad_count is None:
+            raise UnitFileError(source, "infantry without <squad_size> and <squadn>")
+        trooper_count = squad_size * squad_count
+    return trooper_count, squad_size, squad_count
+
+
+def _extra(doc: BlkDocument, kind: UnitKind, unit_type: str) -> dict[str, tuple[str, ...]]:
+    """The tags this reader does not model, kept as they are (with the unknown UnitType and
+    any text outside the tags)."""
+    extra = {k: v for k, v in doc.tags.items() if k not in _MODELLED and not _is_equipment_tag(k)}
+    if kind is UnitKind.UNKNOWN:
+        extra["unittype"] = (unit_type,)
+    if doc.stray:
+        extra["(outside tags)"] = tuple(f"line {n}: {t}" for n, t in doc.stray)
+    return extra
+
+
+def _ba_weight_class(kind: UnitKind, weight_class: int | None) -> str | None:
+    return (
+        BA_WEIGHT_CLASSES[weight_class]
+        if kind is UnitKind.BATTLE_ARMOR
+        and weight_class is not None
+        and 0 <= weight_class < len(BA_WEIGHT_CLASSES)
+        else None
+    )
+
+
+def parse_blk(text: str, source: str) -> UnitDesign:
+    doc = parse_blk_tags(text, source)
+    r = _Reader(doc)
+    unit_type, kind, support = _unit_type(doc, r, source)
 
     chassis = r.text("name")
     if not chassis:
@@ -186,16 +229,7 @@ def parse_blk(text: str, source: str) -> UnitDesign:
 
     armor_values = tuple(_ints(r, "armor"))
     names = _location_names(kind, armor_values, r)
-    trooper_count: int | None = None
-    squad_size = squad_count = None
-    if kind is UnitKind.BATTLE_ARMOR:
-        trooper_count = r.integer("trooper count", 4)
-    if kind is UnitKind.CONVENTIONAL_INFANTRY:
-        squad_size = r.integer("squad_size")
-        squad_count = r.integer("squadn")
-        if squad_size is None or squad_count is None:
-            raise UnitFileError(source, "infantry without <squad_size> and <squadn>")
-        trooper_count = squad_size * squad_count
+    trooper_count, squad_size, squad_count = _troopers(kind, r, source)
     locations = _locations(kind, tonnage or 0.0, names, armor_values, trooper_count, r)
 
     si: int | None = None
@@ -209,11 +243,7 @@ def parse_blk(text: str, source: str) -> UnitDesign:
     bays = tuple(parse_transporter(line) for line in r.all("transporters") if line.strip())
     weight_class = r.integer("weightclass")
 
-    extra = {k: v for k, v in doc.tags.items() if k not in _MODELLED and not _is_equipment_tag(k)}
-    if kind is UnitKind.UNKNOWN:
-        extra["unittype"] = (unit_type,)
-    if doc.stray:
-        extra["(outside tags)"] = tuple(f"line {n}: {t}" for n, t in doc.stray)
+    extra = _extra(doc, kind, unit_type)
     sink_type = r.integer("sink_type")
     return UnitDesign(
         chassis=chassis,
@@ -238,13 +268,7 @@ def parse_blk(text: str, source: str) -> UnitDesign:
         bays=bays,
         crew=_crew(r) if kind in _LARGE_CRAFT else None,
         trooper_count=trooper_count,
-        ba_weight_class=(
-            BA_WEIGHT_CLASSES[weight_class]
-            if kind is UnitKind.BATTLE_ARMOR
-            and weight_class is not None
-            and 0 <= weight_class < len(BA_WEIGHT_CLASSES)
-            else None
-        ),
+        ba_weight_class=_ba_weight_class(kind, weight_class),
         squad_size=squad_size,
         squad_count=squad_count,
         mul_id=r.integer("mul id:"),

@@ -258,6 +258,47 @@ def _first(values: dict[str, list[str]], key: str) -> str | None:
     return found[0] if found else None
 
 
+#: A 'Mek's movement mode by its configuration; any other is a biped's.
+_MOVEMENT = {UnitKind.QUAD_MEK: "Quad", UnitKind.QUADVEE: "Quad", UnitKind.TRIPOD_MEK: "Tripod"}
+
+
+def _config(source: str, text: str | None, line: int | None) -> tuple[UnitKind, bool]:
+    """The 'Mek's kind by its ``Config:`` line, and whether it is an OmniMek."""
+    config = (text or "Biped").strip()
+    config_key = config.casefold().replace("omnimech", "").replace("omnimek", "").strip()
+    kind = _CONFIGS.get(config_key)
+    if kind is None:
+        raise UnitFileError(source, f"unknown Config {config!r}", line)
+    return kind, "omni" in config.casefold()
+
+
+def _mass(source: str, text: str, line: int) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise UnitFileError(source, f"mass is not a number: {text!r}", line) from None
+
+
+def _engine(text: str | None) -> EngineInfo | None:
+    """The ``Engine:`` line as a rating and a type; a line not in MegaMek's form is kept as
+    the type, without a rating."""
+    if not text:
+        return None
+    match = _ENGINE.match(text)
+    if match is None:
+        return EngineInfo(rating=None, type=text)
+    kind_text = re.sub(r"\s*engine\s*$", "", match.group(2), flags=re.IGNORECASE)
+    return EngineInfo(rating=int(match.group(1)), type=kind_text or "Fusion")
+
+
+def _heat_sinks(text: str) -> tuple[int | None, str | None]:
+    """The ``Heat Sinks:`` line: how many, and their type (the words after the number)."""
+    match = _LEADING_INT.match(text)
+    if match is None:
+        return None, None
+    return int(match.group(1)), text[match.end() :].strip()
+
+
 def _build(
     source: str,
     values: dict[str, list[str]],
@@ -279,12 +320,7 @@ def _build(
 
     chassis = required("chassis")
     model = _first(values, "model") or ""
-    config = (_first(values, "config") or "Biped").strip()
-    config_key = config.casefold().replace("omnimech", "").replace("omnimek", "").strip()
-    kind = _CONFIGS.get(config_key)
-    if kind is None:
-        raise UnitFileError(source, f"unknown Config {config!r}", key_lines.get("config"))
-    omni = "omni" in config.casefold()
+    kind, omni = _config(source, _first(values, "config"), key_lines.get("config"))
 
     tech_text = _first(values, "techbase") or "Inner Sphere"
     tech_base = _TECH_BASES.get(tech_text.strip().casefold())
@@ -296,27 +332,12 @@ def _build(
     )
 
     mass_text = required("mass")
-    try:
-        tonnage = float(mass_text)
-    except ValueError:
-        raise UnitFileError(
-            source, f"mass is not a number: {mass_text!r}", key_lines["mass"]
-        ) from None
+    tonnage = _mass(source, mass_text, key_lines["mass"])
 
-    engine = None
-    engine_text = _first(values, "engine")
-    if engine_text:
-        match = _ENGINE.match(engine_text)
-        if match is None:
-            engine = EngineInfo(rating=None, type=engine_text)
-        else:
-            kind_text = re.sub(r"\s*engine\s*$", "", match.group(2), flags=re.IGNORECASE)
-            engine = EngineInfo(rating=int(match.group(1)), type=kind_text or "Fusion")
+    engine = _engine(_first(values, "engine"))
 
     structure = _first(values, "structure") or "Standard"
-    heat_text = _first(values, "heat sinks") or ""
-    heat_match = _LEADING_INT.match(heat_text)
-    heat_type = heat_text[heat_match.end() :].strip() if heat_match else None
+    heat_sinks, heat_type = _heat_sinks(_first(values, "heat sinks") or "")
 
     locations = _locations(source, kind, tonnage, structure, values, key_lines)
     crit_slots, ammo_bins = _crits(kind, crit_blocks)
@@ -330,9 +351,7 @@ def _build(
         chassis=chassis,
         model=model,
         kind=kind,
-        movement_mode="Quad"
-        if kind in (UnitKind.QUAD_MEK, UnitKind.QUADVEE)
-        else ("Tripod" if kind is UnitKind.TRIPOD_MEK else "Biped"),
+        movement_mode=_MOVEMENT.get(kind, "Biped"),
         tonnage=tonnage,
         tech_base=tech_base,
         rules_level=rules_level,
@@ -358,7 +377,7 @@ def _build(
         uuid=_first(values, "uuid") or None,
         source_file=source,
         omni=omni,
-        heat_sinks=int(heat_match.group(1)) if heat_match else None,
+        heat_sinks=heat_sinks,
         heat_sink_type=heat_type or None,
         quirks=tuple(values.get("quirk", ())),
         extra=extra,

@@ -238,6 +238,27 @@ def _read_record_root(
     return entities, kills, None
 
 
+#: Child elements of <entity> read as whole numbers: tag -> ((Entity field, attribute), ...).
+_INT_CHILDREN: dict[str, tuple[tuple[str, str], ...]] = {
+    "Game": (("game_id", "id"),),
+    "motive": (("motive_damage", "damage"), ("motive_penalty", "penalty")),
+    "movement": (("legacy_movement_speed", "speed"),),
+    "turretlock": (("turret_lock", "direction"),),
+    "structural": (("structural_integrity", "integrity"),),
+    "heat": (("heat_sinks", "sinks"),),
+    "fuel": (("fuel", "left"),),
+    "Conveyance": (("conveyance_id", "id"),),
+    "ONumberOfMen": (("ejected_men", "number"),),
+    "ONumberOfPods": (("escape_pods", "number"),),
+}
+#: Child elements of <entity> kept as their attributes: tag -> Entity field.
+_ATTRIBUTE_CHILDREN = {
+    "tcriticals": "tank_crits",
+    "acriticals": "aero_crits",
+    "dcriticals": "dropship_crits",
+}
+
+
 def _read_entity(ctx: _Context, el: etree._Element, section: Section) -> Entity:
     items = _items(el)
     a = dict(items)
@@ -260,41 +281,19 @@ def _read_entity(ctx: _Context, el: etree._Element, section: Section) -> Entity:
             locations.append(read_location(ctx, child))
         elif tag == "pilot":
             fields["crew"] = _read_pilot(ctx, child)
-        elif tag == "Game":
-            fields["game_id"] = _opt_int(ctx, child, "id")
         elif tag == "crew":
             fields["crew"] = _read_crew(ctx, child)
-        elif tag == "motive":
-            fields["motive_damage"] = _opt_int(ctx, child, "damage")
-            fields["motive_penalty"] = _opt_int(ctx, child, "penalty")
-        elif tag == "movement":
-            fields["legacy_movement_speed"] = _opt_int(ctx, child, "speed")
-        elif tag == "turretlock":
-            fields["turret_lock"] = _opt_int(ctx, child, "direction")
-        elif tag == "tcriticals":
-            fields["tank_crits"] = _attributes(child)
-        elif tag == "acriticals":
-            fields["aero_crits"] = _attributes(child)
-        elif tag == "dcriticals":
-            fields["dropship_crits"] = _attributes(child)
-        elif tag == "structural":
-            fields["structural_integrity"] = _opt_int(ctx, child, "integrity")
-        elif tag == "heat":
-            fields["heat_sinks"] = _opt_int(ctx, child, "sinks")
-        elif tag == "fuel":
-            fields["fuel"] = _opt_int(ctx, child, "left")
+        elif tag in _INT_CHILDREN:
+            for field, attribute in _INT_CHILDREN[tag]:
+                fields[field] = _opt_int(ctx, child, attribute)
+        elif tag in _ATTRIBUTE_CHILDREN:
+            fields[_ATTRIBUTE_CHILDREN[tag]] = _attributes(child)
         elif tag == "bombs":
             fields["bombs"] = _read_bombs(ctx, child)
         elif tag == "Force":
             fields["force"] = child.get("force")
-        elif tag == "Conveyance":
-            fields["conveyance_id"] = _opt_int(ctx, child, "id")
         elif tag == "EscapeCraft":
             escape_craft.append(child.get("id", ""))
-        elif tag == "ONumberOfMen":
-            fields["ejected_men"] = _opt_int(ctx, child, "number")
-        elif tag == "ONumberOfPods":
-            fields["escape_pods"] = _opt_int(ctx, child, "number")
         else:
             if tag not in PRESERVED_ELEMENTS:
                 ctx.note(child, f"unknown element <{tag}> in entity kept as-is")

@@ -181,31 +181,25 @@ def _killed_ids(killed: str, ids_by_name: dict[str, list[str]]) -> tuple[str, ..
     return tuple(sorted(out))
 
 
-def report_command(
+def _not_for_campaign(state: CampaignState, mul: MulFile, path: str) -> FileNotForCampaign:
+    """The refusal of a file none of whose units is the campaign's, saying why."""
+    ids, people_ids = _file_ids(mul)
+    why = (
+        f"none of its {len(ids)} unit ids and {len(people_ids)} person ids is in campaign "
+        f"{state.name!r}"
+        if ids or people_ids
+        else f"it carries no externalIds and no entity fits a unit of campaign {state.name!r}"
+    )
+    return FileNotForCampaign(f"{path}: not for this campaign: {why}")
+
+
+def _reported_units(
     state: CampaignState,
     mul: MulFile,
-    *,
-    sha256: str,
-    path: str,
+    matches: Mapping[int, tuple[str, str]],
     design_for: DesignLookup | None,
-    actor: str,
-    assigned: Mapping[int, str] | None = None,
-) -> Command:
-    """The ``SubmitBattleReport`` a file becomes. Raises FileNotForCampaign / AmbiguousMatch.
-
-    ``assigned``: the referee's matches for entities by their line in the file.
-    """
-    matches = match_units(state, mul, assigned)
-    _, people_ids = _file_ids(mul)
-    if not matches:
-        ids, _ = _file_ids(mul)
-        why = (
-            f"none of its {len(ids)} unit ids and {len(people_ids)} person ids is in campaign "
-            f"{state.name!r}"
-            if ids or people_ids
-            else f"it carries no externalIds and no entity fits a unit of campaign {state.name!r}"
-        )
-        raise FileNotForCampaign(f"{path}: not for this campaign: {why}")
+) -> tuple[list[ReportedUnit], dict[int, str]]:
+    """Each matched entity as the campaign unit it is, and unit id by the entity's position."""
     units: list[ReportedUnit] = []
     by_position: dict[int, str] = {}
     for i, (unit_id, how) in sorted(matches.items()):
@@ -232,6 +226,13 @@ def report_command(
             )
         )
         by_position[i] = unit_id
+    return units, by_position
+
+
+def _reported_ejections(
+    state: CampaignState, mul: MulFile, by_position: Mapping[int, str]
+) -> list[ReportedEjection]:
+    """The file's ejected crews of campaign people (or of a matched unit's crew)."""
     units_by_entity = {id(mul.entities[i]): uid for i, uid in by_position.items()}
     ejections = []
     for ej in find_ejections(mul):
@@ -251,6 +252,28 @@ def report_command(
                 picked_up_by=rescuer,
             )
         )
+    return ejections
+
+
+def report_command(
+    state: CampaignState,
+    mul: MulFile,
+    *,
+    sha256: str,
+    path: str,
+    design_for: DesignLookup | None,
+    actor: str,
+    assigned: Mapping[int, str] | None = None,
+) -> Command:
+    """The ``SubmitBattleReport`` a file becomes. Raises FileNotForCampaign / AmbiguousMatch.
+
+    ``assigned``: the referee's matches for entities by their line in the file.
+    """
+    matches = match_units(state, mul, assigned)
+    if not matches:
+        raise _not_for_campaign(state, mul, path)
+    units, by_position = _reported_units(state, mul, matches, design_for)
+    ejections = _reported_ejections(state, mul, by_position)
     ids_by_name: dict[str, list[str]] = {}
     for i, uid in by_position.items():
         name = mul.entities[i].display_name

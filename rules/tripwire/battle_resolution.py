@@ -298,21 +298,8 @@ def _unit_outcome(
     )
 
 
-def _people(
-    state: CampaignState,
-    battle: Battle,
-    control: str,
-    chosen: dict[str, ReportedUnit],
-    outcomes: dict[str, UnitOutcome],
-    dice: Dice,
-    t: TripWireTables,
-    kills: Mapping[str, int],
-) -> tuple[list[PersonOutcome], list[Roll]]:
-    seen: dict[str, tuple[ReportedPerson, str]] = {}  # person -> (as reported, unit id)
-    for unit_id, view in chosen.items():
-        for p in view.crew:
-            if p.person_id and p.person_id in state.people:
-                seen[p.person_id] = (p, unit_id)
+def _ejections(state: CampaignState, battle: Battle) -> tuple[set[str], set[str]]:
+    """The people of the campaign who ejected in the battle, and those of them rescued."""
     # Ejected crews on foot: who picked them up, and whether they left the map. BR-15: when
     # the crew's own side sent a file, only its own files say whether its people ejected.
     views_of, reporting = file_sides(state, battle)
@@ -333,6 +320,25 @@ def _people(
                     rescuer is not None and rescuer.side_id == own
                 ):
                     rescued.add(pid)
+    return ejected, rescued
+
+
+def _people(
+    state: CampaignState,
+    battle: Battle,
+    control: str,
+    chosen: dict[str, ReportedUnit],
+    outcomes: dict[str, UnitOutcome],
+    dice: Dice,
+    t: TripWireTables,
+    kills: Mapping[str, int],
+) -> tuple[list[PersonOutcome], list[Roll]]:
+    seen: dict[str, tuple[ReportedPerson, str]] = {}  # person -> (as reported, unit id)
+    for unit_id, view in chosen.items():
+        for p in view.crew:
+            if p.person_id and p.person_id in state.people:
+                seen[p.person_id] = (p, unit_id)
+    ejected, rescued = _ejections(state, battle)
     people: list[PersonOutcome] = []
     rolls: list[Roll] = []
     for pid in sorted(seen):

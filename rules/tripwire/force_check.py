@@ -201,6 +201,12 @@ def _mek_company(company: Company, t: TripWireTables) -> Iterable[Violation]:
     allowed = tuple(r.name for r in t.training_levels if low <= r.rank <= high)
     yield from _commander_level(company, commander, allowed, t)
     yield from _leaders(company, t)
+    yield from _mek_pilots(company, t)
+
+
+def _mek_pilots(company: Company, t: TripWireTables) -> Iterable[Violation]:
+    """A 'Mech company's pilots: Veteran or Regular, one Green or Very Green in a lance."""
+    f = t.force
     pilots = f["mek_company.pilots"]
     green = f["mek_company.green"]
     for lance in company.lances:
@@ -232,35 +238,9 @@ def _mek_company(company: Company, t: TripWireTables) -> Iterable[Violation]:
                 )
 
 
-def _support_company(company: Company, t: TripWireTables) -> Iterable[Violation]:
+def _support_infantry(company: Company, t: TripWireTables) -> Iterable[Violation]:
+    """The support company's infantry: platoons or one battle armor squad, within the limits."""
     f = t.force
-    bv = sum(u.bv for u in company.units)
-    if bv > f["support_company.bv"].int("max"):
-        yield _v(
-            f["support_company.bv"],
-            "support_company.bv",
-            f"{bv} BV spent; the limit is {f['support_company.bv'].int('max')}",
-            company,
-        )
-    vehicles_limit = f["support_company.vehicles"]
-    # "A heavy vehicle bay also house a Mechanised Platoon": mechanised platoons use a bay.
-    vehicle_like = [
-        u
-        for u in company.units
-        if u.kind.is_vehicle
-        or (
-            u.kind is UnitKind.CONVENTIONAL_INFANTRY
-            and u.infantry_motive is InfantryMotive.MECHANISED
-        )
-    ]
-    if len(vehicle_like) > vehicles_limit.int("max"):
-        yield _v(
-            vehicles_limit,
-            "support_company.vehicles",
-            f"{len(vehicle_like)} vehicles (mechanised platoons included); "
-            f"at most {vehicles_limit.int('max')}",
-            company,
-        )
     infantry = f["support_company.infantry"]
     platoons = [
         u
@@ -301,6 +281,38 @@ def _support_company(company: Company, t: TripWireTables) -> Iterable[Violation]
                 company,
                 unit=squad,
             )
+
+
+def _support_company(company: Company, t: TripWireTables) -> Iterable[Violation]:
+    f = t.force
+    bv = sum(u.bv for u in company.units)
+    if bv > f["support_company.bv"].int("max"):
+        yield _v(
+            f["support_company.bv"],
+            "support_company.bv",
+            f"{bv} BV spent; the limit is {f['support_company.bv'].int('max')}",
+            company,
+        )
+    vehicles_limit = f["support_company.vehicles"]
+    # "A heavy vehicle bay also house a Mechanised Platoon": mechanised platoons use a bay.
+    vehicle_like = [
+        u
+        for u in company.units
+        if u.kind.is_vehicle
+        or (
+            u.kind is UnitKind.CONVENTIONAL_INFANTRY
+            and u.infantry_motive is InfantryMotive.MECHANISED
+        )
+    ]
+    if len(vehicle_like) > vehicles_limit.int("max"):
+        yield _v(
+            vehicles_limit,
+            "support_company.vehicles",
+            f"{len(vehicle_like)} vehicles (mechanised platoons included); "
+            f"at most {vehicles_limit.int('max')}",
+            company,
+        )
+    yield from _support_infantry(company, t)
     levels = f["support_company.levels"]
     for lance in company.lances:
         for unit in lance.units:

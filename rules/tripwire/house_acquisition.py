@@ -25,7 +25,7 @@ from mekref.rules.tables import load_toml, str_field, str_list_field
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, UnitDamage
 from mekref.rules.tripwire.campaign import Decider, Evolver, pool_of
 from mekref.rules.tripwire.house_seam import Acquisition, acquire, ammo_tons, buy
-from mekref.rules.tripwire.repair import cost_sp, normalised_ammo_name, rearm_per_ton
+from mekref.rules.tripwire.repair import AmmoUse, cost_sp, normalised_ammo_name, rearm_per_ton
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, HouseOffer
 from mekref.rules.tripwire.table_loader import load_tables
@@ -194,6 +194,35 @@ class HouseRearm:
     bought: tuple[HouseOfferBought, ...]
 
 
+def _offer_for(state: CampaignState, unit: CampaignUnit, use: AmmoUse, pool_id: str) -> HouseOffer:
+    """The side's open offer of the ammunition ``use`` re-arms, at ``pool_id`` and large enough;
+    refused, saying what to do, when there is none."""
+    item = use.ammo_type
+    offer = state.house_offers.get(offer_key(unit.side_id, item))
+    if offer is None:
+        raise Refusal(
+            "not_found",
+            f"{unit.unit_id} re-arms {use.tons} t of {item}, which no Ammo Dump stocks "
+            f"({l272()}): find it first with 'mekref spend acquire --side {unit.side_id} "
+            f'--pool {pool_id} --item "{item}" --class AVAILABILITY --ammo-level N '
+            f"--logistics SKILL' ({L171})",
+        )
+    if offer.pool_id != pool_id:
+        raise Refusal(
+            "other_pool",
+            f"the {item} found is at pool {offer.pool_id}, not {pool_id} (TripWire L58: "
+            "'Repair and Rearm actions may only be taken when WarChest Points are "
+            "available from that location')",
+        )
+    if use.tons > offer.tons:
+        raise Refusal(
+            "too_little",
+            f"the search found {offer.tons} t of {item}; {unit.unit_id} needs {use.tons} t: "
+            "search again (a new search replaces the offer)",
+        )
+    return offer
+
+
 def rearm(
     state: CampaignState,
     unit: CampaignUnit,
@@ -224,28 +253,7 @@ def rearm(
             exact += use.tons * rearm_per_ton(use.ammo_type, use.tier, t)
             continue
         item = use.ammo_type
-        offer = state.house_offers.get(offer_key(unit.side_id, item))
-        if offer is None:
-            raise Refusal(
-                "not_found",
-                f"{unit.unit_id} re-arms {use.tons} t of {item}, which no Ammo Dump stocks "
-                f"({l272()}): find it first with 'mekref spend acquire --side {unit.side_id} "
-                f'--pool {pool_id} --item "{item}" --class AVAILABILITY --ammo-level N '
-                f"--logistics SKILL' ({L171})",
-            )
-        if offer.pool_id != pool_id:
-            raise Refusal(
-                "other_pool",
-                f"the {item} found is at pool {offer.pool_id}, not {pool_id} (TripWire L58: "
-                "'Repair and Rearm actions may only be taken when WarChest Points are "
-                "available from that location')",
-            )
-        if use.tons > offer.tons:
-            raise Refusal(
-                "too_little",
-                f"the search found {offer.tons} t of {item}; {unit.unit_id} needs {use.tons} t: "
-                "search again (a new search replaces the offer)",
-            )
+        offer = _offer_for(state, unit, use, pool_id)
         n = chosen.get(item)
         if n is None:
             prices = "; ".join(

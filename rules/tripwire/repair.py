@@ -246,6 +246,33 @@ def rearm_sp(subject: RepairSubject, tables: TripWireTables | None = None) -> in
     return cost_sp(exact)
 
 
+def _irreparable(
+    subject: RepairSubject, state: DamageState, rules: list[SourceRef], t: TripWireTables
+) -> RepairBill:
+    """The bill of a truly or utterly destroyed unit: nothing to repair, and the rule why."""
+    # Footnote **, and the glossary: truly destroyed units cannot be repaired; an utterly
+    # destroyed one cannot even be scrapped (ruling R-REPAIR-1 extends ** to every truly
+    # destroyed unit, as the glossary's "All other damage ... can be repaired" implies).
+    if subject.kind is UnitKind.MEK:
+        rules.append(t.footnotes["mek_center_torso_zero_irreparable"])
+    else:
+        rules.append(t.footnotes["truly_destroyed_other"])
+    return RepairBill(
+        unit_id=subject.unit_id,
+        state=state,
+        repairable=False,
+        armor_sp=0,
+        armor_deferred_sp=0,
+        internal_sp=0,
+        landing_gear_sp=0,
+        rearm_sp=0,
+        tech_hours=0,
+        needs_repair_facility=False,
+        blocked_locations=(),
+        rules=tuple(rules),
+    )
+
+
 def repair_bill(subject: RepairSubject, tables: TripWireTables | None = None) -> RepairBill:
     t = tables or load_tables()
     state = damage_state(subject)
@@ -255,27 +282,7 @@ def repair_bill(subject: RepairSubject, tables: TripWireTables | None = None) ->
         rules.append(t.footnotes["tech_base_multiplier_scope"])
 
     if state in (DamageState.TRULY_DESTROYED, DamageState.UTTERLY_DESTROYED):
-        # Footnote **, and the glossary: truly destroyed units cannot be repaired; an utterly
-        # destroyed one cannot even be scrapped (ruling R-REPAIR-1 extends ** to every truly
-        # destroyed unit, as the glossary's "All other damage ... can be repaired" implies).
-        if subject.kind is UnitKind.MEK:
-            rules.append(t.footnotes["mek_center_torso_zero_irreparable"])
-        else:
-            rules.append(t.footnotes["truly_destroyed_other"])
-        return RepairBill(
-            unit_id=subject.unit_id,
-            state=state,
-            repairable=False,
-            armor_sp=0,
-            armor_deferred_sp=0,
-            internal_sp=0,
-            landing_gear_sp=0,
-            rearm_sp=0,
-            tech_hours=0,
-            needs_repair_facility=False,
-            blocked_locations=(),
-            rules=tuple(rules),
-        )
+        return _irreparable(subject, state, rules, t)
 
     armor_now = Fraction(0)
     armor_later = Fraction(0)

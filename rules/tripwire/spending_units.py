@@ -44,8 +44,29 @@ from mekref.rules.tripwire.spending_checks import (
     damage_of,
 )
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
-from mekref.rules.tripwire.table_loader import load_tables
+from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
 from mekref.rules.tripwire.whereabouts import after_booking, book_work, where_unit_works
+
+
+def _internal_repair(
+    unit: CampaignUnit, damage: UnitDamage, bill: repair.RepairBill, t: TripWireTables
+) -> tuple[int, int, UnitDamage]:
+    """The cost, the technician hours and the condition after repairing the internal structure,
+    the critical hits and the landing gear."""
+    if unit.kind.is_infantry:
+        raise Refusal("no_row", "infantry losses are replaced by hiring, not repaired")
+    if not (bill.internal_sp or bill.landing_gear_sp or damage.critical_hits):
+        raise Refusal("nothing_to_repair", "no internal structure or critical damage")
+    cost = bill.internal_sp + bill.landing_gear_sp
+    hours = t.tasks["repair_internal"].hours
+    after = replace(
+        damage,
+        critical_hits=0,
+        damaged_slots=(),
+        landing_gear_damaged=False,
+        locations=tuple(replace(loc, internal_now=loc.internal_max) for loc in damage.locations),
+    )
+    return cost, hours, after
 
 
 def _decide_repair(
@@ -81,21 +102,7 @@ def _decide_repair(
             )
         after = _armor_restored(unit, damage)
     elif cmd.task is RepairTask.INTERNAL:
-        if unit.kind.is_infantry:
-            raise Refusal("no_row", "infantry losses are replaced by hiring, not repaired")
-        if not (bill.internal_sp or bill.landing_gear_sp or damage.critical_hits):
-            raise Refusal("nothing_to_repair", "no internal structure or critical damage")
-        cost = bill.internal_sp + bill.landing_gear_sp
-        hours = t.tasks["repair_internal"].hours
-        after = replace(
-            damage,
-            critical_hits=0,
-            damaged_slots=(),
-            landing_gear_damaged=False,
-            locations=tuple(
-                replace(loc, internal_now=loc.internal_max) for loc in damage.locations
-            ),
-        )
+        cost, hours, after = _internal_repair(unit, damage, bill, t)
     else:
         if not damage.ammo_used:
             raise Refusal("nothing_to_repair", "no ammunition to replace")

@@ -43,6 +43,36 @@ def _piloting(d: Day, f: Formation) -> int:
     return DEFAULT_PILOTING if best is None else best
 
 
+def _surveillance(d: Day, fid: str, o: FormationOrder, target: Hex) -> tuple[Roll, str, Sensor]:
+    """An overflight or a surveillance order's roll, what it learns, and the sensor it used."""
+    f = d.formations[fid]
+    if o.action == "overflight" and f.hex != IN_ORBIT:
+        sensor = Sensor(
+            f.side_id,
+            SensorKind.OVERFLIGHT,
+            hex_at(f.hex),
+            tuple(line(hex_at(f.hex), target))[1:],
+        )
+        default = "altitude_2_5"
+    else:
+        sensor = Sensor(f.side_id, SensorKind.SATELLITE, target)
+        default = "geostationary"
+    region = d.hexmap.region_of(target)
+    wx = d.s.weather.get(region.name) if region is not None else None
+    cloud = weather.cloud_of(wx.level) if wx is not None else 0
+    conditions = [c for c in o.param("conditions", default).split(",") if c]
+    mod = surveillance.surveillance_modifier(conditions, cloud)
+    roll, margin, d.dice = surveillance.roll_check(
+        d.dice, f"surveillance, {fid}", _piloting(d, f), mod
+    )
+    info = surveillance.surveillance_info(margin)
+    d.note(
+        f.side_id,
+        f"{fid}: surveillance roll {roll.total} against {_piloting(d, f) + mod}: {info}",
+    )
+    return roll, info, sensor
+
+
 def sightings(d: Day) -> None:
     sides = sorted(d.state.sides)
     found: dict[str, dict[str, Sighting]] = {side: {} for side in sides}
@@ -96,31 +126,7 @@ def sightings(d: Day) -> None:
         if o.action not in ("overflight", "surveillance") or o.target is None:
             continue
         f = d.formations[fid]
-        target = hex_at(o.target)
-        if o.action == "overflight" and f.hex != IN_ORBIT:
-            sensor = Sensor(
-                f.side_id,
-                SensorKind.OVERFLIGHT,
-                hex_at(f.hex),
-                tuple(line(hex_at(f.hex), target))[1:],
-            )
-            default = "altitude_2_5"
-        else:
-            sensor = Sensor(f.side_id, SensorKind.SATELLITE, target)
-            default = "geostationary"
-        region = d.hexmap.region_of(target)
-        wx = d.s.weather.get(region.name) if region is not None else None
-        cloud = weather.cloud_of(wx.level) if wx is not None else 0
-        conditions = [c for c in o.param("conditions", default).split(",") if c]
-        mod = surveillance.surveillance_modifier(conditions, cloud)
-        roll, margin, d.dice = surveillance.roll_check(
-            d.dice, f"surveillance, {fid}", _piloting(d, f), mod
-        )
-        info = surveillance.surveillance_info(margin)
-        d.note(
-            f.side_id,
-            f"{fid}: surveillance roll {roll.total} against {_piloting(d, f) + mod}: {info}",
-        )
+        roll, info, sensor = _surveillance(d, fid, o, hex_at(o.target))
         surveyed.setdefault(f.side_id, []).append(roll)
         if info != surveillance.NOTHING:
             reveal(f.side_id, visible_hexes(f.side_id, d.hexmap, [sensor]).ground, info)

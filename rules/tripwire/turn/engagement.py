@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from mekref.hexmap import Hex, HexMap, distance, label
+from mekref.hexmap import Hex, HexMap, Location, distance, label
 from mekref.hexmap.mapsheets import mapsheet_for
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.refusal import Refusal
@@ -288,23 +288,11 @@ def aerospace_assets(
     return tuple(out)
 
 
-def set_up(
-    state: CampaignState,
-    s: StrategicState,
-    hexmap: HexMap,
-    *,
-    eid: str,
-    day: int,
-    at: Hex,
-    formations: Sequence[Formation],
-    orders: Mapping[str, FormationOrder],
-    dice: Dice,
-    air: Sequence[Formation] | None = None,
-    busy: frozenset[str] | None = None,
-) -> tuple[EngagementSetup, list[Roll], Dice]:
-    """One engagement's set-up. ``air`` and ``busy`` (the formations flying an air mission
-    today) are the same for every engagement of a day: a caller setting up many passes them
-    in, found once, so a day stays linear in the number of formations."""
+def _classify(
+    formations: Sequence[Formation], orders: Mapping[str, FormationOrder], at: Hex
+) -> tuple[tuple[str, ...], dict[str, list[str]], str, str | None, frozenset[str], frozenset[str]]:
+    """The sides, their formations' actions, the kind of engagement and its attacker, the
+    sides standing still (deployed from the start) and the formations in the air."""
     sides = tuple(sorted({f.side_id for f in formations}))
     acts: dict[str, list[str]] = {side: [] for side in sides}
     for f in formations:
@@ -344,6 +332,112 @@ def set_up(
     stationary = frozenset(sides) - moving if kind in ("assault", "air_to_ground") else frozenset()
     if kind not in ("air_to_air", "air_to_ground"):
         flying = frozenset()
+    return sides, acts, kind, attacker, stationary, flying
+
+
+def _command_centre(s: StrategicState, loc: Location | None, sides: Sequence[str]) -> list[str]:
+    """The side holding a standing command centre in the engagement's hex, if it fights."""
+    cc: list[str] = []
+    if (
+        loc is not None
+        and "command_centre" in loc.facilities
+        and (
+            "command_centre" not in s.destroyed.get(loc.name, ())
+            and s.control.get(loc.name) in sides
+        )
+    ):
+        cc.append(s.control[loc.name])
+    return cc
+
+
+def _side_notes(
+    s: StrategicState,
+    formations: Sequence[Formation],
+    sides: Sequence[str],
+    acts: Mapping[str, list[str]],
+    kind: str,
+    attacker: str | None,
+    objective: Mapping[str, str],
+) -> list[str]:
+    """What each side's orders and tactical objective mean for the battle."""
+    notes: list[str] = []
+    for side in sides:
+        if "forced_march" in acts[side]:
+            notes.append(f"{side} was on a forced march: easier to ambush (line 197)")
+        if kind == "assault" and "guard" in acts[side]:
+            notes.append(
+                f"{side} was on Guard: may predesignate 4 artillery hexes per map sheet and "
+                "place 50% of its force in hidden deployment (line 320)"
+            )
+    walks = {
+        side: [s.mobility[u].walk_mp for f in formations if f.side_id == side for u in f.unit_ids]
+        for side in sides
+    }
+    for side, goal in objective.items():
+        if goal == "hold_the_line":
+            notes.append(hold_the_line_note(side, kind, attacker))
+        others = [w for x in sides if x != side for w in walks[x]]
+        if goal == "hide_and_seek" and others and min(walks[side]) >= max(others):
+            notes.append(
+                f"{side} plays Hide and Seek with movement equal to or above every enemy unit: "
+                "it succeeds without a battle and may go back to the hex it came from (line 287)"
+            )
+    return notes
+
+
+def _kind_notes(
+    kind: str, attacker: str | None, overflown: bool, ambusher: str | None
+) -> list[str]:
+    """What the kind of engagement, the attacker and an ambush mean for the battle."""
+    notes: list[str] = []
+    if kind == "air_to_air":
+        notes.append(
+            "air-to-air (lines 203-204): fought on the low-altitude map, no ground map sheets; "
+            "the fighters are there at the start of turn 1 (line 321)"
+        )
+    if overflown:
+        notes.append(
+            f"{attacker} overflies at altitude 8 or below and comes under fire (line 290): the "
+            f"defender deploys within {overflight_fire()['within_hexes']} hexes of the centre "
+            "of the single map sheet, in hexes of its choice, and gets one chance to attack as "
+            "the fighter flies from short end to opposite short end on a hex row of its choice"
+        )
+    elif kind == "air_to_ground":
+        notes.append(
+            f"{attacker} strikes from the air (lines 203, 289): its fighters arrive on the "
+            "low-altitude map at the start of turn 1 (line 321) and take enemy fire; the "
+            "mission is a success if one unit is destroyed/crippled"
+        )
+    if attacker is not None and not overflown:
+        notes.append(
+            f"{attacker} chooses the time of the attack and where its artillery and "
+            "baggage stand (lines 321-322)"
+        )
+    if ambusher is not None:
+        notes.append(
+            f"{ambusher} sets an ambush: hidden deployment, or enters from any direction (line 282)"
+        )
+    return notes
+
+
+def set_up(
+    state: CampaignState,
+    s: StrategicState,
+    hexmap: HexMap,
+    *,
+    eid: str,
+    day: int,
+    at: Hex,
+    formations: Sequence[Formation],
+    orders: Mapping[str, FormationOrder],
+    dice: Dice,
+    air: Sequence[Formation] | None = None,
+    busy: frozenset[str] | None = None,
+) -> tuple[EngagementSetup, list[Roll], Dice]:
+    """One engagement's set-up. ``air`` and ``busy`` (the formations flying an air mission
+    today) are the same for every engagement of a day: a caller setting up many passes them
+    in, found once, so a day stays linear in the number of formations."""
+    sides, acts, kind, attacker, stationary, flying = _classify(formations, orders, at)
     bonus = {side: side_bonus(state, side, formations) for side in sides}
     ambusher, totals, rolls, dice = roll_ambush(eid, sides, bonus, acts, dice)
     objective: dict[str, str] = {}
@@ -377,65 +471,9 @@ def set_up(
     if busy is None:
         busy = air_missions(orders)
     loc = hexmap.location_at(at)
-    cc: list[str] = []
-    if (
-        loc is not None
-        and "command_centre" in loc.facilities
-        and (
-            "command_centre" not in s.destroyed.get(loc.name, ())
-            and s.control.get(loc.name) in sides
-        )
-    ):
-        cc.append(s.control[loc.name])
-    notes: list[str] = []
-    for side in sides:
-        if "forced_march" in acts[side]:
-            notes.append(f"{side} was on a forced march: easier to ambush (line 197)")
-        if kind == "assault" and "guard" in acts[side]:
-            notes.append(
-                f"{side} was on Guard: may predesignate 4 artillery hexes per map sheet and "
-                "place 50% of its force in hidden deployment (line 320)"
-            )
-    walks = {
-        side: [s.mobility[u].walk_mp for f in formations if f.side_id == side for u in f.unit_ids]
-        for side in sides
-    }
-    for side, goal in objective.items():
-        if goal == "hold_the_line":
-            notes.append(hold_the_line_note(side, kind, attacker))
-        others = [w for x in sides if x != side for w in walks[x]]
-        if goal == "hide_and_seek" and others and min(walks[side]) >= max(others):
-            notes.append(
-                f"{side} plays Hide and Seek with movement equal to or above every enemy unit: "
-                "it succeeds without a battle and may go back to the hex it came from (line 287)"
-            )
-    if kind == "air_to_air":
-        notes.append(
-            "air-to-air (lines 203-204): fought on the low-altitude map, no ground map sheets; "
-            "the fighters are there at the start of turn 1 (line 321)"
-        )
-    if overflown:
-        notes.append(
-            f"{attacker} overflies at altitude 8 or below and comes under fire (line 290): the "
-            f"defender deploys within {overflight_fire()['within_hexes']} hexes of the centre "
-            "of the single map sheet, in hexes of its choice, and gets one chance to attack as "
-            "the fighter flies from short end to opposite short end on a hex row of its choice"
-        )
-    elif kind == "air_to_ground":
-        notes.append(
-            f"{attacker} strikes from the air (lines 203, 289): its fighters arrive on the "
-            "low-altitude map at the start of turn 1 (line 321) and take enemy fire; the "
-            "mission is a success if one unit is destroyed/crippled"
-        )
-    if attacker is not None and not overflown:
-        notes.append(
-            f"{attacker} chooses the time of the attack and where its artillery and "
-            "baggage stand (lines 321-322)"
-        )
-    if ambusher is not None:
-        notes.append(
-            f"{ambusher} sets an ambush: hidden deployment, or enters from any direction (line 282)"
-        )
+    cc = _command_centre(s, loc, sides)
+    notes = _side_notes(s, formations, sides, acts, kind, attacker, objective)
+    notes += _kind_notes(kind, attacker, overflown, ambusher)
     setup = EngagementSetup(
         engagement_id=eid,
         day=day,

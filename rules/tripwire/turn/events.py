@@ -28,9 +28,14 @@ class RefusedOrder:
     reason: str
 
 
+#: The modules of the daily turn's events, to which the rule of this module's docstring applies
+#: (the orbit events live in their own module).
+_TURN_EVENT_MODULES = frozenset({__name__, f"{__package__}.orbit_events"})
+
+
 def is_private(event: Event) -> bool:
     """Whether only one side (and the referee) may see ``event``."""
-    return hasattr(event, "side_id") and type(event).__module__ == __name__
+    return hasattr(event, "side_id") and type(event).__module__ in _TURN_EVENT_MODULES
 
 
 @event_type("StrategicMapStarted")

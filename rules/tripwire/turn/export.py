@@ -302,6 +302,31 @@ def _turn(t: int | None) -> str:
     )
 
 
+def _unit_lines(state: CampaignState, units: Sequence[CampaignUnit]) -> list[str]:
+    """The sheet's units table, with the bombs each one bought."""
+    lines = [
+        "",
+        "## Units",
+        "",
+        "| unit | crew | externalId |",
+        "|---|---|---|",
+    ]
+    for u in units:
+        crew = ", ".join(
+            f"{state.people[p].name} ({state.people[p].gunnery}/{state.people[p].piloting})"
+            for p in u.crew
+        )
+        lines.append(f"| {u.chassis} {u.model} | {crew} | `{u.unit_id}` |")
+    loaded = [(u, state.bombs[u.unit_id]) for u in units if state.bombs.get(u.unit_id)]
+    if loaded:
+        lines += ["", "Bombs bought (line 84), in the unit list:"]
+        for u, bought in loaded:
+            lines.append(
+                f"- {u.chassis} {u.model}: " + ", ".join(f"{n} x {name}" for name, n in bought)
+            )
+    return lines
+
+
 def scenario_sheet(state: CampaignState, engagement_id: str, side_id: str) -> str:
     """A Markdown sheet for one side: objectives, map sheets, deployment, arrivals, weather."""
     s = strategic_of(state)
@@ -344,25 +369,8 @@ def scenario_sheet(state: CampaignState, engagement_id: str, side_id: str) -> st
     lines += [
         "",
         "Units with MASC or a SuperCharger may roll to enter a turn earlier (line 305).",
-        "",
-        "## Units",
-        "",
-        "| unit | crew | externalId |",
-        "|---|---|---|",
     ]
-    for u in units:
-        crew = ", ".join(
-            f"{state.people[p].name} ({state.people[p].gunnery}/{state.people[p].piloting})"
-            for p in u.crew
-        )
-        lines.append(f"| {u.chassis} {u.model} | {crew} | `{u.unit_id}` |")
-    loaded = [(u, state.bombs[u.unit_id]) for u in units if state.bombs.get(u.unit_id)]
-    if loaded:
-        lines += ["", "Bombs bought (line 84), in the unit list:"]
-        for u, bought in loaded:
-            lines.append(
-                f"- {u.chassis} {u.model}: " + ", ".join(f"{n} x {name}" for name, n in bought)
-            )
+    lines += _unit_lines(state, units)
     lines += ["", "## Artillery and baggage", ""]
     lines.append(
         "Declare how many map sheets away off-table artillery deploys and where the baggage train "

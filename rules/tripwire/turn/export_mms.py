@@ -37,6 +37,7 @@ from mekref.rules.tripwire.turn import weather
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.engagement import KIND_NAMES, hold_the_line_hexes
 from mekref.rules.tripwire.turn.export import engagement
+from mekref.rules.tripwire.turn.state import EngagementSetup, StrategicState
 
 #: TripWire weather row -> (MegaMek ``Weather`` index, ``Wind`` index). Weather: 0 clear,
 #: 1 light rain, 2 moderate rain, 3 heavy rain, 5 torrential downpour; wind: 0 calm,
@@ -86,6 +87,39 @@ def _edges(sides: Sequence[str], attacker: str | None) -> dict[str, str]:
     return {side: _EDGES[n % len(_EDGES)] for n, side in enumerate(sides)}
 
 
+def _factions(
+    s: StrategicState,
+    e: EngagementSetup,
+    entities: Mapping[str, Sequence[tuple[CampaignUnit, Entity]]],
+    names: Mapping[str, str],
+    edges: Mapping[str, str],
+    notes: list[str],
+) -> list[MmsFaction]:
+    """Each side's units with the round they arrive in; a unit that cannot arrive is left out
+    with a note (appended to ``notes``)."""
+    arrival = {(a.formation_id, a.lance): a.turn for a in e.arrivals}
+    formation_of = {
+        u: fid for fid in e.formations if fid in s.formations for u in s.formations[fid].unit_ids
+    }
+    factions = []
+    for side in e.sides:
+        units = []
+        for unit, entity in entities.get(side, ()):
+            fid = formation_of.get(unit.unit_id, "")
+            turn = arrival.get((fid, unit.lance), 0)
+            if turn is None:
+                notes.append(
+                    f"{names[side]}: {unit.chassis} {unit.model} ({unit.unit_id}) cannot arrive "
+                    "(immobile) and is not in the scenario"
+                )
+                continue
+            units.append(
+                MmsUnit(entity=entity, deployment_round=turn, commander=entity.commander is True)
+            )
+        factions.append(MmsFaction(name=names[side], location=edges[side], units=tuple(units)))
+    return factions
+
+
 def engagement_scenario(
     state: CampaignState,
     engagement_id: str,
@@ -113,28 +147,9 @@ def engagement_scenario(
     }
     if len(set(names.values())) != len(names):
         names = {side: player_name(side, side) for side in e.sides}
-    arrival = {(a.formation_id, a.lance): a.turn for a in e.arrivals}
-    formation_of = {
-        u: fid for fid in e.formations if fid in s.formations for u in s.formations[fid].unit_ids
-    }
     edges = _edges(e.sides, e.attacker)
     notes: list[str] = []
-    factions = []
-    for side in e.sides:
-        units = []
-        for unit, entity in entities.get(side, ()):
-            fid = formation_of.get(unit.unit_id, "")
-            turn = arrival.get((fid, unit.lance), 0)
-            if turn is None:
-                notes.append(
-                    f"{names[side]}: {unit.chassis} {unit.model} ({unit.unit_id}) cannot arrive "
-                    "(immobile) and is not in the scenario"
-                )
-                continue
-            units.append(
-                MmsUnit(entity=entity, deployment_round=turn, commander=entity.commander is True)
-            )
-        factions.append(MmsFaction(name=names[side], location=edges[side], units=tuple(units)))
+    factions = _factions(s, e, entities, names, edges, notes)
     for side, goal in e.objectives:
         if goal == "hold_the_line" and e.kind == "assault" and side != e.attacker:
             # L319; MegaMek's edge deployment area is narrower than 8 hexes (ruling T-E10).

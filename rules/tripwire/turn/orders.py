@@ -220,6 +220,32 @@ def _check_order(
         raise Refusal("illegal_path", f"{field}.path: a {order.action} order takes no path")
     if order.action in ("overflight", "strike", "combat_air_patrol"):
         fuel.check_order(s, f, order, field)
+    _check_target(state, s, side_id, f, order, field)
+    # Anti-Satellite, Reposition Orbit, space surveillance gear, repeated hops, a powered-down
+    # DropShip's Respond (rulings T-OR2 to T-OR5); the tactical objective (Hold the Line).
+    orbit.check_order(s, f, order, field)
+    engagement.check_objective(order, f"{field}.params.objective")
+    # L409-L410: where an aerodyne DropShip or a conventional fighter may come down (T-LZ4).
+    for where in landing.landing_hexes(order):
+        at = "target" if where == order.target else "path"
+        landing.check(state, s, f, where, f"{field}.{at}")
+    if order.action == "prepare_runway":
+        landing.check_prepare(state, s, f, order, field)
+    if order.action == "load_unload":
+        cargo.check(state, s, s.formations, f, order, field)
+    _check_repair(state, s, side_id, f, order, field)
+
+
+def _check_target(
+    state: CampaignState,
+    s: StrategicState,
+    side_id: str,
+    f: Formation,
+    order: FormationOrder,
+    field: str,
+) -> None:
+    """What an order acts on: an airfield to intercept from, the location it loots, destroys or
+    keeps the peace in, the formation it shadows or identifies."""
     if order.action == "intercept":
         loc = hexmap_of(s).location_at(hex_at(f.hex)) if f.hex != IN_ORBIT else None
         if loc is None or not AIRFIELD & set(loc.facilities):
@@ -251,18 +277,17 @@ def _check_order(
         if target is None or target.side_id == side_id:
             raise Refusal("bad_target", f"{field}.target: name the enemy formation to identify")
         surveillance.identify_conditions(order, f"{field}.params")
-    # Anti-Satellite, Reposition Orbit, space surveillance gear, repeated hops, a powered-down
-    # DropShip's Respond (rulings T-OR2 to T-OR5); the tactical objective (Hold the Line).
-    orbit.check_order(s, f, order, field)
-    engagement.check_objective(order, f"{field}.params.objective")
-    # L409-L410: where an aerodyne DropShip or a conventional fighter may come down (T-LZ4).
-    for where in landing.landing_hexes(order):
-        at = "target" if where == order.target else "path"
-        landing.check(state, s, f, where, f"{field}.{at}")
-    if order.action == "prepare_runway":
-        landing.check_prepare(state, s, f, order, field)
-    if order.action == "load_unload":
-        cargo.check(state, s, s.formations, f, order, field)
+
+
+def _check_repair(
+    state: CampaignState,
+    s: StrategicState,
+    side_id: str,
+    f: Formation,
+    order: FormationOrder,
+    field: str,
+) -> None:
+    """A repair order: engineers' work on a DropPort, or the pool that pays for a unit's."""
     if order.action == "repair" and order.target:
         # L219: engineers repair a destroyed DropPort (ruling T-EN1).
         engineering.check(state, s, f, order, field)

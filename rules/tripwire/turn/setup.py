@@ -7,6 +7,7 @@ reorganised at the start of any turn (line 178): units that stand together regro
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from mekref.adapters.megamek.unit_kinds import UnitKind
@@ -231,6 +232,64 @@ def _hex(text: str, field: str) -> str:
         raise Refusal("illegal_path", f"{field}: {exc}") from None
 
 
+def _check_units(
+    state: CampaignState,
+    s: StrategicState,
+    side_id: str,
+    unit_ids: Sequence[str],
+    field: str,
+    seen: set[str],
+) -> None:
+    """Refuse a unit that is not the side's, is in two formations, has no movement or is out
+    of play; each one checked is added to ``seen``."""
+    for uid in unit_ids:
+        unit = state.units.get(uid)
+        if unit is None or unit.side_id != side_id:
+            raise Refusal("not_your_unit", f"{field}.unit_ids: {uid!r} is not a unit of yours")
+        if uid in seen:
+            raise Refusal("duplicate_unit", f"{field}.unit_ids: {uid} is in two formations")
+        if uid not in s.mobility:
+            raise Refusal("no_mobility", f"{field}.unit_ids: no walk/cruise MP for {uid}")
+        gone = out_of_play(state, uid)
+        if gone:  # R-VP-7: a wreck is no force to place (L146)
+            raise Refusal("out_of_play", f"{field}.unit_ids: {uid}: {gone}")
+        seen.add(uid)
+
+
+def _formation(
+    spec: FormationSpec,
+    side_id: str,
+    where: str,
+    olds: list[Formation],
+    day_zero: bool,
+    override: int | None,
+) -> Formation:
+    """The formation ``spec`` places, with the counters it keeps from the formations its units
+    came from (``olds``)."""
+    return Formation(
+        formation_id=spec.formation_id,
+        side_id=side_id,
+        name=spec.name,
+        unit_ids=tuple(spec.unit_ids),
+        hex=where,
+        # A regrouped formation keeps the worst of its units' counters (ruling T-F1).
+        fatigue=max((f.fatigue for f in olds), default=0),
+        days_since_maintenance=max((f.days_since_maintenance for f in olds), default=0),
+        days_on_rations=max((f.days_on_rations for f in olds), default=0),
+        baggage_person_days=spec.baggage_person_days
+        if day_zero
+        else sum(f.baggage_person_days for f in olds if f.formation_id == spec.formation_id),
+        commander_bonus=override or 0,
+        carries_leader=spec.carries_leader,
+        last_recruit_day=max((f.last_recruit_day for f in olds), default=-7),
+        commander_note=spec.commander_note if override is not None else None,
+        # L153: a force element "retains its Formation Type" (a kept id keeps it).
+        formation_type=next(
+            (f.formation_type for f in olds if f.formation_id == spec.formation_id), ""
+        ),
+    )
+
+
 def decide_place(
     state: CampaignState, cmd: PlaceFormations, dice: Dice, rules: TripWire
 ) -> list[Event]:
@@ -255,18 +314,7 @@ def decide_place(
         field = f"formations[{i}]"
         if not spec.unit_ids:
             raise Refusal("empty_formation", f"{field}.unit_ids: a formation has units")
-        for uid in spec.unit_ids:
-            unit = state.units.get(uid)
-            if unit is None or unit.side_id != cmd.side_id:
-                raise Refusal("not_your_unit", f"{field}.unit_ids: {uid!r} is not a unit of yours")
-            if uid in seen:
-                raise Refusal("duplicate_unit", f"{field}.unit_ids: {uid} is in two formations")
-            if uid not in s.mobility:
-                raise Refusal("no_mobility", f"{field}.unit_ids: no walk/cruise MP for {uid}")
-            gone = out_of_play(state, uid)
-            if gone:  # R-VP-7: a wreck is no force to place (L146)
-                raise Refusal("out_of_play", f"{field}.unit_ids: {uid}: {gone}")
-            seen.add(uid)
+        _check_units(state, s, cmd.side_id, spec.unit_ids, field, seen)
         where = _hex(spec.hex, f"{field}.hex")
         override = _commander_override(state, cmd.side_id, spec, field)
         sources = {current[u].formation_id: current[u] for u in spec.unit_ids if u in current}
@@ -301,32 +349,7 @@ def decide_place(
                     f"a formation there (they stand in {sorted(stands)})",
                 )
         olds = list(sources.values())
-        built.append(
-            Formation(
-                formation_id=spec.formation_id,
-                side_id=cmd.side_id,
-                name=spec.name,
-                unit_ids=tuple(spec.unit_ids),
-                hex=where,
-                # A regrouped formation keeps the worst of its units' counters (ruling T-F1).
-                fatigue=max((f.fatigue for f in olds), default=0),
-                days_since_maintenance=max((f.days_since_maintenance for f in olds), default=0),
-                days_on_rations=max((f.days_on_rations for f in olds), default=0),
-                baggage_person_days=spec.baggage_person_days
-                if day_zero
-                else sum(
-                    f.baggage_person_days for f in olds if f.formation_id == spec.formation_id
-                ),
-                commander_bonus=override or 0,
-                carries_leader=spec.carries_leader,
-                last_recruit_day=max((f.last_recruit_day for f in olds), default=-7),
-                commander_note=spec.commander_note if override is not None else None,
-                # L153: a force element "retains its Formation Type" (a kept id keeps it).
-                formation_type=next(
-                    (f.formation_type for f in olds if f.formation_id == spec.formation_id), ""
-                ),
-            )
-        )
+        built.append(_formation(spec, cmd.side_id, where, olds, day_zero, override))
     return [
         FormationsPlaced(side_id=cmd.side_id, day=cmd.day, formations=tuple(built), actor=cmd.actor)
     ]

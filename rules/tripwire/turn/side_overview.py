@@ -22,7 +22,7 @@ from mekref.rules.tripwire import battle_link
 from mekref.rules.tripwire.battle_model import BattleStatus
 from mekref.rules.tripwire.state import CampaignState, Pool
 from mekref.rules.tripwire.turn.secrecy import engagement_for
-from mekref.rules.tripwire.turn.state import IN_ORBIT, Sighting
+from mekref.rules.tripwire.turn.state import IN_ORBIT, Sighting, StrategicState
 from mekref.rules.tripwire.turn.victory import progress, unknown_text
 
 
@@ -109,6 +109,33 @@ class Overview:
     runways: tuple[tuple[str, str], ...] = ()
 
 
+def _engagements(state: CampaignState, s: StrategicState, side_id: str) -> list[OverviewEngagement]:
+    """The engagements ``side_id`` fought in ("" for all), as that side may see them, each with
+    how far its battle has come."""
+    owners = {fid: f.side_id for fid, f in s.formations.items()}
+    by_engagement = {b.engagement_id: b for b in state.battles.battles.values() if b.engagement_id}
+    engagements = []
+    for e in s.engagements:
+        if side_id and side_id not in e.sides:
+            continue
+        cut = engagement_for(e, side_id, owners) if side_id else e
+        battle = by_engagement.get(e.engagement_id)
+        if battle is None:
+            status = "open"
+        elif battle.status is BattleStatus.RESOLVED:
+            status = "closed"
+        else:
+            status = "being fought"
+        engagements.append(
+            OverviewEngagement(
+                engagement_id=e.engagement_id, day=e.day, hex=e.hex, kind=e.kind,
+                sides=tuple(e.sides), formations=tuple(cut.formations), status=status,
+                battle_id=battle.battle_id if battle is not None else "",
+            )
+        )  # fmt: skip
+    return engagements
+
+
 def overview_of(state: CampaignState, side_id: str = "") -> Overview | None:
     """The picture ``side_id`` may know ("" for the referee's whole), or None before the
     strategic map has started (``turn setup``)."""
@@ -134,27 +161,7 @@ def overview_of(state: CampaignState, side_id: str = "") -> Overview | None:
         if mine(f.side_id)
     )
     seen = [(who, x) for who, xs in sorted(s.sightings.items()) if mine(who) for x in xs]
-    owners = {fid: f.side_id for fid, f in s.formations.items()}
-    by_engagement = {b.engagement_id: b for b in state.battles.battles.values() if b.engagement_id}
-    engagements = []
-    for e in s.engagements:
-        if side_id and side_id not in e.sides:
-            continue
-        cut = engagement_for(e, side_id, owners) if side_id else e
-        battle = by_engagement.get(e.engagement_id)
-        if battle is None:
-            status = "open"
-        elif battle.status is BattleStatus.RESOLVED:
-            status = "closed"
-        else:
-            status = "being fought"
-        engagements.append(
-            OverviewEngagement(
-                engagement_id=e.engagement_id, day=e.day, hex=e.hex, kind=e.kind,
-                sides=tuple(e.sides), formations=tuple(cut.formations), status=status,
-                battle_id=battle.battle_id if battle is not None else "",
-            )
-        )  # fmt: skip
+    engagements = _engagements(state, s, side_id)
     together = []
     for t in battle_link.after_battles(state):
         own = tuple((f, x) for f, x in t.formations if mine(x))
