@@ -26,7 +26,7 @@ from mekref.rules.house_rules.advancement import (
     technician_feat_xp,
     technician_rating,
 )
-from mekref.rules.house_rules.currency import fluctuate
+from mekref.rules.house_rules.currency import currency_name, fluctuate
 from mekref.rules.house_rules.describe import describe
 from mekref.rules.house_rules.maintenance import check_quality, maintenance_check
 from mekref.rules.house_rules.mapsheets import roll_battlefield
@@ -312,7 +312,7 @@ def _morale(state: HouseState, cmd: c.MoraleTestCommand, dice: Dice) -> list[Eve
     if cmd.pilot_id:
         pilot = _pilot(state, cmd.pilot_id)
         ranked = morale_skill_for(rank_name(pilot.piloting, pilot.gunnery), cmd.pilot_id)
-        if skill and skill != ranked:
+        if skill and skill.strip().casefold() != ranked.casefold():
             raise Refusal(
                 "skill_mismatch",
                 f"pilot {cmd.pilot_id!r} is {ranked}, not {skill}: give one of skill or pilot_id",
@@ -437,8 +437,9 @@ def _repair(state: HouseState, cmd: c.RepairAttempt, dice: Dice) -> list[Event]:
 
 
 def _exchange(state: HouseState, cmd: c.ExchangeFluctuation, dice: Dice) -> list[Event]:
-    value, rolls, _ = fluctuate(dice, cmd.currency)
-    return [e.ExchangeRateSet(currency=cmd.currency, c_bills=value, rolls=rolls)]
+    currency = currency_name(cmd.currency)
+    value, rolls, _ = fluctuate(dice, currency)
+    return [e.ExchangeRateSet(currency=currency, c_bills=value, rolls=rolls)]
 
 
 DECIDERS: dict[type[Command], Callable[[HouseState, Any, Dice], list[Event]]] = {

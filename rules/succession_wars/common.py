@@ -244,6 +244,11 @@ def take_region(b: Builder, house: str, region: str) -> None:
             house=house, region=region, previous=previous, blocked_turn=state.turn_no
         )
     )
+    # L315 "held and controlled by whomever controls the capital": a House that takes back the
+    # capital its own Leaders are held in frees them there (ruling SW-43).
+    for ld in sorted(state.leaders_in_custody(region), key=lambda x: x.id):
+        if ld.owner == house:
+            b.add(m.SWLeaderReleased(leader=ld.id, region=region))
     changes: list[tuple[str, int, str]] = []
     if info.capital == "house":
         changes.append((previous, t.tech_events["lose_house_capital"], f"lost {region}"))

@@ -234,6 +234,9 @@ def _region_captured(state: SWState, e: m.SWRegionCaptured) -> SWState:
             state.regions, e.region, replace(rs, controller=e.house, center_blocked_turn=blocked)
         ),
     )
+    # L315: captives are "held and controlled by whomever controls the capital" they are in.
+    for ld in new.leaders_in_custody(e.region):
+        new = _leader(new, ld.id, captor=e.house)
     region = new.board().region(e.region)
     if region is not None and region.terra:
         # Whoever holds Terra is under a Housewide Interdict for as long as he holds it.
