@@ -19,7 +19,7 @@ from mekref.adapters.megamek.design import CritSlot, SystemKind, UnitDesign
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.adapters.megamek.unit_kinds import UnitKind as DesignKind
 from mekref.rules.dice import Dice, Roll
-from mekref.rules.house_rules.random_damage import Effect, PreBattleDamage
+from mekref.rules.house_rules.random_damage import Effect, PreBattleDamage, same_equipment
 from mekref.rules.tripwire.battle_damage import unit_damage
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, SlotDamage, UnitDamage
 from mekref.rules.tripwire.battle_resolution import subject_for
@@ -618,7 +618,7 @@ def _effect(work: _Work, effect: Effect) -> None:
                 break
             _pick_slot(work, "heat sink", found)
     elif kind == "weapon_unusable":  # L143 "One weapon is unusable."
-        found = _slots_where(work, lambda s: s.name == effect.detail)
+        found = _slots_where(work, lambda s: same_equipment(s.name, effect.detail))
         if found:
             work.hit_slot(*found[0])
         else:
