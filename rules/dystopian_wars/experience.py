@@ -62,6 +62,11 @@ def repair_cost(squadron: Squadron, tables: DystopianTables | None = None) -> in
     return (row.minor if bill.minor else 0) + row.major * bill.major_ships
 
 
+def in_dry_dock(squadron: Squadron) -> bool:
+    """L227 a): repair points applied to an unfinished repair ("leave it in dry dock")."""
+    return squadron.dry_dock > 0 and not squadron.bill.empty
+
+
 def squadron_xp(
     squadron: Squadron,
     result: SquadronResult,

@@ -9,9 +9,11 @@ from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
 from mekref.rules.dystopian_wars.experience import (
     commodore_losses,
+    in_dry_dock,
     injury_row,
     prize_rp,
     repair_bill,
+    repair_cost,
     roll_skill,
     squadron_xp,
 )
@@ -31,7 +33,12 @@ def report(state: DystopianState, cmd: c.ReportBattle, dice: Dice) -> list[Event
     t = load_tables()
     size = t.battle_size(battle.battle_type)
     if len(battle.stakes) < size.stakes:
-        raise Refusal("not_staked", "stake the battle's territories before reporting it")
+        raise Refusal(
+            "not_staked",
+            f"a {battle.battle_type} stakes {size.stakes} pair(s) of territories and "
+            f"{len(battle.stakes)} are staked: DWStake the rest before reporting the battle",
+            size.ref,
+        )
     results = {r.fleet_id: r for r in cmd.results}
     if set(results) != set(battle.fleets):
         raise Refusal("bad_result", "report one result for each of the battle's fleets")
@@ -97,6 +104,17 @@ def _check_result(state: DystopianState, fleet: Fleet, result: c.FleetResult) ->
             raise Refusal("unknown_squadron", f"{fleet.fleet_id} has no squadron {r.squadron_id!r}")
         if r.squadron_id in seen:
             raise Refusal("bad_result", f"squadron {r.squadron_id!r} is reported twice")
+        if in_dry_dock(squadron):
+            # L227 a) "leave it in dry dock to continue repairs", against b) "it will start the
+            # game in its damaged state": only b) fights, so a docked squadron neither fights nor
+            # earns experience until its repair is finished (ruling DW-34).
+            raise Refusal(
+                "in_dry_dock",
+                f"squadron {r.squadron_id!r} of {fleet.fleet_id} is in dry dock "
+                f"({squadron.dry_dock} RP applied of {repair_cost(squadron)}): it cannot fight "
+                "until DWRepair finishes its repair; leave it out of the result",
+                load_tables().rule("dry_dock").ref,
+            )
         seen.add(r.squadron_id)
         if not 0 <= r.ships_lost <= squadron.ships or not 0 <= r.ships_recaptured <= r.ships_lost:
             raise Refusal("bad_result", f"squadron {r.squadron_id!r}: impossible ship counts")

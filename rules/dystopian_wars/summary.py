@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from mekref.rules.dystopian_wars.model import DystopianState
+from mekref.rules.dystopian_wars.experience import in_dry_dock, repair_cost
+from mekref.rules.dystopian_wars.model import DystopianState, Fleet
 from mekref.rules.kernel import Section
 
 
@@ -23,7 +24,7 @@ def summarize(state: DystopianState) -> tuple[Section, ...]:
             f"{fleet_id} ({f.nation}, {f.player}): Commodore {c.name} ({c.status}, XP {c.xp}, "
             f"prowess {c.prowess}{absent}); {len(afloat)} of {len(f.squadrons)} squadrons "
             f"afloat, {ships} ships; {f.rp} RP to spend; "
-            f"{state.owned_count(fleet_id)} territories"
+            f"{state.owned_count(fleet_id)} territories" + _docked(f)
         )
     territories = []
     for holder in sorted({t.holder or "" for t in state.territories.values()}):
@@ -45,7 +46,36 @@ def summarize(state: DystopianState) -> tuple[Section, ...]:
                 (
                     f"{b.battle_id}: {b.fleets[0]} against {b.fleets[1]}, {b.battle_type} of "
                     f"{b.points} points" + (f"; {stakes}" if stakes else ""),
+                    *_field_orders(state),
                 ),
             )
         )
     return tuple(sections)
+
+
+def _docked(fleet: Fleet) -> str:
+    """Squadrons left in dry dock (L227 a): they sit out battles until repaired (DW-34)."""
+    docked = [
+        f"{s.squadron_id} ({s.dry_dock} of {repair_cost(s)} RP applied)"
+        for _, s in sorted(fleet.squadrons.items())
+        if in_dry_dock(s)
+    ]
+    return f"; in dry dock, not fighting: {', '.join(docked)}" if docked else ""
+
+
+def _field_orders(state: DystopianState) -> tuple[str, ...]:
+    """Each fleet's drawn Field Order (2.3) in words: the referee's report shows them all, a
+    fleet's own view (``game state --side``) only its own (DystopianWarsViews)."""
+    b = state.battle
+    if b is None or not b.field_orders:
+        return ()
+    deck = {o.number: o for o in state.field_orders}
+    out = []
+    for fleet_id, number in zip(b.fleets, b.field_orders, strict=False):
+        order = deck.get(number)
+        if order is None:
+            out.append(f"{fleet_id} drew Field Order {number}")
+            continue
+        text = f": {order.text}" if order.text else ""
+        out.append(f"{fleet_id} drew Field Order {number}, {order.name}{text}")
+    return tuple(out)

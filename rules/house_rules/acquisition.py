@@ -41,10 +41,7 @@ def target_number(
     """Ruling HOUSE-8: with a Logistics skill the target is that skill plus the row's modifier
     (lines 175-178); without one, the chart's fixed target (6+, 8+, 10+; lines 172-174)."""
     t = tables or load_tables()
-    try:
-        row = t.keyed("acquisition", "availability", availability)
-    except ValueError:
-        raise Refusal("unknown_availability", f"no availability row {availability!r}") from None
+    row = t.choose("acquisition", "availability", availability, "availability")
     if logistics_skill is None:
         return row.int("target")
     return logistics_skill + row.int("logistics_modifier")
@@ -83,7 +80,9 @@ def acquire(
     search, dice = dice.roll(f"acquisition search, {item}", 2)
     rolls = [search]
     margin = search.total - target
-    surcharge = t.keyed("acquisition", "availability", availability).int("surcharge_percent")
+    row = t.choose("acquisition", "availability", availability, "availability")
+    availability = row.text("key")
+    surcharge = row.int("surcharge_percent")
     base = Fraction(base_cost) * (100 + surcharge) / 100
     price_rule = t.rule("acquisition", "bid_price")
     bids: list[Bid] = []

@@ -7,6 +7,29 @@ from dataclasses import dataclass, field
 from mekref.rules.house_rules.advancement import SkillCost
 from mekref.rules.messages import Command, RefereeNote, command_type
 
+#: The names the tables take (matched without case), listed by ``mekref game commands``; a test
+#: checks each against its table so the two cannot drift.
+MORALE_SKILLS = ("Green", "Regular", "Veteran", "Elite")
+NATIONALITIES = (
+    "Kuritan", "Davion", "Liao", "Steiner", "Marik", "Pirate", "Mercenary", "Guerrilla", "Clan",
+    "Comstar", "Word of Blake",
+)  # fmt: skip
+MORALE_SITUATIONS = (
+    "force_50", "force_75", "lance_75", "cruise_missile", "inferno", "force_commander_out",
+    "lance_commander_out",
+)  # fmt: skip
+MISSIONS = (
+    "Retainer", "Garrison", "Cadre", "Relief", "Defensive Campaign", "Riot Duty", "Security Duty",
+    "Objective Raid", "Extraction", "Reconnaissance", "Diversionary Raid", "Planetary Assault",
+    "Pirate Hunting", "Guerrilla Warfare",
+)  # fmt: skip
+CURRENCIES = ("C-Bill", "S-Bill", "D-Bill", "M-Bill", "L-Bill", "K-Bill", "R-Bill")
+AVAILABILITIES = ("common", "uncommon", "rare", "specific_vehicle", "specific_mech")
+RETREAT_MODIFIERS = (
+    "adjacent_edge", "opposite_edge", "friendly_planet", "hostile_planet", "faster_than_half",
+    "slower_than_half",
+)  # fmt: skip
+
 
 @command_type("HRSetUp")
 @dataclass(frozen=True, kw_only=True)
@@ -83,9 +106,10 @@ class MoraleTestCommand(Command):
     unit_id: str
     turn: int
     #: "Green", "Regular", "Veteran", "Elite"; empty: the rank of ``pilot_id`` (HOUSE-27).
-    skill: str = ""
-    nationality: str  # "Kuritan" ... "Word of Blake"
-    situations: tuple[str, ...] = ()  # keys of the situation rows ("force_50", "inferno" ...)
+    skill: str = field(default="", metadata={"allowed": ("", *MORALE_SKILLS)})
+    nationality: str = field(metadata={"allowed": NATIONALITIES})
+    #: Keys of the situation rows; of force_50 and force_75 only the worse counts (HOUSE-4).
+    situations: tuple[str, ...] = field(default=(), metadata={"allowed": MORALE_SITUATIONS})
     pilot_id: str = ""  # the unit's MechWarrior, whose rank gives the skill (HOUSE-27)
 
 
@@ -114,7 +138,7 @@ class MapSheets(Command):
 class Retreat(Command):
     unit_id: str
     piloting: int
-    modifiers: tuple[str, ...] = ()
+    modifiers: tuple[str, ...] = field(default=(), metadata={"allowed": RETREAT_MODIFIERS})
     weapons: tuple[str, ...] = ()
     ammo_types: tuple[str, ...] = ()
 
@@ -123,7 +147,7 @@ class Retreat(Command):
 @dataclass(frozen=True, kw_only=True)
 class Acquire(Command):
     item: str
-    availability: str  # "common", "uncommon", "rare", "specific_vehicle", "specific_mech"
+    availability: str = field(metadata={"allowed": AVAILABILITIES})
     base_cost: int
     logistics_skill: int | None = None
 
@@ -140,7 +164,7 @@ class Buy(Command):
 @command_type("HRMissionRoll")
 @dataclass(frozen=True, kw_only=True)
 class MissionRollCommand(Command):
-    mission: str
+    mission: str = field(metadata={"allowed": MISSIONS})
 
 
 @command_type("HRRepairAttempt")
@@ -162,7 +186,7 @@ class RepairAttempt(Command):
 @command_type("HRExchangeFluctuation")
 @dataclass(frozen=True, kw_only=True)
 class ExchangeFluctuation(Command):
-    currency: str
+    currency: str = field(metadata={"allowed": CURRENCIES})
 
 
 @command_type("HRAddTechnician")

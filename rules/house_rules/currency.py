@@ -6,15 +6,18 @@ from fractions import Fraction
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.table_loader import HouseTables, load_tables
-from mekref.rules.refusal import Refusal
 
 
 def rate(currency: str, tables: HouseTables | None = None) -> Fraction:
     t = tables or load_tables()
-    try:
-        return t.keyed("currency", "currency", currency).fraction("c_bills")
-    except ValueError:
-        raise Refusal("unknown_currency", f"no currency {currency!r}") from None
+    return t.choose("currency", "currency", currency, "currency").fraction("c_bills")
+
+
+def currency_name(currency: str, tables: HouseTables | None = None) -> str:
+    """The table's spelling of a currency named without case ("l-bill" is "L-Bill")."""
+    return (
+        (tables or load_tables()).choose("currency", "currency", currency, "currency").text("key")
+    )
 
 
 def convert(

@@ -18,9 +18,25 @@ from mekref.rules.messages import Event
 
 
 def _money(value: Fraction) -> str:
-    whole = value.numerator // value.denominator
-    rest = value - whole
-    return f"{whole:,} C-bills" + (f" and {rest}" if rest else "")
+    """C-bills as a decimal: exact when the value has a finite decimal (0.432), else to the
+    cent with "about" (a fraction such as "and 54/125" reads as nothing a player pays)."""
+    return f"{decimal_text(value)} C-bills"
+
+
+def decimal_text(value: Fraction) -> str:
+    sign = "-" if value < 0 else ""
+    value = abs(value)
+    for places in range(7):
+        scaled = value * 10**places
+        if scaled.denominator == 1:
+            return sign + _grouped(int(scaled), places)
+    cents = round(value * 100)
+    return "about " + sign + _grouped(cents, 2)
+
+
+def _grouped(scaled: int, places: int) -> str:
+    whole, rest = divmod(scaled, 10**places)
+    return f"{whole:,}" + (f".{rest:0{places}d}" if places else "")
 
 
 def _reported(x: e.BattleReported) -> str:
@@ -69,17 +85,33 @@ def _retreat(x: e.RetreatRolled) -> str:
 
 def _acquisition(x: e.AcquisitionRolled) -> str:
     a = x.acquisition
-    if a.margin < 0:
-        return f"{a.item} ({a.availability}): {a.roll} against {a.target}, not found"
-    offers = ", ".join(_money(b.price) for b in a.bids)
-    return f"{a.item} ({a.availability}): {a.roll} against {a.target}, offers: {offers}"
+    # Ruling HOUSE-8: the bids table runs down to "-6 or less | 1", so a missed search still
+    # finds sellers; the words say so instead of "not found" beside offers that can be bought.
+    found = f"made by {a.margin}" if a.margin >= 0 else f"missed by {-a.margin}"
+    offers = "; ".join(
+        f"offer {n}: {_money(b.price)} ({_price_word(b.percent)})" for n, b in enumerate(a.bids, 1)
+    )
+    return (
+        f"{a.item} ({a.availability}): {a.roll} against {a.target}, {found}: "
+        f"{len(a.bids)} offer(s) (HRBuy buys one): {offers}"
+    )
+
+
+def _price_word(percent: int) -> str:
+    if percent < 0:
+        return f"lower by {-percent}%: a bargain"
+    if percent > 0:
+        return f"higher by {percent}%"
+    return "standard price"
 
 
 def _bought(x: e.ItemBought) -> str:
     damaged = ""
-    if x.bid.damaged:
+    # L206 "Any time an item is bought at a lower price roll 2d6": only a lower price is a
+    # bargain; a standard or higher price is bought as it is.
+    if x.bid.bargain and x.bid.damaged:
         damaged = "; a bargain with damage: roll critical damage for it"
-    elif x.bid.damaged is False:
+    elif x.bid.bargain:
         damaged = "; a bargain, undamaged"
     return f"{x.item} bought at offer {x.bid_number} for {_money(x.bid.price)}{damaged}"
 

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.table_loader import HouseTables, Row, load_tables
-from mekref.rules.refusal import Refusal
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -21,10 +20,7 @@ class MissionRoll:
 
 def mission(name: str, tables: HouseTables | None = None) -> Row:
     t = tables or load_tables()
-    try:
-        return t.keyed("missions", "mission", name)
-    except ValueError:
-        raise Refusal("unknown_mission", f"no mission {name!r}") from None
+    return t.choose("missions", "mission", name, "mission")
 
 
 def force_size(roll: int, tables: HouseTables | None = None) -> Row:
@@ -43,6 +39,7 @@ def roll_mission(
     table (its -3 and 20 are exactly the extremes of Riot Duty and Guerrilla Warfare)."""
     t = tables or load_tables()
     row = mission(name, t)
+    name = row.text("key")  # the table's spelling, however it was typed
     rolls: list[Roll] = []
     enemy_text = row.text("enemy_force")
     enemy_roll: int | None = None

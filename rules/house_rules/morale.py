@@ -35,14 +35,12 @@ def morale_modifier(
     reasons: list[str] = []
     total = 0
     for table, key in (("skill", skill), ("nationality", nationality)):
-        try:
-            row = t.keyed("morale", table, key)
-        except ValueError:
-            raise Refusal(
-                "unknown_morale_row", f"no {table} row {key!r} in the morale tables"
-            ) from None
+        row = t.choose("morale", table, key, table)
         total += row.int("modifier")
-        reasons.append(key)
+        reasons.append(row.text("key"))
+    situations = tuple(
+        t.choose("morale", "situation", k, "situation").text("key") for k in situations
+    )
     chosen = set(situations)
     if len(chosen) != len(situations):
         raise Refusal("duplicate_situation", "each situation applies once")
@@ -51,10 +49,7 @@ def morale_modifier(
         for weaker in present[:-1]:
             chosen.discard(weaker)
     for key in sorted(chosen):
-        try:
-            row = t.keyed("morale", "situation", key)
-        except ValueError:
-            raise Refusal("unknown_morale_row", f"no situation row {key!r}") from None
+        row = t.keyed("morale", "situation", key)
         total += row.int("modifier")
         reasons.append(key)
     return total, tuple(reasons)

@@ -13,6 +13,7 @@ Table (MegaMek's ``Tank.rollHitLocation``), the text deferring to the standard r
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -113,6 +114,24 @@ class PreBattleDamage:
     @property
     def effects(self) -> tuple[Effect, ...]:
         return tuple(e for r in self.results for e in r.effects)
+
+
+#: A critical slot names an item by MegaMek's internal name, the weapon list by its display
+#: name: "Autocannon/5" is "AC/5", "ISERLargeLaser" is "ER Large Laser".
+_TECH_PREFIX = re.compile(r"^(IS|CL|Clan)(?=[A-Z ])")
+
+
+def equipment_key(name: str) -> str:
+    """One spelling for both names of an item: no tech-base prefix, case, spaces or hyphens,
+    "autocannon" as "ac"."""
+    key = _TECH_PREFIX.sub("", name.strip()).casefold()
+    key = re.sub(r"[\s\-_]", "", key)
+    return key.replace("autocannon", "ac")
+
+
+def same_equipment(slot_name: str, weapon_name: str) -> bool:
+    """Whether a critical slot holds the weapon the Random Damage Table picked (L143)."""
+    return equipment_key(slot_name) == equipment_key(weapon_name)
 
 
 def _family(kind: UnitKind) -> frozenset[UnitKind]:

@@ -37,6 +37,9 @@ def retreat_target(
     piloting: int, modifiers: tuple[str, ...], tables: HouseTables | None = None
 ) -> int:
     t = tables or load_tables()
+    modifiers = tuple(
+        t.choose("retreat", "modifier", k, "retreat modifier").text("key") for k in modifiers
+    )
     chosen = set(modifiers)
     if len(chosen) != len(modifiers):
         raise Refusal("duplicate_modifier", "each retreat modifier applies once")
@@ -45,10 +48,7 @@ def retreat_target(
             raise Refusal("exclusive_modifiers", f"only one of {group} applies")
     total = piloting
     for key in modifiers:
-        try:
-            total += t.keyed("retreat", "modifier", key).int("modifier")
-        except ValueError:
-            raise Refusal("unknown_modifier", f"no retreat modifier {key!r}") from None
+        total += t.keyed("retreat", "modifier", key).int("modifier")
     return total
 
 

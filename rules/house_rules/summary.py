@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mekref.rules.house_rules.advancement import rank_name, technician_rating
+from mekref.rules.house_rules.describe import decimal_text
 from mekref.rules.house_rules.model import HouseState, Pilot
 from mekref.rules.kernel import Section
 
@@ -30,8 +31,15 @@ def summarize(state: HouseState) -> tuple[Section, ...]:
         + (", done" if any(a.success for a in j.attempts) else "")
         for pid, j in sorted(state.jobs.items())
     )
-    offers = tuple(f"{item}: {len(a.bids)} offers open" for item, a in sorted(state.offers.items()))
-    rates = tuple(f"1 {cur} = {rate} C-bills" for cur, rate in sorted(state.exchange_rates.items()))
+    offers = tuple(
+        f"{item}: {len(a.bids)} offers open: "
+        + "; ".join(f"offer {n} {decimal_text(b.price)} C-bills" for n, b in enumerate(a.bids, 1))
+        for item, a in sorted(state.offers.items())
+    )
+    rates = tuple(
+        f"1 {cur} = {decimal_text(rate)} C-bills"
+        for cur, rate in sorted(state.exchange_rates.items())
+    )
     return (
         Section("pilots", pilots or ("none",)),
         Section("skill costs", costs),

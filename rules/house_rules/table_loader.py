@@ -13,6 +13,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from mekref.rules.refusal import Refusal
 from mekref.rules.tables import (
     SourceRef,
     TableError,
@@ -105,6 +106,21 @@ class HouseTables:
             if row.values.get("key") == key:
                 return row
         raise TableError(f"no row {key!r} in [[{name}]] of {table}.toml")
+
+    def keys(self, table: str, name: str) -> tuple[str, ...]:
+        return tuple(str(row.values.get("key")) for row in self.rows(table, name))
+
+    def choose(self, table: str, name: str, key: str, what: str) -> Row:
+        """The row a person named, matched without case or surrounding spaces ("green" is
+        "Green"); an unknown name is refused with every name the table has."""
+        wanted = key.strip().casefold()
+        for row in self.rows(table, name):
+            if str(row.values.get("key")).casefold() == wanted:
+                return row
+        choices = ", ".join(self.keys(table, name))
+        raise Refusal(
+            f"unknown_{what.replace(' ', '_')}", f"no {what} {key!r}: choose one of {choices}"
+        )
 
 
 @cache

@@ -244,6 +244,11 @@ def take_region(b: Builder, house: str, region: str) -> None:
             house=house, region=region, previous=previous, blocked_turn=state.turn_no
         )
     )
+    # L315 "held and controlled by whomever controls the capital": a House that takes back the
+    # capital its own Leaders are held in frees them there (ruling SW-43).
+    for ld in sorted(state.leaders_in_custody(region), key=lambda x: x.id):
+        if ld.owner == house:
+            b.add(m.SWLeaderReleased(leader=ld.id, region=region))
     changes: list[tuple[str, int, str]] = []
     if info.capital == "house":
         changes.append((previous, t.tech_events["lose_house_capital"], f"lost {region}"))
@@ -287,3 +292,19 @@ def take_region(b: Builder, house: str, region: str) -> None:
 
 def active_houses(state: SWState) -> list[str]:
     return [h for h in state.sequence if not state.houses[h].out]
+
+
+#: Who is paid when a House pays no other House (a bribe, an auction).
+BANK = "bank"
+
+
+def pay(b: Builder, house: str, amount: int, to: str, reason: str) -> None:
+    """``house`` pays ``amount`` to ``to`` (another House, or the bank); refused past its cash."""
+    cash = b.state.houses[house].cash
+    if amount > cash:
+        raise Refusal("not_enough_money", f"{reason}: {amount} million C-Bills; {house} has {cash}")
+    if amount <= 0:
+        return
+    b.add(m.SWCashChanged(house=house, delta=-amount, reason=reason))
+    if to in b.state.houses:
+        b.add(m.SWCashChanged(house=to, delta=amount, reason=reason))

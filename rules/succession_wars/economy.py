@@ -49,6 +49,36 @@ def has_intact_center(state: SWState, house: str) -> bool:
     )
 
 
+def _buy_counter(b: Builder, state: SWState, cmd: m.SWBuy, price: int) -> None:
+    """A House 'Mech counter from the reserve or the dead pile, or a destroyed Mercenary unit
+    rebuilt, at the price the technology level sets."""
+    t = tables()
+    house, item = cmd.house, cmd.item
+    unit = unit_of(state, cmd.unit)
+    merc = item == "merc_rebuild"
+    if merc:
+        if not unit.mercenary or unit.owner != house or unit.status is not Status.DESTROYED:
+            raise Refusal(
+                "cannot_rebuild", f"{unit.id} is not a destroyed Mercenary unit of {house}"
+            )
+    else:
+        if (
+            unit.mercenary
+            or unit.house != house
+            or unit.status not in (Status.RESERVE, Status.DESTROYED)
+        ):
+            raise Refusal(
+                "no_counter",
+                f"{unit.id} is not an available House counter of {house} "
+                "(if no units are available, none may be bought)",
+            )
+    if not cmd.free:
+        _pay(b, house, price, f"{item.replace('_', ' ')} {unit.id}")
+    b.add(
+        m.SWPieceBought(house=house, item=item, piece=unit.id, value=t.rebuilt_value, free=cmd.free)
+    )
+
+
 def decide_buy(state: SWState, cmd: m.SWBuy, dice: Dice) -> list[Event]:
     _spend_check(state, cmd.actor, cmd.house)
     t = tables()
@@ -68,33 +98,7 @@ def decide_buy(state: SWState, cmd: m.SWBuy, dice: Dice) -> list[Event]:
         if state.houses[house].free_units < 1:
             raise Refusal("not_free", f"{house} is owed no free unit")
     if item == "house_mech" or item == "merc_rebuild":
-        unit = unit_of(state, cmd.unit)
-        merc = item == "merc_rebuild"
-        if merc:
-            if not unit.mercenary or unit.owner != house or unit.status is not Status.DESTROYED:
-                raise Refusal(
-                    "cannot_rebuild", f"{unit.id} is not a destroyed Mercenary unit of {house}"
-                )
-            price = fx.merc_price
-        else:
-            if (
-                unit.mercenary
-                or unit.house != house
-                or unit.status not in (Status.RESERVE, Status.DESTROYED)
-            ):
-                raise Refusal(
-                    "no_counter",
-                    f"{unit.id} is not an available House counter of {house} "
-                    "(if no units are available, none may be bought)",
-                )
-            price = fx.mech_price
-        if not cmd.free:
-            _pay(b, house, price, f"{item.replace('_', ' ')} {unit.id}")
-        b.add(
-            m.SWPieceBought(
-                house=house, item=item, piece=unit.id, value=t.rebuilt_value, free=cmd.free
-            )
-        )
+        _buy_counter(b, state, cmd, fx.merc_price if item == "merc_rebuild" else fx.mech_price)
         return b.events
     if item == "upgrade":
         unit = unit_of(state, cmd.unit)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from mekref.rules.kernel import Decider, RuleSet
 from mekref.rules.messages import Command
 from mekref.rules.succession_wars import (
+    auctions,
     combat,
     economy,
     intrigue,
@@ -27,7 +28,7 @@ from mekref.rules.succession_wars.views import SuccessionWarsViews
 DECIDERS: dict[type[Command], Decider[SWState]] = {
     m.SWStartCampaign: scenario_2786.decide_start_scenario,
     m.SWDrawMercenary: scenario_2786.decide_draw,
-    m.SWMoveMercenaryOut: intrigue.decide_move_out,
+    m.SWMoveMercenaryOut: auctions.decide_move_out,
     m.SWEndPhase: turn.decide_end_phase,
     m.SWBuy: economy.decide_buy,
     m.SWBuildCenter: economy.decide_build_center,
@@ -49,8 +50,8 @@ DECIDERS: dict[type[Command], Decider[SWState]] = {
     m.SWBribe: intrigue.decide_bribe,
     m.SWBuyInterdict: intrigue.decide_interdict,
     m.SWChooseInterdictRegion: intrigue.decide_choose_interdict,
-    m.SWOpenAuction: intrigue.decide_open_auction,
-    m.SWSettleAuction: intrigue.decide_settle_auction,
+    m.SWOpenAuction: auctions.decide_open_auction,
+    m.SWSettleAuction: auctions.decide_settle_auction,
 }
 
 

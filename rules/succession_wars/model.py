@@ -306,6 +306,14 @@ class SWState:
             and (owner is None or s.owner == owner)
         ]
 
+    def leaders_in_custody(self, region: str) -> list[Leader]:
+        """The captured Leaders held in ``region`` (bribed ones take refuge for good, L339)."""
+        return [
+            ld
+            for ld in self.leaders.values()
+            if ld.status is LeaderStatus.CAPTURED and ld.region == region
+        ]
+
     def leaders_in(self, region: str, owner: str | None = None) -> list[Leader]:
         return [
             ld

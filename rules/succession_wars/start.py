@@ -99,18 +99,7 @@ def _place(
 
 
 def decide_start(state: SWState, cmd: m.SWStartCampaign, dice: Dice) -> list[Event]:
-    if state.started:
-        raise Refusal("already_started", "this game has already been set up")
-    if cmd.actor != REFEREE:
-        raise Refusal("referee_only", "the referee sets up the game")
-    if cmd.scenario != "3025":
-        raise Refusal(
-            "scenario_not_supported",
-            f'there is no scenario {cmd.scenario!r}: "3025" (the main game) or "2786" (the '
-            "First Succession War)",
-        )
-    if not cmd.seed:
-        raise Refusal("bad_seed", "a game needs a seed for its dice")
+    _check_start(state, cmd)
     t = tables()
     oob = load_oob_3025()
     board = cmd.map
@@ -120,82 +109,14 @@ def decide_start(state: SWState, cmd: m.SWStartCampaign, dice: Dice) -> list[Eve
     for house in oob.sequence:
         if not board.house_capital(house):
             raise Refusal("bad_map", f"the map has no House capital for {house}")
-    controllers = {r.name: r.house for r in board.regions}
     placements = {p.piece: p.region for p in cmd.placements}
     if len(placements) != len(cmd.placements):
         raise Refusal("bad_setup", "a piece is placed twice")
-    units: list[Unit] = []
-    first_of: dict[tuple[str, str], str] = {}
-    needed = set(free_setup_pieces(oob))
-    for unit, setup in counters_3025(oob):
-        if unit.status is Status.ACTIVE:
-            if _named_region(setup):
-                region = setup
-                if board.region(region) is None:
-                    raise Refusal("bad_map", f"the map lacks {region}, a set-up Region")
-            else:
-                region = placements.get(unit.id, "")
-                if not region:
-                    raise Refusal("bad_setup", f"place {unit.id} ({setup})")
-                _place(board, unit.id, unit.house, region, setup, controllers)
-            unit = Unit(**{**unit.__dict__, "region": region})
-            first_of.setdefault((unit.house, unit.formation), region)
-        units.append(unit)
-    ships: list[JumpShip] = []
-    for ship in jumpships_3025(oob):
-        region = placements.get(ship.id, "")
-        if not region:
-            raise Refusal("bad_setup", f"place JumpShip {ship.id}")
-        _place(board, ship.id, ship.owner, region, FREE, controllers)
-        ships.append(JumpShip(id=ship.id, owner=ship.owner, capacity=ship.capacity, region=region))
-    extra = set(placements) - needed
-    if extra:
-        raise Refusal("bad_setup", f"these pieces set up in named Regions: {sorted(extra)}")
-    leaders: list[Leader] = []
-    for row in oob.leaders:
-        if row.setup.startswith("with "):
-            formation = row.setup[len("with ") :]
-            region = first_of.get((row.house, formation), "")
-        else:
-            region = row.setup
-        if board.region(region) is None:
-            raise Refusal("bad_map", f"the map lacks {region!r}, where {row.name} sets up")
-        leaders.append(
-            Leader(
-                id=slug(row.house, row.name),
-                name=row.name,
-                house=row.house,
-                owner=row.house,
-                combat=row.combat,
-                military=row.military,
-                admin=row.admin,
-                loyalty=row.loyalty,
-                mercenary=row.mercenary,
-                formation=row.setup[len("with ") :] if row.mercenary else "",
-                region=region,
-            )
-        )
-    # Neutrals: ComStar on Terra, each Periphery state's garrison and JumpShip in its Region.
-    for spot in board.regions:
-        owner = TERRA_OWNER if spot.terra else spot.house if spot.periphery else ""
-        if not owner:
-            continue
-        values = oob.garrisons.get(owner, ())
-        for n, value in enumerate(values, start=1):
-            units.append(
-                Unit(
-                    id=slug(owner, "garrison", str(n)),
-                    formation=f"{owner} Garrison",
-                    house=owner,
-                    owner=owner,
-                    value=value,
-                    region=spot.name,
-                )
-            )
-        for n, cap in enumerate(oob.neutral_jumpships.get(owner, ()), start=1):
-            ships.append(
-                JumpShip(id=slug(owner, "js", str(n)), owner=owner, capacity=cap, region=spot.name)
-            )
+    units, ships, first_of = _placed_pieces(oob, board, placements)
+    leaders = _leaders_3025(oob, board, first_of)
+    neutral_units, neutral_ships = _neutrals(oob, board)
+    units += neutral_units
+    ships += neutral_ships
     check_garrisons(board, players, units)
     regions = tuple(
         (
@@ -230,6 +151,114 @@ def decide_start(state: SWState, cmd: m.SWStartCampaign, dice: Dice) -> list[Eve
     )
     first = m.SWPhaseBegan(house=oob.sequence[0], phase=Phase.DRAW, round=1, turn_no=1)
     return [started, first]
+
+
+def _check_start(state: SWState, cmd: m.SWStartCampaign) -> None:
+    if state.started:
+        raise Refusal("already_started", "this game has already been set up")
+    if cmd.actor != REFEREE:
+        raise Refusal("referee_only", "the referee sets up the game")
+    if cmd.scenario != "3025":
+        raise Refusal(
+            "scenario_not_supported",
+            f'there is no scenario {cmd.scenario!r}: "3025" (the main game) or "2786" (the '
+            "First Succession War)",
+        )
+    if not cmd.seed:
+        raise Refusal("bad_seed", "a game needs a seed for its dice")
+
+
+def _placed_pieces(
+    oob: OrderOfBattle, board: SWMap, placements: dict[str, str]
+) -> tuple[list[Unit], list[JumpShip], dict[tuple[str, str], str]]:
+    """The Houses' counters and JumpShips where the Order of Battle names a Region or the
+    referee placed them; with the first Region of each formation (where its Leader sets up)."""
+    controllers = {r.name: r.house for r in board.regions}
+    units: list[Unit] = []
+    first_of: dict[tuple[str, str], str] = {}
+    needed = set(free_setup_pieces(oob))
+    for unit, setup in counters_3025(oob):
+        if unit.status is Status.ACTIVE:
+            if _named_region(setup):
+                region = setup
+                if board.region(region) is None:
+                    raise Refusal("bad_map", f"the map lacks {region}, a set-up Region")
+            else:
+                region = placements.get(unit.id, "")
+                if not region:
+                    raise Refusal("bad_setup", f"place {unit.id} ({setup})")
+                _place(board, unit.id, unit.house, region, setup, controllers)
+            unit = Unit(**{**unit.__dict__, "region": region})
+            first_of.setdefault((unit.house, unit.formation), region)
+        units.append(unit)
+    ships: list[JumpShip] = []
+    for ship in jumpships_3025(oob):
+        region = placements.get(ship.id, "")
+        if not region:
+            raise Refusal("bad_setup", f"place JumpShip {ship.id}")
+        _place(board, ship.id, ship.owner, region, FREE, controllers)
+        ships.append(JumpShip(id=ship.id, owner=ship.owner, capacity=ship.capacity, region=region))
+    extra = set(placements) - needed
+    if extra:
+        raise Refusal("bad_setup", f"these pieces set up in named Regions: {sorted(extra)}")
+    return units, ships, first_of
+
+
+def _leaders_3025(
+    oob: OrderOfBattle, board: SWMap, first_of: dict[tuple[str, str], str]
+) -> list[Leader]:
+    leaders: list[Leader] = []
+    for row in oob.leaders:
+        if row.setup.startswith("with "):
+            formation = row.setup[len("with ") :]
+            region = first_of.get((row.house, formation), "")
+        else:
+            region = row.setup
+        if board.region(region) is None:
+            raise Refusal("bad_map", f"the map lacks {region!r}, where {row.name} sets up")
+        leaders.append(
+            Leader(
+                id=slug(row.house, row.name),
+                name=row.name,
+                house=row.house,
+                owner=row.house,
+                combat=row.combat,
+                military=row.military,
+                admin=row.admin,
+                loyalty=row.loyalty,
+                mercenary=row.mercenary,
+                formation=row.setup[len("with ") :] if row.mercenary else "",
+                region=region,
+            )
+        )
+    return leaders
+
+
+def _neutrals(oob: OrderOfBattle, board: SWMap) -> tuple[list[Unit], list[JumpShip]]:
+    """ComStar on Terra, each Periphery state's garrison and JumpShip in its Region."""
+    units: list[Unit] = []
+    ships: list[JumpShip] = []
+    for spot in board.regions:
+        owner = TERRA_OWNER if spot.terra else spot.house if spot.periphery else ""
+        if not owner:
+            continue
+        values = oob.garrisons.get(owner, ())
+        for n, value in enumerate(values, start=1):
+            units.append(
+                Unit(
+                    id=slug(owner, "garrison", str(n)),
+                    formation=f"{owner} Garrison",
+                    house=owner,
+                    owner=owner,
+                    value=value,
+                    region=spot.name,
+                )
+            )
+        for n, cap in enumerate(oob.neutral_jumpships.get(owner, ()), start=1):
+            ships.append(
+                JumpShip(id=slug(owner, "js", str(n)), owner=owner, capacity=cap, region=spot.name)
+            )
+    return units, ships
 
 
 def check_garrisons(board: SWMap, players: dict[str, str], units: list[Unit]) -> None:

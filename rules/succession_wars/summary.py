@@ -53,11 +53,47 @@ def summarize(state: SWState) -> tuple[Section, ...]:
         )
     sections = [Section("game", tuple(game)), Section("Houses", tuple(houses))]
     if state.combat is not None:
-        c = state.combat
-        sections.append(
-            Section(
-                "combat",
-                (f"{c.attacker} attacks {c.defender} in {c.region}, round {c.round} ({c.stage})",),
-            )
-        )
+        sections.append(Section("combat", _combat(state)))
+    captives = _captives(state)
+    if captives:
+        sections.append(Section("captive Leaders", captives))
     return tuple(sections)
+
+
+#: What each combat stage waits for, and the command that gives it.
+_STAGE_NEEDS = {
+    "attack": "the Attacker's next round (SWAttack) or the end (SWReportBattle)",
+    "counterattack": "the Defender's counterattack (SWCounterattack)",
+    "retreat_attacker": "the Attacker's choice to retreat or stay (SWRetreat)",
+    "retreat_defender": "the Defender's choice to retreat or stay (SWRetreat)",
+}
+
+
+def _combat(state: SWState) -> tuple[str, ...]:
+    """The fight in words: who owes how many losses (SWTakeLosses), or what it waits for."""
+    c = state.combat
+    assert c is not None
+    lines = [f"{c.attacker} attacks {c.defender} in {c.region}, round {c.round} ({c.stage})"]
+    if c.stage == "losses":
+        for house, due in sorted(c.losses_due.items()):
+            if due:
+                lines.append(
+                    f"{house} owes {due} unit loss{'es' if due != 1 else ''} in {c.region}: "
+                    f"SWTakeLosses names them"
+                )
+    elif c.stage in _STAGE_NEEDS:
+        lines.append(f"waiting for {_STAGE_NEEDS[c.stage]}")
+    return tuple(lines)
+
+
+def _captives(state: SWState) -> tuple[str, ...]:
+    """Each captured or bribed Leader, where he is held and who holds him (L315: "held and
+    controlled by whomever controls the capital")."""
+    out = []
+    for ld in sorted(state.leaders.values(), key=lambda x: x.id):
+        if ld.status not in (LeaderStatus.CAPTURED, LeaderStatus.BRIBED):
+            continue
+        holder = state.controller(ld.region) if ld.region in state.regions else ld.captor
+        how = "captured" if ld.status is LeaderStatus.CAPTURED else "bribed, in refuge"
+        out.append(f"{ld.name} of {ld.house}: {how}, held at {ld.region} by {holder or 'nobody'}")
+    return tuple(out)

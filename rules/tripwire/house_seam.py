@@ -33,6 +33,7 @@ from mekref.rules.house_rules.random_damage import (
     Effect,
     PreBattleDamage,
     roll_pre_battle_damage,
+    same_equipment,
 )
 from mekref.rules.house_rules.table_loader import load_tables as load_house_tables
 
@@ -58,5 +59,6 @@ __all__ = [
     "price_step",
     "rank_name",
     "roll_pre_battle_damage",
+    "same_equipment",
     "xp_per_battle",
 ]

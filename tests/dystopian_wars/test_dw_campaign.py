@@ -14,7 +14,7 @@ from mekref.rules.codec import canonical_json, decode
 from mekref.rules.dice import Dice
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
-from mekref.rules.dystopian_wars.experience import repair_cost
+from mekref.rules.dystopian_wars.experience import in_dry_dock, repair_cost
 from mekref.rules.dystopian_wars.game import DYSTOPIAN_WARS
 from mekref.rules.dystopian_wars.model import (
     Battle,
@@ -44,7 +44,8 @@ def _loser_territory(state: DystopianState, victor: str) -> str | None:
 def _within_points(
     state: DystopianState, fleet_id: str, wanted: tuple[c.SquadronResult, ...]
 ) -> tuple[c.SquadronResult, ...]:
-    """The squadrons, flagship first, that fit the battle's points (2.2; ruling DW-28)."""
+    """The squadrons out of dry dock, flagship first, that fit the battle's points (2.2; ruling
+    DW-28)."""
     battle = state.battle
     assert battle is not None
     squadrons = state.fleets[fleet_id].squadrons
@@ -53,6 +54,8 @@ def _within_points(
     points = Fraction(0)
     for r in order:
         s = squadrons[r.squadron_id]
+        if in_dry_dock(s):
+            continue  # L227 a): a docked squadron sits the battle out (ruling DW-34)
         share = s.cost * s.ships / s.ships_max
         if points + share <= battle.points:
             kept.append(r)

@@ -12,7 +12,7 @@ from mekref.adapters.megamek.design import CritSlot, SystemKind, UnitDesign
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, SlotDamage, UnitDamage
 from mekref.rules.tripwire.battle_resolution import subject_for
-from mekref.rules.tripwire.house_seam import Effect
+from mekref.rules.tripwire.house_seam import Effect, same_equipment
 from mekref.rules.tripwire.repair import AmmoUse, DamageState, bin_tons, damage_state
 from mekref.rules.tripwire.state import CampaignUnit
 from mekref.rules.tripwire.turn.damage_tables import (
@@ -302,7 +302,7 @@ def apply_effect(work: DamageWork, effect: Effect) -> None:
                 break
             _pick_slot(work, "heat sink", found)
     elif kind == "weapon_unusable":  # L143 "One weapon is unusable."
-        found = _slots_where(work, lambda s: s.name == effect.detail)
+        found = _slots_where(work, lambda s: same_equipment(s.name, effect.detail))
         if found:
             work.hit_slot(*found[0])
         else:
