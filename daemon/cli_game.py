@@ -46,7 +46,6 @@ from mekref.daemon.game_scripts import (
     parse_script,
 )
 from mekref.daemon.store import CampaignNotFound, StoreError
-from mekref.daemon.sw_maps import MapInputError, fill_map
 from mekref.daemon.terminal import terminal_safe
 from mekref.rules.codec import CodecError, to_jsonable
 from mekref.rules.kernel import RuleSet
@@ -563,6 +562,8 @@ def _fill_board(args: argparse.Namespace, text: _CommandText) -> None:
         if args.map is not None:
             raise CliError(f"--map is for succession_wars; {args.ruleset} has no such board")
         return
+    from mekref.daemon.sw_maps import MapInputError, fill_map  # only succession_wars has a map
+
     try:
         warning = fill_map(text.data, text.where, args.map)
     except MapInputError as exc:

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mekref.rules.codec import to_jsonable
 from mekref.rules.registry import ruleset
-from mekref.rules.succession_wars import messages as sw
-from mekref.rules.succession_wars.data import load_oob_3025, sample_map
-from mekref.rules.succession_wars.model import REFEREE, Status, SWMap
-from mekref.rules.succession_wars.scenario_2786 import example_placements
-from mekref.rules.succession_wars.start import counters_3025, free_setup_pieces, jumpships_3025
+
+# The Succession Wars' tables are imported where an example of theirs is built: every `mekref
+# game` command imports this module (for the names below), and loading that rule set was
+# about an eighth of such a command's start-up (docs/testing.md).
+if TYPE_CHECKING:
+    from mekref.rules.succession_wars import messages as sw
+    from mekref.rules.succession_wars.model import SWMap
 
 SUCCESSION_WARS = "succession_wars"
 EXAMPLE_SEED = "change-me-before-the-game"
@@ -78,6 +80,11 @@ def sw_placements(board: SWMap) -> tuple[sw.Placement, ...]:
     map order) bordering it. The other counters first garrison, one each, the House's Regions
     with a hostile border that no named set-up already holds (the garrison rule); the rest,
     and every JumpShip, stand at the House capital."""
+    from mekref.rules.succession_wars import messages as sw
+    from mekref.rules.succession_wars.data import load_oob_3025
+    from mekref.rules.succession_wars.model import Status
+    from mekref.rules.succession_wars.start import counters_3025, free_setup_pieces, jumpships_3025
+
     oob = load_oob_3025()
     counters = counters_3025(oob)
     held = {
@@ -132,6 +139,11 @@ def _hostile_borders(board: SWMap, house: str, held: set[tuple[str, str]]) -> li
 
 
 def _sw_start(scenario: str = "") -> sw.SWStartCampaign:
+    from mekref.rules.succession_wars import messages as sw
+    from mekref.rules.succession_wars.data import sample_map
+    from mekref.rules.succession_wars.model import REFEREE
+    from mekref.rules.succession_wars.scenario_2786 import example_placements
+
     board = sample_map()
     if scenario == "2786":
         # The First Succession War: every counter, JumpShip and Leader is placed (L601).
