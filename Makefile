@@ -9,12 +9,14 @@ BIN := $(VENV)/bin
 # folder's __init__.py is, so a new sample folder still triggers the install.
 SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.jsonl' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' -o -name 'Units.txt' \) -not -name '* *' -not -path 'proto/gen/*' 2>/dev/null)
 
-.PHONY: help install demo test lint fmt bench bench-check clean proto proto-schema
+.PHONY: help install demo test test-fast lint fmt bench bench-check clean proto proto-schema
 help:
 	@echo "make demo   set up, then run the bundled sample campaign end to end, the same"
 	@echo "            campaign with the house rules, and a bundled game of each other rule set"
 	@echo "            (mekref game demo --ruleset R)"
 	@echo "make test   set up, then run the whole test suite (what CI runs)"
+	@echo "make test-fast  the unit and fast integration tests only: no process started, none"
+	@echo "            of the measured slowest (docs/testing.md); minutes, not a quarter hour"
 	@echo "make lint   ruff + mypy --strict + import contracts + the size ratchet (bench/sizes.py)"
 	@echo "make bench  every benchmark; writes docs/performance.md and README's summary table"
 	@echo "make bench-check  the CI guard: growth ratios in one short run, fails past 2x a goal"
@@ -63,8 +65,17 @@ demo: install
 # Two test processes (pytest-xdist), one per core; a file's tests stay together on one worker.
 # PYTEST_WORKERS=0 runs them in this process.
 PYTEST_WORKERS ?= auto
+# pytest rewrites every test module's asserts on import and caches the result as bytecode;
+# with PYTHONDONTWRITEBYTECODE set (as on these machines) it cannot, and each test process
+# parses and rewrites all 250 test files again (most of `pytest --collect-only`'s time).
+# Unset for the tests only; the files go to tests/**/__pycache__, which git ignores.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 test: install
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
+	$(PYTEST) -q -n $(PYTEST_WORKERS) --dist loadfile
+
+# The layers are marked by tests/conftest.py from what each test uses (docs/testing.md).
+test-fast: install
+	$(PYTEST) -q -n $(PYTEST_WORKERS) --dist loadfile -m "not e2e and not slow"
 
 lint: install
 	$(BIN)/ruff check .

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from layers import mark_layers
 
 TESTS = Path(__file__).parent
 FIXTURES = TESTS / "fixtures" / "megamek"
@@ -13,10 +14,14 @@ FIXTURES = TESTS / "fixtures" / "megamek"
 _SLOW_FIRST = ("turn", "cli", "battle", "grpc", "daemon", "rules", "house_rules")
 
 
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the markers added here
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slow folders first, each file's tests in their order: the two test processes
+    """Each test marked with its layer (unit, integration, e2e; postgres, slow: tests/layers.py).
+
+    Then the slow folders first, each file's tests in their order: the two test processes
     (``make test``, xdist by file) then share out the quick files last, and neither waits
     idle at the end for one long file of the other. Only the order of files changes."""
+    mark_layers(items)
 
     def rank(item: pytest.Item) -> int:
         parts = item.path.relative_to(TESTS).parts

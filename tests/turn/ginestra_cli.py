@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from console_script import mekref
@@ -16,6 +20,27 @@ def ok(*args: str) -> str:
     done = mekref(*args)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+#: Set-ups already run in this test process: their arguments -> the folder they were built in.
+_BUILT: dict[tuple[object, ...], Path] = {}
+
+
+def _once(key: tuple[object, ...], tmp_path: Path, build: Callable[[Path], str]) -> str:
+    """``build(folder)`` run once per test process for each ``key``, in a private folder; every
+    call copies that folder's files (the store, its lock folder, the files written beside it)
+    into ``tmp_path``. The set-up is four ``mekref`` runs (seconds each on a busy machine); the
+    store keeps no path of its folder, so each test still gets a fresh store of its own, as if
+    it had run them itself. What copies share: the campaign id and the recorded times of the
+    set-up events (no caller compares those across tests)."""
+    if key not in _BUILT:
+        folder = Path(tempfile.mkdtemp(prefix="mekref-day-zero-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        name = Path(build(folder)).name
+        _BUILT[key] = folder / name
+    built = _BUILT[key]
+    shutil.copytree(built.parent, tmp_path, dirs_exist_ok=True)
+    return str(tmp_path / built.name)
 
 
 def day_zero(
@@ -36,6 +61,26 @@ def day_zero(
     side's sample unit list, their designs found in ``units_dir``; ``extra_setup``: TOML added
     to the end of the sample set-up file (more ``[[unit]]`` and ``[[formation]]`` tables). The
     sample files themselves are not changed."""
+    key = ("day_zero", seed, bv_table, house_rules, extra_units and sorted(extra_units.items()),
+           str(units_dir), extra_setup)  # fmt: skip
+    return _once(
+        key,
+        tmp_path,
+        lambda folder: _day_zero(
+            folder, seed, bv_table, house_rules, extra_units, units_dir, extra_setup
+        ),
+    )
+
+
+def _day_zero(
+    tmp_path: Path,
+    seed: str,
+    bv_table: str | None,
+    house_rules: bool,
+    extra_units: dict[str, str] | None,
+    units_dir: Path,
+    extra_setup: str,
+) -> str:
     db = str(tmp_path / "g.db")
     table: tuple[str, ...] = ()
     if bv_table is not None:
@@ -67,6 +112,10 @@ def day_zero(
 def legal_day_zero(tmp_path: Path, seed: str = "1") -> str:
     """A new store with the legal Ginestra sample (daemon/samples/ginestra/legal: both
     battalions and militias, their designs and BV table) imported checked, and its map set up."""
+    return _once(("legal_day_zero", seed), tmp_path, lambda folder: _legal_day_zero(folder, seed))
+
+
+def _legal_day_zero(tmp_path: Path, seed: str) -> str:
     db = str(tmp_path / "legal.db")
     ok("campaign", "new", "--db", db, "--name", "Ginestra", "--seed", seed,
        "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
