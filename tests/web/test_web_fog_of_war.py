@@ -137,6 +137,8 @@ def test_a_played_day_leaks_nothing_to_either_side(played: tuple[Campaign, Serve
     desk.post(f"/c/{cid}/control", {"battle_id": battle.group(1), "side_id": "loyalist",
                                     "reason": "they hold the Facility"})  # fmt: skip
     assert "No battle waiting" in desk.last.text, desk.flashes()
+    overrides = desk.last.text[desk.last.text.index('id="overrides"') :]
+    assert "they hold the Facility" in overrides.split("</section>")[0]
     for side in SIDES:
         _scan(pages[side], campaign, side)
 
