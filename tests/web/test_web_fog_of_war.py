@@ -139,6 +139,13 @@ def test_a_played_day_leaks_nothing_to_either_side(played: tuple[Campaign, Serve
     assert "No battle waiting" in desk.last.text, desk.flashes()
     overrides = desk.last.text[desk.last.text.index('id="overrides"') :]
     assert "they hold the Facility" in overrides.split("</section>")[0]
+    loyal = pages["loyalist"]
+    loyal.get(f"/c/{cid}")
+    loyal.post(f"/c/{cid}/route", {"formation_id": "l-militia", "to_hex": "0610"})
+    [(kind, said)] = loyal.flashes()
+    assert kind == "ok" and "0609 to 0610" in said and "today's order: move 0610" in said, said
+    loyal.post(f"/c/{cid}/route", {"formation_id": "bravo", "to_hex": "0610"})
+    assert loyal.flashes()[0][0] == "refused"  # the enemy's formation: the rules' answer
     for side in SIDES:
         _scan(pages[side], campaign, side)
 

@@ -6,6 +6,7 @@ checked, the strategic map at Day Zero, a token for each side and one for the re
 
 from __future__ import annotations
 
+import html
 import re
 import signal
 import subprocess
@@ -137,7 +138,7 @@ class Page:
         return self.post("/login", {"token": token})
 
     def flashes(self) -> list[tuple[str, str]]:
-        return FLASH.findall(self.last.text)
+        return [(kind, html.unescape(text)) for kind, text in FLASH.findall(self.last.text)]
 
 
 def give_orders(page: Page, cid: str, side: str) -> list[tuple[str, str]]:

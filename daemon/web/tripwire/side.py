@@ -137,6 +137,34 @@ def routes(site: Site) -> list[BaseRoute]:
             site.flash(request, "refused", f"{refused.formation_id}: {refused.reason}")
         return site.back(cid, "#orders")
 
+    async def route(request: Request) -> Response:
+        cid, principal = await site.who(request)
+        form = await site.form(request)
+        fid = str(form.get("formation_id") or "")
+        try:
+            found = await call(
+                principal,
+                site.orders.PlanRoute,
+                orders_pb2.PlanRouteRequest(
+                    campaign_id=cid,
+                    formation_id=fid,
+                    to_hex=str(form.get("to_hex") or "").strip(),
+                    forced_march=form.get("forced_march") == "yes",
+                ),
+            )
+        except PageRefusal as refusal:
+            site.flash(request, "refused", f"{fid}: {refusal.message}")
+            return site.back(cid, "#orders")
+        order = found.todays_order
+        site.flash(
+            request,
+            "ok",
+            f"{fid}: {found.start_hex} to {found.goal_hex} by {','.join(found.path)}, "
+            f"{found.cost_mp} MP ({found.mp_per_day} a day); today's order: {order.action} "
+            f"{','.join(order.path)}",
+        )
+        return site.back(cid, "#orders")
+
     async def withdraw(request: Request) -> Response:
         cid, principal = await site.who(request)
         form = await site.form(request)
@@ -214,6 +242,7 @@ def routes(site: Site) -> list[BaseRoute]:
     return [
         Route("/c/{cid}/orders", submit, methods=["POST"]),
         Route("/c/{cid}/withdraw", withdraw, methods=["POST"]),
+        Route("/c/{cid}/route", route, methods=["POST"]),
         Route("/c/{cid}/export/{eid}/{what}", export),
         Route("/c/{cid}/upload", upload, methods=["POST"]),
         Route("/c/{cid}/map.svg", map_svg),
