@@ -137,7 +137,9 @@ def register(sub: Any) -> None:
         help="battles held for the referee's confirmation (they match no engagement) a side's "
         "uploads may keep open; past it an upload that would open another is refused (3)",
     )
-    parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="TLS certificate for the API")
+    parser.add_argument(
+        "--tls-cert", type=Path, metavar="PEM", help="TLS certificate for the API and the pages"
+    )
     parser.add_argument("--tls-key", type=Path, metavar="PEM", help="its private key")
     parser.add_argument(
         "--tls-client-ca",

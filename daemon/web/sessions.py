@@ -64,7 +64,9 @@ class Sessions:
         return session
 
     def _forget_oldest(self) -> None:
-        oldest = sorted(self._by_id.values(), key=lambda s: s.seen)[: MAX_SESSIONS // 10]
+        # Anonymous sessions go first: a flood of login pages must not log players out.
+        oldest = sorted(self._by_id.values(), key=lambda s: (s.token is not None, s.seen))
+        oldest = oldest[: MAX_SESSIONS // 10]
         for s in oldest:
             del self._by_id[s.session_id]
 

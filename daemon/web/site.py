@@ -177,6 +177,18 @@ class Site:
         return found.campaign
 
 
+Handler = Callable[["Site", Request], Awaitable[Response]]
+
+
+def bind(site: Site, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    """A Starlette endpoint calling ``handler(site, request)``."""
+
+    async def endpoint(request: Request) -> Response:
+        return await handler(site, request)
+
+    return endpoint
+
+
 # -- the neutral routes ---------------------------------------------------------------------
 def _routes(site: Site) -> list[BaseRoute]:
     async def home(request: Request) -> Response:

@@ -137,6 +137,15 @@ def test_a_played_day_leaks_nothing_to_either_side(played: tuple[Campaign, Serve
     desk.post(f"/c/{cid}/control", {"battle_id": battle.group(1), "side_id": "loyalist",
                                     "reason": "they hold the Facility"})  # fmt: skip
     assert "No battle waiting" in desk.last.text, desk.flashes()
+    overrides = desk.last.text[desk.last.text.index('id="overrides"') :]
+    assert "they hold the Facility" in overrides.split("</section>")[0]
+    loyal = pages["loyalist"]
+    loyal.get(f"/c/{cid}")
+    loyal.post(f"/c/{cid}/route", {"formation_id": "l-militia", "to_hex": "0610"})
+    [(kind, said)] = loyal.flashes()
+    assert kind == "ok" and "0609 to 0610" in said and "today's order: move 0610" in said, said
+    loyal.post(f"/c/{cid}/route", {"formation_id": "bravo", "to_hex": "0610"})
+    assert loyal.flashes()[0][0] == "refused"  # the enemy's formation: the rules' answer
     for side in SIDES:
         _scan(pages[side], campaign, side)
 

@@ -55,3 +55,9 @@ def test_a_side_gives_the_rule_sets_commands_from_its_page(
     red.post(f"/c/{cid}/command", claim)
     said = red.flashes()
     assert said and all(kind == "ok" for kind, _ in said), said
+
+
+def test_a_bad_web_address_is_refused_with_what_to_write(tmp_path: Path) -> None:
+    ran = mekref("serve", "--db", str(tmp_path / "none.db"), "--create", "--web", "8080")
+    assert ran.returncode == 2
+    assert "--web '8080': no port; write HOST:PORT" in ran.stderr

@@ -6,10 +6,13 @@ checked, the strategic map at Day Zero, a token for each side and one for the re
 
 from __future__ import annotations
 
+import html
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,19 +48,35 @@ class Campaign:
     tokens: dict[str, str]  # "loyalist", "rebel", "referee"
 
 
+#: The sample built once per test process (the force imports take most of a minute on a busy
+#: machine); each test gets a copy with its own tokens.
+_BUILT: list[Path] = []
+
+
+def _build() -> Path:
+    if not _BUILT:
+        folder = Path(tempfile.mkdtemp(prefix="mekref-web-ginestra-"))
+        db = str(folder / "ginestra.db")
+        steps = [
+            ["campaign", "new", "--db", db, "--name", "Ginestra", "--seed", "3065",
+             "--side", "loyalist:Loyalists", "--side", "rebel:Rebels"],
+            *(["force", "import", "--db", db, "--side", side, str(LEGAL / f"{side}.mul"),
+               "--units-dir", str(LEGAL / "units"), "--bv-table", str(LEGAL / "Units.txt"),
+               "--militia", LEGAL_MILITIA[side]] for side in SIDES),
+            ["turn", "setup", "--db", db, "--file", str(LEGAL / "strategic.toml")],
+        ]  # fmt: skip
+        for argv in steps:
+            assert cli(argv) == 0, argv
+        _BUILT.append(folder)
+    return _BUILT[0]
+
+
 def ginestra(folder: Path) -> Campaign:
     """The sample campaign at Day Zero in ``folder/ginestra.db``, with its tokens."""
+    for path in _build().glob("ginestra.db*"):  # the database and any WAL beside it
+        if path.is_file():
+            shutil.copy(path, folder / path.name)
     db = str(folder / "ginestra.db")
-    steps = [
-        ["campaign", "new", "--db", db, "--name", "Ginestra", "--seed", "3065",
-         "--side", "loyalist:Loyalists", "--side", "rebel:Rebels"],
-        *(["force", "import", "--db", db, "--side", side, str(LEGAL / f"{side}.mul"),
-           "--units-dir", str(LEGAL / "units"), "--bv-table", str(LEGAL / "Units.txt"),
-           "--militia", LEGAL_MILITIA[side]] for side in SIDES),
-        ["turn", "setup", "--db", db, "--file", str(LEGAL / "strategic.toml")],
-    ]  # fmt: skip
-    for argv in steps:
-        assert cli(argv) == 0, argv
     from mekref.daemon.grpc.tokens import Role, TokenStore
     from mekref.daemon.store import open_store
 
@@ -137,7 +156,7 @@ class Page:
         return self.post("/login", {"token": token})
 
     def flashes(self) -> list[tuple[str, str]]:
-        return FLASH.findall(self.last.text)
+        return [(kind, html.unescape(text)) for kind, text in FLASH.findall(self.last.text)]
 
 
 def give_orders(page: Page, cid: str, side: str) -> list[tuple[str, str]]:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from mekref.daemon.cli_report import overrides
 from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.web.calls import PageRefusal, call
 from mekref.daemon.web.site import Site
@@ -32,6 +34,14 @@ def _waiting_for(battle: Any) -> list[str]:
     if detail.get("held"):
         needs.append(f"your confirmation: {detail['held']}")
     return needs or ["nothing: it resolves with the next file or your word"]
+
+
+def _overrides(site: Site, cid: str) -> list[dict[str, Any]]:
+    """Every referee's word on the record, who and why (``mekref report``'s list; the desk is
+    the referee's only: the servicers above refused any other token)."""
+    runner = site.services.runner
+    state = runner.load(cid).state
+    return overrides(state, list(runner.events(cid)), None)
 
 
 async def desk(site: Site, request: Request, principal: Principal, cid: str) -> Response:
@@ -55,6 +65,7 @@ async def desk(site: Site, request: Request, principal: Principal, cid: str) -> 
     return site.render(
         request,
         "tripwire_referee.html",
+        overrides=await run_in_threadpool(_overrides, site, cid),
         campaign=campaign,
         orders=orders,
         overview=overview.overview if overview.map_started else None,

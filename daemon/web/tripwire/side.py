@@ -19,7 +19,7 @@ from mekref.daemon.grpc import auth
 from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.tripwire.cli_map import side_svg
 from mekref.daemon.web.calls import PageRefusal, call
-from mekref.daemon.web.site import Site
+from mekref.daemon.web.site import Site, bind
 from mekref.rules.tripwire.turn.orders import ACTIONS
 from mekref.v1 import battle_pb2, campaign_pb2, orders_pb2
 
@@ -114,109 +114,144 @@ def form_day(form: Any) -> int:
         return -1  # the rules answer "orders are for day N"
 
 
-def routes(site: Site) -> list[BaseRoute]:
-    async def submit(request: Request) -> Response:
-        cid, principal = await site.who(request)
-        form = await site.form(request)
-        order = _order_from(form)
-        request_message = orders_pb2.SubmitOrdersRequest(
-            campaign_id=cid, side_id=str(form.get("side_id") or ""), day=form_day(form)
-        )
-        request_message.orders.append(order)
-        try:
-            done = await call(principal, site.orders.SubmitOrders, request_message)
-        except PageRefusal as refusal:
-            site.flash(request, "refused", f"{order.formation_id}: {refusal.message}")
-            return site.back(cid, "#orders")
-        for stored in done.stored:
-            words = " ".join([stored.action, ",".join(stored.path)]).strip()
-            if stored.HasField("target"):
-                words += f" -> {stored.target}"
-            site.flash(request, "ok", f"{stored.formation_id}: {words} accepted")
-        for refused in done.refused:
-            site.flash(request, "refused", f"{refused.formation_id}: {refused.reason}")
+async def submit(site: Site, request: Request) -> Response:
+    cid, principal = await site.who(request)
+    form = await site.form(request)
+    order = _order_from(form)
+    request_message = orders_pb2.SubmitOrdersRequest(
+        campaign_id=cid, side_id=str(form.get("side_id") or ""), day=form_day(form)
+    )
+    request_message.orders.append(order)
+    try:
+        done = await call(principal, site.orders.SubmitOrders, request_message)
+    except PageRefusal as refusal:
+        site.flash(request, "refused", f"{order.formation_id}: {refusal.message}")
         return site.back(cid, "#orders")
+    for stored in done.stored:
+        words = " ".join([stored.action, ",".join(stored.path)]).strip()
+        if stored.HasField("target"):
+            words += f" -> {stored.target}"
+        site.flash(request, "ok", f"{stored.formation_id}: {words} accepted")
+    for refused in done.refused:
+        site.flash(request, "refused", f"{refused.formation_id}: {refused.reason}")
+    return site.back(cid, "#orders")
 
-    async def withdraw(request: Request) -> Response:
-        cid, principal = await site.who(request)
-        form = await site.form(request)
-        fid = str(form.get("formation_id") or "")
-        await call(
-            principal,
-            site.orders.WithdrawOrders,
-            orders_pb2.WithdrawOrdersRequest(
-                campaign_id=cid,
-                side_id=str(form.get("side_id") or ""),
-                day=form_day(form),
-                formation_ids=[fid],
-            ),
-        )
-        site.flash(request, "ok", f"{fid}: order withdrawn")
-        return site.back(cid, "#orders")
 
-    async def export(request: Request) -> Response:
-        cid, principal = await site.who(request)
-        eid, what = request.path_params["eid"], request.path_params["what"]
+async def route(site: Site, request: Request) -> Response:
+    cid, principal = await site.who(request)
+    form = await site.form(request)
+    fid = str(form.get("formation_id") or "")
+    try:
         found = await call(
             principal,
-            site.battles.ExportScenario,
-            battle_pb2.ExportScenarioRequest(
-                campaign_id=cid, engagement_id=eid, side_id=request.query_params.get("side", "")
+            site.orders.PlanRoute,
+            orders_pb2.PlanRouteRequest(
+                campaign_id=cid,
+                formation_id=fid,
+                to_hex=str(form.get("to_hex") or "").strip(),
+                forced_march=form.get("forced_march") == "yes",
             ),
         )
-        files = {
-            "mul": (found.file_name, found.content),
-            "sheet": (found.file_name.removesuffix(".mul") + ".md", found.sheet_markdown.encode()),
-            "mms": (found.scenario_file_name, found.scenario_mms),
-            "options": (found.options_file_name, found.options_xml),
-        }
-        name, content = files.get(what, ("", b""))
-        if not name:
-            return Response("no such file for this engagement", status_code=404)
-        return Response(
-            content,
-            media_type="application/octet-stream",
-            headers={"content-disposition": f'attachment; filename="{_safe(name)}"'},
-        )
+    except PageRefusal as refusal:
+        site.flash(request, "refused", f"{fid}: {refusal.message}")
+        return site.back(cid, "#orders")
+    order = found.todays_order
+    site.flash(
+        request,
+        "ok",
+        f"{fid}: {found.start_hex} to {found.goal_hex} by {','.join(found.path)}, "
+        f"{found.cost_mp} MP ({found.mp_per_day} a day); today's order: {order.action} "
+        f"{','.join(order.path)}",
+    )
+    return site.back(cid, "#orders")
 
-    async def upload(request: Request) -> Response:
-        cid, principal = await site.who(request)
-        form = await site.form(request)
-        given = form.get("file")
-        if given is None or isinstance(given, str):
-            site.flash(request, "refused", "choose the file MegaMek wrote first")
-            return site.back(cid, "#upload")
-        data = await given.read(site.services.upload_max_bytes + 1)
-        try:
-            done = await call(
-                principal,
-                site.battles.UploadBattleFile,
-                battle_pb2.UploadBattleFileRequest(
-                    campaign_id=cid, content=data, file_name=given.filename or ""
-                ),
-            )
-        except PageRefusal as refusal:
-            site.flash(request, "refused", f"{given.filename}: {refusal.message}")
-            return site.back(cid, "#upload")
-        site.flash(request, "ok", f"{given.filename}: {upload_words(done)}")
+
+async def withdraw(site: Site, request: Request) -> Response:
+    cid, principal = await site.who(request)
+    form = await site.form(request)
+    fid = str(form.get("formation_id") or "")
+    await call(
+        principal,
+        site.orders.WithdrawOrders,
+        orders_pb2.WithdrawOrdersRequest(
+            campaign_id=cid,
+            side_id=str(form.get("side_id") or ""),
+            day=form_day(form),
+            formation_ids=[fid],
+        ),
+    )
+    site.flash(request, "ok", f"{fid}: order withdrawn")
+    return site.back(cid, "#orders")
+
+
+async def export(site: Site, request: Request) -> Response:
+    cid, principal = await site.who(request)
+    eid, what = request.path_params["eid"], request.path_params["what"]
+    found = await call(
+        principal,
+        site.battles.ExportScenario,
+        battle_pb2.ExportScenarioRequest(
+            campaign_id=cid, engagement_id=eid, side_id=request.query_params.get("side", "")
+        ),
+    )
+    files = {
+        "mul": (found.file_name, found.content),
+        "sheet": (found.file_name.removesuffix(".mul") + ".md", found.sheet_markdown.encode()),
+        "mms": (found.scenario_file_name, found.scenario_mms),
+        "options": (found.options_file_name, found.options_xml),
+    }
+    name, content = files.get(what, ("", b""))
+    if not name:
+        return Response("no such file for this engagement", status_code=404)
+    return Response(
+        content,
+        media_type="application/octet-stream",
+        headers={"content-disposition": f'attachment; filename="{_safe(name)}"'},
+    )
+
+
+async def upload(site: Site, request: Request) -> Response:
+    cid, principal = await site.who(request)
+    form = await site.form(request)
+    given = form.get("file")
+    if given is None or isinstance(given, str):
+        site.flash(request, "refused", "choose the file MegaMek wrote first")
         return site.back(cid, "#upload")
+    data = await given.read(site.services.upload_max_bytes + 1)
+    try:
+        done = await call(
+            principal,
+            site.battles.UploadBattleFile,
+            battle_pb2.UploadBattleFileRequest(
+                campaign_id=cid, content=data, file_name=given.filename or ""
+            ),
+        )
+    except PageRefusal as refusal:
+        site.flash(request, "refused", f"{given.filename}: {refusal.message}")
+        return site.back(cid, "#upload")
+    site.flash(request, "ok", f"{given.filename}: {upload_words(done)}")
+    return site.back(cid, "#upload")
 
-    async def map_svg(request: Request) -> Response:
-        cid, principal = await site.who(request)
-        side_id = auth.acting_side(principal, cid, request.query_params.get("side", ""))
-        state = await run_in_threadpool(lambda: site.services.runner.load(cid).state)
-        try:
-            svg = await run_in_threadpool(side_svg, state, side_id)
-        except CliError as exc:
-            return Response(str(exc), status_code=404)
-        return Response(svg, media_type="image/svg+xml")
 
+async def map_svg(site: Site, request: Request) -> Response:
+    cid, principal = await site.who(request)
+    side_id = auth.acting_side(principal, cid, request.query_params.get("side", ""))
+    state = await run_in_threadpool(lambda: site.services.runner.load(cid).state)
+    try:
+        svg = await run_in_threadpool(side_svg, state, side_id)
+    except CliError as exc:
+        return Response(str(exc), status_code=404)
+    return Response(svg, media_type="image/svg+xml")
+
+
+def routes(site: Site) -> list[BaseRoute]:
     return [
-        Route("/c/{cid}/orders", submit, methods=["POST"]),
-        Route("/c/{cid}/withdraw", withdraw, methods=["POST"]),
-        Route("/c/{cid}/export/{eid}/{what}", export),
-        Route("/c/{cid}/upload", upload, methods=["POST"]),
-        Route("/c/{cid}/map.svg", map_svg),
+        Route("/c/{cid}/orders", bind(site, submit), methods=["POST"]),
+        Route("/c/{cid}/withdraw", bind(site, withdraw), methods=["POST"]),
+        Route("/c/{cid}/route", bind(site, route), methods=["POST"]),
+        Route("/c/{cid}/export/{eid}/{what}", bind(site, export)),
+        Route("/c/{cid}/upload", bind(site, upload), methods=["POST"]),
+        Route("/c/{cid}/map.svg", bind(site, map_svg)),
     ]
 
 
