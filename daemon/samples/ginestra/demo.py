@@ -52,7 +52,7 @@ def forces_and_map(db: str) -> None:
     """Both sample forces imported from their unit lists, then the strategic map at Day Zero."""
     for side in ("loyalist", "rebel"):
         step(f"The {side} force from its unit list", "force", "import", "--db", db,
-             "--side", side, str(FOLDER / f"{side}.mul"), "--units-dir", str(UNITS),
+             "--side", side, shown((FOLDER / f"{side}.mul").resolve()), "--units-dir", str(UNITS),
              "--unchecked", "--referee", "Demo", "--reason", "militia and a lance")  # fmt: skip
     step("The strategic map: Day Zero", "turn", "setup", "--db", db)
 
