@@ -31,6 +31,7 @@ from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.daemon.tripwire.cli_replay import AFTER, load_commands
 from mekref.rules.messages import Command
 from mekref.rules.tripwire.commands import CreateCampaign
+from mekref.rules.tripwire.designs import RecordDesigns
 
 TIMEOUT = 60.0
 #: The log lines worth showing, and how.
@@ -57,6 +58,9 @@ SHOWN = {
 class Demo:
     def __init__(self, root: Path, console: Console) -> None:
         self.console = console
+        # The daemon runs in the demo's folder and is given paths relative to it, so what it
+        # logs and stores (and the demo shows) reads "inbox/01-bob.mul", not a temporary path.
+        self.root = root
         self.db = str(root / "campaign.db")
         self.inbox = root / "inbox"
         self.quarantine = root / "quarantine"
@@ -67,11 +71,13 @@ class Demo:
 
     # -- the daemon -------------------------------------------------------------------------
     def start(self) -> None:
-        argv = [sys.executable, "-m", "mekref.daemon.cli", "serve", "--watch", str(self.inbox)]
-        argv += ["--db", self.db, "--quarantine", str(self.quarantine)]
+        inbox, quarantine = self.inbox.name, self.quarantine.name
+        db = Path(self.db).name
+        argv = [sys.executable, "-m", "mekref.daemon.cli", "serve", "--watch", inbox]
+        argv += ["--db", db, "--quarantine", quarantine]
         argv += ["--log-format", "json", "--settle", "0.3", "--web", "127.0.0.1:0"]
-        self.console.print(f"$ mekref serve --watch {self.inbox} --db {self.db}", style="dim")
-        self.proc = subprocess.Popen(argv, stderr=subprocess.PIPE)
+        self.console.print(f"$ mekref serve --watch {inbox} --db {db}", style="dim")
+        self.proc = subprocess.Popen(argv, stderr=subprocess.PIPE, cwd=self.root)
         assert self.proc.stderr is not None
         threading.Thread(target=self._read, args=(self.proc.stderr,), daemon=True).start()
         self.wait_for(lambda: self.seen("scan.done"), "the daemon to start")
@@ -137,6 +143,9 @@ class Demo:
                 runner.execute(cid, command)
         sides = ", ".join(s.name for s in create.sides)
         self.console.print(f"campaign [bold]{create.name}[/]: sides {sides}")
+        # What 'mekref force designs --units-dir units' records: the books can price each unit.
+        designed = sum(len(c.units) for c in setup if isinstance(c, RecordDesigns))
+        self.console.print(f"designs recorded for {designed} unit(s), from the sample's units/")
         self.tokens(cid, [s.side_id for s in create.sides])
         return cid
 
@@ -170,7 +179,8 @@ class Demo:
             shutil.copyfile(source, target)
         else:
             target.write_bytes(data)
-        self.wait_for(lambda: self.seen(path_field, path=str(target)), f"{name} to be handled")
+        where = str(target.relative_to(self.root))
+        self.wait_for(lambda: self.seen(path_field, path=where), f"{name} to be handled")
 
 
 class _Default(dict[str, Any]):

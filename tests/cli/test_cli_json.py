@@ -39,6 +39,6 @@ def test_replay_json_carries_the_state_hash() -> None:
     found = _json("replay", str(REPLAY), "--ruleset", "tripwire", "--seed", "7")
     assert isinstance(found, dict) and found["all_applied"] is True
     assert found["state_hash"] == (
-        "e4ecdd3ec9694134f1a7597eee338b2e3f4ba71ce8037dfa6aaf0f9909bb8c83"
+        "b663a31892457d33b46c635fab32eceaa8e07deb045b252f406acd025de23007"
     )
     assert all(f["outcome"] == "applied" for f in found["files"])

@@ -68,7 +68,10 @@ def test_a_long_campaign_opens_from_its_latest_snapshot(tmp_path: Path) -> None:
     status = mekref("status", "--json", "--db", str(db))
     assert status.returncode == 0, status.stderr
     (campaign,) = json.loads(status.stdout)["campaigns"]
-    assert campaign["last_seq"] == 4 + 3 * BATTLES  # set-up, then 3 events per battle
+    # One event per set-up command (the campaign, three forces, their designs), then three
+    # per battle.
+    setup = len(json.loads((SAMPLE / SETUP).read_text(encoding="utf-8"))["commands"])
+    assert campaign["last_seq"] == setup + 3 * BATTLES
     # It started from a snapshot and folded only what came after it: snapshots are taken
     # every SNAPSHOT_EVERY events once their text outweighs a share of the last one (a
     # campaign this size stays under it), so at most that many events and one battle's more.

@@ -11,6 +11,10 @@ The campaign: three sides whose units are exactly the units (and externalIds) of
 - ``02-clusterstrike.mul``: a Word of Blake player's record of a fight against the Federated
   Suns (survivors, allies, salvage, devastated, kills, ejected pilots). The Federated Suns
   file never arrives, so the referee closes the battle on the one record.
+
+Every unit's design is in ``units/`` beside the set (real MegaMek files, origins in its
+README.md): the set-up records them (``RecordDesigns``, the command ``mekref force designs
+--units-dir units`` issues), so the battles are priced, and takes each unit's tonnage from them.
 """
 
 from __future__ import annotations
@@ -19,14 +23,18 @@ import hashlib
 import json
 import sys
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import Entity, Section
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
+from mekref.adapters.megamek.unit_file import is_unit_file, parse_unit_file
 from mekref.rules.messages import Command, RefereeNote
 from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl
 from mekref.rules.tripwire.commands import CreateCampaign, ImportForce, SideSpec
+from mekref.rules.tripwire.designs import record_designs
 from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.model import (
     Company,
@@ -42,31 +50,52 @@ from mekref.rules.tripwire.model import (
 COMMANDS = TRIPWIRE.commands
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "megamek"
+#: The designs of the sample's units, committed beside the set (see its README.md).
+UNITS = Path(__file__).parents[2] / "daemon" / "samples" / "replay" / "units"
 REFEREE = "Referee"
 FILES = {"01-bob.mul": "bob.mul", "02-clusterstrike.mul": "clusterstrike-batchall-record.mul"}
-# Tonnage and BV per design (the records do not carry them).
-DESIGNS: dict[str, tuple[UnitKind, int, int]] = {
-    "Huscarl": (UnitKind.AEROSPACE_FIGHTER, 70, 1500),
-    "Atlas III": (UnitKind.MEK, 100, 2400),
-    "Black Knight": (UnitKind.MEK, 75, 1800),
-    "Bandersnatch": (UnitKind.MEK, 75, 1750),
-    "Avatar": (UnitKind.MEK, 70, 1500),
-    "Flashman": (UnitKind.MEK, 75, 1600),
-    "Rifleman": (UnitKind.MEK, 60, 1200),
-    "Penetrator": (UnitKind.MEK, 75, 1700),
+# Kind and BV per chassis (the records do not carry them; the tonnage comes from the design).
+DESIGNS: dict[str, tuple[UnitKind, int]] = {
+    "Huscarl": (UnitKind.AEROSPACE_FIGHTER, 1500),
+    "Atlas III": (UnitKind.MEK, 2400),
+    "Black Knight": (UnitKind.MEK, 1800),
+    "Bandersnatch": (UnitKind.MEK, 1750),
+    "Avatar": (UnitKind.MEK, 1500),
+    "Flashman": (UnitKind.MEK, 1600),
+    "Rifleman": (UnitKind.MEK, 1200),
+    "Penetrator": (UnitKind.MEK, 1700),
 }
 OWN = (Section.SURVIVORS, Section.ALLIES)
 
 
+@cache
+def unit_designs() -> dict[tuple[str, str], UnitDesign]:
+    """The designs in ``units/``, by (chassis, model)."""
+    found: dict[tuple[str, str], UnitDesign] = {}
+    for path in sorted(UNITS.iterdir()):
+        if is_unit_file(path.name):
+            design = parse_unit_file(path.read_bytes(), path.name)
+            found[(design.chassis, design.model)] = design
+    return found
+
+
+def _design(entity: Entity) -> UnitDesign:
+    design = unit_designs().get((entity.chassis, entity.model))
+    assert design is not None, f"no design in {UNITS} for {entity.chassis} {entity.model}"
+    return design
+
+
 def _unit(entity: Entity) -> ForceUnit:
-    kind, tons, bv = DESIGNS[entity.chassis]
+    kind, bv = DESIGNS[entity.chassis]
     assert entity.external_id is not None
+    tons = _design(entity).tonnage
+    assert tons is not None
     return ForceUnit(
         unit_id=entity.external_id,
         chassis=entity.chassis,
         model=entity.model,
         kind=kind,
-        tonnage=Fraction(tons),
+        tonnage=Fraction(str(tons)),
         bv=bv,
         crew=tuple(
             CrewSkills(
@@ -102,6 +131,14 @@ def _import(side: str, entities: list[Entity]) -> ImportForce:
     )
 
 
+def _designs(side: str, entities: list[Entity]) -> Command:
+    """What ``mekref force designs --units-dir units`` records for the side's units."""
+    found = {e.external_id: _design(e) for e in entities if e.external_id is not None}
+    command = record_designs(side, found, actor=REFEREE)
+    assert command is not None
+    return command
+
+
 def _units(name: str) -> tuple[list[Entity], str]:
     data = (FIXTURES / FILES[name]).read_bytes()
     mul = read_mul_bytes(data, name)
@@ -112,6 +149,8 @@ def _units(name: str) -> tuple[list[Entity], str]:
 def commands() -> tuple[list[Command], dict[str, list[Command]]]:
     bob, bob_battle = _units("01-bob.mul")
     cluster, cluster_battle = _units("02-clusterstrike.mul")
+    wob = [e for e in cluster if e.section in OWN]
+    fedsuns = [e for e in cluster if e.section not in OWN]
     setup: list[Command] = [
         CreateCampaign(
             actor=REFEREE,
@@ -125,8 +164,11 @@ def commands() -> tuple[list[Command], dict[str, list[Command]]]:
             ),
         ),
         _import("home", bob),
-        _import("wob", [e for e in cluster if e.section in OWN]),
-        _import("fedsuns", [e for e in cluster if e.section not in OWN]),
+        _import("wob", wob),
+        _import("fedsuns", fedsuns),
+        _designs("home", bob),
+        _designs("wob", wob),
+        _designs("fedsuns", fedsuns),
     ]
     after: dict[str, list[Command]] = {
         "01-bob.mul": [SetBattleControl(actor=REFEREE, battle_id=bob_battle, side_id="home")],

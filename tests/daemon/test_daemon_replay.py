@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -83,11 +84,34 @@ def test_a_bracketed_path_is_named_verbatim(tmp_path: Path) -> None:
     assert out.returncode == 2 and f"{db} exists" in out.stderr
 
 
-def test_the_pipeline_warns_naming_each_unit_without_a_design() -> None:
-    """Issue 11: the bundled sample is imported without designs, so the daemon's pipeline (the
-    one 'mekref serve' runs) logs a warning naming every unit whose damage it cannot price."""
-    out = replay(SAMPLE, "--ruleset", "tripwire", "--seed", "7", "--log-level", "warning")
+def _without_designs(folder: Path) -> Path:
+    """A copy of the sample whose set-up records no design (as imported without a units
+    folder): the ``RecordDesigns`` commands are left out."""
+    shutil.copytree(SAMPLE, folder, ignore=shutil.ignore_patterns("__*", "units"))
+    setup = json.loads((folder / "setup.json").read_text(encoding="utf-8"))
+    setup["commands"] = [c for c in setup["commands"] if c["type"] != "RecordDesigns"]
+    (folder / "setup.json").write_text(json.dumps(setup), encoding="utf-8")
+    return folder
+
+
+def test_the_pipeline_warns_naming_each_unit_without_a_design(tmp_path: Path) -> None:
+    """Issue 11: units imported without designs make the daemon's pipeline (the one 'mekref
+    serve' runs) log a warning naming every unit whose damage it cannot price."""
+    bare = _without_designs(tmp_path / "bare")
+    out = replay(bare, "--ruleset", "tripwire", "--seed", "7", "--log-level", "warning")
     last_hash(out)
     lines = [line for line in out.stderr.splitlines() if "file.unpriced_unit" in line]
     assert any("Atlas III AS7-D2" in line and "no design known" in line for line in lines)
     assert any("Huscarl HSCL-1-OA" in line for line in lines)
+
+
+def test_the_sample_records_every_units_design_so_nothing_is_unpriced() -> None:
+    """Issue 32: the bundled set records the design of each of its 14 units (the files in
+    units/), so replaying it warns of no unit without one."""
+    setup = json.loads((SAMPLE / "setup.json").read_text(encoding="utf-8"))
+    recorded = [u for c in setup["commands"] if c["type"] == "RecordDesigns" for u in c["units"]]
+    assert len(recorded) == 14
+    out = replay(SAMPLE, "--ruleset", "tripwire", "--seed", "7", "--log-level", "warning")
+    last_hash(out)
+    assert "file.unpriced_unit" not in out.stderr
+    assert "no design known" not in out.stderr

@@ -23,9 +23,22 @@ from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.daemon.cli import main as cli
 from mekref.daemon.samples.ginestra import FOLDER, LEGAL, LEGAL_MILITIA
 
-#: The skirmish sample's designs (the house-rules demo and the tests read it from the project).
-UNITS = Path.cwd() / "tests" / "fixtures" / "megamek" / "units"
-LEGAL_UNITS = LEGAL / "units"
+#: The skirmish sample's designs (the house-rules demo and the tests read it from the project),
+#: relative to the project folder the demo runs from, as the commands it prints show it.
+UNITS = Path("tests") / "fixtures" / "megamek" / "units"
+#: The legal sample's own folder: an editable install links each file to the project's, so the
+#: commands shown name daemon/samples/ginestra/legal/..., not the install's build/ copy.
+LEGAL_FILES = (LEGAL / "__init__.py").resolve().parent
+LEGAL_UNITS = LEGAL_FILES / "units"
+
+
+def shown(path: Path) -> str:
+    """``path`` relative to the working folder when it is inside it (the commands the demo
+    prints, and what they print back, then read as a user would type them)."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def step(title: str, *argv: str) -> None:
@@ -39,7 +52,7 @@ def forces_and_map(db: str) -> None:
     """Both sample forces imported from their unit lists, then the strategic map at Day Zero."""
     for side in ("loyalist", "rebel"):
         step(f"The {side} force from its unit list", "force", "import", "--db", db,
-             "--side", side, str(FOLDER / f"{side}.mul"), "--units-dir", str(UNITS),
+             "--side", side, shown((FOLDER / f"{side}.mul").resolve()), "--units-dir", str(UNITS),
              "--unchecked", "--referee", "Demo", "--reason", "militia and a lance")  # fmt: skip
     step("The strategic map: Day Zero", "turn", "setup", "--db", db)
 
@@ -48,11 +61,11 @@ def legal_forces_and_map(db: str) -> None:
     """Both battalions and militias imported checked (no --unchecked), then Day Zero."""
     for side in ("loyalist", "rebel"):
         step(f"The {side} battalion and militia, checked against L8-L23 and L162", "force",
-             "import", "--db", db, "--side", side, str(LEGAL / f"{side}.mul"),
-             "--units-dir", str(LEGAL_UNITS), "--bv-table", str(LEGAL / "Units.txt"),
+             "import", "--db", db, "--side", side, shown(LEGAL_FILES / f"{side}.mul"),
+             "--units-dir", shown(LEGAL_UNITS), "--bv-table", shown(LEGAL_FILES / "Units.txt"),
              "--militia", LEGAL_MILITIA[side])  # fmt: skip
     step("The strategic map: Day Zero", "turn", "setup", "--db", db,
-         "--file", str(LEGAL / "strategic.toml"))  # fmt: skip
+         "--file", shown(LEGAL_FILES / "strategic.toml"))  # fmt: skip
 
 
 def battle_records(out: Path, engagement: str) -> tuple[Path, Path]:
@@ -128,12 +141,12 @@ def main(argv: list[str] | None = None) -> int:
     step("The referee resolves day 1", "turn", "resolve", "--db", db, "--day", "1")
     for side in ("loyalist", "rebel"):
         step(f"The {side} scenario for MegaMek", "engagement", "export", "--db", db,
-             "--side", side, "-o", str(out), "--units-dir", str(units))  # fmt: skip
+             "--side", side, "-o", str(out), "--units-dir", shown(units))  # fmt: skip
     engagement = "day1-1105-1"
     loyal_record, rebel_record = battle_records(out, engagement)
     step("The battle comes back from MegaMek", "battle", "ingest", "--db", db,
          str(loyal_record), str(rebel_record), "--control", "loyalist",
-         "--units-dir", str(units))  # fmt: skip
+         "--units-dir", shown(units))  # fmt: skip
     step("The beaten rebels fall back (the referee decides where)", "turn", "reposition",
          "--db", db, "--formation", "bravo", "--hex", "1106", "--referee", "Demo",
          "--reason", "lost the assault on the Facility")  # fmt: skip
