@@ -92,7 +92,7 @@ class App:
         from mekref.daemon.grpc.server import ServerOptions
         from mekref.daemon.web.generic import pages as generic_pages
         from mekref.daemon.web.server import WebServer, WebTls
-        from mekref.daemon.web.tripwire import pages as tripwire_pages
+        from mekref.daemon.wings import wings
 
         address = self.config.web_address
         assert address is not None, "no web_address in the config"
@@ -103,7 +103,7 @@ class App:
             self.pipeline,
             self.tokens,
             address,
-            pages=[tripwire_pages()],
+            pages=[w.web_pages() for w in wings() if w.web_pages is not None],
             fallback=generic_pages(),
             tls=tls,
             options=ServerOptions(

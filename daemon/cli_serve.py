@@ -117,6 +117,14 @@ def register(sub: Any) -> None:
         metavar="MIB",
         help="quarantine battle files larger than this unread (32; a 400-unit record is ~2)",
     )
+    _add_network_arguments(parser)
+    parser.add_argument("--log-format", choices=("auto", "json", "console"))
+    parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
+    parser.set_defaults(handler=run)
+
+
+def _add_network_arguments(parser: argparse.ArgumentParser) -> None:
+    """The API, the pages and their TLS."""
     parser.add_argument(
         "--grpc",
         metavar="HOST:PORT",
@@ -147,9 +155,6 @@ def register(sub: Any) -> None:
         metavar="PEM",
         help="mutual TLS: accept only clients with a certificate signed by this CA",
     )
-    parser.add_argument("--log-format", choices=("auto", "json", "console"))
-    parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -226,9 +231,54 @@ def run(args: argparse.Namespace) -> int:
         log.info("serve.stopped", signal=shutdown.signal_name)
 
 
-        if config.grpc_address and not _start_api(app, log):
-            return EXIT_CONFIG
-        if config.web_address and _start_web(app, config, log) is None:
+def _start_api(app: App, log: Any) -> bool:
+    """Start the gRPC API and say where it listens; False (said on stderr) if it cannot."""
+    config = app.config
+    assert config.grpc_address is not None
+    try:
+        server = app.start_api()
+    except OSError as exc:
+        print(f"mekref serve: {exc}", file=sys.stderr)
+        return False
+    host = config.grpc_address.rsplit(":", 1)[0]
+    address = f"{host}:{server.port}"
+    log.info("grpc.listening", address=address, tls=config.tls_cert is not None)
+    if config.tls_cert is None and not is_loopback(host):
+        # Tokens are bearer secrets: in clear, anyone on the path can take them.
+        warning = (
+            f"the API listens on {address} without TLS: tokens cross the network in "
+            "clear; add --tls-cert and --tls-key, or listen on 127.0.0.1"
+        )
+        log.warning("grpc.cleartext", address=address)
+        print(f"mekref serve: warning: {warning}", file=sys.stderr, flush=True)
+    # Tests and scripts wait for this line to learn the port (``--grpc HOST:0``).
+    print(f"listening on {address}", flush=True)
+    return True
+
+
+def _start_web(app: App, config: ServeConfig, log: Any) -> int | None:
+    """Start the pages; print ``pages on http://HOST:PORT/`` (tests and scripts wait for it)."""
+    try:
+        server = app.start_web()
+    except OSError as exc:
+        print(f"mekref serve: {exc}", file=sys.stderr)
+        return None
+    assert config.web_address is not None
+    host = config.web_address.rsplit(":", 1)[0]
+    scheme = "https" if config.tls_cert is not None else "http"
+    url = f"{scheme}://{host}:{server.port}/"
+    log.info("web.listening", url=url, tls=config.tls_cert is not None)
+    if config.tls_cert is None and not is_loopback(host):
+        log.warning("web.cleartext", url=url)
+        print(
+            f"mekref serve: warning: the pages listen on {url} without TLS: tokens and session "
+            "cookies cross the network in clear; add --tls-cert and --tls-key, or listen on "
+            "127.0.0.1",
+            file=sys.stderr,
+            flush=True,
+        )
+    print(f"pages on {url}", flush=True)
+    return server.port
 
 
 def _cannot_open(log: Any, db: str, exc: Exception) -> int:

@@ -51,3 +51,7 @@ class Wing:
     #: Types the wing's services send besides the rule set's commands, events and views
     #: (``make proto-schema`` writes messages for them).
     proto_roots: Callable[[], tuple[type, ...]] | None = None
+    #: The rule set's players' pages for ``mekref serve --web`` (a
+    #: :class:`mekref.daemon.web.site.RulesetPages`); None: the generic page built from the
+    #: command schemas serves its campaigns.
+    web_pages: Callable[[], Any] | None = None

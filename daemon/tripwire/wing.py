@@ -44,6 +44,12 @@ def _proto_roots() -> tuple[type, ...]:
     return (BattleReport, PendingBattle, Overview)
 
 
+def _web_pages() -> object:
+    from mekref.daemon.tripwire.web import pages
+
+    return pages()
+
+
 WING = Wing(
     ruleset="tripwire",
     report=_report,
@@ -53,4 +59,5 @@ WING = Wing(
         "mekref.v1.OrdersService": _orders,
     },
     proto_roots=_proto_roots,
+    web_pages=_web_pages,
 )

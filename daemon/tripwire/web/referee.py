@@ -15,11 +15,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from mekref.daemon.cli_report import overrides
 from mekref.daemon.grpc.tokens import Principal
+from mekref.daemon.tripwire.cli_report_rows import overrides
+from mekref.daemon.tripwire.web.side import form_day
 from mekref.daemon.web.calls import PageRefusal, call
 from mekref.daemon.web.site import Site
-from mekref.daemon.web.tripwire.side import form_day
 from mekref.v1 import battle_pb2, campaign_pb2, orders_pb2
 
 

@@ -10,8 +10,8 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from mekref.daemon.grpc.tokens import Principal
+from mekref.daemon.tripwire.web import referee, side
 from mekref.daemon.web.site import RulesetPages, Site
-from mekref.daemon.web.tripwire import referee, side
 
 
 async def _home(site: Site, request: Request, principal: Principal, cid: str) -> Response:
