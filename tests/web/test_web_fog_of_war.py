@@ -112,6 +112,11 @@ def test_a_played_day_leaks_nothing_to_either_side(played: tuple[Campaign, Serve
     campaign, served, folder = played
     cid = campaign.cid
     pages = _pages(served, campaign)
+    forms = {side: pages[side].get(f"/c/{cid}").text for side in SIDES}
+    in_orbit = forms["rebel"].split('id="form-bravo"')[1].split("</form>")[0]
+    on_ground = forms["loyalist"].split('id="form-alpha"')[1].split("</form>")[0]
+    assert 'value="orbital_insertion"' in in_orbit and 'value="achieve_orbit"' not in in_orbit
+    assert 'value="achieve_orbit"' in on_ground and 'value="orbital_insertion"' not in on_ground
     for side in SIDES:
         said = give_orders(pages[side], cid, side)
         assert [kind for kind, _ in said] == ["ok"] * len(said), said

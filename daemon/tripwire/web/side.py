@@ -21,10 +21,21 @@ from mekref.daemon.tripwire.cli_map import side_svg
 from mekref.daemon.web.calls import PageRefusal, call
 from mekref.daemon.web.site import Site, bind
 from mekref.rules.tripwire.turn.orders import ACTIONS
+from mekref.rules.tripwire.turn.state import IN_ORBIT
 from mekref.v1 import battle_pb2, campaign_pb2, orders_pb2
 
 #: Actions by name for the order forms; the rules refuse what a formation may not do today.
 ACTION_CHOICES = tuple(sorted(ACTIONS))
+#: Left out of a formation's form where the rules refuse them whatever else is given
+#: (``orders._check_order``: "not in orbit", "already in orbit").
+ONLY_IN_ORBIT = frozenset({"orbital_insertion", "combat_drop"})
+ONLY_ON_THE_GROUND = frozenset({"achieve_orbit"})
+
+
+def actions_for(hex_label: str) -> tuple[str, ...]:
+    """The actions offered to a formation standing in ``hex_label`` (IN_ORBIT: in orbit)."""
+    dropped = ONLY_ON_THE_GROUND if hex_label == IN_ORBIT else ONLY_IN_ORBIT
+    return tuple(a for a in ACTION_CHOICES if a not in dropped)
 
 
 async def books(site: Site, principal: Principal, cid: str, side_id: str) -> dict[str, Any]:
@@ -66,7 +77,14 @@ def formations(view: Any, found: dict[str, Any]) -> list[dict[str, Any]]:
                 continue
             crew = [people[c] for c in unit.crew if c in people]
             rows.append({"unit": unit, "crew": crew})
-        out.append({"f": f, "units": rows, "order": orders.get(f["formation_id"])})
+        out.append(
+            {
+                "f": f,
+                "units": rows,
+                "order": orders.get(f["formation_id"]),
+                "actions": actions_for(f.get("hex", "")),
+            }
+        )
     return out
 
 
@@ -85,7 +103,6 @@ async def page(site: Site, request: Request, principal: Principal, cid: str) -> 
         view=found,
         pools=view.pools,
         formations=formations(view, found),
-        actions=ACTION_CHOICES,
         books=await books(site, principal, cid, side_id),
         last_seq=view.last_seq,
     )
