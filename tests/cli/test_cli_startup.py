@@ -58,6 +58,8 @@ def test_a_sqlite_command_loads_neither_grpc_nor_postgres_nor_cairo(tmp_path: Pa
     assert found["commands"] == [
         "mekref.daemon.cli_common",
         "mekref.daemon.tripwire.cli_report",
+        "mekref.daemon.tripwire.cli_report_print",
+        "mekref.daemon.tripwire.cli_report_rows",
     ]
     loaded = found["loaded"]
     assert isinstance(loaded, list)
