@@ -116,3 +116,19 @@ def test_the_report_lists_each_captive_and_his_holder_through_the_console_script
     report = mekref("game", "report", "--db", db, "--campaign", "sw").stdout
     assert "Hanse Davion of Davion: captured, held at Sian by Liao" in report
     assert "Michael Hasek-Davion of Davion: bribed, in refuge, held at Luthien by Kurita" in report
+
+
+def test_an_unknown_house_is_refused_with_the_houses_through_the_console_script(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "sw.db")
+    start = tmp_path / "start.json"
+    start.write_text(command_text(play_campaign().commands[0]), encoding="utf-8")
+    began = mekref("game", "start", "--db", db, "--ruleset", "succession_wars", "--name", "sw",
+                   str(start))  # fmt: skip
+    assert began.returncode == 0, began.stderr
+    refused = mekref("game", "do", "--db", db, "--campaign", "sw", "--actor", "Liao",
+                     "--type", "SWEndPhase", "--field", 'house="liao"')  # fmt: skip
+    assert refused.returncode != 0
+    assert "there is no House 'liao' in this game: one of " in refused.stderr
+    assert "Liao" in refused.stderr.split("one of ", 1)[1]
