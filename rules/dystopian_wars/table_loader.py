@@ -227,21 +227,7 @@ def load_tables() -> DystopianTables:
             for key in campaign
         },
         territories={t.key: t for t in map(_territory, rows(_load("territories"), "territory"))},
-        battle_sizes=tuple(
-            BattleSizeRow(
-                key=str_field(r, "key"),
-                low=int_field(r, "low"),
-                high=int_field(r, "high"),
-                points=int_field(r, "points"),
-                stakes=int_field(r, "stakes"),
-                conquest=str_field(r, "conquest"),
-                ref=source_of(r),
-                small_medium_only=bool_field(r, "small_medium_only"),
-                max_dreadnoughts=_optional_int(r, "max_dreadnoughts"),
-                max_other_large=_optional_int(r, "max_other_large"),
-            )
-            for r in rows(_load("battle_size"), "size")
-        ),
+        battle_sizes=_battle_sizes(),
         repairs={
             str_field(r, "key"): RepairRow(
                 key=str_field(r, "key"),
@@ -278,26 +264,52 @@ def load_tables() -> DystopianTables:
             for r in rows(exp, "skill")
         },
         commodore_xp=_xp(exp, "commodore_xp"),
-        ranks=tuple(
-            RankRow(
-                rank=int_field(r, "rank"),
-                name=str_field(r, "name"),
-                min_xp=int_field(r, "min_xp"),
-                bonus=int_field(r, "bonus"),
-                mars=str_list_field(r, "mars", optional=True),
-                ref=source_of(r),
-            )
-            for r in rows(exp, "rank")
-        ),
-        injuries=tuple(
-            InjuryRow(
-                key=str_field(r, "key"),
-                low=int_field(r, "low"),
-                high=int_field(r, "high"),
-                miss_games=int_field(r, "miss_games"),
-                xp=int_field(r, "xp"),
-                ref=source_of(r),
-            )
-            for r in rows(exp, "injury")
-        ),
+        ranks=_ranks(exp),
+        injuries=_injuries(exp),
+    )
+
+
+def _battle_sizes() -> tuple[BattleSizeRow, ...]:
+    return tuple(
+        BattleSizeRow(
+            key=str_field(r, "key"),
+            low=int_field(r, "low"),
+            high=int_field(r, "high"),
+            points=int_field(r, "points"),
+            stakes=int_field(r, "stakes"),
+            conquest=str_field(r, "conquest"),
+            ref=source_of(r),
+            small_medium_only=bool_field(r, "small_medium_only"),
+            max_dreadnoughts=_optional_int(r, "max_dreadnoughts"),
+            max_other_large=_optional_int(r, "max_other_large"),
+        )
+        for r in rows(_load("battle_size"), "size")
+    )
+
+
+def _ranks(exp: dict[str, Any]) -> tuple[RankRow, ...]:
+    return tuple(
+        RankRow(
+            rank=int_field(r, "rank"),
+            name=str_field(r, "name"),
+            min_xp=int_field(r, "min_xp"),
+            bonus=int_field(r, "bonus"),
+            mars=str_list_field(r, "mars", optional=True),
+            ref=source_of(r),
+        )
+        for r in rows(exp, "rank")
+    )
+
+
+def _injuries(exp: dict[str, Any]) -> tuple[InjuryRow, ...]:
+    return tuple(
+        InjuryRow(
+            key=str_field(r, "key"),
+            low=int_field(r, "low"),
+            high=int_field(r, "high"),
+            miss_games=int_field(r, "miss_games"),
+            xp=int_field(r, "xp"),
+            ref=source_of(r),
+        )
+        for r in rows(exp, "injury")
     )

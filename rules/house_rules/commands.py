@@ -107,7 +107,7 @@ class MoraleTestCommand(Command):
     turn: int
     #: "Green", "Regular", "Veteran", "Elite"; empty: the rank of ``pilot_id`` (HOUSE-27).
     skill: str = field(default="", metadata={"allowed": ("", *MORALE_SKILLS)})
-    nationality: str = field(metadata={"allowed": NATIONALITIES})
+    nationality: str = field(metadata={"allowed": NATIONALITIES})  # "Kuritan" ... "Word of Blake"
     #: Keys of the situation rows; of force_50 and force_75 only the worse counts (HOUSE-4).
     situations: tuple[str, ...] = field(default=(), metadata={"allowed": MORALE_SITUATIONS})
     pilot_id: str = ""  # the unit's MechWarrior, whose rank gives the skill (HOUSE-27)
@@ -147,7 +147,7 @@ class Retreat(Command):
 @dataclass(frozen=True, kw_only=True)
 class Acquire(Command):
     item: str
-    availability: str = field(metadata={"allowed": AVAILABILITIES})
+    availability: str = field(metadata={"allowed": AVAILABILITIES})  # "common" ... "specific_mech"
     base_cost: int
     logistics_skill: int | None = None
 
@@ -164,7 +164,7 @@ class Buy(Command):
 @command_type("HRMissionRoll")
 @dataclass(frozen=True, kw_only=True)
 class MissionRollCommand(Command):
-    mission: str = field(metadata={"allowed": MISSIONS})
+    mission: str = field(metadata={"allowed": MISSIONS})  # a row of the mission table, any case
 
 
 @command_type("HRRepairAttempt")
@@ -186,7 +186,7 @@ class RepairAttempt(Command):
 @command_type("HRExchangeFluctuation")
 @dataclass(frozen=True, kw_only=True)
 class ExchangeFluctuation(Command):
-    currency: str = field(metadata={"allowed": CURRENCIES})
+    currency: str = field(metadata={"allowed": CURRENCIES})  # "C-Bill" ... "R-Bill", any case
 
 
 @command_type("HRAddTechnician")

@@ -14,6 +14,7 @@ from mekref.rules.kernel import describe_fields
 from mekref.rules.messages import Event
 from mekref.rules.objectives import events as e
 from mekref.rules.objectives.model import DropReason
+from mekref.rules.objectives.table_loader import load_tables
 
 _DROP = {
     DropReason.CHOSEN: "by choice",
@@ -77,10 +78,13 @@ def _search(x: e.SearchMade) -> str:
         parts.append(f"enemy {x.enemy_modifier:+d}")
     if x.scan_bonus:
         parts.append(f"scan tokens {x.scan_bonus:+d}")
+    # L23 "Add the resulting number to the number of the current round": the round is part of
+    # the sum, so the words show it (before, "d6 4 ... = 6" hid the +2 of round 2).
+    parts.append(f"round {x.round:+d}")
     result = "found it" if x.found else "not found"
     return (
         f"round {x.round}: {x.squad_id} searches {x.objective_id}: "
-        f"{' '.join(parts)} = {x.total}, {result}"
+        f"{' '.join(parts)} = {x.total}, needs {load_tables().search_target}+: {result}"
     )
 
 

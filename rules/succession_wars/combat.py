@@ -122,6 +122,26 @@ def _leader_bonuses(
     return added
 
 
+def _check_boosts(state: SWState, house: str, region: str, boosted: tuple[str, ...]) -> None:
+    """The 'Mech boosts the House's technology level still allows this turn, each a 'Mech of
+    the House in the Region."""
+    allowed = tech_of(state, house).boosted_mechs - state.boosts_used.get(house, 0)
+    if len(set(boosted)) != len(boosted) or len(boosted) > max(allowed, 0):
+        raise Refusal(
+            "no_boost",
+            f"{house}'s tech level allows {max(allowed, 0)} more 'Mech boost(s) this turn",
+        )
+    for uid in boosted:
+        unit = state.units.get(uid)
+        if (
+            unit is None
+            or unit.kind is not Kind.MECH
+            or unit.owner != house
+            or unit.region != region
+        ):
+            raise Refusal("no_boost", f"{uid} is not a 'Mech unit of {house} in {region}")
+
+
 def roll_side(
     b: Builder,
     house: str,
@@ -155,21 +175,7 @@ def roll_side(
         ]
     penalty = sum(ld.combat for ld in turncoats)
     bonus = _leader_bonuses(state, house, region, groups, nullified, bonuses)
-    allowed = tech_of(state, house).boosted_mechs - state.boosts_used.get(house, 0)
-    if len(set(boosted)) != len(boosted) or len(boosted) > max(allowed, 0):
-        raise Refusal(
-            "no_boost",
-            f"{house}'s tech level allows {max(allowed, 0)} more 'Mech boost(s) this turn",
-        )
-    for uid in boosted:
-        unit = state.units.get(uid)
-        if (
-            unit is None
-            or unit.kind is not Kind.MECH
-            or unit.owner != house
-            or unit.region != region
-        ):
-            raise Refusal("no_boost", f"{uid} is not a 'Mech unit of {house} in {region}")
+    _check_boosts(state, house, region, boosted)
     results: list[m.GroupResult] = []
     rolls = []
     hits = 0

@@ -56,7 +56,11 @@ def tables() -> Tables:
 
 def check_actor(state: SWState, actor: str, house: str) -> None:
     if house not in state.houses:
-        raise Refusal("unknown_house", f"there is no House {house!r} in this game")
+        # The names are the Order of Battle's, spelled as it does: the refusal lists them.
+        raise Refusal(
+            "unknown_house",
+            f"there is no House {house!r} in this game: one of {', '.join(state.houses)}",
+        )
     if actor not in (house, REFEREE):
         raise Refusal("not_your_house", f"{actor!r} cannot give orders for House {house}")
 

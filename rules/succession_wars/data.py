@@ -112,6 +112,58 @@ def _single(data: dict[str, Any], name: str) -> tuple[dict[str, Any], SourceRef]
     return row, source_of(row)
 
 
+def _prices(data: dict[str, Any]) -> dict[str, Price]:
+    prices = {}
+    for r in rows(data, "price"):
+        p = Price(
+            key=str_field(r, "key"),
+            price=int_field(r, "price"),
+            capacity=_opt_int(r, "capacity"),
+            ref=source_of(r),
+        )
+        prices[p.key] = p
+    return prices
+
+
+def _tech_scale(data: dict[str, Any]) -> tuple[TechStep, ...]:
+    return tuple(
+        TechStep(
+            level=int_field(r, "level"),
+            mech_price=_opt_int(r, "mech_price"),
+            merc_price=_opt_int(r, "merc_price"),
+            all_units=_opt_int(r, "all_units"),
+            jump_range=_opt_int(r, "jump_range"),
+            boosted_mechs=_opt_int(r, "boosted_mechs"),
+            tax_bonus=_opt_int(r, "tax_bonus"),
+            mech_units=_opt_int(r, "mech_units"),
+            ref=source_of(r),
+        )
+        for r in rows(data, "tech_scale")
+    )
+
+
+def _cards(data: dict[str, Any], deck_size: int) -> dict[int, Card]:
+    cards: dict[int, Card] = {}
+    for r in rows(data, "card"):
+        c = Card(
+            number=int_field(r, "number"),
+            effect=str_field(r, "effect"),
+            timing=str_field(r, "timing"),
+            amount=_opt_int(r, "amount"),
+            name=str(r.get("name", "")),
+            ref=source_of(r),
+        )
+        cards[c.number] = c
+    for number in range(1, deck_size + 1):
+        # The text lists only some of the 48 cards; the others are still in the deck and are
+        # resolved by the referee when played (ruling SW-11).
+        cards.setdefault(
+            number,
+            Card(number=number, effect="referee", timing="any", amount=0, name="", ref=None),
+        )
+    return cards
+
+
 @cache
 def load_tables() -> Tables:
     data = load_toml(_TABLES, "tables.toml")
@@ -132,48 +184,10 @@ def load_tables() -> Tables:
         "tech_range",
     ):
         singles[name], refs[name] = _single(data, name)
-    prices = {}
-    for r in rows(data, "price"):
-        p = Price(
-            key=str_field(r, "key"),
-            price=int_field(r, "price"),
-            capacity=_opt_int(r, "capacity"),
-            ref=source_of(r),
-        )
-        prices[p.key] = p
-    scale = tuple(
-        TechStep(
-            level=int_field(r, "level"),
-            mech_price=_opt_int(r, "mech_price"),
-            merc_price=_opt_int(r, "merc_price"),
-            all_units=_opt_int(r, "all_units"),
-            jump_range=_opt_int(r, "jump_range"),
-            boosted_mechs=_opt_int(r, "boosted_mechs"),
-            tax_bonus=_opt_int(r, "tax_bonus"),
-            mech_units=_opt_int(r, "mech_units"),
-            ref=source_of(r),
-        )
-        for r in rows(data, "tech_scale")
-    )
-    cards: dict[int, Card] = {}
-    for r in rows(data, "card"):
-        c = Card(
-            number=int_field(r, "number"),
-            effect=str_field(r, "effect"),
-            timing=str_field(r, "timing"),
-            amount=_opt_int(r, "amount"),
-            name=str(r.get("name", "")),
-            ref=source_of(r),
-        )
-        cards[c.number] = c
+    prices = _prices(data)
+    scale = _tech_scale(data)
     deck_size = int_field(singles["rules"], "deck_size")
-    for number in range(1, deck_size + 1):
-        # The text lists only some of the 48 cards; the others are still in the deck and are
-        # resolved by the referee when played (ruling SW-11).
-        cards.setdefault(
-            number,
-            Card(number=number, effect="referee", timing="any", amount=0, name="", ref=None),
-        )
+    cards = _cards(data, deck_size)
     return Tables(
         hand_size=int_field(singles["rules"], "hand_size"),
         deck_size=deck_size,

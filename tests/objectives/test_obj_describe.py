@@ -18,9 +18,11 @@ def test_every_event_has_words(event: Event) -> None:
 
 
 def test_a_search_shows_its_die_its_modifiers_and_its_result() -> None:
+    """L23 "Add the resulting number to the number of the current round. If the result is 7 or
+    more": the sum shows the round (before: "d6 4 enemy -1 scan tokens +1 = 6")."""
     search = next(ev for ev in EVENT_SAMPLES if type(ev).TYPE == "OBJSearchMade")
     assert OBJECTIVES.outcome(search) == (
-        "round 2: q searches o: d6 4 enemy -1 scan tokens +1 = 6, not found"
+        "round 2: q searches o: d6 4 enemy -1 scan tokens +1 round +2 = 6, needs 7+: not found"
     )
 
 

@@ -94,3 +94,41 @@ def test_the_report_says_who_owes_how_many_losses_through_the_console_script(
 
 def _first_take_losses(g: Game) -> m.SWTakeLosses:
     return next(c for c in g.commands if isinstance(c, m.SWTakeLosses))
+
+
+def test_the_report_lists_each_captive_and_his_holder_through_the_console_script(
+    tmp_path: Path,
+) -> None:
+    """L315: Hanse Davion, captured at New Avalon, is "moved instantly to the enemy capital" (Sian)
+    and held by whoever controls it; `game report` says so in words (before: only the JSON)."""
+    assert L315 in LINES[314]
+    g = play_campaign()
+    db = str(tmp_path / "sw.db")
+    start = tmp_path / "start.json"
+    start.write_text(command_text(g.commands[0]), encoding="utf-8")
+    began = mekref("game", "start", "--db", db, "--ruleset", "succession_wars", "--name", "sw",
+                   str(start))  # fmt: skip
+    assert began.returncode == 0, began.stderr
+    script = tmp_path / "script.jsonl"
+    script.write_text("".join(command_text(c).replace("\n", "") + "\n" for c in g.commands[1:]))
+    done = mekref("game", "do", "--db", db, "--campaign", "sw", "--script", str(script))
+    assert done.returncode == 0, done.stderr
+    report = mekref("game", "report", "--db", db, "--campaign", "sw").stdout
+    assert "Hanse Davion of Davion: captured, held at Sian by Liao" in report
+    assert "Michael Hasek-Davion of Davion: bribed, in refuge, held at Luthien by Kurita" in report
+
+
+def test_an_unknown_house_is_refused_with_the_houses_through_the_console_script(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "sw.db")
+    start = tmp_path / "start.json"
+    start.write_text(command_text(play_campaign().commands[0]), encoding="utf-8")
+    began = mekref("game", "start", "--db", db, "--ruleset", "succession_wars", "--name", "sw",
+                   str(start))  # fmt: skip
+    assert began.returncode == 0, began.stderr
+    refused = mekref("game", "do", "--db", db, "--campaign", "sw", "--actor", "Liao",
+                     "--type", "SWEndPhase", "--field", 'house="liao"')  # fmt: skip
+    assert refused.returncode != 0
+    assert "there is no House 'liao' in this game: one of " in refused.stderr
+    assert "Liao" in refused.stderr.split("one of ", 1)[1]
