@@ -16,9 +16,12 @@ code it runs. A test is
 
 from __future__ import annotations
 
+import dis
+import importlib
 import inspect
 import multiprocessing
 import subprocess
+import sys
 import types
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -71,6 +74,16 @@ def _referenced(func: Any) -> Iterator[Any]:
     closure = dict(
         zip(code.co_freevars, (c.cell_contents for c in func.__closure__ or ()), strict=False)
     )
+    # Modules imported inside the function (`from console_script import mekref` in a test's
+    # body): imported here, as the test would, to look inside them.
+    for module in {i.argval for c in _codes(code) for i in dis.get_instructions(c)
+                   if i.opname == "IMPORT_NAME"}:  # fmt: skip
+        try:
+            found = sys.modules.get(module) or importlib.import_module(module)
+        except (ImportError, ValueError):  # a relative import: not a helper of ours by name
+            continue
+        yield found
+        yield from (getattr(found, n) for n in names if hasattr(found, n))
     for name in names:
         value = closure.get(name, scope.get(name))
         if value is None:
