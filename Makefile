@@ -16,7 +16,7 @@ help:
 	@echo "            (mekref game demo --ruleset R)"
 	@echo "make test   set up, then run the whole test suite (what CI runs)"
 	@echo "make test-fast  the unit and fast integration tests only: no process started, none"
-	@echo "            of the measured slowest (docs/testing.md); minutes, not a quarter hour"
+	@echo "            of the 40 measured slowest (docs/testing.md)"
 	@echo "make lint   ruff + mypy --strict + import contracts + the size ratchet (bench/sizes.py)"
 	@echo "make bench  every benchmark; writes docs/performance.md and README's summary table"
 	@echo "make bench-check  the CI guard: growth ratios in one short run, fails past 2x a goal"

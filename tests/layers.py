@@ -16,9 +16,12 @@ code it runs. A test is
 
 from __future__ import annotations
 
+import dis
+import importlib
 import inspect
 import multiprocessing
 import subprocess
+import sys
 import types
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -71,6 +74,16 @@ def _referenced(func: Any) -> Iterator[Any]:
     closure = dict(
         zip(code.co_freevars, (c.cell_contents for c in func.__closure__ or ()), strict=False)
     )
+    # Modules imported inside the function (`from console_script import mekref` in a test's
+    # body): imported here, as the test would, to look inside them.
+    for module in {i.argval for c in _codes(code) for i in dis.get_instructions(c)
+                   if i.opname == "IMPORT_NAME"}:  # fmt: skip
+        try:
+            found = sys.modules.get(module) or importlib.import_module(module)
+        except (ImportError, ValueError):  # a relative import: not a helper of ours by name
+            continue
+        yield found
+        yield from (getattr(found, n) for n in names if hasattr(found, n))
     for name in names:
         value = closure.get(name, scope.get(name))
         if value is None:
@@ -116,8 +129,9 @@ def _fixture_funcs(item: pytest.Item) -> Iterable[Any]:
 def slow_ids(path: Path = SLOW_LIST) -> frozenset[str]:
     if not path.exists():
         return frozenset()
-    lines = (line.split("#", 1)[0].strip() for line in path.read_text("utf-8").splitlines())
-    return frozenset(line for line in lines if line)
+    # "node id  # seconds": a node id may hold a "#" itself, never two spaces before one.
+    lines = (line.split("  # ", 1)[0].strip() for line in path.read_text("utf-8").splitlines())
+    return frozenset(line for line in lines if line and not line.startswith("#"))
 
 
 def layer_of(item: pytest.Item, finder: ProcessFinder) -> str:
