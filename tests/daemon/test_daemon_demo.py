@@ -3,7 +3,7 @@ designs, so its first books price every unit (no ``?`` in a priced column, no "n
 known"), and the demo prints paths relative to its folder, never a temporary or install path.
 
 Through the installed console script (``mekref replay`` then ``mekref report``) and through
-``make demo``'s first command (``python -m mekref.daemon.demo``)."""
+``make demo``'s first command (``python -m mekref.daemon.tripwire.demo``)."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def test_make_demo_prices_its_first_books_and_shows_no_absolute_path() -> None:
     with tempfile.TemporaryDirectory(prefix="dd-") as tmp:
         env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "TMPDIR": tmp}
         out = subprocess.run(
-            [sys.executable, "-m", "mekref.daemon.demo"],
+            [sys.executable, "-m", "mekref.daemon.tripwire.demo"],
             capture_output=True,
             text=True,
             timeout=300,

@@ -33,6 +33,8 @@ def _once(key: tuple[object, ...], tmp_path: Path, build: Callable[[Path], str])
     store keeps no path of its folder, so each test still gets a fresh store of its own, as if
     it had run them itself. What copies share: the campaign id and the recorded times of the
     set-up events (no caller compares those across tests)."""
+    # Lists in the arguments (extra set-up options) are keyed by their items.
+    key = tuple(tuple(k) if isinstance(k, list) else k for k in key)
     if key not in _BUILT:
         folder = Path(tempfile.mkdtemp(prefix="mekref-day-zero-"))
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
