@@ -17,6 +17,7 @@ import grpc
 from mekref.daemon.grpc.errors import ApiError, unimplemented
 from mekref.rules.codec import to_jsonable
 from mekref.rules.tripwire.battle_model import Conflict, PersonOutcome, SideOutcome, UnitOutcome
+from mekref.rules.tripwire.battle_visibility import fought_by
 from mekref.rules.tripwire.state import CampaignState
 
 
@@ -53,7 +54,7 @@ def battle_report(state: CampaignState, battle_id: str, side_id: str | None) -> 
     battle = battles.get(battle_id)
     if battle is None:
         raise _not_found(battle_id)
-    fought = tuple(sorted({state.units[u].side_id for u in battle.unit_ids if u in state.units}))
+    fought = tuple(sorted(fought_by(state, battle.battle_id)))
     if side_id is not None and side_id not in fought:
         raise _not_found(battle_id)
     head = BattleReport(
