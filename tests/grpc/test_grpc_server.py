@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import os
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from typing import Any
 import grpc
 import pytest
 from grpc_helpers import Running, Stubs, api_server, open_test_app, start, stop
+from tls_files import self_signed
 
 from mekref.daemon.grpc.server import GrpcServer, TlsFiles
 from mekref.daemon.grpc.tokens import Role
@@ -110,48 +110,8 @@ def test_max_message_size_is_enforced(api: Running) -> None:
     assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
-def _self_signed(folder: Path) -> tuple[Path, Path]:
-    x509 = pytest.importorskip("cryptography.x509")
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(
-            x509.SubjectAlternativeName(
-                [
-                    x509.DNSName("localhost"),
-                    x509.IPAddress(__import__("ipaddress").ip_address("127.0.0.1")),
-                ]
-            ),
-            critical=False,
-        )
-        .sign(key, hashes.SHA256())
-    )
-    cert_file, key_file = folder / "server.pem", folder / "server.key"
-    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    return cert_file, key_file
-
-
 def test_tls(tmp_path: Path) -> None:
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path)
     db = str(tmp_path / "c.db")
     app = open_test_app(db)
     store, tokens = app.store, app.tokens
