@@ -51,6 +51,7 @@ from mekref.daemon.terminal import terminal_safe
 from mekref.daemon.tripwire import cli_battle_bv
 from mekref.daemon.tripwire.cli_battle_referee import (
     _assignments,
+    say_battle_done,
     setup_house_rules,
     setup_pending,
     setup_retreat_check,
@@ -212,11 +213,8 @@ def run_ingest(args: argparse.Namespace) -> int:
                         battle_id=battle_id, side_id=args.control, note=note, actor="cli"
                     ),
                 )
-                if any(isinstance(e, BattleResolved) for e in done.events):
-                    console.print(f"battle {battle_id} resolved, {args.control} holds the field")
-                    say_after_battle(console, done.state, battle_id)
-                say_xp(console, done.state, done.events)
-                say_if_ended(console, done.events)
+                held = f"resolved, {args.control} holds the field"
+                say_battle_done(console, battle_id, done, held)
         print_pending(console, app.runner.load(cid).state)
     return EXIT_REFUSED if failed else EXIT_OK
 
@@ -242,11 +240,7 @@ def _confirm_held(app: Any, cid: str, sha256: str, note: RefereeNote, console: A
                 ConfirmBattle(battle_id=battle.battle_id, note=note, actor=note.referee),
             )
             say_confirmed(console, battle.battle_id, note, "")
-            if any(isinstance(e, BattleResolved) for e in done.events):
-                console.print(f"battle {battle.battle_id} resolved")
-                say_after_battle(console, done.state, battle.battle_id)
-            say_xp(console, done.state, done.events)
-            say_if_ended(console, done.events)
+            say_battle_done(console, battle.battle_id, done)
 
 
 def _print_result(console: Any, path: Path, result: IngestResult, battles: list[str]) -> int:

@@ -62,13 +62,19 @@ def run_control(args: argparse.Namespace) -> int:
     done = execute(args, command)
     console = out_console()
     console.print(f"battle {args.battle}: {args.side} controls the field")
-    if any(isinstance(e, BattleResolved) for e in done.events):
-        console.print(f"battle {args.battle} resolved")
-        say_after_battle(console, done.state, args.battle)
-    say_xp(console, done.state, done.events)
-    say_if_ended(console, done.events)
+    say_battle_done(console, args.battle, done)
     print_pending(console, done.state)
     return EXIT_OK
+
+
+def say_battle_done(console: Any, battle_id: str, done: Any, resolved: str = "resolved") -> None:
+    """What a referee's command on a battle brought about: the resolution when it came (with
+    ``resolved`` as its headline), experience gained, and the campaign's end if reached."""
+    if any(isinstance(e, BattleResolved) for e in done.events):
+        console.print(f"battle {battle_id} {resolved}")
+        say_after_battle(console, done.state, battle_id)
+    say_xp(console, done.state, done.events)
+    say_if_ended(console, done.events)
 
 
 def run_confirm(args: argparse.Namespace) -> int:
@@ -84,11 +90,7 @@ def run_confirm(args: argparse.Namespace) -> int:
     done = execute(args, command)
     console = out_console()
     say_confirmed(console, args.battle, note, args.engagement or "")
-    if any(isinstance(e, BattleResolved) for e in done.events):
-        console.print(f"battle {args.battle} resolved")
-        say_after_battle(console, done.state, args.battle)
-    say_xp(console, done.state, done.events)
-    say_if_ended(console, done.events)
+    say_battle_done(console, args.battle, done)
     print_pending(console, done.state)
     return EXIT_OK
 
