@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from grpc_helpers import Running, api_server, open_test_app, stop
-from test_grpc_server import _self_signed
+from tls_files import self_signed
 
 from mekref.daemon.grpc.server import TlsFiles
 
@@ -40,7 +40,7 @@ def test_probe_says_serving_then_fails_once_the_server_stops(api: Running) -> No
 
 
 def test_probe_over_tls(tmp_path: Path) -> None:
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path)
     app = open_test_app(tmp_path / "c.db")
     server = api_server(app, tls=TlsFiles(cert, key))
     port = server.start()
