@@ -58,9 +58,10 @@ demo: install
 	@rm -rf demo-out  # each demo starts a fresh campaign
 	$(BIN)/python -m mekref.daemon.samples.ginestra.demo --out demo-out
 	$(BIN)/python -m mekref.daemon.samples.ginestra.house_demo --out demo-out/house-rules
-	@echo "maps and scenario files of the Ginestra demo: demo-out/ (open the .png maps)"
 	@for r in dystopian_wars objectives succession_wars; do \
-	  $(BIN)/mekref game demo --ruleset $$r || exit 1; done
+	  $(BIN)/mekref game demo --ruleset $$r --out demo-out/games || exit 1; done
+	@echo "maps and scenario files of the Ginestra demo: demo-out/ (open the .png maps);"
+	@echo "the other rule sets' games: demo-out/games/ (mekref game report --db demo-out/games/R-demo.db)"
 
 # Two test processes (pytest-xdist), one per core; a file's tests stay together on one worker.
 # PYTEST_WORKERS=0 runs them in this process.

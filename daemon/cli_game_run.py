@@ -4,6 +4,7 @@ run against a campaign of any rule set, and what they changed."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
 from collections.abc import Callable
@@ -236,7 +237,7 @@ def run_demo(args: argparse.Namespace) -> int:
     start_name, script_name = demo_files(name)
     if args.out is None:
         with tempfile.TemporaryDirectory(prefix="mekref-demo-") as tmp:
-            return play_demo(name, Path(tmp), start_name, script_name)
+            return play_demo(name, Path(tmp), start_name, script_name, kept=False)
     db = args.out / f"{name}-demo.db"
     if db.exists():
         raise CliError(f"{db} already holds a demo; remove it or give another --out folder")
@@ -244,45 +245,55 @@ def run_demo(args: argparse.Namespace) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CliError(f"--out {args.out}: cannot create it ({exc.strerror})") from None
-    return play_demo(name, args.out, start_name, script_name)
+    return play_demo(name, args.out, start_name, script_name, kept=True)
 
 
-def play_demo(name: str, folder: Path, start_name: str, script_name: str) -> int:
-    start, script = folder / start_name, folder / script_name
+def play_demo(name: str, folder: Path, start_name: str, script_name: str, *, kept: bool) -> int:
+    """Play the demo in ``folder``. The commands are shown as a user would type them: with the
+    ``--out`` folder as given or, in a throw-away folder, run from inside it with its files' own
+    names (its random absolute path means nothing once it is gone)."""
     try:
-        start.write_text(bundled_text(start_name), encoding="utf-8")
-        script.write_text(bundled_text(script_name), encoding="utf-8")
+        (folder / start_name).write_text(bundled_text(start_name), encoding="utf-8")
+        (folder / script_name).write_text(bundled_text(script_name), encoding="utf-8")
     except OSError as exc:
         raise CliError(f"{folder}: cannot write the demo's files ({exc.strerror})") from None
-    db = str(folder / f"{name}-demo.db")
-    title = f"{ruleset(name).title} demo"
     console = out()
-    common = {"db": db, "json": False, "actor": None, "map": None}
-    steps: list[tuple[str, Callable[[argparse.Namespace], int], argparse.Namespace]] = [
+    if not kept:
+        console.print("(played in a throw-away folder; --out DIR keeps the store and the files)")
+    names = folder if kept else Path()
+    with contextlib.nullcontext() if kept else contextlib.chdir(folder):
+        for shown, step, step_args in _demo_steps(name, names, start_name, script_name):
+            console.print(f"\n$ {shown}", style="bold")
+            code = step(step_args)
+            if code != 0:
+                return code
+    return 0
+
+
+DemoStep = tuple[str, Callable[[argparse.Namespace], int], argparse.Namespace]
+
+
+def _demo_steps(name: str, folder: Path, start_name: str, script_name: str) -> list[DemoStep]:
+    """The demo's three commands (start, the script, the report), as shown and as run."""
+    db, start, script = folder / f"{name}-demo.db", folder / start_name, folder / script_name
+    title = f"{ruleset(name).title} demo"
+    common = {"db": str(db), "json": False, "actor": None, "map": None}
+    do_args = argparse.Namespace(
+        **common,
+        campaign=None,
+        script=script,
+        from_line=None,
+        command=None,
+        command_type=None,
+        field=[],
+        position=None,
+    )
+    return [
         (
             f"mekref game start --db {db} --ruleset {name} --name '{title}' {start}",
             run_start,
             argparse.Namespace(**common, ruleset=name, name=title, command=start),
         ),
-        (
-            f"mekref game do --db {db} --script {script}",
-            run_do,
-            argparse.Namespace(
-                **common,
-                campaign=None,
-                script=script,
-                from_line=None,
-                command=None,
-                command_type=None,
-                field=[],
-                position=None,
-            ),
-        ),
+        (f"mekref game do --db {db} --script {script}", run_do, do_args),
         (f"mekref game report --db {db}", run_report, argparse.Namespace(**common, campaign=None)),
     ]
-    for shown, step, step_args in steps:
-        console.print(f"\n$ {shown}", style="bold")
-        code = step(step_args)
-        if code != 0:
-            return code
-    return 0

@@ -172,6 +172,17 @@ def test_game_demo_plays_a_bundled_game_and_keeps_it_with_out(tmp_path: Path) ->
     assert again.returncode == USAGE and "already holds a demo" in again.stderr
 
 
+def test_game_demo_without_out_shows_no_throw_away_path() -> None:
+    """Issue 32: "no absolute paths in output". The throw-away folder is gone when the demo
+    ends, so its commands are shown, and run, with the files' own names."""
+    done = mekref("game", "demo", "--ruleset", "objectives")
+    assert done.returncode == 0, done.stderr
+    steps = [line for line in done.stdout.splitlines() if line.startswith("$ mekref game ")]
+    assert steps[1] == "$ mekref game do --db objectives-demo.db --script objectives-demo.jsonl"
+    assert "--out DIR keeps" in done.stdout
+    assert "mekref-demo-" not in done.stdout + done.stderr
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_bundled_demos_are_the_python_scripted_games(name: str) -> None:
     """The bundled files are what tests/cli/demo_games.py writes from the rule sets' scripted
