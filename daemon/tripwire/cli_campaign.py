@@ -77,6 +77,23 @@ def campaign_state(args: argparse.Namespace) -> CampaignState:
     return state
 
 
+def require_side(state: CampaignState, side: str | None, flag: str = "--side") -> None:
+    """Refuse a side the campaign does not have as a usage error (exit 2, docs/cli.md), naming
+    the sides it has, before anything runs: a typo must not print an empty list or reach the
+    rules as a refusal."""
+    if side is None or side in state.sides:
+        return
+    known = ", ".join(sorted(state.sides)) or "none yet (mekref campaign new --side NAME)"
+    raise CliError(f"{flag} {side!r}: no such side in this campaign; sides: {known}")
+
+
+def side_campaign_state(args: argparse.Namespace) -> CampaignState:
+    """``campaign_state`` for a command whose ``--side`` must be one of the campaign's."""
+    state = campaign_state(args)
+    require_side(state, args.side)
+    return state
+
+
 def execute(args: argparse.Namespace, command: Command) -> Executed:
     """Run one command against the campaign that ``--db`` and ``--campaign`` name."""
     with opened(args.db) as app:

@@ -25,7 +25,7 @@ from mekref.daemon.cli_common import (
     out_console,
 )
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
-from mekref.daemon.tripwire.cli_campaign import run_command
+from mekref.daemon.tripwire.cli_campaign import require_side, run_command
 from mekref.rules.tripwire.designs import record_designs
 
 EPILOG = """\
@@ -60,8 +60,7 @@ def run_designs(args: argparse.Namespace) -> int:
     with opened(args.db) as app:
         cid = campaign_id_of(app.store, args.campaign)
         state = app.runner.load(cid).state
-        if args.side and args.side not in state.sides:
-            raise CliError(f"--side {args.side!r}: no such side; sides: {', '.join(state.sides)}")
+        require_side(state, args.side)
         found: dict[str, dict[str, UnitDesign]] = {}
         missing: list[str] = []
         for uid, unit in sorted(state.units.items()):

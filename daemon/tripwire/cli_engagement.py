@@ -14,7 +14,7 @@ from mekref.daemon.cli_common import (
     guarded,
     out_console,
 )
-from mekref.daemon.tripwire.cli_campaign import campaign_state
+from mekref.daemon.tripwire.cli_campaign import side_campaign_state
 from mekref.daemon.tripwire.cli_turn import TURN_EPILOG
 from mekref.daemon.tripwire.cli_turn_setup import (
     _designs,
@@ -29,7 +29,7 @@ from mekref.rules.tripwire.turn.export import scenario_mul, scenario_notes, scen
 
 
 def run_export(args: argparse.Namespace) -> int:
-    state = campaign_state(args)
+    state = side_campaign_state(args)
     if state.strategic is None:
         raise CliError("the strategic map is not set up in this campaign")
     wanted = [

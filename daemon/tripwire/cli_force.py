@@ -35,7 +35,7 @@ from mekref.daemon.cli_common import (
     referee_note,
 )
 from mekref.daemon.tripwire import cli_designs, cli_force_commanders, cli_force_list
-from mekref.daemon.tripwire.cli_campaign import run_command
+from mekref.daemon.tripwire.cli_campaign import require_side, run_command
 from mekref.daemon.tripwire.cli_force_input import bv_table, design_lookup, read_mul
 from mekref.daemon.tripwire.cli_force_mekhq import (
     campaign_for_import,
@@ -402,6 +402,7 @@ def run_import(args: argparse.Namespace) -> int:
         runner = app.runner
         cid = campaign_id_of(app.store, args.campaign)
         state = runner.load(cid).state
+        require_side(state, args.side)  # before the report: --check-only included
         leaders = mekhq.command.lance_leaders if mekhq else frozenset()
         said = remarks_by_position(mekhq) if mekhq else None
         units = build_units(mul, state, design_for, table, args.side, leaders, said)

@@ -8,7 +8,7 @@ from typing import Any
 from rich.table import Table
 
 from mekref.daemon.cli_common import EXIT_OK, add_db, guarded, out_console, print_json
-from mekref.daemon.tripwire.cli_campaign import campaign_state
+from mekref.daemon.tripwire.cli_campaign import side_campaign_state
 from mekref.rules.tripwire.commanders import commanders_of
 
 COMMANDERS_DESCRIPTION = """\
@@ -42,7 +42,7 @@ def register(actions: Any) -> None:
 
 
 def run_commanders(args: argparse.Namespace) -> int:
-    state = campaign_state(args)
+    state = side_campaign_state(args)
     found = commanders_of(state, args.side)
     rows = [
         {

@@ -14,8 +14,8 @@ from typing import Any
 
 from rich.table import Table
 
-from mekref.daemon.cli_common import EXIT_OK, CliError, add_db, guarded, out_console, print_json
-from mekref.daemon.tripwire.cli_campaign import campaign_state
+from mekref.daemon.cli_common import EXIT_OK, add_db, guarded, out_console, print_json
+from mekref.daemon.tripwire.cli_campaign import side_campaign_state
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, UnitDamage
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 
@@ -130,9 +130,7 @@ def condition_text(damage: UnitDamage | None) -> str:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    state = campaign_state(args)
-    if args.side and args.side not in state.sides:
-        raise CliError(f"--side {args.side!r}: no such side; sides: {', '.join(state.sides)}")
+    state = side_campaign_state(args)
     units = sorted(
         (u for u in state.units.values() if not args.side or u.side_id == args.side),
         key=lambda u: (u.side_id, u.company, u.lance, u.unit_id),

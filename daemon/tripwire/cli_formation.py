@@ -14,7 +14,7 @@ import argparse
 from typing import Any
 
 from mekref.daemon.cli_common import EXIT_OK, CliError, add_db, guarded, out_console, print_json
-from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
+from mekref.daemon.tripwire.cli_campaign import campaign_state, execute, require_side
 from mekref.rules.messages import Command
 from mekref.rules.tripwire.turn.events import FormationsReorganised, FormationTrainingBegun
 from mekref.rules.tripwire.turn.reorganise import (
@@ -207,8 +207,7 @@ def run_list(args: argparse.Namespace) -> int:
     s = state.strategic
     if s is None:
         raise CliError("the strategic map is not set up in this campaign (mekref turn setup)")
-    if args.side not in state.sides:
-        raise CliError(f"--side: no side {args.side!r}")
+    require_side(state, args.side)
     mine = [f for f in s.formations.values() if f.side_id == args.side]
     ordered = {o.formation_id for o in s.orders.get(args.side, ())}
     rows = [

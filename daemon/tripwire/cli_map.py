@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mekref.daemon.cli_common import EXIT_OK, CliError, add_db, guarded, out_console
-from mekref.daemon.tripwire.cli_campaign import campaign_state
+from mekref.daemon.tripwire.cli_campaign import campaign_state, require_side
 from mekref.hexmap import (
     FormationMarker,
     HexMap,
@@ -110,8 +110,7 @@ def _write(svg: str, output: Path | None) -> None:
 
 def side_svg(state: CampaignState, side: str) -> str:
     """The SVG one side may see: own formations, its sightings, fog over the rest."""
-    if side not in state.sides:
-        raise CliError(f"no side {side!r}; sides: {', '.join(sorted(state.sides))}")
+    require_side(state, side)
     s = state.strategic
     if s is None:
         raise CliError("the strategic map is not set up in this campaign")

@@ -25,7 +25,7 @@ from mekref.daemon.cli_common import (
     print_json,
     referee_note,
 )
-from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
+from mekref.daemon.tripwire.cli_campaign import campaign_state, execute, side_campaign_state
 from mekref.daemon.tripwire.orbit_rows import dropships, print_dropships, satellites
 from mekref.rules.tripwire.turn.orbit import (
     ORBITS,
@@ -183,9 +183,7 @@ def _run_readiness(args: argparse.Namespace) -> int:
 
 
 def _run_ds_list(args: argparse.Namespace) -> int:
-    state = campaign_state(args)
-    if args.side not in state.sides:
-        raise CliError(f"no side {args.side!r}; sides: {', '.join(sorted(state.sides))}")
+    state = side_campaign_state(args)
     rows = dropships(state, args.side)
     if args.json:
         print_json(rows)

@@ -22,7 +22,7 @@ from mekref.daemon.cli_common import (
     print_json,
 )
 from mekref.daemon.terminal import terminal_safe
-from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
+from mekref.daemon.tripwire.cli_campaign import execute, side_campaign_state
 from mekref.rules.codec import to_jsonable
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.turn.events import OrdersSubmitted
@@ -107,6 +107,7 @@ def parse_params(items: list[str]) -> dict[str, list[tuple[str, str]]]:
 def run_submit(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     orders = tuple(parse_order(o, params) for o in args.order)
+    side_campaign_state(args)
     cmd = SubmitOrders(actor=args.side, side_id=args.side, day=args.day, orders=orders)
     done = execute(args, cmd)
     stored = next(e for e in done.events if isinstance(e, OrdersSubmitted))
@@ -123,7 +124,7 @@ def run_submit(args: argparse.Namespace) -> int:
 
 
 def run_route(args: argparse.Namespace) -> int:
-    state = campaign_state(args)
+    state = side_campaign_state(args)
     try:
         plan = plan_route(state, args.side, args.formation, args.to, forced_march=args.forced_march)
     except Refusal as exc:
@@ -160,7 +161,7 @@ def describe(o: FormationOrder) -> str:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    state = campaign_state(args)
+    state = side_campaign_state(args)
     console = out_console()
     day = state.strategic.day if state.strategic else 0
     mine = orders_of(state, args.side)
@@ -192,6 +193,7 @@ def run_withdraw(args: argparse.Namespace) -> int:
     cmd = WithdrawOrders(
         actor=args.side, side_id=args.side, day=args.day, formation_ids=tuple(args.formations)
     )
+    side_campaign_state(args)
     execute(args, cmd)
     out_console().print(f"withdrew orders for {', '.join(args.formations)}")
     return EXIT_OK

@@ -8,7 +8,6 @@ from typing import Any
 
 from mekref.daemon.cli_common import (
     EXIT_OK,
-    CliError,
     add_db,
     campaign_id_of,
     guarded,
@@ -16,6 +15,7 @@ from mekref.daemon.cli_common import (
     print_json,
 )
 from mekref.daemon.tripwire import house_maintenance_report
+from mekref.daemon.tripwire.cli_campaign import require_side
 from mekref.daemon.tripwire.cli_report_print import (
     print_books,
     print_overview,
@@ -282,8 +282,7 @@ def run(args: argparse.Namespace) -> int:
         runner = app.runner
         cid = campaign_id_of(app.store, args.campaign)
         state = runner.load(cid).state
-        if args.side and args.side not in state.sides:
-            raise CliError(f"no side {args.side!r}; sides: {', '.join(sorted(state.sides))}")
+        require_side(state, args.side)
         events = list(runner.events(cid))
         rolls = [
             {"seq": seq, "event": type(e).TYPE, "name": r.name, "index": r.index,

@@ -73,4 +73,4 @@ def test_report_overview_side_refuses_an_unknown_side(tmp_path: Path) -> None:
     db = day_zero(tmp_path)
     done = mekref("report", "--db", db, "--overview", "--side", "pirates")
     assert done.returncode != 0
-    assert "no side 'pirates'" in done.stderr and "loyalist, rebel" in done.stderr
+    assert "--side 'pirates': no such side" in done.stderr and "loyalist, rebel" in done.stderr
