@@ -86,6 +86,19 @@ def _png_writer() -> Any:
     return cairosvg.svg2png
 
 
+MAP_SUFFIXES = (".svg", ".png")
+
+
+def _check_output(output: Path | None) -> None:
+    """The picture's format follows -o's suffix; any other suffix is refused before anything is
+    drawn (a ``map.jpg`` holding SVG opens nowhere)."""
+    if output is not None and output.suffix.lower() not in MAP_SUFFIXES:
+        raise CliError(
+            f"-o {output}: the map is written as .svg or .png, chosen by the suffix; "
+            f"give {output.with_suffix('.svg').name} or {output.with_suffix('.png').name}"
+        )
+
+
 def _write(svg: str, output: Path | None) -> None:
     if output is None:
         sys.stdout.write(svg)
@@ -133,6 +146,7 @@ def side_svg(state: CampaignState, side: str) -> str:
 
 
 def run_render(args: argparse.Namespace) -> int:
+    _check_output(args.output)
     _write(side_svg(campaign_state(args), args.side), args.output)
     return EXIT_OK
 
@@ -153,5 +167,6 @@ def load_map(name: str) -> HexMap:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    _check_output(args.output)
     _write(render_svg(load_map(args.map), []), args.output)
     return EXIT_OK

@@ -48,3 +48,15 @@ def test_a_missing_libcairo_is_one_line_naming_it_and_the_svg_still_works(tmp_pa
     drawn = mekref("map", "show", "-o", str(svg), env=env)
     assert drawn.returncode == 0, drawn.stderr
     assert svg.read_text(encoding="utf-8").lstrip().startswith(("<svg", "<?xml"))
+
+
+def test_an_output_suffix_that_is_neither_svg_nor_png_is_refused(tmp_path: Path) -> None:
+    """Issue 32: "output formats follow the file suffix or refuse it" (`-o x.jpg` wrote SVG)."""
+    jpg = tmp_path / "map.jpg"
+    done = mekref("map", "show", "-o", str(jpg))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"mekref map show: -o {jpg}: the map is written as .svg or .png, chosen by the suffix; "
+        "give map.svg or map.png"
+    )
+    assert not jpg.exists()
