@@ -166,6 +166,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     # argparse lists commands in the order they were added: restore the table's order.
     order = {name: i for i, (name, _, _) in enumerate(COMMANDS)}
     sub._choices_actions.sort(key=lambda a: order.get(a.dest, len(order)))
+    if wanted:  # --json for every command that records events (what it recorded, as data)
+        from mekref.daemon.cli_events_json import add_events_json
+
+        add_events_json(parser)
     return parser
 
 

@@ -57,6 +57,8 @@ def test_a_sqlite_command_loads_neither_grpc_nor_postgres_nor_cairo(tmp_path: Pa
     assert found["code"] == 0
     assert found["commands"] == [
         "mekref.daemon.cli_common",
+        "mekref.daemon.cli_events_json",
+        "mekref.daemon.tripwire.cli_campaign",
         "mekref.daemon.tripwire.cli_report",
         "mekref.daemon.tripwire.cli_report_print",
         "mekref.daemon.tripwire.cli_report_rows",
