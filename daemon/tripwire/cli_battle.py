@@ -28,6 +28,7 @@ naming it, and ``mekref force designs --units-dir DIR`` records the missing desi
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -261,7 +262,7 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
         if isinstance(event, BattleReportReceived):
             battles.append(event.battle_id)
             f = event.file
-            unmatched = f"; not in the campaign: {', '.join(f.unmatched)}" if f.unmatched else ""
+            unmatched = f"; not in the campaign: {_counted(f.unmatched)}" if f.unmatched else ""
             view = (
                 "savegame: every side's view"
                 if f.root == SAVEGAME_ROOT
@@ -298,3 +299,10 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
     say_xp(console, result.state, result.applied)
     say_if_ended(console, result.applied)
     return 0
+
+
+def _counted(names: tuple[str, ...] | list[str]) -> str:
+    """Names in their order, each once, a repeated one with its count: a carrier's nine
+    "Battle Taxi NL-42" read as one entry ("Battle Taxi NL-42 (x9)")."""
+    counts = Counter(names)
+    return ", ".join(n if counts[n] == 1 else f"{n} (x{counts[n]})" for n in counts)

@@ -101,6 +101,11 @@ def test_battle_ingest_json_is_the_battle_file_recorded(tmp_path: Path) -> None:
     done = mekref("battle", "ingest", "--db", db, str(REPLAY / "01-bob.mul"), *units, "--json")
     assert done.returncode == 0, done.stderr
     assert "waits: files from" in done.stderr
+    # The carrier's nine battle taxis are one entry with their count (issue 32: output a
+    # person reads once).
+    assert "not in the campaign: Nekohono'o (SCL), Battle Taxi NL-42 (x9), Condottiere" in (
+        done.stderr
+    )
     (campaign,) = json.loads(done.stdout)["campaigns"]
     assert _types(campaign) == ["BattleReportReceived"]
     again = mekref("battle", "ingest", "--db", db, str(REPLAY / "01-bob.mul"), *units, "--json")
