@@ -78,8 +78,13 @@ class SdistWithApi(sdist):
         super().run()
 
 
+#: Folders of data files with no __init__.py that ship inside a package: listed as packages of
+#: their own, as setuptools asks (else it warns that they are "absent from packages").
+DATA_PACKAGES = ("mekref.daemon.web.static", "mekref.daemon.web.templates")
+
+
 def _packages() -> list[str]:
-    found: list[str] = [GENERATED]
+    found: list[str] = [GENERATED, *DATA_PACKAGES]
     for package, folder in ROOTS.items():
         if package == GENERATED:
             continue
@@ -98,7 +103,7 @@ setup(
             *("*.toml", "*.json", "*.jsonl", "*.mul", "*.mtf", "*.blk", "*.bfs"),
             *("*.pyi", "py.typed", "Units.txt"),
             # The players' pages: templates and their one stylesheet and script.
-            *("templates/*.html", "static/*.css", "static/*.js"),
+            *("*.html", "*.css", "*.js"),
         ],
     },
     include_package_data=True,
