@@ -16,6 +16,7 @@ import structlog
 
 from mekref.daemon.config import ServeConfig
 from mekref.daemon.ingest import Outcome, Pipeline
+from mekref.daemon.ingest_held import release_vanished
 from mekref.daemon.shutdown import Shutdown
 from mekref.daemon.store import StoreError
 from mekref.daemon.store.open import redact
@@ -42,6 +43,11 @@ class Daemon:
         for path in scan_folders(self.config.watch, recursive=self.config.recursive):
             self.pending.found(path)
             found += 1
+        try:
+            # MegaMek deletes old rolling autosaves: they leave the waiting list.
+            release_vanished(self.pipeline.store, self.config.watch, self.log)
+        except StoreError as exc:
+            self.log.error("scan.store_error", error=str(exc))
         return found
 
     def open_campaigns(self) -> None:
