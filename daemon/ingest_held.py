@@ -137,17 +137,21 @@ def _under(path: str, folders: Iterable[Path]) -> bool:
     return False
 
 
-def release_vanished(store: EventStore, folders: Iterable[Path], log: Any) -> list[str]:
+def release_vanished(
+    store: EventStore, folders: Iterable[Path], log: Any, present: set[str]
+) -> list[str]:
     """Savegames waiting for their game to end whose file left a watched folder (MegaMek's
     rolling autosave keeps the last few ``Round-*`` files and deletes the older ones): they
-    leave the waiting list. Returns their paths. A file outside the watched folders (one the
-    referee brought with ``battle ingest``) is left listed: nothing watches it."""
+    leave the waiting list. ``present``: the paths (as the store shows them) a scan of the
+    folders just found, so a name shown escaped is never taken for a missing file. Returns the
+    paths released. A file outside the watched folders (one the referee brought with ``battle
+    ingest``) is left listed: nothing watches it."""
     folders = tuple(folders)
     gone = []
     for held in store.unmatched_files():
         if not held.reason.startswith(GAME_IN_PROGRESS) or not _under(held.path, folders):
             continue
-        if os.path.lexists(held.path):
+        if held.path in present or os.path.lexists(held.path):
             continue
         if store.release_unmatched(held.sha256):
             log.info("file.waiting_gone", path=held.path, sha256=held.sha256)
