@@ -134,5 +134,14 @@ def test_deleted_and_rewritten_autosaves_leave_the_waiting_list(tmp_path: Path) 
         wait_until(lambda: len(status_json(str(db))["ingested"]) == 2, "the final save applied")
         [battle] = _battles(db)
         assert [x["path"] for x in battle["superseded"]] == ["autosave.sav.gz"]
+        # Resolved, a still later save is quarantined with the reason: never a second battle.
+        control = mekref("battle", "control", "--db", str(db), "--battle", str(battle["id"]),
+                         "--side", "eclipse")  # fmt: skip
+        assert control.returncode == 0, control.stderr
+        (savegames / "after.sav.gz").write_bytes(gz(saved_at(7, "VICTORY")))
+        wait_until(lambda: status_json(str(db))["quarantined"], "the later save refused")
+        [refused] = status_json(str(db))["quarantined"]
+        assert "no second battle opened" in refused["reason"], refused
+        assert len(_battles(db)) == 1
     finally:
         assert serve.stop() == 0
