@@ -13,13 +13,14 @@ a file is parsed again when a campaign changes, as before.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from mekref.adapters.megamek.battle_file import BattleFileRead
+from mekref.adapters.megamek.battle_file import GAME_IN_PROGRESS, BattleFileRead
 from mekref.daemon.ingest_model import IngestResult, Outcome
 from mekref.daemon.store import EventStore
 from mekref.daemon.watch.readiness import Stat
@@ -113,7 +114,46 @@ def hold_unmatched(
 
 
 def hold_waiting(store: EventStore, where: str, sha: str, log: Any, reason: str) -> IngestResult:
-    """A savegame of a game still going on: listed with its reason, never applied."""
+    """A savegame of a game still going on: listed with its reason, never applied.
+
+    MegaMek writes its autosaves over the same name (``autosave.sav.gz`` after every report
+    phase with "paranoid autosave"): the bytes held before under this path are no longer in
+    the folder, so they leave the waiting list (an upload has no path and keeps its entry)."""
+    if not where.startswith("upload:"):
+        for old in store.unmatched_files():
+            if old.path == where and old.sha256 != sha and old.reason.startswith(GAME_IN_PROGRESS):
+                store.release_unmatched(old.sha256)
+                log.info("file.waiting_replaced", replaced=old.sha256)
     store.hold_unmatched(sha, where, reason)
     log.info("file.waiting", reason=reason)
     return IngestResult(Outcome.WAITING, where, sha, reason=reason)
+
+
+def _under(path: str, folders: Iterable[Path]) -> bool:
+    for folder in folders:
+        root = os.path.abspath(folder)
+        if os.path.abspath(path).startswith(root.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
+def release_vanished(
+    store: EventStore, folders: Iterable[Path], log: Any, present: set[str]
+) -> list[str]:
+    """Savegames waiting for their game to end whose file left a watched folder (MegaMek's
+    rolling autosave keeps the last few ``Round-*`` files and deletes the older ones): they
+    leave the waiting list. ``present``: the paths (as the store shows them) a scan of the
+    folders just found, so a name shown escaped is never taken for a missing file. Returns the
+    paths released. A file outside the watched folders (one the referee brought with ``battle
+    ingest``) is left listed: nothing watches it."""
+    folders = tuple(folders)
+    gone = []
+    for held in store.unmatched_files():
+        if not held.reason.startswith(GAME_IN_PROGRESS) or not _under(held.path, folders):
+            continue
+        if held.path in present or os.path.lexists(held.path):
+            continue
+        if store.release_unmatched(held.sha256):
+            log.info("file.waiting_gone", path=held.path, sha256=held.sha256)
+            gone.append(held.path)
+    return gone

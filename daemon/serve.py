@@ -16,8 +16,10 @@ import structlog
 
 from mekref.daemon.config import ServeConfig
 from mekref.daemon.ingest import Outcome, Pipeline
+from mekref.daemon.ingest_held import release_vanished
 from mekref.daemon.shutdown import Shutdown
 from mekref.daemon.store import StoreError
+from mekref.daemon.store.model import display_text
 from mekref.daemon.store.open import redact
 from mekref.daemon.watch.observer import start_observer
 from mekref.daemon.watch.readiness import PendingFiles, Ready
@@ -38,11 +40,16 @@ class Daemon:
         self.log = structlog.get_logger("mekref.serve")
 
     def scan(self) -> int:
-        found = 0
+        present: set[str] = set()
         for path in scan_folders(self.config.watch, recursive=self.config.recursive):
             self.pending.found(path)
-            found += 1
-        return found
+            present.add(display_text(str(path)))
+        try:
+            # MegaMek deletes old rolling autosaves: they leave the waiting list.
+            release_vanished(self.pipeline.store, self.config.watch, self.log, present)
+        except StoreError as exc:
+            self.log.error("scan.store_error", error=str(exc))
+        return len(present)
 
     def open_campaigns(self) -> None:
         """Fold every campaign once before taking files: its latest snapshot, then the events

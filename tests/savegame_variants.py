@@ -6,6 +6,8 @@
 * :func:`ended_game`: the game brought to its end (victory phase) with a second, enemy player,
   damage, a crew hit, a destroyed critical slot, a retreat, a devastated unit and a wreck whose
   killer is known: what a group's last ``/save`` looks like.
+* :func:`saved_at`: that game saved at another round and phase (an end-of-round "paranoid"
+  autosave, or an earlier round), with another crew hit count: ruling SG-7's saves of one game.
 """
 
 from __future__ import annotations
@@ -168,3 +170,18 @@ def ended_game(xml: bytes | None = None, *, current_names: bool = False) -> byte
 
 def gz(xml: bytes) -> bytes:
     return gzip.compress(xml, mtime=0)
+
+
+def saved_at(round_: int, phase: str, *, hawk_hits: int = 3) -> bytes:
+    """The ended game (:func:`ended_game`) as saved at another moment: MegaMek's round
+    ``round_`` and phase ``phase`` (a name of MegaMek's ``GamePhase``: ``END_REPORT`` is where
+    the server's "paranoid autosave" writes ``autosave.sav.gz`` at the end of a round), with
+    the Stooping Hawk's pilot at ``hawk_hits`` hits. Ruling SG-7's earlier and later saves of
+    one game: the same units, another moment, another state."""
+    root = _tree(ended_game())
+    _set(root, "phase", f"PHASE_{phase}")
+    _set(root, "roundCount", str(round_))
+    hits = _entity(root, 3).find("crew/hits")
+    assert hits is not None
+    hits[0].text = str(hawk_hits)
+    return etree.tostring(root, encoding="utf-8")

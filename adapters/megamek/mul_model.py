@@ -277,6 +277,10 @@ class MulFile:
     kills: tuple[Kill, ...] = ()
     total_generic_bv: int | None = None
     notices: tuple[Notice, ...] = field(default=(), compare=False)
+    #: A savegame's moment: MegaMek's round and phase ("VICTORY", "END_REPORT"...) when it
+    #: was saved (ruling SG-7 orders two saves of one game by them); None for a MUL.
+    game_round: int | None = None
+    game_phase: str | None = None
 
     def section(self, section: Section) -> tuple[Entity, ...]:
         return tuple(e for e in self.entities if e.section is section)

@@ -129,6 +129,8 @@ def to_record(save: SaveGame) -> SaveGameRecord:
         entities=tuple(entities),
         kills=tuple(kills),
         notices=tuple(notices),
+        game_round=save.round,
+        game_phase=save.phase,
     )
     return SaveGameRecord(mul=mul, designs=designs_of(save), save=save)
 

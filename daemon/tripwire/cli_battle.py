@@ -76,6 +76,7 @@ from mekref.rules.tripwire.battle_messages import (
     SetBattleControl,
 )
 from mekref.rules.tripwire.battle_model import SAVEGAME_ROOT
+from mekref.rules.tripwire.battle_supersede import note as supersede_words
 
 HELP = (
     "battle files in, battles resolved (ingest, confirm, control, close, fate, bv, "
@@ -277,6 +278,8 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
             )
             for warning in unpriced_warnings(f):
                 err_console().print(f"mekref battle ingest: warning: {warning}")
+            if event.supersedes:
+                console.print(terminal_safe(_supersede_note(result.state, event)), markup=False)
             if event.engagement_id:
                 console.print(f"  fought for engagement {event.engagement_id}")
             if event.confirmed is not None:
@@ -306,3 +309,12 @@ def _counted(names: tuple[str, ...] | list[str]) -> str:
     "Battle Taxi NL-42" read as one entry ("Battle Taxi NL-42 (x9)")."""
     counts = Counter(names)
     return ", ".join(n if counts[n] == 1 else f"{n} (x{counts[n]})" for n in counts)
+
+
+def _supersede_note(state: Any, event: BattleReportReceived) -> str:
+    """Ruling SG-7: which earlier save of the game this one replaced in its battle."""
+    battle = state.battles.battles[event.battle_id] if state is not None else None
+    earlier = [f for f in battle.files if f.sha256 == event.supersedes] if battle else []
+    if not earlier:
+        return f"  supersedes {event.supersedes[:12]} (ruling SG-7)"
+    return "  " + supersede_words(event.battle_id, earlier[0], event.file)

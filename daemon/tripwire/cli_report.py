@@ -42,6 +42,7 @@ from mekref.rules.codec import to_jsonable
 from mekref.rules.tripwire import repair
 from mekref.rules.tripwire.battle_model import Battle, UnitDamage
 from mekref.rules.tripwire.battle_resolution import repair_line
+from mekref.rules.tripwire.battle_supersede import superseded_note
 from mekref.rules.tripwire.designs import repair_priced
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.table_loader import load_tables
@@ -187,6 +188,13 @@ def _battle_row(state: CampaignState, b: Battle, side: str | None) -> dict[str, 
         "status": b.status.value,
         "control": b.control_side,
         "files": [f.sha256 for f in b.files],
+        # Ruling SG-7: the savegames a later save of the same game replaced (the battle is
+        # resolved from the later one), each with the note the referee reads.
+        "superseded": [
+            {"sha256": f.sha256, "path": f.path, "note": superseded_note(b, f)}
+            for f in b.files
+            if f.sha256 in b.superseded
+        ],
         # Rulings T-E8, T-E9: the engagement it was fought for, why it is held (it matches
         # none), and the referee's confirmation (who and why), each null when not so.
         "engagement_id": b.engagement_id or None,

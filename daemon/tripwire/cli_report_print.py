@@ -336,6 +336,8 @@ def _print_battles(console: Console, report: dict[str, Any]) -> None:
             console.print(f"  {x['side']}: lost {lost} of {start} BV, VP {vp} ({awards}){retires}")
         for c in b["conflicts"]:
             console.print(f"  conflict: {c}", style="yellow")
+        for x in b.get("superseded", ()):
+            console.print(f"  note: {x['note']}", markup=False)
     for o in report.get("overrides", ()):
         console.print(
             f"override #{o['seq']} {o['event']} ({o['side'] or 'campaign'}): by {o['referee']}, "

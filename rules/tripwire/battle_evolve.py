@@ -48,6 +48,8 @@ def evolve_report(state: CampaignState, e: BattleReportReceived) -> CampaignStat
         battle_id=e.battle_id, number=e.number
     )
     battle = with_file(battle, e.file)
+    if e.supersedes:
+        battle = replace(battle, superseded=(*battle.superseded, e.supersedes))
     if e.confirmed is not None:
         battle = replace(battle, confirmed=e.confirmed, held="")
     if e.engagement_id and not battle.engagement_id:

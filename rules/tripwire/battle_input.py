@@ -326,6 +326,8 @@ def report_command(
         ejections=tuple(ejections),
         kills=kills,
         unmatched=unmatched,
+        game_round=mul.game_round,
+        game_phase=mul.game_phase or "",
     )
     return SubmitBattleReport(file=file, actor=actor)
 

@@ -96,6 +96,9 @@ class BattleReportReceived(Event):
     engagement_id: str = field(default="", metadata=OMIT_IF_DEFAULT)
     held: str = field(default="", metadata=OMIT_IF_DEFAULT)
     confirmed: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    # Ruling SG-7: the sha256 of the earlier save of the same game this file supersedes in the
+    # battle (its result is replaced by this one's); "" when it supersedes nothing.
+    supersedes: str = field(default="", metadata=OMIT_IF_DEFAULT)
 
 
 @event_type("BattleConfirmed")

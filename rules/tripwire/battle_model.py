@@ -167,6 +167,10 @@ class BattleFile:
     #: 'battle ingest', a referee token). A savegame a side uploads speaks for that side only
     #: (ruling BR-15); the referee's savegame is every side's own view (SG-1).
     uploaded_by: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    #: A savegame's moment, MegaMek's round and phase when it was saved (ruling SG-7: a later
+    #: save of a game already in a battle supersedes the earlier one); unset for a MUL.
+    game_round: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    game_phase: str = field(default="", metadata=OMIT_IF_DEFAULT)
 
 
 #: ``BattleFile.root`` of a MegaMek savegame: the server's whole game, not one player's view.
@@ -293,6 +297,17 @@ class Battle:
     # until the referee confirms it (``confirmed``: who and why). "" when not held.
     held: str = field(default="", metadata=OMIT_IF_DEFAULT)
     confirmed: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    # Ruling SG-7: the sha256 of each savegame a later save of the same game superseded. The
+    # file stays in ``files`` (it was received; its bytes stay "already applied"), but the
+    # battle is resolved from ``in_force`` only.
+    superseded: tuple[str, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
+
+    @property
+    def in_force(self) -> tuple[BattleFile, ...]:
+        """The files the battle is resolved from: every file but the superseded ones."""
+        if not self.superseded:
+            return self.files
+        return tuple(f for f in self.files if f.sha256 not in self.superseded)
 
     @cached_property
     def unit_ids(self) -> frozenset[str]:

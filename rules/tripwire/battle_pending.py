@@ -60,7 +60,7 @@ def sides_expected(state: CampaignState, battle: Battle) -> tuple[str, ...]:
 
 def sides_reported(state: CampaignState, battle: Battle) -> tuple[str, ...]:
     owners = {uid: u.side_id for uid, u in state.units.items()}
-    return tuple(sorted({side for f in battle.files for side in file_views(f, owners)}))
+    return tuple(sorted({side for f in battle.in_force for side in file_views(f, owners)}))
 
 
 def pending(state: CampaignState, battle: Battle) -> PendingBattle:

@@ -190,7 +190,7 @@ def resolve(
 ) -> tuple[BattleResolution, tuple[Roll, ...]]:
     t = tables or load_tables()
     views = views_by_unit(battle)
-    killed_ids = {uid for f in battle.files for k in f.kills for uid in k.killed_unit_ids}
+    killed_ids = {uid for f in battle.in_force for k in f.kills for uid in k.killed_unit_ids}
     owners = {uid: u.side_id for uid, u in state.units.items()}
     conflicts: list[Conflict] = []
     units: list[UnitOutcome] = []
@@ -305,7 +305,7 @@ def _ejections(state: CampaignState, battle: Battle) -> tuple[set[str], set[str]
     views_of, reporting = file_sides(state, battle)
     rescued: set[str] = set()
     ejected: set[str] = set()
-    for f in battle.files:
+    for f in battle.in_force:
         for ej in f.ejections:
             for pid in ej.person_ids:
                 if pid not in state.people:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire import battle_link
+from mekref.rules.tripwire import battle_link, battle_supersede
 from mekref.rules.tripwire.battle_book import with_reporting_side
 from mekref.rules.tripwire.battle_evolve import (
     evolve_confirmed,
@@ -109,7 +109,11 @@ def _decide_submit(
     open_battles = book.open_battles()
     fit = battle_link.link_for(state, frozenset(ids))
     opened = False
-    if cmd.battle_id is not None:
+    # Ruling SG-7: a later save of a game a battle already holds takes the earlier one's place.
+    earlier = battle_supersede.superseding(state, file, cmd.battle_id)
+    if earlier is not None:
+        battle_id = earlier[0].battle_id
+    elif cmd.battle_id is not None:
         existing = state.battles.battles.get(cmd.battle_id)
         if existing is not None and existing.status is not BattleStatus.OPEN:
             raise Refusal("battle_resolved", f"battle {cmd.battle_id!r} is already resolved")
@@ -155,6 +159,7 @@ def _decide_submit(
         engagement_id=engagement_id,
         held=held,
         confirmed=cmd.note if battle_link.linked(state) else None,
+        supersedes=earlier[1].sha256 if earlier is not None else "",
     )
     events: list[Event] = [received]
     after = evolve_report(state, received)

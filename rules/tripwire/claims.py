@@ -37,7 +37,7 @@ _NOT_KILLED = frozenset({Fate.OPERATIONAL, Fate.DAMAGED, Fate.RETREATED})
 
 def views_by_unit(battle: Battle) -> dict[str, list[Seen]]:
     views: dict[str, list[Seen]] = {}
-    for f in battle.files:
+    for f in battle.in_force:
         for u in f.units:
             views.setdefault(u.unit_id, []).append((f, u))
     return views
@@ -148,7 +148,7 @@ def file_sides(state: CampaignState, battle: Battle) -> tuple[dict[int, frozense
     """Whose own view each file of ``battle`` is (by the file's ``id``), and every side that
     sent one."""
     owners = {uid: u.side_id for uid, u in state.units.items()}
-    views_of = {id(f): file_views(f, owners) for f in battle.files}
+    views_of = {id(f): file_views(f, owners) for f in battle.in_force}
     return views_of, {side for sides in views_of.values() for side in sides}
 
 
@@ -200,7 +200,7 @@ def credited_kills(
     standing = {uid for uid, o in outcomes.items() if o.fate in _NOT_KILLED}
     credited: set[tuple[str, str]] = set()
     denied: dict[tuple[str, str], str] = {}
-    for f in battle.files:
+    for f in battle.in_force:
         for k in f.kills:
             if not (k.killer_unit_id and k.killer_unit_id in state.units):
                 continue
