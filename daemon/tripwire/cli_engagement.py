@@ -22,6 +22,7 @@ from mekref.daemon.tripwire.cli_turn_setup import (
 from mekref.daemon.tripwire.mms_export import (
     distinct_warnings,
     export_engagement_mms,
+    host_game_options,
     megamek_boards,
 )
 from mekref.rules.refusal import Refusal
@@ -51,6 +52,10 @@ def run_export(args: argparse.Namespace) -> int:
     players = dict(p.split("=", 1) for p in args.player if "=" in p)
     if len(players) != len(args.player):
         raise CliError("--player: write SIDE=NAME")
+    try:
+        host = host_game_options(args.host_options) if args.host_options else None
+    except Refusal as exc:
+        raise CliError(f"refused: {exc}") from exc
     for eid in wanted:
         notes: list[str] = []
         mms_notes: list[str] = []
@@ -74,6 +79,7 @@ def run_export(args: argparse.Namespace) -> int:
                     boards=megamek_boards(args.boards_dir) if args.boards_dir else None,
                     players=players,
                     house_rules=args.house_rule,
+                    host_options=host,
                 )
                 for line in said:
                     if not line.startswith("warning: "):
@@ -142,5 +148,13 @@ def register(sub: Any) -> None:
         default=[],
         metavar="KEY",
         help="a tactical house rule in force: its MegaMek game option goes in the options file",
+    )
+    export.add_argument(
+        "--host-options",
+        type=Path,
+        metavar="FILE",
+        help="the host's saved MegaMek game options (mmconf/gameoptions.xml): the scenario's "
+        "options file keeps them and switches on what the scenario needs (without it: "
+        "MegaMek's defaults plus those, and the export says so)",
     )
     export.set_defaults(handler=guarded(run_export), command_name="engagement export")
