@@ -20,6 +20,7 @@ from mekref.daemon.tripwire.cli_turn_setup import (
     _designs,
 )
 from mekref.daemon.tripwire.mms_export import (
+    board_map,
     distinct_warnings,
     export_engagement_mms,
     host_game_options,
@@ -54,6 +55,7 @@ def run_export(args: argparse.Namespace) -> int:
         raise CliError("--player: write SIDE=NAME")
     try:
         host = host_game_options(args.host_options) if args.host_options else None
+        mapping = board_map(args.board_map)
     except Refusal as exc:
         raise CliError(f"refused: {exc}") from exc
     for eid in wanted:
@@ -80,6 +82,7 @@ def run_export(args: argparse.Namespace) -> int:
                     players=players,
                     house_rules=args.house_rule,
                     host_options=host,
+                    boards_map=mapping,
                 )
                 for line in said:
                     if not line.startswith("warning: "):
@@ -132,8 +135,9 @@ def register(sub: Any) -> None:
         "--boards-dir",
         type=Path,
         metavar="DIR",
-        help="MegaMek's data/boards: map sheets with a board of that name go in by name "
-        "(without it, or without a match, the board is RANDOM and the export says so)",
+        help="MegaMek's data/boards: mapped boards must be in it, and sheets the mapping does "
+        "not name go in by a board of that name (without a board: RANDOM, drawn from the "
+        "mapping's random_dirs, and the export says so)",
     )
     export.add_argument(
         "--player",
@@ -148,6 +152,13 @@ def register(sub: Any) -> None:
         default=[],
         metavar="KEY",
         help="a tactical house rule in force: its MegaMek game option goes in the options file",
+    )
+    export.add_argument(
+        "--board-map",
+        type=Path,
+        metavar="FILE",
+        help='a TOML file mapping map sheets to MegaMek boards ([boards] "sheet" = '
+        '"folder/board"; random_dirs = [...]), laid over the shipped mapping',
     )
     export.add_argument(
         "--host-options",

@@ -17,12 +17,13 @@ from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mms_check import check_mms, check_playable, parse_mms
 from mekref.adapters.megamek.mms_options import read_game_options
 from mekref.adapters.megamek.mms_writer import game_options_xml, mms_gaps, write_mms
+from mekref.hexmap.megamek_boards import BoardMap, laid_over, parse_board_map, shipped_board_map
 from mekref.rules.house_rules.tactical import tactical_rules
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.export import engagement, scenario_entities, scenario_notes
-from mekref.rules.tripwire.turn.export_mms import engagement_scenario, match_boards
+from mekref.rules.tripwire.turn.export_mms import engagement_scenario, resolve_boards
 
 BOARD_SUFFIX = ".board"
 #: Where MegaMek keeps the host's saved game options (``GameOptions.GAME_OPTIONS_FILE_NAME``).
@@ -53,6 +54,20 @@ def megamek_boards(folder: Path) -> tuple[str, ...]:
             if p.is_file()
         )
     )
+
+
+def board_map(path: Path | None) -> BoardMap:
+    """The shipped board mapping, with the referee's file (``--board-map``) laid over it."""
+    if path is None:
+        return shipped_board_map()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Refusal("no_board_map", f"--board-map {path}: cannot read ({exc})") from exc
+    try:
+        return laid_over(shipped_board_map(), parse_board_map(text, str(path)))
+    except ValueError as exc:
+        raise Refusal("bad_board_map", str(exc)) from exc
 
 
 def house_rule_options(keys: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -89,6 +104,7 @@ def build_engagement_mms(
     players: Mapping[str, str] | None = None,
     house_rules: Sequence[str] = (),
     host_options: Sequence[tuple[str, str]] | None = None,
+    boards_map: BoardMap | None = None,
 ) -> EngagementMms:
     """The engagement's scenario text (checked) and options file, and what to warn about."""
     e = engagement(strategic_of(state), engagement_id)
@@ -97,11 +113,14 @@ def build_engagement_mms(
         for side in e.sides
     }
     options_name = f"{engagement_id}-options.xml"
+    mapping = boards_map or shipped_board_map()
+    found, board_warnings = resolve_boards(e.map_sheets, mapping.boards, boards)
     export = engagement_scenario(
         state,
         engagement_id,
         entities,
-        boards=match_boards(e.map_sheets, boards) if boards is not None else None,
+        boards=found,
+        random_dirs=mapping.random_dirs,
         players=players,
         options=house_rule_options(house_rules),
         options_file=options_name,
@@ -113,9 +132,13 @@ def build_engagement_mms(
     problems = check_mms(m) + check_playable(m, dict(export.options) if switched else None)
     if problems:  # a writer bug: never hand the host a file MegaMek would stumble on
         raise Refusal("bad_scenario", f"{engagement_id}.mms fails the check: {problems}")
-    warnings: list[str] = []
+    warnings: list[str] = list(board_warnings)
     if export.missing_boards:
-        why = "no MegaMek board of that name" if boards is not None else "no --boards-dir given"
+        why = (
+            "no board mapped or of that name"
+            if boards is not None
+            else "no board mapped, no --boards-dir given"
+        )
         warnings.append(
             f"RANDOM board for {', '.join(export.missing_boards)} ({why}), drawn from "
             f"{', '.join(export.scenario.random_dirs)}"
@@ -160,6 +183,7 @@ def export_engagement_mms(
     players: Mapping[str, str] | None = None,
     house_rules: Sequence[str] = (),
     host_options: Sequence[tuple[str, str]] | None = None,
+    boards_map: BoardMap | None = None,
 ) -> list[str]:
     """Write the files; return what to tell the user (files written, boards and data missing)."""
     built = build_engagement_mms(
@@ -170,6 +194,7 @@ def export_engagement_mms(
         players=players,
         house_rules=house_rules,
         host_options=host_options,
+        boards_map=boards_map,
     )
     target = out_dir / built.file_name
     target.write_text(built.text, encoding="utf-8")

@@ -85,6 +85,11 @@ def test_the_engagement_goes_out_as_a_megamek_scenario(campaign: str, tmp_path: 
     # The RANDOM sheet is drawn from MegaMek's stock folders of 16 x 17 sheets (ruling MMS-6).
     assert m.get("RandomDirs") == "Map Set 2,Map Set 3"
     assert "drawn from Map Set 2, Map Set 3" in said
+    # The shipped mapping names a stock board the given data/boards lacks: by name instead.
+    assert (
+        "City Hills #2 (Build-It Urban): mapped to Map Set 3/16x17 City Hills Residential 2, "
+        "which --boards-dir does not hold"
+    ) in said
     # An assault: the defender holds the north edge, the attacker comes in from the south.
     assert (m.get("Location_Loyalists"), m.get("Location_Voss")) == ("N", "S")
     # The loyalists ambush: hidden deployment is switched on in the options file.
@@ -181,6 +186,35 @@ def test_the_host_options_are_kept_under_the_switched_ones(campaign: str, tmp_pa
     done = mekref("engagement", "export", "--db", campaign, "--side", "loyalist", "-o", str(out),
                   "--format", "mms", "--host-options", str(out / "bad.xml"))  # fmt: skip
     assert done.returncode != 0 and "bad_host_options" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_mapped_boards_go_in_by_name_and_a_referee_extends_the_mapping(
+    campaign: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "o"
+    args = ("engagement", "export", "--db", campaign, "--side", "loyalist", "--format", "mms")
+    _ok(*args, "-o", str(out))
+    m = parse_mms((out / f"{ENGAGEMENT}.mms").read_text(encoding="utf-8"))
+    # The shipped mapping knows the sample's City Hills #2; City Street Grid #1 is drawn at random.
+    assert m.get("Maps") == "Map Set 3/16x17 City Hills Residential 2,RANDOM"
+    assert m.get("RandomDirs") == "Map Set 2,Map Set 3"
+    mine = tmp_path / "boards.toml"
+    mine.write_text(
+        'random_dirs = ["Mine"]\n[boards]\n"City Street Grid #1 (Build-It Urban)" = '
+        '"Mine/16x17 Street Grid.board"\n',
+        encoding="utf-8",
+    )
+    _ok(*args, "-o", str(out), "--board-map", str(mine))
+    m = parse_mms((out / f"{ENGAGEMENT}.mms").read_text(encoding="utf-8"))
+    assert m.get("Maps") == "Map Set 3/16x17 City Hills Residential 2,Mine/16x17 Street Grid"
+    # No RANDOM board left: no RandomDirs, and the file passes both checks.
+    assert m.get("RandomDirs") is None
+    options = dict(read_game_options((out / f"{ENGAGEMENT}-options.xml").read_bytes(), "o"))
+    assert check_mms(m) == [] and check_playable(m, options) == []
+    mine.write_text("[boards]\nsheet = 3\n", encoding="utf-8")
+    done = mekref(*args, "-o", str(out), "--board-map", str(mine))
+    assert done.returncode != 0 and "bad_board_map" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 
 

@@ -39,6 +39,7 @@ from mekref.adapters.megamek.mms_writer import (
     player_name,
 )
 from mekref.adapters.megamek.mul_model import Entity
+from mekref.hexmap.megamek_boards import shipped_board_map
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn import weather
@@ -54,9 +55,6 @@ WEATHER_TO_MEGAMEK = {0: (0, 0), 1: (0, 0), 2: (0, 0), 3: (1, 1), 4: (2, 2), 5: 
 TORNADO_WIND = 5
 HIDDEN_UNITS_OPTION = HIDDEN_UNITS
 _EDGES = ("N", "S", "E", "W")
-#: Folders of MegaMek's stock data/boards holding only 16 x 17 map sheets (checked against
-#: MegaMek/megamek ``megamek/data/boards``): where a RANDOM sheet is drawn from.
-STOCK_SHEET_DIRS = ("Map Set 2", "Map Set 3")
 #: The MegaMek entity class each kind of campaign unit is built as (``mms_condition``).
 _UNIT_CLASS = {
     UnitKind.MEK: MEK, UnitKind.COMBAT_VEHICLE: TANK, UnitKind.VTOL: TANK,
@@ -84,6 +82,28 @@ def match_boards(sheets: Sequence[str], boards: Iterable[str]) -> dict[str, str]
     for b in sorted(boards):
         by_name.setdefault(_norm(b.rsplit("/", 1)[-1]), b)
     return {s: by_name[_norm(s)] for s in sheets if _norm(s) in by_name}
+
+
+def resolve_boards(
+    sheets: Sequence[str], mapped: Mapping[str, str], listed: Sequence[str] | None
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Map sheet -> MegaMek board, and what to warn about (ruling MMS-7). A sheet the board
+    mapping names goes in as mapped, unless a board list (``--boards-dir``) is given that lacks
+    that board; otherwise a listed board of the sheet's name (``match_boards``); else none."""
+    by_name = match_boards(sheets, listed) if listed is not None else {}
+    have = set(listed) if listed is not None else None
+    out: dict[str, str] = {}
+    warnings: list[str] = []
+    for sheet in sheets:
+        board = mapped.get(sheet)
+        if board is not None and (have is None or board in have):
+            out[sheet] = board
+            continue
+        if board is not None:
+            warnings.append(f"{sheet}: mapped to {board}, which --boards-dir does not hold")
+        if sheet in by_name:
+            out[sheet] = by_name[sheet]
+    return out, tuple(warnings)
 
 
 def conditions_of(text: str) -> MmsConditions | None:
@@ -153,7 +173,7 @@ def engagement_scenario(
     options: Sequence[tuple[str, str]] = (),
     options_file: str | None = None,
     host_options: Sequence[tuple[str, str]] | None = None,
-    random_dirs: Sequence[str] = STOCK_SHEET_DIRS,
+    random_dirs: Sequence[str] | None = None,
 ) -> MmsExport:
     """The engagement as a MegaMek scenario.
 
@@ -162,7 +182,7 @@ def engagement_scenario(
     ``players``: side -> MegaMek player name (default: the side's name without spaces);
     ``options``: further game options (house rules); ``options_file``: the options file's name;
     ``host_options``: the host's saved game options (None: not given, MegaMek's defaults);
-    ``random_dirs``: the board folders a RANDOM sheet is drawn from.
+    ``random_dirs``: the board folders a RANDOM sheet is drawn from (None: the shipped ones).
     """
     s = strategic_of(state)
     e = engagement(s, engagement_id)
@@ -205,7 +225,7 @@ def engagement_scenario(
             f"{', '.join(e.map_sheets) or 'referee to choose'}"
         ),
         maps=tuple(found.get(m, RANDOM_BOARD) for m in e.map_sheets) or (RANDOM_BOARD,),
-        random_dirs=tuple(random_dirs),
+        random_dirs=tuple(shipped_board_map().random_dirs if random_dirs is None else random_dirs),
         factions=tuple(factions),
         conditions=conditions,
         notes=tuple(notes),
