@@ -211,7 +211,7 @@ def engagement_scenario(
         notes.append(f"weather {e.weather!r}: no planetary conditions set")
     if missing:
         notes.append(
-            "map sheets without a MegaMek board of that name (RANDOM in their place): "
+            "map sheets without a MegaMek board (RANDOM in their place, drawn from RandomDirs): "
             + "; ".join(missing)
         )
     kind = KIND_NAMES.get(e.kind, e.kind)
