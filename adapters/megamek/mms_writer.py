@@ -1,21 +1,22 @@
 """Write MegaMek scenario files (``.mms``, the key=value ``MMSVersion=1`` format).
 
-Checked against MegaMek's loader (``megamek/common/scenario/ScenarioV1.java``, reached through
-``ScenarioLoader``) and its annotated ``data/scenarios/Examples/Example.mms``. Why this format
-and not the YAML ``MMSVersion: 2``: ScenarioV2's ``applyDamage`` does nothing, so a v2 file
-cannot carry a unit's damage; v1 carries it per unit with ``DamageSpecific`` (armor, rear armor
-and internal structure per location), ``CritHit`` (location:slot), ``SetAmmoTo``
+Checked against MegaMek's loader (``megamek/common/scenario/ScenarioV1.java``, its 2024 and
+2025 versions, reached through ``ScenarioLoader``) and its annotated ``Example.mms``. Why v1 and
+not the YAML ``MMSVersion: 2`` (ruling MMS-4, docs/megamek-adapter.md): every MegaMek a group may
+run reads v1 (v2 came in 2024). v1 carries a unit's condition with ``DamageSpecific`` (armor,
+rear armor and internal structure per location), ``CritHit``/``CriticalHit`` (location:slot;
+the key before and after MegaMek's 2025 loader, both written), ``SetAmmoTo``
 (location:slot-shots), ``PilotHits``, ``ExternalID``, the pilot's options (``Advantages``:
 abilities, edge, implants), ``Commander`` and ``AutoEject``, and delays arrivals with
-``DeploymentRound``. Locations and slots are the same numbers a MUL file carries (MegaMek
-location index, slot index from 1), so the writer takes the MUL entities the export already
-builds and never re-derives condition.
+``DeploymentRound``. Locations and slots are the same numbers a MUL file carries, so the writer
+takes the MUL entities the export already builds and never re-derives condition; how each
+entity class's condition goes in is ``mms_condition``'s.
 
 What v1 cannot carry is listed by :func:`mms_gaps` (and written as comments): crew members after
-the first, ammunition counts of units that are not 'Meks (MegaMek applies ``SetAmmoTo`` to
-'Meks only), critical hits on ammunition slots (MegaMek would resolve them again, exploding the
-bin), the crew's ``initB``/``commandB``, hidden deployment per unit (the ``hidden_units`` game
-option lets players deploy hidden).
+the first, the gaps ``mms_condition`` names (ammunition of units that are not 'Meks, hit
+ammunition slots, vehicle criticals without a scenario type, motive damage, turret locks, aero
+structural integrity and criticals), the crew's ``initB``/``commandB``, bombs, hidden deployment
+per unit (the ``hidden_units`` game option lets players deploy hidden).
 Pure: text in, text out.
 """
 

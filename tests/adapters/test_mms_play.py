@@ -53,6 +53,9 @@ def test_a_random_board_is_drawn_from_random_dirs_or_refused() -> None:
     bare = parse_mms("MMSVersion=1\nName=T\nMaps=RANDOM\nFactions=A\n")
     assert check_mms(bare) == []
     assert any("RANDOM board without RandomDirs" in p for p in check_playable(bare, None))
+    # Fewer boards named than BoardWidth x BoardHeight: the rest are RANDOM to MegaMek.
+    short = parse_mms("MMSVersion=1\nName=T\nBoardHeight=2\nMaps=Map Set 2/x\nFactions=A\n")
+    assert any("RANDOM board without RandomDirs" in p for p in check_playable(short, None))
 
 
 def test_a_vehicle_gets_critical_types_and_the_rest_is_named() -> None:

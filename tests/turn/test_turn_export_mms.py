@@ -102,6 +102,8 @@ def test_the_engagement_goes_out_as_a_megamek_scenario(campaign: str, tmp_path: 
     options = dict(read_game_options((out / f"{ENGAGEMENT}-options.xml").read_bytes(), "o"))
     assert options == {"hidden_units": "true", "pilot_advantages": "true", "edge": "true"}
     assert check_playable(m, options) == []
+    text = (out / f"{ENGAGEMENT}.mms").read_text(encoding="utf-8")
+    assert "#   game option edge on: Loyalists: Griffin GRF-1N has pilot options" in text
     assert "over MegaMek's defaults" in said and "--host-options" in said
     assert m.get("PlanetaryConditionsWeather") is not None
     units = m.units()
