@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mekref.adapters.megamek.mms_writer import START_LOCATIONS
+from mekref.adapters.megamek.mms_writer import CRIT_KEYS, RANDOM_BOARD, START_LOCATIONS
 
 #: Size cap: MegaMek's own scenarios are a few kilobytes.
 MAX_MMS_BYTES = 1_000_000
@@ -33,9 +33,9 @@ _FACTION_KEYS = frozenset({"Location", "Minefields", "Camo", "camo", "Team", "te
 #: MegaMek's example and older loaders spell them).
 _UNIT_KEYS = frozenset(
     {
-        "Damage", "DamageSpecific", "CritHit", "SetAmmoTo", "SetAmmoType", "PilotHits",
-        "ExternalID", "Advantages", "AutoEject", "Commander", "DeploymentRound", "Camo",
-        "Altitude", "Armor",
+        "Damage", "DamageSpecific", "CritHit", "CriticalHit", "SetAmmoTo", "SetAmmoType",
+        "PilotHits", "ExternalID", "Advantages", "AutoEject", "Commander", "DeploymentRound",
+        "Camo", "Altitude", "Armor",
     }
 )  # fmt: skip
 #: ``PlanetaryConditions*`` keys and the number of values of the enum each indexes (None: free).
@@ -176,7 +176,8 @@ def check_mms(m: MmsFile) -> list[str]:
                 if _unit_line(vals[0]) is None:
                     problems.append(f"{key}: unit line {vals[0]!r} does not parse")
         loc = m.get(f"Location_{f}")
-        if loc is not None and loc not in START_LOCATIONS and loc != "R":
+        # An unknown area lands on "Any" (findIndex -1, Math.max 0): "any" means what it says.
+        if loc is not None and loc not in START_LOCATIONS and loc not in ("R", "any"):
             problems.append(f"Location_{f}: {loc!r} is not a MegaMek deployment area")
     for key in m.values:
         problems += _check_key(m, key, declared, factions)
@@ -202,7 +203,7 @@ def _check_key(
         return [f"{key}: unknown unit data {data!r}"]
     if data == "DamageSpecific":
         return _check_list(key, value, _DAMAGE)
-    if data == "CritHit":
+    if data in CRIT_KEYS:
         return _check_list(key, value, _CRIT)
     if data == "SetAmmoTo":
         return _check_list(key, value, _AMMO_TO)
@@ -211,3 +212,42 @@ def _check_key(
     if data in ("PilotHits", "DeploymentRound", "Damage") and not _INT.fullmatch(value):
         return [f"{key}: {value!r} is not a whole number"]
     return []
+
+
+def _board_slots(m: MmsFile) -> tuple[list[str], int]:
+    maps = [b.strip() for b in (m.get("Maps") or "").split(",")]
+    wide, high = m.get("BoardWidth") or "1", m.get("BoardHeight") or "1"
+    count = int(wide) * int(high) if _INT.fullmatch(wide) and _INT.fullmatch(high) else 1
+    return maps, count
+
+
+def check_playable(m: MmsFile, options: dict[str, str] | None) -> list[str]:
+    """What keeps a file that loads from giving the intended game (mekref's own files pass
+    this on top of ``check_mms``): a RANDOM board without ``RandomDirs`` (MegaMek then draws only
+    from boards lying at the top of data/boards: MegaMek issue #927); a critical hit under one
+    key only (``CritHit`` before MegaMek's 2025 loader, ``CriticalHit`` from it); pilot options
+    whose game option is not switched on (the lobby clears them). ``options``: the options
+    file's name/value pairs, None when the file names none."""
+    problems: list[str] = []
+    maps, count = _board_slots(m)
+    if (RANDOM_BOARD in maps or len(maps) < count) and not m.get("RandomDirs"):
+        problems.append(
+            "Maps: a RANDOM board without RandomDirs (MegaMek draws only from boards at the "
+            "top of data/boards)"
+        )
+    needed: dict[str, str] = {}
+    for u in m.units():
+        crits = [m.unit_value(u.key, k) for k in CRIT_KEYS]
+        if crits[0] != crits[1]:
+            problems.append(f"{u.key}: CritHit and CriticalHit differ (old and 2025 loaders)")
+        for adv in (m.unit_value(u.key, "Advantages") or "").replace(",", " ").split():
+            name = adv.split(":", 1)[0]
+            group = "edge" if name.startswith("edge") else "pilot_advantages or manei_domini"
+            needed.setdefault(group, u.key)
+    on = {n for n, v in (options or {}).items() if v.lower() == "true"}
+    for group, key in needed.items():
+        if options is None:
+            problems.append(f"{key}: pilot options need {group}, and no GameOptionsFile sets it")
+        elif not on & set(group.split(" or ")):
+            problems.append(f"{key}: pilot options need {group}, the options file leaves it off")
+    return problems

@@ -1,21 +1,22 @@
 """Write MegaMek scenario files (``.mms``, the key=value ``MMSVersion=1`` format).
 
-Checked against MegaMek's loader (``megamek/common/scenario/ScenarioV1.java``, reached through
-``ScenarioLoader``) and its annotated ``data/scenarios/Examples/Example.mms``. Why this format
-and not the YAML ``MMSVersion: 2``: ScenarioV2's ``applyDamage`` does nothing, so a v2 file
-cannot carry a unit's damage; v1 carries it per unit with ``DamageSpecific`` (armor, rear armor
-and internal structure per location), ``CritHit`` (location:slot), ``SetAmmoTo``
+Checked against MegaMek's loader (``megamek/common/scenario/ScenarioV1.java``, its 2024 and
+2025 versions, reached through ``ScenarioLoader``) and its annotated ``Example.mms``. Why v1 and
+not the YAML ``MMSVersion: 2`` (ruling MMS-4, docs/megamek-adapter.md): every MegaMek a group may
+run reads v1 (v2 came in 2024). v1 carries a unit's condition with ``DamageSpecific`` (armor,
+rear armor and internal structure per location), ``CritHit``/``CriticalHit`` (location:slot;
+the key before and after MegaMek's 2025 loader, both written), ``SetAmmoTo``
 (location:slot-shots), ``PilotHits``, ``ExternalID``, the pilot's options (``Advantages``:
 abilities, edge, implants), ``Commander`` and ``AutoEject``, and delays arrivals with
-``DeploymentRound``. Locations and slots are the same numbers a MUL file carries (MegaMek
-location index, slot index from 1), so the writer takes the MUL entities the export already
-builds and never re-derives condition.
+``DeploymentRound``. Locations and slots are the same numbers a MUL file carries, so the writer
+takes the MUL entities the export already builds and never re-derives condition; how each
+entity class's condition goes in is ``mms_condition``'s.
 
 What v1 cannot carry is listed by :func:`mms_gaps` (and written as comments): crew members after
-the first, ammunition counts of units that are not 'Meks (MegaMek applies ``SetAmmoTo`` to
-'Meks only), critical hits on ammunition slots (MegaMek would resolve them again, exploding the
-bin), the crew's ``initB``/``commandB``, hidden deployment per unit (the ``hidden_units`` game
-option lets players deploy hidden).
+the first, the gaps ``mms_condition`` names (ammunition of units that are not 'Meks, hit
+ammunition slots, vehicle criticals without a scenario type, motive damage, turret locks, aero
+structural integrity and criticals), the crew's ``initB``/``commandB``, bombs, hidden deployment
+per unit (the ``hidden_units`` game option lets players deploy hidden).
 Pure: text in, text out.
 """
 
@@ -25,7 +26,8 @@ import re
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
-from mekref.adapters.megamek.mul_model import ARMOR_DESTROYED, ARMOR_NA, DEAD_HITS, Entity
+from mekref.adapters.megamek.mms_condition import MEK, class_of, unit_condition
+from mekref.adapters.megamek.mul_model import DEAD_HITS, Entity
 
 #: ``IStartingPositions.START_LOCATION_NAMES``: the deployment areas a faction may be given.
 START_LOCATIONS = (
@@ -36,8 +38,8 @@ START_LOCATIONS = (
 #: A standard BattleTech map sheet, in hexes (``ScenarioV1.createBoard``'s defaults).
 SHEET_WIDTH, SHEET_HEIGHT = 16, 17
 RANDOM_BOARD = "RANDOM"
-#: Movement modes of 'Meks in a MUL (``SetAmmoTo`` works on 'Meks only).
-MEK_MODES = frozenset({"Biped", "Quad", "Tripod", "LAM"})
+#: The critical-hit key before MegaMek's 2025 loader and from it (``PARAM_CRITICAL_HIT``).
+CRIT_KEYS = ("CritHit", "CriticalHit")
 #: What MegaMek gives a pilot when nothing is said (its default crew skills).
 DEFAULT_GUNNERY, DEFAULT_PILOTING = 4, 5
 
@@ -47,6 +49,8 @@ class MmsUnit:
     entity: Entity  # the MUL entity the export built: names, crew, condition, externalId
     deployment_round: int = 0  # 0: deploys at the start
     commander: bool = False
+    #: MegaMek's entity class (``mms_condition.UNIT_CLASSES``); None: a 'Mek by movement mode.
+    unit_class: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -72,6 +76,9 @@ class MmsScenario:
     name: str
     description: str
     maps: tuple[str, ...]  # board names (path under data/boards, no suffix) or RANDOM
+    #: Folders under data/boards a RANDOM board is drawn from (``RandomDirs``); without it
+    #: MegaMek draws only from boards lying at the top of data/boards.
+    random_dirs: tuple[str, ...] = ()
     factions: tuple[MmsFaction, ...]
     conditions: MmsConditions | None = None  # None: not recorded, MegaMek's dialog decides
     options_file: str | None = None  # a game options XML next to the scenario
@@ -97,12 +104,6 @@ def _field(text: str) -> str:
     return _one_line(text.replace(",", " "))
 
 
-def _points(value: int) -> int | None:
-    if value == ARMOR_NA:
-        return None
-    return 0 if value <= ARMOR_DESTROYED + 1 else value
-
-
 def unit_name(e: Entity) -> str:
     return _field(f"{e.chassis} {e.model}".strip())
 
@@ -121,32 +122,15 @@ def _unit_lines(key: str, unit: MmsUnit) -> list[tuple[str, str]]:
             f"{DEFAULT_PILOTING if piloting is None else piloting}",
         )
     ]
-    damage: list[str] = []
-    crits: list[str] = []
-    ammo: list[str] = []
-    for loc in e.locations:
-        for prefix, value in (("N", loc.armor), ("R", loc.rear)):
-            if value is not None and (points := _points(value)) is not None:
-                damage.append(f"{prefix}{loc.index}:{points}")
-        internal = 0 if loc.destroyed else loc.internal
-        if internal is not None and (points := _points(internal)) is not None:
-            damage.append(f"I{loc.index}:{points}")
-        if loc.destroyed:
-            continue  # a destroyed location's slots go with it
-        for slot in loc.slots:
-            if slot.index is None:
-                continue
-            if slot.shots is not None:
-                if e.movement_mode in MEK_MODES:
-                    ammo.append(f"{loc.index}:{slot.index}-{slot.shots}")
-            elif (slot.is_hit or slot.is_destroyed) and not slot.is_missing:
-                crits.append(f"{loc.index}:{slot.index}")
-    if damage:
-        lines.append((f"{key}_DamageSpecific", ",".join(damage)))
-    if crits:
-        lines.append((f"{key}_CritHit", ",".join(crits)))
-    if ammo:
-        lines.append((f"{key}_SetAmmoTo", ",".join(ammo)))
+    cond = unit_condition(e, unit.unit_class)
+    if cond.damage:
+        lines.append((f"{key}_DamageSpecific", ",".join(cond.damage)))
+    if cond.crits:
+        # MegaMek renamed the key in 2025 (CritHit -> CriticalHit); each loader logs the other
+        # as an unknown key and skips it, so both go in and every version applies the hits once.
+        lines += [(f"{key}_{k}", ",".join(cond.crits)) for k in CRIT_KEYS]
+    if cond.ammo:
+        lines.append((f"{key}_SetAmmoTo", ",".join(cond.ammo)))
     if first is not None and first.hits:
         lines.append((f"{key}_PilotHits", str(min(first.hits, DEAD_HITS - 1))))
     if e.external_id:
@@ -158,7 +142,8 @@ def _unit_lines(key: str, unit: MmsUnit) -> list[tuple[str, str]]:
     advantages, _ = mms_advantages(e)
     if advantages:
         lines.append((f"{key}_Advantages", " ".join(advantages)))
-    if e.crew is not None and e.crew.autoeject is not None and e.movement_mode in MEK_MODES:
+    mek = class_of(e, unit.unit_class) == MEK
+    if e.crew is not None and e.crew.autoeject is not None and mek:
         lines.append((f"{key}_AutoEject", "true" if e.crew.autoeject else "false"))
     return lines
 
@@ -217,22 +202,7 @@ def mms_gaps(s: MmsScenario) -> tuple[str, ...]:
                 # ScenarioV1 has no key for a fighter's bombs: the unit list carries them.
                 load = ", ".join(f"{b.load} x {b.type}" for b in e.bombs)
                 gaps.append(f"{name}: bombs ({load}) not carried: load them from the unit list")
-            for loc in e.locations:
-                if loc.destroyed:
-                    continue
-                for slot in loc.slots:
-                    if slot.index is None and (slot.shots is not None or slot.is_hit):
-                        gaps.append(f"{name}: {slot.type} in {loc.name or loc.index}: no slot")
-                    elif slot.shots is not None and e.movement_mode not in MEK_MODES:
-                        gaps.append(
-                            f"{name}: {slot.type} shots ({slot.shots}) not carried "
-                            "(MegaMek sets ammunition of 'Meks only)"
-                        )
-                    if slot.shots is not None and (slot.is_hit or slot.is_destroyed):
-                        gaps.append(
-                            f"{name}: hit ammunition slot {loc.index}:{slot.index} carried as "
-                            "its shots only (a critical hit would explode it again)"
-                        )
+            gaps += [f"{name}: {g}" for g in unit_condition(e, u.unit_class).gaps]
     return tuple(gaps)
 
 
@@ -256,8 +226,12 @@ def write_mms(s: MmsScenario) -> str:
         "BoardWidth=1",
         f"BoardHeight={max(1, len(s.maps))}",
         f"Maps={','.join(_field(m) for m in s.maps) or RANDOM_BOARD}",
-        "",
     ]
+    if RANDOM_BOARD in s.maps or not s.maps:
+        if not s.random_dirs:
+            raise ValueError("a RANDOM board needs the folders to draw from (RandomDirs)")
+        out.append(f"RandomDirs={','.join(_field(d) for d in s.random_dirs)}")
+    out.append("")
     if s.options_file:
         out.append(f"GameOptionsFile={_one_line(s.options_file)}")
     if s.conditions is not None:

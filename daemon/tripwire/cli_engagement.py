@@ -20,8 +20,10 @@ from mekref.daemon.tripwire.cli_turn_setup import (
     _designs,
 )
 from mekref.daemon.tripwire.mms_export import (
+    board_map,
     distinct_warnings,
     export_engagement_mms,
+    host_game_options,
     megamek_boards,
 )
 from mekref.rules.refusal import Refusal
@@ -51,6 +53,11 @@ def run_export(args: argparse.Namespace) -> int:
     players = dict(p.split("=", 1) for p in args.player if "=" in p)
     if len(players) != len(args.player):
         raise CliError("--player: write SIDE=NAME")
+    try:
+        host = host_game_options(args.host_options) if args.host_options else None
+        mapping = board_map(args.board_map)
+    except Refusal as exc:
+        raise CliError(f"refused: {exc}") from exc
     for eid in wanted:
         notes: list[str] = []
         mms_notes: list[str] = []
@@ -74,6 +81,8 @@ def run_export(args: argparse.Namespace) -> int:
                     boards=megamek_boards(args.boards_dir) if args.boards_dir else None,
                     players=players,
                     house_rules=args.house_rule,
+                    host_options=host,
+                    boards_map=mapping,
                 )
                 for line in said:
                     if not line.startswith("warning: "):
@@ -126,8 +135,9 @@ def register(sub: Any) -> None:
         "--boards-dir",
         type=Path,
         metavar="DIR",
-        help="MegaMek's data/boards: map sheets with a board of that name go in by name "
-        "(without it, or without a match, the board is RANDOM and the export says so)",
+        help="MegaMek's data/boards: mapped boards must be in it, and sheets the mapping does "
+        "not name go in by a board of that name (without a board: RANDOM, drawn from the "
+        "mapping's random_dirs, and the export says so)",
     )
     export.add_argument(
         "--player",
@@ -142,5 +152,20 @@ def register(sub: Any) -> None:
         default=[],
         metavar="KEY",
         help="a tactical house rule in force: its MegaMek game option goes in the options file",
+    )
+    export.add_argument(
+        "--board-map",
+        type=Path,
+        metavar="FILE",
+        help='a TOML file mapping map sheets to MegaMek boards ([boards] "sheet" = '
+        '"folder/board"; random_dirs = [...]), laid over the shipped mapping',
+    )
+    export.add_argument(
+        "--host-options",
+        type=Path,
+        metavar="FILE",
+        help="the host's saved MegaMek game options (mmconf/gameoptions.xml): the scenario's "
+        "options file keeps them and switches on what the scenario needs (without it: "
+        "MegaMek's defaults plus those, and the export says so)",
     )
     export.set_defaults(handler=guarded(run_export), command_name="engagement export")

@@ -14,16 +14,32 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mekref.adapters.megamek.design import UnitDesign
-from mekref.adapters.megamek.mms_check import check_mms, parse_mms
+from mekref.adapters.megamek.mms_check import check_mms, check_playable, parse_mms
+from mekref.adapters.megamek.mms_options import read_game_options
 from mekref.adapters.megamek.mms_writer import game_options_xml, mms_gaps, write_mms
+from mekref.hexmap.megamek_boards import BoardMap, laid_over, parse_board_map, shipped_board_map
 from mekref.rules.house_rules.tactical import tactical_rules
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.export import engagement, scenario_entities, scenario_notes
-from mekref.rules.tripwire.turn.export_mms import engagement_scenario, match_boards
+from mekref.rules.tripwire.turn.export_mms import engagement_scenario, resolve_boards
 
 BOARD_SUFFIX = ".board"
+#: Where MegaMek keeps the host's saved game options (``GameOptions.GAME_OPTIONS_FILE_NAME``).
+HOST_OPTIONS_HINT = "mmconf/gameoptions.xml"
+
+
+def host_game_options(path: Path) -> tuple[tuple[str, str], ...]:
+    """The host's saved game options (MegaMek's ``mmconf/gameoptions.xml``), or a refusal."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise Refusal("no_host_options", f"--host-options {path}: {exc.strerror}") from exc
+    try:
+        return read_game_options(data, str(path))
+    except ValueError as exc:
+        raise Refusal("bad_host_options", str(exc)) from exc
 
 
 def megamek_boards(folder: Path) -> tuple[str, ...]:
@@ -38,6 +54,20 @@ def megamek_boards(folder: Path) -> tuple[str, ...]:
             if p.is_file()
         )
     )
+
+
+def board_map(path: Path | None) -> BoardMap:
+    """The shipped board mapping, with the referee's file (``--board-map``) laid over it."""
+    if path is None:
+        return shipped_board_map()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Refusal("no_board_map", f"--board-map {path}: cannot read ({exc})") from exc
+    try:
+        return laid_over(shipped_board_map(), parse_board_map(text, str(path)))
+    except ValueError as exc:
+        raise Refusal("bad_board_map", str(exc)) from exc
 
 
 def house_rule_options(keys: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -73,6 +103,8 @@ def build_engagement_mms(
     boards: Sequence[str] | None = None,
     players: Mapping[str, str] | None = None,
     house_rules: Sequence[str] = (),
+    host_options: Sequence[tuple[str, str]] | None = None,
+    boards_map: BoardMap | None = None,
 ) -> EngagementMms:
     """The engagement's scenario text (checked) and options file, and what to warn about."""
     e = engagement(strategic_of(state), engagement_id)
@@ -81,26 +113,46 @@ def build_engagement_mms(
         for side in e.sides
     }
     options_name = f"{engagement_id}-options.xml"
+    mapping = boards_map or shipped_board_map()
+    found, board_warnings = resolve_boards(e.map_sheets, mapping.boards, boards)
     export = engagement_scenario(
         state,
         engagement_id,
         entities,
-        boards=match_boards(e.map_sheets, boards) if boards is not None else None,
+        boards=found,
+        random_dirs=mapping.random_dirs,
         players=players,
         options=house_rule_options(house_rules),
         options_file=options_name,
+        host_options=host_options,
     )
     text = write_mms(export.scenario)
-    problems = check_mms(parse_mms(text))
+    switched = export.scenario.options_file is not None
+    m = parse_mms(text)
+    problems = check_mms(m) + check_playable(m, dict(export.options) if switched else None)
     if problems:  # a writer bug: never hand the host a file MegaMek would stumble on
         raise Refusal("bad_scenario", f"{engagement_id}.mms fails the check: {problems}")
-    warnings: list[str] = []
+    warnings: list[str] = list(board_warnings)
     if export.missing_boards:
-        why = "no MegaMek board of that name" if boards is not None else "no --boards-dir given"
-        warnings.append(f"RANDOM board for {', '.join(export.missing_boards)} ({why})")
+        why = (
+            "no board mapped or of that name"
+            if boards is not None
+            else "no board mapped, no --boards-dir given"
+        )
+        warnings.append(
+            f"RANDOM board for {', '.join(export.missing_boards)} ({why}), drawn from "
+            f"{', '.join(export.scenario.random_dirs)}"
+        )
+    if switched:
+        on = ", ".join(n for n, _ in export.switched)
+        warnings.append(
+            f"{options_name} switches on {on} over the host's options from --host-options"
+            if host_options is not None
+            else f"{options_name} switches on {on} over MegaMek's defaults, not the host's own "
+            f"options: give --host-options <MegaMek folder>/{HOST_OPTIONS_HINT} to keep them"
+        )
     warnings += mms_gaps(export.scenario)
     warnings += [n for side in e.sides for n in scenario_notes(state, engagement_id, side)]
-    switched = export.scenario.options_file is not None
     return EngagementMms(
         file_name=f"{engagement_id}.mms",
         text=text,
@@ -130,10 +182,19 @@ def export_engagement_mms(
     boards: Sequence[str] | None = None,
     players: Mapping[str, str] | None = None,
     house_rules: Sequence[str] = (),
+    host_options: Sequence[tuple[str, str]] | None = None,
+    boards_map: BoardMap | None = None,
 ) -> list[str]:
     """Write the files; return what to tell the user (files written, boards and data missing)."""
     built = build_engagement_mms(
-        state, engagement_id, designs_of, boards=boards, players=players, house_rules=house_rules
+        state,
+        engagement_id,
+        designs_of,
+        boards=boards,
+        players=players,
+        house_rules=house_rules,
+        host_options=host_options,
+        boards_map=boards_map,
     )
     target = out_dir / built.file_name
     target.write_text(built.text, encoding="utf-8")

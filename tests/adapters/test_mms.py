@@ -35,7 +35,13 @@ from mekref.adapters.megamek.mul_model import (
 SCENARIOS = Path(__file__).parents[1] / "fixtures" / "megamek" / "scenarios"
 
 
-@pytest.mark.parametrize("name", ["1-FirstRun.mms", "1-TheMistake.mms"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "1-FirstRun.mms", "1-TheMistake.mms", "1-ClashInTheCanyon.mms",
+        "1-SmokeJaguarVsSteinerDavion.mms",
+    ],
+)  # fmt: skip
 def test_megamek_scenarios_pass_the_check(name: str) -> None:
     assert check_mms(parse_mms((SCENARIOS / name).read_text(encoding="utf-8"))) == []
 
@@ -126,6 +132,7 @@ def _scenario(*units: MmsUnit) -> MmsScenario:
         name="Test",
         description="a test\nover two lines",
         maps=("Map Set 2/16x17 BattleTech", "RANDOM"),
+        random_dirs=("Map Set 2", "Map Set 3"),
         factions=(
             MmsFaction(name="Loyalists", location="N", units=units),
             MmsFaction(
@@ -152,11 +159,13 @@ def test_the_writer_carries_condition_in_megameks_keys_and_passes_the_check() ->
     key = griffin.key
     assert m.unit_value(key, "DamageSpecific") == "N1:12,R1:3,I1:15,N2:0,I2:4,I4:0"
     assert m.unit_value(key, "CritHit") == "1:4"  # the hit bin is not hit again
+    assert m.unit_value(key, "CriticalHit") == "1:4"  # MegaMek's 2025 loader's key
     assert m.unit_value(key, "SetAmmoTo") == "2:5-2,2:6-0"
     assert m.unit_value(key, "PilotHits") == "2"
     assert m.unit_value(key, "ExternalID") == "u-griffin"
     assert m.unit_value(key, "DeploymentRound") == "3"
     assert m.get("Maps") == "Map Set 2/16x17 BattleTech,RANDOM"
+    assert m.get("RandomDirs") == "Map Set 2,Map Set 3"
     assert m.get("BoardHeight") == "2" and m.get("Description") == "a test over two lines"
     assert (m.get("PlanetaryConditionsWeather"), m.get("PlanetaryConditionsWind")) == ("3", "3")
     # An atlas with no crew goes out with MegaMek's default skills, and says so.

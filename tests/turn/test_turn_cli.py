@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scenario_files import assert_playable_scenarios
 from turn_world import LOYALIST, NOTE, REBEL, REFEREE, _force, mobility
 
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
@@ -170,6 +171,8 @@ def test_the_ginestra_demo_plays_end_to_end(
     for name in ("before-loyalist.png", "after-loyalist.png", "after-rebel.png",
                  "day1-1105-1-loyalist.mul", "day1-1105-1-rebel.md"):  # fmt: skip
         assert (tmp_path / name).exists(), name
+    # Every scenario the demo writes loads and plays as intended (issue 26, item 4).
+    assert assert_playable_scenarios(tmp_path) >= 1
 
 
 def test_the_setup_file_puts_a_pool_with_the_unit_carrying_it(

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from console_script import mekref
 
-from mekref.adapters.megamek.mms_check import check_mms, parse_mms
+from mekref.adapters.megamek.mms_check import check_mms, check_playable, parse_mms
+from mekref.adapters.megamek.mms_options import read_game_options
 from mekref.adapters.megamek.mul_model import Location, MulFile, RootKind, Section, Slot
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
@@ -27,6 +28,10 @@ FULL_BINS = (
     '<slot index="6" type="IS Ammo LRM-10" shots="12"/>\n'
     "</location>\n"
 )
+#: The Griffin's pilot gets an ability and edge (an edit of the sample list, made here): the
+#: scenario must then switch on pilot_advantages and edge, or MegaMek's lobby clears them.
+PILOT = 'name="Lt. Anna Ferri" nick="" gunnery="4" piloting="5" ejected="false"'
+PILOT_WITH_OPTIONS = PILOT + ' advantages="dodge_maneuver" edge="edge 1::edge_when_tac"'
 
 
 def _ok(*args: str) -> str:
@@ -40,7 +45,8 @@ def campaign(tmp_path: Path) -> str:
     loyal = (FOLDER / "loyalist.mul").read_text(encoding="utf-8")
     griffin_line = '<entity chassis="Griffin" model="GRF-1N" type="Biped">\n'
     (tmp_path / "loyalist.mul").write_text(
-        loyal.replace(griffin_line, griffin_line + FULL_BINS), encoding="utf-8"
+        loyal.replace(griffin_line, griffin_line + FULL_BINS).replace(PILOT, PILOT_WITH_OPTIONS),
+        encoding="utf-8",
     )
     db = str(tmp_path / "g.db")
     _ok("campaign", "new", "--db", db, "--name", "Ginestra", "--seed", "3065",
@@ -76,6 +82,14 @@ def test_the_engagement_goes_out_as_a_megamek_scenario(campaign: str, tmp_path: 
     assert check_mms(m) == []
     assert m.factions == ("Loyalists", "Voss")
     assert m.get("Maps") == "Build-It/City Hills 2 Build-It Urban,RANDOM"
+    # The RANDOM sheet is drawn from MegaMek's stock folders of 16 x 17 sheets (ruling MMS-6).
+    assert m.get("RandomDirs") == "Map Set 2,Map Set 3"
+    assert "drawn from Map Set 2, Map Set 3" in said
+    # The shipped mapping names a stock board the given data/boards lacks: by name instead.
+    assert (
+        "City Hills #2 (Build-It Urban): mapped to Map Set 3/16x17 City Hills Residential 2, "
+        "which --boards-dir does not hold"
+    ) in said
     # An assault: the defender holds the north edge, the attacker comes in from the south.
     assert (m.get("Location_Loyalists"), m.get("Location_Voss")) == ("N", "S")
     # The loyalists ambush: hidden deployment is switched on in the options file.
@@ -83,6 +97,14 @@ def test_the_engagement_goes_out_as_a_megamek_scenario(campaign: str, tmp_path: 
         encoding="utf-8"
     )
     assert m.get("GameOptionsFile") == f"{ENGAGEMENT}-options.xml"
+    # The pilot's ability and edge switch their options on (ruling MMS-5); the file passes the
+    # play check; the export says the options sit over MegaMek's defaults, not the host's.
+    options = dict(read_game_options((out / f"{ENGAGEMENT}-options.xml").read_bytes(), "o"))
+    assert options == {"hidden_units": "true", "pilot_advantages": "true", "edge": "true"}
+    assert check_playable(m, options) == []
+    text = (out / f"{ENGAGEMENT}.mms").read_text(encoding="utf-8")
+    assert "#   game option edge on: Loyalists: Griffin GRF-1N has pilot options" in text
+    assert "over MegaMek's defaults" in said and "--host-options" in said
     assert m.get("PlanetaryConditionsWeather") is not None
     units = m.units()
     ids = {m.unit_value(u.key, "ExternalID") for u in units}
@@ -143,6 +165,59 @@ def test_the_engagement_goes_out_as_a_megamek_scenario(campaign: str, tmp_path: 
     (griffin,) = [u for u in m2.units() if u.name == "Griffin GRF-1N"]
     assert m2.unit_value(griffin.key, "CritHit") == "1:4"
     assert "2:5-2" in (m2.unit_value(griffin.key, "SetAmmoTo") or "")
+
+
+def test_the_host_options_are_kept_under_the_switched_ones(campaign: str, tmp_path: Path) -> None:
+    host = tmp_path / "gameoptions.xml"
+    host.write_text(
+        "<?xml version='1.0'?><options><gameoption><optionname>double_blind</optionname>"
+        "<optionvalue>true</optionvalue></gameoption><gameoption><optionname>edge</optionname>"
+        "<optionvalue>false</optionvalue></gameoption></options>",
+        encoding="utf-8",
+    )
+    out = tmp_path / "o"
+    said = _ok("engagement", "export", "--db", campaign, "--side", "loyalist", "-o", str(out),
+               "--format", "mms", "--host-options", str(host))  # fmt: skip
+    options = read_game_options((out / f"{ENGAGEMENT}-options.xml").read_bytes(), "o")
+    assert options == (
+        ("double_blind", "true"), ("edge", "true"),
+        ("hidden_units", "true"), ("pilot_advantages", "true"),
+    )  # fmt: skip
+    assert "over the host's options from --host-options" in said
+    (out / "bad.xml").write_text("<nope/>", encoding="utf-8")
+    done = mekref("engagement", "export", "--db", campaign, "--side", "loyalist", "-o", str(out),
+                  "--format", "mms", "--host-options", str(out / "bad.xml"))  # fmt: skip
+    assert done.returncode != 0 and "bad_host_options" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_mapped_boards_go_in_by_name_and_a_referee_extends_the_mapping(
+    campaign: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "o"
+    args = ("engagement", "export", "--db", campaign, "--side", "loyalist", "--format", "mms")
+    _ok(*args, "-o", str(out))
+    m = parse_mms((out / f"{ENGAGEMENT}.mms").read_text(encoding="utf-8"))
+    # The shipped mapping knows the sample's City Hills #2; City Street Grid #1 is drawn at random.
+    assert m.get("Maps") == "Map Set 3/16x17 City Hills Residential 2,RANDOM"
+    assert m.get("RandomDirs") == "Map Set 2,Map Set 3"
+    mine = tmp_path / "boards.toml"
+    mine.write_text(
+        'random_dirs = ["Mine"]\n[boards]\n"City Street Grid #1 (Build-It Urban)" = '
+        '"Mine/16x17 Street Grid.board"\n',
+        encoding="utf-8",
+    )
+    _ok(*args, "-o", str(out), "--board-map", str(mine))
+    m = parse_mms((out / f"{ENGAGEMENT}.mms").read_text(encoding="utf-8"))
+    assert m.get("Maps") == "Map Set 3/16x17 City Hills Residential 2,Mine/16x17 Street Grid"
+    # No RANDOM board left: no RandomDirs, and the file passes both checks.
+    assert m.get("RandomDirs") is None
+    options = dict(read_game_options((out / f"{ENGAGEMENT}-options.xml").read_bytes(), "o"))
+    assert check_mms(m) == [] and check_playable(m, options) == []
+    mine.write_text("[boards]\nsheet = 3\n", encoding="utf-8")
+    done = mekref(*args, "-o", str(out), "--board-map", str(mine))
+    assert done.returncode != 0 and "bad_board_map" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
 
 
 def test_unknown_house_rule_is_refused_with_the_known_ones(campaign: str, tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from console_script import mekref
 from ginestra_cli import UNITS, ok
+from scenario_files import assert_playable_scenarios
 from test_turn_campaign_endings_cli import (
     TRULY,
     _engagements,
@@ -212,3 +213,4 @@ def test_the_house_rules_demo_of_make_demo_plays(tmp_path: Path) -> None:
     assert said.count("+1 XP (L154, survived battle") >= 8
     assert "Gunnery 4 -> 3 for 1 XP (the group's 1), 0 XP left" in said
     assert "quality D -> E (better)" in said  # L94
+    assert assert_playable_scenarios(tmp_path) >= 1  # every scenario it writes plays as intended

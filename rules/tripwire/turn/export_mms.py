@@ -15,14 +15,21 @@ Rulings (docs/megamek-adapter.md, "Scenario files"):
   condition; "not recorded" sets no condition at all.
 - Ambush: the ``hidden_units`` game option goes on, so the ambusher (and a side on Guard) can
   deploy hidden; key=value scenarios cannot mark single units hidden.
+- Options (ruling MMS-5): the options the content needs (``edge``, ``pilot_advantages``,
+  ``manei_domini``, ``hidden_units``) are switched on over the host's own options when the
+  referee gives them, else over MegaMek's defaults (and the export says so).
+- Random boards (ruling MMS-6): a sheet without a board is ``RANDOM``, drawn from the stock
+  folders of 16 x 17 map sheets (``RandomDirs``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from mekref.adapters.megamek.mms_condition import AERO, BATTLE_ARMOR, INFANTRY, MEK, TANK
+from mekref.adapters.megamek.mms_options import HIDDEN_UNITS, content_options, merged_options
 from mekref.adapters.megamek.mms_writer import (
     RANDOM_BOARD,
     MmsConditions,
@@ -32,6 +39,8 @@ from mekref.adapters.megamek.mms_writer import (
     player_name,
 )
 from mekref.adapters.megamek.mul_model import Entity
+from mekref.hexmap.megamek_boards import shipped_board_map
+from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn import weather
 from mekref.rules.tripwire.turn.common import strategic_of
@@ -44,14 +53,21 @@ from mekref.rules.tripwire.turn.state import EngagementSetup, StrategicState
 #: 1 light gale, 2 moderate gale, 3 strong gale, 4 storm, 5 tornado F1-F3.
 WEATHER_TO_MEGAMEK = {0: (0, 0), 1: (0, 0), 2: (0, 0), 3: (1, 1), 4: (2, 2), 5: (3, 3), 6: (5, 4)}
 TORNADO_WIND = 5
-HIDDEN_UNITS_OPTION = "hidden_units"
+HIDDEN_UNITS_OPTION = HIDDEN_UNITS
 _EDGES = ("N", "S", "E", "W")
+#: The MegaMek entity class each kind of campaign unit is built as (``mms_condition``).
+_UNIT_CLASS = {
+    UnitKind.MEK: MEK, UnitKind.COMBAT_VEHICLE: TANK, UnitKind.VTOL: TANK,
+    UnitKind.SUPPORT_VEHICLE: TANK, UnitKind.AEROSPACE_FIGHTER: AERO, UnitKind.DROPSHIP: AERO,
+    UnitKind.BATTLE_ARMOR: BATTLE_ARMOR, UnitKind.CONVENTIONAL_INFANTRY: INFANTRY,
+}  # fmt: skip
 
 
 @dataclass(frozen=True, kw_only=True)
 class MmsExport:
     scenario: MmsScenario
-    options: tuple[tuple[str, str], ...]  # game options the scenario's options file switches
+    options: tuple[tuple[str, str], ...]  # the options file's pairs (host's, then switched)
+    switched: tuple[tuple[str, str], ...]  # what mekref switches, each with why
     missing_boards: tuple[str, ...]  # map sheets with no MegaMek board of that name
 
 
@@ -66,6 +82,28 @@ def match_boards(sheets: Sequence[str], boards: Iterable[str]) -> dict[str, str]
     for b in sorted(boards):
         by_name.setdefault(_norm(b.rsplit("/", 1)[-1]), b)
     return {s: by_name[_norm(s)] for s in sheets if _norm(s) in by_name}
+
+
+def resolve_boards(
+    sheets: Sequence[str], mapped: Mapping[str, str], listed: Sequence[str] | None
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Map sheet -> MegaMek board, and what to warn about (ruling MMS-7). A sheet the board
+    mapping names goes in as mapped, unless a board list (``--boards-dir``) is given that lacks
+    that board; otherwise a listed board of the sheet's name (``match_boards``); else none."""
+    by_name = match_boards(sheets, listed) if listed is not None else {}
+    have = set(listed) if listed is not None else None
+    out: dict[str, str] = {}
+    warnings: list[str] = []
+    for sheet in sheets:
+        board = mapped.get(sheet)
+        if board is not None and (have is None or board in have):
+            out[sheet] = board
+            continue
+        if board is not None:
+            warnings.append(f"{sheet}: mapped to {board}, which --boards-dir does not hold")
+        if sheet in by_name:
+            out[sheet] = by_name[sheet]
+    return out, tuple(warnings)
 
 
 def conditions_of(text: str) -> MmsConditions | None:
@@ -114,7 +152,12 @@ def _factions(
                 )
                 continue
             units.append(
-                MmsUnit(entity=entity, deployment_round=turn, commander=entity.commander is True)
+                MmsUnit(
+                    entity=entity,
+                    deployment_round=turn,
+                    commander=entity.commander is True,
+                    unit_class=_UNIT_CLASS.get(unit.kind),
+                )
             )
         factions.append(MmsFaction(name=names[side], location=edges[side], units=tuple(units)))
     return factions
@@ -129,13 +172,17 @@ def engagement_scenario(
     players: Mapping[str, str] | None = None,
     options: Sequence[tuple[str, str]] = (),
     options_file: str | None = None,
+    host_options: Sequence[tuple[str, str]] | None = None,
+    random_dirs: Sequence[str] | None = None,
 ) -> MmsExport:
     """The engagement as a MegaMek scenario.
 
     ``entities``: by side, each committed unit with its MUL entity (``scenario_entities``);
     ``boards``: map sheet -> MegaMek board (``match_boards``), None when no board list was given;
     ``players``: side -> MegaMek player name (default: the side's name without spaces);
-    ``options``: further game options (house rules); ``options_file``: the options file's name.
+    ``options``: further game options (house rules); ``options_file``: the options file's name;
+    ``host_options``: the host's saved game options (None: not given, MegaMek's defaults);
+    ``random_dirs``: the board folders a RANDOM sheet is drawn from (None: the shipped ones).
     """
     s = strategic_of(state)
     e = engagement(s, engagement_id)
@@ -159,20 +206,12 @@ def engagement_scenario(
                 f"{hold_the_line_hexes()} hexes from its {edges[side]} edge; widen that "
                 f"player's deployment zone to {hold_the_line_hexes()} hexes in the lobby"
             )
-    switched = list(options)
-    hidden = e.ambusher is not None or any("hidden deployment" in n for n in e.notes)
-    if hidden and all(name != HIDDEN_UNITS_OPTION for name, _ in switched):
-        switched.append((HIDDEN_UNITS_OPTION, "true"))
-        notes.append(
-            (f"{names[e.ambusher]} ambushes: " if e.ambusher else "")
-            + "hidden deployment allowed (game option hidden_units)"
-        )
     conditions = conditions_of(e.weather)
     if conditions is None:
         notes.append(f"weather {e.weather!r}: no planetary conditions set")
     if missing:
         notes.append(
-            "map sheets without a MegaMek board of that name (RANDOM in their place): "
+            "map sheets without a MegaMek board (RANDOM in their place, drawn from RandomDirs): "
             + "; ".join(missing)
         )
     kind = KIND_NAMES.get(e.kind, e.kind)
@@ -186,9 +225,46 @@ def engagement_scenario(
             f"{', '.join(e.map_sheets) or 'referee to choose'}"
         ),
         maps=tuple(found.get(m, RANDOM_BOARD) for m in e.map_sheets) or (RANDOM_BOARD,),
+        random_dirs=tuple(shipped_board_map().random_dirs if random_dirs is None else random_dirs),
         factions=tuple(factions),
         conditions=conditions,
-        options_file=options_file if switched else None,
         notes=tuple(notes),
     )
-    return MmsExport(scenario=scenario, options=tuple(switched), missing_boards=missing)
+    switched = _switched(scenario, e, names, options)
+    return MmsExport(
+        scenario=replace(
+            scenario,
+            options_file=options_file if switched else None,
+            notes=(*scenario.notes, *(f"game option {n} on: {why}" for n, why in switched)),
+        ),
+        options=merged_options(host_options or (), {n: "true" for n, _ in switched})
+        if switched
+        else (),
+        switched=tuple(switched),
+        missing_boards=missing,
+    )
+
+
+def _switched(
+    s: MmsScenario,
+    e: EngagementSetup,
+    names: Mapping[str, str],
+    house: Sequence[tuple[str, str]],
+) -> list[tuple[str, str]]:
+    """Each game option mekref switches on, with why: the house rules' options, hidden
+    deployment for an ambush or a side on Guard, and the options the pilots' abilities need."""
+    out = [(name, "house rule") for name, _ in house]
+    hidden = e.ambusher is not None or any("hidden deployment" in n for n in e.notes)
+    if hidden:
+        out.append(
+            (
+                HIDDEN_UNITS_OPTION,
+                (f"{names[e.ambusher]} ambushes" if e.ambusher else "a side on Guard")
+                + ": hidden deployment allowed",
+            )
+        )
+    out += list(content_options(s).items())
+    first: dict[str, str] = {}
+    for name, why in out:
+        first.setdefault(name, why)
+    return list(first.items())
