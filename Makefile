@@ -90,7 +90,7 @@ fmt: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# Every benchmark (long: about 15 minutes); the figures go in docs/performance.md, dated, and
+# Every benchmark (minutes: docs/performance.md records when the last run began and ended); the figures go in docs/performance.md, dated, and
 # their summary table in README.md's "Measured" section.
 bench: install
 	$(BIN)/python -m bench --markdown docs/performance.md --readme README.md
