@@ -154,7 +154,6 @@ def render_svg(
 ) -> str:
     """The map as SVG text: terrain, rivers, roads, regions, locations, the given formations,
     and a legend. ``visible``, when given, greys out every other hex (fog of war)."""
-    terrains = terrain_table()
     hexes = list(hexmap.hexes())
     xs = [x for h in hexes for x, _ in _corners(h)]
     ys = [y for h in hexes for _, y in _corners(h)]
@@ -163,7 +162,39 @@ def render_svg(
     ox, oy = MARGIN - min_x, MARGIN + TITLE_H - min_y
     width = MARGIN * 2 + map_w + LEGEND_W
     height = max(MARGIN * 2 + TITLE_H + map_h, 520.0)
+    used = sorted({hexmap.terrain_at(h) for h in hexes})
+    palette = side_colours(m.side for m in visible_formations)
+    if colours:
+        palette.update(colours)
 
+    out = _svg_head(hexmap, used, side, width, height)
+    out.append(f'<g transform="translate({_fmt(ox)},{_fmt(oy)})">')
+    out.append(_terrain_layer(hexmap, hexes))
+    out.append(_region_layer(hexmap))
+    out.append(_river_layer(hexmap))
+    out.append(_road_layer(hexmap))
+    out.append(_label_layer(hexes))
+    if visible is not None:
+        out.append(_fog_layer(hexes, set(visible)))
+    out.append('<g id="locations">')
+    out.extend(_location(loc) for loc in hexmap.locations)
+    out.append("</g>")
+    out.append('<g id="formations">')
+    out.extend(_formations(visible_formations, palette))
+    out.append("</g>")
+    out.append("</g>")
+    legend_x, legend_y = MARGIN * 2 + map_w, MARGIN + TITLE_H
+    out.append(_legend(hexmap, used, palette, legend_x, legend_y, fog=visible is not None))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _svg_head(
+    hexmap: HexMap, used: list[str], side: str | None, width: float, height: float
+) -> list[str]:
+    """The document's opening: size, style, one terrain pattern per terrain used, the paper and
+    the title lines."""
+    terrains = terrain_table()
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_fmt(width)}" '
         f'height="{_fmt(height)}" viewBox="0 0 {_fmt(width)} {_fmt(height)}" '
@@ -176,7 +207,6 @@ def render_svg(
         "</style>",
         "<defs>",
     ]
-    used = sorted({hexmap.terrain_at(h) for h in hexes})
     for tid in used:
         t = terrains[tid]
         tile, motif = _MOTIFS.get(tid, (10, ""))
@@ -189,68 +219,44 @@ def render_svg(
     out.append('<rect width="100%" height="100%" fill="#f7f3ea"/>')
     title = hexmap.name + (f" — {side}" if side else "")
     out.append(_text(MARGIN, MARGIN + 16, title, size=20, anchor="start", cls="loc"))
-    out.append(
-        _text(
-            MARGIN,
-            MARGIN + 32,
-            f"{hexmap.width}×{hexmap.height} hexes, {hexmap.hex_km} km per hex",
-            size=11,
-            anchor="start",
-            cls="lbl",
-        )
-    )
-    out.append(f'<g transform="translate({_fmt(ox)},{_fmt(oy)})">')
+    subtitle = f"{hexmap.width}×{hexmap.height} hexes, {hexmap.hex_km} km per hex"
+    out.append(_text(MARGIN, MARGIN + 32, subtitle, size=11, anchor="start", cls="lbl"))
+    return out
 
-    out.append('<g id="terrain">')
+
+def _terrain_layer(hexmap: HexMap, hexes: list[Hex]) -> str:
+    terrains = terrain_table()
+    parts = ['<g id="terrain">']
     for h in hexes:
         tid = hexmap.terrain_at(h)
-        out.append(
+        parts.append(
             f'<polygon points="{_points(_corners(h))}" fill="url(#t-{tid})" '
             f'stroke="#fffaf0" stroke-opacity="0.55" stroke-width="0.8">'
             f"<title>{label(h)} {escape(terrains[tid].name)}</title></polygon>"
         )
-    out.append("</g>")
+    parts.append("</g>")
+    return "\n".join(parts)
 
-    out.append(_region_layer(hexmap))
-    out.append(_river_layer(hexmap))
-    out.append(_road_layer(hexmap))
 
-    out.append('<g id="labels">')
+def _label_layer(hexes: list[Hex]) -> str:
+    parts = ['<g id="labels">']
     for h in hexes:
         cx, cy = _center(h)
-        out.append(_text(cx, cy - SIZE * 0.58, label(h), size=6.5, cls="lbl"))
-    out.append("</g>")
+        parts.append(_text(cx, cy - SIZE * 0.58, label(h), size=6.5, cls="lbl"))
+    parts.append("</g>")
+    return "\n".join(parts)
 
-    if visible is not None:
-        seen = set(visible)
-        out.append('<g id="fog">')
-        for h in hexes:
-            if h not in seen:
-                out.append(
-                    f'<polygon points="{_points(_corners(h))}" fill="#4a4a52" fill-opacity="0.38"/>'
-                )
-        out.append("</g>")
 
-    out.append('<g id="locations">')
-    for loc in hexmap.locations:
-        out.append(_location(loc))
-    out.append("</g>")
-
-    palette = side_colours(m.side for m in visible_formations)
-    if colours:
-        palette.update(colours)
-    out.append('<g id="formations">')
-    out.extend(_formations(visible_formations, palette))
-    out.append("</g>")
-    out.append("</g>")
-
-    out.append(
-        _legend(
-            hexmap, used, palette, MARGIN * 2 + map_w, MARGIN + TITLE_H, fog=visible is not None
-        )
+def _fog_layer(hexes: list[Hex], seen: set[Hex]) -> str:
+    """Every hex the side does not see, greyed out."""
+    parts = ['<g id="fog">']
+    parts.extend(
+        f'<polygon points="{_points(_corners(h))}" fill="#4a4a52" fill-opacity="0.38"/>'
+        for h in hexes
+        if h not in seen
     )
-    out.append("</svg>")
-    return "\n".join(out)
+    parts.append("</g>")
+    return "\n".join(parts)
 
 
 def _region_layer(hexmap: HexMap) -> str:
@@ -396,6 +402,35 @@ def _legend(
         rows.append(_text(x + 42, yy + 1, f"{t.name} ({cost})", size=10, anchor="start"))
         yy += 19
     yy += 4
+    features, yy = _feature_rows(hexmap, x, yy)
+    rows.extend(features)
+    for side_name, colour in sorted(palette.items()):
+        rows.append(
+            f'<rect x="{_fmt(x + 12)}" y="{_fmt(yy - 10)}" width="22" height="14" rx="2" '
+            f'fill="{colour}" stroke="#10161f"/>'
+        )
+        rows.append(_text(x + 42, yy + 1, side_name, size=10, anchor="start"))
+        yy += 19
+    if fog:
+        rows.append(
+            f'<rect x="{_fmt(x + 12)}" y="{_fmt(yy - 10)}" width="22" height="14" '
+            'fill="#4a4a52" fill-opacity="0.38" stroke="#8a8173" stroke-width="0.6"/>'
+        )
+        rows.append(_text(x + 42, yy + 1, "Not observed", size=10, anchor="start"))
+        yy += 19
+    scale, yy = _scale_bar(hexmap, x, yy)
+    rows.extend(scale)
+    box = (
+        f'<rect x="{_fmt(x)}" y="{_fmt(y)}" width="{_fmt(LEGEND_W - MARGIN)}" '
+        f'height="{_fmt(yy - y)}" rx="6" fill="#fffdf6" stroke="#cbbfa8"/>'
+    )
+    return '<g id="legend">' + box + "".join(rows) + "</g>"
+
+
+def _feature_rows(hexmap: HexMap, x: float, yy: float) -> tuple[list[str], float]:
+    """The legend's rows for the map's roads, rivers, region borders and locations, and the
+    height they reach."""
+    rows: list[str] = []
     if hexmap.roads:
         rows.append(
             f'<path d="M{_fmt(x + 12)} {_fmt(yy - 3)}h22" stroke="{ROAD_CASING}" '
@@ -426,20 +461,11 @@ def _legend(
         )
         rows.append(_text(x + 42, yy + 1, "Strategic location", size=10, anchor="start"))
         yy += 19
-    for side_name, colour in sorted(palette.items()):
-        rows.append(
-            f'<rect x="{_fmt(x + 12)}" y="{_fmt(yy - 10)}" width="22" height="14" rx="2" '
-            f'fill="{colour}" stroke="#10161f"/>'
-        )
-        rows.append(_text(x + 42, yy + 1, side_name, size=10, anchor="start"))
-        yy += 19
-    if fog:
-        rows.append(
-            f'<rect x="{_fmt(x + 12)}" y="{_fmt(yy - 10)}" width="22" height="14" '
-            'fill="#4a4a52" fill-opacity="0.38" stroke="#8a8173" stroke-width="0.6"/>'
-        )
-        rows.append(_text(x + 42, yy + 1, "Not observed", size=10, anchor="start"))
-        yy += 19
+    return rows, yy
+
+
+def _scale_bar(hexmap: HexMap, x: float, yy: float) -> tuple[list[str], float]:
+    rows: list[str] = []
     # Scale bar: two hexes, centre to centre, in km.
     yy += 6
     bar = SIZE * SQRT3 * 2
@@ -450,8 +476,4 @@ def _legend(
     )
     rows.append(_text(x + 18 + bar, yy + 4, f"{2 * hexmap.hex_km} km", size=10, anchor="start"))
     yy += 18
-    box = (
-        f'<rect x="{_fmt(x)}" y="{_fmt(y)}" width="{_fmt(LEGEND_W - MARGIN)}" '
-        f'height="{_fmt(yy - y)}" rx="6" fill="#fffdf6" stroke="#cbbfa8"/>'
-    )
-    return '<g id="legend">' + box + "".join(rows) + "</g>"
+    return rows, yy
