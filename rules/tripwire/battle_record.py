@@ -214,7 +214,9 @@ def battle_record(
     if not any(o.side_id == side_id for o in outcomes):
         raise Refusal("not_in_battle", f"side {side_id!r} had no unit in battle {battle_id}")
     known = designs or {}
-    unknown = _unknown(state, outcomes, known)
+    # Ruling R-REC-4: the side's cut of the battle, as its report shows it.
+    kept = tuple(o for o in outcomes if side_id in (o.side_id, o.salvaged_by))
+    unknown = _unknown(state, kept, known)
     if unknown:
         raise Refusal(
             "condition_unknown",
@@ -227,13 +229,15 @@ def battle_record(
         )
     people = {p.person_id: p for p in resolution.people}
     notes: list[str] = []
-    names: dict[str, str] = {}
+    names = {
+        o.unit_id: f"{state.units[o.unit_id].chassis} {state.units[o.unit_id].model}".strip()
+        for o in outcomes
+    }
     entities: list[Entity] = []
-    for o in outcomes:
+    for o in kept:
         unit = state.units[o.unit_id]
         design = design_of(state, o.unit_id) or known[o.unit_id]
-        label = f"{unit.chassis} {unit.model}".strip()
-        names[o.unit_id] = label
+        label = names[o.unit_id]
         bins = o.damage.ammo_bins or state.battles.loadouts.get(o.unit_id, ())
         section = section_for(o, side_id, _devastated(battle, o.unit_id))
         crew = _crew(state, _reported_crew(state, battle, o), people, notes, label)

@@ -169,7 +169,8 @@ def test_the_record_reads_back_with_the_battles_fates_condition_and_hits(
     assert seen["root"] == "record" and not seen["notices"]
     by_id = {u["external_id"]: u for u in seen["units"]}
     units = {u["id"]: u for u in battle["report"]["units"]}
-    outcomes = fought["units"]
+    # R-REC-4: the side's own units and the enemy units it takes, as its report shows them.
+    outcomes = [o for o in fought["units"] if side in (o["side"], o["salvaged_by"])]
     assert sorted(by_id) == sorted(o["id"] for o in outcomes)
     for o in outcomes:
         row = by_id[o["id"]]
@@ -185,12 +186,13 @@ def test_the_record_reads_back_with_the_battles_fates_condition_and_hits(
         assert set(row["damaged_locations"]) == lost - set(damage["destroyed_locations"])
     hits = {p["id"]: p for p in fought["people"]}
     crew = {c["external_id"]: c for u in seen["units"] for c in u["crew"]}
-    assert sorted(crew) == sorted(hits)
-    for pid, person in hits.items():
+    assert {p for p, person in hits.items() if person["side"] == side} <= set(crew)
+    for pid, c in crew.items():
+        person = hits[pid]
         dead = person["fate"] in ("kia", "died_of_wounds")
-        assert crew[pid]["dead"] is dead, pid
+        assert c["dead"] is dead, pid
         if not dead:
-            assert crew[pid]["hits"] == person["hits"], pid
+            assert c["hits"] == person["hits"], pid
 
 
 def test_the_fates_of_the_battle_are_the_ones_the_files_set_up(battle: dict[str, Any]) -> None:
