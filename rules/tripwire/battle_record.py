@@ -116,9 +116,7 @@ def _member(
     state: CampaignState, reported: ReportedPerson, outcome: PersonOutcome | None
 ) -> CrewMember:
     person = state.people.get(reported.person_id or "")
-    base = (
-        member_of(person) if person is not None else CrewMember(name=reported.name, hits=0)
-    )
+    base = member_of(person) if person is not None else CrewMember(name=reported.name, hits=0)
     if outcome is None:
         return replace(base, hits=reported.hits)
     hits = DEAD_HITS if outcome.fate in _DEAD else outcome.hits
@@ -188,7 +186,7 @@ def _kills(
     kills: dict[str, str | None] = {}
     for o in outcomes:
         wreck = o.fate not in _STANDING and o.fate is not Fate.RETREATED
-        if o.side_id != side_id and (wreck or o.must_withdraw):
+        if o.side_id != side_id and wreck:
             # Keyed by display name, as MegaMek's own table is (duplicates collapse there too).
             kills.setdefault(names[o.unit_id], killers.get(o.unit_id))
     return tuple(Kill(killed=k, killer=v) for k, v in kills.items())

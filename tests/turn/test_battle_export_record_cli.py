@@ -146,9 +146,7 @@ def battle(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def _inspect(path: Path) -> dict[str, Any]:
-    seen: dict[str, Any] = json.loads(
-        ok("inspect", str(path), "--units-dir", str(UNITS), "--json")
-    )
+    seen: dict[str, Any] = json.loads(ok("inspect", str(path), "--units-dir", str(UNITS), "--json"))
     return seen
 
 
@@ -181,8 +179,11 @@ def test_the_record_reads_back_with_the_battles_fates_condition_and_hits(
         assert row["section"] == want, (o["id"], o["fate"])
         damage = units[o["id"]]["damage"]
         assert row["destroyed_locations"] == damage["destroyed_locations"], o["id"]
-        lost = {loc["name"] for loc in damage["locations"]
-                if loc["armor"] < loc["armor_max"] or loc["internal"] < loc["internal_max"]}
+        lost = {
+            loc["name"]
+            for loc in damage["locations"]
+            if loc["armor"] < loc["armor_max"] or loc["internal"] < loc["internal_max"]
+        }
         assert set(row["damaged_locations"]) == lost - set(damage["destroyed_locations"])
     hits = {p["id"]: p for p in fought["people"]}
     crew = {c["external_id"]: c for u in seen["units"] for c in u["crew"]}
@@ -219,6 +220,18 @@ def test_the_record_carries_the_griffins_ammunition_and_the_kill(battle: dict[st
     assert [(k.killed, k.killer) for k in mul.kills if k.killed == "Atlas AS7-D"] == [
         ("Atlas AS7-D", griffin.external_id)
     ]
+    # A kill line for every enemy wreck, also one the record does not hold (R-REC-4): the
+    # devastated rebel unit, killer unknown.
+    units = {u["id"]: u for u in battle["report"]["units"]}
+    wrecks = {
+        f"{units[o['id']]['chassis']} {units[o['id']]['model']}"
+        for o in fought["units"]
+        if o["side"] == "rebel" and o["fate"] not in ("operational", "damaged", "retreated")
+    }
+    assert {k.killed for k in mul.kills} == wrecks and len(wrecks) == 2
+    held = {e.external_id for e in mul.entities}
+    devastated = [o for o in fought["units"] if o["side"] == "rebel" and o["id"] not in held]
+    assert any(o["fate"] == "truly_destroyed" for o in devastated)
 
 
 def test_a_battle_not_resolved_is_refused_with_what_to_do(battle: dict[str, Any]) -> None:
@@ -267,6 +280,4 @@ def test_a_unit_without_a_design_is_named_not_written_pristine(
     assert done.returncode != 0
     assert "would write these units as undamaged" in done.stderr
     assert f"Atlas AS7-D ({ids['blue']})" in done.stderr
-    assert not list(tmp_path.glob("*-record.mul.*")) and not (
-        tmp_path / f"{fought['id']}-blue-record.mul"
-    ).exists()
+    assert not (tmp_path / f"{fought['id']}-blue-record.mul").exists()
