@@ -28,7 +28,7 @@ from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.terminal import terminal_safe
 from mekref.daemon.tripwire.cli_campaign import campaign_state
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.battle_record import battle_record
+from mekref.rules.tripwire.battle_record import battle_record, last_battle_of
 from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.state import CampaignState
 
@@ -38,6 +38,7 @@ examples:
   mekref battle export-record --db c.db --battle battle-0a1b2c3d4e5f --side rebels \\
       -o rebels-record.mul --units-dir ~/megamek/data/mekfiles
   mekref battle export-record --db c.db --battle battle-0a1b2c3d4e5f --side rebels -o -
+  mekref battle export-record --db c.db --side rebels -o out/   (the side's last battle)
 """
 
 
@@ -50,7 +51,9 @@ def register(actions: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(export)
-    export.add_argument("--battle", required=True, metavar="ID", help="the resolved battle")
+    export.add_argument(
+        "--battle", metavar="ID", help="the resolved battle (default: the side's last one)"
+    )
     export.add_argument("--side", required=True, help="the side whose record it is")
     export.add_argument(
         "-o",
@@ -92,8 +95,9 @@ def _designs(state: CampaignState, battle_id: str, units_dir: Path | None) -> di
 def run_export_record(args: argparse.Namespace) -> int:
     state = campaign_state(args)
     try:
+        battle_id = args.battle or last_battle_of(state, args.side)
         record = battle_record(
-            state, args.battle, args.side, _designs(state, args.battle, args.units_dir)
+            state, battle_id, args.side, _designs(state, battle_id, args.units_dir)
         )
     except Refusal as exc:
         raise CliError(f"refused: {exc}") from exc

@@ -192,6 +192,51 @@ def _kills(
     return tuple(Kill(killed=k, killer=v) for k, v in kills.items())
 
 
+def _mekhq_differs(
+    o: UnitOutcome,
+    section: Section,
+    crew: Crew | None,
+    side_id: str,
+    control: str,
+    label: str,
+) -> list[str]:
+    """Where MekHQ's resolver would read the record otherwise than mekref decided, said."""
+    notes: list[str] = []
+    if o.side_id != side_id:
+        return notes
+    alive = [m.name for m in crew.members if not m.dead] if crew is not None else []
+    if section is Section.DEVASTATED and alive:
+        # MekHQ reads a devastated unit's crew as dead unless they ejected (R-REC-2).
+        notes.append(
+            f"{label}: devastated, but {', '.join(alive)} lived (mekref's fate); MekHQ counts "
+            "the crew of a devastated unit dead: set their hits in MekHQ's resolution wizard"
+        )
+    if section is Section.SALVAGE and o.salvaged_by is None and control != side_id:
+        # MekHQ loses an own wreck on a field the enemy holds; TripWire keeps it (R-REC-1).
+        notes.append(
+            f"{label}: a wreck the side keeps ({o.fate.value}); MekHQ counts an own unit in "
+            "salvage lost when the side did not hold the field: untick 'Totaled' for it in "
+            "MekHQ's resolution wizard"
+        )
+    return notes
+
+
+def last_battle_of(state: CampaignState, side_id: str) -> str:
+    """The side's last resolved battle (the default of ``battle export-record``)."""
+    fought = [
+        b
+        for b in state.battles.battles.values()
+        if b.resolution is not None and any(o.side_id == side_id for o in b.resolution.units)
+    ]
+    if not fought:
+        raise Refusal(
+            "no_resolved_battle",
+            f"side {side_id!r} has no resolved battle yet ('mekref battle pending' lists the "
+            "battles waiting for files or control of the field)",
+        )
+    return max(fought, key=lambda b: b.number).battle_id
+
+
 def battle_record(
     state: CampaignState,
     battle_id: str,
@@ -239,6 +284,7 @@ def battle_record(
         bins = o.damage.ammo_bins or state.battles.loadouts.get(o.unit_id, ())
         section = section_for(o, side_id, _devastated(battle, o.unit_id))
         crew = _crew(state, _reported_crew(state, battle, o), people, notes, label)
+        notes.extend(_mekhq_differs(o, section, crew, side_id, resolution.control_side, label))
         entities.append(
             Entity(
                 chassis=unit.chassis,

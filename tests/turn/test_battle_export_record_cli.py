@@ -5,7 +5,8 @@ The battle: the Ginestra sample with the rebel Atlas replaced by the damaged one
 ``tests/fixtures/megamek/derived/damaged-atlas.mul`` (README beside it), fought at the first
 engagement. Each side sends its own record, made from its scenario export: a loyalist Griffin
 loses armour, fires 6 LRM shots and its pilot takes 1 hit; the rebel Atlas loses its centre
-torso (a wreck, salvage) with its pilot at 3 hits; one rebel unit retreats, one is devastated.
+torso (a wreck, salvage) with its pilot at 3 hits; one rebel unit retreats, one loses a leg (a
+wreck the rebels keep), and one loyalist unit is devastated.
 The loyalists hold the field. What ``mekref inspect --json`` reads in each side's exported
 record must be the fates, condition and hits ``report --json`` gives for that battle.
 """
@@ -75,7 +76,10 @@ def _hit(e: Entity, hits: int) -> Entity:
 def _fought(loyal: MulFile, rebel: MulFile) -> tuple[MulFile, MulFile]:
     """Each side's own record of the battle (the changes in the module's docstring)."""
     ours: list[Entity] = []
+    # The last loyalist unit is blown apart (an ammunition explosion): devastated.
+    devastated = loyal.entities[-1]
     for e in loyal.entities:
+        section = Section.SURVIVORS
         if e.chassis == "Griffin" and not any(x.chassis == "Griffin" for x in ours):
             torso = Location(
                 index=2,
@@ -84,10 +88,12 @@ def _fought(loyal: MulFile, rebel: MulFile) -> tuple[MulFile, MulFile]:
                 slots=(Slot(index=5, type=LRM, shots=6), Slot(index=6, type=LRM, shots=12)),
             )
             e = _hit(replace(e, locations=(torso,)), 1)
-        ours.append(replace(e, section=Section.SURVIVORS))
+        elif e is devastated:
+            section = Section.DEVASTATED
+        ours.append(replace(e, section=section))
     theirs: list[Entity] = []
     others = [e for e in rebel.entities if e.chassis != "Atlas"]
-    retreating, devastated = others[0], others[1]
+    retreating, wrecked = others[0], others[1]
     for e in rebel.entities:
         section = Section.SURVIVORS
         if e.chassis == "Atlas":
@@ -96,8 +102,11 @@ def _fought(loyal: MulFile, rebel: MulFile) -> tuple[MulFile, MulFile]:
             section = Section.SALVAGE
         elif e is retreating:
             section = Section.RETREATED
-        elif e is devastated:
-            section = Section.DEVASTATED
+        elif e is wrecked:
+            # A leg lost: a wreck no salvage row takes, which the rebels keep (R-REC-1 note).
+            leg = Location(index=6, name="", armor=0, internal=0, destroyed=True)
+            e = replace(e, locations=(*e.locations, leg))
+            section = Section.SALVAGE
         theirs.append(replace(e, section=section))
     # The loyalists' record names the Atlas wreck and its killer, as MegaMek writes a kill
     # only for the saving player's enemies.
@@ -165,8 +174,21 @@ def test_the_record_reads_back_with_the_battles_fates_condition_and_hits(
            f"with {held}" in said  # fmt: skip
     seen = _inspect(path)
     assert seen["root"] == "record" and not seen["notices"]
-    by_id = {u["external_id"]: u for u in seen["units"]}
     units = {u["id"]: u for u in battle["report"]["units"]}
+    kept_wrecks = [
+        o
+        for o in fought["units"]
+        if o["side"] == side and o["fate"] == "destroyed_repairable" and not o["salvaged_by"]
+    ]
+    for o in kept_wrecks:
+        name = f"{units[o['id']]['chassis']} {units[o['id']]['model']}"
+        said_lost = f"note: {name}: a wreck the side keeps (destroyed_repairable); MekHQ counts"
+        assert (said_lost in said) is (side == "rebel"), said
+    assert kept_wrecks or side == "loyalist"
+    # The loyalists' devastated unit: its pilot lived, which MekHQ would not read (R-REC-2).
+    if side == "loyalist":
+        assert "note: Locust LCT-1V: devastated, but " in said and " lived (mekref" in said
+    by_id = {u["external_id"]: u for u in seen["units"]}
     # R-REC-4: the side's own units and the enemy units it takes, as its report shows them.
     outcomes = [o for o in fought["units"] if side in (o["side"], o["salvaged_by"])]
     assert sorted(by_id) == sorted(o["id"] for o in outcomes)
@@ -208,8 +230,9 @@ def test_the_fates_of_the_battle_are_the_ones_the_files_set_up(battle: dict[str,
 
 def test_the_record_carries_the_griffins_ammunition_and_the_kill(battle: dict[str, Any]) -> None:
     fought = battle["battle"]
-    done = mekref("battle", "export-record", "--db", battle["db"], "--battle", fought["id"],
-                  "--side", "loyalist", "-o", "-")  # fmt: skip
+    # Without --battle: the side's last resolved battle, this one.
+    done = mekref("battle", "export-record", "--db", battle["db"], "--side", "loyalist",
+                  "-o", "-")  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "holds the field" in done.stderr and "holds the field" not in done.stdout
     mul = read_mul_bytes(done.stdout.encode("utf-8"))
@@ -221,7 +244,7 @@ def test_the_record_carries_the_griffins_ammunition_and_the_kill(battle: dict[st
         ("Atlas AS7-D", griffin.external_id)
     ]
     # A kill line for every enemy wreck, also one the record does not hold (R-REC-4): the
-    # devastated rebel unit, killer unknown.
+    # rebels' wreck they keep, killer unknown.
     units = {u["id"]: u for u in battle["report"]["units"]}
     wrecks = {
         f"{units[o['id']]['chassis']} {units[o['id']]['model']}"
@@ -230,8 +253,8 @@ def test_the_record_carries_the_griffins_ammunition_and_the_kill(battle: dict[st
     }
     assert {k.killed for k in mul.kills} == wrecks and len(wrecks) == 2
     held = {e.external_id for e in mul.entities}
-    devastated = [o for o in fought["units"] if o["side"] == "rebel" and o["id"] not in held]
-    assert any(o["fate"] == "truly_destroyed" for o in devastated)
+    kept = [o for o in fought["units"] if o["side"] == "rebel" and o["id"] not in held]
+    assert any(o["fate"] == "destroyed_repairable" for o in kept)
 
 
 def test_a_battle_not_resolved_is_refused_with_what_to_do(battle: dict[str, Any]) -> None:
@@ -243,6 +266,11 @@ def test_a_battle_not_resolved_is_refused_with_what_to_do(battle: dict[str, Any]
     assert done.returncode != 0
     assert "is not resolved yet" in done.stderr and "mekref battle control" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+    assert not (battle["tmp"] / "nothing.mul").exists()
+    done = mekref("battle", "export-record", "--db", db, "--side", "loyalist",
+                  "-o", str(battle["tmp"] / "nothing.mul"))  # fmt: skip
+    assert done.returncode != 0
+    assert "'loyalist' has no resolved battle yet" in done.stderr
     assert not (battle["tmp"] / "nothing.mul").exists()
 
 
