@@ -223,7 +223,7 @@ def _mekhq_differs(
 
 def last_battle_of(state: CampaignState, side_id: str) -> str:
     """The side's last resolved battle (the default of ``battle export-record``)."""
-    fought = [
+    fought: list[Battle] = [
         b
         for b in state.battles.battles.values()
         if b.resolution is not None and any(o.side_id == side_id for o in b.resolution.units)
