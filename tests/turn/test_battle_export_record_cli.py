@@ -8,7 +8,9 @@ loses armour, fires 6 LRM shots and its pilot takes 1 hit; the rebel Atlas loses
 torso (a wreck, salvage) with its pilot at 3 hits; one rebel unit retreats, one loses a leg (a
 wreck the rebels keep), and one loyalist unit is devastated.
 The loyalists hold the field. What ``mekref inspect --json`` reads in each side's exported
-record must be the fates, condition and hits ``report --json`` gives for that battle.
+record must be the fates, condition and hits ``report --json`` gives for that battle; read by
+mekref's own MUL reader and merged with the designs, it gives back each unit's armour and
+structure in numbers.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import pytest
 from console_script import mekref
 from ginestra_cli import UNITS, ok
 
+from mekref.adapters.megamek.condition import merge_condition
 from mekref.adapters.megamek.mul_model import (
     CrewMember,
     Entity,
@@ -35,6 +38,7 @@ from mekref.adapters.megamek.mul_model import (
 )
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
+from mekref.daemon.design_lookup import catalog_lookup
 from mekref.daemon.samples.ginestra import FOLDER
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -207,6 +211,21 @@ def test_the_record_reads_back_with_the_battles_fates_condition_and_hits(
             if loc["armor"] < loc["armor_max"] or loc["internal"] < loc["internal_max"]
         }
         assert set(row["damaged_locations"]) == lost - set(damage["destroyed_locations"])
+    # The numbers too: mekref's own reader, merged with the design, gives back each unit's
+    # armour and structure as the battle left them.
+    mul = read_mul_bytes(path.read_bytes())
+    lookup = catalog_lookup(UNITS, progress=False)
+    for entity in mul.entities:
+        damage = units[entity.external_id or ""]["damage"]
+        condition = merge_condition(entity, lookup(entity))
+        assert (condition.armor_lost, condition.internal_lost) == (
+            damage["armor_lost"],
+            damage["internal_lost"],
+        ), entity.display_name
+        lost = {c.name: (c.armor + (c.rear or 0), c.internal) for c in condition.locations
+                if c.armor_lost or c.internal < c.internal_max}  # fmt: skip
+        assert lost == {loc["name"]: (loc["armor"], loc["internal"])
+                        for loc in damage["locations"]}, entity.display_name  # fmt: skip
     hits = {p["id"]: p for p in fought["people"]}
     crew = {c["external_id"]: c for u in seen["units"] for c in u["crew"]}
     assert {p for p, person in hits.items() if person["side"] == side} <= set(crew)
