@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import grpc
@@ -14,6 +15,7 @@ from grpc_helpers import Stubs, reason_of
 from test_grpc_battles import Battle, _served, _upload
 
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
+from mekref.adapters.megamek.mul_writer import write_mul
 from mekref.v1 import battle_pb2, campaign_pb2
 
 
@@ -102,3 +104,22 @@ def test_an_unknown_battle_answers_as_one_the_side_did_not_fight(battle: Battle)
         _record(b, "red", "battle-000000000000")
     assert caught.value.code() is grpc.StatusCode.NOT_FOUND
     assert reason_of(caught.value) == "unknown_battle"
+
+
+def test_a_battle_without_a_unit_of_the_side_answers_as_an_unknown_one(battle: Battle) -> None:
+    """Red's record cut down to red's own units: a battle blue had no unit in. Blue gets the
+    answer an unknown battle gets; red, whose battle it is, is told it is not resolved yet."""
+    b = battle
+    red = read_mul_bytes(b.files["red"].read_bytes())
+    own = tuple(e for e in red.entities if (e.external_id or "").startswith("r"))
+    assert own and len(own) < len(red.entities)
+    alone = write_mul(replace(red, entities=own)).encode("utf-8")
+    _upload(b, "red", "Red-alone.mul", alone)
+    battle_id = _pending_battle(b)
+    with pytest.raises(grpc.RpcError) as caught:
+        _record(b, "blue", battle_id)
+    assert caught.value.code() is grpc.StatusCode.NOT_FOUND
+    assert reason_of(caught.value) == "unknown_battle"
+    with pytest.raises(grpc.RpcError) as caught:
+        _record(b, "red", battle_id)
+    assert reason_of(caught.value) == "battle_not_resolved"
