@@ -135,7 +135,10 @@ def lay_damage(
         armor = max(0, front - loss) if spec.armor is not None else None
         rear_now = None if rear is None else max(0, rear - max(0, loss - front))
         internal = rec.internal_now if spec.internal is not None else None
-        if only_changes:
+        if only_changes and destroyed:
+            # MegaMek writes a destroyed location as ``<location isDestroyed="true"/>`` alone.
+            armor = rear_now = internal = None
+        elif only_changes:
             armor = None if armor == spec.armor else armor
             rear_now = None if rear_now == rear else rear_now
             internal = None if internal == spec.internal else internal
