@@ -27,7 +27,9 @@ Handler = Callable[[argparse.Namespace], int]
 
 #: Commands with a --db that write no event into a campaign (files, a picture, a token), and
 #: the daemon, whose stdout is its log.
-WITHOUT_EVENTS = frozenset({"serve", "map render", "engagement export", "token revoke"})
+WITHOUT_EVENTS = frozenset(
+    {"serve", "map render", "engagement export", "battle export-record", "token revoke"}
+)
 
 HELP = (
     "print what was recorded as one JSON document on stdout: per campaign its campaign_id, "

@@ -49,7 +49,7 @@ from mekref.daemon.cli_common import (
 )
 from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
 from mekref.daemon.terminal import terminal_safe
-from mekref.daemon.tripwire import cli_battle_bv
+from mekref.daemon.tripwire import cli_battle_bv, cli_battle_record
 from mekref.daemon.tripwire.cli_battle_referee import (
     _assignments,
     say_battle_done,
@@ -80,7 +80,7 @@ from mekref.rules.tripwire.battle_supersede import note as supersede_words
 
 HELP = (
     "battle files in, battles resolved (ingest, confirm, control, close, fate, bv, "
-    "retreat-check, pending; pre-damage and morale with the house rules)"
+    "retreat-check, pending, export-record; pre-damage and morale with the house rules)"
 )
 INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 EPILOG = """\
@@ -125,6 +125,7 @@ def register(sub: Any) -> None:
     setup_retreat_check(actions, kw)
     setup_house_rules(actions, kw)
     setup_pending(actions, kw)
+    cli_battle_record.register(actions)
 
 
 def _setup_ingest(actions: Any, kw: dict[str, Any]) -> None:

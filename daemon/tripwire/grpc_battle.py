@@ -1,5 +1,6 @@
 """BattleService's TripWire RPCs: the battles waiting for files, the referee's inputs to a
-battle, and an engagement exported as MegaMek files. Battle files in (UploadBattleFile) are the
+battle, an engagement exported as MegaMek files, and a resolved battle's end-of-game record for
+MekHQ. Battle files in (UploadBattleFile) are the
 core's (:class:`~mekref.daemon.grpc.services.battle.BattleServicer`), which this extends.
 """
 
@@ -20,6 +21,7 @@ from mekref.daemon.tripwire.mms_export import build_engagement_mms
 from mekref.rules.codec import canonical_json, to_jsonable
 from mekref.rules.messages import RefereeNote
 from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl
+from mekref.rules.tripwire.battle_record import battle_record
 from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
 from mekref.v1 import battle_pb2, tripwire_pb2
 
@@ -151,5 +153,41 @@ class TripwireBattleServicer(BattleServicer):
                 response.options_xml = (built.options_xml or "").encode("utf-8")
                 response.scenario_warnings.extend(built.warnings)
             return response
+
+        return await self.s.run(context, export)
+
+    @rpc
+    async def ExportBattleRecord(
+        self, request: battle_pb2.ExportBattleRecordRequest, context: Context
+    ) -> battle_pb2.ExportBattleRecordResponse:
+        cid = check_campaign_id(request.campaign_id)
+        principal = auth.current_principal()
+        side_id = auth.acting_side(principal, cid, request.side_id)
+        if not request.battle_id:
+            raise invalid("battle_id", "name the battle")
+        bid = request.battle_id
+
+        def export() -> battle_pb2.ExportBattleRecordResponse:
+            require_tripwire(self.s, cid, "ExportBattleRecord")
+            state = self.s.runner.load(cid).state
+            battle = state.battles.battles.get(bid)
+            owners = {uid: u.side_id for uid, u in state.units.items()}
+            fought = battle is not None and any(
+                owners.get(u.unit_id) == side_id for f in battle.files for u in f.units
+            )
+            if not fought:
+                # The same answer for "no such battle" and "not yours": nothing leaks.
+                raise ApiError(
+                    grpc.StatusCode.NOT_FOUND,
+                    f"no battle {bid!r} for side {side_id!r}",
+                    "unknown_battle",
+                )
+            record = battle_record(state, bid, side_id)
+            return battle_pb2.ExportBattleRecordResponse(
+                file_name=record.file_name,
+                content=record.text.encode("utf-8"),
+                control_side_id=record.control_side,
+                notes=list(record.notes),
+            )
 
         return await self.s.run(context, export)

@@ -40,6 +40,9 @@ def _acting_for_liao(s: Stubs, cid: str) -> dict[str, Callable[[], object]]:
         "ExportScenario": lambda: s.battles.ExportScenario(
             battle_pb2.ExportScenarioRequest(campaign_id=cid, engagement_id="b1", side_id="liao"),
             metadata=md),
+        "ExportBattleRecord": lambda: s.battles.ExportBattleRecord(
+            battle_pb2.ExportBattleRecordRequest(campaign_id=cid, battle_id="b1", side_id="liao"),
+            metadata=md),
         "ResolveTurn": lambda: s.orders.ResolveTurn(
             orders_pb2.ResolveTurnRequest(campaign_id=cid, day=1), metadata=md),
         "PlanRoute": lambda: s.orders.PlanRoute(

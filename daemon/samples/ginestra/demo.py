@@ -147,6 +147,11 @@ def main(argv: list[str] | None = None) -> int:
     step("The battle comes back from MegaMek", "battle", "ingest", "--db", db,
          str(loyal_record), str(rebel_record), "--control", "loyalist",
          "--units-dir", shown(units))  # fmt: skip
+    step("The battle handed back to MekHQ: the loyalists' end-of-game record", "battle",
+         "export-record", "--db", db, "--side", "loyalist", "-o", str(out),
+         "--units-dir", shown(units))  # fmt: skip
+    step("The same record read back", "inspect", *sorted(str(p) for p in
+         out.glob("battle-*-loyalist-record.mul")), "--units-dir", shown(units))  # fmt: skip
     step("The beaten rebels fall back (the referee decides where)", "turn", "reposition",
          "--db", db, "--formation", "bravo", "--hex", "1106", "--referee", "Demo",
          "--reason", "lost the assault on the Facility")  # fmt: skip

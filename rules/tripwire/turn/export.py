@@ -24,7 +24,7 @@ from mekref.adapters.megamek.mul_model import (
 )
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage
+from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage, UnitDamage
 from mekref.rules.tripwire.commanders import commanders_among
 from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.holding import in_play
@@ -90,16 +90,32 @@ def damaged_locations(
 ) -> tuple[Location, ...]:
     """The unit's locations as the battle rules last recorded them, laid on its design.
 
-    The campaign keeps each location's armor as one figure (front and rear together); the loss
-    is taken from the front first, then the rear (ruling T-X2). Locations the record does not
-    name go out as designed. Every ammunition bin goes out with its shots (the last battle
-    file's count, else the standard load recorded at import), and every damaged critical slot
-    as MegaMek writes it (``isHit``, ``isDestroyed``, ``isMissing``; ruling T-X3).
+    Every ammunition bin goes out with its shots (the last battle file's count, else the
+    standard load recorded at import); see :func:`lay_damage`.
     """
     damage = state.battles.unit_damage.get(unit_id)
     bins = (damage.ammo_bins if damage is not None else ()) or state.battles.loadouts.get(
         unit_id, ()
     )
+    return lay_damage(damage, bins, design)
+
+
+def lay_damage(
+    damage: UnitDamage | None,
+    bins: tuple[AmmoBinLoad, ...],
+    design: UnitDesign,
+    *,
+    only_changes: bool = False,
+) -> tuple[Location, ...]:
+    """``damage`` laid on ``design`` as MegaMek's ``<location>`` elements.
+
+    The campaign keeps each location's armor as one figure (front and rear together); the loss
+    is taken from the front first, then the rear (ruling T-X2). Locations the record does not
+    name go out as designed. Every bin goes out with its shots, and every damaged critical slot
+    as MegaMek writes it (``isHit``, ``isDestroyed``, ``isMissing``; ruling T-X3).
+    ``only_changes``: write armor and structure only where they differ from the design, as
+    MegaMek's ``EntityListFile.getLocString`` does (the end-of-game record).
+    """
     if damage is None and not bins:
         return ()
     by_name = {loc.name: loc for loc in damage.locations} if damage is not None else {}
@@ -115,14 +131,28 @@ def damaged_locations(
         loss = rec.armor_max - rec.armor_now
         front = spec.armor or 0
         rear = spec.rear_armor
-        destroyed = rec.internal_max > 0 and rec.internal_now == 0
+        destroyed = (rec.internal_max > 0 and rec.internal_now == 0) or rec.destroyed
+        armor = max(0, front - loss) if spec.armor is not None else None
+        rear_now = None if rear is None else max(0, rear - max(0, loss - front))
+        internal = rec.internal_now if spec.internal is not None else None
+        if only_changes and destroyed:
+            # MegaMek writes a destroyed location as ``<location isDestroyed="true"/>`` alone.
+            armor = rear_now = internal = None
+        elif only_changes:
+            armor = None if armor == spec.armor else armor
+            rear_now = None if rear_now == rear else rear_now
+            internal = None if internal == spec.internal else internal
+        if only_changes and not destroyed and (armor, rear_now, internal) == (None, None, None):
+            if written:
+                out.append(Location(index=spec.index, name=spec.name, slots=written))
+            continue
         out.append(
             Location(
                 index=spec.index,
                 name=spec.name,
-                armor=max(0, front - loss) if spec.armor is not None else None,
-                rear=None if rear is None else max(0, rear - max(0, loss - front)),
-                internal=rec.internal_now if spec.internal is not None else None,
+                armor=armor,
+                rear=rear_now,
+                internal=internal,
                 destroyed=destroyed,
                 slots=() if destroyed else written,
             )
