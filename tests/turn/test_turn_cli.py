@@ -156,7 +156,14 @@ def test_the_ginestra_demo_plays_end_to_end(
     overview = out[out.index("$ mekref report") :]
     assert "the referee's overview" in overview and "total / 10" in overview
     # The legal sample: both battalions and militias pass L8-L23 and L162 without --unchecked.
-    assert out.count("force construction: no violation") == 2 and "--unchecked" not in out
+    campaign = out[: out.index("$ mekref battle export-record")]
+    assert campaign.count("force construction: no violation") == 2
+    assert "--unchecked" not in campaign
+    # Issue 26: the record handed back starts the next contract with the unit as it came out.
+    next_contract = out[out.index("## The next contract") :]
+    assert "Griffin GRF-1N: came in damaged: Center Torso 15/27 armour, 14/18 structure" in (
+        next_contract
+    )
     # Strategic VP after day 2 as the day's resolution printed them (loyalist: Bagnorgeio 1 + 2
     # for the seat of power, the Facility 1, the Space Port 1; rebel: their Base 1). Every unit
     # of the battle has a BV from the sample's table, so its VP are known (R-VP-6): the rebels

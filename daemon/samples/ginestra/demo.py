@@ -104,6 +104,23 @@ def battle_records(out: Path, engagement: str) -> tuple[Path, Path]:
     return a, b
 
 
+def next_contract(out: Path, units: Path) -> None:
+    """A group that keeps its books in MekHQ takes the record back and starts its next contract
+    from it: a new campaign imports the survivors as the battle left them (issue 26: "make demo
+    shows the import of a damaged unit and the record handed back")."""
+    (record,) = sorted(out.glob("battle-*-loyalist-record.mul"))
+    db = str(out / "next-contract.db")
+    step("The next contract starts from that record: a new campaign", "campaign", "new",
+         "--db", db, "--name", "Next contract", "--seed", "1",
+         "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
+    step("The loyalists' survivors imported as the battle left them", "force", "import",
+         "--db", db, "--side", "loyalist", str(record), "--units-dir", shown(units),
+         "--unchecked", "--referee", "Demo",
+         "--reason", "four survivors, not a battalion")  # fmt: skip
+    step("Their condition as the new campaign keeps it: the Griffin still damaged", "force",
+         "list", "--db", db, "--side", "loyalist")  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mekref.daemon.samples.ginestra.demo")
     parser.add_argument("--out", type=Path, help="keep the files here (default: a temp folder)")
@@ -152,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
          "--units-dir", shown(units))  # fmt: skip
     step("The same record read back", "inspect", *sorted(str(p) for p in
          out.glob("battle-*-loyalist-record.mul")), "--units-dir", shown(units))  # fmt: skip
+    next_contract(out, units)
     step("The beaten rebels fall back (the referee decides where)", "turn", "reposition",
          "--db", db, "--formation", "bravo", "--hex", "1106", "--referee", "Demo",
          "--reason", "lost the assault on the Facility")  # fmt: skip
