@@ -100,30 +100,9 @@ def resolve_moves(moves: Sequence[PlannedMove]) -> MoveOutcome:
     for step in range(1, last + 1):
         moving = [m for m in ordered if m.formation not in stopped and step < len(m.path)]
         wanted = {m.formation: m.at(step) for m in moving}
-        # Two formations cross when each wants the hex the other leaves: look for partners
-        # among the movers standing in the hex one wants, not among every mover.
-        moving_from: dict[Hex, list[PlannedMove]] = {}
-        for m in moving:
-            moving_from.setdefault(pos[m.formation], []).append(m)
-        blocked: set[str] = set()
-        for a in moving:
-            a_from = pos[a.formation]
-            for b in moving_from.get(wanted[a.formation], ()):
-                # Each pair once, in name order (``moving`` is sorted by name).
-                if b.formation <= a.formation or a.side == b.side:
-                    continue
-                b_from = pos[b.formation]
-                if wanted[b.formation] == a_from != b_from:
-                    blocked.update((a.formation, b.formation))
-                    crossings.append(
-                        Encounter(
-                            step,
-                            EncounterKind.CROSSING,
-                            tuple(sorted((a_from, b_from))),
-                            (a.formation, b.formation),
-                            tuple(sorted((a.side, b.side))),
-                        )
-                    )
+        crossed = _crossings(step, moving, pos, wanted)
+        crossings.extend(crossed)
+        blocked = {name for e in crossed for name in e.formations}
         for name in sorted(blocked):
             stopped[name] = step
         for m in moving:
@@ -141,3 +120,32 @@ def resolve_moves(moves: Sequence[PlannedMove]) -> MoveOutcome:
         [*same_hex.values(), *crossings], key=lambda e: (e.step, e.hexes, e.formations)
     )
     return MoveOutcome(tuple(encounters), dict(sorted(pos.items())), progress)
+
+
+def _crossings(
+    step: int, moving: list[PlannedMove], pos: dict[str, Hex], wanted: dict[str, Hex]
+) -> list[Encounter]:
+    """The enemy pairs that swap hexes at ``step``: each wants the hex the other leaves. Partners
+    are looked for among the movers standing in the hex one wants, not among every mover."""
+    moving_from: dict[Hex, list[PlannedMove]] = {}
+    for m in moving:
+        moving_from.setdefault(pos[m.formation], []).append(m)
+    found: list[Encounter] = []
+    for a in moving:
+        a_from = pos[a.formation]
+        for b in moving_from.get(wanted[a.formation], ()):
+            # Each pair once, in name order (``moving`` is sorted by name).
+            if b.formation <= a.formation or a.side == b.side:
+                continue
+            b_from = pos[b.formation]
+            if wanted[b.formation] == a_from != b_from:
+                found.append(
+                    Encounter(
+                        step,
+                        EncounterKind.CROSSING,
+                        tuple(sorted((a_from, b_from))),
+                        (a.formation, b.formation),
+                        tuple(sorted((a.side, b.side))),
+                    )
+                )
+    return found

@@ -322,15 +322,7 @@ def _build(
     model = _first(values, "model") or ""
     kind, omni = _config(source, _first(values, "config"), key_lines.get("config"))
 
-    tech_text = _first(values, "techbase") or "Inner Sphere"
-    tech_base = _TECH_BASES.get(tech_text.strip().casefold())
-    if tech_base is None:
-        raise UnitFileError(source, f"unknown techbase {tech_text!r}", key_lines.get("techbase"))
-    level = number("rules level", None)
-    rules_level = (
-        RulesLevel(level) if level is not None and level in RulesLevel._value2member_map_ else None
-    )
-
+    tech_base, rules_level = _tech(source, values, key_lines)
     mass_text = required("mass")
     tonnage = _mass(source, mass_text, key_lines["mass"])
 
@@ -382,6 +374,22 @@ def _build(
         quirks=tuple(values.get("quirk", ())),
         extra=extra,
     )
+
+
+def _tech(
+    source: str, values: dict[str, list[str]], key_lines: dict[str, int]
+) -> tuple[TechBase, RulesLevel | None]:
+    """The tech base (Inner Sphere when the file names none) and the rules level, if one of
+    MegaMek's."""
+    tech_text = _first(values, "techbase") or "Inner Sphere"
+    tech_base = _TECH_BASES.get(tech_text.strip().casefold())
+    if tech_base is None:
+        raise UnitFileError(source, f"unknown techbase {tech_text!r}", key_lines.get("techbase"))
+    text = _first(values, "rules level")
+    level = _int(text, source, key_lines["rules level"], "rules level") if text else None
+    if level is None or level not in RulesLevel._value2member_map_:
+        return tech_base, None
+    return tech_base, RulesLevel(level)
 
 
 def _locations(
