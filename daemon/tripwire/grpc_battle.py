@@ -22,6 +22,7 @@ from mekref.rules.codec import canonical_json, to_jsonable
 from mekref.rules.messages import RefereeNote
 from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl
 from mekref.rules.tripwire.battle_record import battle_record
+from mekref.rules.tripwire.battle_visibility import fought_by
 from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
 from mekref.v1 import battle_pb2, tripwire_pb2
 
@@ -170,12 +171,8 @@ class TripwireBattleServicer(BattleServicer):
         def export() -> battle_pb2.ExportBattleRecordResponse:
             require_tripwire(self.s, cid, "ExportBattleRecord")
             state = self.s.runner.load(cid).state
-            battle = state.battles.battles.get(bid)
-            owners = {uid: u.side_id for uid, u in state.units.items()}
-            fought = battle is not None and any(
-                owners.get(u.unit_id) == side_id for f in battle.files for u in f.units
-            )
-            if not fought:
+            # Who fought is the rule GetBattleReport and the event stream use (BR-17).
+            if side_id not in fought_by(state, bid):
                 # The same answer for "no such battle" and "not yours": nothing leaks.
                 raise ApiError(
                     grpc.StatusCode.NOT_FOUND,
