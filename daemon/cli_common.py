@@ -23,6 +23,7 @@ from mekref.daemon.open_app import app_config, start_app
 from mekref.daemon.store import EventStore, StoreError, StoreMissing
 from mekref.daemon.store.open import redact
 from mekref.rules.messages import RefereeNote
+from mekref.rules.refusal import Refusal
 
 EXIT_OK = exit_codes.OK
 
@@ -67,6 +68,14 @@ class CliError(Exception):
     def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
         super().__init__(message)
         self.code = code
+
+
+def refused(exc: Refusal, suffix: str = "") -> CliError:
+    """The rules' refusal as the command's one line and exit code: a name the campaign does not
+    have (``unknown_battle``, ``unknown_unit``...) is a usage error, 2, like an unknown
+    ``--side``; every other refusal is 3 (docs/cli.md, "Exit codes")."""
+    code = EXIT_USAGE if exc.code.startswith("unknown_") else EXIT_REFUSED
+    return CliError(f"refused: {exc}{suffix}", code)
 
 
 @contextmanager

@@ -20,6 +20,7 @@ from mekref.daemon.cli_common import (
     campaign_id_of,
     opened,
     print_json,
+    refused,
 )
 from mekref.daemon.cli_game_input import (
     CommandText,
@@ -91,7 +92,7 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
             if starting:
                 _start_warnings(game, done.state)
     except Refusal as exc:
-        raise CliError(f"refused: {exc}", EXIT_REFUSED) from None
+        raise refused(exc) from None
     except CampaignNotFound as exc:
         raise CliError(str(exc)) from None
     except StoreError as exc:

@@ -18,6 +18,7 @@ from mekref.daemon.cli_common import (
     out_console,
     print_json,
     referee_note,
+    refused,
 )
 from mekref.daemon.tripwire.cli_battle_words import (
     print_pending,
@@ -182,7 +183,7 @@ def run_retreat_check(args: argparse.Namespace) -> int:
             return EXIT_REFUSED
         raise CliError(f"whether {args.side} may call a retreat is {exc}", EXIT_REFUSED) from exc
     except Refusal as exc:
-        raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
+        raise refused(exc) from exc
     if args.json:
         print_json(_retreat_json(args, met))
         return EXIT_OK

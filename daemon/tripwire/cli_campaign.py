@@ -14,7 +14,6 @@ from typing import Any
 from mekref.daemon.campaigns import CampaignRunner, Executed
 from mekref.daemon.cli_common import (
     EXIT_OK,
-    EXIT_REFUSED,
     CliError,
     add_db,
     add_referee,
@@ -25,6 +24,7 @@ from mekref.daemon.cli_common import (
     out_console,
     print_json,
     referee_note,
+    refused,
 )
 from mekref.daemon.store import FileRef
 from mekref.daemon.store.open import redact
@@ -67,7 +67,7 @@ def run_command(
             command = with_full_ids(state, command)
         return runner.execute(campaign_id, command, battle_file=battle_file)
     except Refusal as exc:
-        raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
+        raise refused(exc) from exc
 
 
 def campaign_state(args: argparse.Namespace) -> CampaignState:
@@ -215,7 +215,7 @@ def _new(args: argparse.Namespace) -> int:
         try:
             done = app.runner.create(command)
         except Refusal as exc:
-            raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
+            raise refused(exc) from exc
     if args.json:
         print_json(
             {

@@ -20,6 +20,7 @@ from mekref.daemon.cli_common import (
     guarded,
     out_console,
     print_json,
+    refused,
 )
 from mekref.daemon.terminal import terminal_safe
 from mekref.daemon.tripwire.cli_campaign import execute, side_campaign_state
@@ -113,10 +114,10 @@ def run_submit(args: argparse.Namespace) -> int:
     stored = next(e for e in done.events if isinstance(e, OrdersSubmitted))
     console = out_console()
     console.print(f"{len(stored.orders)} order(s) stored for {args.side}, day {args.day}")
-    for refused in stored.refused:
+    for order in stored.refused:
         # Each order stands on its own: the refused ones are named, with why (ruling T-O3).
         console.print(
-            f"refused: {terminal_safe(refused.formation_id)}: {terminal_safe(refused.reason)}",
+            f"refused: {terminal_safe(order.formation_id)}: {terminal_safe(order.reason)}",
             markup=False,
             highlight=False,
         )
@@ -128,7 +129,7 @@ def run_route(args: argparse.Namespace) -> int:
     try:
         plan = plan_route(state, args.side, args.formation, args.to, forced_march=args.forced_march)
     except Refusal as exc:
-        raise CliError(f"refused: {exc}", EXIT_REFUSED) from exc
+        raise refused(exc) from exc
     if args.json:
         print_json({**to_jsonable(plan), "order": plan.order_spec})
         return EXIT_OK

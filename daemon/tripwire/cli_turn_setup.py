@@ -11,12 +11,12 @@ from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.daemon.cli_common import (
     EXIT_OK,
-    EXIT_REFUSED,
     CliError,
     campaign_id_of,
     err_console,
     opened,
     out_console,
+    refused,
 )
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.samples import ginestra as GINESTRA
@@ -298,7 +298,7 @@ def run_setup(args: argparse.Namespace) -> int:
                 else:
                     opened_pools.append(pool)
         except Refusal as exc:
-            raise CliError(f"refused: {exc} (nothing recorded)", EXIT_REFUSED) from exc
+            raise refused(exc, " (nothing recorded)") from exc
         run_command(runner, cid, start)
         for place in places:
             run_command(runner, cid, place)

@@ -45,3 +45,26 @@ def test_an_unknown_side_is_refused_with_the_sides_there_are(store: Path, name: 
     assert done.stderr.strip().endswith(
         "--side 'wobb': no such side in this campaign; sides: loyalist, rebel"
     ), done.stderr
+
+
+UNKNOWN_NAMES = {
+    "battle control": (
+        ["battle", "control", "--battle", "battle-nosuch", "--side", "loyalist"],
+        "refused: unknown_battle: no battle 'battle-nosuch'",
+    ),
+    "battle bv": (
+        ["battle", "bv", "--unit", "nosuch", "--bv", "5", "--held-at-start",
+         "--referee", "Ann", "--reason", "typo"],
+        "refused: unknown_unit: no unit 'nosuch'",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(UNKNOWN_NAMES))
+def test_a_battle_or_unit_the_campaign_does_not_have_exits_2(store: Path, name: str) -> None:
+    """The rules refuse an unknown name (``unknown_battle``, ``unknown_unit``): exit 2, as the
+    table's "a campaign, side, battle or token that is not there" says (it was 3)."""
+    argv, said = UNKNOWN_NAMES[name]
+    done = mekref(*argv, "--db", str(store))
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert said in done.stderr
