@@ -47,7 +47,10 @@ def test_a_fleets_report_at_the_demos_end_names_the_winner(tmp_path: Path) -> No
         assert f"as {side} sees it" in shown
         assert "won by brit (territories)" in shown
         assert "8 battles fought" in shown
-    assert "won by brit (territories)" in game_report(db)
+    referee = game_report(db)
+    assert "won by brit (territories)" in referee
+    # No battle is being fought: the state keeps no drawn order once a battle is reported.
+    assert "drew" not in referee and "battle being fought" not in referee
 
 
 def test_an_unknown_fleet_is_refused_with_the_fleets(tmp_path: Path) -> None:
