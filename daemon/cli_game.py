@@ -84,6 +84,7 @@ examples:
   mekref game state --db sw.db --campaign 3f2a --json   the folded state and its hash
   mekref game state --db sw.db --campaign 3f2a --side Davion   what one side may see
   mekref game report --db sw.db --campaign 3f2a         the campaign in words, House by House
+  mekref game report --db sw.db --campaign 3f2a --side Davion   what Davion may know, in words
   mekref game list --db sw.db                           the campaigns in a database, with ids
 """
 
@@ -200,8 +201,12 @@ def _setup_report(actions: Any, kw: dict[str, Any]) -> None:
     )
     _db(report)
     report.add_argument("--campaign", help="campaign id, id prefix or name")
+    report.add_argument(
+        "--side",
+        help="only what this side may know (its view), in words: its own secrets, not others'",
+    )
     report.add_argument("--json", action="store_true", help="the sections as JSON")
-    report.set_defaults(handler=guarded(run_report), command_name="game report", side=None)
+    report.set_defaults(handler=guarded(run_report), command_name="game report")
 
 
 def _setup_demo(actions: Any, kw: dict[str, Any]) -> None:

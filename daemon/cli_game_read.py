@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 
 from rich.console import Console
 from rich.table import Table
@@ -22,15 +23,20 @@ from mekref.daemon.wings import wing_for
 from mekref.rules.codec import to_jsonable
 
 
+def _require_side(side: str | None, sides: Mapping[str, str]) -> None:
+    """A --side the campaign does not have: refused, naming the sides it has."""
+    if side is not None and side not in sides:
+        known = ", ".join(sorted(sides)) or "none (this rule set has no sides)"
+        raise CliError(f"no side {side!r} in this campaign; sides: {known}")
+
+
 def run_state(args: argparse.Namespace) -> int:
     with opened(args.db) as app:
         campaign_id = campaign_id_of(app.store, args.campaign)
         game = app.runner.game(campaign_id)
         loaded = app.runner.load(campaign_id)
         sides = game.sides_of(loaded.state)
-        if args.side is not None and args.side not in sides:
-            known = ", ".join(sorted(sides)) or "none (this rule set has no sides)"
-            raise CliError(f"no side {args.side!r} in this campaign; sides: {known}")
+        _require_side(args.side, sides)
         state_hash = game.state_hash(loaded.state)
     if args.json:
         view = game.view_for(loaded.state, args.side) if args.side else to_jsonable(loaded.state)
@@ -52,13 +58,14 @@ def run_report(args: argparse.Namespace) -> int:
     with opened(args.db) as app:
         campaign_id = campaign_id_of(app.store, args.campaign)
         game = app.runner.game(campaign_id)
-        summarize = game.summarize
-        if summarize is not None:
+        if game.summarize is not None:
             loaded = app.runner.load(campaign_id)
-            sections = summarize(loaded.state)
-    if summarize is None:
+            _require_side(args.side, game.sides_of(loaded.state))
+            sections = game.report_for(loaded.state, args.side)
+    if game.summarize is None:
         # A rule set without a summary has its own report in its wing (TripWire's books:
-        # units, bills, people, pools, the ending), which folds the campaign itself.
+        # units, bills, people, pools, the ending), which folds the campaign itself and
+        # takes --side the same way.
         wing = wing_for(game.name)
         if wing is None or wing.report is None:
             raise CliError(f"{game.title} has no report; 'mekref game state' shows the campaign")
@@ -70,12 +77,14 @@ def run_report(args: argparse.Namespace) -> int:
                 "campaign_id": campaign_id,
                 "ruleset": game.name,
                 "last_seq": loaded.last_seq,
+                **({"side": args.side} if args.side else {}),
                 "sections": [{"title": s.title, "lines": list(s.lines)} for s in sections],
             }
         )
         return 0
     console = out()
-    console.print(f"campaign {campaign_id} ({game.title}): {loaded.last_seq} events")
+    seen_as = f", as {args.side} sees it" if args.side else ""
+    console.print(f"campaign {campaign_id} ({game.title}): {loaded.last_seq} events{seen_as}")
     for section in sections:
         console.print(f"\n{section.title}", markup=False, highlight=False)
         for line in section.lines:

@@ -296,5 +296,9 @@ def _demo_steps(name: str, folder: Path, start_name: str, script_name: str) -> l
             argparse.Namespace(**common, ruleset=name, name=title, command=start),
         ),
         (f"mekref game do --db {db} --script {script}", run_do, do_args),
-        (f"mekref game report --db {db}", run_report, argparse.Namespace(**common, campaign=None)),
+        (
+            f"mekref game report --db {db}",
+            run_report,
+            argparse.Namespace(**common, campaign=None, side=None),
+        ),
     ]

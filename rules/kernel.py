@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from mekref.rules.battle_files import BattleFiles
-from mekref.rules.codec import JsonValue, canonical_json, content_hash, to_jsonable
+from mekref.rules.codec import JsonValue, canonical_json, content_hash, decode, to_jsonable
 from mekref.rules.dice import Dice, require_cursor
 from mekref.rules.messages import Codec, Command, Event
 from mekref.rules.records import copy_with
@@ -124,9 +124,10 @@ class RuleSet(Generic[S]):
     battle_files: BattleFiles[S] | None = None
     #: The outcome of an event in words, for people; the kernel's default names its fields.
     describe: Callable[[Event], str] | None = None
-    #: The campaign in words, section by section, as the referee sees it; None: the rule set
-    #: has its own report command.
-    summarize: Callable[[S], tuple[Section, ...]] | None = None
+    #: The campaign in words, section by section, as the referee (side None) or one side sees
+    #: it; None: the rule set has its own report command. :meth:`report_for` gives a side's
+    #: summary the state as that side's view shows it, never the whole state.
+    summarize: Callable[[S, str | None], tuple[Section, ...]] | None = None
     commands: Codec[Command] = field(init=False, repr=False, compare=False)
     events: Codec[Event] = field(init=False, repr=False, compare=False)
 
@@ -196,6 +197,21 @@ class RuleSet(Generic[S]):
         if side is None or self.views is None:
             return to_jsonable(state)
         return self.views.view(state, side)
+
+    def report_for(self, state: S, side: str | None) -> tuple[Section, ...]:
+        """The campaign in words as ``side`` (None: the referee) may know it.
+
+        A side's summary is written from its view decoded back into the state type, so a fact
+        the view hides (a face-down card, another fleet's Field Order, the seed) cannot reach
+        the words: one rule decides what a side sees, in JSON and in the report alike."""
+        if self.summarize is None:
+            raise ValueError(f"{self.title} has no summary in words")
+        if side is None or self.views is None:
+            return self.summarize(state, side)
+        if self.side_view_type is not None:
+            raise ValueError(f"{self.title}: a side's view is not its state; no side summary")
+        seen = decode(self.state_type, self.views.view(state, side))
+        return self.summarize(seen, side)
 
     def sides_of(self, state: S) -> Mapping[str, str]:
         """Side id -> name of the campaign's sides (none known: an empty mapping)."""

@@ -126,3 +126,37 @@ def mekref_measured(*args: str, timeout: float = 120) -> Measured:
             cpu_seconds=usage.ru_utime + usage.ru_stime,
             peak_mib=None if peak is None else peak / 1024,
         )
+
+
+def played_demo(tmp_path: Path, ruleset: str) -> str:
+    """``mekref game demo --ruleset RULESET --out DIR`` played to its end; the store it kept."""
+    folder = tmp_path / f"{ruleset}-demo"
+    played = mekref("game", "demo", "--ruleset", ruleset, "--out", str(folder))
+    assert played.returncode == 0, played.stderr
+    return str(folder / f"{ruleset}-demo.db")
+
+
+def played_demo_until(tmp_path: Path, ruleset: str, stop: str) -> str:
+    """The bundled demo's start command and its script up to (and with) the first line holding
+    ``stop``, given to ``mekref game start`` and ``mekref game do --script`` as a group would;
+    the store. (The demo's files come from ``game demo --out``.)"""
+    folder = tmp_path / f"{ruleset}-files"
+    assert mekref("game", "demo", "--ruleset", ruleset, "--out", str(folder)).returncode == 0
+    lines = (folder / f"{ruleset}-demo.jsonl").read_text("utf-8").splitlines()
+    cut = next(i for i, line in enumerate(lines) if stop in line)
+    script = tmp_path / "part.jsonl"
+    script.write_text("\n".join(lines[: cut + 1]) + "\n", encoding="utf-8")
+    db = str(tmp_path / "part.db")
+    start = str(folder / f"{ruleset}-demo-start.json")
+    began = mekref("game", "start", "--db", db, "--ruleset", ruleset, "--name", "part", start)
+    assert began.returncode == 0, began.stderr
+    done = mekref("game", "do", "--db", db, "--campaign", "part", "--script", str(script))
+    assert done.returncode == 0, done.stderr
+    return db
+
+
+def game_report(db: str, *args: str) -> str:
+    """``mekref game report --db DB ARGS``'s words, required to succeed."""
+    shown = mekref("game", "report", "--db", db, *args)
+    assert shown.returncode == 0, shown.stderr
+    return shown.stdout

@@ -13,7 +13,7 @@ from typing import Any
 from mekref.rules.codec import JsonValue, to_jsonable
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
-from mekref.rules.dystopian_wars import logistics, mars, postbattle, prebattle
+from mekref.rules.dystopian_wars import logistics, mars, postbattle, prebattle, summary
 from mekref.rules.dystopian_wars.describe import describe
 from mekref.rules.dystopian_wars.fold import EVOLVERS
 from mekref.rules.dystopian_wars.model import DystopianState
@@ -86,8 +86,8 @@ class DystopianWarsViews:
 
 
 #: What a side sees of another fleet's drawn Field Order: the card, face down (orders are
-#: numbered from 1), so the view keeps the state's shape.
-FACE_DOWN = 0
+#: numbered from 1), so the view keeps the state's shape; the report says so in words.
+FACE_DOWN = summary.FACE_DOWN
 
 
 def _own_orders(fleets: tuple[str, ...], orders: tuple[int, ...], side: str) -> list[int]:

@@ -6,8 +6,13 @@ from mekref.rules.dystopian_wars.experience import in_dry_dock, repair_cost
 from mekref.rules.dystopian_wars.model import DystopianState, Fleet
 from mekref.rules.kernel import Section
 
+#: A drawn Field Order a fleet's view shows face down (DystopianWarsViews: orders number from 1).
+FACE_DOWN = 0
 
-def summarize(state: DystopianState) -> tuple[Section, ...]:
+
+def summarize(state: DystopianState, side: str | None = None) -> tuple[Section, ...]:
+    """The campaign in words; ``side`` is the fleet whose view ``state`` is (None: the
+    referee's whole state)."""
     if not state.created:
         return (Section("campaign", ("not created",)),)
     fought = state.battles_fought
@@ -46,7 +51,7 @@ def summarize(state: DystopianState) -> tuple[Section, ...]:
                 (
                     f"{b.battle_id}: {b.fleets[0]} against {b.fleets[1]}, {b.battle_type} of "
                     f"{b.points} points" + (f"; {stakes}" if stakes else ""),
-                    *_field_orders(state),
+                    *_field_orders(state, side),
                 ),
             )
         )
@@ -63,19 +68,24 @@ def _docked(fleet: Fleet) -> str:
     return f"; in dry dock, not fighting: {', '.join(docked)}" if docked else ""
 
 
-def _field_orders(state: DystopianState) -> tuple[str, ...]:
-    """Each fleet's drawn Field Order (2.3) in words: the referee's report shows them all, a
-    fleet's own view (``game state --side``) only its own (DystopianWarsViews)."""
+def _field_orders(state: DystopianState, side: str | None) -> tuple[str, ...]:
+    """Each fleet's drawn Field Order (2.3) in words. The referee's report names them all; a
+    fleet's report is written from its view, where the other fleet's card lies face down
+    until the battle is resolved, so it names only its own."""
     b = state.battle
     if b is None or not b.field_orders:
         return ()
     deck = {o.number: o for o in state.field_orders}
     out = []
     for fleet_id, number in zip(b.fleets, b.field_orders, strict=False):
+        who = f"{fleet_id} (you)" if fleet_id == side else fleet_id
+        if number == FACE_DOWN:
+            out.append(f"{who} drew a Field Order, face down until the battle is resolved")
+            continue
         order = deck.get(number)
         if order is None:
-            out.append(f"{fleet_id} drew Field Order {number}")
+            out.append(f"{who} drew Field Order {number}")
             continue
         text = f": {order.text}" if order.text else ""
-        out.append(f"{fleet_id} drew Field Order {number}, {order.name}{text}")
+        out.append(f"{who} drew Field Order {number}, {order.name}{text}")
     return tuple(out)

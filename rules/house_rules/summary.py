@@ -8,7 +8,8 @@ from mekref.rules.house_rules.model import HouseState, Pilot
 from mekref.rules.kernel import Section
 
 
-def summarize(state: HouseState) -> tuple[Section, ...]:
+def summarize(state: HouseState, side: str | None = None) -> tuple[Section, ...]:
+    """The books in words; the house rules have no sides (``side`` is never given)."""
     if not state.created:
         return (Section("house rules", ("not set up",)),)
     pilots = tuple(

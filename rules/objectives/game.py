@@ -19,22 +19,11 @@ from mekref.rules.objectives import events as e
 from mekref.rules.objectives.decide import DECIDERS
 from mekref.rules.objectives.describe import describe
 from mekref.rules.objectives.fold import EVOLVERS
-from mekref.rules.objectives.model import ObjectivesState, ObjectiveStatus
-from mekref.rules.objectives.summary import summarize
+from mekref.rules.objectives.model import ObjectivesState
+from mekref.rules.objectives.summary import held_by, summarize
 
-
-def held_by(state: ObjectivesState) -> dict[str, tuple[str, ...]]:
-    """Objectives each side holds now (claimed on the table, carried or extracted)."""
-    out: dict[str, list[str]] = {side: [] for side in state.sides}
-    for obj in sorted(state.objectives.values(), key=lambda o: o.objective_id):
-        live = obj.status in (
-            ObjectiveStatus.ON_TABLE,
-            ObjectiveStatus.CARRIED,
-            ObjectiveStatus.EXTRACTED,
-        )
-        if live and obj.claimed_by is not None:
-            out.setdefault(obj.claimed_by, []).append(obj.objective_id)
-    return {side: tuple(ids) for side, ids in out.items()}
+#: held_by stays importable from here, where the API docs name it (docs/objectives.md).
+__all__ = ["OBJECTIVES", "ObjectivesViews", "held_by"]
 
 
 def _squad_side(state: ObjectivesState, squad_id: str) -> str | None:

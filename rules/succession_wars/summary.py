@@ -1,17 +1,24 @@
 """A Succession Wars game in words, House by House (``mekref game report``).
 
 What the table sees: the phase, each House's cash, technology, Regions, units and Leaders,
-the combat being fought. A House's Event Cards are counted, never named."""
+the combat being fought and who owes losses, the captive Leaders and who holds them. Event
+Cards in hand are named only where the state shows them: the referee's report names every
+House's hand; a House's report is written from its view (SuccessionWarsViews), where the other
+Houses' hands lie face down, so it names its own hand and counts the others'."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from mekref.rules.kernel import Section
+from mekref.rules.succession_wars.data import Card, load_tables
 from mekref.rules.succession_wars.model import LeaderStatus, Status, SWState
+from mekref.rules.succession_wars.views import FACE_DOWN
 
 
-def summarize(state: SWState) -> tuple[Section, ...]:
+def summarize(state: SWState, side: str | None = None) -> tuple[Section, ...]:
+    """The game in words; ``side`` is the House whose view ``state`` is (None: the referee's
+    whole state)."""
     if state.map is None:
         return (Section("game", ("not started",)),)
     game = [
@@ -52,6 +59,9 @@ def summarize(state: SWState) -> tuple[Section, ...]:
             f"{len(house.hand)} cards in hand{out}"
         )
     sections = [Section("game", tuple(game)), Section("Houses", tuple(houses))]
+    hands = _hands(state, side)
+    if hands:
+        sections.append(Section("Event Cards in hand", hands))
     if state.combat is not None:
         sections.append(Section("combat", _combat(state)))
     captives = _captives(state)
@@ -73,7 +83,11 @@ def _combat(state: SWState) -> tuple[str, ...]:
     """The fight in words: who owes how many losses (SWTakeLosses), or what it waits for."""
     c = state.combat
     assert c is not None
-    lines = [f"{c.attacker} attacks {c.defender} in {c.region}, round {c.round} ({c.stage})"]
+    head = f"{c.attacker} attacks {c.defender} in {c.region}, round {c.round} ({c.stage})"
+    owed = [f"{house} owes {due}" for house, due in sorted(c.losses_due.items()) if due]
+    if c.stage == "losses" and owed:
+        head += ": " + ", ".join(owed)
+    lines = [head]
     if c.stage == "losses":
         for house, due in sorted(c.losses_due.items()):
             if due:
@@ -97,3 +111,39 @@ def _captives(state: SWState) -> tuple[str, ...]:
         how = "captured" if ld.status is LeaderStatus.CAPTURED else "bribed, in refuge"
         out.append(f"{ld.name} of {ld.house}: {how}, held at {ld.region} by {holder or 'nobody'}")
     return tuple(out)
+
+
+def _hands(state: SWState, side: str | None) -> tuple[str, ...]:
+    """Each House's Event Cards as ``state`` shows them: named when face up, counted when face
+    down (another House's hand in a House's view)."""
+    cards = load_tables().cards
+    out = []
+    for name in state.sequence or tuple(sorted(state.houses)):
+        hand = state.houses[name].hand
+        who = f"{name} (you)" if name == side else name
+        if not hand:
+            out.append(f"{who}: no cards")
+        elif all(number == FACE_DOWN for number in hand):
+            out.append(f"{who}: {len(hand)} card{'s' if len(hand) != 1 else ''}, face down")
+        else:
+            named = [_card_words(cards[n]) if n in cards else f"card {n}" for n in hand]
+            out.append(f"{who}: {'; '.join(named)}")
+    return tuple(out)
+
+
+#: What a card does, by its effect (tables.toml, quoting the text's card list).
+_EFFECTS = {
+    "advance_tech": "Advance Technology by {amount}",
+    "new_mercenary": "Create new Mercenary unit",
+    "contract_ends": "end a Mercenary unit's contract",
+    "free_unit": "build a new unit at no cost",
+    "blackmail": "+2 to the next bribe roll",
+    "referee": "the referee resolves it when played, SW-11",
+}
+
+
+def _card_words(card: Card) -> str:
+    """``card 1 (Advance Technology by 3)``; a named card adds its name."""
+    effect = _EFFECTS.get(card.effect, card.effect).format(amount=card.amount)
+    name = f"{card.name}: " if card.name else ""
+    return f"card {card.number} ({name}{effect})"

@@ -64,3 +64,21 @@ def test_a_tripwire_campaign_gets_its_books(tmp_path: Path) -> None:
     same = mekref("game", "report", "--db", db, "--campaign", "g", "--json")
     assert same.returncode == 0, same.stderr
     assert json.loads(same.stdout) == json.loads(books.stdout)
+
+
+def test_a_tripwire_campaigns_side_report_is_reports_side_cut(tmp_path: Path) -> None:
+    # `game report --side S` of a TripWire campaign is `mekref report --side S`.
+    db = _played(tmp_path, "tripwire")
+    books = mekref("report", "--db", db, "--campaign", "g", "--side", "a", "--json")
+    same = mekref("game", "report", "--db", db, "--campaign", "g", "--side", "a", "--json")
+    assert same.returncode == 0, same.stderr
+    assert json.loads(same.stdout) == json.loads(books.stdout)
+
+
+def test_a_side_of_the_house_rules_is_refused_they_have_none(tmp_path: Path) -> None:
+    db = _played(tmp_path, "house_rules")
+    refused = mekref("game", "report", "--db", db, "--campaign", "g", "--side", "red")
+    assert refused.returncode == 2
+    assert "no side 'red' in this campaign; sides: none (this rule set has no sides)" in (
+        refused.stderr
+    )

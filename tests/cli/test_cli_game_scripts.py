@@ -80,7 +80,12 @@ def test_objectives_demo_is_played_to_the_end_of_its_scenario(tmp_path: Path) ->
     assert (crate["status"], crate["claimed_by"]) == ("extracted", "red")
     assert state["squads"]["blue-tank"]["destroyed"]
     report = _report(db)
-    assert report["scenario"] == ["round 6", "claimed: red 2, blue 2"]
+    assert report["scenario"] == [
+        "round 6",
+        "claimed: red 2, blue 2",
+        "held at round 6: red crate (extracted), vault; blue cache, hill",
+        "winner on objectives: none (blue and red hold 2 each)",
+    ]
     assert "crate (mobile): extracted, claimed by red" in report["objectives"]
 
 

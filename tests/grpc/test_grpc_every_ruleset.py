@@ -248,3 +248,73 @@ def test_a_battle_upload_to_a_campaign_without_megamek_battles_is_refused_plainl
         )
     assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert "TripWire" in refused.value.details() or "battle" in refused.value.details()
+
+
+def _report_of(response: rules_pb2.GetViewResponse) -> list[dict[str, object]]:
+    return [{"title": s.title, "lines": list(s.lines)} for s in response.report]
+
+
+@pytest.mark.parametrize("name", sorted(set(SIDES) - {"tripwire"}))
+def test_get_view_tells_the_report_in_words_as_game_report_side_does(
+    served: Served, name: str
+) -> None:
+    """GetView's ``report`` is `mekref game report --side`'s sections: one builder, the side's
+    view (issue 29: a side's state in words, not only in JSON)."""
+    cid, (mine, _theirs) = served.campaigns[name], SIDES[name]
+    side = served.client(_token(served.db, "--campaign", cid, "--side", mine))
+    try:
+        view = side.rules.GetView(rules_pb2.GetViewRequest(campaign_id=cid), metadata=side.md)
+    finally:
+        side.close()
+    cli = mekref("game", "report", "--db", served.db, "--campaign", cid, "--side", mine, "--json")
+    assert cli.returncode == 0, cli.stderr
+    assert view.report and _report_of(view) == json.loads(cli.stdout)["sections"]
+    ref = served.referee
+    whole = ref.rules.GetView(rules_pb2.GetViewRequest(campaign_id=cid), metadata=ref.md)
+    cli = mekref("game", "report", "--db", served.db, "--campaign", cid, "--json")
+    assert _report_of(whole) == json.loads(cli.stdout)["sections"]
+
+
+def test_tripwire_get_view_has_no_report_in_words(served: Served) -> None:
+    # TripWire's report is its own (mekref report, CampaignService.GetOverview).
+    ref, cid = served.referee, served.campaigns["tripwire"]
+    whole = ref.rules.GetView(rules_pb2.GetViewRequest(campaign_id=cid), metadata=ref.md)
+    assert not whole.report
+
+
+def test_a_fleets_view_over_grpc_names_its_own_field_order_only(served: Served) -> None:
+    """The bundled demo's fleets up to their first battle, started over gRPC: brit's token reads
+    its own drawn Field Order in words, and sun's only face down (L155 "2.3 Roll for Field
+    Orders")."""
+    from importlib import resources
+
+    examples = resources.files("mekref.daemon.examples")
+    ref = served.referee
+    made = ref.rules.StartCampaign(
+        rules_pb2.StartCampaignRequest(
+            name="fleets at sea",
+            ruleset="dystopian_wars",
+            command_json=examples.joinpath("dystopian_wars-demo-start.json").read_text("utf-8"),
+        ),
+        metadata=ref.md,
+    )
+    cid = made.campaign.campaign_id
+    for line in examples.joinpath("dystopian_wars-demo.jsonl").read_text("utf-8").splitlines():
+        if not line.startswith("{"):
+            continue
+        ref.rules.ExecuteCommand(
+            rules_pb2.ExecuteCommandRequest(campaign_id=cid, command_json=line), metadata=ref.md
+        )
+        if '"DWStartBattle"' in line:
+            break
+    brit = served.client(_token(served.db, "--campaign", cid, "--side", "brit"))
+    try:
+        view = brit.rules.GetView(rules_pb2.GetViewRequest(campaign_id=cid), metadata=brit.md)
+    finally:
+        brit.close()
+    battle = next(s for s in view.report if s.title == "battle being fought")
+    assert "brit (you) drew Field Order 3, Group order 3" in battle.lines
+    assert "sun drew a Field Order, face down until the battle is resolved" in battle.lines
+    whole = ref.rules.GetView(rules_pb2.GetViewRequest(campaign_id=cid), metadata=ref.md)
+    battle = next(s for s in whole.report if s.title == "battle being fought")
+    assert "sun drew Field Order 1, Group order 1" in battle.lines

@@ -188,12 +188,15 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             if side is not None and side not in game.sides_of(loaded.state):
                 raise invalid("side_id", "no such side in this campaign", "unknown_side")
             seen = game.view_for(loaded.state, side)
+            # The words come from the same builder as `mekref game report --side`.
+            sections = game.report_for(loaded.state, side) if game.summarize else ()
             return rules_pb2.GetViewResponse(
                 side_id=side or "",
                 last_seq=loaded.last_seq,
                 view_json=canonical_json(seen),
                 state_hash=game.state_hash(loaded.state) if side is None else "",
                 view=typed.ruleset_view(game, seen, side),
+                report=[rules_pb2.ReportSection(title=s.title, lines=s.lines) for s in sections],
             )
 
         return await self.s.run(context, view)
