@@ -23,10 +23,11 @@ from mekref.daemon.cli_common import (
     err_console,
     guarded,
     out_console,
+    refused,
 )
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.terminal import terminal_safe
-from mekref.daemon.tripwire.cli_campaign import campaign_state
+from mekref.daemon.tripwire.cli_campaign import side_campaign_state
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_record import battle_record, last_battle_of
 from mekref.rules.tripwire.designs import design_of
@@ -46,7 +47,7 @@ def register(actions: Any) -> None:
     export = actions.add_parser(
         "export-record",
         help="write a resolved battle's end-of-game record (.mul) for one side, for MekHQ",
-        description=__doc__,
+        description=__doc__.replace("``", "'"),
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -92,24 +93,41 @@ def _designs(state: CampaignState, battle_id: str, units_dir: Path | None) -> di
     return found
 
 
+def _target(output: str, file_name: str) -> Path:
+    """Where -o puts the record: a folder (one that exists, or a name ending in a slash, made
+    here) gets ``file_name`` in it; a file must be a ``.mul``, the name MekHQ's and MegaMek's
+    unit-file dialogs look for."""
+    target = Path(output)
+    if output.endswith(("/", "\\")) or target.is_dir():
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CliError(f"-o {output}: cannot create the folder ({exc.strerror})") from exc
+        return target / file_name
+    if target.suffix.lower() != ".mul":
+        raise CliError(
+            f"-o {output}: the record is a MegaMek unit file; give a name ending in .mul "
+            f"({target.with_suffix('.mul').name}), a folder, or - for standard output"
+        )
+    return target
+
+
 def run_export_record(args: argparse.Namespace) -> int:
-    state = campaign_state(args)
+    state = side_campaign_state(args)
     try:
         battle_id = args.battle or last_battle_of(state, args.side)
         record = battle_record(
             state, battle_id, args.side, _designs(state, battle_id, args.units_dir)
         )
     except Refusal as exc:
-        raise CliError(f"refused: {exc}") from exc
+        raise refused(exc) from exc
     # With the record on standard output, what the referee reads goes to standard error.
     console = err_console() if args.output == "-" else out_console()
     if args.output == "-":
         sys.stdout.write(record.text)
         sys.stdout.flush()
     else:
-        target = Path(args.output)
-        if target.is_dir():
-            target = target / record.file_name
+        target = _target(args.output, record.file_name)
         try:
             target.write_text(record.text, encoding="utf-8")
         except OSError as exc:

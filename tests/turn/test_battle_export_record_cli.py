@@ -282,7 +282,7 @@ def test_a_battle_not_resolved_is_refused_with_what_to_do(battle: dict[str, Any]
     (open_battle,) = pending
     done = mekref("battle", "export-record", "--db", db, "--battle", open_battle["id"],
                   "--side", "loyalist", "-o", str(battle["tmp"] / "nothing.mul"))  # fmt: skip
-    assert done.returncode != 0
+    assert done.returncode == 3  # refused by the rules (docs/cli.md, "Exit codes")
     assert "is not resolved yet" in done.stderr and "mekref battle control" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert not (battle["tmp"] / "nothing.mul").exists()
@@ -328,3 +328,21 @@ def test_a_unit_without_a_design_is_named_not_written_pristine(
     assert "would write these units as undamaged" in done.stderr
     assert f"Atlas AS7-D ({ids['blue']})" in done.stderr
     assert not (tmp_path / f"{fought['id']}-blue-record.mul").exists()
+
+
+def test_output_is_a_mul_file_a_folder_or_stdout(battle: dict[str, Any], tmp_path: Path) -> None:
+    """Issue 32: "output formats follow the file suffix or refuse it". The record is a MegaMek
+    unit file, so -o takes a .mul name, a folder (made when the name ends in a slash) or -."""
+    db = battle["db"]
+    text = tmp_path / "record.txt"
+    done = mekref("battle", "export-record", "--db", db, "--side", "loyalist", "-o", str(text))
+    assert done.returncode == 2
+    assert "give a name ending in .mul (record.mul)" in done.stderr and not text.exists()
+    folder = tmp_path / "new" / "records"
+    done = mekref("battle", "export-record", "--db", db, "--side", "loyalist",
+                  "-o", f"{folder}/")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (written,) = folder.glob("battle-*-loyalist-record.mul")
+    assert written.read_text(encoding="utf-8").lstrip().startswith("<?xml")
+    wrong_side = mekref("battle", "export-record", "--db", db, "--side", "wobb", "-o", "-")
+    assert wrong_side.returncode == 2 and "no such side in this campaign" in wrong_side.stderr
