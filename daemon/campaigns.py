@@ -203,6 +203,21 @@ class CampaignRunner:
         self._remember(campaign_id, loaded)
         return loaded
 
+    def _held_or_load(self, campaign_id: str, *, trust: bool) -> Loaded:
+        """The state this runner holds for ``campaign_id`` without asking the store whether
+        events came after it (when ``trust`` and it holds one), else :meth:`load`.
+
+        For a writer only: the append checks, in its transaction, that the log still ends
+        where this state does, so a state that another process has moved past is refused
+        there (ConcurrencyError) and the retry folds what came after it. A busy server thus
+        saves one read of the store per group commit."""
+        if trust:
+            with self._latest_lock:
+                cached = self._latest.get(campaign_id)
+            if cached is not None:
+                return cached
+        return self.load(campaign_id)
+
     def _remember(self, campaign_id: str, loaded: Loaded) -> None:
         with self._latest_lock:
             current = self._latest.get(campaign_id)
@@ -297,8 +312,8 @@ class CampaignRunner:
         last_error: ConcurrencyError | None = None
         with self.store.writer(campaign_id):
             game = self.game(campaign_id)
-            for _ in range(MAX_RETRIES):
-                loaded = self.load(campaign_id)
+            for attempt in range(MAX_RETRIES):
+                loaded = self._held_or_load(campaign_id, trust=attempt == 0)
                 state = loaded.state
                 decided: list[tuple[tuple[Event, ...], int] | Exception] = []
                 appended: list[Event] = []
