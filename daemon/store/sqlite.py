@@ -4,8 +4,8 @@
 its first write, so two appends can never both read the same last seq; the loser waits
 (busy_timeout) instead of failing half-way. WAL lets readers go on while a write is in flight.
 The per-campaign writer section is an OS file lock (flock on POSIX, taken directly; elsewhere
-``filelock``: msvcrt on Windows) on a file beside the database, so it never holds SQLite's write lock and other
-campaigns keep ingesting meanwhile.
+``filelock``: msvcrt on Windows) on a file beside the database, so it never holds SQLite's
+write lock and other campaigns keep ingesting meanwhile.
 """
 
 from __future__ import annotations
@@ -341,6 +341,7 @@ class SqliteEventStore(SqlEventStore):
         if fd is None:
             raise WriterBusy(path.stem)
         return fd
+
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())

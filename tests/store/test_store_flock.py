@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock, Timeout
 
-from mekref.daemon.store import NewEvent, WriterBusy, open_store
-from mekref.daemon.store import locks
+from mekref.daemon.store import NewEvent, WriterBusy, locks, open_store
 from mekref.daemon.store import sqlite as engine
 from mekref.daemon.store.sqlite import SqliteEventStore
 
@@ -41,9 +40,8 @@ def _lock_file(store: SqliteEventStore, cid: str) -> Path:
 def test_the_writer_section_and_filelock_exclude_each_other(tmp_path: Path) -> None:
     store = SqliteEventStore(tmp_path / "camp.db")
     cid = store.create_campaign("A", "tripwire").id
-    with store.writer(cid):
-        with pytest.raises(Timeout):
-            FileLock(_lock_file(store, cid)).acquire(timeout=0)
+    with store.writer(cid), pytest.raises(Timeout):
+        FileLock(_lock_file(store, cid)).acquire(timeout=0)
     held = FileLock(_lock_file(store, cid))
     held.acquire(timeout=0)
     try:
