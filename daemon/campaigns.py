@@ -203,6 +203,23 @@ class CampaignRunner:
         self._remember(campaign_id, loaded)
         return loaded
 
+    def _held_or_load(self, campaign_id: str, *, trust: bool) -> tuple[Loaded, bool]:
+        """The state this runner holds for ``campaign_id`` without asking the store whether
+        events came after it (when ``trust`` and it holds one), else :meth:`load`; and
+        whether it was read from the store (True) or taken on trust (False).
+
+        For a writer only: the append checks, in its transaction, that the log still ends
+        where this state does, so a state that another process has moved past is refused
+        there (ConcurrencyError) and the retry folds what came after it. Decisions that append
+        nothing are not checked by an append: the caller decides them again on a state read
+        from the store. A busy server thus saves one read of the store per group commit."""
+        if trust:
+            with self._latest_lock:
+                cached = self._latest.get(campaign_id)
+            if cached is not None:
+                return cached, False
+        return self.load(campaign_id), True
+
     def _remember(self, campaign_id: str, loaded: Loaded) -> None:
         with self._latest_lock:
             current = self._latest.get(campaign_id)
@@ -297,8 +314,8 @@ class CampaignRunner:
         last_error: ConcurrencyError | None = None
         with self.store.writer(campaign_id):
             game = self.game(campaign_id)
-            for _ in range(MAX_RETRIES):
-                loaded = self.load(campaign_id)
+            for attempt in range(MAX_RETRIES):
+                loaded, read = self._held_or_load(campaign_id, trust=attempt == 0)
                 state = loaded.state
                 decided: list[tuple[tuple[Event, ...], int] | Exception] = []
                 appended: list[Event] = []
@@ -315,6 +332,8 @@ class CampaignRunner:
                         state = game.evolve(state, event)
                     states.append(state)
                     appended += events
+                if not appended and not read:
+                    continue  # no append checked the held state: decide on the store's
                 if not appended:
                     return [d if isinstance(d, Exception) else self._empty(campaign_id, d, state)
                             for d in decided]  # fmt: skip

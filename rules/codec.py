@@ -191,8 +191,8 @@ def content_hash(value: object) -> str:
     """sha256 of the canonical JSON of ``value``: equal values hash equal on any machine.
 
     Every rule set's ``state_hash`` is this; replays compare it. The text is hashed piece by
-    piece (:func:`canonical_chunks`), so a long campaign's state is never held as one JSON
-    tree and one string besides the state itself."""
+    piece (:func:`canonical_chunks`), so a long campaign's battles (a :class:`Parted`
+    mapping) are never held as one JSON tree and one string besides the state itself."""
     digest = hashlib.sha256()
     for chunk in canonical_chunks(value):
         digest.update(chunk.encode("utf-8"))
@@ -206,16 +206,20 @@ _CHUNK_DEPTH = 4
 def canonical_chunks(value: object, depth: int = _CHUNK_DEPTH) -> Iterator[str]:
     """:func:`canonical_json` of ``value`` in pieces whose concatenation is exactly that text.
 
-    Objects (dataclasses and string-keyed mappings) of the first ``depth`` levels are opened
-    and written key by key, in the same sorted order ``json.dumps(sort_keys=True)`` uses; a
-    :class:`Parted` mapping at any of them gives its values' texts as they are."""
+    A :class:`Parted` mapping gives its values' texts as they are. The objects (dataclasses
+    and string-keyed mappings) that hold one among their dataclass fields, within the first
+    ``depth`` levels, are opened and written key by key, in the same sorted order
+    ``json.dumps(sort_keys=True)`` uses; every other value is encoded whole, as the snapshot's
+    text encodes the state around its parted mappings (``rules.snapshot``). Opening them too
+    would give the same text at several times the cost: a value of many small objects (a
+    map's hexes) costs a call and a key's encoding per object."""
     if isinstance(value, Parted):
         yield "{"
         for n, (key, text) in enumerate(sorted(value.part_texts(), key=lambda kv: kv[0])):
             yield ("," if n else "") + json.dumps(key, ensure_ascii=False) + ":" + text
         yield "}"
         return
-    items = _object_items(value) if depth > 0 else None
+    items = _object_items(value) if _holds_parted(value, depth) else None
     if items is None:
         yield canonical_json(value)
         return
@@ -224,6 +228,18 @@ def canonical_chunks(value: object, depth: int = _CHUNK_DEPTH) -> Iterator[str]:
         yield ("," if n else "") + json.dumps(key, ensure_ascii=False) + ":"
         yield from canonical_chunks(item, depth - 1)
     yield "}"
+
+
+def _holds_parted(value: object, depth: int) -> bool:
+    """Whether a :class:`Parted` mapping lies in ``value``'s dataclass fields, within
+    ``depth`` levels (where the snapshot's text looks for them)."""
+    if depth <= 0 or not dataclasses.is_dataclass(value) or isinstance(value, type):
+        return False
+    for f in dataclasses.fields(value):
+        item = getattr(value, f.name)
+        if isinstance(item, Parted) or _holds_parted(item, depth - 1):
+            return True
+    return False
 
 
 def _object_items(value: object) -> list[tuple[str, object]] | None:

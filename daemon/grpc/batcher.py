@@ -65,6 +65,12 @@ class CommandBatcher:
                         future.set_exception(result)
                     else:
                         future.set_result(result)
+                # One turn of the loop (no added delay) before the next batch: the calls whose
+                # requests were read meanwhile are queued and join it. Without it a busy
+                # server commits more batches of one or two commands, each paying the durable
+                # commit. (More turns, while calls keep coming, measured worse: each turn is
+                # the loop's own work, and the callers wait longer.)
+                await asyncio.sleep(0)
         finally:
             self._draining.discard(campaign_id)
             if not queue:

@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: the SQLite engine keeps filelock's portable lock there
+    HAS_FLOCK = False
+else:
+    HAS_FLOCK = True
+
+#: flock's answers on a file system that has no flock (the caller falls back to filelock).
+_NO_FLOCK = frozenset({errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOLCK})
+#: flock's answers when another holder has the lock (some file systems say EACCES).
+_HELD = frozenset({errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES})
 
 
 def advisory_key(purpose: str, name: str) -> int:
@@ -48,3 +64,37 @@ class HeldByThread:
             yield
         finally:
             held.discard(campaign_id)
+
+
+class FlockMissing(Exception):
+    """The file system of the lock file does not implement flock."""
+
+
+def take_flock(path: Path, *, wait: bool, poll_seconds: float) -> int | None:
+    """An exclusive flock on ``path`` (created if absent, never removed): the open descriptor,
+    whose closing releases the lock; None when another holder has it and ``wait`` is false.
+
+    The same lock ``filelock`` takes on POSIX (flock on the same file, which stays in place),
+    so processes that lock the file either way exclude each other, and two threads exclude
+    each other as two processes do (each opens its own descriptor). Its own few lines because
+    filelock's general machinery costs about 0.2 ms of CPU per acquire and release, paid on
+    every write of a busy server. Raises :class:`FlockMissing` where flock is unsupported.
+    """
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return fd
+            except OSError as exc:
+                if exc.errno in _NO_FLOCK:
+                    raise FlockMissing(str(path)) from exc
+                if exc.errno not in _HELD:
+                    raise
+            if not wait:
+                os.close(fd)
+                return None
+            time.sleep(poll_seconds)
+    except BaseException:
+        os.close(fd)
+        raise

@@ -3,9 +3,9 @@
 ``BEGIN IMMEDIATE`` takes the database's single write lock when the transaction starts, not at
 its first write, so two appends can never both read the same last seq; the loser waits
 (busy_timeout) instead of failing half-way. WAL lets readers go on while a write is in flight.
-The per-campaign writer section is an OS file lock (``filelock``: flock on POSIX, msvcrt on
-Windows) on a file beside the database, so it never holds SQLite's write lock and other
-campaigns keep ingesting meanwhile.
+The per-campaign writer section is an OS file lock (flock on POSIX, taken directly; elsewhere
+``filelock``: msvcrt on Windows) on a file beside the database, so it never holds SQLite's
+write lock and other campaigns keep ingesting meanwhile.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from mekref.daemon.store.errors import (
     StoreUnavailable,
     WriterBusy,
 )
-from mekref.daemon.store.locks import HeldByThread
+from mekref.daemon.store.locks import HAS_FLOCK, FlockMissing, HeldByThread, take_flock
 from mekref.daemon.store.model import check_campaign_id
 from mekref.daemon.store.rows import Row
 from mekref.daemon.store.schema import (
@@ -90,6 +90,8 @@ class SqliteEventStore(SqlEventStore):
         self._lock_dir = self.path.with_name(self.path.name + ".locks")
         self._conns = PerThread(self._connect, sqlite3.Connection.close)
         self._held = HeldByThread()
+        #: The writer section takes flock itself where it can (see ``writer``).
+        self._flock = HAS_FLOCK
         if create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -300,12 +302,25 @@ class SqliteEventStore(SqlEventStore):
         if self._held.holds(cid):
             yield
             return
+        path = self._lock_dir / f"{cid}.lock"
+        if self._flock:
+            try:
+                fd = self._take_flock(path, wait)
+            except FlockMissing:
+                self._flock = False  # this file system has no flock: filelock's way from now on
+            else:
+                try:
+                    with self._held.mark(cid):
+                        yield
+                finally:
+                    os.close(fd)  # releases the flock
+                return
+        # Where fcntl is missing (Windows) or flock is not supported: filelock picks the OS
+        # lock (msvcrt.locking on Windows, released by the OS when a process dies) or a lock
+        # file with its owner's pid (taken over when that process is gone). A fresh lock
+        # object per call: two threads of one process exclude each other as two processes do.
         self._lock_dir.mkdir(exist_ok=True)
-        # A fresh lock object per call: two threads of one process exclude each other as two
-        # processes do. filelock picks the OS lock (flock on POSIX, msvcrt.locking on Windows,
-        # released by the OS when a process dies) and falls back to a lock file with its
-        # owner's pid (taken over when that process is gone) where neither exists.
-        lock = FileLock(self._lock_dir / f"{cid}.lock")
+        lock = FileLock(path)
         try:
             lock.acquire(timeout=-1 if wait else 0, poll_interval=_LOCK_POLL_SECONDS)
         except Timeout:
@@ -315,6 +330,17 @@ class SqliteEventStore(SqlEventStore):
                 yield
         finally:
             lock.release()
+
+    def _take_flock(self, path: Path, wait: bool) -> int:
+        """The descriptor holding the campaign's flock (see :func:`locks.take_flock`)."""
+        try:
+            fd = take_flock(path, wait=wait, poll_seconds=_LOCK_POLL_SECONDS)
+        except FileNotFoundError:  # the lock folder was removed while the store was open
+            self._lock_dir.mkdir(exist_ok=True)
+            fd = take_flock(path, wait=wait, poll_seconds=_LOCK_POLL_SECONDS)
+        if fd is None:
+            raise WriterBusy(path.stem)
+        return fd
 
 
 def _one_line(text: str) -> str:

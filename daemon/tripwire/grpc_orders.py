@@ -55,7 +55,8 @@ def _check_orders(request: orders_pb2.SubmitOrdersRequest) -> None:
         if len(order.path) > MAX_PATH:
             problems.append(FieldViolation(f"{where}.path", f"at most {MAX_PATH} steps"))
         texts = [order.formation_id, order.action, order.target, *order.path]
-        texts += [k for k in order.params] + [v for v in order.params.values()]
+        if order.params:  # reading an empty map still costs: most orders have none
+            texts += [*order.params.keys(), *order.params.values()]
         if any(len(t) > MAX_TEXT for t in texts):
             problems.append(FieldViolation(where, f"values are at most {MAX_TEXT} characters"))
     if problems:
@@ -85,7 +86,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
                     action=o.action,
                     path=tuple(o.path),
                     target=o.target if o.HasField("target") else None,
-                    params=tuple(sorted(o.params.items())),
+                    params=tuple(sorted(o.params.items())) if o.params else (),
                 )
                 for o in request.orders
             ),
