@@ -30,6 +30,8 @@ from mekref.rules.tripwire.turn import (
 from mekref.rules.tripwire.turn.common import (
     AIRFIELD,
     DROPSHIP,
+    L166,
+    extra_hours_of,
     is_air,
     movement_of,
     own_formation,
@@ -151,7 +153,8 @@ def _check_path(
     hexes = [hex_at(start)] + [
         hex_at(_parse(p, f"{field}.path[{i}]")) for i, p in enumerate(order.path)
     ]
-    movement = movement_of(s, f, forced_march=order.action == "forced_march")
+    hours = extra_hours_of(order, f"{field}.params") if order.action in MOVING else 0
+    movement = movement_of(s, f, forced_march=order.action == "forced_march", extra_hours=hours)
     check = validate_path(hexmap_of(s), movement, hexes)
     if not check.ok:
         step = (check.step or 1) - 1
@@ -211,6 +214,12 @@ def _check_order(
     lands = order.action in LANDING
     if lands and not _on_map(s, order.target, f"{field}.target"):
         raise Refusal("illegal_path", f"{field}.target: name the hex to land in, on the map")
+    if order.param("extra_hours") and order.action not in MOVING:
+        raise Refusal(
+            "bad_param",
+            f"{field}.params.extra_hours: only a move or forced_march travels extra hours "
+            f"({L166}; ruling T-H1)",
+        )
     if order.action in MOVING:
         _check_path(s, f, order, field)
     elif lands and order.path and order.target is not None:
