@@ -233,6 +233,9 @@ def _check_order(
     # Anti-Satellite, Reposition Orbit, space surveillance gear, repeated hops, a powered-down
     # DropShip's Respond (rulings T-OR2 to T-OR5); the tactical objective (Hold the Line).
     orbit.check_order(s, f, order, field)
+    if order.action in ("overflight", "surveillance"):  # the altitude row, T-S3
+        space = order.action == "surveillance" or f.hex == IN_ORBIT
+        surveillance.check_order(order, from_space=space, field=f"{field}.params")
     engagement.check_objective(order, f"{field}.params.objective")
     # L409-L410: where an aerodyne DropShip or a conventional fighter may come down (T-LZ4).
     for where in landing.landing_hexes(order):
