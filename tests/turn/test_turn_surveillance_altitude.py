@@ -40,8 +40,11 @@ def _order(action: str = "overflight", **params: str) -> FormationOrder:
         ({"altitude": "high", "row": "4", "conditions": "high_altitude_per_row"}, 8),
     ],
 )
-def test_l248_an_overflight_takes_the_row_it_flies_at(params: dict[str, str], modifier: int) -> None:
-    assert flight_modifier(_order(**params), from_space=False, cloud=0, field="params") == modifier
+def test_l248_an_overflight_takes_the_row_it_flies_at(
+    params: dict[str, str], modifier: int
+) -> None:
+    got = flight_modifier(_order(**params), from_space=False, cloud=0, field="params")
+    assert got == modifier
 
 
 def test_l249_from_orbit_the_geostationary_row_always_counts() -> None:
@@ -95,5 +98,6 @@ def test_the_high_altitude_row_raises_the_target_through_the_console_script(
     assert high - low == 6
     db = day_zero(tmp_path / "refused")
     done = mekref("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
-                  "--order", "l-air:overflight::0810", "--param", "l-air:altitude=high")  # fmt: skip
+                  "--order", "l-air:overflight::0810",
+                  "--param", "l-air:altitude=high")  # fmt: skip
     assert done.returncode == 3 and "params.row: altitude=high needs the row" in done.stderr

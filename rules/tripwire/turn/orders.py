@@ -165,6 +165,19 @@ def _check_path(
         )
 
 
+def _check_hours_and_altitude(f: Formation, order: FormationOrder, field: str) -> None:
+    """Extra hours only on a move (T-H1); a surveillance roll's altitude row (T-S3)."""
+    if order.param("extra_hours") and order.action not in MOVING:
+        raise Refusal(
+            "bad_param",
+            f"{field}.params.extra_hours: only a move or forced_march travels extra hours "
+            f"({L166}; ruling T-H1)",
+        )
+    if order.action in ("overflight", "surveillance"):
+        space = order.action == "surveillance" or f.hex == IN_ORBIT
+        surveillance.check_order(order, from_space=space, field=f"{field}.params")
+
+
 def _check_order(
     state: CampaignState, s: StrategicState, side_id: str, order: FormationOrder, field: str
 ) -> None:
@@ -214,12 +227,6 @@ def _check_order(
     lands = order.action in LANDING
     if lands and not _on_map(s, order.target, f"{field}.target"):
         raise Refusal("illegal_path", f"{field}.target: name the hex to land in, on the map")
-    if order.param("extra_hours") and order.action not in MOVING:
-        raise Refusal(
-            "bad_param",
-            f"{field}.params.extra_hours: only a move or forced_march travels extra hours "
-            f"({L166}; ruling T-H1)",
-        )
     if order.action in MOVING:
         _check_path(s, f, order, field)
     elif lands and order.path and order.target is not None:
@@ -233,9 +240,7 @@ def _check_order(
     # Anti-Satellite, Reposition Orbit, space surveillance gear, repeated hops, a powered-down
     # DropShip's Respond (rulings T-OR2 to T-OR5); the tactical objective (Hold the Line).
     orbit.check_order(s, f, order, field)
-    if order.action in ("overflight", "surveillance"):  # the altitude row, T-S3
-        space = order.action == "surveillance" or f.hex == IN_ORBIT
-        surveillance.check_order(order, from_space=space, field=f"{field}.params")
+    _check_hours_and_altitude(f, order, field)
     engagement.check_objective(order, f"{field}.params.objective")
     # L409-L410: where an aerodyne DropShip or a conventional fighter may come down (T-LZ4).
     for where in landing.landing_hexes(order):
