@@ -41,14 +41,20 @@ class FormationMovement:
     speed: int
     modes: frozenset[MovementMode]
     forced_march: bool = False
+    #: Hours travelled past the day's useful ones (L166, ruling T-H1).
+    extra_hours: int = 0
 
     @classmethod
     def of(
-        cls, speed: int, *modes: MovementMode | str, forced_march: bool = False
+        cls,
+        speed: int,
+        *modes: MovementMode | str,
+        forced_march: bool = False,
+        extra_hours: int = 0,
     ) -> FormationMovement:
         if not modes:
             raise ValueError("give at least one movement mode")
-        return cls(speed, frozenset(MovementMode(m) for m in modes), forced_march)
+        return cls(speed, frozenset(MovementMode(m) for m in modes), forced_march, extra_hours)
 
     @property
     def base_mp(self) -> int:
@@ -57,6 +63,11 @@ class FormationMovement:
             rules = movement_rules()
             # Rounded up, so even a 1-MP formation gains something from forcing the march (R4).
             mp = -(-mp * rules.forced_march_numerator // rules.forced_march_denominator)
+        if self.extra_hours:
+            # L180's table is for 6 hours a day: more hours, proportionally more MP, rounded
+            # down (an hour too short to cross a hex moves nobody; ruling T-H1).
+            useful = movement_rules().useful_hours
+            mp = mp * (useful + self.extra_hours) // useful
         return mp
 
     @property
@@ -66,7 +77,9 @@ class FormationMovement:
 
     @property
     def fatigue_gained(self) -> int:
-        return movement_rules().forced_march_fatigue if self.forced_march else 0
+        rules = movement_rules()
+        marched = rules.forced_march_fatigue if self.forced_march else 0
+        return marched + self.extra_hours * rules.extra_hour_fatigue
 
     def budget(self, *, all_road: bool) -> int:
         """MP available for the day; the road bonus only counts on an all-road day (R1)."""

@@ -57,6 +57,9 @@ class MovementRules:
     forced_march_numerator: int
     forced_march_denominator: int
     forced_march_fatigue: int
+    useful_hours: int  # L166: the hours of travel the MP table assumes (T-H1)
+    max_hours: int  # the whole day: no more hours than that
+    extra_hour_fatigue: int  # L166: fatigue per hour past the useful ones
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +133,9 @@ def movement_rules() -> MovementRules:
         forced_march_numerator=int(fm["mp_numerator"]),
         forced_march_denominator=int(fm["mp_denominator"]),
         forced_march_fatigue=int(fm["fatigue_per_day"]),
+        useful_hours=int(data["extra_hours"]["useful_hours"]),
+        max_hours=int(data["extra_hours"]["max_hours"]),
+        extra_hour_fatigue=int(data["extra_hours"]["fatigue_per_hour"]),
     )
 
 

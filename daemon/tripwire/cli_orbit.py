@@ -4,6 +4,7 @@ hot standby (lines 209, 210, 270, 408 of the TripWire text).
 satellite place      referee: a side's surveillance satellite in orbit
 satellite move       a side moves its own satellite (geostationary: one region a day)
 satellite list       every satellite, where it is and whether it still monitors
+satellite forecast   a side with access sees next week's weather change a week early (L385)
 dropship readiness   a side's weekly choice for a landed DropShip: hot standby or power down
 dropship list        the side's DropShips, their choice this week and their standby fatigue
 
@@ -27,6 +28,7 @@ from mekref.daemon.cli_common import (
 )
 from mekref.daemon.tripwire.cli_campaign import campaign_state, execute, side_campaign_state
 from mekref.daemon.tripwire.orbit_rows import dropships, print_dropships, satellites
+from mekref.rules.tripwire.turn.forecast import ForecastWeather
 from mekref.rules.tripwire.turn.orbit import (
     ORBITS,
     READINESS,
@@ -35,6 +37,8 @@ from mekref.rules.tripwire.turn.orbit import (
     RepositionSatellite,
     week_of,
 )
+from mekref.rules.tripwire.turn.orbit_events import WeatherForecastSeen
+from mekref.rules.tripwire.turn.weather import level_name
 
 SATELLITE_EPILOG = """\
 Satellites (L270) monitor orbital traffic (landings, hops, orbital moves) for a side that
@@ -51,6 +55,7 @@ examples:
       --hex 0508 --referee Ann --reason "the planet's network"
   mekref satellite move --db g.db --side loyalist --day 3 --id sat-1 --hex 0808
   mekref satellite list --db g.db
+  mekref satellite forecast --db g.db --side loyalist --day 3
   mekref orders submit --db g.db --side rebel --day 3 --order ds:anti_satellite::sat-1
   mekref orders submit --db g.db --side rebel --day 3 --order ds:reposition_orbit::1105 \\
       --param ds:orbit=geostationary
@@ -92,6 +97,11 @@ def register(sub: Any) -> None:
     move.add_argument("--id", required=True, dest="satellite")
     move.add_argument("--hex", required=True)
     move.set_defaults(handler=guarded(_run_move), command_name="satellite move")
+    fc = acts.add_parser("forecast", help="next weekly weather change, a week early (L385)", **kw)
+    add_db(fc)
+    fc.add_argument("--side", required=True)
+    fc.add_argument("--day", type=int, required=True, help="the day whose orders are written")
+    fc.set_defaults(handler=guarded(_run_forecast), command_name="satellite forecast")
     listing = acts.add_parser("list", help="every satellite and whether it monitors", **kw)
     add_db(listing)
     listing.add_argument("--json", action="store_true")
@@ -191,4 +201,20 @@ def _run_ds_list(args: argparse.Namespace) -> int:
     if not rows:
         out_console().print(f"{args.side} has no DropShip on the map")
     print_dropships(rows)
+    return EXIT_OK
+
+
+def _run_forecast(args: argparse.Namespace) -> int:
+    """L385, ruling T-W4: one try a day; the access roll, then each region's coming weather."""
+    done = execute(args, ForecastWeather(actor=args.side, side_id=args.side, day=args.day))
+    seen = next(e for e in done.events if isinstance(e, WeatherForecastSeen))
+    console = out_console()
+    console.print(f"satellite access from {seen.uplink}: {seen.rolls[0].total} (9+ reaches them)")
+    if not seen.reached:
+        console.print("the satellites are out of reach today: no forecast (L270)")
+        return EXIT_OK
+    rolls = dict(seen.totals)
+    console.print(f"the weekly change of day {seen.change_day} (L385):")
+    for w in seen.regions:
+        console.print(f"  {w.region}: roll {rolls[w.region]}, then {level_name(w.level)}")
     return EXIT_OK

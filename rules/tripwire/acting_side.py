@@ -36,6 +36,7 @@ from mekref.rules.tripwire.house_acquisition import AcquireItem
 from mekref.rules.tripwire.house_xp import SpendXp
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.toe import KeepSalvage, SeatCrew
+from mekref.rules.tripwire.turn.forecast import SIDE_COMMANDS as FORECAST_COMMANDS
 from mekref.rules.tripwire.turn.orbit import SIDE_COMMANDS as ORBIT_COMMANDS
 from mekref.rules.tripwire.turn.orders import SubmitOrders, WithdrawOrders
 from mekref.rules.tripwire.turn.reorganise import REORGANISE_COMMANDS
@@ -70,7 +71,7 @@ def acting_side(state: CampaignState, command: Command) -> str | None:
         side: str = command.side_id
         return side
     # Reorganising its formations; moving its own satellites, its DropShips' weekly readiness.
-    if isinstance(command, (*REORGANISE_COMMANDS, *ORBIT_COMMANDS)):
+    if isinstance(command, (*REORGANISE_COMMANDS, *ORBIT_COMMANDS, *FORECAST_COMMANDS)):
         named: str = command.side_id
         return named
     if isinstance(command, _FOR_A_UNIT):

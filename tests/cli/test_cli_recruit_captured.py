@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from test_cli_commanders_salvage import REFEREE, _campaign, _ok, _refused
+from test_cli_commanders_salvage import REFEREE, _campaign, _mul, _ok, _refused
 
 _RECORD = """<?xml version="1.0" encoding="UTF-8"?>
 <record version="0.49.19">
@@ -67,5 +67,63 @@ def test_a_captured_commander_costs_the_price_plus_the_leadership_modifier(
     after = json.loads(_ok("report", "--db", db, "--json"))
     (pool,) = [p for p in after["pools"] if p["id"] == "fdb"]
     assert pool["balance"] == 2000 - 1200 - 2
+    state = json.loads(_ok("game", "state", "--db", db, "--campaign", "Test", "--json"))
+    assert state["state"]["people"][captive]["side_id"] == "loyalist"
+
+
+#: A seed whose first recruiting roll misses 8+ (so the test shows a retry).
+RETRY_SEED = "10"
+
+
+def test_ruling_r_recruit_3_a_failed_attempt_is_tried_again_at_once(tmp_path: Path) -> None:
+    """L352 sets no limit on attempts and no wait (ruling R-RECRUIT-3): each ``spend recruit``
+    is a new 2d6; a failed one costs nothing and leaves the person captive, and the next
+    command tries again at once; only the roll that makes 8+ pays."""
+    db = str(tmp_path / "c.db")
+    _ok("campaign", "new", "--db", db, "--name", "Test", "--seed", RETRY_SEED,
+        "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
+    for side, units in (("loyalist", [("Griffin", "GRF-1N", 4, 5, True)]),
+                        ("rebel", [("Jenner", "JR7-D", 4, 5, True)])):  # fmt: skip
+        mul = str(_mul(tmp_path / f"{side}.mul", units))
+        _ok("force", "import", "--db", db, "--side", side, mul, "--unchecked", *REFEREE)
+    state = json.loads(_ok("game", "state", "--db", db, "--campaign", "Test", "--json"))["state"]
+    ids = {u["chassis"]: (uid, u["crew"][0]) for uid, u in state["units"].items()}
+    record = tmp_path / "record.mul"
+    record.write_text(_RECORD.format(griffin=ids["Griffin"][0], g_pilot=ids["Griffin"][1],
+                                     jenner=ids["Jenner"][0], j_pilot=ids["Jenner"][1]),
+                      encoding="utf-8")  # fmt: skip
+    _ok("battle", "ingest", "--db", db, str(record), "--control", "loyalist")
+    (battle,) = json.loads(_ok("game", "state", "--db", db, "--campaign", "Test", "--json"))[
+        "state"]["battles"]["battles"]  # fmt: skip
+    _ok("battle", "close", "--db", db, "--battle", battle, "--control", "loyalist", *REFEREE)
+    _ok("pool", "open", "--db", db, "--side", "loyalist", "--id", "fdb", "--name", "FDB",
+        "--location", "Forward Deployment Base", "--balance", "2000")  # fmt: skip
+    captive = ids["Jenner"][1]
+    recruit = (
+        "spend",
+        "recruit",
+        "--db",
+        db,
+        "--person",
+        captive,
+        "--pool",
+        "fdb",
+        "--opponent-unrest",
+        "7",
+    )  # fmt: skip  (unrest 7: no modifier, 8+ on 2d6)
+    failed = 0
+    for _ in range(20):
+        said = _ok(*recruit)
+        assert "CapturedRecruited" in said  # each attempt is recorded, failed or not
+        if "succeeds=True" in said:
+            break
+        assert "succeeds=False" in said
+        failed += 1
+        after = json.loads(_ok("report", "--db", db, "--json"))
+        (pool,) = [p for p in after["pools"] if p["id"] == "fdb"]
+        assert pool["balance"] == 2000  # a failed attempt costs nothing
+        state = json.loads(_ok("game", "state", "--db", db, "--campaign", "Test", "--json"))
+        assert state["state"]["battles"]["captured_people"] == {captive: "loyalist"}
+    assert failed >= 1, "this seed's first roll made 8+: the test shows no retry"
     state = json.loads(_ok("game", "state", "--db", db, "--campaign", "Test", "--json"))
     assert state["state"]["people"][captive]["side_id"] == "loyalist"

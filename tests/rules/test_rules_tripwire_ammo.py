@@ -76,3 +76,20 @@ def test_the_hand_worked_bill_in_docs_campaign() -> None:
     ba = RepairSubject(unit_id="ba", kind=UnitKind.BATTLE_ARMOR, tonnage=Fraction(1),
                        ammo_used=(srm,))  # fmt: skip
     assert rearm_sp(ba) == 5  # one bin, Introductory (L85): 5 SP, not the Advanced 50
+
+
+def test_ruling_r_ammo_3_the_dump_list_and_the_price_tiers_are_two_lists() -> None:
+    """L272 "Ammo Dumps only have basic ammo types (AC, LAC, UAC, RAC, SRM, MRM, LRM, MG,
+    Gauss)" and L85-L87 (Introductory 5, Standard 10, Advanced 50 a ton) are different lists
+    (ruling R-AMMO-3): a type the dump stocks may still be priced Standard or Advanced, and
+    the price is always L85-L87's."""
+    from mekref.rules.tripwire.house_acquisition import is_basic
+
+    cases = {
+        "IS Ammo LRM-10": (True, AmmoTier.INTRODUCTORY),
+        "IS Ultra AC/5 Ammo": (True, AmmoTier.STANDARD),  # L86 lists UAC
+        "IS Rotary AC/5 Ammo": (True, AmmoTier.ADVANCED),  # a Tech Manual type (R-AMMO-1)
+        "IS Ammo LRM-10 Swarm": (False, AmmoTier.ADVANCED),
+        "IS Streak SRM 2 Ammo": (False, AmmoTier.STANDARD),
+    }
+    assert {name: (is_basic(name), ammo_tier(name)) for name in cases} == cases

@@ -180,8 +180,8 @@ def test_t_am5_an_overflight_at_altitude_8_or_below_comes_under_fire(conditions:
 
 
 @pytest.mark.parametrize(
-    "params", [(("conditions", "altitude_5_10"),), (("altitude", "high"),),
-               (("conditions", "geostationary"),)],
+    "params", [(("conditions", "altitude_5_10"),), (("altitude", "high"), ("row", "1")),
+               (("altitude", "high"), ("row", "4"))],
 )  # fmt: skip
 def test_t_am5_an_overflight_above_altitude_8_is_out_of_reach(
     params: tuple[tuple[str, str], ...],

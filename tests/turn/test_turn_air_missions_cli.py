@@ -46,7 +46,8 @@ def test_an_air_mission_is_seen_along_its_path(tmp_path: Path) -> None:
     ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
        "--order", "bravo:orbital_insertion::0310")  # fmt: skip
     ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
-       "--order", "l-air:overflight::1310", "--param", "l-air:altitude=high")  # fmt: skip
+       "--order", "l-air:overflight::1310",
+       "--param", "l-air:altitude=high", "--param", "l-air:row=1")  # fmt: skip
     said = ok("turn", "resolve", "--db", db, "--day", "1")
     assert "loyalist l-air: 0610" in said  # where it ends the day
     assert "deep_space_array detected enemy l-air (overflight) over 0810" in said

@@ -19,6 +19,7 @@ from mekref.rules.tripwire.repair import LocationDamage
 from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn import orbit_events
 from mekref.rules.tripwire.turn.artillery import FireUnguidedArtillery
+from mekref.rules.tripwire.turn.forecast import ForecastWeather
 from mekref.rules.tripwire.turn.house_maintenance import CheckMaintenance, HouseMaintenanceChecked
 from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested, TestMorale
 from mekref.rules.tripwire.turn.orbit import (
@@ -126,6 +127,7 @@ COMMANDS_SAMPLE: list[Command] = [
         note=RefereeNote(referee="R", reason="r"),
     ),
     RepositionSatellite(actor="s", side_id="s", day=1, satellite_id="sat", hex="0905"),
+    ForecastWeather(actor="s", side_id="s", day=3),
     ChooseDropShipReadiness(
         actor="s", side_id="s", day=1, unit_id="u", mode="hot_standby", extra_crew=True
     ),
@@ -299,6 +301,16 @@ EVENTS_SAMPLE: list[Event] = [
         side_id="s", day=1, week=1, unit_id="u", mode="power_down", extra_crew=False, actor="s"
     ),
     orbit_events.StandbyFatigue(side_id="s", day=2, fatigue=(("u", 2),), rested=("v",)),
+    orbit_events.WeatherForecastSeen(
+        side_id="s",
+        day=3,
+        change_day=8,
+        uplink="the SatLink at Bagnorgeio",
+        reached=True,
+        totals=(("Arda Valley", 9),),
+        regions=(RegionWeather(region="Arda Valley", level=3),),
+        actor="s",
+    ),
     ev.DayEnded(day=1),
     HouseMoraleTested(
         side_id="s",

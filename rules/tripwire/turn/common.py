@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from mekref.hexmap import FormationMovement, MovementMode, formation_speed
+from mekref.hexmap.tables import movement_rules
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn.state import Formation, StrategicState, UnitMobility
+from mekref.rules.tripwire.turn.state import (
+    Formation,
+    FormationOrder,
+    StrategicState,
+    UnitMobility,
+)
 
 AEROSPACE = "aerospace"
 DROPSHIP = "dropship"
@@ -31,13 +37,36 @@ def mobility_of(s: StrategicState, formation: Formation) -> tuple[UnitMobility, 
     return tuple(s.mobility[u] for u in formation.unit_ids)
 
 
+L166 = (
+    'L166: "Each day has 6 useful hours. Additional hours can be used but this will cause '
+    'Force Fatigue"'
+)
+
+
+def extra_hours_of(order: FormationOrder, field: str = "params") -> int:
+    """The hours a move travels past the day's useful ones (``extra_hours``, ruling T-H1):
+    none when not given; a whole number up to the rest of the 24-hour day, else refused."""
+    raw = order.param("extra_hours")
+    if not raw:
+        return 0
+    rules = movement_rules()
+    most = rules.max_hours - rules.useful_hours
+    if not raw.isdigit() or not 1 <= int(raw) <= most:
+        raise Refusal(
+            "bad_param",
+            f"{field}.extra_hours: a whole number of hours from 1 to {most} past the "
+            f"{rules.useful_hours} useful ones ({L166}), not {raw!r}",
+        )
+    return int(raw)
+
+
 def movement_of(
-    s: StrategicState, formation: Formation, *, forced_march: bool = False
+    s: StrategicState, formation: Formation, *, forced_march: bool = False, extra_hours: int = 0
 ) -> FormationMovement:
     units = mobility_of(s, formation)
     speed = formation_speed(u.walk_mp for u in units)
     modes = sorted({_AS_MODE.get(u.mode, u.mode) for u in units})
-    return FormationMovement.of(speed, *modes, forced_march=forced_march)
+    return FormationMovement.of(speed, *modes, forced_march=forced_march, extra_hours=extra_hours)
 
 
 def is_air(s: StrategicState, formation: Formation, kinds: str) -> bool:

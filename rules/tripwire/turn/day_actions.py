@@ -22,7 +22,7 @@ from mekref.rules.tripwire.turn import (
     recruit,
     unrest,
 )
-from mekref.rules.tripwire.turn.common import movement_of
+from mekref.rules.tripwire.turn.common import L166, extra_hours_of, movement_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.day import Day, location_of, raise_mobs
 from mekref.rules.tripwire.turn.events import (
@@ -72,10 +72,15 @@ def formation_actions(d: Day) -> list[tuple[Hex, tuple[str, ...]]]:
     _landings(d)
     for fid, f in sorted(d.formations.items()):
         act = d.action(fid)
-        if act == "forced_march":
-            d.formations[fid] = replace(
-                f, fatigue=f.fatigue + movement_of(d.s, f, forced_march=True).fatigue_gained
-            )
+        hours = extra_hours_of(d.orders[fid]) if act in ("move", "forced_march") else 0
+        if act == "forced_march" or hours:
+            # L197's point of fatigue, and one per hour past the useful six (L166, T-H1).
+            moved = movement_of(d.s, f, forced_march=act == "forced_march", extra_hours=hours)
+            d.formations[fid] = replace(f, fatigue=f.fatigue + moved.fatigue_gained)
+            if hours:
+                d.note(
+                    f.side_id, f"{fid}: {hours} extra hours on the move, +{hours} fatigue ({L166})"
+                )
         elif act == "rest":
             d.formations[fid] = replace(f, fatigue=0)  # line 205: removes all fatigue points
         if act in ("overflight", "strike", "combat_air_patrol"):

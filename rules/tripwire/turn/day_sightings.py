@@ -53,15 +53,14 @@ def _surveillance(d: Day, fid: str, o: FormationOrder, target: Hex) -> tuple[Rol
             hex_at(f.hex),
             tuple(line(hex_at(f.hex), target))[1:],
         )
-        default = "altitude_2_5"
     else:
         sensor = Sensor(f.side_id, SensorKind.SATELLITE, target)
-        default = "geostationary"
     region = d.hexmap.region_of(target)
     wx = d.s.weather.get(region.name) if region is not None else None
     cloud = weather.cloud_of(wx.level) if wx is not None else 0
-    conditions = [c for c in o.param("conditions", default).split(",") if c]
-    mod = surveillance.surveillance_modifier(conditions, cloud)
+    # The altitude row is where the formation flies (ruling T-S3), checked at submission.
+    space = not (o.action == "overflight" and f.hex != IN_ORBIT)
+    mod = surveillance.flight_modifier(o, from_space=space, cloud=cloud, field="params")
     roll, margin, d.dice = surveillance.roll_check(
         d.dice, f"surveillance, {fid}", _piloting(d, f), mod
     )

@@ -7,9 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mekref.rules.messages import Event, event_type
-from mekref.rules.tripwire.turn.state import (
-    Satellite,
-)
+from mekref.rules.tripwire.turn.state import RegionWeather, Satellite
 
 
 @event_type("SatellitePlaced")
@@ -75,3 +73,21 @@ class StandbyFatigue(Event):
     day: int
     fatigue: tuple[tuple[str, int], ...]
     rested: tuple[str, ...] = ()
+
+
+@event_type("WeatherForecastSeen")
+@dataclass(frozen=True, kw_only=True)
+class WeatherForecastSeen(Event):
+    """A side tried its satellites for the next weekly weather change (L385, ruling T-W4): the
+    access roll (``rolls[0]``), and when it ``reached`` them each region's change roll
+    (``totals``, 2d6, rolled now the first time anyone asks) and the row it brings
+    (``regions``; a storm is rolled on the day). Private: the other side learns nothing."""
+
+    side_id: str
+    day: int
+    change_day: int
+    uplink: str
+    reached: bool
+    totals: tuple[tuple[str, int], ...]
+    regions: tuple[RegionWeather, ...]
+    actor: str

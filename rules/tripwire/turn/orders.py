@@ -30,6 +30,8 @@ from mekref.rules.tripwire.turn import (
 from mekref.rules.tripwire.turn.common import (
     AIRFIELD,
     DROPSHIP,
+    L166,
+    extra_hours_of,
     is_air,
     movement_of,
     own_formation,
@@ -151,7 +153,8 @@ def _check_path(
     hexes = [hex_at(start)] + [
         hex_at(_parse(p, f"{field}.path[{i}]")) for i, p in enumerate(order.path)
     ]
-    movement = movement_of(s, f, forced_march=order.action == "forced_march")
+    hours = extra_hours_of(order, f"{field}.params") if order.action in MOVING else 0
+    movement = movement_of(s, f, forced_march=order.action == "forced_march", extra_hours=hours)
     check = validate_path(hexmap_of(s), movement, hexes)
     if not check.ok:
         step = (check.step or 1) - 1
@@ -160,6 +163,19 @@ def _check_path(
         raise Refusal(
             "illegal_path", f"{field}.path[{step}]: hex {where}: {problem}: {check.reason}"
         )
+
+
+def _check_hours_and_altitude(f: Formation, order: FormationOrder, field: str) -> None:
+    """Extra hours only on a move (T-H1); a surveillance roll's altitude row (T-S3)."""
+    if order.param("extra_hours") and order.action not in MOVING:
+        raise Refusal(
+            "bad_param",
+            f"{field}.params.extra_hours: only a move or forced_march travels extra hours "
+            f"({L166}; ruling T-H1)",
+        )
+    if order.action in ("overflight", "surveillance"):
+        space = order.action == "surveillance" or f.hex == IN_ORBIT
+        surveillance.check_order(order, from_space=space, field=f"{field}.params")
 
 
 def _check_order(
@@ -224,6 +240,7 @@ def _check_order(
     # Anti-Satellite, Reposition Orbit, space surveillance gear, repeated hops, a powered-down
     # DropShip's Respond (rulings T-OR2 to T-OR5); the tactical objective (Hold the Line).
     orbit.check_order(s, f, order, field)
+    _check_hours_and_altitude(f, order, field)
     engagement.check_objective(order, f"{field}.params.objective")
     # L409-L410: where an aerodyne DropShip or a conventional fighter may come down (T-LZ4).
     for where in landing.landing_hexes(order):

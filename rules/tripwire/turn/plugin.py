@@ -19,6 +19,7 @@ from mekref.rules.tripwire.turn import (
     artillery,
     cargo,
     day_damage,
+    forecast,
     house_maintenance,
     house_morale,
     orbit,
@@ -169,7 +170,11 @@ def _with(state: CampaignState, **changes: Any) -> CampaignState:
 
 def _weather(state: CampaignState, e: WeatherRolled) -> CampaignState:
     # The first event of a day's resolution: yesterday's engagements are closed by now.
-    return _with(state, weather={w.region: w for w in e.regions}, engagements=())
+    weather = {w.region: w for w in e.regions}
+    if e.weekly_change and strategic_of(state).forecast_day:
+        # The forecast change has come (L385, ruling T-W4): nothing is foreseen any more.
+        return _with(state, weather=weather, engagements=(), forecast={}, forecast_day=0)
+    return _with(state, weather=weather, engagements=())
 
 
 def _updated(state: CampaignState, e: FormationsUpdated) -> CampaignState:
@@ -330,6 +335,7 @@ DECIDERS: dict[type[Command], Decider] = {
     turrets.RepairTurret: turrets.decide_repair,
     **reorganise.DECIDERS,
     **orbit.DECIDERS,
+    **forecast.DECIDERS,
 }
 
 EVOLVERS: dict[type[Event], Evolver] = {
@@ -371,4 +377,5 @@ EVOLVERS: dict[type[Event], Evolver] = {
     ConsciousnessChecked: day_damage.evolve_consciousness,
     repair_days.RepairWorkWaited: repair_days.evolve_waited,
     **orbit.EVOLVERS,
+    **forecast.EVOLVERS,
 }

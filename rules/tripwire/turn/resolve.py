@@ -118,7 +118,8 @@ def decide_resolve(
 
 def _weather(d: Day) -> None:
     if weather.weekly_change_due(d.day):
-        regions, rolls, d.dice = weather.roll_change(d.s.weather, d.dice)
+        early = d.s.forecast if d.s.forecast_day == d.day else None  # L385, T-W4
+        regions, rolls, d.dice = weather.roll_change(d.s.weather, d.dice, early)
         d.events.append(
             WeatherRolled(day=d.day, regions=regions, weekly_change=True, rolls=tuple(rolls))
         )

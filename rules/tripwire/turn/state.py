@@ -226,3 +226,9 @@ class StrategicState:
     # armor squad of the formation carrying the leader, destroyed): side -> battle id. A capture
     # rests on it, or on the referee's override (ruling T-L1). Left out of the JSON while empty.
     escorts_lost: dict[str, str] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    # L385: the next weekly weather change, rolled early for a side with access to satellites
+    # (ruling T-W4): region -> the change roll's 2d6 total, the day the change comes, and each
+    # side's last day of trying. Left out of the JSON while empty.
+    forecast: dict[str, int] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
+    forecast_day: int = field(default=0, metadata=OMIT_IF_DEFAULT)
+    forecast_tries: dict[str, int] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)

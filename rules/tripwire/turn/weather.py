@@ -3,6 +3,8 @@ and the weekly change (2d6, moving up or down the table, lines 384-391)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from mekref.hexmap import HexMap
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.tripwire.turn.data import lookup, single, weather_change_table, weather_table
@@ -48,18 +50,31 @@ def roll_start(hexmap: HexMap, dice: Dice) -> tuple[tuple[RegionWeather, ...], l
     return tuple(out), rolls, dice
 
 
+def shifted_level(level: int, total: int) -> int:
+    """The weather row after a change roll of ``total``, kept on the table (T-W2)."""
+    shift = int(lookup(weather_change_table(), total).get("shift"))
+    return min(LEVELS - 1, max(0, level + shift))
+
+
 def roll_change(
-    current: dict[str, RegionWeather], dice: Dice
+    current: dict[str, RegionWeather], dice: Dice, forecast: Mapping[str, int] | None = None
 ) -> tuple[tuple[RegionWeather, ...], list[Roll], Dice]:
-    """The weekly change for every region. "Up" the table is toward clear (ruling T-W2)."""
+    """The weekly change for every region. "Up" the table is toward clear (ruling T-W2).
+    ``forecast``: change rolls already made (region -> 2d6 total) for a satellite forecast
+    (L385, ruling T-W4); those regions are not rolled again."""
     out: list[RegionWeather] = []
     rolls: list[Roll] = []
+    early = forecast or {}
     for name in sorted(current):
-        roll, dice = dice.roll(f"weather change, {name}", 2)
-        shift = int(lookup(weather_change_table(), roll.total).get("shift"))
-        level = min(LEVELS - 1, max(0, current[name].level + shift))
+        if name in early:
+            total = early[name]
+        else:
+            roll, dice = dice.roll(f"weather change, {name}", 2)
+            total = roll.total
+            rolls.append(roll)
+        level = shifted_level(current[name].level, total)
         storm, extra, dice = _storm(name, dice, level)
-        rolls += [roll, *extra]
+        rolls += extra
         out.append(RegionWeather(region=name, level=level, storm=storm))
     return tuple(out), rolls, dice
 
