@@ -68,6 +68,27 @@ class AssignMar(Command):
     grant: int = 0  # a Refinery's second grant is 1
 
 
+@command_type("DWChooseWingMAR")
+@dataclass(frozen=True, kw_only=True)
+class ChooseWingMar(Command):
+    """The Airbase's "All TT’s have either “Large Fuel Tanks” or Better Engines” MAR" (line
+    113): the fleet using it chooses one for all its wings of Tiny Flyers."""
+
+    fleet_id: str
+    territory_id: str
+    mar: str
+
+
+@command_type("DWChooseTowers")
+@dataclass(frozen=True, kw_only=True)
+class ChooseTowers(Command):
+    """The Fleet Base's "2 Rocket/ Gun/ Tesla Towers" (line 111): the holder names each kind."""
+
+    fleet_id: str
+    territory_id: str
+    towers: tuple[str, ...]
+
+
 @command_type("DWGrantTerritory")
 @dataclass(frozen=True, kw_only=True)
 class GrantTerritory(Command):

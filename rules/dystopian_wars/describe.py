@@ -103,7 +103,47 @@ def _granted(x: e.TerritoryGranted) -> str:
     return f"territory {x.territory_id} granted to {to}: {x.reason}"
 
 
+def _wings(x: e.AirWings) -> str:
+    parts = []
+    for w in x.wings:
+        if w.mar:
+            mar = f", with {w.mar} for all its wings"
+        elif w.mar_choices:
+            mar = f", its MAR not chosen ({' or '.join(w.mar_choices)}: DWChooseWingMAR)"
+        else:
+            mar = ""
+        parts.append(f"{w.territory} {w.territory_id} (line {w.line}){mar}")
+    n = len(x.wings)
+    return (
+        f"battle {x.battle_id}: {x.fleet_id} fields {n} extra wing{'' if n == 1 else 's'} of"
+        f" Tiny Flyers, free: {'; '.join(parts)}"
+    )
+
+
+def _forts(x: e.FortificationsDefend) -> str:
+    counted: dict[str, int] = {}
+    for f in x.fortifications:
+        counted[f] = counted.get(f, 0) + 1
+    parts = [f"{n} {f}s" if n > 1 else f"a {f}" for f, n in counted.items()]
+    if x.towers_not_chosen:
+        parts.append(f"{x.towers_not_chosen} towers of a kind not chosen (DWChooseTowers)")
+    return (
+        f"battle {x.battle_id}: {x.fleet_id}'s {x.territory} {x.territory_id} is defended by "
+        f"{', '.join(parts)} (line {x.line})"
+    )
+
+
 _WORDS: dict[type[Event], Callable[[Any], str]] = {
+    e.WingMarChosen: lambda x: (
+        f"{x.choice.fleet_id}'s wings of Tiny Flyers have {x.choice.choices[0]} from territory "
+        f"{x.choice.territory_id}"
+    ),
+    e.TowersChosen: lambda x: (
+        f"{x.choice.fleet_id} builds {' and '.join(x.choice.choices)} towers at territory "
+        f"{x.choice.territory_id}"
+    ),
+    e.AirWings: _wings,
+    e.FortificationsDefend: _forts,
     e.CampaignCreated: _created,
     e.MapSet: lambda x: f"map set: {_plural(len(x.borders), 'border')} ({x.reason})",
     e.MarAssigned: lambda x: (

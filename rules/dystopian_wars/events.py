@@ -13,6 +13,7 @@ from mekref.rules.dystopian_wars.model import (
     Squadron,
     Stake,
     Territory,
+    TerritoryChoice,
 )
 from mekref.rules.messages import Event, event_type
 
@@ -38,6 +39,54 @@ class MapSet(Event):
 @dataclass(frozen=True, kw_only=True)
 class MarAssigned(Event):
     assignment: MarAssignment
+
+
+@event_type("DWWingMarChosen")
+@dataclass(frozen=True, kw_only=True)
+class WingMarChosen(Event):
+    choice: TerritoryChoice  # one MAR, for all the fleet's wings of Tiny Flyers
+
+
+@event_type("DWTowersChosen")
+@dataclass(frozen=True, kw_only=True)
+class TowersChosen(Event):
+    choice: TerritoryChoice  # one kind per tower
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExtraWing:
+    """One "1 extra Wing TT’s" of a territory the fleet uses (lines 112-113)."""
+
+    territory_id: str
+    territory: str  # the row's name
+    line: int
+    #: The Airbase's MAR for all the fleet's wings; None: the row gives none, or not chosen.
+    mar: str | None = None
+    mar_choices: tuple[str, ...] = ()  # what the row offers (empty: no MAR)
+
+
+@event_type("DWAirWings")
+@dataclass(frozen=True, kw_only=True)
+class AirWings(Event):
+    """At the start of a battle: the extra wings of Tiny Flyers a fleet fields free (DW-36)."""
+
+    battle_id: str
+    fleet_id: str
+    wings: tuple[ExtraWing, ...]
+
+
+@event_type("DWFortificationsDefend")
+@dataclass(frozen=True, kw_only=True)
+class FortificationsDefend(Event):
+    """A staked territory's fortifications fight for its holder in this battle (DW-38)."""
+
+    battle_id: str
+    fleet_id: str
+    territory_id: str
+    territory: str  # the row's name
+    line: int
+    fortifications: tuple[str, ...]  # "Fortress", "Flak Tower", "Gun Tower" ...
+    towers_not_chosen: int = 0  # towers whose kind the holder has not named
 
 
 @event_type("DWTerritoriesGenerated")

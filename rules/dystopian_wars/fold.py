@@ -15,6 +15,7 @@ from mekref.rules.dystopian_wars.model import (
     Fleet,
     RepairBill,
     Squadron,
+    TerritoryChoice,
 )
 from mekref.rules.dystopian_wars.table_loader import load_tables
 from mekref.rules.messages import Event
@@ -48,6 +49,13 @@ def _created(state: DystopianState, ev: e.CampaignCreated) -> DystopianState:
         fleets={f.fleet_id: f for f in ev.fleets},
         field_orders=ev.field_orders,
     )
+
+
+def _chosen(
+    choices: tuple[TerritoryChoice, ...], new: TerritoryChoice
+) -> tuple[TerritoryChoice, ...]:
+    """A territory's choice replaces any earlier one for it (of any fleet: it lapses anyway)."""
+    return (*(x for x in choices if x.territory_id != new.territory_id), new)
 
 
 def _mar_assigned(state: DystopianState, ev: e.MarAssigned) -> DystopianState:
@@ -220,4 +228,9 @@ EVOLVERS: dict[type[Event], Callable[[DystopianState, Any], DystopianState]] = {
     e.CampaignWon: lambda s, ev: replace(s, winner=ev.fleet_id, win_condition=ev.condition),
     e.MapSet: lambda s, ev: replace(s, borders=ev.borders),
     e.MarAssigned: _mar_assigned,
+    e.WingMarChosen: lambda s, ev: replace(s, wing_mars=_chosen(s.wing_mars, ev.choice)),
+    e.TowersChosen: lambda s, ev: replace(s, towers=_chosen(s.towers, ev.choice)),
+    # Said in words for the battle; the state keeps what they come from (territories, choices).
+    e.AirWings: lambda s, ev: s,
+    e.FortificationsDefend: lambda s, ev: s,
 }

@@ -13,7 +13,7 @@ from typing import Any
 from mekref.rules.codec import JsonValue, to_jsonable
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
-from mekref.rules.dystopian_wars import logistics, mars, postbattle, prebattle, summary
+from mekref.rules.dystopian_wars import holdings, logistics, mars, postbattle, prebattle, summary
 from mekref.rules.dystopian_wars.describe import describe
 from mekref.rules.dystopian_wars.fold import EVOLVERS
 from mekref.rules.dystopian_wars.model import DystopianState
@@ -28,6 +28,8 @@ DECIDERS: dict[type[Command], Decider[DystopianState]] = {
     c.StakeTerritories: prebattle.stake,
     c.SetMap: prebattle.set_map,
     c.AssignMar: mars.assign,
+    c.ChooseWingMar: holdings.choose_wing_mar,
+    c.ChooseTowers: holdings.choose_towers,
     c.ReportBattle: postbattle.report,
     c.Repair: logistics.repair,
     c.RequisitionSquadron: logistics.requisition,
@@ -39,6 +41,8 @@ DECIDERS: dict[type[Command], Decider[DystopianState]] = {
 _FLEET_COMMANDS = (
     c.StakeTerritories,
     c.AssignMar,
+    c.ChooseWingMar,
+    c.ChooseTowers,
     c.Repair,
     c.RequisitionSquadron,
     c.ReleaseCommodore,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from mekref.rules.dice import Dice
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
+from mekref.rules.dystopian_wars import holdings
 from mekref.rules.dystopian_wars.experience import rank_of
 from mekref.rules.dystopian_wars.model import DystopianState, MarAssignment
 from mekref.rules.dystopian_wars.table_loader import load_tables
@@ -39,7 +40,8 @@ def assign(state: DystopianState, cmd: c.AssignMar, dice: Dice) -> list[Event]:
         raise Refusal("not_held", f"{cmd.fleet_id} does not hold {cmd.territory_id!r}")
     row = t.territories[territory.kind]
     if not 0 <= cmd.grant < len(row.mar_grants):
-        raise Refusal("no_mar", f"{row.name} gives no such MAR to a squadron", row.ref)
+        wings = " (its wings' MAR: DWChooseWingMAR)" if row.wing_mars else ""
+        raise Refusal("no_mar", f"{row.name} gives no such MAR to a squadron{wings}", row.ref)
     grant = row.mar_grants[cmd.grant]
     if cmd.mar not in grant.mars:
         raise Refusal("no_mar", f"{row.name} offers {list(grant.mars)}, not {cmd.mar!r}", row.ref)
@@ -89,6 +91,9 @@ def squadron_mars(state: DystopianState, fleet_id: str, squadron_id: str) -> tup
     """Every MAR the squadron has besides its skills (ruling DW-27: what a skill roll rerolls)."""
     squadron = state.fleets[fleet_id].squadrons[squadron_id]
     out = list(territory_mars(state, fleet_id, squadron_id))
+    wings_mar = holdings.wing_mar(state, fleet_id)
+    if squadron.free_tiny_flyer_wing and wings_mar is not None:
+        out.append(wings_mar)  # the Airbase's "All TT’s have ..." (line 113, ruling DW-37)
     if squadron.flagship:
         out += [m for m in commodore_mars(state, fleet_id) if m not in out]
     return tuple(out)

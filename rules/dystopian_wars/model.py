@@ -161,6 +161,16 @@ class MarAssignment:
 
 
 @dataclass(frozen=True, kw_only=True)
+class TerritoryChoice:
+    """What a territory's row leaves to the fleet using it: the Airbase's MAR for all its wings
+    (line 113), the Fleet Base's two towers (line 111). In force while that fleet uses it."""
+
+    territory_id: str
+    fleet_id: str
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Battle:
     battle_id: str
     fleets: tuple[str, str]
@@ -188,6 +198,9 @@ class DystopianState:
     #: The campaign map's borders (pairs of territory ids), when the referee has entered it.
     borders: tuple[tuple[str, str], ...] = ()
     mar_assignments: tuple[MarAssignment, ...] = ()
+    #: The Airbase's wing MAR (line 113) and the Fleet Base's towers (line 111), as chosen.
+    wing_mars: tuple[TerritoryChoice, ...] = ()
+    towers: tuple[TerritoryChoice, ...] = ()
     rolls_used: int = 0
     events_applied: int = 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.dystopian_wars import commands as c
 from mekref.rules.dystopian_wars import events as e
+from mekref.rules.dystopian_wars import holdings
 from mekref.rules.dystopian_wars.experience import rank_of
 from mekref.rules.dystopian_wars.model import (
     Battle,
@@ -219,6 +220,9 @@ def start_battle(state: DystopianState, cmd: c.StartBattle, dice: Dice) -> list[
             out.append(
                 e.SquadronsBroken(fleet_id=fleet.fleet_id, squadron_ids=broken, rolls=fleet_rolls)
             )
+    # Lines 112-113 "1 extra Wing TT’s": said for each fleet when the battle is set up.
+    wings = (holdings.air_wings(state, cmd.battle_id, f.fleet_id) for f in fleets)
+    out.extend(w for w in wings if w is not None)
     return out
 
 
@@ -271,12 +275,16 @@ def stake(state: DystopianState, cmd: c.StakeTerritories, dice: Dice) -> list[Ev
             " fleet apart",
             load_tables().rule("strategy").ref,
         )
-    return [
+    out: list[Event] = [
         e.Staked(
             battle_id=battle.battle_id,
             stake=Stake(fleet_id=cmd.fleet_id, own=cmd.own, enemy=cmd.enemy),
         )
     ]
+    # Lines 111 and 122: a staked Fleet Base or Eyrie is defended by its fortifications.
+    forts = (holdings.fortifications(state, battle.battle_id, t) for t in (cmd.own, cmd.enemy))
+    out.extend(f for f in forts if f is not None)
+    return out
 
 
 def neighbours(borders: tuple[tuple[str, str], ...]) -> dict[str, frozenset[str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mekref.rules.dystopian_wars import holdings
 from mekref.rules.dystopian_wars.experience import in_dry_dock, repair_cost
 from mekref.rules.dystopian_wars.model import DystopianState, Fleet
 from mekref.rules.kernel import Section
@@ -29,7 +30,9 @@ def summarize(state: DystopianState, side: str | None = None) -> tuple[Section, 
             f"{fleet_id} ({f.nation}, {f.player}): Commodore {c.name} ({c.status}, XP {c.xp}, "
             f"prowess {c.prowess}{absent}); {len(afloat)} of {len(f.squadrons)} squadrons "
             f"afloat, {ships} ships; {f.rp} RP to spend; "
-            f"{state.owned_count(fleet_id)} territories" + _docked(f)
+            f"{state.owned_count(fleet_id)} territories"
+            + _docked(f)
+            + _air_and_forts(state, fleet_id)
         )
     territories = []
     for holder in sorted({t.holder or "" for t in state.territories.values()}):
@@ -66,6 +69,33 @@ def _docked(fleet: Fleet) -> str:
         if in_dry_dock(s)
     ]
     return f"; in dry dock, not fighting: {', '.join(docked)}" if docked else ""
+
+
+def _air_and_forts(state: DystopianState, fleet_id: str) -> str:
+    """Lines 111-113 and 122: the extra wings the fleet fields in every battle, and the
+    fortifications that defend its territories when staked (rulings DW-36 to DW-38)."""
+    parts = []
+    wings = holdings.air_wings(state, "", fleet_id)
+    if wings is not None:
+        n = len(wings.wings)
+        where = ", ".join(
+            w.territory_id
+            + (f", wing MAR {w.mar}" if w.mar else ", wing MAR not chosen" if w.mar_choices else "")
+            for w in wings.wings
+        )
+        parts.append(f"{n} extra wing{'' if n == 1 else 's'} of Tiny Flyers ({where})")
+    for territory_id, t in sorted(state.territories.items()):
+        forts = holdings.fortifications(state, "", territory_id) if t.holder == fleet_id else None
+        if forts is None:
+            continue
+        counted: dict[str, int] = {}
+        for name in forts.fortifications:
+            counted[name] = counted.get(name, 0) + 1
+        names = [f"{k} {name}s" if k > 1 else name for name, k in counted.items()]
+        if forts.towers_not_chosen:
+            names.append(f"{forts.towers_not_chosen} towers not chosen")
+        parts.append(f"{territory_id} defended by {', '.join(names)}")
+    return "".join(f"; {p}" for p in parts)
 
 
 def _field_orders(state: DystopianState, side: str | None) -> tuple[str, ...]:

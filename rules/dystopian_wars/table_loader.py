@@ -65,6 +65,16 @@ class TerritoryRow:
     dual_shields: bool
     ref: SourceRef
     mar_grants: tuple[MarGrant, ...] = ()
+    #: The Fleet Base's "1 Wing TF’s (inc)": the roster's free wing, not a second one (DW-35).
+    included_wing: bool = False
+    #: "1 extra Wing TT’s": wings of Tiny Flyers fielded free in every battle (DW-36).
+    extra_wings: int = 0
+    #: The Airbase's "All TT’s have either ... MAR": the fleet chooses one (DW-37).
+    wing_mars: tuple[str, ...] = ()
+    #: What defends the territory when it is staked (DW-38), besides the towers below.
+    fortifications: tuple[str, ...] = ()
+    towers: int = 0  # towers of a kind the holder chooses ...
+    tower_kinds: tuple[str, ...] = ()  # ... from these
 
     @property
     def special_rules(self) -> tuple[str, ...]:
@@ -191,7 +201,15 @@ def _territory(r: dict[str, Any]) -> TerritoryRow:
         dual_shields=bool_field(r, "dual_shields"),
         ref=source_of(r),
         mar_grants=tuple(_mar_grant(g) for g in r.get("mar_grants", [])),
+        included_wing=bool_field(r, "included_wing"),
+        extra_wings=_optional_int(r, "extra_wings") or 0,
+        wing_mars=str_list_field(r, "wing_mars", optional=True),
+        fortifications=str_list_field(r, "fortifications", optional=True),
+        towers=_optional_int(r, "towers") or 0,
+        tower_kinds=str_list_field(r, "tower_kinds", optional=True),
     )
+    if row.towers and not row.tower_kinds:
+        raise TableError(f"territory {row.key!r} has towers but no tower_kinds")
     if (row.rp is None) == (row.rp_die is None):
         raise TableError(f"territory {row.key!r} needs exactly one of rp and rp_die")
     return row

@@ -25,6 +25,7 @@ from mekref.rules.dystopian_wars.model import (
     RepairBill,
     Stake,
     Territory,
+    TerritoryChoice,
     VesselClass,
 )
 from mekref.rules.dystopian_wars.table_loader import load_tables
@@ -333,6 +334,34 @@ EVENT_SAMPLES: list[Event] = [
     e.SquadronRequisitioned(fleet_id="a", squadron=FLEET.squadrons["flag"], rp_spent=7),
     e.CommodoreReleased(fleet_id="a", ransom_rp=2),
     e.CampaignWon(fleet_id="a", condition="commodore"),
+    e.WingMarChosen(
+        choice=TerritoryChoice(territory_id="t", fleet_id="a", choices=("Better Engines",))
+    ),
+    e.TowersChosen(
+        choice=TerritoryChoice(territory_id="t", fleet_id="a", choices=("Gun", "Tesla"))
+    ),
+    e.AirWings(
+        battle_id="b",
+        fleet_id="a",
+        wings=(
+            e.ExtraWing(
+                territory_id="t",
+                territory="Airbase",
+                line=113,
+                mar="Large Fuel Tanks",
+                mar_choices=("Large Fuel Tanks", "Better Engines"),
+            ),
+        ),
+    ),
+    e.FortificationsDefend(
+        battle_id="b",
+        fleet_id="a",
+        territory_id="t",
+        territory="Fleet Base",
+        line=111,
+        fortifications=("Fortress", "Flak Tower"),
+        towers_not_chosen=2,
+    ),
 ]
 COMMAND_SAMPLES: list[Command] = [
     *play_campaign("samples")[0],
@@ -342,6 +371,8 @@ COMMAND_SAMPLES: list[Command] = [
     c.Repair(actor="a", fleet_id="a", squadron_id="s", free=True),
     c.StakeTerritories(actor="a", fleet_id="a", own="x", enemy="y"),
     c.ReleaseCommodore(actor="a", fleet_id="a", ransom_rp=2),
+    c.ChooseWingMar(actor="a", fleet_id="a", territory_id="t", mar="Better Engines"),
+    c.ChooseTowers(actor="a", fleet_id="a", territory_id="t", towers=("Rocket", "Rocket")),
 ]
 
 
