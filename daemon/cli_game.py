@@ -14,19 +14,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.text import Text
-
 from mekref.daemon import exit_codes
 from mekref.daemon.cli_common import (
     CliError,
     add_store,
     guarded,
-    print_json,
 )
+from mekref.daemon.cli_game_commands import run_commands
 from mekref.daemon.cli_game_input import (
     check_scenario,
-    out,
 )
 from mekref.daemon.cli_game_read import (
     run_list,
@@ -43,8 +39,7 @@ from mekref.daemon.game_scripts import (
     DEMOS,
 )
 from mekref.daemon.wings import wings
-from mekref.rules.registry import RULESET_NAMES, ruleset
-from mekref.rules.schema import CommandSchema, FieldSchema, command_schema
+from mekref.rules.registry import RULESET_NAMES
 
 EXIT_REFUSED = exit_codes.REFUSED
 EXIT_BAD_INPUT = exit_codes.USAGE
@@ -117,7 +112,13 @@ def _setup_commands(actions: Any, kw: dict[str, Any]) -> None:
     commands.add_argument("--ruleset", required=True, choices=RULESET_NAMES)
     commands.add_argument("--type", metavar="TYPE", help="only this command")
     commands.add_argument("--json", action="store_true", help="the schema as JSON")
-    commands.set_defaults(handler=guarded(_commands), command_name="game commands")
+    commands.add_argument(
+        "--campaign",
+        help="also list the names this campaign gives its fields (its Houses, Regions, fleets, "
+        "territories, sides, objectives...), read from --db",
+    )
+    add_store(commands)
+    commands.set_defaults(handler=guarded(run_commands), command_name="game commands")
 
 
 def _setup_example(actions: Any, kw: dict[str, Any]) -> None:
@@ -333,11 +334,15 @@ def _db(parser: argparse.ArgumentParser) -> None:
 
 
 def _command_args(parser: argparse.ArgumentParser, fields: bool = False) -> None:
-    help_ = "JSON file with the command, or - for stdin"
-    if not fields:
-        parser.add_argument("command", type=Path, help=help_)
-    else:
-        parser.add_argument("command", type=Path, nargs="?", help=help_ + " (or use --type)")
+    parser.add_argument(
+        "command",
+        nargs="*",
+        metavar="COMMAND",
+        help="the command typed as words, TYPE key=value ... (type and names matched without "
+        "case; a value is read as JSON when it is JSON, as text otherwise; a.1.b=... fills "
+        "nested objects and lists), or one JSON file, or - for stdin",
+    )
+    if fields:
         parser.add_argument(
             "--type",
             dest="command_type",
@@ -361,69 +366,3 @@ def _command_args(parser: argparse.ArgumentParser, fields: bool = False) -> None
         )
     parser.add_argument("--actor", help="who gives the command, when the JSON does not say")
     parser.add_argument("--json", action="store_true", help="the events as JSON")
-
-
-# -- commands -----------------------------------------------------------------------------
-def _schema_json(schema: CommandSchema, setup: bool) -> dict[str, Any]:
-    def fields(items: tuple[FieldSchema, ...]) -> list[dict[str, Any]]:
-        return [
-            {
-                "name": f.name,
-                "type": f.type,
-                "required": f.required,
-                **({"allowed": list(f.allowed)} if f.allowed else {}),
-                **({"doc": f.doc} if f.doc else {}),
-                **({} if f.required else {"default": f.default}),
-            }
-            for f in items
-        ]
-
-    return {
-        "type": schema.type,
-        "description": schema.doc,
-        "setup": setup,
-        "fields": fields(schema.fields),
-        "objects": {name: fields(items) for name, items in schema.objects},
-        "example": schema.example,
-    }
-
-
-def _commands(args: argparse.Namespace) -> int:
-    game = ruleset(args.ruleset)
-    classes = [c for c in game.commands.classes() if args.type in (None, c.TYPE)]
-    if not classes:
-        raise CliError(f"{game.title} has no command {args.type!r}")
-    schemas = [(command_schema(c), c in game.setup) for c in classes]
-    if args.json:
-        print_json({"ruleset": game.name, "title": game.title, "commands": [
-            _schema_json(s, setup) for s, setup in schemas
-        ]})  # fmt: skip
-        return 0
-    console = out()
-    console.print(f"{game.title}: {len(schemas)} commands (* required)")
-    for schema, setup in schemas:
-        console.print()
-        heading = f"{schema.type}{'  (sets the campaign up: game start)' if setup else ''}"
-        console.print(Text(heading, style="bold"))
-        if schema.doc:
-            console.print(f"  {schema.doc}")
-        if setup:
-            console.print(f"  a complete one to edit: mekref game example --ruleset {game.name}")
-        _print_fields(console, schema.fields, "  ")
-        for name, fields in schema.objects:
-            console.print(f"  {name}:")
-            _print_fields(console, fields, "    ")
-        console.print(f"  example: {json.dumps(schema.example, ensure_ascii=False)}")
-    return 0
-
-
-def _print_fields(console: Console, fields: tuple[FieldSchema, ...], indent: str) -> None:
-    for f in fields:
-        mark = "*" if f.required else " "
-        extra = "" if f.required else f"  (default {json.dumps(f.default)})"
-        # An enum's values are already its type ("one of: ..."); a str field lists its own.
-        if f.allowed and not f.type.startswith("one of"):
-            extra += "  one of: " + ", ".join(json.dumps(a) for a in f.allowed)
-        console.print(f"{indent}{mark} {f.name}: {f.type}{extra}")
-        if f.doc:
-            console.print(f"{indent}    {f.doc}")
