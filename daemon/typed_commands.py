@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -133,11 +134,15 @@ def match_names(
     return out
 
 
+#: A fixed-length tuple of names ("[str, str]": the two fleets of a battle).
+_STR_TUPLE = re.compile(r"\[str(, str)*\]")
+
+
 def allowed_values(f: FieldSchema, names: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
     """The values a str (or list of str) field takes: its schema's, else the campaign's."""
     if f.allowed:
         return f.allowed
-    if f.type in ("str", "list of str", "str or null"):
+    if f.type in ("str", "list of str", "str or null") or _STR_TUPLE.fullmatch(f.type):
         return names.get(f.name, ())
     return ()
 

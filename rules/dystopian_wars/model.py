@@ -210,6 +210,7 @@ def field_names(state: DystopianState) -> dict[str, tuple[str, ...]]:
     territories = tuple(state.territories)
     return {
         "fleet_id": tuple(state.fleets),
+        "fleets": tuple(state.fleets),
         "territory_id": territories,
         "own": territories,
         "enemy": territories,
