@@ -53,8 +53,9 @@ def _script(tmp_path: Path, db: str, text: str) -> str:
 def test_objectives_played_to_an_extraction_with_typed_commands_only(tmp_path: Path) -> None:
     # L29: "some scenarios will even call for Objectives to be extracted from the board": the
     # scenario's end is the beacon's extraction; the report names the winner (ruling OBJ-14).
-    assert "some scenarios will even call for Objectives to be extracted from the board" in (
-        OBJECTIVES_TEXT.splitlines()[28]
+    assert (
+        "some scenarios will even call for Objectives to be extracted from the board"
+        in (OBJECTIVES_TEXT.splitlines()[28])
     )
     db = str(tmp_path / "obj.db")
     _start(db, "objectives", "Ridge", *OBJECTIVES_START)

@@ -32,8 +32,10 @@ def _start_words() -> list[str]:
                   f"{f}commodore={commodore}"]  # fmt: skip
         for j, (sid, vessel, category, ships, points) in enumerate(SQUADRONS, start=1):
             s = f"{f}squadrons.{j}."
-            words += [f"{s}squadron_id={sid}", f"{s}name={sid.title()}", f"{s}vessel_class={vessel}",
-                      f"{s}category={category}", f"{s}ships={ships}", f"{s}points={points}"]  # fmt: skip
+            words += [
+                f"{s}squadron_id={sid}", f"{s}name={sid.title()}", f"{s}vessel_class={vessel}",
+                f"{s}category={category}", f"{s}ships={ships}", f"{s}points={points}",
+            ]  # fmt: skip
             if sid == "flag":
                 words += [f"{s}flagship=true", f"{s}shields_per_ship=1"]
             if sid == "wing":
@@ -77,7 +79,9 @@ class Campaign:
         self.do(*stakes[battle["chooser"]])
         if battle["battle_type"] == "battle_royale":
             self.do(*stakes[other])
-        choice = [f"conquest_choice={theirs[0]}"] if battle["battle_type"] == "battle_royale" else []
+        choice = (
+            [f"conquest_choice={theirs[0]}"] if battle["battle_type"] == "battle_royale" else []
+        )
         return self.do(
             "DWReportBattle", "actor=ref", f"battle_id=b{number}",
             "results.1.fleet_id=prussia", "results.1.victory_points=400",
