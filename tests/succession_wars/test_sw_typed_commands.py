@@ -28,8 +28,9 @@ def _start_words() -> list[str]:
 
 
 def test_a_three_player_game_started_and_played_with_typed_commands(tmp_path: Path) -> None:
-    assert "If three people are playing, one player can take both Houses Davion and Steiner" in (
-        LINES[12]
+    assert (
+        "If three people are playing, one player can take both Houses Davion and Steiner"
+        in (LINES[12])
     )
     db = str(tmp_path / "sw.db")
     began = mekref("game", "start", "--db", db, "--ruleset", "succession_wars", "--name", "Three",
