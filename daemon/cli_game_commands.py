@@ -57,6 +57,8 @@ def _names(args: argparse.Namespace, game: RuleSet[Any]) -> Names:
     """The names of the campaign --campaign names, or none without it."""
     if args.campaign is None:
         return {}
+    if args.db is None:
+        raise CliError("--campaign reads the campaign from a store: give --db FILE|URL too")
     try:
         with opened(args.db) as app:
             campaign_id = campaign_id_of(app.store, args.campaign)
