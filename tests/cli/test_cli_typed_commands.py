@@ -15,6 +15,7 @@ DATA = Path(__file__).resolve().parents[1]
 OBJECTIVES_TEXT = (DATA / "objectives" / "data" / "objectives.txt").read_text("utf-8")
 HOUSE_RULES_LINES = (DATA / "house_rules" / "data" / "house_rules.txt").read_text("utf-8")
 USAGE = 2
+REFUSED = 3
 
 # Three sides, where the bundled demo has two; a mobile objective extracted, one claimed.
 OBJECTIVES_START = (
@@ -162,3 +163,27 @@ def test_a_script_line_may_still_be_json_and_a_command_a_file(tmp_path: Path) ->
     done = mekref("game", "do", "--db", db, str(command))
     assert done.returncode == 0, done.stderr
     assert "g-inf (green) claims objective beacon" in done.stdout
+
+
+def test_a_script_line_may_name_what_an_earlier_line_adds(tmp_path: Path) -> None:
+    """A script's names are matched as each line runs: a squad added on line 1 is named (in
+    another case) on line 2; a name still unknown stops the script at its line, the lines
+    before it applied (code unknown_name)."""
+    db = str(tmp_path / "obj.db")
+    _start(db, "objectives", "Ridge", *OBJECTIVES_START)
+    script = tmp_path / "typed.txt"
+    script.write_text(
+        "OBJAddSquad actor=ref squad.squad_id=g-scout squad.side=green squad.types.1=infantry\n"
+        "OBJStartRound actor=ref round=1\n"
+        "OBJClaim actor=green objective_id=mast squad_id=G-SCOUT\n"
+        "OBJClaim actor=gold objective_id=beacon squad_id=ghost\n",
+        encoding="utf-8",
+    )
+    done = mekref("game", "do", "--db", db, "--script", str(script), "--json")
+    assert done.returncode == REFUSED, done.stderr  # a script's refusals all exit 3
+    report = json.loads(done.stdout)
+    assert [c["line"] for c in report["commands"]] == [1, 2, 3]
+    assert "g-scout (green) claims objective mast" in report["commands"][2]["events"][0]["outcome"]
+    assert report["refused"]["line"] == 4 and report["refused"]["code"] == "unknown_name"
+    assert "OBJClaim squad_id='ghost' is none of: " in report["refused"]["refusal"]
+    assert "lines 1-3 applied; fix line 4 and go on with --from 4" in done.stderr
