@@ -1,8 +1,10 @@
-"""``mekref game``: run a campaign of any rule set by entering its commands as JSON.
+"""``mekref game``: run a campaign of any rule set by typing its commands (or giving them as
+JSON).
 
 TripWire campaigns also have dedicated commands (``campaign``, ``force``, ``battle``,
 ``report``...); every rule set (TripWire, The Succession Wars, the Dystopian Wars campaign, the
-objectives tracker, the house rules) takes its commands here, one JSON command at a time,
+objectives tracker, the house rules) takes its commands here, one command at a time (typed as
+TYPE key=value words, or JSON),
 through the same exactly-once event log.
 """
 
@@ -14,19 +16,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.text import Text
-
 from mekref.daemon import exit_codes
 from mekref.daemon.cli_common import (
     CliError,
     add_store,
     guarded,
-    print_json,
 )
+from mekref.daemon.cli_game_commands import run_commands
 from mekref.daemon.cli_game_input import (
     check_scenario,
-    out,
 )
 from mekref.daemon.cli_game_read import (
     run_list,
@@ -43,18 +41,18 @@ from mekref.daemon.game_scripts import (
     DEMOS,
 )
 from mekref.daemon.wings import wings
-from mekref.rules.registry import RULESET_NAMES, ruleset
-from mekref.rules.schema import CommandSchema, FieldSchema, command_schema
+from mekref.rules.registry import RULESET_NAMES
 
 EXIT_REFUSED = exit_codes.REFUSED
 EXIT_BAD_INPUT = exit_codes.USAGE
 
 DESCRIPTION = """\
-Run a campaign of any rule set by entering its commands as JSON: {"type": "...", ...fields}.
+Run a campaign of any rule set by typing its commands: TYPE key=value ... (the type, field
+names and listed values matched without case), or as JSON: {"type": "...", ...fields}.
 Every command is checked by the rule set; a refused command changes nothing and says why.
 'mekref game commands --ruleset R' lists a rule set's commands with their fields and an
 example of each. A command's "actor" says who gives it ('referee', or a side: a House, a fleet,
-a scenario side); --actor fills it in when the JSON leaves it out.
+a scenario side); --actor fills it in when the command leaves it out.
 
 Wherever a campaign id is asked for, its name or the first characters of its id will do.
 
@@ -74,6 +72,8 @@ examples:
   mekref game start --db sw.db --ruleset succession_wars --name "My board" \\
       --map board.toml start.json                       the board from a TOML map file
   mekref game do --db sw.db --campaign "Fourth War" attack.json   one command (- for stdin)
+  mekref game do --db sw.db --campaign "Fourth War" SWEndPhase actor=Davion house=davion
+                                          a command typed as words: TYPE key=value ...
   mekref game do --db obj.db --campaign Hill --type OBJPlaceObjective --actor red \\
       --field side=red --field objective_id=hill --position 12,30   fields on the command line
   echo '{"type": "SWEndPhase", "house": "Davion"}' | \\
@@ -92,7 +92,7 @@ examples:
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "game",
-        help="run a campaign of any rule set with JSON commands",
+        help="run a campaign of any rule set with typed (or JSON) commands",
         description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -117,7 +117,15 @@ def _setup_commands(actions: Any, kw: dict[str, Any]) -> None:
     commands.add_argument("--ruleset", required=True, choices=RULESET_NAMES)
     commands.add_argument("--type", metavar="TYPE", help="only this command")
     commands.add_argument("--json", action="store_true", help="the schema as JSON")
-    commands.set_defaults(handler=guarded(_commands), command_name="game commands")
+    commands.add_argument(
+        "--campaign",
+        help="also list the names this campaign gives its fields (its Houses, Regions, fleets, "
+        "territories, sides, objectives...), read from --db",
+    )
+    # Not add_store: listing commands needs no store, so a --db from MEKREF_DB or mekref.toml
+    # is not filled in here, and a missing store is refused only when --campaign reads it.
+    commands.add_argument("--db", metavar="FILE|URL", help="with --campaign: the store holding it")
+    commands.set_defaults(handler=guarded(run_commands), command_name="game commands")
 
 
 def _setup_example(actions: Any, kw: dict[str, Any]) -> None:
@@ -171,7 +179,8 @@ def _setup_do(actions: Any, kw: dict[str, Any]) -> None:
         "--script",
         type=Path,
         metavar="FILE",
-        help="run every command of FILE in order (JSON lines, each with its actor; blank lines "
+        help="run every command of FILE in order (one a line, typed or JSON, each with its "
+        "actor; blank lines "
         "and # comments skipped; - for stdin), stopping at the first refusal",
     )
     do.add_argument(
@@ -270,15 +279,23 @@ def _scenario(parser: argparse.ArgumentParser) -> None:
 
 
 DO_DESCRIPTION = """\
-Run one command against a campaign (a JSON file, - for stdin, or --type with --field), or with
---script a file of several, applied in order in one go. The outcome of each is told in words;
---json gives each event's fields too.
+Run one command against a campaign (typed as TYPE key=value ..., a JSON file, - for stdin, or
+--type with --field), or with --script a file of several, applied in order in one go. The
+outcome of each is told in words; --json gives each event's fields too.
 
-A script holds one command a line, each a whole JSON object with its "actor" (--actor fills in
-the lines that leave it out); blank lines and lines starting with # are skipped:
+A typed command is its type, then key=value words: a value is read as JSON when it is JSON, as
+text otherwise; a key with dots fills a nested object or a numbered list
+(results.1.fleet_id=brit). The type, the field names and the values 'game commands' lists are
+matched without case; an unknown one is refused with the valid ones.
+
+  mekref game do --db obj.db --campaign Raid OBJClaim actor=red objective_id=hill squad_id=red-tank
+
+A script holds one command a line, typed (quoted as a shell would) or a whole JSON object (a
+line starting with {), with its actor (--actor fills in the lines that leave it out); blank
+lines and lines starting with # are skipped:
 
   # Round 1 of the night raid
-  {"type": "OBJStartRound", "actor": "ref", "round": 1}
+  OBJStartRound actor=ref round=1
   {"type": "OBJClaim", "actor": "red", "objective_id": "hill", "squad_id": "red-tank"}
 
 Every line is read and checked as a command before the first one runs. The commands then run
@@ -333,11 +350,15 @@ def _db(parser: argparse.ArgumentParser) -> None:
 
 
 def _command_args(parser: argparse.ArgumentParser, fields: bool = False) -> None:
-    help_ = "JSON file with the command, or - for stdin"
-    if not fields:
-        parser.add_argument("command", type=Path, help=help_)
-    else:
-        parser.add_argument("command", type=Path, nargs="?", help=help_ + " (or use --type)")
+    parser.add_argument(
+        "command",
+        nargs="*",
+        metavar="COMMAND",
+        help="the command typed as words, TYPE key=value ... (type and names matched without "
+        "case; a value is read as JSON when it is JSON, as text otherwise; a.1.b=... fills "
+        "nested objects and lists), or one JSON file, or - for stdin",
+    )
+    if fields:
         parser.add_argument(
             "--type",
             dest="command_type",
@@ -359,71 +380,5 @@ def _command_args(parser: argparse.ArgumentParser, fields: bool = False) -> None
             help="set the command's position, in inches from the table's left and bottom edges "
             "(exact: 12,30 or 12.5,30 or 25/2,30)",
         )
-    parser.add_argument("--actor", help="who gives the command, when the JSON does not say")
+    parser.add_argument("--actor", help="who gives the command, when the command does not say")
     parser.add_argument("--json", action="store_true", help="the events as JSON")
-
-
-# -- commands -----------------------------------------------------------------------------
-def _schema_json(schema: CommandSchema, setup: bool) -> dict[str, Any]:
-    def fields(items: tuple[FieldSchema, ...]) -> list[dict[str, Any]]:
-        return [
-            {
-                "name": f.name,
-                "type": f.type,
-                "required": f.required,
-                **({"allowed": list(f.allowed)} if f.allowed else {}),
-                **({"doc": f.doc} if f.doc else {}),
-                **({} if f.required else {"default": f.default}),
-            }
-            for f in items
-        ]
-
-    return {
-        "type": schema.type,
-        "description": schema.doc,
-        "setup": setup,
-        "fields": fields(schema.fields),
-        "objects": {name: fields(items) for name, items in schema.objects},
-        "example": schema.example,
-    }
-
-
-def _commands(args: argparse.Namespace) -> int:
-    game = ruleset(args.ruleset)
-    classes = [c for c in game.commands.classes() if args.type in (None, c.TYPE)]
-    if not classes:
-        raise CliError(f"{game.title} has no command {args.type!r}")
-    schemas = [(command_schema(c), c in game.setup) for c in classes]
-    if args.json:
-        print_json({"ruleset": game.name, "title": game.title, "commands": [
-            _schema_json(s, setup) for s, setup in schemas
-        ]})  # fmt: skip
-        return 0
-    console = out()
-    console.print(f"{game.title}: {len(schemas)} commands (* required)")
-    for schema, setup in schemas:
-        console.print()
-        heading = f"{schema.type}{'  (sets the campaign up: game start)' if setup else ''}"
-        console.print(Text(heading, style="bold"))
-        if schema.doc:
-            console.print(f"  {schema.doc}")
-        if setup:
-            console.print(f"  a complete one to edit: mekref game example --ruleset {game.name}")
-        _print_fields(console, schema.fields, "  ")
-        for name, fields in schema.objects:
-            console.print(f"  {name}:")
-            _print_fields(console, fields, "    ")
-        console.print(f"  example: {json.dumps(schema.example, ensure_ascii=False)}")
-    return 0
-
-
-def _print_fields(console: Console, fields: tuple[FieldSchema, ...], indent: str) -> None:
-    for f in fields:
-        mark = "*" if f.required else " "
-        extra = "" if f.required else f"  (default {json.dumps(f.default)})"
-        # An enum's values are already its type ("one of: ..."); a str field lists its own.
-        if f.allowed and not f.type.startswith("one of"):
-            extra += "  one of: " + ", ".join(json.dumps(a) for a in f.allowed)
-        console.print(f"{indent}{mark} {f.name}: {f.type}{extra}")
-        if f.doc:
-            console.print(f"{indent}    {f.doc}")

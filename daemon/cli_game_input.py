@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -17,6 +17,7 @@ from rich.console import Console
 from mekref.daemon.cli_common import (
     CliError,
 )
+from mekref.daemon.typed_commands import TypedCommandError, match_names, parse_words
 from mekref.daemon.wing import Wing, WingInputError
 from mekref.daemon.wings import wing_for, wings
 from mekref.rules.codec import CodecError
@@ -53,18 +54,30 @@ class CommandText:
 
 
 def read_command(args: argparse.Namespace) -> CommandText:
-    """The command from its file, or built from --type, with --field and --position applied."""
+    """The command from its file, typed as words (TYPE key=value ...), or built from --type,
+    with --field and --position applied."""
     kind = getattr(args, "command_type", None)
-    if args.command is not None and kind is not None:
-        raise CliError("give the command as a file or with --type, not both")
-    if args.command is None and kind is None:
-        raise CliError("give the command: a JSON file, - for stdin, or --type TYPE with --field")
+    words: list[str] = list(args.command or [])
+    if words and kind is not None:
+        raise CliError(
+            "give the command as a file, as TYPE key=value words or with --type, not all"
+        )
+    if not words and kind is None:
+        raise CliError(
+            "give the command: TYPE key=value ..., a JSON file, - for stdin, or --type TYPE "
+            "with --field"
+        )
     if kind is not None:
         text = CommandText("the command line", {"type": kind})
-        if args.actor is not None:
-            text.data["actor"] = args.actor
+    elif _is_file(words):
+        text = _read_json(Path(words[0]), args.actor)
     else:
-        text = _read_json(args.command, args.actor)
+        try:
+            text = CommandText("the command line", parse_words(words, "the command line"))
+        except TypedCommandError as exc:
+            raise CliError(str(exc)) from None
+    if "actor" not in text.data and args.actor is not None:
+        text.data["actor"] = args.actor
     for item in getattr(args, "field", []):
         name, sep, value = item.partition("=")
         if not sep or not name:
@@ -82,6 +95,15 @@ def read_command(args: argparse.Namespace) -> CommandText:
             "('referee', or a side)"
         )
     return text
+
+
+def _is_file(words: list[str]) -> bool:
+    """One word that is - (stdin), an existing file or a .json name: a JSON command file;
+    anything else is a typed command, its first word the type."""
+    if len(words) != 1:
+        return False
+    word = words[0]
+    return word == "-" or word.lower().endswith(".json") or Path(word).is_file()
 
 
 def _position(text: str) -> dict[str, str]:
@@ -114,14 +136,21 @@ def _read_json(path: Path, actor: str | None) -> CommandText:
     return CommandText(where, data)
 
 
-def decode(game: RuleSet[Any], text: CommandText) -> Command:
-    where, data = text.where, text.data
+def decode(
+    game: RuleSet[Any],
+    text: CommandText,
+    names: Mapping[str, tuple[str, ...]] | None = None,
+    *,
+    strict: bool = True,
+) -> Command:
+    """The command, its type, field names and enumerated values first put in the rule set's
+    spelling (matched without case); ``names``: the campaign's own (:func:`campaign_names`)."""
+    where = text.where
+    try:
+        data = match_names(game, text.data, where, names, strict=strict)
+    except TypedCommandError as exc:
+        raise CliError(str(exc)) from None
     kind = data.get("type")
-    if isinstance(kind, str) and kind not in game.commands:
-        raise CliError(
-            f"{where}: {game.title} has no command {kind!r}; "
-            f"see 'mekref game commands --ruleset {game.name}'"
-        )
     try:
         return game.commands.from_json(data)
     except CodecError as exc:
@@ -129,6 +158,11 @@ def decode(game: RuleSet[Any], text: CommandText) -> Command:
             f"{where}: not a {game.name} command: {exc}; "
             f"see 'mekref game commands --ruleset {game.name} --type {kind}'"
         ) from None
+
+
+def campaign_names(game: RuleSet[Any], state: Any) -> Mapping[str, tuple[str, ...]]:
+    """The names a campaign gives its fields (Houses, Regions, fleets...), by field name."""
+    return game.field_names(state) if game.field_names is not None else {}
 
 
 def fill_board(args: argparse.Namespace, text: CommandText) -> None:

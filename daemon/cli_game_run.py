@@ -25,6 +25,7 @@ from mekref.daemon.cli_common import (
 from mekref.daemon.cli_game_input import (
     CommandText,
     _start_warnings,
+    campaign_names,
     decode,
     fill_board,
     fill_scenario,
@@ -87,7 +88,8 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
             else:
                 campaign_id = campaign_id_of(app.store, args.campaign)
                 game = app.runner.game(campaign_id)
-                done = app.runner.execute(campaign_id, decode(game, text))
+                names = campaign_names(game, app.runner.load(campaign_id).state)
+                done = app.runner.execute(campaign_id, decode(game, text, names))
             state_hash = game.state_hash(done.state)
             if starting:
                 _start_warnings(game, done.state)
@@ -121,7 +123,7 @@ def run_do(args: argparse.Namespace) -> int:
 def _script_lines(args: argparse.Namespace) -> tuple[str, tuple[ScriptLine, ...]]:
     """The script's file name and its commands from --from on, read and checked as JSON."""
     others = {
-        "a command file": args.command is not None,
+        "a command (file or words)": bool(args.command),
         "--type": args.command_type is not None,
         "--field": bool(args.field),
         "--position": args.position is not None,
@@ -156,25 +158,19 @@ def _run_script(args: argparse.Namespace) -> int:
             campaign_id = campaign_id_of(app.store, args.campaign)
             game = app.runner.game(campaign_id)
             # Decoded before the first one runs: a mistyped field anywhere changes nothing.
-            commands = [
-                (line, decode(game, CommandText(f"{where}:{line.number}", line.data)))
-                for line in lines
-            ]
-            if not args.json:
-                console.print(f"campaign {campaign_id}: {where}, {len(commands)} command(s)")
+            # The campaign's names are matched again as each line runs (an earlier line may
+            # create what a later one names).
             state = app.runner.load(campaign_id).state
-            for line, command in commands:
-                try:
-                    result = app.runner.execute(campaign_id, command)
-                except Refusal as exc:
-                    refused = {
-                        "line": line.number,
-                        "type": type(command).TYPE,
-                        "actor": command.actor,
-                        "code": exc.code,
-                        "refusal": str(exc),
-                    }
+            texts = [CommandText(f"{where}:{line.number}", line.data) for line in lines]
+            for text in texts:
+                decode(game, text, campaign_names(game, state), strict=False)
+            if not args.json:
+                console.print(f"campaign {campaign_id}: {where}, {len(texts)} command(s)")
+            for line, text in zip(lines, texts, strict=True):
+                ran, refused = _run_line(app, game, campaign_id, state, line, text)
+                if refused is not None:
                     break
+                command, result = ran
                 state = result.state
                 item = _script_item(game, line, command, result)
                 done.append(item)
@@ -206,6 +202,32 @@ def _run_script(args: argparse.Namespace) -> int:
         f"--from {refused['line']}",
         EXIT_REFUSED,
     )
+
+
+def _run_line(
+    app: Any, game: RuleSet[Any], campaign_id: str, state: Any, line: ScriptLine, text: CommandText
+) -> tuple[Any, dict[str, Any] | None]:
+    """Run one line of a script: (its command, its result), or None and why it was refused."""
+    try:
+        command = decode(game, text, campaign_names(game, state))
+        return (command, app.runner.execute(campaign_id, command)), None
+    except CliError as exc:  # a name the campaign does not have, even now
+        data = text.data
+        return None, {
+            "line": line.number,
+            "type": data.get("type"),
+            "actor": data.get("actor"),
+            "code": "unknown_name",
+            "refusal": str(exc).removeprefix(f"{text.where}: "),
+        }
+    except Refusal as exc:
+        return None, {
+            "line": line.number,
+            "type": type(command).TYPE,
+            "actor": command.actor,
+            "code": exc.code,
+            "refusal": str(exc),
+        }
 
 
 def _script_item(
@@ -284,7 +306,7 @@ def _demo_steps(name: str, folder: Path, start_name: str, script_name: str) -> l
         campaign=None,
         script=script,
         from_line=None,
-        command=None,
+        command=[],
         command_type=None,
         field=[],
         position=None,
@@ -293,7 +315,7 @@ def _demo_steps(name: str, folder: Path, start_name: str, script_name: str) -> l
         (
             f"mekref game start --db {db} --ruleset {name} --name '{title}' {start}",
             run_start,
-            argparse.Namespace(**common, ruleset=name, name=title, command=start),
+            argparse.Namespace(**common, ruleset=name, name=title, command=[str(start)]),
         ),
         (f"mekref game do --db {db} --script {script}", run_do, do_args),
         (

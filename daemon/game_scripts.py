@@ -1,8 +1,10 @@
-"""Command scripts: several commands of a campaign in one file, one JSON command a line.
+"""Command scripts: several commands of a campaign in one file, one command a line.
 
 A group keeps the commands of a session (or a whole game) in a file and replays it with
 ``mekref game do --script FILE``: each line is a command as ``game do`` takes it, with its
-``actor``; blank lines and lines starting with ``#`` are skipped. Line numbers are the file's,
+``actor``, typed (``OBJClaim actor=red objective_id=hill squad_id=red-tank``, words quoted as a
+shell would) or as a JSON object (a line starting with ``{``); blank lines and lines starting
+with ``#`` are skipped. Line numbers are the file's,
 so a refusal names the line to fix and ``--from LINE`` goes on from there.
 
 The bundled demos (``daemon/examples/<rule set>-demo-start.json`` and ``-demo.jsonl``) are
@@ -15,6 +17,8 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
+
+from mekref.daemon.typed_commands import TypedCommandError, parse_words, split_line
 
 #: Rule sets with a bundled demo game: a start command and a script to its end.
 DEMOS = ("dystopian_wars", "objectives", "succession_wars")
@@ -46,18 +50,7 @@ def parse_script(
         line = raw.strip()
         if number < first or not line or line.startswith("#"):
             continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ScriptError(
-                f"{where}:{number}:{exc.colno}: not JSON ({exc.msg}); a script holds one "
-                "command a line, each a whole JSON object"
-            ) from None
-        if not isinstance(data, dict):
-            raise ScriptError(
-                f'{where}:{number}: a command is a JSON object: {{"type": "...", '
-                '"actor": "...", ...}'
-            )
+        data = _line_data(line, f"{where}:{number}")
         if "actor" not in data:
             if actor is None:
                 raise ScriptError(
@@ -70,6 +63,25 @@ def parse_script(
         after = f" from line {first} on" if first > 1 else ""
         raise ScriptError(f"{where}: no command in it{after} (only blank lines and # comments)")
     return tuple(out)
+
+
+def _line_data(line: str, where: str) -> dict[str, Any]:
+    """A line's command: a JSON object when it starts with ``{``, else typed words."""
+    if not line.startswith("{"):
+        try:
+            return parse_words(split_line(line, where), where)
+        except TypedCommandError as exc:
+            raise ScriptError(str(exc)) from None
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ScriptError(
+            f"{where}:{exc.colno}: not JSON ({exc.msg}); a line starting with {{ is a whole "
+            "JSON object, any other a typed command: TYPE key=value ..."
+        ) from None
+    if not isinstance(data, dict):
+        raise ScriptError(f'{where}: a command is a JSON object: {{"type": "...", "actor": ...}}')
+    return data
 
 
 def demo_files(name: str) -> tuple[str, str]:

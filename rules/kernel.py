@@ -128,6 +128,10 @@ class RuleSet(Generic[S]):
     #: it; None: the rule set has its own report command. :meth:`report_for` gives a side's
     #: summary the state as that side's view shows it, never the whole state.
     summarize: Callable[[S, str | None], tuple[Section, ...]] | None = None
+    #: The names a campaign gives its string fields (its Houses, Regions, fleets, sides...),
+    #: by field name, from the tables the rules check them against: ``mekref game do`` matches
+    #: a typed name without case and ``game commands --campaign`` lists them. None: no such names.
+    field_names: Callable[[S], Mapping[str, tuple[str, ...]]] | None = None
     commands: Codec[Command] = field(init=False, repr=False, compare=False)
     events: Codec[Event] = field(init=False, repr=False, compare=False)
 

@@ -16,7 +16,7 @@ from mekref.rules.dystopian_wars import events as e
 from mekref.rules.dystopian_wars import holdings, logistics, mars, postbattle, prebattle, summary
 from mekref.rules.dystopian_wars.describe import describe
 from mekref.rules.dystopian_wars.fold import EVOLVERS
-from mekref.rules.dystopian_wars.model import DystopianState
+from mekref.rules.dystopian_wars.model import DystopianState, field_names
 from mekref.rules.dystopian_wars.summary import summarize
 from mekref.rules.kernel import Decider, RuleSet
 from mekref.rules.messages import Command
@@ -112,4 +112,5 @@ DYSTOPIAN_WARS: RuleSet[DystopianState] = RuleSet(
     views=DystopianWarsViews(),
     describe=describe,
     summarize=summarize,
+    field_names=field_names,
 )

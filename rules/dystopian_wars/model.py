@@ -214,3 +214,19 @@ class DystopianState:
 
     def owned_count(self, fleet_id: str) -> int:
         return sum(1 for t in self.territories.values() if t.holder == fleet_id)
+
+
+def field_names(state: DystopianState) -> dict[str, tuple[str, ...]]:
+    """The names this campaign's commands take, by field (the ``field_names`` hook): the fleets
+    and territories the commands look up in ``state`` (``unknown_fleet``, ``unknown_territory``)
+    and every fleet's squadrons."""
+    territories = tuple(state.territories)
+    return {
+        "fleet_id": tuple(state.fleets),
+        "fleets": tuple(state.fleets),
+        "territory_id": territories,
+        "own": territories,
+        "enemy": territories,
+        "conquest_choice": territories,
+        "squadron_id": tuple(s for f in state.fleets.values() for s in f.squadrons),
+    }

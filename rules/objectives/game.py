@@ -19,7 +19,7 @@ from mekref.rules.objectives import events as e
 from mekref.rules.objectives.decide import DECIDERS
 from mekref.rules.objectives.describe import describe
 from mekref.rules.objectives.fold import EVOLVERS
-from mekref.rules.objectives.model import ObjectivesState
+from mekref.rules.objectives.model import ObjectivesState, field_names
 from mekref.rules.objectives.summary import held_by, summarize
 
 #: held_by stays importable from here, where the API docs name it (docs/objectives.md).
@@ -76,4 +76,5 @@ OBJECTIVES: RuleSet[ObjectivesState] = RuleSet(
     views=ObjectivesViews(),
     describe=describe,
     summarize=summarize,
+    field_names=field_names,
 )

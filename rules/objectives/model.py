@@ -113,3 +113,18 @@ class ObjectivesState:
         if not any(o.status is ObjectiveStatus.UNPLACED for o in self.objectives.values()):
             return None
         return self.placing_order[self.placements_made % len(self.placing_order)]
+
+
+def field_names(state: ObjectivesState) -> dict[str, tuple[str, ...]]:
+    """The names this scenario's commands take, by field (the ``field_names`` hook): its sides,
+    objectives and squads, as the deciders look them up (``unknown_objective``)."""
+    sides = tuple(state.sides)
+    squads = tuple(state.squads)
+    return {
+        "side": sides,
+        "first_placer": sides,
+        "objective_id": tuple(state.objectives),
+        "squad_id": squads,
+        "from_squad": squads,
+        "to_squad": squads,
+    }

@@ -312,3 +312,21 @@ def pay(b: Builder, house: str, amount: int, to: str, reason: str) -> None:
     b.add(m.SWCashChanged(house=house, delta=-amount, reason=reason))
     if to in b.state.houses:
         b.add(m.SWCashChanged(house=to, delta=amount, reason=reason))
+
+
+def field_names(state: SWState) -> dict[str, tuple[str, ...]]:
+    """The names this game's commands take, by field (the ``field_names`` hook): the Houses
+    :func:`check_actor` and the payments check, the Regions :func:`region_of` checks, and the
+    Leaders."""
+    houses = tuple(state.houses)
+    regions = tuple(state.regions)
+    return {
+        "house": houses,
+        "against": houses,
+        "briber": houses,
+        "to": houses,
+        "region": regions,
+        "fallback_region": regions,
+        "path": regions,
+        "leader": tuple(state.leaders),
+    }

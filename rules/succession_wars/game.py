@@ -19,6 +19,7 @@ from mekref.rules.succession_wars import (
     turn,
 )
 from mekref.rules.succession_wars import messages as m
+from mekref.rules.succession_wars.common import field_names
 from mekref.rules.succession_wars.describe import describe
 from mekref.rules.succession_wars.evolve import EVOLVERS
 from mekref.rules.succession_wars.model import Phase, SWState
@@ -81,4 +82,5 @@ SUCCESSION_WARS: RuleSet[SWState] = RuleSet(
     views=SuccessionWarsViews(),
     describe=describe,
     summarize=summarize,
+    field_names=field_names,
 )

@@ -153,7 +153,10 @@ def test_a_script_is_checked_whole_before_its_first_command_runs(tmp_path: Path)
     good = '{"type": "OBJStartRound", "actor": "ref", "round": 1}\n'
     for bad, said in (
         ('{"type": "OBJStartRound", "actor": "ref", "round": 2\n', ":2:"),
-        ('{"type": "OBJSearch", "actor": "red", "objective": "vault"}\n', ":2: not a objectives"),
+        (
+            '{"type": "OBJSearch", "actor": "red", "objective": "vault"}\n',
+            ":2: OBJSearch has no field 'objective'",
+        ),
     ):
         script.write_text(good + bad, encoding="utf-8")
         done = mekref("game", "do", "--db", db, "--script", str(script))

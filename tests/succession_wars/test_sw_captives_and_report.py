@@ -128,7 +128,12 @@ def test_an_unknown_house_is_refused_with_the_houses_through_the_console_script(
                    str(start))  # fmt: skip
     assert began.returncode == 0, began.stderr
     refused = mekref("game", "do", "--db", db, "--campaign", "sw", "--actor", "Liao",
-                     "--type", "SWEndPhase", "--field", 'house="liao"')  # fmt: skip
-    assert refused.returncode != 0
-    assert "there is no House 'liao' in this game: one of " in refused.stderr
-    assert "Liao" in refused.stderr.split("one of ", 1)[1]
+                     "--type", "SWEndPhase", "--field", 'house="Lyran"')  # fmt: skip
+    assert refused.returncode == 2
+    assert "SWEndPhase house='Lyran' is none of: " in refused.stderr
+    assert '"Liao"' in refused.stderr.split("none of: ", 1)[1]
+    # A House's name is matched without case: "liao" is Liao.
+    typed = mekref("game", "do", "--db", db, "--campaign", "sw", "SWEndPhase", "actor=Liao",
+                   "house=liao")  # fmt: skip
+    assert typed.returncode == 0, typed.stderr
+    assert "Liao begins the spend phase" in typed.stdout
