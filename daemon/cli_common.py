@@ -70,11 +70,29 @@ class CliError(Exception):
         self.code = code
 
 
+#: The rules' refusal codes for a thing the campaign does not have, named on the command line:
+#: a usage error (2), as the exit-code table says. A value the rules do not take inside a
+#: command (an unknown action in an order, a skill name) stays a refusal (3).
+NOT_IN_CAMPAIGN = frozenset(
+    {
+        "unknown_battle",
+        "unknown_unit",
+        "unknown_person",
+        "unknown_pilot",
+        "unknown_pool",
+        "unknown_side",
+        "unknown_engagement",
+        "unknown_technician",
+        "unknown_staff",
+    }
+)
+
+
 def refused(exc: Refusal, suffix: str = "") -> CliError:
-    """The rules' refusal as the command's one line and exit code: a name the campaign does not
-    have (``unknown_battle``, ``unknown_unit``...) is a usage error, 2, like an unknown
+    """The rules' refusal as the command's one line and exit code: a battle, unit, person or
+    pool the campaign does not have (``NOT_IN_CAMPAIGN``) is a usage error, 2, like an unknown
     ``--side``; every other refusal is 3 (docs/cli.md, "Exit codes")."""
-    code = EXIT_USAGE if exc.code.startswith("unknown_") else EXIT_REFUSED
+    code = EXIT_USAGE if exc.code in NOT_IN_CAMPAIGN else EXIT_REFUSED
     return CliError(f"refused: {exc}{suffix}", code)
 
 

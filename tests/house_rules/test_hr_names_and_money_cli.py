@@ -96,17 +96,21 @@ def test_names_are_matched_without_case_and_unknown_ones_list_the_choices(
     assert out.splitlines()[1].startswith("  mission Objective Raid:")
     refused = game.do("HRMissionRoll", mission="Raid")
     assert refused.returncode != 0
-    assert "no mission 'Raid': choose one of Retainer, Garrison" in refused.stderr
-    assert "Objective Raid" in refused.stderr
+    # Refused by the command line before the rules, listing every mission (issue 29, item 3).
+    assert 'mission=\'Raid\' is none of: "Retainer", "Garrison"' in refused.stderr
+    assert '"Objective Raid"' in refused.stderr
     out = game.ok("HRMoraleTest", unit_id="u1", turn=1, skill="green", nationality="kuritan",
                   situations=["INFERNO"])  # fmt: skip
     assert "u1 morale:" in out
     refused = game.do("HRMoraleTest", unit_id="u1", turn=2, skill="rookie", nationality="Davion")
-    assert "no skill 'rookie': choose one of Green, Regular, Veteran, Elite" in refused.stderr
-    refused = game.do("HRAcquire", item="x", availability="scarce", base_cost=1)
-    assert "choose one of common, uncommon, rare, specific_vehicle, specific_mech" in (
+    assert 'skill=\'rookie\' is none of: "", "Green", "Regular", "Veteran", "Elite"' in (
         refused.stderr
     )
+    refused = game.do("HRAcquire", item="x", availability="scarce", base_cost=1)
+    assert (
+        'availability=\'scarce\' is none of: "common", "uncommon", "rare", "specific_vehicle", '
+        '"specific_mech"'
+    ) in refused.stderr
 
 
 def test_game_commands_lists_the_allowed_names(tmp_path: Path) -> None:
