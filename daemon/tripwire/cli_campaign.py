@@ -94,10 +94,15 @@ def side_campaign_state(args: argparse.Namespace) -> CampaignState:
     return state
 
 
-def execute(args: argparse.Namespace, command: Command) -> Executed:
-    """Run one command against the campaign that ``--db`` and ``--campaign`` name."""
+def execute(args: argparse.Namespace, command: Command, *, side: str | None = None) -> Executed:
+    """Run one command against the campaign that ``--db`` and ``--campaign`` name; with
+    ``side``, refuse first a side the campaign does not have (``require_side``), on the same
+    opening of the store."""
     with opened(args.db) as app:
-        return run_command(app.runner, campaign_id_of(app.store, args.campaign), command)
+        campaign_id = campaign_id_of(app.store, args.campaign)
+        if side is not None:
+            require_side(app.runner.load(campaign_id).state, side)
+        return run_command(app.runner, campaign_id, command)
 
 
 def register(sub: Any) -> None:

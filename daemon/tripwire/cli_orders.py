@@ -108,9 +108,8 @@ def parse_params(items: list[str]) -> dict[str, list[tuple[str, str]]]:
 def run_submit(args: argparse.Namespace) -> int:
     params = parse_params(args.param)
     orders = tuple(parse_order(o, params) for o in args.order)
-    side_campaign_state(args)
     cmd = SubmitOrders(actor=args.side, side_id=args.side, day=args.day, orders=orders)
-    done = execute(args, cmd)
+    done = execute(args, cmd, side=args.side)
     stored = next(e for e in done.events if isinstance(e, OrdersSubmitted))
     console = out_console()
     console.print(f"{len(stored.orders)} order(s) stored for {args.side}, day {args.day}")
@@ -194,8 +193,7 @@ def run_withdraw(args: argparse.Namespace) -> int:
     cmd = WithdrawOrders(
         actor=args.side, side_id=args.side, day=args.day, formation_ids=tuple(args.formations)
     )
-    side_campaign_state(args)
-    execute(args, cmd)
+    execute(args, cmd, side=args.side)
     out_console().print(f"withdrew orders for {', '.join(args.formations)}")
     return EXIT_OK
 
