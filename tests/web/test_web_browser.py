@@ -12,6 +12,7 @@ Under CI=true a missing Chromium fails the test; elsewhere it is skipped with th
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -225,4 +226,15 @@ def test_two_players_and_the_referee_play_a_ginestra_day(
     _submit(browser, form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
     assert "No battle waiting" in browser.find_element(By.ID, "battles").text
     assert "closed" in browser.find_element(By.ID, "overview").text
+    # Each end condition's progress (lines 412-414, 162): VP against the target, BV as a
+    # share of the start against the attrition line, the leaders, and whether one is reached.
+    standings = browser.find_element(By.ID, "standings").text
+    assert re.search(r"Total / \d+", standings), standings
+    assert re.search(r"ends below \d+%", standings), standings
+    # The sample's Chippewas have no BV (its README): the share is "?", never a plausible
+    # wrong figure, and the page says what to record (R-VP-3).
+    assert re.search(r"loyalist .* \? free", standings), standings
+    assert "cannot be told" in browser.find_element(By.ID, "overview").text
+    ending = browser.find_element(By.ID, "ending").text
+    assert ending == "The campaign goes on: no end condition reached.", ending
     _shoot(browser, "web-referee-overview.png")

@@ -25,3 +25,20 @@ def test_anonymous_sessions_are_forgotten_before_logged_in_ones(monkeypatch) -> 
     assert found.get(player.session_id) is player
     assert found.principal(player) == Principal("t1", Role.SIDE, "c", "a")
     assert csrf_ok(player, player.csrf) and not csrf_ok(player, "x") and not csrf_ok(None, "x")
+
+
+def test_the_desk_shows_the_share_of_start_only_when_it_can_be_told() -> None:
+    """L412: a side whose BV falls below half its start ends the campaign; the desk shows the
+    share when every unit of the side has a BV, "?" otherwise (R-VP-3)."""
+    from types import SimpleNamespace
+
+    from mekref.daemon.tripwire.web.referee import _share_of_start
+
+    known = SimpleNamespace(units_without_bv=0, starting_bv=33827, effective_bv=16000)
+    assert _share_of_start(known) == "47.3%"
+    assert (
+        _share_of_start(SimpleNamespace(units_without_bv=4, starting_bv=1, effective_bv=1)) == "?"
+    )
+    assert (
+        _share_of_start(SimpleNamespace(units_without_bv=0, starting_bv=0, effective_bv=0)) == "?"
+    )

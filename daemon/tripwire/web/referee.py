@@ -1,5 +1,6 @@
 """The referee's desk for a TripWire campaign: every side's orders as they come in, resolving
-the day, the battles waiting and what for, control of the field, the overview with the VP.
+the day, the battles waiting and what for, control of the field, the overview with the VP and
+each end condition's progress.
 
 Each action is the gRPC servicer's (ResolveTurn, SetRefereeInputs...), whose referee check
 refuses a side's token whatever the page shows.
@@ -44,6 +45,14 @@ def _overrides(site: Site, cid: str) -> list[dict[str, Any]]:
     return overrides(state, list(runner.events(cid)), None)
 
 
+def _share_of_start(standing: Any) -> str:
+    """A side's BV now as a share of its start (line 412), or "?" when it cannot be told: no
+    starting BV yet, or units of the side without a BV (R-VP-3)."""
+    if standing.units_without_bv or not standing.starting_bv:
+        return "?"
+    return f"{100 * standing.effective_bv / standing.starting_bv:.1f}%"
+
+
 async def desk(site: Site, request: Request, principal: Principal, cid: str) -> Response:
     campaign = await site.campaign(principal, cid)
     orders = {}
@@ -69,6 +78,7 @@ async def desk(site: Site, request: Request, principal: Principal, cid: str) -> 
         campaign=campaign,
         orders=orders,
         overview=overview.overview if overview.map_started else None,
+        share_of_start=_share_of_start,
         battles=[(b, json.loads(b.detail_json), _waiting_for(b)) for b in pending.battles],
         unmatched=pending.unmatched_files,
         quarantined=pending.quarantined_files,

@@ -107,6 +107,11 @@ class Overview:
     unknown: str = ""
     #: (side, hex) of each temporary runway the reader may know: its own (L409, T-LZ2).
     runways: tuple[tuple[str, str], ...] = ()
+    #: Line 412: a side whose BV falls below this share of its start (in %) ends the campaign.
+    attrition_percent: int = 0
+    #: Why the campaign ends now ("" while no end condition is met). The referee's whole
+    #: only: a side's BV against its line is its own, so a side's cut leaves this "".
+    reached: str = ""
 
 
 def _engagements(state: CampaignState, s: StrategicState, side_id: str) -> list[OverviewEngagement]:
@@ -207,4 +212,6 @@ def overview_of(state: CampaignState, side_id: str = "") -> Overview | None:
         vp_target=p.vp_target,
         unknown=unknown_text(state, p.vp_target, p.sides, bv_of=side_id) if side_id else p.unknown,
         runways=tuple((x, h) for x, hexes in sorted(s.runways.items()) if mine(x) for h in hexes),
+        attrition_percent=p.attrition_percent,
+        reached="" if side_id else p.reached,
     )
