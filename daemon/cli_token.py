@@ -95,7 +95,9 @@ def _reported(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
     return handler
 
 
-def _campaign_for_side(db: str, requested: str | None, side: str) -> str:
+def _campaign_for_side(db: str, requested: str | None, side: str) -> tuple[str, str]:
+    """The campaign a side token is for, and the side as the campaign spells it (``davion``
+    stands for ``Davion``: names are matched without case, as ``game do`` matches them)."""
     from mekref.daemon.open_app import app_config, opened_app
 
     with opened_app(app_config({"db": db}), create=False) as app:
@@ -110,16 +112,21 @@ def _campaign_for_side(db: str, requested: str | None, side: str) -> str:
         cid = check_campaign_id(requested)
         runner = app.runner
         sides = runner.game(cid).sides_of(runner.load(cid).state)
-        if side not in sides:
-            known = ", ".join(sorted(sides)) or "none: only referee tokens for this rule set"
-            raise ValueError(f"campaign {cid} has no side {side!r} (sides: {known})")
-        return cid
+        if side in sides:
+            return cid, side
+        same = [s for s in sides if s.casefold() == side.casefold()]
+        if len(same) == 1:
+            return cid, same[0]
+        known = ", ".join(sorted(sides)) or "none: only referee tokens for this rule set"
+        raise ValueError(f"campaign {cid} has no side {side!r} (sides: {known})")
 
 
 def _create(args: argparse.Namespace) -> int:
+    cid: str | None
     try:
-        if args.side is not None:
-            cid: str | None = _campaign_for_side(args.db, args.campaign, args.side)
+        side = args.side
+        if side is not None:
+            cid, side = _campaign_for_side(args.db, args.campaign, side)
             role = Role.SIDE
         else:
             cid = check_campaign_id(args.campaign) if args.campaign else None
@@ -131,8 +138,8 @@ def _create(args: argparse.Namespace) -> int:
         print(f"mekref token: {exc}", file=sys.stderr)
         return EXIT_USAGE
     with open_store(args.db, create=False) as store:
-        issued = TokenStore(store).issue(role, campaign_id=cid, side_id=args.side, label=args.label)
-    grant = "referee" if role is Role.REFEREE else f"side {args.side}"
+        issued = TokenStore(store).issue(role, campaign_id=cid, side_id=side, label=args.label)
+    grant = "referee" if role is Role.REFEREE else f"side {side}"
     scope = f"campaign {cid}" if cid else "every campaign"
     if args.json:
         print_json(
@@ -141,7 +148,7 @@ def _create(args: argparse.Namespace) -> int:
                 "token_id": issued.principal.token_id,
                 "role": role.value,
                 "campaign_id": cid,
-                "side_id": args.side,
+                "side_id": side,
                 "label": args.label,
             }
         )

@@ -224,6 +224,18 @@ def _unit(state: CampaignState, unit_id: str) -> CampaignUnit:
     return unit
 
 
+def _named(given: str, names: list[str]) -> str | None:
+    """The name ``given`` stands for: itself, else the one name it begins (without case), as
+    the report prints "Alpha Company" and the referee types "Alpha"; None when none or several
+    fit (ruling R-KEEP-3)."""
+    if given in names:
+        return given
+    fits = (
+        [n for n in names if n.lower().startswith(given.strip().lower())] if given.strip() else []
+    )
+    return fits[0] if len(fits) == 1 else None
+
+
 def _decide_keep(
     state: CampaignState, cmd: KeepSalvage, dice: Dice, rules: TripWire
 ) -> list[Event]:
@@ -251,7 +263,8 @@ def _decide_keep(
         if u.side_id == unit.side_id and u.company != SALVAGE_COMPANY and u.unit_id != unit.unit_id
     ]
     companies = sorted({u.company for u in mine})
-    if cmd.company not in companies:
+    company = _named(cmd.company, companies)
+    if company is None:
         raise Refusal(
             "unknown_company",
             f"side {unit.side_id!r} has no company {cmd.company!r} (it has "
@@ -260,10 +273,12 @@ def _decide_keep(
         )
     if not cmd.lance.strip():
         raise Refusal("bad_lance", "name the lance the unit joins", tt.keep)
-    members = [u for u in mine if u.company == cmd.company]
+    members = [u for u in mine if u.company == company]
     held = [u for u in members if not unit_gone(state, u.unit_id)]
     role = company_role(u.kind for u in members)
     lances = {u.lance for u in members}
+    lance = _named(cmd.lance, sorted(lances)) or cmd.lance
+    cmd = replace(cmd, company=company, lance=lance)
     why = _space(unit, held, lances, cmd.lance, role, rules)
     if why is not None and cmd.note is None:
         text, limit = why

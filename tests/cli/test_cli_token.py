@@ -22,3 +22,26 @@ def test_token_commands_report_a_bad_database_in_one_line(
     assert main(["token", "list", "--db", unreachable]) == 5
     err = capsys.readouterr().err
     assert err.startswith("mekref token: ") and "s3cret" not in err
+
+
+def test_a_side_token_names_the_side_without_case(tmp_path: Path) -> None:
+    """``token create --side davion`` on a campaign whose House is ``Davion`` issues Davion's
+    token (names are matched without case, as ``game do`` matches them); a side the campaign
+    does not have is refused with its sides (exit 2)."""
+    import json
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from console_script import mekref
+
+    out = tmp_path / "games"
+    assert mekref("game", "demo", "--ruleset", "succession_wars", "--out", str(out)).returncode == 0
+    db = str(out / "succession_wars-demo.db")
+    made = mekref("token", "create", "--db", db, "--side", "davion", "--json")
+    assert made.returncode == 0, made.stderr
+    assert json.loads(made.stdout)["side_id"] == "Davion"
+    listed = json.loads(mekref("token", "list", "--db", db, "--json").stdout)
+    assert [t["side_id"] for t in listed] == ["Davion"]
+    wrong = mekref("token", "create", "--db", db, "--side", "wobbly")
+    assert wrong.returncode == 2
+    assert "no side 'wobbly' (sides: Davion, Kurita, Liao, Marik, Steiner)" in wrong.stderr

@@ -234,3 +234,38 @@ def test_ruling_r_seat_2_a_hire_crews_the_type_hired() -> None:
                                          name="X", gunnery=4, piloting=5, actor="t",
                                          **bad))  # type: ignore[arg-type]  # fmt: skip
         assert caught.value.code == "bad_hire_type"
+
+
+def _renamed(state: CampaignState) -> CampaignState:
+    """Red's company and lances named as MegaMek lists name them ("Alpha Company", "Fire
+    Lance"), and a second company whose name begins the same ("Alpha Reserve")."""
+    names = {"L1": "Fire Lance", "L2": "Battle Lance", "L3": "Command Lance"}
+    units = dict(state.units)
+    for uid in RED_MEKS:
+        u = units[uid]
+        units[uid] = replace(u, company="Alpha Company", lance=names.get(u.lance, u.lance))
+    return replace(state, units=units)
+
+
+def test_ruling_r_keep_3_company_and_lance_by_the_start_of_their_names() -> None:
+    """L136 "They take control of the the 'Mech and may either keep it (only if they have
+    space in there TO&E) or sell it." Ruling R-KEEP-3: the referee may type the company and
+    the lance as the start of the names the report prints ("Alpha" for "Alpha Company"),
+    without case; a start several names share, or none, is refused with the names."""
+    state = _renamed(_captured())
+    lances = sorted({state.units[uid].lance for uid in RED_MEKS})
+    lance = lances[0].split()[0].lower()
+    events, kept = states.run(
+        state, KeepSalvage(unit_id="b1", company="alpha", lance=lance, note=NOTE, actor="Ann")
+    )
+    (event,) = events
+    assert isinstance(event, SalvageKept)
+    assert (event.company, event.lance) == ("Alpha Company", lances[0])
+    assert kept.units["b1"].company == "Alpha Company"
+    units = dict(state.units)
+    units["r12"] = replace(units["r12"], company="Alpha Reserve")
+    with pytest.raises(Refusal, match="line 136") as caught:
+        states.run(replace(state, units=units),
+                   KeepSalvage(unit_id="b1", company="Alpha", lance=lance, actor="t"))  # fmt: skip
+    assert caught.value.code == "unknown_company"
+    assert "Alpha Company, Alpha Reserve" in caught.value.message

@@ -1,0 +1,156 @@
+"""Reading a doc's command blocks as transcripts: what to run, in which order, and what the doc
+says comes out.
+
+A command is a line of a fenced block that starts with ``mekref `` or ``$ mekref `` (an
+``ENV=value`` prefix allowed; backslash continuations joined). In a block written as a
+console session (its commands start with ``$``), the lines after a command up to the next
+``$`` are the output the doc shows: each must appear in what the command printed, ``...``
+standing for any text. A ``#`` comment and a description set off by three or more spaces are
+cut. A synopsis (``[--side S]``, ``a|b``) runs twice: with every optional part left out and
+with every one given, the first choice of each ``a|b``.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+#: A message the CLI printed, quoted in a doc ("mekref battle ingest: x.mul: ..."): not a command.
+MESSAGE = re.compile(r"mekref( [a-z-]+){0,2}: ")
+ENV_WORD = re.compile(r"^[A-Z_][A-Z0-9_]*=\S*$")
+OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
+SHELL_BLOCKS = ("", "sh", "console", "shell", "bash")
+
+
+@dataclass(frozen=True)
+class DocCommand:
+    where: str  # "docs/cli.md:104"
+    text: str  # the command as the doc writes it ("ENV=x mekref ..."), one synopsis variant
+    expected: tuple[str, ...]  # the output lines the doc shows (none for most)
+
+
+def _blocks(text: str) -> list[list[tuple[int, str]]]:
+    """The lines of each shell or untyped fenced block (toml, python... left out), numbered."""
+    blocks: list[list[tuple[int, str]]] = []
+    inside, keep = False, False
+    for number, raw in enumerate(text.splitlines(), 1):
+        fence = raw.strip()
+        if fence.startswith("```"):
+            inside = not inside
+            keep = inside and fence[3:].strip() in SHELL_BLOCKS
+            if keep:
+                blocks.append([])
+            continue
+        if inside and keep:
+            blocks[-1].append((number, raw))
+    return [b for b in blocks if b]
+
+
+def _joined(block: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Lines with their continuations joined: a trailing backslash, or a synopsis's indented
+    ``[--option]`` lines under its command."""
+    out: list[tuple[int, str]] = []
+    pending, start = "", 0
+    for number, raw in block:
+        if not pending and out and raw.startswith(" ") and raw.strip().startswith("["):
+            start, prev = out.pop()
+            out.append((start, f"{prev} {raw.strip()}"))
+            continue
+        if not pending:
+            start = number
+        pending = f"{pending} {raw.strip()}" if pending else raw
+        if pending.endswith("\\"):
+            pending = pending[:-1]
+            continue
+        out.append((start, pending))
+        pending = ""
+    return out
+
+
+def _command_text(line: str) -> tuple[str, bool] | None:
+    """The command of a line (env prefix kept) and whether it was written with ``$``."""
+    text = line.strip()
+    dollar = text.startswith("$ ")
+    text = text.removeprefix("$ ")
+    words = text.split(" ")
+    while words and ENV_WORD.match(words[0]):
+        words = words[1:]
+    rest = " ".join(words)
+    if not rest.startswith("mekref ") or MESSAGE.match(rest):
+        return None
+    text = re.split(r" {3,}(?!#)", text, maxsplit=1)[0]
+    return text, dollar
+
+
+def _variants(text: str) -> list[str]:
+    """A synopsis as commands: optional parts all out, then all in (first choice of a|b)."""
+    if not OPTIONAL.search(text):
+        return [text]
+
+    def first_choice(m: re.Match[str]) -> str:
+        return m.group(1).split("|")[0]
+
+    left_out = OPTIONAL.sub("", text)
+    given = text
+    while OPTIONAL.search(given):
+        given = OPTIONAL.sub(first_choice, given)
+    return [re.sub(r" +", " ", v).strip() for v in (left_out, given)]
+
+
+def doc_commands(path: Path, root: Path) -> list[DocCommand]:
+    """Every command of ``path``'s shell blocks in order, each synopsis as its variants."""
+    found: list[DocCommand] = []
+    for block in _blocks(path.read_text(encoding="utf-8")):
+        lines = _joined(block)
+        for i, (number, line) in enumerate(lines):
+            got = _command_text(line)
+            if got is None:
+                continue
+            text, dollar = got
+            expected: list[str] = []
+            if dollar:
+                for _, after in lines[i + 1 :]:
+                    if after.strip().startswith("$ "):
+                        break
+                    if after.strip():
+                        expected.append(after.strip())
+            where = f"{path.relative_to(root)}:{number}"
+            found.extend(DocCommand(where, v, tuple(expected)) for v in _variants(text))
+    return found
+
+
+def split_env(text: str) -> tuple[dict[str, str], list[str]]:
+    """A command's ``NAME=value`` prefix and its words (``#`` comments cut)."""
+    words = shlex.split(text, comments=True)
+    env = {}
+    while words and ENV_WORD.match(words[0]):
+        name, _, value = words.pop(0).partition("=")
+        env[name] = value
+    return env, words
+
+
+def _word(key: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
+
+
+def names(key: str, text: str) -> bool:
+    """Whether ``text`` has the placeholder ``key`` as a whole word."""
+    return _word(key).search(text) is not None
+
+
+def substitute(text: str, subs: dict[str, str]) -> str:
+    """``text`` with each placeholder of ``subs`` (longest first, whole words) replaced."""
+    for key in sorted(subs, key=len, reverse=True):
+        text = _word(key).sub(lambda _m, k=key: subs[k], text)
+    return text
+
+
+def shown(expected: str, printed: str) -> bool:
+    """Whether the output line a doc shows appears in what the command printed (``...`` is any
+    text; spaces compared loosely)."""
+    parts = [re.escape(" ".join(p.split())) for p in expected.split("...")]
+    pattern = ".*".join(parts)
+    flat = " ".join(printed.split())
+    return re.search(pattern, flat) is not None
