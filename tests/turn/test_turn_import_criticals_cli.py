@@ -6,9 +6,10 @@ The damaged list is ``tests/fixtures/megamek/derived/damaged-bulldog.mul``, made
 ``mekhq-fixedmuls-VTOLApocalypse.mul`` (each edit in the README beside it): a Bulldog Medium
 Tank with 2 points of motive damage (penalty 2), its turret locked facing 3, one sensor hit and
 its Front stabiliser hit, Front armour 12 of 24. It replaces a Bulldog of the Ginestra loyalist
-list (the Loyalist Militia, which guards 0508 when the rebels' Bravo Lance lands there). ``inspect --json``, ``report --json``, ``force list --json``, ``engagement export`` (the
-unit list written as MegaMek's ``EntityListFile`` writes them; the scenario file with the sensor
-hit as the vehicle critical type 4, the rest named in its notes and in the command's output) and
+list (the Loyalist Militia, which guards 0508 when the rebels' Bravo Lance lands there).
+``inspect --json``, ``report --json``, ``force list --json``, ``engagement export`` (the unit
+list written as MegaMek's ``EntityListFile`` writes them; the scenario file with the sensor hit
+as the vehicle critical type 4, the rest named in its notes and in the command's output) and
 ``battle export-record`` must agree.
 """
 
