@@ -54,6 +54,9 @@ class UnitSummary:
     design: UnitDesign | None
     #: Motive damage, turret lock, stabilisers, vehicle and aerospace criticals (``condition``).
     criticals: CriticalResults | None = None
+    #: An aerospace unit's ``<structural integrity>`` and its design's, when known.
+    structural_integrity: int | None = None
+    structural_integrity_max: int | None = None
 
     @property
     def state(self) -> str:
@@ -64,7 +67,10 @@ class UnitSummary:
             return "crew dead"
         if self.destroyed_locations:
             return "locations lost"
+        si, most = self.structural_integrity, self.structural_integrity_max
         if self.damaged_locations or self.criticals is not None:
+            return "damaged"
+        if si is not None and most is not None and si < most:
             return "damaged"
         return "intact"
 
@@ -130,6 +136,8 @@ def summarize(mul: MulFile, path: str, design_for: DesignLookup | None = None) -
                 picked_up_by=ejection.picked_up_by if ejection else None,
                 design=design,
                 criticals=critical_results(entity, kind, design),
+                structural_integrity=entity.structural_integrity,
+                structural_integrity_max=design.structural_integrity if design else None,
             )
         )
     return FileSummary(
@@ -209,6 +217,9 @@ def summary_to_json(summary: FileSummary) -> dict[str, JsonValue]:
             ],
             "criticals": None if u.criticals is None else _json(u.criticals.as_json()),
         }
+        if u.structural_integrity is not None:
+            unit["structural_integrity"] = u.structural_integrity
+            unit["structural_integrity_max"] = u.structural_integrity_max
         if u.ejected_from is not None or u.picked_up_by is not None:
             unit["ejected_from"] = u.ejected_from
             unit["picked_up_by"] = u.picked_up_by
