@@ -4,9 +4,10 @@ the installed ``mekref`` console script.
 
 The damaged list is ``tests/fixtures/megamek/derived/damaged-bulldog.mul``, made from the real
 ``mekhq-fixedmuls-VTOLApocalypse.mul`` (each edit in the README beside it): a Bulldog Medium
-Tank with 2 points of motive damage (penalty 2), its turret locked facing 3, one sensor hit and
-its Front stabiliser hit, Front armour 12 of 24. It replaces a Bulldog of the Ginestra loyalist
-list (the Loyalist Militia, which guards 0508 when the rebels' Bravo Lance lands there).
+Tank with 2 points of motive damage (penalty 2), its turret locked facing 3, one sensor hit, its
+Front stabiliser hit, Front armour 12 of 24, and its commander hit (the crew's damage). It
+replaces a Bulldog of the Ginestra loyalist list (the Loyalist Militia, which guards 0508 when
+the rebels' Bravo Lance lands there).
 ``inspect --json``, ``report --json``, ``force list --json``, ``engagement export`` (the unit
 list written as MegaMek's ``EntityListFile`` writes them; the scenario file with the sensor hit
 as the vehicle critical type 4, the rest named in its notes and in the command's output) and
@@ -130,6 +131,7 @@ def test_inspect_import_report_and_list_show_the_same_results(campaign: dict[str
     listed = json.loads(ok("force", "list", "--db", db, "--side", "loyalist", "--json"))
     (mine,) = [r for r in listed if r["id"] == uid]
     assert mine["criticals"] == CRITICALS
+    assert mine["crew_damage"] == 1  # the commander hit: the Heal Vehicle Crew row
 
 
 def test_the_export_writes_them_or_names_them(campaign: dict[str, Any]) -> None:
@@ -154,6 +156,8 @@ def test_the_export_writes_them_or_names_them(campaign: dict[str, Any]) -> None:
                   "stabiliser hit in Front not carried"):  # fmt: skip
         assert any(words in n for n in notes), words
         assert words in said, said
+    # The commander hit is the crew's (kept as a count, not a seat): said, not written.
+    assert "1 driver/commander hit(s) of its crew not written" in said, said
 
 
 def test_the_record_handed_back_writes_them(campaign: dict[str, Any]) -> None:

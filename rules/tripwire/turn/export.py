@@ -307,7 +307,17 @@ def crew_exports(state: CampaignState, units: Sequence[CampaignUnit]) -> dict[st
 def scenario_notes(state: CampaignState, engagement_id: str, side_id: str) -> tuple[str, ...]:
     """Where the export's crew values differ from the imported list, and why (never silent)."""
     units = committed_units(state, engagement(strategic_of(state), engagement_id), side_id)
-    return tuple(n for c in crew_exports(state, units).values() for n in c.notes)
+    crew = tuple(n for c in crew_exports(state, units).values() for n in c.notes)
+    # A vehicle's driver and commander hits are kept as a count (the Heal Vehicle Crew row),
+    # not as which seat: the files go out without them, said (R-IMP-6).
+    hurt = tuple(
+        f"{u.chassis} {u.model} ({u.unit_id}): {n} driver/commander hit(s) of its crew not "
+        "written (the campaign keeps their count, not the seat): set them in MegaMek's unit "
+        "dialog"
+        for u in units
+        if (n := state.battles.crew_damage.get(u.unit_id, 0)) > 0
+    )
+    return crew + hurt
 
 
 def scenario_mul(
