@@ -439,7 +439,8 @@ class Pipeline:
                     campaign_id, command, battle_file=FileRef(sha, where, battle_id), check=check
                 )
         except Refusal as exc:
-            return self.quarantine.refused(where, name, read, log, exc, campaign_id)
+            mine = opts.uploader_side is None
+            return self.quarantine.refused(where, name, read, log, exc, campaign_id, remember=mine)
         except HeldBattleLimit as exc:
             # Nothing stored and nothing quarantined: the file is fine, the side must wait.
             log.info("file.held_limit", side=exc.side_id, held=list(exc.held), limit=exc.limit)

@@ -82,9 +82,18 @@ class Quarantine:
         )
 
     def refused(
-        self, where: str, name: str, read: FileBytes, log: Any, exc: Refusal, campaign_id: str
+        self,
+        where: str,
+        name: str,
+        read: FileBytes,
+        log: Any,
+        exc: Refusal,
+        campaign_id: str,
+        *,
+        remember: bool = True,
     ) -> IngestResult:
-        """Quarantined because the rules refused the file's command."""
+        """Quarantined because the rules refused the file's command. ``remember`` False for a
+        side's upload: the referee may bring the same bytes (ruling SG-7) and be answered."""
         return self.put(
             where,
             name,
@@ -98,4 +107,5 @@ class Quarantine:
             ),
             campaign_id,
             code="rules_refused",
+            remember=remember,
         )

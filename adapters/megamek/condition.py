@@ -76,6 +76,89 @@ class DesignBin:
     lost: bool
 
 
+@dataclass(frozen=True, kw_only=True)
+class CriticalResults:
+    """The damage MegaMek keeps outside a unit's locations and slots, as its unit list writes it
+    (``EntityListFile``: ``<motive damage penalty>``, ``<turretlock direction>``,
+    ``<tcriticals>``, a location's ``<stabilizer isHit>``, ``<acriticals>``, ``<dcriticals>``).
+    Kept so the next file written for the unit carries it. An aerospace unit's
+    ``<structural integrity>`` is not here: with the design it is a location of the priced
+    condition ("Structural Integrity"), without one nothing of the unit is written back.
+
+    ``vehicle`` holds the vehicle's own results (sensors, engine): its driver and commander hits
+    are the crew's (the Heal Vehicle Crew row).
+    """
+
+    motive_damage: int = 0
+    motive_penalty: int = 0
+    turret_lock: int | None = None
+    stabilisers: tuple[str, ...] = ()
+    vehicle: tuple[tuple[str, str], ...] = ()
+    aero: tuple[tuple[str, str], ...] = ()
+    dropship: tuple[tuple[str, str], ...] = ()
+
+    def lines(self) -> tuple[str, ...]:
+        """Each result in words, one line each (the import's output, the report)."""
+        out = []
+        if self.motive_damage or self.motive_penalty:
+            out.append(f"motive damage {self.motive_damage} (penalty {self.motive_penalty})")
+        if self.turret_lock is not None:
+            out.append(f"turret locked (facing {self.turret_lock})")
+        if self.stabilisers:
+            out.append(f"stabiliser hit ({', '.join(self.stabilisers)})")
+        for label, crits in (
+            ("vehicle", self.vehicle),
+            ("aerospace", self.aero),
+            ("DropShip", self.dropship),
+        ):
+            if crits:
+                out.append(f"{label} criticals {', '.join(f'{k}={v}' for k, v in crits)}")
+        return tuple(out)
+
+    def as_json(self) -> dict[str, object]:
+        """The results as ``inspect --json``, ``report --json`` and ``force list --json`` show
+        them (the same keys everywhere)."""
+        return {
+            "motive_damage": self.motive_damage,
+            "motive_penalty": self.motive_penalty,
+            "turret_lock": self.turret_lock,
+            "stabilisers": list(self.stabilisers),
+            "vehicle": dict(self.vehicle),
+            "aero": dict(self.aero),
+            "dropship": dict(self.dropship),
+        }
+
+
+#: A vehicle's ``<tcriticals>`` that are its crew's, not the vehicle's (kept as crew damage).
+CREW_CRITICALS = frozenset({"driver", "commander"})
+
+
+def critical_results(
+    entity: Entity, kind: UnitKind, design: UnitDesign | None = None
+) -> CriticalResults | None:
+    """What ``entity`` writes outside its locations and slots; None when it writes nothing.
+    A stabiliser's location is named as the design names it (as the condition's locations)."""
+    names = {stats.index: stats.name for stats in design.locations} if design else {}
+    stabilisers = tuple(
+        names.get(loc.index)
+        or loc.name
+        or location_name(kind, loc.index)
+        or f"location {loc.index}"
+        for loc in entity.locations
+        if loc.stabilizer_hit and not loc.destroyed
+    )
+    found = CriticalResults(
+        motive_damage=max(entity.motive_damage or 0, 0),
+        motive_penalty=max(entity.motive_penalty or 0, 0),
+        turret_lock=entity.turret_lock,
+        stabilisers=stabilisers,
+        vehicle=tuple((k, v) for k, v in entity.tank_crits if k not in CREW_CRITICALS),
+        aero=tuple(entity.aero_crits),
+        dropship=tuple(entity.dropship_crits),
+    )
+    return None if found == CriticalResults() else found
+
+
 @dataclass(frozen=True)
 class UnitCondition:
     entity: Entity
@@ -93,6 +176,8 @@ class UnitCondition:
     structural_integrity_max: int | None
     troopers: int | None
     troopers_max: int | None
+    #: Motive damage, turret lock, stabilisers, vehicle and aerospace criticals.
+    criticals: CriticalResults | None = None
 
     def hits(self, system: SystemKind) -> int:
         return dict(self.system_hits).get(system, 0)
@@ -143,6 +228,7 @@ def merge_condition(entity: Entity, design: UnitDesign | None) -> UnitCondition:
         structural_integrity_max=si_max,
         troopers=troopers,
         troopers_max=troopers_max,
+        criticals=critical_results(entity, kind, design),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mekref.adapters.megamek.condition import CriticalResults, critical_results
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.ejections import find_ejections
 from mekref.adapters.megamek.kind_inference import infer_kind_from_shape
@@ -51,6 +52,11 @@ class UnitSummary:
     ejected_from: str | None
     picked_up_by: str | None
     design: UnitDesign | None
+    #: Motive damage, turret lock, stabilisers, vehicle and aerospace criticals (``condition``).
+    criticals: CriticalResults | None = None
+    #: An aerospace unit's ``<structural integrity>`` and its design's, when known.
+    structural_integrity: int | None = None
+    structural_integrity_max: int | None = None
 
     @property
     def state(self) -> str:
@@ -61,7 +67,10 @@ class UnitSummary:
             return "crew dead"
         if self.destroyed_locations:
             return "locations lost"
-        if self.damaged_locations:
+        si, most = self.structural_integrity, self.structural_integrity_max
+        if self.damaged_locations or self.criticals is not None:
+            return "damaged"
+        if si is not None and most is not None and si < most:
             return "damaged"
         return "intact"
 
@@ -126,6 +135,9 @@ def summarize(mul: MulFile, path: str, design_for: DesignLookup | None = None) -
                 ),
                 picked_up_by=ejection.picked_up_by if ejection else None,
                 design=design,
+                criticals=critical_results(entity, kind, design),
+                structural_integrity=entity.structural_integrity,
+                structural_integrity_max=design.structural_integrity if design else None,
             )
         )
     return FileSummary(
@@ -163,6 +175,19 @@ def _name(kind: UnitKind, index: int, written: str) -> str:
     return written or location_name(kind, index) or f"location {index}"
 
 
+def _json(value: dict[str, object]) -> JsonValue:
+    """``as_json``'s builtins (str, int, None, lists and dicts of them) as a ``JsonValue``."""
+    out: dict[str, JsonValue] = {}
+    for key, item in value.items():
+        if isinstance(item, dict):
+            out[key] = {str(k): str(v) for k, v in item.items()}
+        elif isinstance(item, list):
+            out[key] = [str(v) for v in item]
+        else:
+            out[key] = item if isinstance(item, int | str) or item is None else str(item)
+    return out
+
+
 def summary_to_json(summary: FileSummary) -> dict[str, JsonValue]:
     units: list[JsonValue] = []
     for u in summary.units:
@@ -190,7 +215,11 @@ def summary_to_json(summary: FileSummary) -> dict[str, JsonValue]:
                 {"location": a.location, "slot": a.slot, "type": a.type, "shots": a.shots}
                 for a in u.ammo
             ],
+            "criticals": None if u.criticals is None else _json(u.criticals.as_json()),
         }
+        if u.structural_integrity is not None:
+            unit["structural_integrity"] = u.structural_integrity
+            unit["structural_integrity_max"] = u.structural_integrity_max
         if u.ejected_from is not None or u.picked_up_by is not None:
             unit["ejected_from"] = u.ejected_from
             unit["picked_up_by"] = u.picked_up_by

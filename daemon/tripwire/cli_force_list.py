@@ -89,6 +89,9 @@ def unit_row(state: CampaignState, u: CampaignUnit) -> dict[str, Any]:
         ],
         "destroyed_locations": [loc.name for loc in locations if loc.internal_gone],
         "critical_hits": damage.critical_hits if damage is not None else 0,
+        "criticals": (
+            None if damage is None or damage.criticals is None else damage.criticals.as_json()
+        ),
         "slots": [
             {"location": d.location, "slot": d.slot, "item": d.item, "system": d.system}
             for d in (damage.damaged_slots if damage is not None else ())
@@ -126,6 +129,8 @@ def condition_text(damage: UnitDamage | None) -> str:
     alive, most = damage.troopers_alive, damage.troopers_max
     if alive is not None and most is not None and alive < most:
         parts.append(f"{alive}/{most} troopers")
+    if damage.criticals is not None:
+        parts += damage.criticals.lines()
     return "; ".join(parts) or "-"
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from mekref.adapters.megamek.condition import CriticalResults
 from mekref.daemon.cli_common import (
     out_console,
 )
@@ -278,7 +279,7 @@ def _print_units(console: Console, report: dict[str, Any]) -> None:
     console.print(units)
     for u in report["units"]:
         d = u["damage"]
-        if d["locations"] or d["slots"] or d["destroyed_locations"]:
+        if d["locations"] or d["slots"] or d["destroyed_locations"] or d["criticals"]:
             # What the bill prices and the next export writes (battle or rolled damage, T-DM1).
             console.print(
                 f"damage of {u['id'][:8]} {u['chassis']} {u['model']}: {_damage_text(u['damage'])}"
@@ -419,4 +420,15 @@ def _damage_text(damage: dict[str, Any]) -> str:
         f"{d['location']} slot {d['slot']} ({(d['system'] or d['item']).replace('_', ' ')})"
         for d in damage["slots"]
     ]
+    c = damage["criticals"]
+    if c is not None:
+        parts += CriticalResults(
+            motive_damage=c["motive_damage"],
+            motive_penalty=c["motive_penalty"],
+            turret_lock=c["turret_lock"],
+            stabilisers=tuple(c["stabilisers"]),
+            vehicle=tuple(c["vehicle"].items()),
+            aero=tuple(c["aero"].items()),
+            dropship=tuple(c["dropship"].items()),
+        ).lines()
     return "; ".join(parts) or "-"

@@ -113,6 +113,8 @@ def damage_json(damage: UnitDamage) -> dict[str, Any]:
         "armor_lost": damage.armor_lost,
         "internal_lost": damage.internal_lost,
         "critical_hits": damage.critical_hits,
+        # Kept as written, for the files written back (R-IMP-6); priced through the count.
+        "criticals": None if damage.criticals is None else damage.criticals.as_json(),
         # Lost locations by name: also those read without a design (no maxima to show).
         "destroyed_locations": [loc.name for loc in damage.locations if loc.internal_gone],
         "locations": [

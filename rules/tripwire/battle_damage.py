@@ -20,7 +20,10 @@ from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage, bin_tons
 from mekref.rules.tripwire.salvage import UnitMobility
 
-__all__ = ["crew_damage_of", "loadout_of", "mobility", "unit_damage"]
+__all__ = ["STRUCTURAL_INTEGRITY", "crew_damage_of", "loadout_of", "mobility", "unit_damage"]
+
+#: The location an aerospace unit's structural integrity is kept as (its design gives the most).
+STRUCTURAL_INTEGRITY = "Structural Integrity"
 
 
 def _lost_without_design(cond: UnitCondition, kind: UnitKind, index: int, destroyed: bool) -> bool:
@@ -54,7 +57,7 @@ def _locations(cond: UnitCondition, kind: UnitKind) -> tuple[LocationDamage, ...
         si_now = min(max(cond.structural_integrity or 0, 0), si_max)
         out.append(
             LocationDamage(
-                name="Structural Integrity",
+                name=STRUCTURAL_INTEGRITY,
                 armor_max=0,
                 armor_now=0,
                 internal_max=si_max,
@@ -179,6 +182,7 @@ def unit_damage(
         design_known=cond.design is not None,
         ammo_bins=loadout_of(cond),
         damaged_slots=_damaged_slots(cond),
+        criticals=cond.criticals,
     )
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 
+from mekref.adapters.megamek.condition import CriticalResults
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Roll
 from mekref.rules.messages import RefereeNote
@@ -97,6 +98,10 @@ class UnitDamage:
     # shots left, and every damaged critical slot. Empty: nothing recorded (as designed).
     ammo_bins: tuple[AmmoBinLoad, ...] = ()
     damaged_slots: tuple[SlotDamage, ...] = ()
+    #: What the file keeps outside locations and slots (motive damage, turret lock,
+    #: stabilisers, vehicle and aerospace criticals), as written, for the files mekref writes
+    #: back (ruling R-IMP-6). Priced only through ``critical_hits``.
+    criticals: CriticalResults | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
     @property
     def armor_lost(self) -> int:

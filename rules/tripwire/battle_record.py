@@ -41,7 +41,7 @@ from mekref.rules.tripwire.claims import authoritative, trusted_views, views_by_
 from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.megamek_crew import member_of
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn.export import lay_damage
+from mekref.rules.tripwire.turn.export import lay_damage, with_criticals
 
 #: Fates of a unit still standing at the end (on the map or gone off it under its own power).
 _STANDING = frozenset({Fate.OPERATIONAL, Fate.DAMAGED})
@@ -285,17 +285,17 @@ def battle_record(
         section = section_for(o, side_id, _devastated(battle, o.unit_id))
         crew = _crew(state, _reported_crew(state, battle, o), people, notes, label)
         notes.extend(_mekhq_differs(o, section, crew, side_id, resolution.control_side, label))
-        entities.append(
-            Entity(
-                chassis=unit.chassis,
-                model=unit.model,
-                movement_mode=design.movement_mode,
-                external_id=o.unit_id,
-                crew=crew,
-                locations=lay_damage(o.damage, bins, design, only_changes=True),
-                section=section,
-            )
+        entity = Entity(
+            chassis=unit.chassis,
+            model=unit.model,
+            movement_mode=design.movement_mode,
+            external_id=o.unit_id,
+            crew=crew,
+            locations=lay_damage(o.damage, bins, design, only_changes=True),
+            section=section,
         )
+        # Motive damage, turret lock, stabilisers, vehicle and aerospace criticals, SI (R-IMP-6).
+        entities.append(with_criticals(entity, o.damage, design))
     mul = MulFile(
         root=RootKind.RECORD,
         version=DEFAULT_WRITE_VERSION,

@@ -78,14 +78,19 @@ def said(file: BattleFile) -> str:
     return f"round {shown}, {phase} phase"
 
 
+def _save(file: BattleFile) -> bool:
+    return file.root == SAVEGAME_ROOT and file.game_round is not None
+
+
 def _referee_save(file: BattleFile) -> bool:
-    return file.root == SAVEGAME_ROOT and file.uploaded_by is None and file.game_round is not None
+    return _save(file) and file.uploaded_by is None
 
 
 def earlier_save(state: CampaignState, file: BattleFile) -> tuple[Battle, BattleFile] | None:
     """The battle holding a save of the same game as ``file`` and that save (the last one in
-    force), or None; only savegames the referee's doors brought are asked about."""
-    if not _referee_save(file):
+    force), or None. ``file`` may come by any door (a side's upload too: it is matched the same
+    way); only savegames the referee's doors brought are looked for among a battle's files."""
+    if not _save(file):
         return None
     units = frozenset(u.unit_id for u in file.units)
     book = state.battles.battles
@@ -110,13 +115,48 @@ def check_supersedes(battle: Battle, earlier: BattleFile, file: BattleFile) -> N
             "nothing applied (an earlier save never replaces a later one, ruling SG-7)",
         )
     if battle.status is BattleStatus.RESOLVED:
+        changed = differences(earlier, file)
         raise Refusal(
             "battle_resolved",
             f"this savegame ({said(file)}) is a later save of the game battle "
             f"{battle.battle_id} was resolved from ({earlier.path}, {said(earlier)}): nothing "
             "applied and no second battle opened; a resolved battle's result is not replaced "
-            "(ruling SG-7), so correct what the later save changes with `mekref battle fate`",
+            "(ruling SG-7: its fates, damage, hits, death rolls, salvage and VP are booked). "
+            + (
+                f"What the later save says otherwise: {'; '.join(changed)}. Correct a unit's "
+                "fate with `mekref battle fate`; damage and hits stay as the applied save "
+                "left them"
+                if changed
+                else "It says nothing otherwise about the campaign's units and people"
+            ),
         )
+
+
+def differences(earlier: BattleFile, later: BattleFile) -> tuple[str, ...]:
+    """What ``later`` says of the campaign's units and people that ``earlier`` does not: each
+    unit's section, armour and structure lost and critical hits, and each person's hits."""
+    before = {u.unit_id: u for u in earlier.units}
+    out: list[str] = []
+    for unit in later.units:
+        was = before.get(unit.unit_id)
+        if was is None:
+            continue
+        if unit.section != was.section:
+            out.append(f"{unit.display_name}: {unit.section.value}, was {was.section.value}")
+        for label, now, then in (
+            ("armour lost", unit.damage.armor_lost, was.damage.armor_lost),
+            ("structure lost", unit.damage.internal_lost, was.damage.internal_lost),
+            ("critical hits", unit.damage.critical_hits, was.damage.critical_hits),
+        ):
+            if now != then:
+                out.append(f"{unit.display_name}: {label} {now}, was {then}")
+        hits = {p.name: p.hits for p in was.crew}
+        out += [
+            f"{p.name}: {p.hits} hit(s), was {hits[p.name]}"
+            for p in unit.crew
+            if p.name in hits and hits[p.name] != p.hits
+        ]
+    return tuple(out)
 
 
 def superseding(
@@ -128,6 +168,16 @@ def superseding(
     if earlier is None:
         return None
     battle, known = earlier
+    if file.uploaded_by is not None:
+        raise Refusal(
+            "side_save_of_held_game",
+            f"this savegame ({said(file)}) is a save of the game battle {battle.battle_id} "
+            f"holds from the referee's save ({said(known)}); a side's upload "
+            "speaks for that side only (ruling BR-15) and does not replace the referee's save "
+            "of every side: nothing applied and no second battle opened. Hand the file to the "
+            "referee, who applies it with `mekref battle ingest` or the watched folder "
+            "(ruling SG-7)",
+        )
     check_supersedes(battle, known, file)
     if battle_id is not None and battle_id != battle.battle_id:
         raise Refusal(

@@ -95,6 +95,7 @@ def _worth_keeping(d: UnitDamage) -> bool:
         or d.damaged_slots
         or d.suits_damaged
         or d.landing_gear_damaged
+        or d.criticals is not None
         or any(loc.destroyed for loc in d.locations)
         or (
             d.troopers_alive is not None
@@ -133,31 +134,12 @@ def _ammo_notes(cond: UnitCondition, standard: tuple[AmmoBinLoad, ...]) -> tuple
 
 
 def not_taken(cond: UnitCondition) -> tuple[str, ...]:
-    """The parts of the file's condition the campaign does not keep (it keeps what TripWire
-    prices and the export writes), one line each: never dropped without a word."""
+    """The parts of the file's condition the campaign does not keep, one line each: never
+    dropped without a word. Motive damage, turret locks, stabilisers and vehicle and aerospace
+    criticals are kept (``UnitDamage.criticals``, ruling R-IMP-6); a vehicle's driver and
+    commander hits are its crew's damage; bombs are bought before each scenario."""
     e = cond.entity
     out = []
-    if e.motive_damage or e.motive_penalty:
-        out.append(
-            f"motive damage {e.motive_damage or 0} (penalty {e.motive_penalty or 0}) not kept: "
-            "the next scenario export starts the vehicle without it"
-        )
-    if e.turret_lock:
-        out.append("turret lock not kept: the next scenario export starts the turret free")
-    stabilisers = [loc.name or f"location {loc.index}" for loc in e.locations if loc.stabilizer_hit]
-    if stabilisers:
-        out.append(f"stabiliser hit not kept ({', '.join(stabilisers)})")
-    for label, crits in (
-        ("vehicle", e.tank_crits),
-        ("aerospace", e.aero_crits),
-        ("DropShip", e.dropship_crits),
-    ):
-        if crits:
-            listed = ", ".join(f"{k}={v}" for k, v in crits)
-            out.append(
-                f"{label} critical results ({listed}) counted as critical hits to repair, "
-                "not written back to MegaMek"
-            )
     if e.bombs and any(b.load for b in e.bombs):
         out.append("bombs in the list not kept: the campaign buys bombs before a scenario (L84)")
     return tuple(out)

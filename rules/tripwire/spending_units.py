@@ -55,7 +55,10 @@ def _internal_repair(
     the critical hits and the landing gear."""
     if unit.kind.is_infantry:
         raise Refusal("no_row", "infantry losses are replaced by hiring, not repaired")
-    if not (bill.internal_sp or bill.landing_gear_sp or damage.critical_hits):
+    # Ruling R-IMP-6: motive damage, a locked turret, stabilisers and the criticals kept as
+    # written are put right with the critical hits (R-REPAIR-2: no SP of their own).
+    kept = damage.criticals is not None
+    if not (bill.internal_sp or bill.landing_gear_sp or damage.critical_hits or kept):
         raise Refusal("nothing_to_repair", "no internal structure or critical damage")
     cost = bill.internal_sp + bill.landing_gear_sp
     hours = t.tasks["repair_internal"].hours
@@ -64,6 +67,7 @@ def _internal_repair(
         critical_hits=0,
         damaged_slots=(),
         landing_gear_damaged=False,
+        criticals=None,
         locations=tuple(replace(loc, internal_now=loc.internal_max) for loc in damage.locations),
     )
     return cost, hours, after
@@ -321,6 +325,7 @@ def _clean(damage: UnitDamage) -> bool:
         or damage.critical_hits
         or damage.suits_damaged
         or damage.ammo_used
+        or damage.criticals is not None
     )
 
 

@@ -73,12 +73,16 @@ def test_ruling_sg7_a_later_save_supersedes_the_autosave_applied_as_the_end(
     late = mekref("battle", "ingest", "--db", str(db), str(older), "--game-over", *REFEREE)
     assert late.returncode != 0
     assert "not a later one: nothing applied" in late.stderr, late.stderr
-    # A later save once the battle is resolved: refused, and no second battle.
+    # A later save once the battle is resolved: refused, and no second battle; the refusal
+    # names what the later save says otherwise (the pilot's hits) and what the referee does.
     later = tmp_path / "after.sav.gz"
-    later.write_bytes(gz(saved_at(7, "VICTORY")))
+    later.write_bytes(gz(saved_at(7, "VICTORY", hawk_hits=4)))
     again = mekref("battle", "ingest", "--db", str(db), str(later))
     assert again.returncode != 0
-    assert "no second battle opened" in again.stderr, again.stderr
+    said = " ".join(again.stderr.split())
+    assert "no second battle opened" in said, said
+    assert "fates, damage, hits, death rolls, salvage and VP are booked" in said, said
+    assert ": 4 hit(s), was 3" in said and "`mekref battle fate`" in said, said
     assert len(_battles(db)) == 1
     assert _state(db, cid).people[HAWK_PILOT].hits == 3
 

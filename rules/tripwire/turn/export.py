@@ -24,6 +24,7 @@ from mekref.adapters.megamek.mul_model import (
 )
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.battle_damage import STRUCTURAL_INTEGRITY
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage, UnitDamage
 from mekref.rules.tripwire.commanders import commanders_among
 from mekref.rules.tripwire.designs import design_of
@@ -160,6 +161,39 @@ def lay_damage(
     return tuple(out)
 
 
+def with_criticals(entity: Entity, damage: UnitDamage | None, design: UnitDesign) -> Entity:
+    """``entity`` with what the campaign keeps outside locations and slots, as MegaMek's unit
+    list writes it (ruling R-IMP-6): ``<motive>``, ``<turretlock>``, ``<tcriticals>``,
+    ``<acriticals>``, ``<dcriticals>``, a location's ``<stabilizer isHit>``; and an aerospace
+    unit's ``<structural integrity>`` when below the design's."""
+    if damage is None:
+        return entity
+    si = next((loc for loc in damage.locations if loc.name == STRUCTURAL_INTEGRITY), None)
+    if si is not None and si.internal_now < si.internal_max:
+        entity = replace(entity, structural_integrity=si.internal_now)
+    c = damage.criticals
+    if c is None:
+        return entity
+    by_index = {loc.index: loc for loc in entity.locations}
+    names = {spec.name: spec.index for spec in design.locations}
+    for name in c.stabilisers:
+        index = names.get(name)
+        if index is not None:
+            here = by_index.get(index, Location(index=index, name=name))
+            by_index[index] = replace(here, stabilizer_hit=True)
+    moved = bool(c.motive_damage or c.motive_penalty)
+    return replace(
+        entity,
+        locations=tuple(by_index[i] for i in sorted(by_index)),
+        motive_damage=c.motive_damage if moved else entity.motive_damage,
+        motive_penalty=c.motive_penalty if moved else entity.motive_penalty,
+        turret_lock=c.turret_lock if c.turret_lock is not None else entity.turret_lock,
+        tank_crits=c.vehicle or entity.tank_crits,
+        aero_crits=c.aero or entity.aero_crits,
+        dropship_crits=c.dropship or entity.dropship_crits,
+    )
+
+
 def _slots_by_location(
     damaged: tuple[SlotDamage, ...], bins: tuple[AmmoBinLoad, ...]
 ) -> dict[str, tuple[Slot, ...]]:
@@ -239,7 +273,7 @@ def _entity(
             last, external_id=unit.unit_id, crew=crew, commander=crew_out.commander, line=None
         )
         return replace(entity, bombs=bombs) if bombs is not None else entity
-    return Entity(
+    out = Entity(
         chassis=unit.chassis,
         model=unit.model,
         movement_mode=_mode(state, s, unit),
@@ -249,6 +283,9 @@ def _entity(
         locations=damaged_locations(state, unit.unit_id, design) if design is not None else (),
         bombs=bombs,
     )
+    if design is None:
+        return out
+    return with_criticals(out, state.battles.unit_damage.get(unit.unit_id), design)
 
 
 def crew_exports(state: CampaignState, units: Sequence[CampaignUnit]) -> dict[str, CrewExport]:
@@ -270,7 +307,17 @@ def crew_exports(state: CampaignState, units: Sequence[CampaignUnit]) -> dict[st
 def scenario_notes(state: CampaignState, engagement_id: str, side_id: str) -> tuple[str, ...]:
     """Where the export's crew values differ from the imported list, and why (never silent)."""
     units = committed_units(state, engagement(strategic_of(state), engagement_id), side_id)
-    return tuple(n for c in crew_exports(state, units).values() for n in c.notes)
+    crew = tuple(n for c in crew_exports(state, units).values() for n in c.notes)
+    # A vehicle's driver and commander hits are kept as a count (the Heal Vehicle Crew row),
+    # not as which seat: the files go out without them, said (R-IMP-6).
+    hurt = tuple(
+        f"{u.chassis} {u.model} ({u.unit_id}): {n} driver/commander hit(s) of its crew not "
+        "written (the campaign keeps their count, not the seat): set them in MegaMek's unit "
+        "dialog"
+        for u in units
+        if (n := state.battles.crew_damage.get(u.unit_id, 0)) > 0
+    )
+    return crew + hurt
 
 
 def scenario_mul(
