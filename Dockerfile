@@ -1,6 +1,6 @@
 # mekref as a service: the referee daemon (battle-file watcher) and its gRPC API.
-# Two stages: the first builds the wheel (the build generates mekref.v1 from proto/) and a
-# virtual environment; the second is the slim runtime with that environment, run as a non-root
+# Two stages: the first builds the wheels of mekref-api (clients/api: its build generates
+# mekref.v1 from proto/) and of the server, which requires it, and a virtual environment; the second is the slim runtime with that environment, run as a non-root
 # user. See docs/deploy.md (compose.yaml runs it beside PostgreSQL).
 ARG PYTHON_VERSION=3.12
 
@@ -8,9 +8,10 @@ FROM python:${PYTHON_VERSION}-slim AS build
 WORKDIR /src
 RUN pip install --no-cache-dir build==1.6.1
 COPY . .
-RUN python -m build --wheel --outdir /dist . \
+RUN python -m build --wheel --outdir /dist clients/api \
+ && python -m build --wheel --outdir /dist . \
  && python -m venv /opt/mekref \
- && /opt/mekref/bin/pip install --no-cache-dir /dist/mekref-*.whl
+ && /opt/mekref/bin/pip install --no-cache-dir /dist/mekref_api-*.whl /dist/mekref-*.whl
 
 FROM python:${PYTHON_VERSION}-slim
 # libcairo2: PNG maps (mekref map render -o x.png); SVG needs nothing. Debian's security updates

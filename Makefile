@@ -7,7 +7,11 @@ BIN := $(VENV)/bin
 # links files one by one, so a new module is invisible until then).
 # Files whose names hold a space (MegaMek's unit designs) cannot be make prerequisites; their
 # folder's __init__.py is, so a new sample folder still triggers the install.
-SOURCES := $(shell find daemon rules hexmap adapters proto -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.jsonl' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' -o -name 'Units.txt' \) -not -name '* *' -not -path 'proto/gen/*' 2>/dev/null)
+SOURCES := $(shell find daemon rules hexmap adapters proto clients/python/src -type f \( -name '*.py' -o -name '*.toml' -o -name '*.json' -o -name '*.jsonl' -o -name '*.proto' -o -name '*.mul' -o -name '*.mtf' -o -name '*.blk' -o -name '*.bfs' -o -name 'Units.txt' \) -not -name '* *' 2>/dev/null)
+# The three distributions of the checkout (docs/install.md): mekref-api (clients/api: mekref.v1,
+# generated from proto/), the server (.) and mekref-client (clients/python); the api first, as
+# the other two require it at the same version. Each is an editable install.
+DISTS := ./clients/api . ./clients/python
 
 .PHONY: help install demo test test-fast lint fmt bench bench-check clean proto proto-schema
 help:
@@ -25,24 +29,27 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip "setuptools>=77" wheel
 
-$(VENV)/.deps: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev]' --config-settings editable_mode=strict
+$(VENV)/.deps: pyproject.toml clients/api/pyproject.toml clients/python/pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e ./clients/api --config-settings editable_mode=strict
+	$(BIN)/pip install --quiet -e '.[dev]' -e ./clients/python --config-settings editable_mode=strict
 	@touch $@
 
-$(VENV)/.installed: $(VENV)/.deps setup.py $(SOURCES)
+$(VENV)/.installed: $(VENV)/.deps setup.py clients/api/setup.py $(SOURCES)
 	@$(MAKE) --no-print-directory proto
-	@echo "linking the editable install (new files appear in build/__editable__...)"
-	@$(BIN)/pip install --quiet --no-deps --no-build-isolation -e . \
+	@echo "linking the editable installs (new files appear in build/__editable__... and"
+	@echo "clients/*/build/__editable__...)"
+	@$(BIN)/pip install --quiet --no-deps --no-build-isolation $(addprefix -e ,$(DISTS)) \
 	  --config-settings editable_mode=strict 2> $(VENV)/install.log || { cat $(VENV)/install.log; exit 1; }
 	@# Bytecode written once here: with PYTHONDONTWRITEBYTECODE set (as on these machines) every
 	@# mekref process would otherwise compile all of its modules again (about 0.5 s a start).
-	@$(BIN)/python -m compileall -q -j 0 build/__editable__.* > /dev/null
+	@$(BIN)/python -m compileall -q -j 0 build/__editable__.* clients/*/build/__editable__.* > /dev/null
 	@touch $@
 
 install: $(VENV)/.installed
 
 # Generated API code is produced by the build, never committed: proto/generate.py is the one
-# generator, run here and by setup.py's build hook (pip install ., wheels, sdists, pipx).
+# generator, run here and by mekref-api's build hook (clients/api/setup.py: pip install, wheels,
+# sdists, pipx). Both write clients/api/gen, the folder the mekref-api package is made from.
 proto:
 	@$(BIN)/python proto/generate.py
 
@@ -81,7 +88,7 @@ test-fast: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy -p mekref.adapters.megamek -p mekref.rules -p mekref.hexmap -p mekref.daemon
+	$(BIN)/mypy -p mekref.adapters.megamek -p mekref.rules -p mekref.hexmap -p mekref.daemon -p mekref.client
 	$(BIN)/lint-imports
 	@# The size ratchet (bench/sizes.txt only shrinks) and the rate of repeated code.
 	$(BIN)/python -m bench.sizes
@@ -101,4 +108,5 @@ bench-check: install
 	$(BIN)/python -m bench.check
 
 clean:
-	rm -rf $(VENV) build *.egg-info proto/gen .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf clients/*/build clients/*/*.egg-info clients/*/src/*.egg-info clients/api/gen clients/api/proto

@@ -6,6 +6,8 @@
     python examples/orders_client.py --token $TOKEN --campaign $CID orders
     python examples/orders_client.py --token $TOKEN --campaign $CID follow --after 0
 
+It needs mekref-client (pip install ./clients/api ./clients/python): mekref.client.connect
+sends the token with every call and speaks TLS, mekref.client.explain prints a refusal.
 The token comes from 'mekref token create' (or the MEKREF_TOKEN environment variable). Orders
 are validated by the server; a refusal prints the field the rules objected to. 'follow'
 resumes by itself after a disconnect, a server restart or a RESOURCE_EXHAUSTED from reading
@@ -22,8 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import grpc
-from grpc_status import rpc_status
 
+from mekref.client import connect, explain
 from mekref.v1 import (
     campaign_pb2,
     campaign_pb2_grpc,
@@ -40,26 +42,6 @@ RETRY_CODES = (
     grpc.StatusCode.RESOURCE_EXHAUSTED,
     grpc.StatusCode.DEADLINE_EXCEEDED,
 )
-
-
-def channel(target: str, ca_cert: Path | None) -> grpc.Channel:
-    if ca_cert is None:
-        return grpc.insecure_channel(target)
-    credentials = grpc.ssl_channel_credentials(root_certificates=ca_cert.read_bytes())
-    return grpc.secure_channel(target, credentials)
-
-
-def explain(error: grpc.RpcError) -> str:
-    """The status, and each field the server says was wrong (google.rpc.BadRequest)."""
-    from google.rpc import error_details_pb2  # type: ignore[import-untyped]
-
-    lines = [f"{error.code().name}: {error.details()}"]
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    for detail in status.details if status else ():
-        bad = error_details_pb2.BadRequest()
-        if detail.Is(bad.DESCRIPTOR) and detail.Unpack(bad):
-            lines += [f"  {v.field}: {v.description}" for v in bad.field_violations]
-    return "\n".join(lines)
 
 
 def follow(
@@ -110,8 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("give --token or set MEKREF_TOKEN")
-    md = (("authorization", f"Bearer {args.token}"),)
-    ch = channel(args.target, args.ca_cert)
+    md: tuple[tuple[str, str], ...] = ()  # connect() sends the token with every call
+    ch = connect(args.target, args.token, ca_cert=args.ca_cert)
     cid = args.campaign
     try:
         if args.command == "whoami":

@@ -1,13 +1,15 @@
-"""Generate the ``mekref.v1`` API code from ``proto/mekref/v1/*.proto`` into ``proto/gen``.
+"""Generate the ``mekref.v1`` API code from ``proto/mekref/v1/*.proto`` for ``mekref-api``.
 
-One generator for every way in: ``make proto`` runs this file, and ``setup.py`` (the build hook
-behind ``pip install .``, ``python -m build``, the sdist and ``pipx install``) imports it, so an
-installed mekref always has the code its ``.proto`` files describe. Needs ``grpcio-tools`` and
-``mypy-protobuf`` (the build requirements in pyproject.toml's ``[build-system]``).
+One generator for every way in: ``make proto`` runs this file, and ``clients/api/setup.py`` (the
+build hook of the ``mekref-api`` distribution, behind ``pip install ./clients/api``, its wheel,
+its sdist and ``pipx install --preinstall ./clients/api``) imports it, so an installed mekref-api
+always has the code its ``.proto`` files describe. Needs ``grpcio-tools`` and ``mypy-protobuf``
+(the build requirements in clients/api/pyproject.toml's ``[build-system]``).
 
-Output, in ``proto/gen/mekref/v1``: ``*_pb2.py``, ``*_pb2_grpc.py``, their ``.pyi`` type stubs,
-``py.typed`` and an ``__init__.py``. (setup.py copies the ``.proto`` files themselves into the
-built package, so an installed mekref carries its contract:
+Output, in ``clients/api/gen/mekref/v1`` (where the mekref-api package takes it, so an editable
+install sees what ``make proto`` wrote): ``*_pb2.py``, ``*_pb2_grpc.py``, their ``.pyi`` type
+stubs, ``py.typed`` and an ``__init__.py``. (clients/api/setup.py copies the ``.proto`` files
+themselves into the built package, so an installed mekref-api carries its contract:
 ``protoc -I <site-packages> mekref/v1/campaign.proto`` works.)
 
 Usage: ``python proto/generate.py`` (from any folder).
@@ -24,6 +26,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = ("mekref", "v1")
+#: Where ``make proto`` writes in a checkout: the generated folder of the mekref-api package.
+CHECKOUT_OUT = HERE.parent / "clients" / "api" / "gen"
 
 INIT = '"""Generated gRPC API code for mekref (from proto/mekref/v1/*.proto; do not edit)."""\n'
 
@@ -43,7 +47,7 @@ def _mypy_plugins() -> list[str]:
         where = where or shutil.which(plugin)
         if where is None:
             raise GenerationError(
-                f"{plugin} not found: install mypy-protobuf (a build requirement of mekref)"
+                f"{plugin} not found: install mypy-protobuf (a build requirement of mekref-api)"
             )
         found.append(f"--plugin={plugin}={where}")
     return found
@@ -62,7 +66,7 @@ def generate(root: Path = HERE, out: Path | None = None) -> list[Path]:
         from grpc_tools import protoc  # noqa: F401  (only to fail early with a clear message)
     except ImportError as exc:
         raise GenerationError(
-            "grpc_tools not importable: install grpcio-tools (a build requirement of mekref)"
+            "grpc_tools not importable: install grpcio-tools (a build requirement of mekref-api)"
         ) from exc
     target = out.joinpath(*PACKAGE)
     target.mkdir(parents=True, exist_ok=True)
@@ -84,11 +88,11 @@ def generate(root: Path = HERE, out: Path | None = None) -> list[Path]:
 
 def main() -> int:
     try:
-        written = generate()
+        written = generate(HERE, CHECKOUT_OUT)
     except GenerationError as exc:
         print(f"proto/generate.py: {exc}", file=sys.stderr)
         return 1
-    print(f"generated {len(written)} files in {HERE / 'gen' / Path(*PACKAGE)}")
+    print(f"generated {len(written)} files in {CHECKOUT_OUT.joinpath(*PACKAGE)}")
     return 0
 
 

@@ -19,7 +19,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PROTO = ROOT / "proto"
 FILES = sorted((PROTO / "mekref" / "v1").glob("*.proto"))
-GEN = PROTO / "gen" / "mekref" / "v1"
+#: Where make proto writes and the mekref-api package takes its code from (clients/api).
+GEN = ROOT / "clients" / "api" / "gen" / "mekref" / "v1"
 
 _DECL = re.compile(r"^\s*(service|rpc|message|enum|oneof)\s+(\w+)")
 _RPC = re.compile(
