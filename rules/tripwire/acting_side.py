@@ -2,7 +2,7 @@
 for that side (ruling R-ENGINE-2).
 
 A side gives its own orders and reorganisations (they name the side), and spends for its own:
-hiring (the side named), repairing, re-arming, reconfiguring, selling or scrapping, keeping
+hiring (the side named), repairing, re-arming, reconfiguring (and buying configurations), selling or scrapping, keeping
 and crewing its units (captured salvage is its captor's), healing and training its people
 (and, with the house rules, spending their experience; the group's XP prices are the referee's),
 ransoming its captives, recruiting the people it holds captive (on the strategic map, which
@@ -32,6 +32,7 @@ from mekref.rules.tripwire.battle_spending import (
     TrainSkill,
 )
 from mekref.rules.tripwire.commands import HealPerson, TransferWarChest
+from mekref.rules.tripwire.configurations import BuyConfiguration
 from mekref.rules.tripwire.house_acquisition import AcquireItem
 from mekref.rules.tripwire.house_xp import SpendXp
 from mekref.rules.tripwire.state import CampaignState
@@ -52,6 +53,7 @@ _FOR_A_UNIT = (
     SeatSparePilot,
     KeepSalvage,
     SeatCrew,
+    BuyConfiguration,
 )
 #: Commands for one person of the side (healing, training, paying their ransom, spending
 #: their house-rules experience: HOUSE-38).
