@@ -105,7 +105,8 @@ def _company_bv(
     members = [
         u
         for u in state.units.values()
-        if u.side_id == unit.side_id and u.company == unit.company and not out_of_play(state, u.unit_id)
+        if (u.side_id, u.company) == (unit.side_id, unit.company)
+        and not out_of_play(state, u.unit_id)
     ]
     role = company_role(u.kind for u in members)
     key = "mek_company.bv" if role is CompanyRole.MEK_COMPANY else "support_company.bv"
