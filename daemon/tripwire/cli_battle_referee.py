@@ -26,7 +26,7 @@ from mekref.daemon.tripwire.cli_battle_words import (
     say_confirmed,
     say_if_ended,
 )
-from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
+from mekref.daemon.tripwire.cli_campaign import campaign_state, execute, with_whole_battle
 from mekref.daemon.tripwire.house_xp_report import say_xp
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
@@ -57,6 +57,7 @@ def _assignments(items: Sequence[str]) -> dict[int, str]:
 
 
 def run_control(args: argparse.Namespace) -> int:
+    with_whole_battle(args)
     command = SetBattleControl(
         battle_id=args.battle, side_id=args.side, note=referee_note(args), actor="cli"
     )
@@ -79,6 +80,7 @@ def say_battle_done(console: Any, battle_id: str, done: Any, resolved: str = "re
 
 
 def run_confirm(args: argparse.Namespace) -> int:
+    with_whole_battle(args)
     note = referee_note(args)
     if note is None:
         raise CliError("a confirmation is the referee's word: add --referee NAME --reason TEXT")
@@ -97,6 +99,7 @@ def run_confirm(args: argparse.Namespace) -> int:
 
 
 def run_close(args: argparse.Namespace) -> int:
+    with_whole_battle(args)
     note = referee_note(args)
     command = CloseBattle(
         battle_id=args.battle,
@@ -166,6 +169,7 @@ def run_morale(args: argparse.Namespace) -> int:
 
 
 def run_retreat_check(args: argparse.Namespace) -> int:
+    with_whole_battle(args)
     state = campaign_state(args)
     try:
         met = retreat_check(
