@@ -23,6 +23,7 @@ from mekref.rules.tripwire.state import CampaignState
 _TABLES = {
     "unit_id": "unit",
     "unit_ids": "unit",
+    "pieces": "unit",
     "person_id": "person",
     "person_ids": "person",
     "battle_id": "battle",
