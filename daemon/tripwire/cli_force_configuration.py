@@ -55,7 +55,7 @@ def register(actions: Any) -> None:
         "--add", required=True, metavar="MODEL", help="the configuration's model, e.g. A"
     )
     p.add_argument("--pool", required=True, metavar="POOL", help="the pool that pays")
-    bv = p.add_mutually_exclusive_group(required=True)
+    bv = p.add_mutually_exclusive_group()
     bv.add_argument("--bv", type=int, help="the configuration's BV")
     bv.add_argument(
         "--bv-table", type=Path, metavar="Units.txt", help="MegaMek BV export to read it from"
@@ -70,9 +70,13 @@ def _bv(args: argparse.Namespace, command: BuyConfiguration) -> int:
     configuration's model (a unit the campaign lacks is left for the rules to refuse)."""
     if args.bv is not None:
         return int(args.bv)
+    state = campaign_state(args)  # a store that is not there is refused first, as everywhere
     table = bv_table(args.bv_table)
-    assert table is not None
-    state = campaign_state(args)
+    if table is None:
+        raise CliError(
+            f"the BV of {args.add!r} is needed: give --bv N, or --bv-table Units.txt (MegaMek's "
+            "BV export) to read it from"
+        )
     whole = with_full_ids(state, command)
     assert isinstance(whole, BuyConfiguration)
     unit = state.units.get(whole.unit_id)

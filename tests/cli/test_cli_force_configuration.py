@@ -84,6 +84,9 @@ def test_a_configuration_of_a_unit_that_is_no_omni_is_refused_quoting_l24(
     assert refused.returncode != 0
     assert "only omni units and battle armor have configurations" in refused.stderr
     assert '[line 24: "- Omni-units/BattleArmour may be purchased at the start' in refused.stderr
+    neither = mekref(*buy)
+    assert neither.returncode != 0
+    assert "the BV of 'AS7-K' is needed: give --bv N, or --bv-table Units.txt" in neither.stderr
     # A model the BV table lacks is named, never counted as 0.
     table = tmp_path / "Units.txt"
     table.write_text("Chassis|Model|MUL ID|Tonnage|BV|Cost\nAtlas|AS7-D|140|100|1897|\n")
