@@ -36,6 +36,7 @@ from mekref.rules.tripwire.battle_messages import (
     ConfirmBattle,
     SetBattleControl,
     SetUnitFate,
+    UnitFateSet,
 )
 from mekref.rules.tripwire.battle_model import Fate
 from mekref.rules.tripwire.battle_pending import RetreatNotKnown, pending_battles, retreat_check
@@ -123,8 +124,11 @@ def run_fate(args: argparse.Namespace) -> int:
         unit_id=args.unit, fate=Fate(args.fate), new_side=args.side, note=note, actor=note.referee
     )
     done = execute(args, command)
+    # The unit as the rules read it: the whole id of a prefix or a name (issue 27, item 9).
+    whole = next((e.unit_id for e in done.events if isinstance(e, UnitFateSet)), args.unit)
     out_console().print(
-        f"unit {args.unit}: {args.fate}" + (f", now {args.side}'s" if args.side else "")
+        f"unit {whole}: {args.fate}" + (f", now {args.side}'s" if args.side else ""),
+        markup=False,
     )
     say_if_ended(out_console(), done.events)
     return EXIT_OK

@@ -81,3 +81,11 @@ def test_units_and_people_by_name_and_an_ambiguous_name_listed(tmp_path: Path) -
     # A person by name: Giulia Conti is found (the heal is refused for her having no hits).
     heal = mekref("spend", "heal", "--db", db, "--person", "giulia conti", "--pool", "x")
     assert "not_injured" in heal.stderr, heal.stderr
+
+
+def test_a_fate_set_by_the_units_name_says_its_whole_id(tmp_path: Path) -> None:
+    db = _store(tmp_path)
+    done = mekref("battle", "fate", "--db", db, "--unit", "jenner jr7-d", "--fate",
+                  "truly_destroyed", *WORD)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "unit b4e8c793-7fd3-5d03-b899-73eadab5ff4f: truly_destroyed" in done.stdout
