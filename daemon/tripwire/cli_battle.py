@@ -64,7 +64,7 @@ from mekref.daemon.tripwire.cli_battle_words import (
     say_confirmed,
     say_if_ended,
 )
-from mekref.daemon.tripwire.cli_campaign import run_command
+from mekref.daemon.tripwire.cli_campaign import run_command, whole_battle_id
 from mekref.daemon.tripwire.cli_force_input import design_lookup
 from mekref.daemon.tripwire.house_xp_report import say_xp
 from mekref.rules.messages import RefereeNote
@@ -181,7 +181,7 @@ def run_ingest(args: argparse.Namespace) -> int:
             raise CliError(f"--control {args.control!r}: no such side; sides: {sides}")
         options = IngestOptions(
             campaign_id=cid,
-            battle_id=args.battle,
+            battle_id=whole_battle_id(state, args.battle) if args.battle else None,
             assigned=assigned or None,
             actor=note.referee if note else "cli",
             game_over=bool(args.game_over),

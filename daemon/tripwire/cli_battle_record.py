@@ -27,7 +27,7 @@ from mekref.daemon.cli_common import (
 )
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.terminal import terminal_safe
-from mekref.daemon.tripwire.cli_campaign import side_campaign_state
+from mekref.daemon.tripwire.cli_campaign import side_campaign_state, whole_battle_id
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_record import battle_record, last_battle_of
 from mekref.rules.tripwire.designs import design_of
@@ -115,7 +115,8 @@ def _target(output: str, file_name: str) -> Path:
 def run_export_record(args: argparse.Namespace) -> int:
     state = side_campaign_state(args)
     try:
-        battle_id = args.battle or last_battle_of(state, args.side)
+        battle_id = whole_battle_id(state, args.battle) if args.battle else None
+        battle_id = battle_id or last_battle_of(state, args.side)
         record = battle_record(
             state, battle_id, args.side, _designs(state, battle_id, args.units_dir)
         )

@@ -26,7 +26,7 @@ from mekref.daemon.tripwire.cli_battle_words import (
     say_confirmed,
     say_if_ended,
 )
-from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
+from mekref.daemon.tripwire.cli_campaign import campaign_state, execute, with_whole_battle
 from mekref.daemon.tripwire.house_xp_report import say_xp
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
@@ -36,6 +36,7 @@ from mekref.rules.tripwire.battle_messages import (
     ConfirmBattle,
     SetBattleControl,
     SetUnitFate,
+    UnitFateSet,
 )
 from mekref.rules.tripwire.battle_model import Fate
 from mekref.rules.tripwire.battle_pending import RetreatNotKnown, pending_battles, retreat_check
@@ -57,6 +58,7 @@ def _assignments(items: Sequence[str]) -> dict[int, str]:
 
 
 def run_control(args: argparse.Namespace) -> int:
+    with_whole_battle(args)
     command = SetBattleControl(
         battle_id=args.battle, side_id=args.side, note=referee_note(args), actor="cli"
     )
@@ -79,6 +81,7 @@ def say_battle_done(console: Any, battle_id: str, done: Any, resolved: str = "re
 
 
 def run_confirm(args: argparse.Namespace) -> int:
+    with_whole_battle(args)
     note = referee_note(args)
     if note is None:
         raise CliError("a confirmation is the referee's word: add --referee NAME --reason TEXT")
@@ -97,6 +100,7 @@ def run_confirm(args: argparse.Namespace) -> int:
 
 
 def run_close(args: argparse.Namespace) -> int:
+    with_whole_battle(args)
     note = referee_note(args)
     command = CloseBattle(
         battle_id=args.battle,
@@ -120,8 +124,11 @@ def run_fate(args: argparse.Namespace) -> int:
         unit_id=args.unit, fate=Fate(args.fate), new_side=args.side, note=note, actor=note.referee
     )
     done = execute(args, command)
+    # The unit as the rules read it: the whole id of a prefix or a name (issue 27, item 9).
+    whole = next((e.unit_id for e in done.events if isinstance(e, UnitFateSet)), args.unit)
     out_console().print(
-        f"unit {args.unit}: {args.fate}" + (f", now {args.side}'s" if args.side else "")
+        f"unit {whole}: {args.fate}" + (f", now {args.side}'s" if args.side else ""),
+        markup=False,
     )
     say_if_ended(out_console(), done.events)
     return EXIT_OK
@@ -166,6 +173,7 @@ def run_morale(args: argparse.Namespace) -> int:
 
 
 def run_retreat_check(args: argparse.Namespace) -> int:
+    with_whole_battle(args)
     state = campaign_state(args)
     try:
         met = retreat_check(

@@ -31,7 +31,7 @@ from mekref.daemon.store.open import redact
 from mekref.rules.messages import Command
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import CreateCampaign, SideSpec
-from mekref.rules.tripwire.id_prefixes import with_full_ids
+from mekref.rules.tripwire.id_prefixes import full_battle_id, with_full_ids
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.plugin import RecordLeaderCaptured
 
@@ -75,6 +75,22 @@ def campaign_state(args: argparse.Namespace) -> CampaignState:
     with opened(args.db) as app:
         state: CampaignState = app.runner.load(campaign_id_of(app.store, args.campaign)).state
     return state
+
+
+def whole_battle_id(state: CampaignState, given: str) -> str:
+    """The battle ``given`` names: its id, or a unique prefix of it with or without
+    ``battle-`` (issue 27, item 9); an ambiguous prefix is refused with the candidates."""
+    try:
+        return full_battle_id(state, given)
+    except Refusal as exc:
+        raise refused(exc) from exc
+
+
+def with_whole_battle(args: argparse.Namespace) -> argparse.Namespace:
+    """``args`` with ``--battle`` made whole (``whole_battle_id``) when it is given."""
+    if getattr(args, "battle", None):
+        args.battle = whole_battle_id(campaign_state(args), args.battle)
+    return args
 
 
 def require_side(state: CampaignState, side: str | None, flag: str = "--side") -> None:

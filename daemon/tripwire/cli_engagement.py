@@ -14,6 +14,7 @@ from mekref.daemon.cli_common import (
     guarded,
     out_console,
 )
+from mekref.daemon.tripwire import cli_artillery
 from mekref.daemon.tripwire.cli_campaign import side_campaign_state
 from mekref.daemon.tripwire.cli_turn import TURN_EPILOG
 from mekref.daemon.tripwire.cli_turn_setup import (
@@ -102,7 +103,9 @@ def register(sub: Any) -> None:
         "epilog": TURN_EPILOG,
         "formatter_class": argparse.RawDescriptionHelpFormatter,
     }
-    engagement = sub.add_parser("engagement", help="export engagements for MegaMek", **kw)
+    engagement = sub.add_parser(
+        "engagement", help="export engagements for MegaMek; unguided artillery", **kw
+    )
     eng_acts = engagement.add_subparsers(title="actions", metavar="ACTION")
     export = eng_acts.add_parser(
         "export",
@@ -169,3 +172,4 @@ def register(sub: Any) -> None:
         "MegaMek's defaults plus those, and the export says so)",
     )
     export.set_defaults(handler=guarded(run_export), command_name="engagement export")
+    cli_artillery.register(eng_acts)

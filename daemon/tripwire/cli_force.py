@@ -34,7 +34,12 @@ from mekref.daemon.cli_common import (
     out_console,
     referee_note,
 )
-from mekref.daemon.tripwire import cli_designs, cli_force_commanders, cli_force_list
+from mekref.daemon.tripwire import (
+    cli_designs,
+    cli_force_commanders,
+    cli_force_configuration,
+    cli_force_list,
+)
 from mekref.daemon.tripwire.cli_campaign import require_side, run_command
 from mekref.daemon.tripwire.cli_force_input import bv_table, design_lookup, read_mul
 from mekref.daemon.tripwire.cli_force_mekhq import (
@@ -385,6 +390,7 @@ def register(sub: Any) -> None:
     cli_designs.register(actions)
     cli_force_commanders.register(actions)
     cli_force_list.register(actions)
+    cli_force_configuration.register(actions)
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -76,6 +76,7 @@ each day from where the formation then stands.
 examples:
   mekref route --db g.db --side loyalist --formation alpha --to 1210
   mekref route --db g.db --side loyalist --formation alpha --to 1210 --forced-march --json
+  mekref route --db g.db --side loyalist --formation alpha --to 1210 --extra-hours 4
 """
 
 
@@ -126,11 +127,20 @@ def run_submit(args: argparse.Namespace) -> int:
 def run_route(args: argparse.Namespace) -> int:
     state = side_campaign_state(args)
     try:
-        plan = plan_route(state, args.side, args.formation, args.to, forced_march=args.forced_march)
+        plan = plan_route(
+            state,
+            args.side,
+            args.formation,
+            args.to,
+            forced_march=args.forced_march,
+            extra_hours=args.extra_hours,
+        )
     except Refusal as exc:
         raise refused(exc) from exc
     if args.json:
-        print_json({**to_jsonable(plan), "order": plan.order_spec})
+        print_json(
+            {**to_jsonable(plan), "order": plan.order_spec, "param": plan.param_spec or None}
+        )
         return EXIT_OK
     console = out_console()
     console.print(
@@ -143,7 +153,14 @@ def run_route(args: argparse.Namespace) -> int:
     console.print("route: " + " ".join(plan.path), markup=False, highlight=False)
     if plan.today:
         reach = "it arrives" if plan.today == plan.path else f"as far as {plan.today[-1]}"
-        console.print(f"today ({reach}): --order {plan.order_spec}", markup=False)
+        param = f" --param {plan.param_spec}" if plan.param_spec else ""
+        console.print(f"today ({reach}): --order {plan.order_spec}{param}", markup=False)
+        if plan.extra_hours:
+            console.print(
+                f"{plan.extra_hours} extra hours on the move: +{plan.extra_hours} fatigue "
+                "(L166, T-H1)",
+                markup=False,
+            )
     else:
         console.print("today: not even the first hex fits in today's MP", markup=False)
     return EXIT_OK
@@ -254,6 +271,14 @@ def _register_route(sub: Any) -> None:
     route.add_argument("--to", required=True, metavar="HEX", help="the hex to reach, e.g. 1210")
     route.add_argument(
         "--forced-march", action="store_true", help="plan with forced march's extra MP"
+    )
+    route.add_argument(
+        "--extra-hours",
+        type=int,
+        default=0,
+        metavar="N",
+        help="plan with N hours past the day's 6 useful ones (1-18, L166, T-H1), as the order's "
+        "extra_hours=N",
     )
     route.add_argument("--json", action="store_true", help="the route as JSON")
     route.set_defaults(handler=guarded(run_route), command_name="route")

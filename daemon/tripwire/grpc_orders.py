@@ -180,7 +180,9 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
                 request.formation_id,
                 request.to_hex,
                 forced_march=request.forced_march,
+                extra_hours=request.extra_hours,
             )
+            params = {"extra_hours": str(found.extra_hours)} if found.extra_hours else {}
             return orders_pb2.PlanRouteResponse(
                 formation_id=found.formation_id,
                 start_hex=found.start,
@@ -190,7 +192,10 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
                 today_path=list(found.today),
                 mp_per_day=found.mp_per_day,
                 todays_order=orders_pb2.FormationOrder(
-                    formation_id=found.formation_id, action=found.action, path=list(found.today)
+                    formation_id=found.formation_id,
+                    action=found.action,
+                    path=list(found.today),
+                    params=params,
                 ),
             )
 

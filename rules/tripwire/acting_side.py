@@ -2,12 +2,13 @@
 for that side (ruling R-ENGINE-2).
 
 A side gives its own orders and reorganisations (they name the side), and spends for its own:
-hiring (the side named), repairing, re-arming, reconfiguring, selling or scrapping, keeping
-and crewing its units (captured salvage is its captor's), healing and training its people
-(and, with the house rules, spending their experience; the group's XP prices are the referee's),
-ransoming its captives, recruiting the people it holds captive (on the strategic map, which
-gives the unrest the roll adds; without it the unrest is the referee's to give), moving WP
-between its pools; in a house-rules campaign, searching for its own ammunition.
+hiring (the side named), repairing, re-arming, reconfiguring (and buying configurations),
+selling or scrapping, keeping and crewing its units (captured salvage is its captor's), healing
+and training its people (and, with the house rules, spending their experience; the group's XP
+prices are the referee's), ransoming its captives, recruiting the people it holds captive (on
+the strategic map, which gives the unrest the roll adds; without it the unrest is the
+referee's to give), moving WP between its pools; in a house-rules campaign, searching for its
+own ammunition.
 A command that carries the referee's word (``note``, ``override``, ``accept_unchecked``) is the
 referee's alone, whoever it is for: a side cannot vouch for itself. Everything else is the
 referee's.
@@ -32,6 +33,7 @@ from mekref.rules.tripwire.battle_spending import (
     TrainSkill,
 )
 from mekref.rules.tripwire.commands import HealPerson, TransferWarChest
+from mekref.rules.tripwire.configurations import BuyConfiguration
 from mekref.rules.tripwire.house_acquisition import AcquireItem
 from mekref.rules.tripwire.house_xp import SpendXp
 from mekref.rules.tripwire.state import CampaignState
@@ -52,6 +54,7 @@ _FOR_A_UNIT = (
     SeatSparePilot,
     KeepSalvage,
     SeatCrew,
+    BuyConfiguration,
 )
 #: Commands for one person of the side (healing, training, paying their ransom, spending
 #: their house-rules experience: HOUSE-38).

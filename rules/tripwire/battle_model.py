@@ -362,6 +362,9 @@ class BattleLedger:
     configurations: dict[str, tuple[str, ...]] = field(
         default_factory=dict, metadata=OMIT_IF_DEFAULT
     )
+    # The BV force construction counts a unit with configurations bought before the campaign
+    # at: the highest of its configurations' (L99, R-FORCE-13). A unit without: its own BV.
+    construction_bv: dict[str, int] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
     # Each TO&E lance's last Formation Type change, "side/lance" -> (strategic day or -1
     # without a map, formation): L95's change is paid once per lance and day (R-FORM-1).
     lance_formations: dict[str, tuple[int, str]] = field(

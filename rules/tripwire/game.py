@@ -21,6 +21,7 @@ from mekref.rules.tripwire import (
     battles,
     bombs,
     campaign,
+    configurations,
     designs,
     house_acquisition,
     house_xp,
@@ -145,6 +146,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         house_acquisition.DECIDERS,
         unit_bv.DECIDERS,
         import_condition.DECIDERS,
+        configurations.DECIDERS,
     ),
     evolvers=_merged(
         campaign.EVOLVERS,
@@ -160,6 +162,7 @@ TRIPWIRE: RuleSet[CampaignState] = RuleSet(
         house_acquisition.EVOLVERS,
         unit_bv.EVOLVERS,
         import_condition.EVOLVERS,
+        configurations.EVOLVERS,
     ),
     setup=(CreateCampaign,),
     started=lambda state: state.created,

@@ -242,6 +242,17 @@ def test_plan_route_gives_todays_order(ginestra: Running) -> None:
             metadata=loyal.md,
         )
     assert reason_of(caught.value) == "not_your_formation"
+    # L166's extra hours (T-H1): planned with them, today's order carries them, and is stored.
+    hours = loyal.orders.PlanRoute(
+        orders_pb2.PlanRouteRequest(
+            campaign_id=cid, formation_id="alpha", to_hex="0707", extra_hours=4
+        ),
+        metadata=loyal.md,
+    )
+    assert hours.mp_per_day == plan.mp_per_day * 10 // 6
+    assert dict(hours.todays_order.params) == {"extra_hours": "4"}
+    if hours.today_path:
+        assert not _submit(loyal, cid, hours.todays_order).refused
 
 
 def test_an_enemy_formation_is_answered_like_a_missing_one(ginestra: Running) -> None:

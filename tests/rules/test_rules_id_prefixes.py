@@ -4,6 +4,8 @@ with the candidates; one that fits nothing is left for the rule to refuse."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from battle.states import campaign, fu
 
@@ -34,3 +36,49 @@ def test_an_ambiguous_prefix_is_refused_and_an_unknown_one_left_alone() -> None:
     )
     unknown = RecruitCaptured(person_id="nobody", pool_id="x", actor="t")
     assert with_full_ids(state, unknown) is unknown
+
+
+def test_battles_by_a_unique_prefix_with_or_without_battle() -> None:
+    """A battle id is ``battle-`` and 12 hex digits: a unique prefix of either stands for it;
+    one of two battles is refused listing both."""
+    from battle.states import file, run, seen, submit
+
+    from mekref.rules.tripwire.battle_messages import SetBattleControl
+    from mekref.rules.tripwire.battle_model import RecordSection
+
+    state = campaign((fu("aa11"), fu("ab22")), (fu("bb33"),))
+    _, state = run(
+        state,
+        submit(file("abc1" + "0" * 60, seen("aa11", RecordSection.SURVIVORS))),
+        submit(file("abc2" + "0" * 60, seen("ab22", RecordSection.SURVIVORS))),
+    )
+    assert sorted(state.battles.battles) == ["battle-abc100000000", "battle-abc200000000"]
+    for given in ("abc1", "battle-abc1", "BATTLE-ABC1"):
+        cmd = SetBattleControl(battle_id=given, side_id="red", actor="t")
+        assert with_full_ids(state, cmd).battle_id == "battle-abc100000000", given
+    with pytest.raises(Refusal) as refused:
+        with_full_ids(state, SetBattleControl(battle_id="abc", side_id="red", actor="t"))
+    assert "'abc' begins the id of 2 battles: battle-abc100000000 (#1, open), " in str(
+        refused.value
+    )
+
+
+def test_units_and_people_by_their_names_where_only_one_has_it() -> None:
+    """A unit's chassis and model, a person's name, in any case: one that several have is
+    refused listing them."""
+    state = campaign(
+        (fu("aa11", chassis="Atlas", model="AS7-D"), fu("ab22"), fu("ac33")), (fu("bb33"),)
+    )
+    cmd = RecruitCaptured(person_id="pilot  BB33", pool_id="x", actor="t")
+    assert with_full_ids(state, cmd).person_id == "p-bb33"
+    formed = CreateFormation(
+        side_id="red", day=1, formation_id="f", unit_ids=("atlas as7-d",), actor="t"
+    )
+    assert with_full_ids(state, formed).unit_ids == ("aa11",)
+    with pytest.raises(Refusal) as refused:
+        with_full_ids(state, replace(formed, unit_ids=("Griffin GRF-1N",)))
+    assert refused.value.code == "ambiguous_id"
+    assert "'Griffin GRF-1N' is the name of 3 units: ab22 (Griffin GRF-1N, red), " in str(
+        refused.value
+    )
+    assert "give its id (the report prints it)" in str(refused.value)

@@ -136,3 +136,30 @@ def test_ruling_r_vp_4_the_seat_of_power_needs_an_escort_that_stands() -> None:
 
     assert vp(state) == 2
     assert vp(_fate(state, "L-MAX", Fate.DESTROYED_REPAIRABLE)) == 0
+
+
+def test_ruling_r_vp_8_no_seat_of_power_while_the_capital_is_contested() -> None:
+    # L428: "If the players VIP is present in the main government building in the capital
+    # city, they achieve 2 Victory Points. If the VIP is evacuated those points are lost." L426:
+    # "Each location which has at least a subforce (e.g. Lance) of units garrisoning it
+    # unopposed scores 1 Victory Point." An enemy holding ground in the capital contests the
+    # building: no seat while it stands there; an enemy of wrecks contests nothing (R-VP-4).
+    state = started()
+    s = state.strategic
+    assert s is not None
+    hexmap = hexmap_of(s)
+    (capital,) = [x for x in hexmap.locations if x.name == "Bagnorgeio"]
+    where = label(capital.hex)
+    guard = Formation(formation_id="g", side_id="loyalist", name="Guard", unit_ids=("L-MAX",),
+                      hex=where, carries_leader=True)  # fmt: skip
+    raiders = Formation(formation_id="r", side_id="rebel", name="Raid", unit_ids=("R-JR7",),
+                        hex=where)  # fmt: skip
+    both = {"g": guard, "r": raiders}
+
+    def vp(state: CampaignState) -> int:
+        return strategic_vp(state, s, hexmap, both, s.control)["loyalist"]
+
+    assert s.control["Bagnorgeio"] == "loyalist"
+    assert strategic_vp(state, s, hexmap, {"g": guard}, s.control)["loyalist"] == 2
+    assert vp(state) == 0  # contested: the Jenner stands in the capital
+    assert vp(_fate(state, "R-JR7", Fate.DESTROYED_REPAIRABLE)) == 2  # a wreck contests nothing

@@ -3,6 +3,9 @@ surveillance and identify, fuel, move grouping, weather steps, victory and the e
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from turn_world import REFEREE, placed, run, started
@@ -11,6 +14,7 @@ from mekref.hexmap import Hex, PlannedMove, neighbours, resolve_moves
 from mekref.rules.dice import Dice
 from mekref.rules.messages import RefereeNote
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.model import UnitRole
 from mekref.rules.tripwire.turn import artillery, engagement, fuel, recruit, surveillance, unrest
 from mekref.rules.tripwire.turn import weather as wx
 from mekref.rules.tripwire.turn.events import UnguidedArtilleryFired
@@ -95,6 +99,13 @@ def test_unguided_artillery_is_resolved_by_the_engine() -> None:
         run_mp=6,
         sheets=1,
     )
+    # L325: "Roll this number of artillery attacks per artillery piece": a Griffin is none
+    # (ruling T-A2).
+    with pytest.raises(Refusal, match=r"L-GRF \(Griffin GRF-1N\) is not an artillery piece"):
+        run(state, cmd)
+    griffin = state.units["L-GRF"]
+    piece = replace(griffin, roles=griffin.roles | {UnitRole.ARTILLERY})
+    state = replace(state, units={**state.units, "L-GRF": piece})
     _, fired = run(state, cmd)
     (shot,) = fired
     assert isinstance(shot, UnguidedArtilleryFired)

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Command, Event, command_type
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.holding import out_of_play
+from mekref.rules.tripwire.model import UnitRole
 from mekref.rules.tripwire.ruleset import TripWire
-from mekref.rules.tripwire.state import CampaignState
+from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.data import keyed, lookup, scatter_table, single
 from mekref.rules.tripwire.turn.events import UnguidedArtilleryFired
@@ -83,6 +85,29 @@ def fire(
     return n, tn, tuple(results), rolls, dice
 
 
+#: L325: "Roll this number of artillery attacks per artillery piece".
+L325 = 'L325: "Roll this number of artillery attacks per artillery piece"'
+
+
+def _artillery_piece(state: CampaignState, unit: CampaignUnit) -> None:
+    """Refuse a unit that is not an artillery piece still in play (ruling T-A2): a unit whose
+    design carries artillery weapons (the force import's flag, L21), not truly destroyed, sold
+    or scrapped."""
+    name = f"{unit.unit_id} ({unit.chassis} {unit.model})"
+    if UnitRole.ARTILLERY not in unit.roles:
+        why = (
+            "its design carries no artillery weapon (Arrow IV, Long Tom, Sniper, Thumper, "
+            "cruise missile or tube artillery)"
+            if unit.unit_id in state.battles.unit_designs
+            else "no design was recorded for it, so its artillery weapons are not known "
+            "(mekref force designs --units-dir DIR)"
+        )
+        raise Refusal("not_artillery", f"pieces: {name} is not an artillery piece: {why} ({L325})")
+    gone = out_of_play(state, unit.unit_id)
+    if gone:
+        raise Refusal("not_artillery", f"pieces: {name} cannot fire: {gone} ({L325})")
+
+
 def decide_fire(
     state: CampaignState, cmd: FireUnguidedArtillery, dice: Dice, rules: TripWire
 ) -> list[Event]:
@@ -91,10 +116,13 @@ def decide_fire(
         raise Refusal(
             "unknown_engagement", f"engagement_id: no open engagement {cmd.engagement_id!r}"
         )
+    if not cmd.pieces:
+        raise Refusal("bad_param", "pieces: name the artillery pieces that fire")
     for uid in cmd.pieces:
         unit = state.units.get(uid)
         if unit is None or unit.side_id != cmd.firing_side:
             raise Refusal("not_your_unit", f"pieces: {uid!r} is not a unit of {cmd.firing_side!r}")
+        _artillery_piece(state, unit)
     unknown = set(cmd.terrain) - set(keyed("artillery", "terrain"))
     if unknown:
         raise Refusal("bad_param", f"terrain: unknown {sorted(unknown)}")

@@ -49,12 +49,18 @@ def extra_hours_of(order: FormationOrder, field: str = "params") -> int:
     raw = order.param("extra_hours")
     if not raw:
         return 0
+    return checked_extra_hours(raw, f"{field}.extra_hours")
+
+
+def checked_extra_hours(raw: str, field: str) -> int:
+    """``raw`` as the extra hours of a move (T-H1): a whole number from 1 to the rest of the
+    24-hour day past the 6 useful ones, else refused naming ``field``."""
     rules = movement_rules()
     most = rules.max_hours - rules.useful_hours
     if not raw.isdigit() or not 1 <= int(raw) <= most:
         raise Refusal(
             "bad_param",
-            f"{field}.extra_hours: a whole number of hours from 1 to {most} past the "
+            f"{field}: a whole number of hours from 1 to {most} past the "
             f"{rules.useful_hours} useful ones ({L166}), not {raw!r}",
         )
     return int(raw)

@@ -4,7 +4,8 @@ Orders list every hex entered; a group plotting a 14-hex march by hand over rive
 gets it wrong. This asks the map: the lowest-MP route from where the formation stands to a
 goal (hexmap's A*, with the formation's own movement modes and speed), and the longest start
 of it that today's MP allows (the road bonus included when that start is all road). The day's
-part is what a ``move`` (or ``forced_march``) order takes as its path.
+part is what a ``move`` (or ``forced_march``) order takes as its path; with extra hours on the
+move (ruling T-H1) the day's part is planned with them, and the order carries them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,12 @@ from mekref.hexmap.geometry import LabelError
 from mekref.hexmap.paths import cheapest_path, todays_leg
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn.common import movement_of, own_formation, strategic_of
+from mekref.rules.tripwire.turn.common import (
+    checked_extra_hours,
+    movement_of,
+    own_formation,
+    strategic_of,
+)
 from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of
 from mekref.rules.tripwire.turn.state import IN_ORBIT
 
@@ -33,11 +39,19 @@ class RoutePlan:
     today: tuple[str, ...]  # the start of the route today's MP covers
     mp_per_day: int  # the formation's MP on a day that is not all road
     action: str  # "move" or "forced_march": the order that covers today's part
+    # Hours travelled past the day's 6 useful ones (T-H1), as the order must carry them: the
+    # MP above include them, and they add as many points of fatigue. 0: none.
+    extra_hours: int = 0
 
     @property
     def order_spec(self) -> str:
         """Today's part as ``mekref orders submit --order`` takes it."""
         return f"{self.formation_id}:{self.action}:{','.join(self.today)}"
+
+    @property
+    def param_spec(self) -> str:
+        """The order's extra hours as ``mekref orders submit --param`` takes them; "" without."""
+        return f"{self.formation_id}:extra_hours={self.extra_hours}" if self.extra_hours else ""
 
 
 def plan_route(
@@ -47,7 +61,10 @@ def plan_route(
     goal: str,
     *,
     forced_march: bool = False,
+    extra_hours: int = 0,
 ) -> RoutePlan:
+    if extra_hours:
+        checked_extra_hours(str(extra_hours), "extra_hours")
     s = strategic_of(state)
     f = own_formation(s, side_id, formation_id, "formation_id")
     if f.hex == IN_ORBIT:
@@ -62,7 +79,7 @@ def plan_route(
     target = hex_at(goal_label)
     if not hexmap.in_bounds(target):
         raise Refusal("illegal_path", f"to: {goal_label} is off the map")
-    movement = movement_of(s, f, forced_march=forced_march)
+    movement = movement_of(s, f, forced_march=forced_march, extra_hours=extra_hours)
     route = cheapest_path(hexmap, movement, hex_at(f.hex), target)
     if route is None:
         raise Refusal(
@@ -80,4 +97,5 @@ def plan_route(
         today=tuple(label(h) for h in leg[1:]),
         mp_per_day=movement.budget(all_road=False),
         action="forced_march" if forced_march else "move",
+        extra_hours=extra_hours,
     )
