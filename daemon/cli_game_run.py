@@ -7,7 +7,7 @@ import argparse
 import contextlib
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,7 @@ from mekref.daemon.game_scripts import (
     parse_script,
 )
 from mekref.daemon.store import CampaignNotFound, StoreError
+from mekref.daemon.wings import wing_for
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, message_to_json
 from mekref.rules.refusal import Refusal
@@ -50,6 +51,15 @@ from mekref.rules.registry import ruleset
 
 
 # -- running ------------------------------------------------------------------------------
+def _start_names(game: RuleSet[Any], text: CommandText) -> Mapping[str, tuple[str, ...]]:
+    """The names a start command's fields take (its Houses, its board's Regions, the
+    referee), matched without case; a name matching none is left for the rules to refuse."""
+    wing = wing_for(game.name)
+    if wing is not None and wing.start_names is not None:
+        return {**campaign_names(game, game.initial_state()), **wing.start_names(text.data)}
+    return campaign_names(game, game.initial_state())
+
+
 def _print_events(
     game: RuleSet[Any], campaign_id: str, first: int, last: int, events: Any, state_hash: str
 ) -> None:
@@ -84,7 +94,8 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
         with opened(args.db, create=starting) as app:
             if starting:
                 game = ruleset(args.ruleset)
-                done = app.runner.start(args.name, args.ruleset, decode(game, text))
+                command = decode(game, text, _start_names(game, text), strict=False)
+                done = app.runner.start(args.name, args.ruleset, command)
             else:
                 campaign_id = campaign_id_of(app.store, args.campaign)
                 game = app.runner.game(campaign_id)

@@ -317,10 +317,11 @@ def pay(b: Builder, house: str, amount: int, to: str, reason: str) -> None:
 def field_names(state: SWState) -> dict[str, tuple[str, ...]]:
     """The names this game's commands take, by field (the ``field_names`` hook): the Houses
     :func:`check_actor` and the payments check, the Regions :func:`region_of` checks, and the
-    Leaders."""
+    Leaders. ``actor``: a House, or the referee (:func:`check_actor`)."""
     houses = tuple(state.houses)
     regions = tuple(state.regions)
     return {
+        "actor": (*houses, REFEREE),
         "house": houses,
         "against": houses,
         "briber": houses,
