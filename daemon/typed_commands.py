@@ -148,6 +148,11 @@ class _Matcher:
                     f"{self.where}: {owner} has no field {key!r}; its fields: "
                     f"{', '.join(by_name)}"
                 )
+            if name in out:
+                raise TypedCommandError(
+                    f"{self.where}: {self.kind} {prefix}{name} is given under two spellings; "
+                    "write one"
+                )
             f = by_name.get(name)
             out[name] = value if f is None else self.value(f, value, prefix + name, not prefix)
         return out

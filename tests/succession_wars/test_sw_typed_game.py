@@ -132,7 +132,11 @@ def test_three_players_to_a_capital_win_with_typed_commands_only(tmp_path: Path)
     assert "fusiliers-of-oriente-2 value 12, automatic: hit" in played.stdout
     assert "Marik takes Odessa from Steiner" in played.stdout
     assert _state(db)["regions"]["Odessa"]["controller"] == "Marik"
-    # The battle at Tharkad, typed on the command line with its nested retreats.
+    # The battle at Tharkad, typed on the command line with its nested retreats: a retreat's
+    # path takes the campaign's Regions, listed for the nested object too.
+    listed = mekref("game", "commands", "--ruleset", "succession_wars", "--type",
+                    "SWReportBattle", "--db", db, "--campaign", "Tharkad").stdout  # fmt: skip
+    assert 'path: list of str  (default [])  one of: "New Avalon"' in listed
     won = mekref("game", "do", "--db", db, *_battle_words())
     assert won.returncode == 0, won.stderr
     assert "Steiner retreats from Tharkad: steiner-js-1 with" in won.stdout
