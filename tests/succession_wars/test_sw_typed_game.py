@@ -51,7 +51,7 @@ def _listed(key: str, values: tuple[str, ...]) -> str:
 
 def _jump(path: tuple[str, ...]) -> str:
     carried = _listed("pick_up", FUSILIERS) + " " + _listed("drop_off", FUSILIERS)
-    return f"SWMoveJumpShip actor=Marik house=Marik jumpship=marik-js-1 {carried} " + _listed(
+    return f"SWMoveJumpShip actor=Marik house=Marik jumpship=MARIK-JS-1 {carried} " + _listed(
         "path", path
     )
 
@@ -65,7 +65,7 @@ def _round_one() -> list[str]:
         f"SWAttack actor=Marik house=Marik region=odessa {_listed('pairs.1', FUSILIERS)}",
         "swcounterattack actor=Steiner house=steiner region=ODESSA",
         "SWTakeLosses actor=Steiner house=Steiner region=Odessa "
-        "units.1=steiner-gregs-long-striders-1",
+        "units.1=Steiner-Gregs-Long-Striders-1",  # a counter's id, in any case
         *_end("Marik", 4),  # combat, tech, place, taxes
         *_end("Steiner"),
         "swtechroll actor=steiner house=steiner chances=2",  # L162: "For each chance, roll one die"
