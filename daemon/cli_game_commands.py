@@ -14,9 +14,9 @@ from rich.text import Text
 
 from mekref.daemon import exit_codes
 from mekref.daemon.cli_common import CliError, campaign_id_of, opened, print_json
-from mekref.daemon.cli_game_input import campaign_names, out
+from mekref.daemon.cli_game_input import out
 from mekref.daemon.store import CampaignNotFound, StoreError
-from mekref.daemon.typed_commands import allowed_values
+from mekref.daemon.typed_commands import allowed_values, campaign_names
 from mekref.rules.kernel import RuleSet
 from mekref.rules.registry import ruleset
 from mekref.rules.schema import CommandSchema, FieldSchema, command_schema

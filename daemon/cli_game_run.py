@@ -7,7 +7,7 @@ import argparse
 import contextlib
 import sys
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,6 @@ from mekref.daemon.cli_common import (
 from mekref.daemon.cli_game_input import (
     CommandText,
     _start_warnings,
-    campaign_names,
     decode,
     fill_board,
     fill_scenario,
@@ -43,7 +42,7 @@ from mekref.daemon.game_scripts import (
     parse_script,
 )
 from mekref.daemon.store import CampaignNotFound, StoreError
-from mekref.daemon.wings import wing_for
+from mekref.daemon.typed_commands import campaign_names, start_names
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, message_to_json
 from mekref.rules.refusal import Refusal
@@ -51,15 +50,6 @@ from mekref.rules.registry import ruleset
 
 
 # -- running ------------------------------------------------------------------------------
-def _start_names(game: RuleSet[Any], text: CommandText) -> Mapping[str, tuple[str, ...]]:
-    """The names a start command's fields take (its Houses, its board's Regions, the
-    referee), matched without case; a name matching none is left for the rules to refuse."""
-    wing = wing_for(game.name)
-    if wing is not None and wing.start_names is not None:
-        return {**campaign_names(game, game.initial_state()), **wing.start_names(text.data)}
-    return campaign_names(game, game.initial_state())
-
-
 def _print_events(
     game: RuleSet[Any], campaign_id: str, first: int, last: int, events: Any, state_hash: str
 ) -> None:
@@ -94,7 +84,7 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
         with opened(args.db, create=starting) as app:
             if starting:
                 game = ruleset(args.ruleset)
-                command = decode(game, text, _start_names(game, text), strict=False)
+                command = decode(game, text, start_names(game, text.data), strict=False)
                 done = app.runner.start(args.name, args.ruleset, command)
             else:
                 campaign_id = campaign_id_of(app.store, args.campaign)

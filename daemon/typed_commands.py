@@ -89,6 +89,24 @@ def _lists(value: Any) -> Any:
 
 
 # -- names matched without case -----------------------------------------------------------
+def campaign_names(game: RuleSet[Any], state: Any) -> Mapping[str, tuple[str, ...]]:
+    """The names a campaign gives its fields (Houses, Regions, fleets...), by field name."""
+    return game.field_names(state) if game.field_names is not None else {}
+
+
+def start_names(game: RuleSet[Any], data: Mapping[str, Any]) -> Mapping[str, tuple[str, ...]]:
+    """The names a start command's fields take (its Houses, its board's Regions, the
+    referee), from the rule set's wing; match them with ``strict=False``: a name matching none
+    is left for the rules to refuse."""
+    from mekref.daemon.wings import wing_for  # the wings load their rule sets' helpers
+
+    names = campaign_names(game, game.initial_state())
+    wing = wing_for(game.name)
+    if wing is not None and wing.start_names is not None:
+        return {**names, **wing.start_names(dict(data))}
+    return names
+
+
 def match_names(
     game: RuleSet[Any],
     data: dict[str, Any],
@@ -145,8 +163,7 @@ class _Matcher:
             if name is None:
                 owner = f"{self.kind} {prefix.rstrip('.')}" if prefix else self.kind
                 raise TypedCommandError(
-                    f"{self.where}: {owner} has no field {key!r}; its fields: "
-                    f"{', '.join(by_name)}"
+                    f"{self.where}: {owner} has no field {key!r}; its fields: {', '.join(by_name)}"
                 )
             if name in out:
                 raise TypedCommandError(

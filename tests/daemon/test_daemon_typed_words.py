@@ -65,9 +65,9 @@ def test_names_inside_nested_objects_are_matched_without_case_and_never_refused(
     assert match_names(game, attack, "x", names)["leaders"] == [{"leader": "k-a", "group": ["u"]}]
     wrong = parse_words(["SWRetreat", "actor=a", "house=a", "region=Skye",
                          "moves.1.jumps=js"], "x")  # fmt: skip
-    with pytest.raises(TypedCommandError, match="moves.1 has no field 'jumps'; its fields: "):
+    with pytest.raises(TypedCommandError, match=r"moves\.1 has no field 'jumps'; its fields: "):
         match_names(game, wrong, "x", names)
     twice = parse_words(["SWRetreat", "actor=a", "house=a", "region=Skye",
                          "moves.1.PATH.1=Skye", "moves.1.path.2=Tharkad"], "x")  # fmt: skip
-    with pytest.raises(TypedCommandError, match="moves.1.path is given under two spellings"):
+    with pytest.raises(TypedCommandError, match=r"moves\.1\.path is given under two spellings"):
         match_names(game, twice, "x", names)

@@ -53,7 +53,7 @@ def test_wings_and_fortifications_through_the_console_script(tmp_path: Path) -> 
                        mar="Sturginum Boost")  # fmt: skip
     # A MAR no Airbase offers is refused as typed, with the values the field takes (the rules'
     # own refusal, quoting L113, is tested in test_dw_air_and_forts.py).
-    assert "mar='Sturginum Boost' is none of: \"Large Fuel Tanks\", \"Better Engines\"" in err
+    assert 'mar=\'Sturginum Boost\' is none of: "Large Fuel Tanks", "Better Engines"' in err
     out = game.ok("sun", "DWChooseTowers", fleet_id="sun", territory_id="fleet_base-2",
                   towers=["Gun", "tesla"])  # fmt: skip
     assert "sun builds Gun and Tesla towers at territory fleet_base-2" in out

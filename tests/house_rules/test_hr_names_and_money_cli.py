@@ -151,6 +151,6 @@ def test_the_listed_kinds_terrains_and_jobs_are_the_rules() -> None:
     from mekref.rules.house_rules.random_damage import SUPPORTED_KINDS
 
     assert set(c.DAMAGE_KINDS) == {k.value for k in SUPPORTED_KINDS}
-    assert c.TERRAINS == terrain_groups()
+    assert terrain_groups() == c.TERRAINS
     shown = mekref("game", "commands", "--ruleset", "house_rules", "--type", "HRRepairAttempt")
     assert 'job: str  one of: "repair", "replace"' in shown.stdout
