@@ -101,9 +101,7 @@ def decode(game: RuleSet[Any], data: dict[str, Any], actor: str, field: str) -> 
         raise invalid(field, f"not a {game.name} command: {exc}", "bad_command") from None
 
 
-def referee_command(
-    game: RuleSet[Any], state: Any, data: dict[str, Any], field: str
-) -> Command:
+def referee_command(game: RuleSet[Any], state: Any, data: dict[str, Any], field: str) -> Command:
     """A referee's command: given as the side it is for when it names that side as its actor
     (in any case), else as the referee; naming another side of the campaign is refused."""
     named = data.get("actor")
