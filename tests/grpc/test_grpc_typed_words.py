@@ -110,6 +110,18 @@ def test_commands_given_as_typed_words_and_the_referees_actor_checked(
                 metadata=ref.md,
             )
         assert "give one of command, command_json and command_words" in str(err.value.details())
+        # A set-up names a bundled board; the server reads no file a client names.
+        words = [w if not w.startswith("map=") else "map=/etc/board.toml" for w in _start_words()]
+        with pytest.raises(grpc.RpcError) as err:
+            ref.rules.StartCampaign(
+                rules_pb2.StartCampaignRequest(
+                    name="File", ruleset="succession_wars", command_words=words
+                ),
+                metadata=ref.md,
+            )
+        assert "over the API give a bundled map's name or the board inline" in str(
+            err.value.details()
+        )
         # The referee's own command (no actor) still runs as the referee.
         done = run(ref, "SWEndPhase", "house=liao")
         assert done.events[0].outcome.endswith("Liao begins the combat phase")
