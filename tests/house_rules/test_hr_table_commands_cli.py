@@ -14,6 +14,7 @@ from console_script import mekref
 from hr_helpers import LINES
 
 from mekref.rules.house_rules.acquisition import negotiation_percent
+from mekref.rules.house_rules.describe import decimal_text
 
 
 def _line(n: int) -> str:
@@ -92,3 +93,5 @@ def test_negotiation_quantities_and_currency(tmp_path: Path) -> None:
     state = json.loads(mekref("game", "state", "--db", game.db, "--json").stdout)["state"]
     assert Fraction(state["offers"]["Medium Laser"]["bids"][0]["price"]) == price
     assert "negotiation" in done["outcome"] and f"margin {margin:+d}" in done["outcome"]
+    bought = game.said("HRBuy", "item=Medium Laser", "bid=1")
+    assert f"Medium Laser bought at offer 1 for {decimal_text(price)} C-bills" in bought
