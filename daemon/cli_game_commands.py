@@ -14,9 +14,9 @@ from rich.text import Text
 
 from mekref.daemon import exit_codes
 from mekref.daemon.cli_common import CliError, campaign_id_of, opened, print_json
-from mekref.daemon.cli_game_input import campaign_names, out
+from mekref.daemon.cli_game_input import out
 from mekref.daemon.store import CampaignNotFound, StoreError
-from mekref.daemon.typed_commands import allowed_values
+from mekref.daemon.typed_commands import allowed_values, campaign_names
 from mekref.rules.kernel import RuleSet
 from mekref.rules.registry import ruleset
 from mekref.rules.schema import CommandSchema, FieldSchema, command_schema
@@ -25,13 +25,13 @@ Names = Mapping[str, tuple[str, ...]]
 
 
 def _schema_json(schema: CommandSchema, setup: bool, names: Names) -> dict[str, Any]:
-    def fields(items: tuple[FieldSchema, ...], top: bool) -> list[dict[str, Any]]:
+    def fields(items: tuple[FieldSchema, ...]) -> list[dict[str, Any]]:
         return [
             {
                 "name": f.name,
                 "type": f.type,
                 "required": f.required,
-                **({"allowed": list(a)} if (a := _allowed(f, names, top)) else {}),
+                **({"allowed": list(a)} if (a := allowed_values(f, names)) else {}),
                 **({"doc": f.doc} if f.doc else {}),
                 **({} if f.required else {"default": f.default}),
             }
@@ -42,15 +42,11 @@ def _schema_json(schema: CommandSchema, setup: bool, names: Names) -> dict[str, 
         "type": schema.type,
         "description": schema.doc,
         "setup": setup,
-        "fields": fields(schema.fields, True),
-        "objects": {name: fields(items, False) for name, items in schema.objects},
+        "fields": fields(schema.fields),
+        # A nested object's field takes the campaign's names too (a Placement's region).
+        "objects": {name: fields(items) for name, items in schema.objects},
         "example": schema.example,
     }
-
-
-def _allowed(f: FieldSchema, names: Names, top: bool) -> tuple[str, ...]:
-    """A field's values: the schema's, or (a command's own field) the campaign's names."""
-    return allowed_values(f, names) if top else f.allowed
 
 
 def _names(args: argparse.Namespace, game: RuleSet[Any]) -> Names:
@@ -104,7 +100,7 @@ def run_commands(args: argparse.Namespace) -> int:
         _print_fields(console, schema.fields, "  ", names, hooked)
         for name, fields in schema.objects:
             console.print(f"  {name}:")
-            _print_fields(console, fields, "    ", {}, ())
+            _print_fields(console, fields, "    ", names, hooked)
         console.print(f"  example: {json.dumps(schema.example, ensure_ascii=False)}")
     return 0
 

@@ -17,7 +17,11 @@ from rich.console import Console
 from mekref.daemon.cli_common import (
     CliError,
 )
-from mekref.daemon.typed_commands import TypedCommandError, match_names, parse_words
+from mekref.daemon.typed_commands import (
+    TypedCommandError,
+    match_names,
+    parse_words,
+)
 from mekref.daemon.wing import Wing, WingInputError
 from mekref.daemon.wings import wing_for, wings
 from mekref.rules.codec import CodecError
@@ -158,11 +162,6 @@ def decode(
             f"{where}: not a {game.name} command: {exc}; "
             f"see 'mekref game commands --ruleset {game.name} --type {kind}'"
         ) from None
-
-
-def campaign_names(game: RuleSet[Any], state: Any) -> Mapping[str, tuple[str, ...]]:
-    """The names a campaign gives its fields (Houses, Regions, fleets...), by field name."""
-    return game.field_names(state) if game.field_names is not None else {}
 
 
 def fill_board(args: argparse.Namespace, text: CommandText) -> None:

@@ -25,7 +25,6 @@ from mekref.daemon.cli_common import (
 from mekref.daemon.cli_game_input import (
     CommandText,
     _start_warnings,
-    campaign_names,
     decode,
     fill_board,
     fill_scenario,
@@ -43,6 +42,7 @@ from mekref.daemon.game_scripts import (
     parse_script,
 )
 from mekref.daemon.store import CampaignNotFound, StoreError
+from mekref.daemon.typed_commands import campaign_names, start_names
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, message_to_json
 from mekref.rules.refusal import Refusal
@@ -84,7 +84,8 @@ def _run(args: argparse.Namespace, starting: bool) -> int:
         with opened(args.db, create=starting) as app:
             if starting:
                 game = ruleset(args.ruleset)
-                done = app.runner.start(args.name, args.ruleset, decode(game, text))
+                command = decode(game, text, start_names(game, text.data), strict=False)
+                done = app.runner.start(args.name, args.ruleset, command)
             else:
                 campaign_id = campaign_id_of(app.store, args.campaign)
                 game = app.runner.game(campaign_id)

@@ -89,6 +89,24 @@ def _lists(value: Any) -> Any:
 
 
 # -- names matched without case -----------------------------------------------------------
+def campaign_names(game: RuleSet[Any], state: Any) -> Mapping[str, tuple[str, ...]]:
+    """The names a campaign gives its fields (Houses, Regions, fleets...), by field name."""
+    return game.field_names(state) if game.field_names is not None else {}
+
+
+def start_names(game: RuleSet[Any], data: Mapping[str, Any]) -> Mapping[str, tuple[str, ...]]:
+    """The names a start command's fields take (its Houses, its board's Regions, the
+    referee), from the rule set's wing; match them with ``strict=False``: a name matching none
+    is left for the rules to refuse."""
+    from mekref.daemon.wings import wing_for  # the wings load their rule sets' helpers
+
+    names = campaign_names(game, game.initial_state())
+    wing = wing_for(game.name)
+    if wing is not None and wing.start_names is not None:
+        return {**names, **wing.start_names(dict(data))}
+    return names
+
+
 def match_names(
     game: RuleSet[Any],
     data: dict[str, Any],
@@ -113,29 +131,78 @@ def match_names(
             f"(see 'mekref game commands --ruleset {game.name}')"
         )
     cls = game.commands.class_of(canonical)
-    fields = {f.name: f for f in command_schema(cls).fields}
+    schema = command_schema(cls)
     # Every field of the dataclass may be given, those the schema leaves out (rolls) too.
-    lowered = {f.name.lower(): f.name for f in dataclasses.fields(cls)}
-    out: dict[str, Any] = {"type": canonical}
-    for key, value in data.items():
-        if key == "type":
-            continue
-        name = lowered.get(key.lower())
-        if name is None:
-            raise TypedCommandError(
-                f"{where}: {canonical} has no field {key!r}; its fields: {', '.join(fields)}"
-            )
-        f = fields.get(name)
-        if f is None or not (allowed := allowed_values(f, names or {})):
-            out[name] = value
-            continue
-        check = strict or bool(f.allowed)
-        out[name] = _match_value(value, allowed, where, canonical, name, check)
-    return out
+    extra = tuple(f.name for f in dataclasses.fields(cls))
+    rest = {k: v for k, v in data.items() if k != "type"}
+    names = names or {}
+    match = _Matcher(dict(schema.objects), names, where, canonical, strict)
+    return {"type": canonical, **match.fields(rest, schema.fields, extra, "")}
+
+
+@dataclasses.dataclass(frozen=True)
+class _Matcher:
+    """Matches an object's field names and values, and those of the objects it holds (a
+    Placement's region, a retreat's path), by the schema of each."""
+
+    objects: Mapping[str, tuple[FieldSchema, ...]]
+    names: Mapping[str, tuple[str, ...]]
+    where: str
+    kind: str
+    strict: bool
+
+    def fields(
+        self, data: Mapping[str, Any], fields: tuple[FieldSchema, ...], extra: tuple[str, ...],
+        prefix: str,
+    ) -> dict[str, Any]:  # fmt: skip
+        by_name = {f.name: f for f in fields}
+        lowered = {n.lower(): n for n in (*by_name, *extra)}
+        out: dict[str, Any] = {}
+        for key, value in data.items():
+            name = lowered.get(key.lower())
+            if name is None:
+                owner = f"{self.kind} {prefix.rstrip('.')}" if prefix else self.kind
+                raise TypedCommandError(
+                    f"{self.where}: {owner} has no field {key!r}; its fields: {', '.join(by_name)}"
+                )
+            if name in out:
+                raise TypedCommandError(
+                    f"{self.where}: {self.kind} {prefix}{name} is given under two spellings; "
+                    "write one"
+                )
+            f = by_name.get(name)
+            out[name] = value if f is None else self.value(f, value, prefix + name, not prefix)
+        return out
+
+    def value(self, f: FieldSchema, value: Any, dotted: str, top: bool) -> Any:
+        inner = _object_of(f.type, self.objects)
+        if inner is not None:
+            return self.nested(value, inner, dotted)
+        if not (allowed := allowed_values(f, self.names)):
+            return value
+        # A nested object may name what it creates (a requisitioned squadron, a new squad):
+        # its campaign names are matched without case, never refused here.
+        check = (self.strict and top) or bool(f.allowed)
+        return _match_value(value, allowed, self.where, self.kind, dotted, check)
+
+    def nested(self, value: Any, fields: tuple[FieldSchema, ...], dotted: str) -> Any:
+        if isinstance(value, list):
+            return [self.nested(v, fields, f"{dotted}.{n}") for n, v in enumerate(value, 1)]
+        if isinstance(value, dict):
+            return self.fields(value, fields, (), dotted + ".")
+        return value  # the codec says what is wrong with it
+
+
+def _object_of(
+    type_text: str, objects: Mapping[str, tuple[FieldSchema, ...]]
+) -> tuple[FieldSchema, ...] | None:
+    """The fields of the object a field holds ("Placement", "list of RetreatMove")."""
+    name = type_text.removeprefix("list of ").removesuffix(" or null")
+    return objects.get(name)
 
 
 #: A fixed-length tuple of names ("[str, str]": the two fleets of a battle).
-_STR_TUPLE = re.compile(r"\[str(, str)*\]")
+_STR_TUPLE = re.compile(r"(list of )?\[str(, str)*\]")
 
 
 def allowed_values(f: FieldSchema, names: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:

@@ -42,6 +42,10 @@ class Wing:
     #: ``mekref game start --map``: fills the board into the start command's JSON (read from
     #: ``where``); returns a warning or None, raises :class:`WingInputError`. None: no --map.
     fill_map: Callable[[dict[str, Any], str, Path | None], str | None] | None = None
+    #: The names a start command's fields take, by field name, read from the command's JSON
+    #: (its board filled in): the set-up's Houses and Regions, matched without case before
+    #: the campaign exists. None: the rule set's ``field_names`` of its initial state.
+    start_names: Callable[[dict[str, Any]], Mapping[str, tuple[str, ...]]] | None = None
     #: Warnings to print once a campaign has started, given its state.
     start_warnings: Callable[[Any], tuple[str, ...]] | None = None
     #: gRPC servicers this wing implements, by service full name (``mekref.v1.OrdersService``):

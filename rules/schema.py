@@ -159,6 +159,9 @@ def _example_object(cls: type) -> dict[str, JsonValue]:
         if hints[f.name] is str and allowed:
             out[f.name] = str(allowed[0])  # a value the field takes, not a placeholder
             continue
+        if hints[f.name] == tuple[str, ...] and allowed:
+            out[f.name] = [str(allowed[0])]
+            continue
         out[f.name] = _example(hints[f.name], f.name)
     return out
 

@@ -29,6 +29,19 @@ def _fill_map(data: dict[str, Any], where: str, map_file: Path | None) -> str | 
     return fill_map(data, where, map_file)
 
 
+def _start_names(data: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """The Houses of the Order of Battle (the same five in 2786) and the Regions of the board
+    the start command holds: ``players``' Houses and each placement's Region, in any case."""
+    from mekref.rules.succession_wars.data import load_oob_3025
+
+    houses = load_oob_3025().sequence
+    board = data.get("map")
+    rows = board.get("regions", []) if isinstance(board, dict) else []
+    regions = tuple(str(r["name"]) for r in rows if isinstance(r, dict) and "name" in r)
+    # players: [House, player] pairs; a player's own name matching no House stays as written.
+    return {"players": houses, "house": houses, "region": regions}
+
+
 def _start_warnings(state: Any) -> tuple[str, ...]:
     """L613-619 list Davion's 2786 Leaders only (ruling SW-39): say which Houses have none."""
     if getattr(state, "scenario", "") != "2786":
@@ -49,5 +62,6 @@ WING = Wing(
     example_next=_example_next,
     scenarios=SCENARIOS,
     fill_map=_fill_map,
+    start_names=_start_names,
     start_warnings=_start_warnings,
 )

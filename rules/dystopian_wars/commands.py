@@ -7,10 +7,24 @@ battle size, skills, injuries, variable Requisition Points) are rolled by mekref
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mekref.rules.dystopian_wars.model import Category, FieldOrder, VesselClass
+from mekref.rules.dystopian_wars.table_loader import load_tables
 from mekref.rules.messages import Command, command_type
+
+
+def _from_territories() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The values the territory table offers (``game commands`` lists them): the MARs a
+    territory grants a squadron, the Airbase's wing MARs, the Fleet Base's tower kinds."""
+    rows = load_tables().territories.values()
+    grants = {m: None for r in rows for g in r.mar_grants for m in g.mars}
+    wings = {m: None for r in rows for m in r.wing_mars}
+    towers = {k: None for r in rows for k in r.tower_kinds}
+    return tuple(grants), tuple(wings), tuple(towers)
+
+
+GRANTED_MARS, WING_MARS, TOWER_KINDS = _from_territories()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,7 +78,7 @@ class AssignMar(Command):
     fleet_id: str
     territory_id: str
     squadron_id: str
-    mar: str
+    mar: str = field(metadata={"allowed": GRANTED_MARS})
     grant: int = 0  # a Refinery's second grant is 1
 
 
@@ -76,7 +90,7 @@ class ChooseWingMar(Command):
 
     fleet_id: str
     territory_id: str
-    mar: str
+    mar: str = field(metadata={"allowed": WING_MARS})
 
 
 @command_type("DWChooseTowers")
@@ -86,7 +100,7 @@ class ChooseTowers(Command):
 
     fleet_id: str
     territory_id: str
-    towers: tuple[str, ...]
+    towers: tuple[str, ...] = field(metadata={"allowed": TOWER_KINDS})
 
 
 @command_type("DWGrantTerritory")

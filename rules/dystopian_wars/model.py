@@ -224,6 +224,7 @@ def field_names(state: DystopianState) -> dict[str, tuple[str, ...]]:
     return {
         "fleet_id": tuple(state.fleets),
         "fleets": tuple(state.fleets),
+        "field_order_first": tuple(state.fleets),
         "territory_id": territories,
         "own": territories,
         "enemy": territories,

@@ -25,6 +25,14 @@ MISSIONS = (
 )  # fmt: skip
 CURRENCIES = ("C-Bill", "S-Bill", "D-Bill", "M-Bill", "L-Bill", "K-Bill", "R-Bill")
 AVAILABILITIES = ("common", "uncommon", "rare", "specific_vehicle", "specific_mech")
+#: The unit kinds the pre-battle damage tables cover (random_damage.SUPPORTED_KINDS).
+DAMAGE_KINDS = ("biped_mek", "lam", "quad_mek", "quadvee", "tank", "support_tank")
+#: The map-sheet tables: the nine terrain groups, then Solaris VII (mapsheets.terrain_groups).
+TERRAINS = (
+    "Flatlands", "Hills", "Mountains", "Badlands", "Wetlands", "Wooded", "Light Urban",
+    "Heavy Urban", "Coastal", "Solaris VII",
+)  # fmt: skip
+REPAIR_JOBS = ("repair", "replace")
 RETREAT_MODIFIERS = (
     "adjacent_edge", "opposite_edge", "friendly_planet", "hostile_planet", "faster_than_half",
     "slower_than_half",
@@ -119,7 +127,8 @@ class RandomDamage(Command):
     unit_id: str
     weapons: tuple[str, ...] = ()
     ammo_types: tuple[str, ...] = ()
-    kind: str = "biped_mek"  # a UnitKind value: biped or quad 'Mech, LAM, QuadVee, tank
+    #: A UnitKind value: biped or quad 'Mech, LAM, QuadVee, tank.
+    kind: str = field(default="biped_mek", metadata={"allowed": DAMAGE_KINDS})
     locations: tuple[str, ...] = ()  # the unit's location names, when known (a tank's turret)
 
 
@@ -129,7 +138,8 @@ class MapSheets(Command):
     """Roll the battlefield: the terrain (unless named) and ``maps`` sheets from its table."""
 
     battle_id: str
-    terrain: str | None = None  # a terrain group ("Hills" ...) or "Solaris VII"
+    #: A terrain group ("Hills" ...) or "Solaris VII"; None: rolled.
+    terrain: str | None = field(default=None, metadata={"allowed": TERRAINS})
     maps: int = 1
 
 
@@ -171,7 +181,8 @@ class MissionRollCommand(Command):
 @dataclass(frozen=True, kw_only=True)
 class RepairAttempt(Command):
     part_id: str
-    job: str  # "repair" or "replace"
+    #: "repair" or "replace".
+    job: str = field(metadata={"allowed": REPAIR_JOBS})
     team_id: str
     #: "green", "regular", "veteran", "elite"; empty: the rating of ``technician_id``.
     rating: str = field(

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from mekref.rules.house_rules import events as e
+from mekref.rules.house_rules import table_commands as tc
 from mekref.rules.house_rules.advancement import rank_name
 from mekref.rules.house_rules.random_damage import PreBattleDamage
 from mekref.rules.kernel import describe_fields
@@ -231,6 +232,39 @@ _WORDS: dict[type[Event], Callable[[Any], str]] = {
     e.RepairAttempted: _repair,
     e.ExchangeRateSet: lambda x: f"1 {x.currency} = {_money(x.c_bills)}",
 }
+
+
+def _hit(x: tc.HitLocationRolled) -> str:
+    how = (
+        f"focused {x.focus} ({x.to_hit_modifier:+d} to hit)"
+        if x.focus
+        else f"{x.table.replace('_', ' ')} table, {x.column}"
+    )
+    crit = ", roll for a critical hit" if x.crit else ""
+    roll = x.rolls[0].total if x.rolls else 0
+    return f"hit location on {x.unit_id}, {how}: {roll} hits the {x.location}{crit} (line {x.line})"
+
+
+def _negotiated(x: tc.Negotiated) -> str:
+    return (
+        f"{x.item} offer {x.bid_number}: negotiation {x.roll} against {x.target}, margin "
+        f"{x.margin:+d}: {x.percent:+d}%, {_money(x.price_before)} -> {_money(x.price)}"
+    )
+
+
+def _quantity(x: tc.QuantityRolled) -> str:
+    unit = "tons of armor" if x.kind == "armor" else "shots of ammunition"
+    return f"{x.item} (level {x.level}): 2d6 {x.roll}, {x.amount} {unit} found"
+
+
+_WORDS.update({
+    tc.HitLocationRolled: _hit,
+    tc.Negotiated: _negotiated,
+    tc.QuantityRolled: _quantity,
+    tc.CurrencyConverted: lambda x: (
+        f"{decimal_text(x.amount)} {x.source} = {decimal_text(x.result)} {x.target}"
+    ),
+})  # fmt: skip
 
 
 def describe(event: Event) -> str:

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from mekref.rules.house_rules import events as e
+from mekref.rules.house_rules import table_commands
 from mekref.rules.house_rules.model import HouseState, PartJob, Pilot, SupportPerson, Technician
 from mekref.rules.house_rules.pilots import PilotStatus
 from mekref.rules.messages import Event
@@ -139,4 +140,5 @@ EVOLVERS: dict[type[Event], Callable[[HouseState, Any], HouseState]] = {
     e.SupportJoined: _support_joined,
     e.ContractServedDone: _contract_served,
     e.MaintenanceChecked: _maintained,
+    **table_commands.EVOLVERS,
 }

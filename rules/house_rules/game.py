@@ -14,6 +14,7 @@ from mekref.adapters.megamek.unit_kinds import UnitKind
 from mekref.rules.dice import Dice
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
+from mekref.rules.house_rules import table_commands
 from mekref.rules.house_rules.acquisition import acquire, buy
 from mekref.rules.house_rules.advancement import (
     check_costs,
@@ -464,6 +465,7 @@ DECIDERS: dict[type[Command], Callable[[HouseState, Any, Dice], list[Event]]] = 
     c.AddSupportStaff: _add_support,
     c.ContractServed: _contract,
     c.MaintenanceCheck: _maintenance,
+    **table_commands.DECIDERS,
 }
 
 

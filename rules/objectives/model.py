@@ -117,7 +117,8 @@ class ObjectivesState:
 
 def field_names(state: ObjectivesState) -> dict[str, tuple[str, ...]]:
     """The names this scenario's commands take, by field (the ``field_names`` hook): its sides,
-    objectives and squads, as the deciders look them up (``unknown_objective``)."""
+    objectives and squads, as the deciders look them up (``unknown_objective``). A Garrison
+    is named by the table, not the scenario: its names are not listed."""
     sides = tuple(state.sides)
     squads = tuple(state.squads)
     return {
@@ -127,4 +128,7 @@ def field_names(state: ObjectivesState) -> dict[str, tuple[str, ...]]:
         "squad_id": squads,
         "from_squad": squads,
         "to_squad": squads,
+        "scan_tokens": squads,  # the squads whose Scan Tokens are spent
+        "enemy_squads_within_1": squads,
+        "close_quarters_by": squads,
     }

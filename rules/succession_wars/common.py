@@ -316,11 +316,16 @@ def pay(b: Builder, house: str, amount: int, to: str, reason: str) -> None:
 
 def field_names(state: SWState) -> dict[str, tuple[str, ...]]:
     """The names this game's commands take, by field (the ``field_names`` hook): the Houses
-    :func:`check_actor` and the payments check, the Regions :func:`region_of` checks, and the
-    Leaders."""
+    :func:`check_actor` and the payments check, the Regions :func:`region_of` checks, the
+    Leaders, counters and JumpShips by id, and the Periphery states an auction sells.
+    ``actor``: a House, or the referee (:func:`check_actor`)."""
     houses = tuple(state.houses)
     regions = tuple(state.regions)
+    units = tuple(state.units)
+    carried = (*units, *state.leaders)  # what a JumpShip carries: counters and Leaders
+    periphery = tuple(r.name for r in state.map.regions if r.periphery) if state.map else ()
     return {
+        "actor": (*houses, REFEREE),
         "house": houses,
         "against": houses,
         "briber": houses,
@@ -329,4 +334,16 @@ def field_names(state: SWState) -> dict[str, tuple[str, ...]]:
         "fallback_region": regions,
         "path": regions,
         "leader": tuple(state.leaders),
+        "unit": units,
+        "units": units,
+        "destroyed": units,
+        "boosted": units,
+        "leader_group": units,
+        "group": units,
+        "pick_up": carried,
+        "drop_off": carried,
+        "carry": carried,
+        "jumpship": tuple(state.jumpships),
+        "piece": (*carried, *state.jumpships),
+        "lot": periphery,
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from dw_helpers import BRIT, KOB, SUN, create, run, squadron
@@ -253,3 +254,19 @@ def test_staking_order_and_ownership() -> None:
     assert len(state.battle.stakes) == (2 if state.battle.battle_type == "battle_royale" else 1)
     with pytest.raises(Refusal):
         run(state, c.StartBattle(actor="ref", battle_id="b2", fleets=("brit", "sun")))
+
+
+def test_ruling_the_rank_table_not_the_example_gives_a_4th_class_commodore_no_bonus() -> None:
+    """Ruling DW-39. L144's example: "Lord Admiral Malchett, who is a Commodore 4th Class (No
+    Bonus) ... rolls a 6, adds his +1 so scores 7"; the table (L342) "0 1: Commodore 4th Class
+    None". The table decides: a Commodore 4th Class adds nothing to the strategy roll."""
+    lines = (Path(__file__).parent / "data" / "dystopian_wars.txt").read_text("utf-8")
+    text = lines.splitlines()
+    assert "Commodore 4^th Class (No Bonus)" in text[143] and "adds his +1 so scores 7" in text[143]
+    assert text[341].split("\t") == ["0", "1: Commodore 4th Class", "None", "None"]
+    state = create()  # both commodores start at 0 experience: Commodore 4th Class
+    events, _ = run(state, c.StartBattle(actor="ref", battle_id="b1", fleets=("brit", "sun")))
+    set_up = events[0]
+    assert isinstance(set_up, e.BattleSetUp)
+    assert set_up.battle.ranks == (1, 1)
+    assert [(s.bonus, s.total - s.die) for s in set_up.strategy] == [(0, 0), (0, 0)]

@@ -12,8 +12,10 @@ from mekref.rules.codec import canonical_json, decode
 from mekref.rules.dice import Dice
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
+from mekref.rules.house_rules import table_commands as tc
 from mekref.rules.house_rules.advancement import SkillCost
 from mekref.rules.house_rules.game import HOUSE_RULES
+from mekref.rules.house_rules.hit_location import Facing, Focus
 from mekref.rules.house_rules.model import HouseState
 from mekref.rules.house_rules.pilots import PilotStatus
 from mekref.rules.messages import Command, Event, RefereeNote, message_to_json
@@ -215,12 +217,27 @@ def test_a_stale_dice_cursor_is_refused() -> None:
 
 
 LOG, _ = play(SCRIPT + XP_SCRIPT)
+#: The tables' own commands (issue 29): a hit location, a focused shot, a negotiation on an open
+#: bid, a quantity and a currency conversion.
+TABLE_SCRIPT: list[Command] = [
+    c.SetUp(actor="ref", seed="tables"),
+    c.Acquire(actor="ref", item="Medium Laser", availability="common", base_cost=40_000),
+    tc.HitLocation(actor="ref", unit_id="griffin", table="side", column="left"),
+    tc.HitLocation(
+        actor="ref", unit_id="griffin", facing=Facing.FRONT, focus=Focus.UP, exposed="Left"
+    ),
+    tc.Negotiate(actor="ref", item="Medium Laser", bid=1, target=7),
+    tc.Quantity(actor="ref", item="Ferro-Fibrous", kind="armor", level=2),
+    tc.ConvertCurrency(actor="ref", amount=Fraction(1000), source="L-Bill", target="C-Bill"),
+]
+TABLE_LOG, _ = play(TABLE_SCRIPT)
 EVENT_SAMPLES: list[Event] = [
     *LOG,
+    *TABLE_LOG,
     e.PilotReturned(pilot_id="p", note=NOTE),
     e.ExchangeRateSet(currency="K-Bill", c_bills=Fraction(71, 100)),
 ]
-COMMAND_SAMPLES: list[Command] = [*SCRIPT, *XP_SCRIPT]
+COMMAND_SAMPLES: list[Command] = [*SCRIPT, *XP_SCRIPT, *TABLE_SCRIPT]
 
 
 def test_every_house_rule_message_type_has_a_sample() -> None:

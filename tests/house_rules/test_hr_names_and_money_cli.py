@@ -142,3 +142,15 @@ def test_game_commands_lists_the_allowed_names(tmp_path: Path) -> None:
 )
 def test_the_listed_names_are_the_tables(names: tuple[str, ...], table: str, rows: str) -> None:
     assert names == load_tables().keys(table, rows)
+
+
+def test_the_listed_kinds_terrains_and_jobs_are_the_rules() -> None:
+    """HRRandomDamage kind, HRMapSheets terrain and HRRepairAttempt job list what the rules
+    take: the kinds the damage tables cover, the map-sheet tables, a repair or a replacement."""
+    from mekref.rules.house_rules.mapsheets import terrain_groups
+    from mekref.rules.house_rules.random_damage import SUPPORTED_KINDS
+
+    assert set(c.DAMAGE_KINDS) == {k.value for k in SUPPORTED_KINDS}
+    assert terrain_groups() == c.TERRAINS
+    shown = mekref("game", "commands", "--ruleset", "house_rules", "--type", "HRRepairAttempt")
+    assert 'job: str  one of: "repair", "replace"' in shown.stdout

@@ -281,3 +281,24 @@ def test_payments_between_houses() -> None:
     g.run(m.SWPay(actor=D, house=D, to=L, amount=9, reason="stay out of Daniels"))
     assert (_cash(g, D), _cash(g, L)) == (40, 47)
     assert _refused(g, m.SWPay(actor=D, house=D, to=L, amount=1000)) == "not_enough_money"
+
+
+def test_ruling_a_played_card_goes_to_the_discard_pile_and_comes_back_at_a_reshuffle() -> None:
+    """Ruling SW-44. L113: "Certain Cards may be played only once; once played, they are kept
+    out of the game. If the draw pile runs out, simply reshuffle the discard pile and continue."
+    The card table (L119-L129) marks no card as played only once, so none is kept out: card 2,
+    played, lies on the discard pile and is drawn again after the reshuffle."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "data" / "succession_wars.txt").read_text("utf-8")
+    lines = text.splitlines()
+    assert "Certain Cards may be played only once; once played, they are kept out" in lines[112]
+    assert not any("once" in line.lower() for line in lines[118:129])
+    g = Game()  # Liao's draw phase
+    set_house(g, L, hand=(2,))
+    g.run(m.SWPlayCard(actor=L, house=L, card=2))
+    assert g.state.discard == (2,) and g.state.houses[L].tech == 3
+    edit(g, deck=())  # the draw pile has run out: only card 2 is on the discard pile
+    drawn = g.run(m.SWEndPhase(actor=L, house=L))[0]
+    assert isinstance(drawn, m.SWCardsDrawn) and drawn.cards == (2,)
+    assert g.state.houses[L].hand == (2,)

@@ -9,7 +9,6 @@ reads only what the rule set's :class:`~mekref.rules.kernel.SideViews` lets it s
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import grpc
@@ -19,18 +18,21 @@ from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.errors import ApiError, denied, invalid
 from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
 from mekref.daemon.grpc.services.campaign import campaign_message
+from mekref.daemon.grpc.services.command_input import (
+    REFEREE_ACTOR,
+    command_data,
+    decode,
+    referee_command,
+)
 from mekref.daemon.grpc.tokens import Principal
-from mekref.rules.codec import CodecError, canonical_json
+from mekref.daemon.typed_commands import campaign_names
+from mekref.rules.codec import canonical_json
 from mekref.rules.kernel import RuleSet, describe_json
 from mekref.rules.messages import Command, message_to_json
 from mekref.rules.refusal import Refusal
 from mekref.rules.registry import all_rulesets, ruleset
 from mekref.rules.schema import FieldSchema, command_schema
 from mekref.v1 import rules_pb2, rules_pb2_grpc
-
-#: The actor a referee token's commands carry (rule sets that check actors know this name).
-REFEREE_ACTOR = "referee"
-MAX_COMMAND_JSON = 1 << 20
 
 
 def _field(f: FieldSchema) -> rules_pb2.FieldSchema:
@@ -61,31 +63,6 @@ def ruleset_message(game: RuleSet[Any]) -> rules_pb2.RuleSetInfo:
             )
         )
     return rules_pb2.RuleSetInfo(name=game.name, title=game.title, commands=commands)
-
-
-def _command(game: RuleSet[Any], request: Any, actor: str) -> Command:
-    """The command of a StartCampaign or ExecuteCommand request: typed (``command``) or, for
-    clients of 0.1.0, JSON (``command_json``); both take the same decoder and its checks."""
-    typed_given = request.HasField("command")
-    text = request.command_json
-    if typed_given and text:
-        raise invalid("command", "give command or command_json, not both")
-    try:
-        if typed_given:
-            data = typed.ruleset_command_json(game, request.command)
-        else:
-            if not text.strip():
-                raise invalid("command", "give the command (or command_json, a JSON object)")
-            if len(text) > MAX_COMMAND_JSON:
-                raise invalid("command_json", f"at most {MAX_COMMAND_JSON} bytes")
-            data = json.loads(text)
-            if not isinstance(data, dict):
-                raise CodecError("a command is a JSON object with a 'type'")
-        data["actor"] = actor
-        return game.commands.from_json(data)
-    except (json.JSONDecodeError, CodecError, typed.TypedError) as exc:
-        field = "command" if typed_given else "command_json"
-        raise invalid(field, f"not a {game.name} command: {exc}", "bad_command") from None
 
 
 def _outcomes(
@@ -136,7 +113,8 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             raise invalid(
                 "ruleset", f"no rule set {request.ruleset!r}", "unknown_ruleset"
             ) from None
-        command = _command(game, request, REFEREE_ACTOR)
+        data, field = command_data(game, request, {}, start=True)
+        command = decode(game, data, REFEREE_ACTOR, field)
         if not isinstance(command, game.setup):
             names = ", ".join(c.TYPE for c in game.setup)
             raise invalid("command", f"a {game.name} campaign starts with {names}")
@@ -159,8 +137,11 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         principal = auth.current_principal()
         auth.require_campaign(principal, cid)
         game, state = await self.s.run(context, self._current, cid)
-        actor = REFEREE_ACTOR if principal.is_referee else str(principal.side_id)
-        command = _command(game, request, actor)
+        data, field = command_data(game, request, campaign_names(game, state))
+        if principal.is_referee:
+            command = referee_command(game, state, data, field)
+        else:
+            command = decode(game, data, str(principal.side_id), field)
         self._authorize(principal, game, state, command)
         executed = await self.s.execute(context, cid, command)
         return rules_pb2.ExecuteCommandResponse(
