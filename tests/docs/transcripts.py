@@ -22,6 +22,9 @@ MESSAGE = re.compile(r"mekref( [a-z-]+){0,2}: ")
 ENV_WORD = re.compile(r"^[A-Z_][A-Z0-9_]*=\S*$")
 OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
 SHELL_BLOCKS = ("", "sh", "console", "shell", "bash")
+#: The marker of a block the transcript test does not run; its words say why and which test
+#: runs the command instead.
+NOT_RUN = "not run by the transcript test"
 
 
 @dataclass(frozen=True)
@@ -32,20 +35,30 @@ class DocCommand:
 
 
 def _blocks(text: str) -> list[list[tuple[int, str]]]:
-    """The lines of each shell or untyped fenced block (toml, python... left out), numbered."""
+    """The lines of each shell or untyped fenced block (toml, python... left out), numbered; a
+    block under a ``<!-- not run by the transcript test: WHY -->`` line is left out too (see
+    ``not_run``)."""
     blocks: list[list[tuple[int, str]]] = []
-    inside, keep = False, False
+    inside, keep, before = False, False, ""
     for number, raw in enumerate(text.splitlines(), 1):
         fence = raw.strip()
         if fence.startswith("```"):
             inside = not inside
-            keep = inside and fence[3:].strip() in SHELL_BLOCKS
+            keep = inside and fence[3:].strip() in SHELL_BLOCKS and NOT_RUN not in before
             if keep:
                 blocks.append([])
             continue
         if inside and keep:
             blocks[-1].append((number, raw))
+        elif not inside and fence:
+            before = fence
     return [b for b in blocks if b]
+
+
+def not_run(text: str) -> list[str]:
+    """Why each block a doc marks as not run is not run (the marker's words)."""
+    return [line.split(NOT_RUN, 1)[1].removesuffix("-->").strip(": ")
+            for line in text.splitlines() if NOT_RUN in line]  # fmt: skip
 
 
 def _joined(block: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -84,18 +97,35 @@ def _command_text(line: str) -> tuple[str, bool] | None:
     return text, dollar
 
 
+def _quoted(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` inside quotes: a ``[...]`` there is an argument, not an option."""
+    spans, start, quote = [], 0, ""
+    for i, ch in enumerate(text):
+        if quote and ch == quote:
+            spans.append((start, i))
+            quote = ""
+        elif not quote and ch in "\"'":
+            start, quote = i, ch
+    return spans
+
+
+def _optional_groups(text: str) -> list[re.Match[str]]:
+    quoted = _quoted(text)
+    return [m for m in OPTIONAL.finditer(text)
+            if not any(a < m.start() < b for a, b in quoted)]  # fmt: skip
+
+
 def _variants(text: str) -> list[str]:
     """A synopsis as commands: optional parts all out, then all in (first choice of a|b)."""
-    if not OPTIONAL.search(text):
+    if not _optional_groups(text):
         return [text]
-
-    def first_choice(m: re.Match[str]) -> str:
-        return m.group(1).split("|")[0]
-
-    left_out = OPTIONAL.sub("", text)
-    given = text
-    while OPTIONAL.search(given):
-        given = OPTIONAL.sub(first_choice, given)
+    left_out = given = text
+    while groups := _optional_groups(left_out):
+        m = groups[0]
+        left_out = left_out[: m.start()] + left_out[m.end() :]
+    while groups := _optional_groups(given):
+        m = groups[0]
+        given = given[: m.start()] + m.group(1).split("|")[0] + given[m.end() :]
     return [re.sub(r" +", " ", v).strip() for v in (left_out, given)]
 
 
