@@ -23,14 +23,15 @@ loyalist 33827, rebel 33528.
    back (T-E7). Day 2: r-alpha-battle lands on the Facility (loyalist strategic 4: Bagnorgeio 1
    and the seat 2, the Space Port 1); both Wolverines wrecked, 2202 of 3906 (56.4%): loyalist
    +2, battle VP 6, total 6 + 4 = 10: the battle ends the campaign.
-2. Attrition (L412). The fighters have no BV, so the end by attrition is not known until the
-   referee records theirs (R-VP-6): here 1000 each, the test's stand-in for the figure a group
-   reads in MegaMek's unit selector. Rebel start 33528 + 4000 = 37528. Day 1: five rebel lances
+2. Attrition (L412). The fighters and the DropShips have no BV, so the end by attrition is not
+   known until the referee records theirs (R-VP-6): here 1000 each, the test's stand-in for the
+   figure a group reads in MegaMek's unit selector. Rebel start 33528 + 4000 (four Chippewas)
+   + 3000 (two Unions and the Gazelle) = 40528. Day 1: five rebel lances
    land on the Facility (22882 BV) and all twenty 'Mechs are truly destroyed. The rebels' file
    has no survivor and no kill line, but shows every rebel unit destroyed: it is the rebels'
    own view (BR-1), so the battle resolves as it is ingested, without the referee (loyalist
-   +3: the 50% row and the rebels' Force Commander killed in her Atlas): 37528 - 22882 =
-   14646, 39.0% < 50%: the campaign ends.
+   +3: the 50% row and the rebels' Force Commander killed in her Atlas): 40528 - 22882 =
+   17646, 43.5% < 50%: the campaign ends.
 3. Leader captured (L162, L413). Day 1: r-alpha-recon lands on Bagnorgeio; both Guard platoons
    lose every trooper: the loyalists lose 180 of 15150 (1.2%, no row): 0 VP each. The referee
    rules the leader captured and carried to the rebels' DropShip: the campaign ends.
@@ -114,14 +115,15 @@ def test_attrition_on_the_legal_sample_once_the_fighters_bv_is_recorded(tmp_path
     # that could be repaired." (R-VP-3: a side with a unit of no BV has no share until it is
     # recorded, R-VP-6.)
     db = legal_day_zero(tmp_path)
-    fighters = [u["id"] for u in _report(db)["units"] if u["chassis"] == "Chippewa"]
-    assert len(fighters) == 8
-    for unit in fighters:
+    aero = [(u["id"], u["chassis"]) for u in _report(db)["units"]
+            if u["chassis"] in ("Chippewa", "Union", "Gazelle")]  # fmt: skip
+    assert sorted(c for _, c in aero) == ["Chippewa"] * 8 + ["Gazelle"] * 2 + ["Union"] * 4
+    for unit, chassis in aero:
         ok("battle", "bv", "--db", db, "--unit", unit, "--bv", "1000", "--held-at-start",
-           "--referee", "Ann", "--reason", "Chippewa CHP-W7, MegaMek's unit selector")  # fmt: skip
+           "--referee", "Ann", "--reason", f"{chassis}, MegaMek's unit selector")  # fmt: skip
     assert _standing(_report(db)) == {
-        "loyalist": (0, 0, 0, 37827, 100.0),
-        "rebel": (0, 0, 0, 37528, 100.0),
+        "loyalist": (0, 0, 0, 40827, 100.0),
+        "rebel": (0, 0, 0, 40528, 100.0),
     }
     lances = ("bravo", "r-alpha-battle", "r-alpha-recon", "r-bravo-command", "r-bravo-fire")
     day1 = _orders(db, 1, *(f"{f}:orbital_insertion::1105" for f in lances))
@@ -136,7 +138,7 @@ def test_attrition_on_the_legal_sample_once_the_fighters_bv_is_recorded(tmp_path
     # rebel file that cannot come, nor for the referee's 'battle close'.
     assert "missing rebel" not in out and "view of side rebel" in out
     reason = (
-        "rebel fell below 50% of its starting BV: 14646 of 37528 BV (39.0%) in operational or "
+        "rebel fell below 50% of its starting BV: 17646 of 40528 BV (43.5%) in operational or "
         "repairable units"
     )
     assert f"the campaign has ended: {reason}" in out
