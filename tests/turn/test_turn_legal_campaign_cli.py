@@ -16,8 +16,13 @@ Locust) 3869 at the Facility (1105); at Bagnorgeio (0508) l-alpha-recon 3454, l-
 Guard (2 rifle platoons, the leader's escort) 180: 15150. Starting BV without the fighters:
 loyalist 33827, rebel 33528.
 
+Each side carries its DropShips (L9: a Union (3055) for Alpha and for Bravo, the Gazelle for
+Charlie; no BV in the table), the loyalists' on the Space Port, the rebels' at the pirate point.
+
 1. 10 VP (L414). Day 1: bravo lands on the Facility, r-alpha-recon on Bagnorgeio: both opposed,
-   loyalist strategic 1 (the Space Port). At 1105 the Atlas and the Marauder are wrecked: 3260
+   loyalist strategic 1 (the Space Port); Alpha's Union, its pool linked by command (T-C3),
+   lands on the Forward Deployment Base (1712) and on day 2 loads its 250 WP from the base's
+   chest by a Load/Unload order (L59, T-WP1): 750 left there. At 1105 the Atlas and the Marauder are wrecked: 3260
    of 5199 (62.7%, the 50% row): loyalist +2. At 0508 the Griffin and a Shadow Hawk are
    wrecked: 2336 of 3643 (64.1%): loyalist +2; battle VP 4. The referee moves the beaten lances
    back (T-E7). Day 2: r-alpha-battle lands on the Facility (loyalist strategic 4: Bagnorgeio 1
@@ -54,9 +59,11 @@ from test_turn_campaign_endings_cli import (
 )
 
 
-def _orders(db: str, day: int, *orders: str) -> str:
-    """The rebels' orders for ``day`` (the loyalists stand where they were placed), resolved."""
+def _orders(db: str, day: int, *orders: str, params: tuple[str, ...] = ()) -> str:
+    """The rebels' orders for ``day`` (the loyalists stand where they were placed), resolved;
+    ``params``: ``FORMATION:KEY=VALUE`` parameters of the orders."""
     given = [x for order in orders for x in ("--order", order)]
+    given += [x for param in params for x in ("--param", param)]
     ok("orders", "submit", "--db", db, "--side", "rebel", "--day", str(day), *given)
     return ok("turn", "resolve", "--db", db, "--day", str(day))
 
@@ -72,7 +79,16 @@ def test_ten_vp_on_the_legal_sample(tmp_path: Path) -> None:
     # L414: "Once a force reaches 10 Victory Points the campaign is over and the player with the
     # most victory points wins." L420: "| 50% of Enemy force destroyed | 2 |".
     db = legal_day_zero(tmp_path)
-    day1 = _orders(db, 1, "bravo:orbital_insertion::1105", "r-alpha-recon:orbital_insertion::0508")
+    # L59: "Each Union DropShip carries 250 WP ... WarChest Points may be moved from one location
+    # to another, but this requires a Load/Unload action." Alpha's Union gets its pool (empty)
+    # by command after the set-up (ruling T-C3) and lands on the rebels' Forward Deployment Base.
+    ok("pool", "open", "--db", db, "--side", "rebel", "--id", "r-union-a", "--name",
+       "Alpha's Union", "--dropship", "Union", "--balance", "0")  # fmt: skip
+    (union,) = [u["id"] for u in _report(db)["units"] if u["side"] == "rebel"
+                and u["chassis"] == "Union" and u["company"] == "Alpha Company"]  # fmt: skip
+    ok("pool", "link", "--db", db, "--side", "rebel", "--pool", "r-union-a", "--unit", union)
+    day1 = _orders(db, 1, "bravo:orbital_insertion::1105", "r-alpha-recon:orbital_insertion::0508",
+                   "r-union-a:orbital_insertion::1712")  # fmt: skip
     assert "strategic VP: loyalist 1, rebel 0" in day1
     (at_capital, at_facility) = sorted(_engagements(day1))
     assert at_capital.startswith("day1-0508-") and at_facility.startswith("day1-1105-")
@@ -93,8 +109,12 @@ def test_ten_vp_on_the_legal_sample(tmp_path: Path) -> None:
         ok("turn", "reposition", "--db", db, "--formation", formation, "--hex", hex_,
            "--referee", "Ann", "--reason", "beaten, falls back")  # fmt: skip
 
-    day2 = _orders(db, 2, "r-alpha-battle:orbital_insertion::1105")
+    load = ("r-union-a:from=forward-deployment-base", "r-union-a:to=r-union-a", "r-union-a:wp=250")
+    day2 = _orders(db, 2, "r-alpha-battle:orbital_insertion::1105", "r-union-a:load_unload",
+                   params=load)  # fmt: skip
     assert "strategic VP: loyalist 4, rebel 0" in day2
+    pools = {p["id"]: p["balance"] for p in _report(db)["pools"] if p["side"] == "rebel"}
+    assert pools == {"forward-deployment-base": 750, "r-union-a": 250}
     (again,) = _engagements(day2)
     legal_export(db, tmp_path / "day2")
     out = legal_ingest(
