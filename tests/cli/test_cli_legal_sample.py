@@ -137,12 +137,13 @@ def test_l9_each_company_carries_its_dropship_which_the_lance_checks_ignore(
     # ignored: it leads no lance (its crew is Regular, L102 "Piloting 5 Gunnery 4"), it is no
     # lance of its own needing a Lieutenant (L13), and its BV is not spent from the company's.
     db = _campaign(tmp_path)
-    code, out, err = _import(db, "loyalist", LEGAL / "loyalist.mul")
+    code, _, err = _import(db, "loyalist", LEGAL / "loyalist.mul")
     assert code == 0, err
     done = mekref("report", "--db", db, "--json")
     assert done.returncode == 0, done.stderr
+    units = json.loads(done.stdout)["units"]
     ships = sorted((u["chassis"], u["model"], u["company"], u["bv"])
-                   for u in json.loads(done.stdout)["units"] if u["lance"] == "DropShip")  # fmt: skip
+                   for u in units if u["lance"] == "DropShip")  # fmt: skip
     assert ships == [("Gazelle", "(Heavy Vehicle)", "Charlie Company", None),
                      ("Union", "(3055)", "Alpha Company", None),
                      ("Union", "(3055)", "Bravo Company", None)]  # fmt: skip

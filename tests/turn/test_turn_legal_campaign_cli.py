@@ -22,12 +22,12 @@ Charlie; no BV in the table), the loyalists' on the Space Port, the rebels' at t
 1. 10 VP (L414). Day 1: bravo lands on the Facility, r-alpha-recon on Bagnorgeio: both opposed,
    loyalist strategic 1 (the Space Port); Alpha's Union, its pool linked by command (T-C3),
    lands on the Forward Deployment Base (1712) and on day 2 loads its 250 WP from the base's
-   chest by a Load/Unload order (L59, T-WP1): 750 left there. At 1105 the Atlas and the Marauder are wrecked: 3260
-   of 5199 (62.7%, the 50% row): loyalist +2. At 0508 the Griffin and a Shadow Hawk are
-   wrecked: 2336 of 3643 (64.1%): loyalist +2; battle VP 4. The referee moves the beaten lances
-   back (T-E7). Day 2: r-alpha-battle lands on the Facility (loyalist strategic 4: Bagnorgeio 1
-   and the seat 2, the Space Port 1); both Wolverines wrecked, 2202 of 3906 (56.4%): loyalist
-   +2, battle VP 6, total 6 + 4 = 10: the battle ends the campaign.
+   chest by a Load/Unload order (L59, T-WP1): 750 left there. At 1105 the Atlas and the
+   Marauder are wrecked: 3260 of 5199 (62.7%, the 50% row): loyalist +2. At 0508 the Griffin
+   and a Shadow Hawk are wrecked: 2336 of 3643 (64.1%): loyalist +2; battle VP 4. The referee
+   moves the beaten lances back (T-E7). Day 2: r-alpha-battle lands on the Facility (loyalist
+   strategic 4: Bagnorgeio 1 and the seat 2, the Space Port 1); both Wolverines wrecked, 2202
+   of 3906 (56.4%): loyalist +2, battle VP 6, total 6 + 4 = 10: the battle ends the campaign.
 2. Attrition (L412). The fighters and the DropShips have no BV, so the end by attrition is not
    known until the referee records theirs (R-VP-6): here 1000 each, the test's stand-in for the
    figure a group reads in MegaMek's unit selector. Rebel start 33528 + 4000 (four Chippewas)

@@ -220,9 +220,12 @@ def _check_order(
             f"known: {', '.join(sorted(ACTIONS))}",
         )
     carried = _carried(s, f, order)
-    if order.action == "respond":
-        if order.target is not None and not _on_map(s, order.target, f"{field}.target"):
-            raise Refusal("illegal_path", f"{field}.target: the hex to respond to, on the map")
+    if (
+        order.action == "respond"
+        and order.target is not None
+        and not _on_map(s, order.target, f"{field}.target")
+    ):
+        raise Refusal("illegal_path", f"{field}.target: the hex to respond to, on the map")
     if order.action in ("orbital_insertion", "combat_drop") and f.hex != IN_ORBIT:
         raise Refusal("not_in_orbit", f"{field}.action: {f.formation_id} is not in orbit")
     if order.action == "achieve_orbit" and f.hex == IN_ORBIT:

@@ -22,8 +22,8 @@ from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type, event_type
 from mekref.rules.records import copy_with
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.campaign import Decider, Evolver
+from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn.cargo import L59, pool_hex
@@ -49,8 +49,9 @@ class LinkTransport(Command):
 @event_type("TransportLinked")
 @dataclass(frozen=True, kw_only=True)
 class TransportLinked(Event):
-    """A transport pool now travels with ``unit_id``. Private to the side (where it keeps its
-    WP is its own business, as WarChestLoaded)."""
+    """A transport pool now travels with ``unit_id``; private to the side.
+
+    Where a side keeps its WP is its own business, as for WarChestLoaded."""
 
     side_id: str
     pool_id: str
@@ -92,9 +93,7 @@ def decide_link(
             f"unit_id: {name} is a {unit.kind.value}, not a DropShip: a DropShip pool travels "
             f"in a DropShip ({L59})",
         )
-    carried = sorted(
-        p for p, u in s.transports.items() if u == unit.unit_id and p != pool.pool_id
-    )
+    carried = sorted(p for p, u in s.transports.items() if u == unit.unit_id and p != pool.pool_id)
     if carried:
         raise Refusal(
             "bad_transport",
