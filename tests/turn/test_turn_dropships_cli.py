@@ -120,6 +120,9 @@ def test_t_c3_a_pool_holding_wp_passes_only_to_a_carrier_where_it_is(tmp_path: P
     ok("pool", "open", "--db", db, "--side", "loyalist", "--id", "union-a", "--name",
        "Alpha's Union", "--dropship", "Union")  # fmt: skip
     ok("pool", "link", "--db", db, "--side", "loyalist", "--pool", "union-a", "--unit", alpha)
+    again = mekref("pool", "link", "--db", db, "--side", "loyalist", "--pool", "union-a",
+                   "--unit", alpha)  # fmt: skip
+    assert again.returncode == 3 and "'union-a' is already carried by Union (3055)" in again.stderr
     # One pool a carrier: Alpha's Union cannot take a second.
     ok("pool", "open", "--db", db, "--side", "loyalist", "--id", "union-b", "--name",
        "Bravo's Union", "--dropship", "Union")  # fmt: skip
