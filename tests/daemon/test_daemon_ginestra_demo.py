@@ -62,3 +62,17 @@ def test_the_ginestra_demo_moves_wp_applies_a_wiped_out_file_and_scores_kept_sal
     assert rows["Bagnorgeio Space Port"][:3] == ["loyalist", "location", "800"]
     assert rows["Alpha's Union"][:4] == ["loyalist", "dropship", "0", "250"]
     assert "VP total (battle + strategic): loyalist 7 (2 + 5), rebel 1 (0 + 1)" in overview
+    # Issue 30: the demo ends with a token for each side and the referee, and the command that
+    # serves the campaign's pages.
+    tokens = re.findall(r"^mkr_\w+_\S+$", text, flags=re.M)
+    assert len(tokens) == 3, text[-2000:]
+    listed = subprocess.run(
+        [str(Path(sys.executable).with_name("mekref")), "token", "list", "--db",
+         str(tmp_path / "ginestra.db"), "--json"],
+        capture_output=True, text=True, timeout=120, env=env, check=True,
+    )  # fmt: skip
+    import json
+
+    grants = sorted((t["role"], t["side_id"] or "") for t in json.loads(listed.stdout))
+    assert grants == [("referee", ""), ("side", "loyalist"), ("side", "rebel")]
+    assert f"mekref serve --db {tmp_path / 'ginestra.db'} --web 127.0.0.1:8080" in text

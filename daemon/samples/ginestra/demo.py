@@ -48,6 +48,17 @@ def step(title: str, *argv: str) -> None:
         raise SystemExit(f"demo: 'mekref {' '.join(argv)}' exited with {code}")
 
 
+def pages(db: str) -> None:
+    """A token for each side and the referee, and the command that serves the campaign's
+    pages: the group plays on from a browser (docs/web.md)."""
+    for title, who in (("loyalist", ("--side", "loyalist")), ("rebel", ("--side", "rebel")),
+                       ("the referee", ("--referee",))):  # fmt: skip
+        step(f"A token for the pages: {title}", "token", "create", "--db", db, *who,
+             "--campaign", "Ginestra")  # fmt: skip
+    print(f"\nplay on from a browser: mekref serve --db {shown(Path(db))} --web 127.0.0.1:8080, "
+          "then open http://127.0.0.1:8080/ and log in with a token above")  # fmt: skip
+
+
 def forces_and_map(db: str) -> None:
     """Both sample forces imported from their unit lists, then the strategic map at Day Zero."""
     for side in ("loyalist", "rebel"):
@@ -191,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     step("The referee's overview: formations, control, unrest, engagements and their battles, "
          "the WarChest, and the VP total (battle + strategic) against each end condition",
          "report", "--db", db, "--overview")  # fmt: skip
+    pages(db)
     print(f"\nfiles in {out}")
     if args.out is None and "--keep" in (argv or []):
         shutil.rmtree(out)
