@@ -26,7 +26,7 @@ from mekref.daemon.tripwire.cli_battle_words import (
     say_confirmed,
     say_if_ended,
 )
-from mekref.daemon.tripwire.cli_campaign import campaign_state, execute, with_whole_battle
+from mekref.daemon.tripwire.cli_campaign import campaign_state, execute, whole_battle_id
 from mekref.daemon.tripwire.house_xp_report import say_xp
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
@@ -57,15 +57,21 @@ def _assignments(items: Sequence[str]) -> dict[int, str]:
     return out
 
 
+def _whole_battle(done: Any, given: str) -> str:
+    """The battle the rules read ``given`` as (its whole id: ``execute`` makes a prefix whole,
+    issue 27 item 9), from the events it recorded; the store is opened once per command."""
+    return next((str(e.battle_id) for e in done.events if hasattr(e, "battle_id")), given)
+
+
 def run_control(args: argparse.Namespace) -> int:
-    with_whole_battle(args)
     command = SetBattleControl(
         battle_id=args.battle, side_id=args.side, note=referee_note(args), actor="cli"
     )
     done = execute(args, command)
+    battle = _whole_battle(done, args.battle)
     console = out_console()
-    console.print(f"battle {args.battle}: {args.side} controls the field")
-    say_battle_done(console, args.battle, done)
+    console.print(f"battle {battle}: {args.side} controls the field")
+    say_battle_done(console, battle, done)
     print_pending(console, done.state)
     return EXIT_OK
 
@@ -81,7 +87,6 @@ def say_battle_done(console: Any, battle_id: str, done: Any, resolved: str = "re
 
 
 def run_confirm(args: argparse.Namespace) -> int:
-    with_whole_battle(args)
     note = referee_note(args)
     if note is None:
         raise CliError("a confirmation is the referee's word: add --referee NAME --reason TEXT")
@@ -92,15 +97,15 @@ def run_confirm(args: argparse.Namespace) -> int:
         actor=note.referee,
     )
     done = execute(args, command)
+    battle = _whole_battle(done, args.battle)
     console = out_console()
-    say_confirmed(console, args.battle, note, args.engagement or "")
-    say_battle_done(console, args.battle, done)
+    say_confirmed(console, battle, note, args.engagement or "")
+    say_battle_done(console, battle, done)
     print_pending(console, done.state)
     return EXIT_OK
 
 
 def run_close(args: argparse.Namespace) -> int:
-    with_whole_battle(args)
     note = referee_note(args)
     command = CloseBattle(
         battle_id=args.battle,
@@ -109,8 +114,9 @@ def run_close(args: argparse.Namespace) -> int:
         actor=note.referee if note else "cli",
     )
     done = execute(args, command)
-    out_console().print(f"battle {args.battle} resolved; see 'mekref report'")
-    say_after_battle(out_console(), done.state, args.battle)
+    battle = _whole_battle(done, args.battle)
+    out_console().print(f"battle {battle} resolved; see 'mekref report'")
+    say_after_battle(out_console(), done.state, battle)
     say_xp(out_console(), done.state, done.events)
     say_if_ended(out_console(), done.events)
     return EXIT_OK
@@ -173,8 +179,8 @@ def run_morale(args: argparse.Namespace) -> int:
 
 
 def run_retreat_check(args: argparse.Namespace) -> int:
-    with_whole_battle(args)
     state = campaign_state(args)
+    args.battle = whole_battle_id(state, args.battle)
     try:
         met = retreat_check(
             state,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from mekref.daemon.campaigns import CampaignRunner, Executed
@@ -86,13 +87,6 @@ def whole_battle_id(state: CampaignState, given: str) -> str:
         raise refused(exc) from exc
 
 
-def with_whole_battle(args: argparse.Namespace) -> argparse.Namespace:
-    """``args`` with ``--battle`` made whole (``whole_battle_id``) when it is given."""
-    if getattr(args, "battle", None):
-        args.battle = whole_battle_id(campaign_state(args), args.battle)
-    return args
-
-
 def require_side(state: CampaignState, side: str | None, flag: str = "--side") -> None:
     """Refuse a side the campaign does not have as a usage error (exit 2, docs/cli.md), naming
     the sides it has, before anything runs: a typo must not print an empty list or reach the
@@ -110,14 +104,25 @@ def side_campaign_state(args: argparse.Namespace) -> CampaignState:
     return state
 
 
-def execute(args: argparse.Namespace, command: Command, *, side: str | None = None) -> Executed:
-    """Run one command against the campaign that ``--db`` and ``--campaign`` name; with
-    ``side``, refuse first a side the campaign does not have (``require_side``), on the same
-    opening of the store."""
+def execute(
+    args: argparse.Namespace,
+    command: Command,
+    *,
+    side: str | None = None,
+    completed: Callable[[CampaignState, Command], Command] | None = None,
+) -> Executed:
+    """Run one command against the campaign that ``--db`` and ``--campaign`` name, on one
+    opening of the store: with ``side``, refuse first a side the campaign does not have
+    (``require_side``); with ``completed``, fill in what the command needs from the campaign's
+    state first (a BV read from a table for the unit it names)."""
     with opened(args.db) as app:
         campaign_id = campaign_id_of(app.store, args.campaign)
-        if side is not None:
-            require_side(app.runner.load(campaign_id).state, side)
+        if side is not None or completed is not None:
+            state = app.runner.load(campaign_id).state
+            if side is not None:
+                require_side(state, side)
+            if completed is not None:
+                command = completed(state, command)
         return run_command(app.runner, campaign_id, command)
 
 

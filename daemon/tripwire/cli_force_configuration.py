@@ -26,11 +26,13 @@ from mekref.daemon.cli_common import (
     print_json,
     referee_note,
 )
-from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
+from mekref.daemon.tripwire.cli_campaign import execute
 from mekref.daemon.tripwire.cli_force_input import bv_table
 from mekref.rules.codec import to_jsonable
+from mekref.rules.messages import Command
 from mekref.rules.tripwire.configurations import BuyConfiguration, ConfigurationBought
 from mekref.rules.tripwire.id_prefixes import with_full_ids
+from mekref.rules.tripwire.state import CampaignState
 
 EXAMPLE = """\
 examples:
@@ -65,12 +67,11 @@ def register(actions: Any) -> None:
     p.set_defaults(handler=guarded(run_configuration), command_name="force configuration")
 
 
-def _bv(args: argparse.Namespace, command: BuyConfiguration) -> int:
+def _bv(args: argparse.Namespace, state: CampaignState, command: BuyConfiguration) -> int:
     """The configuration's BV: ``--bv``, else the table's row for the unit's chassis and the
     configuration's model (a unit the campaign lacks is left for the rules to refuse)."""
     if args.bv is not None:
         return int(args.bv)
-    state = campaign_state(args)  # a store that is not there is refused first, as everywhere
     table = bv_table(args.bv_table)
     if table is None:
         raise CliError(
@@ -101,8 +102,12 @@ def run_configuration(args: argparse.Namespace) -> int:
         accept_unchecked=note,
         actor=note.referee if note else "cli",
     )
-    command = replace(command, bv=_bv(args, command))
-    done = execute(args, command)
+
+    def with_bv(state: CampaignState, cmd: Command) -> Command:
+        assert isinstance(cmd, BuyConfiguration)
+        return replace(cmd, bv=_bv(args, state, cmd))
+
+    done = execute(args, command, completed=with_bv)
     bought = [e for e in done.events if isinstance(e, ConfigurationBought)]
     if args.json:
         print_json({"bought": to_jsonable(bought[0]) if bought else None})

@@ -97,6 +97,18 @@ def test_commands_given_as_typed_words_and_the_referees_actor_checked(
             err.value.details()
         )
         assert status_of(err.value) is not None
+        # A side's name mistyped as the actor is refused, never run as the referee's command.
+        # (as JSON: typed words already match the actor against the campaign's names)
+        mistyped = '{"type": "SWEndPhase", "actor": "Davoin", "house": "Liao"}'
+        with pytest.raises(grpc.RpcError) as err:
+            ref.rules.ExecuteCommand(
+                rules_pb2.ExecuteCommandRequest(campaign_id=cid, command_json=mistyped),
+                metadata=ref.md,
+            )
+        assert err.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+        assert "actor 'Davoin' is no side of the campaign; did you mean 'Davion'?" in str(
+            err.value.details()
+        )
         # An unknown name is refused with the list of valid ones, as on the command line.
         with pytest.raises(grpc.RpcError) as err:
             run(ref, "SWEndPhase", "house=Atlantis")

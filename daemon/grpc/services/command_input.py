@@ -12,6 +12,7 @@ the campaign as its actor is refused, so the log never records one side acting f
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -114,7 +115,15 @@ def referee_command(game: RuleSet[Any], state: Any, data: dict[str, Any], field:
     sides = {s.lower(): s for s in game.sides_of(state)}
     other = sides.get(named.lower())
     if other is None:
-        return command  # a name for the referee ("ref", "referee")
+        near = difflib.get_close_matches(named.lower(), list(sides), n=1, cutoff=0.8)
+        if near:  # "Davoin": a side mistyped must not become the referee's command
+            raise invalid(
+                field,
+                f"actor {named!r} is no side of the campaign; did you mean {sides[near[0]]!r}? "
+                "Name a side exactly, or give no actor (the referee)",
+                "unknown_actor",
+            )
+        return command  # a name for the referee ("ref", "referee", the referee's own name)
     given_for = f"given for {side}" if side is not None else "the referee's"
     raise invalid(
         field,

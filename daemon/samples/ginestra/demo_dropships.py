@@ -48,8 +48,8 @@ def _report(db: str) -> dict[str, Any]:
     return report
 
 
-def _unit(db: str, side: str, chassis: str, company: str, lance: str = "") -> str:
-    (unit,) = [u["id"] for u in _report(db)["units"]
+def _unit(report: dict[str, Any], side: str, chassis: str, company: str, lance: str = "") -> str:
+    (unit,) = [u["id"] for u in report["units"]
                if (u["side"], u["chassis"], u["company"]) == (side, chassis, company)
                and (not lance or u["lance"] == lance)]  # fmt: skip
     return str(unit)
@@ -57,7 +57,7 @@ def _unit(db: str, side: str, chassis: str, company: str, lance: str = "") -> st
 
 def link_union(db: str, step: Step) -> None:
     """Alpha's Union gets its WarChest pool, linked to it by command (ruling T-C3)."""
-    union = _unit(db, "loyalist", "Union", "Alpha Company")
+    union = _unit(_report(db), "loyalist", "Union", "Alpha Company")
     step("Alpha's Union: its WarChest pool (L59: 250 WP at most), opened empty", "pool", "open",
          "--db", db, "--side", "loyalist", "--id", UNION_POOL, "--name", "Alpha's Union",
          "--dropship", "Union", "--balance", "0")  # fmt: skip
@@ -117,9 +117,10 @@ def day3(db: str, out: Path, units: str, step: Step) -> None:
          "(BR-1), and the battle resolves without 'battle close'", "battle", "ingest",
          "--db", db, str(loyal), str(rebel), "--control", "loyalist",
          "--units-dir", units)  # fmt: skip
-    griffin = _unit(db, "loyalist", "Griffin", "Salvage")
-    locust = _unit(db, "loyalist", "Locust", "Alpha Company", "Battle Lance")
-    (pilot,) = [p["id"] for p in _report(db)["people"] if p["unit"] == locust]
+    report = _report(db)  # once: the three look-ups read the same books
+    griffin = _unit(report, "loyalist", "Griffin", "Salvage")
+    locust = _unit(report, "loyalist", "Locust", "Alpha Company", "Battle Lance")
+    (pilot,) = [p["id"] for p in report["people"] if p["unit"] == locust]
     step("Salvage: the loyalists keep the rebels' Griffin in the Locust's place (L136)",
          "salvage", "keep", "--db", db, "--unit", griffin[:8], "--company", "Alpha Company",
          "--lance", "Battle Lance")  # fmt: skip
