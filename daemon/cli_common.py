@@ -157,6 +157,16 @@ def referee_note(args: argparse.Namespace) -> RefereeNote | None:
     return RefereeNote(referee=referee, reason=reason)
 
 
+def add_command(actions: Any, name: str, **options: Any) -> argparse.ArgumentParser:
+    """The sub-command ``name`` of ``actions`` (``add_subparsers()``), with ``add_parser``'s
+    ``options`` (help, description, epilog, ...): its description and examples keep their line
+    breaks in ``--help``, as every command's do."""
+    parser: argparse.ArgumentParser = actions.add_parser(
+        name, formatter_class=argparse.RawDescriptionHelpFormatter, **options
+    )
+    return parser
+
+
 def add_store(parser: argparse.ArgumentParser) -> None:
     """--db, filled from MEKREF_DB or mekref.toml when left out (mekref.daemon.cli does it)."""
     parser.add_argument("--db", metavar="FILE|URL", help=DB_HELP)

@@ -19,6 +19,7 @@ from typing import Any
 from mekref.daemon import exit_codes
 from mekref.daemon.cli_common import (
     CliError,
+    add_command,
     add_store,
     guarded,
 )
@@ -90,12 +91,12 @@ examples:
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
+    parser: argparse.ArgumentParser = add_command(
+        sub,
         "game",
         help="run a campaign of any rule set with typed (or JSON) commands",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
     kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mekref.daemon import exit_codes
-from mekref.daemon.cli_common import add_store, db_origin, print_json
+from mekref.daemon.cli_common import add_command, add_store, db_origin, print_json
 from mekref.daemon.grpc.tokens import Role, TokenStore
 from mekref.daemon.store import CampaignNotFound, StoreError, StoreMissing, open_store
 from mekref.daemon.store.model import check_campaign_id
@@ -39,12 +39,12 @@ Send the token as gRPC metadata: 'authorization: Bearer <token>'.
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "token",
         help="issue, list and revoke API tokens",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
     kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}

@@ -36,6 +36,7 @@ from mekref.daemon.cli_common import (
     EXIT_OK,
     EXIT_REFUSED,
     CliError,
+    add_command,
     add_db,
     add_max_file_mb,
     add_referee,
@@ -113,9 +114,7 @@ examples:
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "battle", help=HELP, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser: argparse.ArgumentParser = add_command(sub, "battle", help=HELP, epilog=EPILOG)
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
     kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
 

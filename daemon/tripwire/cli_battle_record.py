@@ -19,6 +19,7 @@ from mekref.adapters.megamek.mul_model import Entity
 from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
+    add_command,
     add_db,
     err_console,
     guarded,
@@ -44,12 +45,12 @@ examples:
 
 
 def register(actions: Any) -> None:
-    export = actions.add_parser(
+    export = add_command(
+        actions,
         "export-record",
         help="write a resolved battle's end-of-game record (.mul) for one side, for MekHQ",
         description=__doc__.replace("``", "'"),
         epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(export)
     export.add_argument(

@@ -18,6 +18,7 @@ from mekref.adapters.megamek.mul_model import Entity
 from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
+    add_command,
     add_db,
     campaign_id_of,
     guarded,
@@ -36,12 +37,12 @@ examples:
 
 
 def register(actions: Any) -> None:
-    parser: argparse.ArgumentParser = actions.add_parser(
+    parser: argparse.ArgumentParser = add_command(
+        actions,
         "designs",
         help="record the designs of units imported without one",
         description=__doc__.split("\n\n", 1)[1] if __doc__ else "",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(parser)
     parser.add_argument(

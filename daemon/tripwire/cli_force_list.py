@@ -14,7 +14,7 @@ from typing import Any
 
 from rich.table import Table
 
-from mekref.daemon.cli_common import EXIT_OK, add_db, guarded, out_console, print_json
+from mekref.daemon.cli_common import EXIT_OK, add_command, add_db, guarded, out_console, print_json
 from mekref.daemon.tripwire.cli_campaign import side_campaign_state
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, UnitDamage
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
@@ -27,12 +27,12 @@ examples:
 
 
 def register(actions: Any) -> None:
-    parser: argparse.ArgumentParser = actions.add_parser(
+    parser: argparse.ArgumentParser = add_command(
+        actions,
         "list",
         help="every unit's condition, ammunition and crew hits as the campaign keeps them",
         description=__doc__.split("\n\n", 1)[1] if __doc__ else "",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(parser)
     parser.add_argument("--side", help="one side only")

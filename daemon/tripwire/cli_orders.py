@@ -16,6 +16,7 @@ from mekref.daemon.cli_common import (
     EXIT_OK,
     EXIT_REFUSED,
     CliError,
+    add_command,
     add_db,
     guarded,
     out_console,
@@ -222,19 +223,11 @@ def register(sub: Any) -> None:
 
 
 def _register_orders(sub: Any) -> None:
-    orders = sub.add_parser(
-        "orders",
-        help="submit, list or withdraw a side's secret orders",
-        epilog=ORDERS_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    orders = add_command(
+        sub, "orders", help="submit, list or withdraw a side's secret orders", epilog=ORDERS_EPILOG
     )
     acts = orders.add_subparsers(title="actions", metavar="ACTION")
-    submit = acts.add_parser(
-        "submit",
-        help="a side's orders for the day",
-        epilog=ORDERS_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    submit = add_command(acts, "submit", help="a side's orders for the day", epilog=ORDERS_EPILOG)
     add_db(submit)
     submit.add_argument("--side", required=True)
     submit.add_argument("--day", type=int, required=True)
@@ -259,11 +252,11 @@ def _register_orders(sub: Any) -> None:
 
 
 def _register_route(sub: Any) -> None:
-    route = sub.add_parser(
+    route = add_command(
+        sub,
         "route",
         help="the cheapest legal path for a formation, and today's part as an order",
         epilog=ROUTE_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(route)
     route.add_argument("--side", required=True, help="the side whose formation it is")

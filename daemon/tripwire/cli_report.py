@@ -8,6 +8,7 @@ from typing import Any
 
 from mekref.daemon.cli_common import (
     EXIT_OK,
+    add_command,
     add_db,
     campaign_id_of,
     guarded,
@@ -79,12 +80,8 @@ day, and every referee override with who and why.
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "report",
-        help=HELP,
-        description=HELP,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser: argparse.ArgumentParser = add_command(
+        sub, "report", help=HELP, description=HELP, epilog=EPILOG
     )
     add_db(parser)
     parser.add_argument("--side", help="only this side's units, people and pools")
