@@ -15,6 +15,7 @@ from mekref.daemon.cli_common import (
     add_db,
     add_referee,
     guarded,
+    noted,
     out_console,
     print_json,
     referee_note,
@@ -101,12 +102,10 @@ def run_confirm(args: argparse.Namespace) -> int:
 
 def run_close(args: argparse.Namespace) -> int:
     with_whole_battle(args)
-    note = referee_note(args)
     command = CloseBattle(
         battle_id=args.battle,
         control_side=args.control,
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(args),
     )
     done = execute(args, command)
     out_console().print(f"battle {args.battle} resolved; see 'mekref report'")

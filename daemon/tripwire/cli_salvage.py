@@ -25,9 +25,9 @@ from mekref.daemon.cli_common import (
     add_db,
     add_referee,
     guarded,
+    noted,
     out_console,
     print_json,
-    referee_note,
 )
 from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
 from mekref.daemon.tripwire.cli_spend import describe
@@ -58,20 +58,19 @@ Builder = Callable[[argparse.Namespace], Command]
 
 
 def _keep(a: argparse.Namespace) -> Command:
-    note = referee_note(a)
     return KeepSalvage(
         unit_id=a.unit,
         company=a.company,
         lance=a.lance,
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(a),
     )
 
 
 def _seat(a: argparse.Namespace) -> Command:
-    note = referee_note(a)
     return SeatCrew(
-        unit_id=a.unit, person_id=a.person, note=note, actor=note.referee if note else "cli"
+        unit_id=a.unit,
+        person_id=a.person,
+        **noted(a),
     )
 
 
