@@ -22,10 +22,11 @@ from mekref.daemon.tripwire.cli_turn_setup import (
 )
 from mekref.daemon.tripwire.mms_export import (
     board_map,
+    build_engagement_mms,
     distinct_warnings,
-    export_engagement_mms,
     host_game_options,
     megamek_boards,
+    write_engagement_mms,
 )
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.turn.export import scenario_mul, scenario_notes, scenario_sheet
@@ -72,10 +73,9 @@ def run_export(args: argparse.Namespace) -> int:
                 console.print(f"wrote {base}.mul and {base}.md")
                 notes = [f"warning: {n}" for n in scenario_notes(state, eid, args.side)]
             if args.format != "mul":
-                said = export_engagement_mms(
+                built = build_engagement_mms(
                     state,
                     eid,
-                    args.output,
                     lambda side: (
                         designs if side == args.side else _designs(state, side, args.units_dir)
                     ),
@@ -85,6 +85,7 @@ def run_export(args: argparse.Namespace) -> int:
                     host_options=host,
                     boards_map=mapping,
                 )
+                said = write_engagement_mms(built, args.output)
                 for line in said:
                     if not line.startswith("warning: "):
                         console.print(line, markup=False)

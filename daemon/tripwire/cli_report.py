@@ -34,6 +34,7 @@ from mekref.daemon.tripwire.cli_report_rows import (
     paid_work,
     person_status,
     ready_day,
+    unit_identity,
     workshops,
     wp_value,
 )
@@ -110,12 +111,7 @@ def _unit_rows(state: CampaignState, side: str | None) -> list[dict[str, Any]]:
         priced = repair_priced(state, u.unit_id)
         units.append(
             {
-                "id": u.unit_id,
-                "chassis": u.chassis,
-                "model": u.model,
-                "side": u.side_id,
-                "company": u.company,
-                "lance": u.lance,
+                **unit_identity(u),
                 "bv": u.bv or None,
                 "fate": fate_of(state, u.unit_id),
                 "scrap_wp": wp_value(repair.scrap_value, u, damage),
