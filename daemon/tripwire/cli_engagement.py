@@ -10,6 +10,7 @@ from typing import Any
 from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
+    add_command,
     add_db,
     guarded,
     out_console,
@@ -100,15 +101,13 @@ def run_export(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """``mekref engagement export``."""
-    kw: dict[str, Any] = {
-        "epilog": TURN_EPILOG,
-        "formatter_class": argparse.RawDescriptionHelpFormatter,
-    }
-    engagement = sub.add_parser(
-        "engagement", help="export engagements for MegaMek; unguided artillery", **kw
+    kw: dict[str, Any] = {"epilog": TURN_EPILOG}
+    engagement = add_command(
+        sub, "engagement", help="export engagements for MegaMek; unguided artillery", **kw
     )
     eng_acts = engagement.add_subparsers(title="actions", metavar="ACTION")
-    export = eng_acts.add_parser(
+    export = add_command(
+        eng_acts,
         "export",
         help="a side's unit list (.mul) and scenario sheet, and the engagement's MegaMek "
         "scenario (.mms)",

@@ -234,16 +234,13 @@ def _register_orders(sub: Any) -> None:
     submit.add_argument("--order", action="append", required=True, metavar="SPEC")
     submit.add_argument("--param", action="append", default=[], metavar="FORMATION:KEY=VALUE")
     submit.set_defaults(handler=guarded(run_submit), command_name="orders submit")
-    kw: dict[str, Any] = {
-        "epilog": ORDERS_EPILOG,
-        "formatter_class": argparse.RawDescriptionHelpFormatter,
-    }
-    listing = acts.add_parser("list", help="a side's orders for the day", **kw)
+    kw: dict[str, Any] = {"epilog": ORDERS_EPILOG}
+    listing = add_command(acts, "list", help="a side's orders for the day", **kw)
     add_db(listing)
     listing.add_argument("--side", required=True)
     listing.add_argument("--json", action="store_true", help="the orders as JSON")
     listing.set_defaults(handler=guarded(run_list), command_name="orders list")
-    withdraw = acts.add_parser("withdraw", help="drop orders for some formations", **kw)
+    withdraw = add_command(acts, "withdraw", help="drop orders for some formations", **kw)
     add_db(withdraw)
     withdraw.add_argument("--side", required=True)
     withdraw.add_argument("--day", type=int, required=True)

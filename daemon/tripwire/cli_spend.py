@@ -21,6 +21,7 @@ from typing import Any
 
 from mekref.daemon.cli_common import (
     EXIT_OK,
+    add_command,
     add_db,
     guarded,
     out_console,
@@ -99,15 +100,15 @@ def _pool(a: argparse.Namespace) -> Command:
 
 
 def register(sub: Any) -> None:
-    kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    kw: dict[str, Any] = {"epilog": EPILOG}
     _register_pool(sub, kw)
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "spend", help=HELP, description=DESCRIPTION, **kw
+    parser: argparse.ArgumentParser = add_command(
+        sub, "spend", help=HELP, description=DESCRIPTION, **kw
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
 
     def action(name: str, help_text: str, build: Builder) -> argparse.ArgumentParser:
-        a = actions.add_parser(name, help=help_text, **kw)
+        a = add_command(actions, name, help=help_text, **kw)
         add_db(a)
         a.set_defaults(handler=guarded(_runner(build)), command_name=f"spend {name}")
         return a
@@ -121,9 +122,11 @@ def register(sub: Any) -> None:
 
 def _register_pool(sub: Any, kw: dict[str, Any]) -> None:
     """``mekref pool open``."""
-    pool_parser: argparse.ArgumentParser = sub.add_parser("pool", help="open a WarChest pool", **kw)
+    pool_parser: argparse.ArgumentParser = add_command(
+        sub, "pool", help="open a WarChest pool", **kw
+    )
     pool_actions = pool_parser.add_subparsers(title="actions", metavar="ACTION")
-    p = pool_actions.add_parser("open", help="open a pool (location, DropShip or cargo)", **kw)
+    p = add_command(pool_actions, "open", help="open a pool (location, DropShip or cargo)", **kw)
     add_db(p)
     p.add_argument("--side", required=True)
     p.add_argument("--id", required=True, help="the pool's id")
