@@ -150,9 +150,7 @@ def folded_imports(text: str) -> str:
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Import | ast.ImportFrom) and node.end_lineno != node.lineno:
             first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
-            names = ", ".join(
-                f"{a.name} as {a.asname}" if a.asname else a.name for a in node.names
-            )
+            names = ", ".join(f"{a.name} as {a.asname}" if a.asname else a.name for a in node.names)
             head = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
             if isinstance(node, ast.ImportFrom):
                 module = "." * node.level + (node.module or "")
