@@ -15,7 +15,7 @@ from rich.text import Text
 from mekref.adapters.megamek.battle_file import GAME_IN_PROGRESS
 from mekref.daemon import exit_codes
 from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.cli_common import add_command, add_store, db_origin, print_json
+from mekref.daemon.cli_common import add_command, add_store, db_origin, out_console, print_json
 from mekref.daemon.config import default_db
 from mekref.daemon.open_app import app_config, start_app
 from mekref.daemon.store import EventStore, StoreError, StoreMissing
@@ -328,5 +328,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(status.to_json())
     else:
-        print_status(status, Console(highlight=False))
+        print_status(status, out_console())  # off a terminal: 120 columns, as every table
     return 0

@@ -8,10 +8,16 @@ from collections.abc import Callable
 from typing import Any
 
 from mekref.daemon import exit_codes
-from mekref.daemon.cli_common import add_command, add_store, db_origin, print_json
+from mekref.daemon.cli_common import (
+    CliError,
+    add_command,
+    add_store,
+    campaign_id_of,
+    db_origin,
+    print_json,
+)
 from mekref.daemon.grpc.tokens import Role, TokenStore
 from mekref.daemon.store import CampaignNotFound, StoreError, StoreMissing, open_store
-from mekref.daemon.store.model import check_campaign_id
 from mekref.daemon.store.open import redact
 
 DESCRIPTION = """\
@@ -57,7 +63,8 @@ def register(subparsers: Any) -> None:
     create.add_argument(
         "--campaign",
         metavar="ID",
-        help="the campaign (default: the only one in the database; for --referee: all)",
+        help="the campaign: its name, id or a unique start of its id (default: the only one "
+        "in the database; for --referee: all)",
     )
     create.add_argument("--label", default="", help="a note saying who holds the token")
     create.add_argument("--json", action="store_true", help="the token and its grant as JSON")
@@ -101,15 +108,7 @@ def _campaign_for_side(db: str, requested: str | None, side: str) -> tuple[str, 
     from mekref.daemon.open_app import app_config, opened_app
 
     with opened_app(app_config({"db": db}), create=False) as app:
-        store = app.store
-        if requested is None:
-            campaigns = store.list_campaigns()
-            if len(campaigns) != 1:
-                raise ValueError(
-                    f"the database holds {len(campaigns)} campaigns; name one with --campaign"
-                )
-            requested = campaigns[0].id
-        cid = check_campaign_id(requested)
+        cid = campaign_id_of(app.store, requested)
         runner = app.runner
         sides = runner.game(cid).sides_of(runner.load(cid).state)
         if side in sides:
@@ -129,12 +128,12 @@ def _create(args: argparse.Namespace) -> int:
             cid, side = _campaign_for_side(args.db, args.campaign, side)
             role = Role.SIDE
         else:
-            cid = check_campaign_id(args.campaign) if args.campaign else None
-            if cid is not None:
+            cid = None
+            if args.campaign:
                 with open_store(args.db, create=False) as store:
-                    store.get_campaign(cid)
+                    cid = campaign_id_of(store, args.campaign)
             role = Role.REFEREE
-    except (ValueError, CampaignNotFound) as exc:
+    except (ValueError, CampaignNotFound, CliError) as exc:
         print(f"mekref token: {exc}", file=sys.stderr)
         return EXIT_USAGE
     with open_store(args.db, create=False) as store:

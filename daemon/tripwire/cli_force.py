@@ -306,13 +306,17 @@ def build_units(
 
 def _lance_leaders(out: list[ImportedUnit], recorded: set[int]) -> list[ImportedUnit]:
     """The leaders the file records lead their lances; ruling BR-8 for every other lance:
-    without ranks in the file, its first unit leads it."""
+    without ranks in the file, its first unit leads it. A DropShip leads no lance: it is
+    ignored in the TO&E (ruling R-FORCE-3)."""
     led = {(out[i].company, out[i].lance) for i in recorded}
     seen: set[tuple[str, str]] = set()
     final: list[ImportedUnit] = []
     for position, item in enumerate(out):
         lance = (item.company, item.lance)
         unit = item.unit
+        if unit.kind is UnitKind.DROPSHIP:
+            final.append(item)
+            continue
         first = lance not in seen
         seen.add(lance)
         leads = position in recorded if lance in led else first

@@ -38,7 +38,7 @@ from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import exit_codes
 from mekref.daemon.app import App
 from mekref.daemon.campaigns import SNAPSHOT_EVERY
-from mekref.daemon.cli_common import add_command, err_console, print_json
+from mekref.daemon.cli_common import add_command, err_console, out_console, print_json
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.ingest import IngestResult, Outcome
 from mekref.daemon.logging_setup import configure_logging
@@ -340,7 +340,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0 if outcome.all_applied else EXIT_NOT_APPLIED
     # No markup: file names and quarantine reasons are printed as they are.
-    console = Console(highlight=False, markup=False)
+    console = out_console()
     _print_results(console, outcome)
     if not outcome.all_applied:
         err.print("mekref replay: some files were not applied (see the table)")

@@ -44,6 +44,7 @@ from mekref.rules.tripwire.commands import OpenPool
 from mekref.rules.tripwire.house_acquisition import describe as house_words
 from mekref.rules.tripwire.state import PoolKind
 from mekref.rules.tripwire.turn.repair_days import booking_note
+from mekref.rules.tripwire.turn.transports import LinkTransport
 
 HELP = "spend WarChest between tracks: repair, rearm, heal, train, hire, sell, scrap..."
 DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
@@ -121,7 +122,7 @@ def register(sub: Any) -> None:
 
 
 def _register_pool(sub: Any, kw: dict[str, Any]) -> None:
-    """``mekref pool open``."""
+    """``mekref pool open`` and ``mekref pool link``."""
     pool_parser: argparse.ArgumentParser = add_command(
         sub, "pool", help="open a WarChest pool", **kw
     )
@@ -136,6 +137,21 @@ def _register_pool(sub: Any, kw: dict[str, Any]) -> None:
     p.add_argument("--cargo-tons", metavar="T", help="a cargo unit: 5 WP per cargo ton")
     p.add_argument("--balance", type=int, help="opening WP (default: the rule set's)")
     p.set_defaults(handler=guarded(_runner(_pool)), command_name="pool open")
+    link = add_command(
+        pool_actions,
+        "link",
+        help="link a DropShip or cargo pool to the unit carrying it, at any time (T-C3)",
+        **kw,
+    )
+    add_db(link)
+    link.add_argument("--side", required=True)
+    link.add_argument("--pool", required=True, help="the DropShip or cargo pool's id")
+    link.add_argument("--unit", required=True, help="the unit carrying it (id or unique prefix)")
+    link.set_defaults(handler=guarded(_runner(_link)), command_name="pool link")
+
+
+def _link(a: argparse.Namespace) -> Command:
+    return LinkTransport(side_id=a.side, pool_id=a.pool, unit_id=a.unit, actor="cli")
 
 
 def _runner(build: Builder) -> Callable[[argparse.Namespace], int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mekref.adapters.megamek.design import UnitDesign
@@ -70,20 +70,22 @@ def board_map(path: Path | None) -> BoardMap:
         raise Refusal("bad_board_map", str(exc)) from exc
 
 
-def house_rule_options(keys: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """MegaMek game options of the tactical house rules ``keys`` (rules without one are named
-    in the refusal so nothing is dropped silently)."""
+def house_rule_options(keys: Sequence[str]) -> tuple[tuple[tuple[str, str], ...], list[str]]:
+    """MegaMek game options of the tactical house rules ``keys``, and a sheet line for each rule
+    MegaMek has no option for: the players apply it at the table, so it is named in the file's
+    notes and the command's output, never dropped (issue 29, item 4)."""
     rules = {r.key: r for r in tactical_rules()}
     unknown = [k for k in keys if k not in rules]
     if unknown:
         raise Refusal("unknown_house_rule", f"no tactical house rule {unknown} ({sorted(rules)})")
-    without = [k for k in keys if not rules[k].megamek_option]
-    if without:
-        raise Refusal(
-            "no_megamek_option",
-            f"house rule(s) {without} have no MegaMek game option: the players apply them",
-        )
-    return tuple((str(rules[k].megamek_option), "true") for k in keys)
+    options = tuple((str(rules[k].megamek_option), "true") for k in keys if rules[k].megamek_option)
+    sheet = [
+        f"house rule {rules[k].title} (line {rules[k].ref.line}): MegaMek has no game option "
+        "for it; the players apply it at the table"
+        for k in keys
+        if not rules[k].megamek_option
+    ]
+    return options, sheet
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -115,6 +117,7 @@ def build_engagement_mms(
     options_name = f"{engagement_id}-options.xml"
     mapping = boards_map or shipped_board_map()
     found, board_warnings = resolve_boards(e.map_sheets, mapping.boards, boards)
+    options, sheet = house_rule_options(house_rules)
     export = engagement_scenario(
         state,
         engagement_id,
@@ -122,17 +125,18 @@ def build_engagement_mms(
         boards=found,
         random_dirs=mapping.random_dirs,
         players=players,
-        options=house_rule_options(house_rules),
+        options=options,
         options_file=options_name,
         host_options=host_options,
     )
-    text = write_mms(export.scenario)
+    scenario = replace(export.scenario, notes=(*export.scenario.notes, *sheet))
+    text = write_mms(scenario)
     switched = export.scenario.options_file is not None
     m = parse_mms(text)
     problems = check_mms(m) + check_playable(m, dict(export.options) if switched else None)
     if problems:  # a writer bug: never hand the host a file MegaMek would stumble on
         raise Refusal("bad_scenario", f"{engagement_id}.mms fails the check: {problems}")
-    warnings: list[str] = list(board_warnings)
+    warnings: list[str] = [*board_warnings, *sheet]
     if export.missing_boards:
         why = (
             "no board mapped or of that name"

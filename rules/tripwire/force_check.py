@@ -69,6 +69,11 @@ def _fighters_only(lance: Lance) -> bool:
     return bool(lance.units) and all(u.kind is UnitKind.AEROSPACE_FIGHTER for u in lance.units)
 
 
+def _toe_bv(company: Company) -> int:
+    """The company's BV spent on units: a DropShip listed in the TO&E is ignored (R-FORCE-3)."""
+    return sum(u.bv for u in company.units if u.kind is not UnitKind.DROPSHIP)
+
+
 def _leaders(company: Company, t: TripWireTables) -> Iterable[Violation]:
     """Every lance has one leader: the Force Commander (command lance) or a Veteran Lieutenant.
 
@@ -91,9 +96,12 @@ def _leaders(company: Company, t: TripWireTables) -> Iterable[Violation]:
             company,
         )
     for lance in company.lances:
-        if _fighters_only(lance):
+        # Ruling R-FORCE-3: a DropShip in the TO&E is ignored; a lance of DropShips only is
+        # no lance and needs no Lieutenant.
+        crews = [u for u in lance.units if u.kind is not UnitKind.DROPSHIP]
+        if not crews or _fighters_only(lance):
             continue
-        leaders = [u for u in lance.units if _is_leader(u)]
+        leaders = [u for u in crews if _is_leader(u)]
         if len(leaders) != 1:
             yield _v(
                 limit,
@@ -140,7 +148,7 @@ def _commander_level(
 
 def _mek_company(company: Company, t: TripWireTables) -> Iterable[Violation]:
     f = t.force
-    bv = sum(u.bv for u in company.units)
+    bv = _toe_bv(company)
     if bv > f["mek_company.bv"].int("max"):
         yield _v(
             f["mek_company.bv"],
@@ -285,7 +293,7 @@ def _support_infantry(company: Company, t: TripWireTables) -> Iterable[Violation
 
 def _support_company(company: Company, t: TripWireTables) -> Iterable[Violation]:
     f = t.force
-    bv = sum(u.bv for u in company.units)
+    bv = _toe_bv(company)
     if bv > f["support_company.bv"].int("max"):
         yield _v(
             f["support_company.bv"],

@@ -70,14 +70,17 @@ def full_battle_id(state: CampaignState, given: str) -> str:
 
 
 def _fits(given: str, table: Mapping[str, Any], kind: str) -> list[str]:
+    """What ``given`` may stand for: the ids it begins and the units or people it names. Both
+    are looked at: a person called "Abe" is not silently the unit whose id begins "abe"; when
+    the two disagree, the caller refuses with every candidate."""
     low = given.lower()
-    fits = sorted(key for key in table if key.startswith(low))
+    fits = {key for key in table if key.startswith(low)}
     if not fits and kind == "battle":
-        fits = sorted(key for key in table if key.startswith(_BATTLE + low))
-    if not fits and kind != "battle":
+        fits = {key for key in table if key.startswith(_BATTLE + low)}
+    if kind != "battle":
         wanted = " ".join(given.split()).casefold()
-        fits = sorted(key for key, item in table.items() if _name(item, kind) == wanted)
-    return fits
+        fits |= {key for key, item in table.items() if _name(item, kind) == wanted}
+    return sorted(fits)
 
 
 def _whole(given: str, table: Mapping[str, Any], kind: str) -> str:

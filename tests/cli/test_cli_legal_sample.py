@@ -43,7 +43,7 @@ def test_both_battalions_and_militias_import_checked_with_their_commanders(
         code, out, err = _import(db, side, LEGAL / f"{side}.mul")
         assert code == 0, err
         assert "force construction: no violation" in out
-        assert f"imported 42 units and 42 people for side {side}" in out
+        assert f"imported 45 units and 45 people for side {side}" in out
     # The sample's table: "Atlas|AS7-D|140|100|1897|" (the digest's Battle Value of MUL 140);
     # its source gives none for the Chippewa: null, never a 0 (R-VP-6).
     done = mekref("report", "--db", db, "--json")
@@ -66,7 +66,7 @@ def test_both_battalions_and_militias_import_checked_with_their_commanders(
     # The set-up file places every unit of both sides.
     done = mekref("turn", "setup", "--db", db, "--file", str(LEGAL / "strategic.toml"))
     assert done.returncode == 0, done.stderr
-    assert "loyalist: 11 formation(s) placed" in done.stdout
+    assert "loyalist: 14 formation(s) placed" in done.stdout
 
 
 def test_a_militia_unlike_l162_is_refused_with_each_difference(tmp_path: Path) -> None:
@@ -92,7 +92,8 @@ def test_a_militia_unlike_l162_is_refused_with_each_difference(tmp_path: Path) -
 
 def test_militia_names_a_company_of_the_list(tmp_path: Path) -> None:
     done = mekref("force", "import", "--db", _campaign(tmp_path), "--side", "loyalist",
-                  str(LEGAL / "loyalist.mul"), "--militia", "Home Guard")  # fmt: skip
+                  str(LEGAL / "loyalist.mul"), "--units-dir", str(LEGAL / "units"),
+                  "--militia", "Home Guard")  # fmt: skip
     assert done.returncode != 0
     assert "--militia 'Home Guard': the list has no such company" in done.stderr
     assert "'Loyalist Militia'" in done.stderr
@@ -124,4 +125,45 @@ def test_a_platoon_without_a_carrier_is_refused_quoting_l49(tmp_path: Path) -> N
     code, out, err = _import(db, "loyalist", bad, "--unchecked", "--referee", "Ann",
                              "--reason", "the Maxims arrive later")  # fmt: skip
     assert code == 0, err
-    assert "imported 40 units and 40 people for side loyalist (unchecked" in out
+    assert "imported 43 units and 43 people for side loyalist (unchecked" in out
+
+
+def test_l9_each_company_carries_its_dropship_which_the_lance_checks_ignore(
+    tmp_path: Path,
+) -> None:
+    # L9: "Alpha Company and Bravo Company consist of a Union (3055) Class DropShip each carrying
+    # three lances of BattleMechs, two Aerospace fighters. Charlie Company consists of a Gazelle
+    # (Heavy Vehicle) Aerodyne DropShip". Ruling R-FORCE-3: a DropShip listed in the TO&E is
+    # ignored: it leads no lance (its crew is Regular, L102 "Piloting 5 Gunnery 4"), it is no
+    # lance of its own needing a Lieutenant (L13), and its BV is not spent from the company's.
+    db = _campaign(tmp_path)
+    code, _, err = _import(db, "loyalist", LEGAL / "loyalist.mul")
+    assert code == 0, err
+    done = mekref("report", "--db", db, "--json")
+    assert done.returncode == 0, done.stderr
+    units = json.loads(done.stdout)["units"]
+    ships = sorted((u["chassis"], u["model"], u["company"], u["bv"])
+                   for u in units if u["lance"] == "DropShip")  # fmt: skip
+    assert ships == [("Gazelle", "(Heavy Vehicle)", "Charlie Company", None),
+                     ("Union", "(3055)", "Alpha Company", None),
+                     ("Union", "(3055)", "Bravo Company", None)]  # fmt: skip
+    done = mekref("force", "commanders", "--db", db, "--side", "loyalist", "--json")
+    assert done.returncode == 0, done.stderr
+    assert not [c for c in json.loads(done.stdout) if c["unit"].startswith(("Union", "Gazelle"))]
+    # The Union first in Alpha's Command Lance, and priced at 15,000 BV: still no violation
+    # (with its BV counted, Alpha would spend 28,047 of its 20,000, L10).
+    text = (LEGAL / "loyalist.mul").read_text(encoding="utf-8")
+    moved = text.replace("Alpha Company|2||DropShip|3", "Alpha Company|2||Command Lance|3", 1)
+    assert moved != text
+    (tmp_path / "loyalist.mul").write_text(moved, encoding="utf-8")
+    table = (LEGAL / "Units.txt").read_text(encoding="utf-8")
+    priced = table.replace("Union|(3055)|5324|3600||", "Union|(3055)|5324|3600|15000|")
+    assert priced != table
+    (tmp_path / "Units.txt").write_text(priced, encoding="utf-8")
+    (tmp_path / "b").mkdir()
+    done = mekref("force", "import", "--db", _campaign(tmp_path / "b"), "--side", "loyalist",
+                  str(tmp_path / "loyalist.mul"),
+                  "--units-dir", str(LEGAL / "units"), "--bv-table", str(tmp_path / "Units.txt"),
+                  "--militia", LEGAL_MILITIA["loyalist"])  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "force construction: no violation" in done.stdout

@@ -71,6 +71,11 @@ def test_status_keeps_the_ingested_files_identity(tmp_path: Path) -> None:
     status = mekref("status", "--db", str(db), "--json")
     assert status.returncode == 0, status.stderr
     assert {row["sha256"] for row in json.loads(status.stdout)["ingested"]} == OLD_FILES
+    # Off a terminal the tables are 120 columns wide, as every table the CLI prints: a battle
+    # id is never cut across two lines (issue 32: "status wraps at 80 columns").
+    words = mekref("status", "--db", str(db))
+    battles = {row["battle_id"] for row in json.loads(status.stdout)["ingested"]}
+    assert battles and all(b in words.stdout for b in battles), words.stdout
 
 
 def test_the_upgraded_campaign_takes_new_orders_and_a_new_day(tmp_path: Path) -> None:

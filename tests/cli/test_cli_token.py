@@ -42,6 +42,12 @@ def test_a_side_token_names_the_side_without_case(tmp_path: Path) -> None:
     assert json.loads(made.stdout)["side_id"] == "Davion"
     listed = json.loads(mekref("token", "list", "--db", db, "--json").stdout)
     assert [t["side_id"] for t in listed] == ["Davion"]
+    # --campaign takes the campaign's name (or a start of its id), as every command does.
+    name = "The Succession Wars demo"
+    named = mekref("token", "create", "--db", db, "--referee", "--campaign", name, "--json")
+    listed_games = json.loads(mekref("game", "list", "--db", db, "--json").stdout)
+    assert named.returncode == 0, named.stderr
+    assert json.loads(named.stdout)["campaign_id"] == listed_games[0]["id"]
     wrong = mekref("token", "create", "--db", db, "--side", "wobbly")
     assert wrong.returncode == 2
     assert "no side 'wobbly' (sides: Davion, Kurita, Liao, Marik, Steiner)" in wrong.stderr

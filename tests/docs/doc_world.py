@@ -39,6 +39,8 @@ UNITS = ROOT / "tests" / "fixtures" / "megamek" / "units"
 FOX_DESIGNS = ROOT / "tests" / "fixtures" / "megamek" / "designs-fox"
 #: The Fox's Teeth 'Mechs in the skirmish: the first is wrecked (their designs: FOX_DESIGNS).
 FOX_IN_BATTLE = ("Hornet", "JagerMech")
+#: The sample's DropShips (L9), listed before the lances they carry.
+DROPSHIPS = ("Union", "Gazelle")
 
 
 @dataclass
@@ -113,7 +115,8 @@ def alpha_vs_fox_records(logs: Path) -> None:
     Hornet left on the field. The MekHQ units carry no
     crew in their entity (MekHQ keeps people apart); MegaMek's record names the pilot MekHQ
     seated."""
-    loyal = read_mul_bytes((LEGAL / "loyalist.mul").read_bytes()).entities[:4]
+    listed = read_mul_bytes((LEGAL / "loyalist.mul").read_bytes()).entities
+    loyal = [e for e in listed if e.chassis not in DROPSHIPS][:4]  # Alpha's Command Lance
     fox = read_campaign_bytes(FOX.read_bytes())
     names = {p.person_id: p.name for p in fox.people}
     rebels = []

@@ -79,6 +79,8 @@ def test_commands_given_as_typed_words_and_the_referees_actor_checked(
         try:
             done = run(liao, "swendphase", "house=LIAO")
             assert done.events[0].event.succession_wars.sw_phase_began.phase == "spend"
+            # An event the side sees whole is told in the rule set's words, as to the referee.
+            assert done.events[0].outcome.endswith("Liao begins the spend phase")
         finally:
             liao.close()
         # The referee, as Liao: the actor it names is the House the command names.

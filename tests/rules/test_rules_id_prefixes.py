@@ -82,3 +82,17 @@ def test_units_and_people_by_their_names_where_only_one_has_it() -> None:
         refused.value
     )
     assert "give its id (the report prints it)" in str(refused.value)
+
+
+def test_a_name_that_also_begins_another_id_is_refused_not_guessed() -> None:
+    """A person called "Abe" while another person's id begins "abe": the two readings
+    disagree, so the command is refused listing both, never given to the id's owner."""
+    state = campaign((fu("abe1", pilot="Zed"), fu("cc22", pilot="Abe")), (fu("bb33"),))
+    people = dict(state.people)
+    people["abe-x"] = replace(people["p-abe1"], person_id="abe-x")
+    del people["p-abe1"]
+    state = replace(state, people=people)
+    with pytest.raises(Refusal) as refused:
+        with_full_ids(state, RecruitCaptured(person_id="Abe", pool_id="x", actor="t"))
+    assert refused.value.code == "ambiguous_id"
+    assert "abe-x (Zed, red)" in str(refused.value) and "p-cc22 (Abe, red)" in str(refused.value)

@@ -164,17 +164,20 @@ def test_the_ginestra_demo_plays_end_to_end(
     assert "Griffin GRF-1N: came in damaged: Center Torso 15/27 armour, 14/18 structure" in (
         next_contract
     )
-    # Strategic VP after day 2 as the day's resolution printed them (loyalist: Bagnorgeio 1 + 2
+    # Strategic VP after day 4 as the day's resolution printed them (loyalist: Bagnorgeio 1 + 2
     # for the seat of power, the Facility 1, the Space Port 1; rebel: their Base 1). Every unit
-    # of the battle has a BV from the sample's table, so its VP are known (R-VP-6): the rebels
-    # lost the Jenner, 875 of Atlas 1897 + Marauder 1363 + Shadow Hawk 1064 + Jenner 875 = 5199
-    # (16.8%, under the 25% row of L414's table): 0 VP each, a known 0.
-    assert "VP total (battle + strategic): loyalist 5 (0 + 5), rebel 1 (0 + 1)" in " ".join(
+    # of the battles has a BV from the sample's table, so their VP are known (R-VP-6): on day 1
+    # the rebels lost the Jenner, 875 of Atlas 1897 + Marauder 1363 + Shadow Hawk 1064 + Jenner
+    # 875 = 5199 (16.8%, under the 25% row of L414's table): 0 VP each, a known 0. On day 3
+    # r-alpha-recon is wiped out (100%: L420, loyalist +2) for alpha's Locust (432 of 3869,
+    # 11.2%: no row); the kept Griffin holds the Facility with alpha's three 'Mechs on day 4.
+    assert "VP total (battle + strategic): loyalist 7 (2 + 5), rebel 1 (0 + 1)" in " ".join(
         overview.split()
     )
-    # Day 2 set up no engagement (Bravo fell back); the battle of day 1 names its engagement.
+    # Day 4 set up no engagement; each battle names its engagement.
     assert "no engagement on the last resolved day" in overview
     assert "control loyalist, 2 file(s), engagement day1-1105-1" in overview
+    assert "control loyalist, 2 file(s), engagement day3-1105-1" in overview
     for name in ("before-loyalist.png", "after-loyalist.png", "after-rebel.png",
                  "day1-1105-1-loyalist.mul", "day1-1105-1-rebel.md"):  # fmt: skip
         assert (tmp_path / name).exists(), name

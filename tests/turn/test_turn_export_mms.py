@@ -227,6 +227,26 @@ def test_unknown_house_rule_is_refused_with_the_known_ones(campaign: str, tmp_pa
     assert "unknown_house_rule" in done.stderr and "heavy_woods_jump" in done.stderr
 
 
+def test_a_house_rule_without_a_megamek_option_stays_on_the_sheet(
+    campaign: str, tmp_path: Path
+) -> None:
+    """House rules L28 "the targeting computer can be used to focus shots to a specific side
+    of the target at a +1 penalty": MegaMek has no game option for it (OptionsConstants), so
+    the export names it in the file's notes and its output for the players to apply; L29's
+    jump into heavy woods is MegaMek's psr_jump_heavy_woods, switched on in the options file."""
+    out = tmp_path / "o"
+    done = mekref("engagement", "export", "--db", campaign, "--side", "loyalist", "-o", str(out),
+                  "--format", "mms", "--house-rule", "tc_focus", "--house-rule",
+                  "heavy_woods_jump")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = "Targeting computer focus (+1, side tables) instead of aimed shots (line 28): MegaMek"
+    assert said in done.stdout + done.stderr
+    text = (out / f"{ENGAGEMENT}.mms").read_text(encoding="utf-8")
+    assert said in text and "the players apply it at the table" in text
+    options = dict(read_game_options((out / f"{ENGAGEMENT}-options.xml").read_bytes(), "o"))
+    assert options.get("psr_jump_heavy_woods") == "true"
+
+
 def test_weather_rows_map_onto_megameks_enums() -> None:
     # Ruling MMS-3: rain and wind by row; a tornado raises the wind; unrecorded sets nothing.
     from mekref.adapters.megamek.mms_writer import MmsConditions

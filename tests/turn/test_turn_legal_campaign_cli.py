@@ -16,21 +16,27 @@ Locust) 3869 at the Facility (1105); at Bagnorgeio (0508) l-alpha-recon 3454, l-
 Guard (2 rifle platoons, the leader's escort) 180: 15150. Starting BV without the fighters:
 loyalist 33827, rebel 33528.
 
+Each side carries its DropShips (L9: a Union (3055) for Alpha and for Bravo, the Gazelle for
+Charlie; no BV in the table), the loyalists' on the Space Port, the rebels' at the pirate point.
+
 1. 10 VP (L414). Day 1: bravo lands on the Facility, r-alpha-recon on Bagnorgeio: both opposed,
-   loyalist strategic 1 (the Space Port). At 1105 the Atlas and the Marauder are wrecked: 3260
-   of 5199 (62.7%, the 50% row): loyalist +2. At 0508 the Griffin and a Shadow Hawk are
-   wrecked: 2336 of 3643 (64.1%): loyalist +2; battle VP 4. The referee moves the beaten lances
-   back (T-E7). Day 2: r-alpha-battle lands on the Facility (loyalist strategic 4: Bagnorgeio 1
-   and the seat 2, the Space Port 1); both Wolverines wrecked, 2202 of 3906 (56.4%): loyalist
-   +2, battle VP 6, total 6 + 4 = 10: the battle ends the campaign.
-2. Attrition (L412). The fighters have no BV, so the end by attrition is not known until the
-   referee records theirs (R-VP-6): here 1000 each, the test's stand-in for the figure a group
-   reads in MegaMek's unit selector. Rebel start 33528 + 4000 = 37528. Day 1: five rebel lances
+   loyalist strategic 1 (the Space Port); Alpha's Union, its pool linked by command (T-C3),
+   lands on the Forward Deployment Base (1712) and on day 2 loads its 250 WP from the base's
+   chest by a Load/Unload order (L59, T-WP1): 750 left there. At 1105 the Atlas and the
+   Marauder are wrecked: 3260 of 5199 (62.7%, the 50% row): loyalist +2. At 0508 the Griffin
+   and a Shadow Hawk are wrecked: 2336 of 3643 (64.1%): loyalist +2; battle VP 4. The referee
+   moves the beaten lances back (T-E7). Day 2: r-alpha-battle lands on the Facility (loyalist
+   strategic 4: Bagnorgeio 1 and the seat 2, the Space Port 1); both Wolverines wrecked, 2202
+   of 3906 (56.4%): loyalist +2, battle VP 6, total 6 + 4 = 10: the battle ends the campaign.
+2. Attrition (L412). The fighters and the DropShips have no BV, so the end by attrition is not
+   known until the referee records theirs (R-VP-6): here 1000 each, the test's stand-in for the
+   figure a group reads in MegaMek's unit selector. Rebel start 33528 + 4000 (four Chippewas)
+   + 3000 (two Unions and the Gazelle) = 40528. Day 1: five rebel lances
    land on the Facility (22882 BV) and all twenty 'Mechs are truly destroyed. The rebels' file
    has no survivor and no kill line, but shows every rebel unit destroyed: it is the rebels'
    own view (BR-1), so the battle resolves as it is ingested, without the referee (loyalist
-   +3: the 50% row and the rebels' Force Commander killed in her Atlas): 37528 - 22882 =
-   14646, 39.0% < 50%: the campaign ends.
+   +3: the 50% row and the rebels' Force Commander killed in her Atlas): 40528 - 22882 =
+   17646, 43.5% < 50%: the campaign ends.
 3. Leader captured (L162, L413). Day 1: r-alpha-recon lands on Bagnorgeio; both Guard platoons
    lose every trooper: the loyalists lose 180 of 15150 (1.2%, no row): 0 VP each. The referee
    rules the leader captured and carried to the rebels' DropShip: the campaign ends.
@@ -53,9 +59,11 @@ from test_turn_campaign_endings_cli import (
 )
 
 
-def _orders(db: str, day: int, *orders: str) -> str:
-    """The rebels' orders for ``day`` (the loyalists stand where they were placed), resolved."""
+def _orders(db: str, day: int, *orders: str, params: tuple[str, ...] = ()) -> str:
+    """The rebels' orders for ``day`` (the loyalists stand where they were placed), resolved;
+    ``params``: ``FORMATION:KEY=VALUE`` parameters of the orders."""
     given = [x for order in orders for x in ("--order", order)]
+    given += [x for param in params for x in ("--param", param)]
     ok("orders", "submit", "--db", db, "--side", "rebel", "--day", str(day), *given)
     return ok("turn", "resolve", "--db", db, "--day", str(day))
 
@@ -71,7 +79,16 @@ def test_ten_vp_on_the_legal_sample(tmp_path: Path) -> None:
     # L414: "Once a force reaches 10 Victory Points the campaign is over and the player with the
     # most victory points wins." L420: "| 50% of Enemy force destroyed | 2 |".
     db = legal_day_zero(tmp_path)
-    day1 = _orders(db, 1, "bravo:orbital_insertion::1105", "r-alpha-recon:orbital_insertion::0508")
+    # L59: "Each Union DropShip carries 250 WP ... WarChest Points may be moved from one location
+    # to another, but this requires a Load/Unload action." Alpha's Union gets its pool (empty)
+    # by command after the set-up (ruling T-C3) and lands on the rebels' Forward Deployment Base.
+    ok("pool", "open", "--db", db, "--side", "rebel", "--id", "r-union-a", "--name",
+       "Alpha's Union", "--dropship", "Union", "--balance", "0")  # fmt: skip
+    (union,) = [u["id"] for u in _report(db)["units"] if u["side"] == "rebel"
+                and u["chassis"] == "Union" and u["company"] == "Alpha Company"]  # fmt: skip
+    ok("pool", "link", "--db", db, "--side", "rebel", "--pool", "r-union-a", "--unit", union)
+    day1 = _orders(db, 1, "bravo:orbital_insertion::1105", "r-alpha-recon:orbital_insertion::0508",
+                   "r-union-a:orbital_insertion::1712")  # fmt: skip
     assert "strategic VP: loyalist 1, rebel 0" in day1
     (at_capital, at_facility) = sorted(_engagements(day1))
     assert at_capital.startswith("day1-0508-") and at_facility.startswith("day1-1105-")
@@ -92,8 +109,12 @@ def test_ten_vp_on_the_legal_sample(tmp_path: Path) -> None:
         ok("turn", "reposition", "--db", db, "--formation", formation, "--hex", hex_,
            "--referee", "Ann", "--reason", "beaten, falls back")  # fmt: skip
 
-    day2 = _orders(db, 2, "r-alpha-battle:orbital_insertion::1105")
+    load = ("r-union-a:from=forward-deployment-base", "r-union-a:to=r-union-a", "r-union-a:wp=250")
+    day2 = _orders(db, 2, "r-alpha-battle:orbital_insertion::1105", "r-union-a:load_unload",
+                   params=load)  # fmt: skip
     assert "strategic VP: loyalist 4, rebel 0" in day2
+    pools = {p["id"]: p["balance"] for p in _report(db)["pools"] if p["side"] == "rebel"}
+    assert pools == {"forward-deployment-base": 750, "r-union-a": 250}
     (again,) = _engagements(day2)
     legal_export(db, tmp_path / "day2")
     out = legal_ingest(
@@ -114,14 +135,15 @@ def test_attrition_on_the_legal_sample_once_the_fighters_bv_is_recorded(tmp_path
     # that could be repaired." (R-VP-3: a side with a unit of no BV has no share until it is
     # recorded, R-VP-6.)
     db = legal_day_zero(tmp_path)
-    fighters = [u["id"] for u in _report(db)["units"] if u["chassis"] == "Chippewa"]
-    assert len(fighters) == 8
-    for unit in fighters:
+    aero = [(u["id"], u["chassis"]) for u in _report(db)["units"]
+            if u["chassis"] in ("Chippewa", "Union", "Gazelle")]  # fmt: skip
+    assert sorted(c for _, c in aero) == ["Chippewa"] * 8 + ["Gazelle"] * 2 + ["Union"] * 4
+    for unit, chassis in aero:
         ok("battle", "bv", "--db", db, "--unit", unit, "--bv", "1000", "--held-at-start",
-           "--referee", "Ann", "--reason", "Chippewa CHP-W7, MegaMek's unit selector")  # fmt: skip
+           "--referee", "Ann", "--reason", f"{chassis}, MegaMek's unit selector")  # fmt: skip
     assert _standing(_report(db)) == {
-        "loyalist": (0, 0, 0, 37827, 100.0),
-        "rebel": (0, 0, 0, 37528, 100.0),
+        "loyalist": (0, 0, 0, 40827, 100.0),
+        "rebel": (0, 0, 0, 40528, 100.0),
     }
     lances = ("bravo", "r-alpha-battle", "r-alpha-recon", "r-bravo-command", "r-bravo-fire")
     day1 = _orders(db, 1, *(f"{f}:orbital_insertion::1105" for f in lances))
@@ -136,7 +158,7 @@ def test_attrition_on_the_legal_sample_once_the_fighters_bv_is_recorded(tmp_path
     # rebel file that cannot come, nor for the referee's 'battle close'.
     assert "missing rebel" not in out and "view of side rebel" in out
     reason = (
-        "rebel fell below 50% of its starting BV: 14646 of 37528 BV (39.0%) in operational or "
+        "rebel fell below 50% of its starting BV: 17646 of 40528 BV (43.5%) in operational or "
         "repairable units"
     )
     assert f"the campaign has ended: {reason}" in out

@@ -52,6 +52,7 @@ from mekref.rules.tripwire.turn.state import (
     Satellite,
     Sighting,
 )
+from mekref.rules.tripwire.turn.transports import LinkTransport, TransportLinked
 from mekref.rules.tripwire.turn.turrets import RecordTurretDamage, RepairTurret
 
 ROLL = Roll(name="r", index=0, sides=6, faces=(3, 4))
@@ -127,6 +128,7 @@ COMMANDS_SAMPLE: list[Command] = [
         note=RefereeNote(referee="R", reason="r"),
     ),
     RepositionSatellite(actor="s", side_id="s", day=1, satellite_id="sat", hex="0905"),
+    LinkTransport(actor="s", side_id="s", pool_id="union-a", unit_id="u"),
     ForecastWeather(actor="s", side_id="s", day=3),
     ChooseDropShipReadiness(
         actor="s", side_id="s", day=1, unit_id="u", mode="hot_standby", extra_crew=True
@@ -294,6 +296,8 @@ EVENTS_SAMPLE: list[Event] = [
         actor="r",
     ),
     orbit_events.SatelliteDestroyed(satellite_id="sat", owner="s", by_force="t", day=2),
+    TransportLinked(side_id="s", pool_id="union-a", unit_id="u", actor="s"),
+    TransportLinked(side_id="s", pool_id="union-a", unit_id="v", actor="s", before="u"),
     orbit_events.SatelliteRepositioned(
         satellite_id="sat", owner="s", before="0508", after="0905", day=1, actor="s"
     ),

@@ -70,10 +70,13 @@ def _outcomes(
 ) -> list[rules_pb2.EventOutcome]:
     out = []
     for seq, event in enumerate(executed.events, start=executed.first_seq):
-        seen = game.event_for(state, message_to_json(event), side)
+        whole = message_to_json(event)
+        seen = game.event_for(state, whole, side)
         if seen is None:
             continue  # the caller's command caused it, but it is not the caller's to see
-        text = game.outcome(event) if side is None else describe_json(seen)
+        # The rule set's words for an event the reader sees whole; a cut one (a hand face
+        # down) only by its visible fields, so the words cannot tell what the cut hides.
+        text = game.outcome(event) if side is None or seen == whole else describe_json(seen)
         out.append(
             rules_pb2.EventOutcome(
                 seq=seq,

@@ -21,7 +21,7 @@ from mekref.adapters.megamek.mul_model import Location, MulFile, RootKind, Secti
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.daemon.cli import main as cli
-from mekref.daemon.samples.ginestra import FOLDER, LEGAL, LEGAL_MILITIA
+from mekref.daemon.samples.ginestra import FOLDER, LEGAL, LEGAL_MILITIA, demo_dropships
 
 #: The skirmish sample's designs (the house-rules demo and the tests read it from the project),
 #: relative to the project folder the demo runs from, as the commands it prints show it.
@@ -46,6 +46,17 @@ def step(title: str, *argv: str) -> None:
     code = cli(list(argv))
     if code != 0:
         raise SystemExit(f"demo: 'mekref {' '.join(argv)}' exited with {code}")
+
+
+def pages(db: str) -> None:
+    """A token for each side and the referee, and the command that serves the campaign's
+    pages: the group plays on from a browser (docs/web.md)."""
+    for title, who in (("loyalist", ("--side", "loyalist")), ("rebel", ("--side", "rebel")),
+                       ("the referee", ("--referee",))):  # fmt: skip
+        step(f"A token for the pages: {title}", "token", "create", "--db", db, *who,
+             "--campaign", "Ginestra")  # fmt: skip
+    print(f"\nplay on from a browser: mekref serve --db {shown(Path(db))} --web 127.0.0.1:8080, "
+          "then open http://127.0.0.1:8080/ and log in with a token above")  # fmt: skip
 
 
 def forces_and_map(db: str) -> None:
@@ -142,8 +153,10 @@ def main(argv: list[str] | None = None) -> int:
     step("A campaign with the two Ginestra factions", "campaign", "new", "--db", db,
          "--name", "Ginestra", "--seed", "3065",
          "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
-    if args.sample == "legal":
+    legal = args.sample == "legal"
+    if legal:
         legal_forces_and_map(db)
+        demo_dropships.link_union(db, step)
     else:
         forces_and_map(db)
     step("What the loyalists see before", "map", "render", "--db", db, "--side", "loyalist",
@@ -154,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
          "--param", "bravo:objective=raid")  # fmt: skip
     step("Loyalist orders for day 1 (secret)", "orders", "submit", "--db", db,
          "--side", "loyalist", "--day", "1", "--order", "alpha:guard",
-         "--order", "l-guard:guard", "--order", "l-militia:move:0509,0609")  # fmt: skip
+         "--order", "l-guard:guard", "--order", "l-militia:move:0509,0609",
+         *(demo_dropships.LOAD_DAY1 if legal else ()))  # fmt: skip
     step("The referee resolves day 1", "turn", "resolve", "--db", db, "--day", "1")
     for side in ("loyalist", "rebel"):
         step(f"The {side} scenario for MegaMek", "engagement", "export", "--db", db,
@@ -176,8 +190,11 @@ def main(argv: list[str] | None = None) -> int:
     step("Day 2: the loyalists ask the map for the militia's road to the Space Port", "route",
          "--db", db, "--side", "loyalist", "--formation", "l-militia", "--to", "0610")  # fmt: skip
     step("Day 2: the militia rolls on to the Space Port", "orders", "submit", "--db", db,
-         "--side", "loyalist", "--day", "2", "--order", "l-militia:move:0610")  # fmt: skip
+         "--side", "loyalist", "--day", "2", "--order", "l-militia:move:0610",
+         *(demo_dropships.HOP_DAY2 if legal else ()))  # fmt: skip
     step("The referee resolves day 2", "turn", "resolve", "--db", db, "--day", "2")
+    if legal:
+        demo_dropships.day3(db, out, shown(units), step)
     step("What the loyalists see after", "map", "render", "--db", db, "--side", "loyalist",
          "-o", str(out / "after-loyalist.png"))  # fmt: skip
     step("What the rebels see after", "map", "render", "--db", db, "--side", "rebel",
@@ -185,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     step("The referee's overview: formations, control, unrest, engagements and their battles, "
          "the WarChest, and the VP total (battle + strategic) against each end condition",
          "report", "--db", db, "--overview")  # fmt: skip
+    pages(db)
     print(f"\nfiles in {out}")
     if args.out is None and "--keep" in (argv or []):
         shutil.rmtree(out)

@@ -90,7 +90,7 @@ def check(
             "bad_param",
             f"{field}.params: neither {source.pool_id!r} nor {target.pool_id!r} is a transport "
             f"carried by a unit of {f.formation_id} ({L59}; a DropShip or cargo pool is linked "
-            "to its carrier in [transports] of turn setup)",
+            "to its carrier in [transports] of turn setup or by 'mekref pool link', T-C3)",
         )
     for key, pool in (("from", source), ("to", target)):
         where = pool_hex(state, s, formations, pool)

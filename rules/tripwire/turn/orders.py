@@ -178,6 +178,29 @@ def _check_hours_and_altitude(f: Formation, order: FormationOrder, field: str) -
         surveillance.check_order(order, from_space=space, field=f"{field}.params")
 
 
+def _carried(s: StrategicState, f: Formation, order: FormationOrder) -> bool:
+    """Whether a DropShip carries the formation on this order, whatever its other units."""
+    holds_dropship = any(
+        s.mobility.get(u) is not None and s.mobility[u].mode == DROPSHIP for u in f.unit_ids
+    )
+    if order.action == "respond":
+        # "A DropShip (and the loaded units)": in orbit its DropShip carries it (T-O1); on the
+        # ground a DropShip among its units carries the rest (ruling T-RS1).
+        return f.hex == IN_ORBIT or holds_dropship
+    if order.action in ("achieve_orbit", "suborbital_hop") and holds_dropship:
+        # L207 "the DropShip and all units being carried", L208 "A DropShip ... may reach
+        # orbit": a landed DropShip lifts the other units of its formation (ruling T-O4).
+        return True
+    # Day Zero: the attacker's force lands from the pirate point aboard its DropShips (line 172),
+    # so a formation in orbit may land whatever its units are (ruling T-O1); its DropShip takes
+    # it to the geostationary orbit a Combat Drop needs (L211, ruling T-OR7).
+    return f.hex == IN_ORBIT and order.action in (
+        "orbital_insertion",
+        "combat_drop",
+        "reposition_orbit",
+    )
+
+
 def _check_order(
     state: CampaignState, s: StrategicState, side_id: str, order: FormationOrder, field: str
 ) -> None:
@@ -196,22 +219,13 @@ def _check_order(
             f"{field}.action: {order.action!r} is not an action; "
             f"known: {', '.join(sorted(ACTIONS))}",
         )
-    # Day Zero: the attacker's force lands from the pirate point aboard its DropShips (line 172),
-    # so a formation in orbit may land whatever its units are (ruling T-O1); its DropShip takes
-    # it to the geostationary orbit a Combat Drop needs (L211, ruling T-OR7).
-    carried = f.hex == IN_ORBIT and order.action in (
-        "orbital_insertion",
-        "combat_drop",
-        "reposition_orbit",
-    )
-    if order.action == "respond":
-        # "A DropShip (and the loaded units)": in orbit its DropShip carries it (T-O1); on the
-        # ground a DropShip among its units carries the rest (ruling T-RS1).
-        carried = f.hex == IN_ORBIT or any(
-            s.mobility.get(u) is not None and s.mobility[u].mode == DROPSHIP for u in f.unit_ids
-        )
-        if order.target is not None and not _on_map(s, order.target, f"{field}.target"):
-            raise Refusal("illegal_path", f"{field}.target: the hex to respond to, on the map")
+    carried = _carried(s, f, order)
+    if (
+        order.action == "respond"
+        and order.target is not None
+        and not _on_map(s, order.target, f"{field}.target")
+    ):
+        raise Refusal("illegal_path", f"{field}.target: the hex to respond to, on the map")
     if order.action in ("orbital_insertion", "combat_drop") and f.hex != IN_ORBIT:
         raise Refusal("not_in_orbit", f"{field}.action: {f.formation_id} is not in orbit")
     if order.action == "achieve_orbit" and f.hex == IN_ORBIT:

@@ -29,6 +29,7 @@ from mekref.rules.tripwire.turn import (
     repair_days,
     resolve,
     setup,
+    transports,
     turrets,
     unrest,
 )
@@ -335,6 +336,7 @@ DECIDERS: dict[type[Command], Decider] = {
     turrets.RepairTurret: turrets.decide_repair,
     **reorganise.DECIDERS,
     **orbit.DECIDERS,
+    **transports.DECIDERS,
     **forecast.DECIDERS,
 }
 
@@ -377,5 +379,6 @@ EVOLVERS: dict[type[Event], Evolver] = {
     ConsciousnessChecked: day_damage.evolve_consciousness,
     repair_days.RepairWorkWaited: repair_days.evolve_waited,
     **orbit.EVOLVERS,
+    **transports.EVOLVERS,
     **forecast.EVOLVERS,
 }
