@@ -157,6 +157,23 @@ def referee_note(args: argparse.Namespace) -> RefereeNote | None:
     return RefereeNote(referee=referee, reason=reason)
 
 
+def noted(args: argparse.Namespace) -> dict[str, Any]:
+    """``note`` and ``actor`` of a command the referee may decide: the referee's note (from
+    --referee and --reason) and the referee as the actor, or no note and the CLI as the actor."""
+    note = referee_note(args)
+    return {"note": note, "actor": note.referee if note else "cli"}
+
+
+def add_command(actions: Any, name: str, **options: Any) -> argparse.ArgumentParser:
+    """The sub-command ``name`` of ``actions`` (``add_subparsers()``), with ``add_parser``'s
+    ``options`` (help, description, epilog, ...): its description and examples keep their line
+    breaks in ``--help``, as every command's do."""
+    parser: argparse.ArgumentParser = actions.add_parser(
+        name, formatter_class=argparse.RawDescriptionHelpFormatter, **options
+    )
+    return parser
+
+
 def add_store(parser: argparse.ArgumentParser) -> None:
     """--db, filled from MEKREF_DB or mekref.toml when left out (mekref.daemon.cli does it)."""
     parser.add_argument("--db", metavar="FILE|URL", help=DB_HELP)

@@ -19,6 +19,7 @@ from typing import Any
 from mekref.daemon import exit_codes
 from mekref.daemon.cli_common import (
     CliError,
+    add_command,
     add_store,
     guarded,
 )
@@ -90,15 +91,15 @@ examples:
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
+    parser: argparse.ArgumentParser = add_command(
+        sub,
         "game",
         help="run a campaign of any rule set with typed (or JSON) commands",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
-    kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    kw: dict[str, Any] = {"epilog": EPILOG}
     _setup_commands(actions, kw)
     _setup_example(actions, kw)
     _setup_start(actions, kw)
@@ -111,8 +112,11 @@ def register(sub: Any) -> None:
 
 def _setup_commands(actions: Any, kw: dict[str, Any]) -> None:
     """``game commands``."""
-    commands = actions.add_parser(
-        "commands", help="a rule set's commands: fields, types, allowed values, examples", **kw
+    commands = add_command(
+        actions,
+        "commands",
+        help="a rule set's commands: fields, types, allowed values, examples",
+        **kw,
     )
     commands.add_argument("--ruleset", required=True, choices=RULESET_NAMES)
     commands.add_argument("--type", metavar="TYPE", help="only this command")
@@ -130,7 +134,8 @@ def _setup_commands(actions: Any, kw: dict[str, Any]) -> None:
 
 def _setup_example(actions: Any, kw: dict[str, Any]) -> None:
     """``game example``."""
-    example = actions.add_parser(
+    example = add_command(
+        actions,
         "example",
         help="print a complete, working start command (or a first follow-up) to edit",
         description=EXAMPLE_DESCRIPTION,
@@ -147,7 +152,7 @@ def _setup_example(actions: Any, kw: dict[str, Any]) -> None:
 
 def _setup_start(actions: Any, kw: dict[str, Any]) -> None:
     """``game start``."""
-    start = actions.add_parser("start", help="create a campaign and run its set-up command", **kw)
+    start = add_command(actions, "start", help="create a campaign and run its set-up command", **kw)
     _db(start)
     start.add_argument("--ruleset", required=True, choices=RULESET_NAMES)
     start.add_argument("--name", required=True, help="the campaign's name")
@@ -166,7 +171,8 @@ def _setup_start(actions: Any, kw: dict[str, Any]) -> None:
 
 def _setup_do(actions: Any, kw: dict[str, Any]) -> None:
     """``game do``."""
-    do = actions.add_parser(
+    do = add_command(
+        actions,
         "do",
         help="run one command, or a script of commands, against a campaign",
         description=DO_DESCRIPTION,
@@ -195,7 +201,7 @@ def _setup_do(actions: Any, kw: dict[str, Any]) -> None:
 
 def _setup_state(actions: Any, kw: dict[str, Any]) -> None:
     """``game state``."""
-    state = actions.add_parser("state", help="show a campaign's state (or a side's view)", **kw)
+    state = add_command(actions, "state", help="show a campaign's state (or a side's view)", **kw)
     _db(state)
     state.add_argument("--campaign", help="campaign id, id prefix or name")
     state.add_argument("--side", help="show only what this side may see")
@@ -205,8 +211,8 @@ def _setup_state(actions: Any, kw: dict[str, Any]) -> None:
 
 def _setup_report(actions: Any, kw: dict[str, Any]) -> None:
     """``game report``."""
-    report = actions.add_parser(
-        "report", help="a campaign in words: sides, holdings, what is being fought", **kw
+    report = add_command(
+        actions, "report", help="a campaign in words: sides, holdings, what is being fought", **kw
     )
     _db(report)
     report.add_argument("--campaign", help="campaign id, id prefix or name")
@@ -220,7 +226,8 @@ def _setup_report(actions: Any, kw: dict[str, Any]) -> None:
 
 def _setup_demo(actions: Any, kw: dict[str, Any]) -> None:
     """``game demo``."""
-    demo = actions.add_parser(
+    demo = add_command(
+        actions,
         "demo",
         help="play a rule set's bundled demo game to its end in a throw-away store",
         description=DEMO_DESCRIPTION,
@@ -239,7 +246,7 @@ def _setup_demo(actions: Any, kw: dict[str, Any]) -> None:
 
 def _setup_list(actions: Any, kw: dict[str, Any]) -> None:
     """``game list``."""
-    listing = actions.add_parser("list", help="list the campaigns in a database", **kw)
+    listing = add_command(actions, "list", help="list the campaigns in a database", **kw)
     _db(listing)
     listing.add_argument("--json", action="store_true", help="the list as JSON")
     listing.set_defaults(handler=guarded(run_list), command_name="game list")

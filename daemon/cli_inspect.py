@@ -24,6 +24,7 @@ from mekref.adapters.megamek.mul_summary import (
 from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES, over_limit
 from mekref.daemon import exit_codes
 from mekref.daemon.cli_common import (
+    add_command,
     add_max_file_mb,
     err_console,
     guarded,
@@ -75,12 +76,8 @@ examples:
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "inspect",
-        help=HELP,
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser: argparse.ArgumentParser = add_command(
+        sub, "inspect", help=HELP, description=DESCRIPTION, epilog=EPILOG
     )
     parser.add_argument(
         "files",

@@ -15,7 +15,7 @@ from rich.text import Text
 from mekref.adapters.megamek.battle_file import GAME_IN_PROGRESS
 from mekref.daemon import exit_codes
 from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.cli_common import add_store, db_origin, out_console, print_json
+from mekref.daemon.cli_common import add_command, add_store, db_origin, out_console, print_json
 from mekref.daemon.config import default_db
 from mekref.daemon.open_app import app_config, start_app
 from mekref.daemon.store import EventStore, StoreError, StoreMissing
@@ -52,12 +52,8 @@ examples:
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "status",
-        help=HELP,
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser: argparse.ArgumentParser = add_command(
+        sub, "status", help=HELP, description=DESCRIPTION, epilog=EPILOG
     )
     add_store(parser)
     parser.add_argument("--json", action="store_true", help="print JSON (for scripts)")

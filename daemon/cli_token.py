@@ -8,7 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 from mekref.daemon import exit_codes
-from mekref.daemon.cli_common import CliError, add_store, campaign_id_of, db_origin, print_json
+from mekref.daemon.cli_common import (
+    CliError,
+    add_command,
+    add_store,
+    campaign_id_of,
+    db_origin,
+    print_json,
+)
 from mekref.daemon.grpc.tokens import Role, TokenStore
 from mekref.daemon.store import CampaignNotFound, StoreError, StoreMissing, open_store
 from mekref.daemon.store.open import redact
@@ -38,17 +45,17 @@ Send the token as gRPC metadata: 'authorization: Bearer <token>'.
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "token",
         help="issue, list and revoke API tokens",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
-    kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    kw: dict[str, Any] = {"epilog": EPILOG}
 
-    create = sub.add_parser("create", help="issue a token (printed once)", **kw)
+    create = add_command(sub, "create", help="issue a token (printed once)", **kw)
     add_store(create)
     who = create.add_mutually_exclusive_group(required=True)
     who.add_argument("--side", metavar="SIDE_ID", help="a token acting for this side")
@@ -63,12 +70,12 @@ def register(subparsers: Any) -> None:
     create.add_argument("--json", action="store_true", help="the token and its grant as JSON")
     create.set_defaults(handler=_reported(_create))
 
-    listing = sub.add_parser("list", help="list tokens (ids and grants, never secrets)", **kw)
+    listing = add_command(sub, "list", help="list tokens (ids and grants, never secrets)", **kw)
     add_store(listing)
     listing.add_argument("--json", action="store_true", help="the tokens as JSON")
     listing.set_defaults(handler=_reported(_list))
 
-    revoke = sub.add_parser("revoke", help="revoke a token by its id", **kw)
+    revoke = add_command(sub, "revoke", help="revoke a token by its id", **kw)
     add_store(revoke)
     revoke.add_argument("token_id", help="the id shown by 'mekref token list'")
     revoke.set_defaults(handler=_reported(_revoke))

@@ -147,31 +147,39 @@ def _build_encoder(tp: type) -> Callable[[Any], Any]:
     )
 
 
-# Building a class's encoder builds those of the dataclasses its fields hold; a class that
-# holds itself (or one that holds it back) is reached again while it is being built: it is then
-# called through this table, filled once its build is done.
+# Building a class's encoder (or decoder) builds those of the dataclasses its fields hold; a
+# class that holds itself (or one that holds it back) is reached again while it is being built:
+# it is then called through its table, filled once its build is done (``_built_once``).
 _ENCODERS: dict[type, Callable[[Any], Any]] = {}
 _BUILDING: set[type] = set()
 _LOCK = threading.RLock()
 
 
+def _built_once(
+    table: dict[type, Callable[[Any], Any]],
+    tp: type,
+    build: Callable[[type], Callable[[Any], Any]],
+) -> Callable[[Any], Any]:
+    """``table``'s function for ``tp``, built under the lock the first time; reached again
+    while it is being built, a call that looks it up in ``table`` when it runs."""
+    with _LOCK:
+        if tp in table:
+            return table[tp]
+        if tp in _BUILDING:
+            return lambda value: table[tp](value)
+        _BUILDING.add(tp)
+        try:
+            built = build(tp)
+        finally:
+            _BUILDING.discard(tp)
+        table[tp] = built
+        return built
+
+
 def encoder_of(tp: type) -> Callable[[Any], Any]:
     """The compiled encoder of dataclass ``tp``."""
     found = _ENCODERS.get(tp)
-    if found is not None:
-        return found
-    with _LOCK:
-        if tp in _ENCODERS:
-            return _ENCODERS[tp]
-        if tp in _BUILDING:
-            return lambda value: _ENCODERS[tp](value)
-        _BUILDING.add(tp)
-        try:
-            built = _build_encoder(tp)
-        finally:
-            _BUILDING.discard(tp)
-        _ENCODERS[tp] = built
-        return built
+    return found if found is not None else _built_once(_ENCODERS, tp, _build_encoder)
 
 
 # --- decoders ---------------------------------------------------------------------------------
@@ -269,20 +277,7 @@ def decoder_of(cls: type) -> Callable[[Any], Any]:
     """The compiled decoder of dataclass ``cls``; built on first use, when every class its
     hints name is defined."""
     found = _DECODERS.get(cls)
-    if found is not None:
-        return found
-    with _LOCK:
-        if cls in _DECODERS:
-            return _DECODERS[cls]
-        if cls in _BUILDING:
-            return lambda data: _DECODERS[cls](data)
-        _BUILDING.add(cls)
-        try:
-            built = _build_decoder(cls)
-        finally:
-            _BUILDING.discard(cls)
-        _DECODERS[cls] = built
-        return built
+    return found if found is not None else _built_once(_DECODERS, cls, _build_decoder)
 
 
 def _hints(tp: type) -> dict[str, Any]:

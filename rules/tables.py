@@ -101,3 +101,17 @@ def section(data: dict[str, Any], *path: str) -> dict[str, Any]:
         node = node[part]
     result: dict[str, Any] = node
     return result
+
+
+@dataclass(frozen=True, kw_only=True)
+class FieldRow:
+    """A row kept as read, with the rule line it comes from; each field is checked when read."""
+
+    values: dict[str, Any]
+    ref: SourceRef
+
+    def int(self, name: str) -> int:
+        return int_field(self.values, name)
+
+    def text(self, name: str) -> str:
+        return str_field(self.values, name)

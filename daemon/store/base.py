@@ -24,6 +24,7 @@ from mekref.daemon.store.errors import (
     ConcurrencyError,
     StoreUnavailable,
 )
+from mekref.daemon.store.locks import HeldByThread
 from mekref.daemon.store.model import (
     AppendResult,
     Campaign,
@@ -74,6 +75,7 @@ def _max_seq(tx: Tx, campaign_id: str) -> int:
 class SqlEventStore(ABC):
     def __init__(self, clock: Clock | None = None) -> None:
         self._clock: Clock = clock or utc_now
+        self._held = HeldByThread()
 
     # -- engine hooks ---------------------------------------------------------------------
     @property
@@ -96,7 +98,18 @@ class SqlEventStore(ABC):
         """Make concurrent appends to one campaign take turns inside their transactions."""
 
     @abstractmethod
-    def writer(self, campaign_id: str, *, wait: bool = True) -> AbstractContextManager[None]: ...
+    def _writer_lock(self, campaign_id: str, wait: bool) -> AbstractContextManager[None]:
+        """Hold the campaign's writer lock, across threads, processes and replicas; raise
+        :class:`WriterBusy` at once when another holds it and ``wait`` is false."""
+
+    @contextmanager
+    def writer(self, campaign_id: str, *, wait: bool = True) -> Iterator[None]:
+        cid = check_campaign_id(campaign_id)
+        if self._held.holds(cid):  # this thread is already in the section: enter again
+            yield
+            return
+        with self._writer_lock(cid, wait), self._held.mark(cid):
+            yield
 
     # Driver exceptions that mean "the database is not usable right now"; each engine names
     # its own, and the store re-raises them as StoreUnavailable so callers need not import

@@ -26,8 +26,7 @@ from mekref.daemon.store.errors import (
     StoreUnavailable,
     WriterBusy,
 )
-from mekref.daemon.store.locks import HeldByThread, advisory_key
-from mekref.daemon.store.model import check_campaign_id
+from mekref.daemon.store.locks import advisory_key
 from mekref.daemon.store.open import redact
 from mekref.daemon.store.rows import Row
 from mekref.daemon.store.schema import LATEST_VERSION, VERSION_TABLE_SQL, pending, statements
@@ -68,7 +67,6 @@ class PostgresEventStore(SqlEventStore):
         self._conns: PerThread[Connection] = PerThread(
             self._connect, Connection.close, lambda conn: not (conn.closed or conn.broken)
         )
-        self._held = HeldByThread()
         try:
             self._migrate()
         except psycopg.OperationalError as exc:
@@ -136,11 +134,7 @@ class PostgresEventStore(SqlEventStore):
         tx.fetch("SELECT pg_advisory_xact_lock(?)", (advisory_key("append", campaign_id),))
 
     @contextmanager
-    def writer(self, campaign_id: str, *, wait: bool = True) -> Iterator[None]:
-        cid = check_campaign_id(campaign_id)
-        if self._held.holds(cid):
-            yield
-            return
+    def _writer_lock(self, cid: str, wait: bool) -> Iterator[None]:
         key = advisory_key("writer", cid)
         # A connection of its own: the lock lives exactly as long as this session, and if
         # this process dies the server drops the session and the lock with it.
@@ -156,8 +150,7 @@ class PostgresEventStore(SqlEventStore):
                 if got is None or not got[0]:
                     raise WriterBusy(cid)
             try:
-                with self._held.mark(cid):
-                    yield
+                yield
             finally:
                 # Released in this session before it closes: the server ends a closed session
                 # (and frees its locks) a moment after the client has gone, so a writer that

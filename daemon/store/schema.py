@@ -70,56 +70,9 @@ CREATE TABLE snapshots (
 );
 """
 
-# Same shape; BIGINT seqs because a long campaign's log must never overflow.
-_V1_POSTGRESQL = """
-CREATE TABLE campaigns (
-    id          TEXT PRIMARY KEY,
-    name        TEXT NOT NULL,
-    ruleset     TEXT NOT NULL,
-    created_at  TEXT NOT NULL
-);
-CREATE TABLE events (
-    campaign_id TEXT NOT NULL REFERENCES campaigns (id),
-    seq         BIGINT NOT NULL CHECK (seq >= 1),
-    type        TEXT NOT NULL,
-    payload     TEXT NOT NULL,
-    recorded_at TEXT NOT NULL,
-    CONSTRAINT events_campaign_seq_key UNIQUE (campaign_id, seq)
-);
-CREATE TABLE ingested_files (
-    campaign_id TEXT NOT NULL REFERENCES campaigns (id),
-    sha256      TEXT NOT NULL CHECK (length(sha256) = 64),
-    path        TEXT NOT NULL,
-    battle_id   TEXT,
-    first_seen  TEXT NOT NULL,
-    first_seq   BIGINT NOT NULL CHECK (first_seq >= 1),
-    last_seq    BIGINT NOT NULL CHECK (last_seq >= first_seq - 1),
-    CONSTRAINT ingested_files_campaign_sha256_key UNIQUE (campaign_id, sha256)
-);
-CREATE TABLE quarantined_files (
-    sha256          TEXT PRIMARY KEY CHECK (length(sha256) = 64),
-    campaign_id     TEXT REFERENCES campaigns (id),
-    original_path   TEXT NOT NULL,
-    quarantine_path TEXT NOT NULL,
-    reason          TEXT NOT NULL,
-    quarantined_at  TEXT NOT NULL
-);
-CREATE TABLE unmatched_files (
-    sha256      TEXT PRIMARY KEY CHECK (length(sha256) = 64),
-    campaign_id TEXT REFERENCES campaigns (id),
-    path        TEXT NOT NULL,
-    reason      TEXT NOT NULL,
-    first_seen  TEXT NOT NULL
-);
-CREATE TABLE snapshots (
-    campaign_id TEXT NOT NULL REFERENCES campaigns (id),
-    seq         BIGINT NOT NULL CHECK (seq >= 0),
-    state       TEXT NOT NULL,
-    state_hash  TEXT NOT NULL,
-    saved_at    TEXT NOT NULL,
-    PRIMARY KEY (campaign_id, seq)
-);
-"""
+# Same shape; BIGINT seqs because a long campaign's log must never overflow. Written from the
+# SQLite script, whose only INTEGER columns are the seqs, so the two cannot drift apart.
+_V1_POSTGRESQL = _V1_SQLITE.replace(" INTEGER NOT NULL", " BIGINT NOT NULL")
 
 # API tokens (stored as the sha256 of the secret). IF NOT EXISTS: stores made before this
 # version created the same table outside the migrations, on first use of the API.

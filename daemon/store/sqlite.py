@@ -31,8 +31,7 @@ from mekref.daemon.store.errors import (
     StoreUnavailable,
     WriterBusy,
 )
-from mekref.daemon.store.locks import HAS_FLOCK, FlockMissing, HeldByThread, take_flock
-from mekref.daemon.store.model import check_campaign_id
+from mekref.daemon.store.locks import HAS_FLOCK, FlockMissing, take_flock
 from mekref.daemon.store.rows import Row
 from mekref.daemon.store.schema import (
     LATEST_VERSION,
@@ -89,8 +88,7 @@ class SqliteEventStore(SqlEventStore):
         self._busy_timeout_ms = busy_timeout_ms
         self._lock_dir = self.path.with_name(self.path.name + ".locks")
         self._conns = PerThread(self._connect, sqlite3.Connection.close)
-        self._held = HeldByThread()
-        #: The writer section takes flock itself where it can (see ``writer``).
+        #: The writer section takes flock itself where it can (see ``_writer_lock``).
         self._flock = HAS_FLOCK
         if create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -297,11 +295,7 @@ class SqliteEventStore(SqlEventStore):
         return None
 
     @contextmanager
-    def writer(self, campaign_id: str, *, wait: bool = True) -> Iterator[None]:
-        cid = check_campaign_id(campaign_id)
-        if self._held.holds(cid):
-            yield
-            return
+    def _writer_lock(self, cid: str, wait: bool) -> Iterator[None]:
         path = self._lock_dir / f"{cid}.lock"
         if self._flock:
             try:
@@ -310,8 +304,7 @@ class SqliteEventStore(SqlEventStore):
                 self._flock = False  # this file system has no flock: filelock's way from now on
             else:
                 try:
-                    with self._held.mark(cid):
-                        yield
+                    yield
                 finally:
                     os.close(fd)  # releases the flock
                 return
@@ -326,8 +319,7 @@ class SqliteEventStore(SqlEventStore):
         except Timeout:
             raise WriterBusy(cid) from None
         try:
-            with self._held.mark(cid):
-                yield
+            yield
         finally:
             lock.release()
 

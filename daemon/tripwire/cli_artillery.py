@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mekref.daemon.cli_common import EXIT_OK, add_db, guarded, out_console, print_json
+from mekref.daemon.cli_common import EXIT_OK, add_command, add_db, guarded, out_console, print_json
 from mekref.daemon.tripwire.cli_campaign import execute
 from mekref.rules.codec import to_jsonable
 from mekref.rules.tripwire.turn.artillery import FireUnguidedArtillery
@@ -39,12 +39,12 @@ def _said(result: str, hexes: int) -> str:
 
 
 def register(actions: Any) -> None:
-    p = actions.add_parser(
+    p = add_command(
+        actions,
         "artillery",
         help="referee: out-of-combat unguided artillery on an open engagement (L323-L336)",
         description=__doc__,
         epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(p)
     p.add_argument("--engagement", required=True, metavar="ID", help="the open engagement")

@@ -36,6 +36,7 @@ from mekref.daemon.cli_common import (
     EXIT_OK,
     EXIT_REFUSED,
     CliError,
+    add_command,
     add_db,
     add_max_file_mb,
     add_referee,
@@ -113,11 +114,9 @@ examples:
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "battle", help=HELP, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser: argparse.ArgumentParser = add_command(sub, "battle", help=HELP, epilog=EPILOG)
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
-    kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    kw: dict[str, Any] = {"epilog": EPILOG}
 
     _setup_ingest(actions, kw)
     setup_rulings(actions, kw)
@@ -130,8 +129,8 @@ def register(sub: Any) -> None:
 
 def _setup_ingest(actions: Any, kw: dict[str, Any]) -> None:
     """``battle ingest``."""
-    ingest = actions.add_parser(
-        "ingest", help="submit battle files", description=INGEST_DESCRIPTION, **kw
+    ingest = add_command(
+        actions, "ingest", help="submit battle files", description=INGEST_DESCRIPTION, **kw
     )
     add_db(ingest)
     ingest.add_argument("files", nargs="+", type=Path, metavar="RECORD.mul|GAME.sav.gz")

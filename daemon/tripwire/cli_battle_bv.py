@@ -13,6 +13,7 @@ from typing import Any
 from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
+    add_command,
     add_db,
     add_referee,
     guarded,
@@ -36,12 +37,12 @@ examples:
 
 
 def register(actions: Any) -> None:
-    bv = actions.add_parser(
+    bv = add_command(
+        actions,
         "bv",
         help="referee: record the BV of a unit imported without one; its battles score again",
         description=__doc__,
         epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(bv)
     bv.add_argument("--unit", required=True, metavar="UNIT_ID")

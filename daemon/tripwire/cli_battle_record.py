@@ -19,15 +19,16 @@ from mekref.adapters.megamek.mul_model import Entity
 from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
+    add_command,
     add_db,
     err_console,
     guarded,
     out_console,
     refused,
 )
-from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.terminal import terminal_safe
 from mekref.daemon.tripwire.cli_campaign import side_campaign_state, whole_battle_id
+from mekref.daemon.tripwire.cli_force_input import units_catalog
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_record import battle_record, last_battle_of
 from mekref.rules.tripwire.designs import design_of
@@ -44,12 +45,12 @@ examples:
 
 
 def register(actions: Any) -> None:
-    export = actions.add_parser(
+    export = add_command(
+        actions,
         "export-record",
         help="write a resolved battle's end-of-game record (.mul) for one side, for MekHQ",
         description=__doc__.replace("``", "'"),
         epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(export)
     export.add_argument(
@@ -78,10 +79,7 @@ def _designs(state: CampaignState, battle_id: str, units_dir: Path | None) -> di
     battle = state.battles.battles.get(battle_id)
     if units_dir is None or battle is None or battle.resolution is None:
         return {}
-    try:
-        lookup = catalog_lookup(units_dir, progress=False)
-    except CatalogUnavailable as exc:
-        raise CliError(str(exc)) from exc
+    lookup = units_catalog(units_dir)
     found: dict[str, UnitDesign] = {}
     for outcome in battle.resolution.units:
         if design_of(state, outcome.unit_id) is not None:

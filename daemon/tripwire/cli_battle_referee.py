@@ -12,9 +12,11 @@ from mekref.daemon.cli_common import (
     EXIT_OK,
     EXIT_REFUSED,
     CliError,
+    add_command,
     add_db,
     add_referee,
     guarded,
+    noted,
     out_console,
     print_json,
     referee_note,
@@ -106,12 +108,10 @@ def run_confirm(args: argparse.Namespace) -> int:
 
 
 def run_close(args: argparse.Namespace) -> int:
-    note = referee_note(args)
     command = CloseBattle(
         battle_id=args.battle,
         control_side=args.control,
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(args),
     )
     done = execute(args, command)
     battle = _whole_battle(done, args.battle)
@@ -254,21 +254,22 @@ def run_pending(args: argparse.Namespace) -> int:
 
 def setup_rulings(actions: Any, kw: dict[str, Any]) -> None:
     """``battle control``, ``close``, ``confirm`` and ``fate``: the referee's rulings."""
-    control = actions.add_parser("control", help="set who controls the field", **kw)
+    control = add_command(actions, "control", help="set who controls the field", **kw)
     add_db(control)
     control.add_argument("--battle", required=True, metavar="ID")
     control.add_argument("--side", required=True)
     add_referee(control)
     control.set_defaults(handler=guarded(run_control), command_name="battle control")
 
-    close = actions.add_parser("close", help="resolve a battle now (referee)", **kw)
+    close = add_command(actions, "close", help="resolve a battle now (referee)", **kw)
     add_db(close)
     close.add_argument("--battle", required=True, metavar="ID")
     close.add_argument("--control", metavar="SIDE", help="the side that controls the field")
     add_referee(close)
     close.set_defaults(handler=guarded(run_close), command_name="battle close")
 
-    confirm = actions.add_parser(
+    confirm = add_command(
+        actions,
         "confirm",
         help="referee: a held battle (it matches no engagement) stands",
         description="A battle whose files match no open engagement of the strategic map is "
@@ -283,7 +284,7 @@ def setup_rulings(actions: Any, kw: dict[str, Any]) -> None:
     add_referee(confirm)
     confirm.set_defaults(handler=guarded(run_confirm), command_name="battle confirm")
 
-    fate = actions.add_parser("fate", help="referee: correct a unit's fate", **kw)
+    fate = add_command(actions, "fate", help="referee: correct a unit's fate", **kw)
     add_db(fate)
     fate.add_argument("--unit", required=True, metavar="UNIT_ID")
     fate.add_argument("--fate", required=True, choices=[f.value for f in Fate])
@@ -294,7 +295,8 @@ def setup_rulings(actions: Any, kw: dict[str, Any]) -> None:
 
 def setup_retreat_check(actions: Any, kw: dict[str, Any]) -> None:
     """``battle retreat-check``."""
-    check = actions.add_parser(
+    check = add_command(
+        actions,
         "retreat-check",
         help="may a side call a retreat now?",
         description="TripWire lines 340-347, from the battle's files so far (BR-10);\n"
@@ -314,7 +316,8 @@ def setup_retreat_check(actions: Any, kw: dict[str, Any]) -> None:
 
 def setup_house_rules(actions: Any, kw: dict[str, Any]) -> None:
     """``battle pre-damage`` and ``battle morale`` (house rules)."""
-    pre = actions.add_parser(
+    pre = add_command(
+        actions,
         "pre-damage",
         help="house rules: roll a unit's random pre-battle damage onto its condition",
         description="House rules lines 134-152 (a campaign created with 'mekref campaign new "
@@ -328,7 +331,8 @@ def setup_house_rules(actions: Any, kw: dict[str, Any]) -> None:
     pre.add_argument("--unit", required=True, metavar="UNIT_ID")
     pre.set_defaults(handler=guarded(run_pre_damage), command_name="battle pre-damage")
 
-    morale = actions.add_parser(
+    morale = add_command(
+        actions,
         "morale",
         help="house rules: a unit's morale test in a battle's end phase",
         description="House rules lines 105-133 (a campaign created with 'mekref campaign new "
@@ -358,7 +362,7 @@ def setup_house_rules(actions: Any, kw: dict[str, Any]) -> None:
 
 def setup_pending(actions: Any, kw: dict[str, Any]) -> None:
     """``battle pending``."""
-    pending = actions.add_parser("pending", help="list battles waiting for files", **kw)
+    pending = add_command(actions, "pending", help="list battles waiting for files", **kw)
     add_db(pending)
     pending.add_argument("--json", action="store_true", help="the battles as JSON")
     pending.set_defaults(handler=guarded(run_pending), command_name="battle pending")

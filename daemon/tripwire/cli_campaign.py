@@ -16,6 +16,7 @@ from mekref.daemon.campaigns import CampaignRunner, Executed
 from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
+    add_command,
     add_db,
     add_referee,
     add_store,
@@ -127,20 +128,16 @@ def execute(
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "campaign",
-        help=HELP,
-        description=DESCRIPTION,
-        epilog=NEW_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser: argparse.ArgumentParser = add_command(
+        sub, "campaign", help=HELP, description=DESCRIPTION, epilog=NEW_EPILOG
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
-    new = actions.add_parser(
+    new = add_command(
+        actions,
         "new",
         help="create a campaign with its sides",
         description=DESCRIPTION,
         epilog=NEW_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_store(new)
     new.add_argument("--name", required=True, help="the campaign's name")
@@ -167,7 +164,8 @@ def register(sub: Any) -> None:
     )
     new.add_argument("--json", action="store_true", help="the new campaign as JSON")
     new.set_defaults(handler=guarded(_new), command_name="campaign new")
-    capture = actions.add_parser(
+    capture = add_command(
+        actions,
         "capture-leader",
         help="referee: a side's leader was captured and brought to the captor's DropShip",
         description=(
@@ -182,7 +180,6 @@ def register(sub: Any) -> None:
             "examples:\n  mekref campaign capture-leader --db g.db --side rebel --referee Ann \\\n"
             "      --reason 'militia APC destroyed on day 12; leader carried to the Union'"
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(capture)
     capture.add_argument("--side", required=True, help="the side whose leader was captured")

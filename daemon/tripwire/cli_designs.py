@@ -17,15 +17,15 @@ from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.daemon.cli_common import (
     EXIT_OK,
-    CliError,
+    add_command,
     add_db,
     campaign_id_of,
     guarded,
     opened,
     out_console,
 )
-from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.tripwire.cli_campaign import require_side, run_command
+from mekref.daemon.tripwire.cli_force_input import units_catalog
 from mekref.rules.tripwire.designs import record_designs
 
 EPILOG = """\
@@ -36,12 +36,12 @@ examples:
 
 
 def register(actions: Any) -> None:
-    parser: argparse.ArgumentParser = actions.add_parser(
+    parser: argparse.ArgumentParser = add_command(
+        actions,
         "designs",
         help="record the designs of units imported without one",
         description=__doc__.split("\n\n", 1)[1] if __doc__ else "",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(parser)
     parser.add_argument(
@@ -52,10 +52,7 @@ def register(actions: Any) -> None:
 
 
 def run_designs(args: argparse.Namespace) -> int:
-    try:
-        lookup = catalog_lookup(args.units_dir, progress=False)
-    except CatalogUnavailable as exc:
-        raise CliError(str(exc)) from exc
+    lookup = units_catalog(args.units_dir)
     console = out_console()
     with opened(args.db) as app:
         cid = campaign_id_of(app.store, args.campaign)

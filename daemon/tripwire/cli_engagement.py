@@ -10,6 +10,7 @@ from typing import Any
 from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
+    add_command,
     add_db,
     guarded,
     out_console,
@@ -22,10 +23,11 @@ from mekref.daemon.tripwire.cli_turn_setup import (
 )
 from mekref.daemon.tripwire.mms_export import (
     board_map,
+    build_engagement_mms,
     distinct_warnings,
-    export_engagement_mms,
     host_game_options,
     megamek_boards,
+    write_engagement_mms,
 )
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.turn.export import scenario_mul, scenario_notes, scenario_sheet
@@ -72,10 +74,9 @@ def run_export(args: argparse.Namespace) -> int:
                 console.print(f"wrote {base}.mul and {base}.md")
                 notes = [f"warning: {n}" for n in scenario_notes(state, eid, args.side)]
             if args.format != "mul":
-                said = export_engagement_mms(
+                built = build_engagement_mms(
                     state,
                     eid,
-                    args.output,
                     lambda side: (
                         designs if side == args.side else _designs(state, side, args.units_dir)
                     ),
@@ -85,6 +86,7 @@ def run_export(args: argparse.Namespace) -> int:
                     host_options=host,
                     boards_map=mapping,
                 )
+                said = write_engagement_mms(built, args.output)
                 for line in said:
                     if not line.startswith("warning: "):
                         console.print(line, markup=False)
@@ -99,15 +101,13 @@ def run_export(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """``mekref engagement export``."""
-    kw: dict[str, Any] = {
-        "epilog": TURN_EPILOG,
-        "formatter_class": argparse.RawDescriptionHelpFormatter,
-    }
-    engagement = sub.add_parser(
-        "engagement", help="export engagements for MegaMek; unguided artillery", **kw
+    kw: dict[str, Any] = {"epilog": TURN_EPILOG}
+    engagement = add_command(
+        sub, "engagement", help="export engagements for MegaMek; unguided artillery", **kw
     )
     eng_acts = engagement.add_subparsers(title="actions", metavar="ACTION")
-    export = eng_acts.add_parser(
+    export = add_command(
+        eng_acts,
         "export",
         help="a side's unit list (.mul) and scenario sheet, and the engagement's MegaMek "
         "scenario (.mms)",

@@ -26,6 +26,7 @@ from mekref.daemon.cli_common import (
     EXIT_OK,
     EXIT_REFUSED,
     CliError,
+    add_command,
     add_db,
     add_referee,
     campaign_id_of,
@@ -355,16 +356,14 @@ def force_of(units: list[ImportedUnit], militia: str | None = None) -> ForceDesc
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "force", help=HELP, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser: argparse.ArgumentParser = add_command(sub, "force", help=HELP, epilog=EPILOG)
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
-    imp = actions.add_parser(
+    imp = add_command(
+        actions,
         "import",
         help="import a side's units and crews",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(imp)
     imp.add_argument("--side", required=True, help="the side that owns the force")

@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.table import Table
 
-from mekref.daemon.cli_common import EXIT_OK, add_db, guarded, out_console, print_json
+from mekref.daemon.cli_common import EXIT_OK, add_command, add_db, guarded, out_console, print_json
 from mekref.daemon.tripwire.cli_campaign import side_campaign_state
 from mekref.rules.tripwire.commanders import commanders_of
 
@@ -28,12 +28,12 @@ examples:
 
 
 def register(actions: Any) -> None:
-    cmd: argparse.ArgumentParser = actions.add_parser(
+    cmd: argparse.ArgumentParser = add_command(
+        actions,
         "commanders",
         help="each commander's level, Skill Bonus and edge, derived from the skills",
         description=COMMANDERS_DESCRIPTION,
         epilog=COMMANDERS_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(cmd)
     cmd.add_argument("--side", help="one side only")

@@ -19,6 +19,7 @@ from typing import Any
 from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
+    add_command,
     add_db,
     add_referee,
     guarded,
@@ -44,12 +45,12 @@ examples:
 
 
 def register(actions: Any) -> None:
-    p = actions.add_parser(
+    p = add_command(
+        actions,
         "configuration",
         help="buy an omni's or battle armor's extra configuration before the campaign (L24, L99)",
         description=__doc__,
         epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(p)
     p.add_argument("--unit", required=True, metavar="UNIT", help="the unit (id, prefix or name)")

@@ -44,8 +44,11 @@ def read_mul(path: Path) -> tuple[MulFile | None, Campaign | None]:
 
 
 def design_lookup(units_dir: Path | None) -> DesignLookup | None:
-    if units_dir is None:
-        return None
+    return None if units_dir is None else units_catalog(units_dir)
+
+
+def units_catalog(units_dir: Path) -> DesignLookup:
+    """The designs of ``--units-dir``; a CLI error saying why when the folder cannot serve."""
     try:
         return catalog_lookup(units_dir, progress=False)
     except CatalogUnavailable as exc:

@@ -14,8 +14,9 @@ from typing import Any
 
 from rich.table import Table
 
-from mekref.daemon.cli_common import EXIT_OK, add_db, guarded, out_console, print_json
+from mekref.daemon.cli_common import EXIT_OK, add_command, add_db, guarded, out_console, print_json
 from mekref.daemon.tripwire.cli_campaign import side_campaign_state
+from mekref.daemon.tripwire.cli_report_rows import location_json, unit_identity
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, UnitDamage
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 
@@ -27,12 +28,12 @@ examples:
 
 
 def register(actions: Any) -> None:
-    parser: argparse.ArgumentParser = actions.add_parser(
+    parser: argparse.ArgumentParser = add_command(
+        actions,
         "list",
         help="every unit's condition, ammunition and crew hits as the campaign keeps them",
         description=__doc__.split("\n\n", 1)[1] if __doc__ else "",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(parser)
     parser.add_argument("--side", help="one side only")
@@ -62,12 +63,7 @@ def unit_row(state: CampaignState, u: CampaignUnit) -> dict[str, Any]:
     damage = led.unit_damage.get(u.unit_id)
     locations = damage.locations if damage is not None else ()
     return {
-        "id": u.unit_id,
-        "chassis": u.chassis,
-        "model": u.model,
-        "side": u.side_id,
-        "company": u.company,
-        "lance": u.lance,
+        **unit_identity(u),
         "fate": led.fates.get(u.unit_id, Fate.OPERATIONAL).value,
         # Without a recorded condition the unit is as its design: nothing lost.
         "condition_recorded": damage is not None,
@@ -76,17 +72,7 @@ def unit_row(state: CampaignState, u: CampaignUnit) -> dict[str, Any]:
         "armor_max": sum(loc.armor_max for loc in locations),
         "internal": sum(loc.internal_now for loc in locations),
         "internal_max": sum(loc.internal_max for loc in locations),
-        "locations": [
-            {
-                "name": loc.name,
-                "armor": loc.armor_now,
-                "armor_max": loc.armor_max,
-                "internal": loc.internal_now,
-                "internal_max": loc.internal_max,
-                "destroyed": loc.internal_gone,
-            }
-            for loc in locations
-        ],
+        "locations": [{**location_json(loc), "destroyed": loc.internal_gone} for loc in locations],
         "destroyed_locations": [loc.name for loc in locations if loc.internal_gone],
         "critical_hits": damage.critical_hits if damage is not None else 0,
         "criticals": (

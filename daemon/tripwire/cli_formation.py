@@ -13,7 +13,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mekref.daemon.cli_common import EXIT_OK, CliError, add_db, guarded, out_console, print_json
+from mekref.daemon.cli_common import (
+    EXIT_OK,
+    CliError,
+    add_command,
+    add_db,
+    guarded,
+    out_console,
+    print_json,
+)
 from mekref.daemon.tripwire.cli_campaign import campaign_state, execute, require_side
 from mekref.rules.messages import Command
 from mekref.rules.tripwire.turn.events import FormationsReorganised, FormationTrainingBegun
@@ -53,24 +61,22 @@ examples:
 
 
 def register(sub: Any) -> None:
-    kw: dict[str, Any] = {
-        "epilog": EPILOG,
-        "formatter_class": argparse.RawDescriptionHelpFormatter,
-    }
-    parser = sub.add_parser(
+    kw: dict[str, Any] = {"epilog": EPILOG}
+    parser = add_command(
+        sub,
         "formation",
         help="a side reorganises its formations (create, split, merge, move, train)",
         **kw,
     )
     acts = parser.add_subparsers(title="actions", metavar="ACTION")
 
-    listing = acts.add_parser("list", help="the side's formations and their units", **kw)
+    listing = add_command(acts, "list", help="the side's formations and their units", **kw)
     add_db(listing)
     listing.add_argument("--side", required=True)
     listing.add_argument("--json", action="store_true", help="the formations as JSON")
     listing.set_defaults(handler=guarded(run_list), command_name="formation list")
 
-    create = acts.add_parser("create", help="a new formation of units standing in one hex", **kw)
+    create = add_command(acts, "create", help="a new formation of units standing in one hex", **kw)
     _common(create)
     create.add_argument("--id", required=True, dest="formation_id", help="the new formation's id")
     create.add_argument("--name", default="", help="its name (default: the id)")
@@ -84,7 +90,7 @@ def register(sub: Any) -> None:
     )
     create.set_defaults(handler=guarded(run_create), command_name="formation create")
 
-    split = acts.add_parser("split", help="units of a formation leave it as a new one", **kw)
+    split = add_command(acts, "split", help="units of a formation leave it as a new one", **kw)
     _common(split)
     split.add_argument("--formation", required=True, help="the formation the units leave")
     split.add_argument("--unit", action="append", required=True, metavar="UNIT_ID")
@@ -92,20 +98,20 @@ def register(sub: Any) -> None:
     split.add_argument("--name", default="", help="its name (default: the id)")
     split.set_defaults(handler=guarded(run_split), command_name="formation split")
 
-    merge = acts.add_parser("merge", help="two formations in one hex become one", **kw)
+    merge = add_command(acts, "merge", help="two formations in one hex become one", **kw)
     _common(merge)
     merge.add_argument("--formation", required=True, help="the formation that stays")
     merge.add_argument("--absorb", required=True, help="the formation that joins it and ends")
     merge.set_defaults(handler=guarded(run_merge), command_name="formation merge")
 
-    move = acts.add_parser("move", help="one unit to another formation in the same hex", **kw)
+    move = add_command(acts, "move", help="one unit to another formation in the same hex", **kw)
     _common(move)
     move.add_argument("--unit", required=True, metavar="UNIT_ID")
     move.add_argument("--to", required=True, metavar="FORMATION")
     move.set_defaults(handler=guarded(run_move), command_name="formation move")
 
-    train = acts.add_parser(
-        "train", help="a day of training for another Formation Type (100 SP, L95)", **kw
+    train = add_command(
+        acts, "train", help="a day of training for another Formation Type (100 SP, L95)", **kw
     )
     _common(train)
     train.add_argument("--formation", required=True)

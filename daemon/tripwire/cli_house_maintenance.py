@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mekref.daemon.cli_common import EXIT_OK, add_db, guarded, out_console, print_json
+from mekref.daemon.cli_common import EXIT_OK, add_command, add_db, guarded, out_console, print_json
 from mekref.daemon.tripwire.cli_campaign import execute
 from mekref.rules.codec import to_jsonable
 from mekref.rules.house_rules.maintenance import GRADES
@@ -38,12 +38,12 @@ examples:
 
 
 def register(turn_acts: Any) -> None:
-    check = turn_acts.add_parser(
+    check = add_command(
+        turn_acts,
         "maintenance-check",
         help="house rules: a maintained unit's maintenance check (line 94)",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(check)
     check.add_argument("--unit", required=True, metavar="UNIT_ID")

@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from mekref.daemon.cli_common import EXIT_OK, CliError, add_db, guarded, out_console
+from mekref.daemon.cli_common import EXIT_OK, CliError, add_command, add_db, guarded, out_console
 from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
 from mekref.rules.house_rules.advancement import SkillCost
 from mekref.rules.tripwire import house_xp
@@ -45,7 +45,8 @@ each person's XP. TripWire's own training ('mekref spend train', paid in WP) sta
 
 def register(actions: Any, kw: dict[str, Any]) -> None:
     """``spend xp-costs`` and ``spend xp``, under ``mekref spend``."""
-    costs = actions.add_parser(
+    costs = add_command(
+        actions,
         "xp-costs",
         help="house rules: the referee enters the group's XP price of each skill step",
         description="A campaign created with 'mekref campaign new --house-rules': the XP each "
@@ -61,7 +62,8 @@ def register(actions: Any, kw: dict[str, Any]) -> None:
         help=f"print the bundled example ({EXAMPLE}: one group's choice, not the text's)",
     )
     costs.set_defaults(handler=guarded(run_costs), command_name="spend xp-costs")
-    xp = actions.add_parser(
+    xp = add_command(
+        actions,
         "xp",
         help="house rules: lower a person's Piloting or Gunnery one point with experience",
         description="A campaign created with 'mekref campaign new --house-rules' (house rules "

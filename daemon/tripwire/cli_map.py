@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mekref.daemon.cli_common import EXIT_OK, CliError, add_db, guarded, out_console
+from mekref.daemon.cli_common import EXIT_OK, CliError, add_command, add_db, guarded, out_console
 from mekref.daemon.tripwire.cli_campaign import campaign_state, require_side
 from mekref.hexmap import (
     FormationMarker,
@@ -43,10 +43,10 @@ examples:
 
 
 def register(sub: Any) -> None:
-    kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
-    parser: argparse.ArgumentParser = sub.add_parser("map", help=HELP, **kw)
+    kw: dict[str, Any] = {"epilog": EPILOG}
+    parser: argparse.ArgumentParser = add_command(sub, "map", help=HELP, **kw)
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
-    render = actions.add_parser("render", help="one side's view of a campaign's map", **kw)
+    render = add_command(actions, "render", help="one side's view of a campaign's map", **kw)
     add_db(render)
     render.add_argument("--side", required=True, help="the side whose view to draw")
     render.add_argument(
@@ -56,7 +56,7 @@ def register(sub: Any) -> None:
         help="SVG or PNG file, by its extension (default: SVG on standard output)",
     )
     render.set_defaults(handler=guarded(run_render), command_name="map render")
-    show = actions.add_parser("show", help="a map without a campaign (default: Ginestra)", **kw)
+    show = add_command(actions, "show", help="a map without a campaign (default: Ginestra)", **kw)
     show.add_argument("--map", default="ginestra", help="a bundled map name or a map TOML file")
     show.add_argument(
         "-o",

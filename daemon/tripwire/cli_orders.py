@@ -16,6 +16,7 @@ from mekref.daemon.cli_common import (
     EXIT_OK,
     EXIT_REFUSED,
     CliError,
+    add_command,
     add_db,
     guarded,
     out_console,
@@ -222,35 +223,24 @@ def register(sub: Any) -> None:
 
 
 def _register_orders(sub: Any) -> None:
-    orders = sub.add_parser(
-        "orders",
-        help="submit, list or withdraw a side's secret orders",
-        epilog=ORDERS_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    orders = add_command(
+        sub, "orders", help="submit, list or withdraw a side's secret orders", epilog=ORDERS_EPILOG
     )
     acts = orders.add_subparsers(title="actions", metavar="ACTION")
-    submit = acts.add_parser(
-        "submit",
-        help="a side's orders for the day",
-        epilog=ORDERS_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    submit = add_command(acts, "submit", help="a side's orders for the day", epilog=ORDERS_EPILOG)
     add_db(submit)
     submit.add_argument("--side", required=True)
     submit.add_argument("--day", type=int, required=True)
     submit.add_argument("--order", action="append", required=True, metavar="SPEC")
     submit.add_argument("--param", action="append", default=[], metavar="FORMATION:KEY=VALUE")
     submit.set_defaults(handler=guarded(run_submit), command_name="orders submit")
-    kw: dict[str, Any] = {
-        "epilog": ORDERS_EPILOG,
-        "formatter_class": argparse.RawDescriptionHelpFormatter,
-    }
-    listing = acts.add_parser("list", help="a side's orders for the day", **kw)
+    kw: dict[str, Any] = {"epilog": ORDERS_EPILOG}
+    listing = add_command(acts, "list", help="a side's orders for the day", **kw)
     add_db(listing)
     listing.add_argument("--side", required=True)
     listing.add_argument("--json", action="store_true", help="the orders as JSON")
     listing.set_defaults(handler=guarded(run_list), command_name="orders list")
-    withdraw = acts.add_parser("withdraw", help="drop orders for some formations", **kw)
+    withdraw = add_command(acts, "withdraw", help="drop orders for some formations", **kw)
     add_db(withdraw)
     withdraw.add_argument("--side", required=True)
     withdraw.add_argument("--day", type=int, required=True)
@@ -259,11 +249,11 @@ def _register_orders(sub: Any) -> None:
 
 
 def _register_route(sub: Any) -> None:
-    route = sub.add_parser(
+    route = add_command(
+        sub,
         "route",
         help="the cheapest legal path for a formation, and today's part as an order",
         epilog=ROUTE_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_db(route)
     route.add_argument("--side", required=True, help="the side whose formation it is")

@@ -38,7 +38,7 @@ from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import exit_codes
 from mekref.daemon.app import App
 from mekref.daemon.campaigns import SNAPSHOT_EVERY
-from mekref.daemon.cli_common import err_console, out_console, print_json
+from mekref.daemon.cli_common import add_command, err_console, out_console, print_json
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.ingest import IngestResult, Outcome
 from mekref.daemon.logging_setup import configure_logging
@@ -85,12 +85,8 @@ class ReplayInputError(Exception):
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "replay",
-        help=HELP,
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser: argparse.ArgumentParser = add_command(
+        sub, "replay", help=HELP, description=DESCRIPTION, epilog=EPILOG
     )
     parser.add_argument("dir", type=Path, metavar="DIR", help="the replay folder")
     parser.add_argument("--ruleset", metavar="R", help="rule set (default: setup.json's)")

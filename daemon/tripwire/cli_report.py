@@ -8,6 +8,7 @@ from typing import Any
 
 from mekref.daemon.cli_common import (
     EXIT_OK,
+    add_command,
     add_db,
     campaign_id_of,
     guarded,
@@ -33,6 +34,7 @@ from mekref.daemon.tripwire.cli_report_rows import (
     paid_work,
     person_status,
     ready_day,
+    unit_identity,
     workshops,
     wp_value,
 )
@@ -79,12 +81,8 @@ day, and every referee override with who and why.
 
 
 def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "report",
-        help=HELP,
-        description=HELP,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser: argparse.ArgumentParser = add_command(
+        sub, "report", help=HELP, description=HELP, epilog=EPILOG
     )
     add_db(parser)
     parser.add_argument("--side", help="only this side's units, people and pools")
@@ -113,12 +111,7 @@ def _unit_rows(state: CampaignState, side: str | None) -> list[dict[str, Any]]:
         priced = repair_priced(state, u.unit_id)
         units.append(
             {
-                "id": u.unit_id,
-                "chassis": u.chassis,
-                "model": u.model,
-                "side": u.side_id,
-                "company": u.company,
-                "lance": u.lance,
+                **unit_identity(u),
                 "bv": u.bv or None,
                 "fate": fate_of(state, u.unit_id),
                 "scrap_wp": wp_value(repair.scrap_value, u, damage),

@@ -10,6 +10,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import house_acquisition, injuries
 from mekref.rules.tripwire.battle_model import Fate, SideOutcome, UnitDamage, UnitOutcome
 from mekref.rules.tripwire.battle_resolution import subject_for
+from mekref.rules.tripwire.repair import LocationDamage
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, PersonStatus
 from mekref.rules.tripwire.table_loader import load_tables
 from mekref.rules.tripwire.turn import house_morale, rolled_damage
@@ -106,6 +107,29 @@ def battle_side(x: SideOutcome, units: tuple[UnitOutcome, ...]) -> dict[str, Any
     }
 
 
+def unit_identity(u: CampaignUnit) -> dict[str, Any]:
+    """The fields that open a unit's row in every listing: which unit, whose, and where."""
+    return {
+        "id": u.unit_id,
+        "chassis": u.chassis,
+        "model": u.model,
+        "side": u.side_id,
+        "company": u.company,
+        "lance": u.lance,
+    }
+
+
+def location_json(loc: LocationDamage) -> dict[str, Any]:
+    """One location's armour and structure, now and at most."""
+    return {
+        "name": loc.name,
+        "armor": loc.armor_now,
+        "armor_max": loc.armor_max,
+        "internal": loc.internal_now,
+        "internal_max": loc.internal_max,
+    }
+
+
 def damage_json(damage: UnitDamage) -> dict[str, Any]:
     """The unit's stored condition, as the next export writes it: each location that lost
     armour or structure, and each damaged critical slot (battle or rolled, T-DM1)."""
@@ -118,15 +142,7 @@ def damage_json(damage: UnitDamage) -> dict[str, Any]:
         # Lost locations by name: also those read without a design (no maxima to show).
         "destroyed_locations": [loc.name for loc in damage.locations if loc.internal_gone],
         "locations": [
-            {
-                "name": loc.name,
-                "armor": loc.armor_now,
-                "armor_max": loc.armor_max,
-                "internal": loc.internal_now,
-                "internal_max": loc.internal_max,
-            }
-            for loc in damage.locations
-            if loc.armor_lost or loc.internal_lost
+            location_json(loc) for loc in damage.locations if loc.armor_lost or loc.internal_lost
         ],
         "slots": [
             {

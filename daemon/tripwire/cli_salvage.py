@@ -22,12 +22,13 @@ from rich.table import Table
 
 from mekref.daemon.cli_common import (
     EXIT_OK,
+    add_command,
     add_db,
     add_referee,
     guarded,
+    noted,
     out_console,
     print_json,
-    referee_note,
 )
 from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
 from mekref.daemon.tripwire.cli_spend import describe
@@ -58,32 +59,31 @@ Builder = Callable[[argparse.Namespace], Command]
 
 
 def _keep(a: argparse.Namespace) -> Command:
-    note = referee_note(a)
     return KeepSalvage(
         unit_id=a.unit,
         company=a.company,
         lance=a.lance,
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(a),
     )
 
 
 def _seat(a: argparse.Namespace) -> Command:
-    note = referee_note(a)
     return SeatCrew(
-        unit_id=a.unit, person_id=a.person, note=note, actor=note.referee if note else "cli"
+        unit_id=a.unit,
+        person_id=a.person,
+        **noted(a),
     )
 
 
 def register(sub: Any) -> None:
-    kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "salvage", help=HELP, description=DESCRIPTION, **kw
+    kw: dict[str, Any] = {"epilog": EPILOG}
+    parser: argparse.ArgumentParser = add_command(
+        sub, "salvage", help=HELP, description=DESCRIPTION, **kw
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
 
     def action(name: str, help_text: str, build: Builder) -> argparse.ArgumentParser:
-        a = actions.add_parser(name, help=help_text, description=DESCRIPTION, **kw)
+        a = add_command(actions, name, help=help_text, description=DESCRIPTION, **kw)
         add_db(a)
         a.set_defaults(handler=guarded(_runner(build)), command_name=f"salvage {name}")
         return a
@@ -100,8 +100,8 @@ def register(sub: Any) -> None:
     a.add_argument("--unit", required=True, metavar="UNIT_ID")
     a.add_argument("--person", required=True, metavar="PERSON_ID")
     add_referee(a)  # seat a person of another type, on the referee's word
-    ls = actions.add_parser(
-        "list", help="salvage waiting, units without a crew, people in no unit", **kw
+    ls = add_command(
+        actions, "list", help="salvage waiting, units without a crew, people in no unit", **kw
     )
     add_db(ls)
     ls.add_argument("--side", help="one side only")

@@ -21,6 +21,7 @@ from typing import Any
 
 from mekref.daemon.cli_common import (
     EXIT_OK,
+    add_command,
     add_db,
     guarded,
     out_console,
@@ -100,15 +101,15 @@ def _pool(a: argparse.Namespace) -> Command:
 
 
 def register(sub: Any) -> None:
-    kw: dict[str, Any] = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    kw: dict[str, Any] = {"epilog": EPILOG}
     _register_pool(sub, kw)
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "spend", help=HELP, description=DESCRIPTION, **kw
+    parser: argparse.ArgumentParser = add_command(
+        sub, "spend", help=HELP, description=DESCRIPTION, **kw
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
 
     def action(name: str, help_text: str, build: Builder) -> argparse.ArgumentParser:
-        a = actions.add_parser(name, help=help_text, **kw)
+        a = add_command(actions, name, help=help_text, **kw)
         add_db(a)
         a.set_defaults(handler=guarded(_runner(build)), command_name=f"spend {name}")
         return a
@@ -122,9 +123,11 @@ def register(sub: Any) -> None:
 
 def _register_pool(sub: Any, kw: dict[str, Any]) -> None:
     """``mekref pool open`` and ``mekref pool link``."""
-    pool_parser: argparse.ArgumentParser = sub.add_parser("pool", help="open a WarChest pool", **kw)
+    pool_parser: argparse.ArgumentParser = add_command(
+        sub, "pool", help="open a WarChest pool", **kw
+    )
     pool_actions = pool_parser.add_subparsers(title="actions", metavar="ACTION")
-    p = pool_actions.add_parser("open", help="open a pool (location, DropShip or cargo)", **kw)
+    p = add_command(pool_actions, "open", help="open a pool (location, DropShip or cargo)", **kw)
     add_db(p)
     p.add_argument("--side", required=True)
     p.add_argument("--id", required=True, help="the pool's id")
@@ -134,7 +137,8 @@ def _register_pool(sub: Any, kw: dict[str, Any]) -> None:
     p.add_argument("--cargo-tons", metavar="T", help="a cargo unit: 5 WP per cargo ton")
     p.add_argument("--balance", type=int, help="opening WP (default: the rule set's)")
     p.set_defaults(handler=guarded(_runner(_pool)), command_name="pool open")
-    link = pool_actions.add_parser(
+    link = add_command(
+        pool_actions,
         "link",
         help="link a DropShip or cargo pool to the unit carrying it, at any time (T-C3)",
         **kw,

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from mekref.daemon.cli_common import (
     add_referee,
-    referee_note,
+    noted,
 )
 from mekref.rules.messages import Command
 from mekref.rules.tripwire.battle_spending import (
@@ -44,21 +44,18 @@ Action = Callable[[str, str, Builder], argparse.ArgumentParser]
 
 
 def _repair(a: argparse.Namespace) -> Command:
-    note = referee_note(a)
     return RepairUnit(
         unit_id=a.unit,
         pool_id=a.pool,
         task=RepairTask(a.task),
         at_repair_facility=a.repair_facility,
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(a),
     )
 
 
 def _rearm(a: argparse.Namespace) -> Command:
     from mekref.daemon.cli_common import CliError
 
-    note = referee_note(a)
     bids: list[tuple[str, int]] = []
     for spec in a.bid or ():
         item, sep, n = spec.rpartition("=")
@@ -69,8 +66,7 @@ def _rearm(a: argparse.Namespace) -> Command:
         unit_id=a.unit,
         pool_id=a.pool,
         task=RepairTask.REARM,
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(a),
         bids=tuple(bids),
     )
 
@@ -98,24 +94,20 @@ def _acquire(a: argparse.Namespace) -> Command:
 
 
 def _heal(a: argparse.Namespace) -> Command:
-    note = referee_note(a)
     return HealPerson(
         person_id=a.person,
         pool_id=a.pool,
         at_hospital=a.hospital,
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(a),
     )
 
 
 def _heal_crew(a: argparse.Namespace) -> Command:
-    note = referee_note(a)
     return HealVehicleCrew(
         unit_id=a.unit,
         pool_id=a.pool,
         at_hospital=a.hospital,
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(a),
     )
 
 
@@ -124,21 +116,18 @@ def _dropship_crew(a: argparse.Namespace) -> Command:
 
 
 def _train(a: argparse.Namespace) -> Command:
-    note = referee_note(a)
     return TrainSkill(
         person_id=a.person,
         pool_id=a.pool,
         skill=Skill(a.skill),
         route=TrainingRoute(a.route),
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(a),
     )
 
 
 def _hire(a: argparse.Namespace) -> Command:
     from mekref.daemon.cli_common import CliError
 
-    note = referee_note(a)
     given = a.gunnery is not None or a.piloting is not None
     if a.roll_skills is not None:
         if given:
@@ -151,8 +140,7 @@ def _hire(a: argparse.Namespace) -> Command:
             level=a.roll_skills,
             vehicle_crew=a.vehicle_crew,
             hire_as=a.hire_as.replace("-", "_") if a.hire_as else None,
-            note=note,
-            actor=note.referee if note else "cli",
+            **noted(a),
         )
     if a.gunnery is None or a.piloting is None:
         raise CliError(
@@ -168,20 +156,17 @@ def _hire(a: argparse.Namespace) -> Command:
         piloting=a.piloting,
         vehicle_crew=a.vehicle_crew,
         hire_as=a.hire_as.replace("-", "_") if a.hire_as else None,
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(a),
     )
 
 
 def _reconfigure(a: argparse.Namespace) -> Command:
-    note = referee_note(a)
     return ReconfigureUnit(
         unit_id=a.unit,
         pool_id=a.pool,
         configuration=a.configuration,
         bv=a.bv,
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(a),
     )
 
 
@@ -200,9 +185,10 @@ def sell_command(a: argparse.Namespace) -> Command:
 
 
 def _ransom(a: argparse.Namespace) -> Command:
-    note = referee_note(a)
     return RansomPerson(
-        person_id=a.person, pool_id=a.pool, note=note, actor=note.referee if note else "cli"
+        person_id=a.person,
+        pool_id=a.pool,
+        **noted(a),
     )
 
 
@@ -213,13 +199,11 @@ def _recruit(a: argparse.Namespace) -> Command:
 
 
 def _move(a: argparse.Namespace) -> Command:
-    note = referee_note(a)
     return TransferWarChest(
         from_pool=a.from_pool,
         to_pool=a.to_pool,
         amount=a.amount,
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(a),
     )
 
 
@@ -232,13 +216,11 @@ def _bombs(a: argparse.Namespace) -> Command:
         if not sep or not count.isdigit():
             raise CliError(f"--bomb {spec!r}: give TYPE=COUNT, e.g. --bomb he=4")
         bought.append((key, int(count)))
-    note = referee_note(a)
     return BuyBombs(
         unit_id=a.unit,
         pool_id=a.pool,
         bombs=tuple(bought),
-        note=note,
-        actor=note.referee if note else "cli",
+        **noted(a),
     )
 
 

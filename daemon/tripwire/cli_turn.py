@@ -17,6 +17,7 @@ from typing import Any
 from mekref.daemon.cli_common import (
     EXIT_OK,
     CliError,
+    add_command,
     add_db,
     add_referee,
     guarded,
@@ -57,13 +58,13 @@ examples:
 
 def register(sub: Any) -> None:
     """``mekref turn``: the referee's side of the day."""
-    kw: dict[str, Any] = {
-        "epilog": TURN_EPILOG,
-        "formatter_class": argparse.RawDescriptionHelpFormatter,
-    }
-    turn = sub.add_parser("turn", help="set up the strategic map, resolve the day (referee)", **kw)
+    kw: dict[str, Any] = {"epilog": TURN_EPILOG}
+    turn = add_command(
+        sub, "turn", help="set up the strategic map, resolve the day (referee)", **kw
+    )
     turn_acts = turn.add_subparsers(title="actions", metavar="ACTION")
-    setup = turn_acts.add_parser(
+    setup = add_command(
+        turn_acts,
         "setup",
         help="start the strategic map and place every formation from a set-up file",
         description=SETUP_DESCRIPTION,
@@ -77,16 +78,19 @@ def register(sub: Any) -> None:
         help="the set-up TOML (default: the bundled Ginestra demo, daemon/samples/ginestra)",
     )
     setup.set_defaults(handler=guarded(run_setup), command_name="turn setup")
-    move = turn_acts.add_parser(
-        "reposition", help="referee: put a formation in a hex (a retreat after a battle)", **kw
+    move = add_command(
+        turn_acts,
+        "reposition",
+        help="referee: put a formation in a hex (a retreat after a battle)",
+        **kw,
     )
     add_db(move)
     move.add_argument("--formation", required=True)
     move.add_argument("--hex", required=True, help='"CCRR", or "" for orbit')
     add_referee(move)
     move.set_defaults(handler=guarded(run_reposition), command_name="turn reposition")
-    turret = turn_acts.add_parser(
-        "turret-damage", help="referee: record a turret's CF after a battle (L275)", **kw
+    turret = add_command(
+        turn_acts, "turret-damage", help="referee: record a turret's CF after a battle (L275)", **kw
     )
     add_db(turret)
     turret.add_argument("--location", required=True, help='e.g. "Forward Deployment Base"')
@@ -94,7 +98,9 @@ def register(sub: Any) -> None:
     turret.add_argument("--cf", type=int, required=True, help="its CF now (150 whole, 0 gone)")
     add_referee(turret)
     turret.set_defaults(handler=guarded(run_turret_damage), command_name="turn turret-damage")
-    resolve = turn_acts.add_parser("resolve", help="weather, actions, movement, engagements", **kw)
+    resolve = add_command(
+        turn_acts, "resolve", help="weather, actions, movement, engagements", **kw
+    )
     add_db(resolve)
     resolve.add_argument("--day", type=int, required=True)
     resolve.set_defaults(handler=guarded(run_resolve), command_name="turn resolve")

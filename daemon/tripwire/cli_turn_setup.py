@@ -18,9 +18,9 @@ from mekref.daemon.cli_common import (
     out_console,
     refused,
 )
-from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.samples import ginestra as GINESTRA
 from mekref.daemon.tripwire.cli_campaign import run_command
+from mekref.daemon.tripwire.cli_force_input import units_catalog
 from mekref.daemon.tripwire.setup_satellites import entry_name, satellite_commands
 from mekref.rules.messages import RefereeNote
 from mekref.rules.refusal import Refusal
@@ -336,10 +336,7 @@ def _designs(state: CampaignState, side: str, units_dir: Path | None) -> dict[st
     a recorded standard load and have no design kept in the campaign (imported without one)."""
     if units_dir is None:
         return {}
-    try:
-        lookup = catalog_lookup(units_dir, progress=False)
-    except CatalogUnavailable as exc:
-        raise CliError(str(exc)) from exc
+    lookup = units_catalog(units_dir)
     found: dict[str, UnitDesign] = {}
     for uid, unit in sorted(state.units.items()):
         recorded = uid in state.battles.unit_damage or uid in state.battles.loadouts

@@ -177,29 +177,8 @@ def distinct_warnings(*groups: Iterable[str]) -> list[str]:
     return [w if n == 1 else f"{w} ({n} times)" for w, n in counts.items()]
 
 
-def export_engagement_mms(
-    state: CampaignState,
-    engagement_id: str,
-    out_dir: Path,
-    designs_of: Callable[[str], Mapping[str, UnitDesign]],
-    *,
-    boards: Sequence[str] | None = None,
-    players: Mapping[str, str] | None = None,
-    house_rules: Sequence[str] = (),
-    host_options: Sequence[tuple[str, str]] | None = None,
-    boards_map: BoardMap | None = None,
-) -> list[str]:
+def write_engagement_mms(built: EngagementMms, out_dir: Path) -> list[str]:
     """Write the files; return what to tell the user (files written, boards and data missing)."""
-    built = build_engagement_mms(
-        state,
-        engagement_id,
-        designs_of,
-        boards=boards,
-        players=players,
-        house_rules=house_rules,
-        host_options=host_options,
-        boards_map=boards_map,
-    )
     target = out_dir / built.file_name
     target.write_text(built.text, encoding="utf-8")
     said = [f"wrote {target}"]

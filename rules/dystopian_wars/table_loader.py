@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any
 
 from mekref.rules.tables import (
+    FieldRow,
     SourceRef,
     TableError,
     bool_field,
@@ -27,18 +28,8 @@ def _load(name: str) -> dict[str, Any]:
     return load_toml(_PACKAGE, f"{name}.toml")
 
 
-@dataclass(frozen=True, kw_only=True)
-class Rule:
+class Rule(FieldRow):
     """A campaign number (or none) and the line that states it."""
-
-    values: dict[str, Any]
-    ref: SourceRef
-
-    def int(self, name: str) -> int:
-        return int_field(self.values, name)
-
-    def text(self, name: str) -> str:
-        return str_field(self.values, name)
 
 
 @dataclass(frozen=True, kw_only=True)

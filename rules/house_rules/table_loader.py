@@ -15,13 +15,11 @@ from typing import Any
 
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import (
-    SourceRef,
+    FieldRow,
     TableError,
     fraction_field,
-    int_field,
     load_toml,
     source_of,
-    str_field,
 )
 
 _PACKAGE = "mekref.rules.house_rules.tables"
@@ -40,16 +38,8 @@ TABLE_NAMES = (
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class Row:
-    values: dict[str, Any]
-    ref: SourceRef
-
-    def int(self, name: str) -> int:
-        return int_field(self.values, name)
-
-    def text(self, name: str) -> str:
-        return str_field(self.values, name)
+class Row(FieldRow):
+    """A house-rules row: numbers, text, fractions, flags, lists and die bands."""
 
     def fraction(self, name: str) -> Fraction:
         return fraction_field(self.values, name)

@@ -110,13 +110,20 @@ def _start_round(state: ObjectivesState, cmd: c.StartRound, dice: Dice) -> list[
     return [e.RoundStarted(round=cmd.round)]
 
 
-def _claim(state: ObjectivesState, cmd: c.Claim, dice: Dice) -> list[Event]:
-    t = load_tables()
+def _claiming(state: ObjectivesState, cmd: c.Claim | c.Search) -> tuple[Objective, Squad]:
+    """The objective and the squad of a claim or a search, once the squad may claim, is on
+    the table and shares the objective's garrison."""
     obj = _objective(state, cmd.objective_id)
     squad = _squad(state, cmd.squad_id)
     _claimer(squad)
     _on_table(squad)
     _same_garrison(obj, squad)
+    return obj, squad
+
+
+def _claim(state: ObjectivesState, cmd: c.Claim, dice: Dice) -> list[Event]:
+    t = load_tables()
+    obj, squad = _claiming(state, cmd)
     if obj.hidden:
         raise Refusal("hidden", "a Hidden Objective must be discovered by a search first")
     if obj.status is ObjectiveStatus.CARRIED:
@@ -173,11 +180,7 @@ def search_roll_name(objective_id: str, squad_id: str) -> str:
 
 def _search(state: ObjectivesState, cmd: c.Search, dice: Dice) -> list[Event]:
     t = load_tables()
-    obj = _objective(state, cmd.objective_id)
-    squad = _squad(state, cmd.squad_id)
-    _claimer(squad)
-    _on_table(squad)
-    _same_garrison(obj, squad)
+    obj, squad = _claiming(state, cmd)
     if not obj.hidden:
         raise Refusal("not_hidden", f"objective {obj.objective_id!r} is not hidden")
     if state.round < 1:

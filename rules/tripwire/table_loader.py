@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 from mekref.rules.tables import (
+    FieldRow,
     SourceRef,
     TableError,
     fraction_field,
@@ -165,18 +166,8 @@ class RecruitingTables:
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class Limit:
+class Limit(FieldRow):
     """One force construction limit and the rule line it comes from."""
-
-    values: dict[str, Any]
-    ref: SourceRef
-
-    def int(self, name: str) -> int:
-        return int_field(self.values, name)
-
-    def text(self, name: str) -> str:
-        return str_field(self.values, name)
 
     def texts(self, name: str) -> tuple[str, ...]:
         return str_list_field(self.values, name)

@@ -12,9 +12,9 @@ from dataclasses import replace
 from typing import Any
 
 from mekref.rules.tripwire import battle_link
-from mekref.rules.tripwire.battle_model import BattleStatus
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.secrecy import engagement_for
+from mekref.rules.tripwire.turn.side_overview import engagement_status
 from mekref.rules.tripwire.turn.state import IN_ORBIT
 
 
@@ -42,12 +42,6 @@ def engagement_rows(state: CampaignState, side: str | None = None) -> list[dict[
             continue
         formations = engagement_for(e, side, owners).formations if side else e.formations
         battle = by_engagement.get(e.engagement_id)
-        if battle is None:
-            status = "open"
-        elif battle.status is BattleStatus.RESOLVED:
-            status = "closed"
-        else:
-            status = "being fought"
         rows.append(
             {
                 "id": e.engagement_id,
@@ -56,7 +50,7 @@ def engagement_rows(state: CampaignState, side: str | None = None) -> list[dict[
                 "kind": e.kind,
                 "sides": list(e.sides),
                 "formations": list(formations),
-                "status": status,
+                "status": engagement_status(battle),
                 "battle": battle.battle_id if battle is not None else None,
             }
         )

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mekref.rules.tripwire import battle_link
-from mekref.rules.tripwire.battle_model import BattleStatus
+from mekref.rules.tripwire.battle_model import Battle, BattleStatus
 from mekref.rules.tripwire.state import CampaignState, Pool
 from mekref.rules.tripwire.turn.secrecy import engagement_for
 from mekref.rules.tripwire.turn.state import IN_ORBIT, Sighting, StrategicState
@@ -114,6 +114,14 @@ class Overview:
     reached: str = ""
 
 
+def engagement_status(battle: Battle | None) -> str:
+    """How far an engagement has come by its battle: "open" (none yet), "being fought" (a
+    battle is open for it, or held) or "closed" (its battle is resolved)."""
+    if battle is None:
+        return "open"
+    return "closed" if battle.status is BattleStatus.RESOLVED else "being fought"
+
+
 def _engagements(state: CampaignState, s: StrategicState, side_id: str) -> list[OverviewEngagement]:
     """The engagements ``side_id`` fought in ("" for all), as that side may see them, each with
     how far its battle has come."""
@@ -125,16 +133,11 @@ def _engagements(state: CampaignState, s: StrategicState, side_id: str) -> list[
             continue
         cut = engagement_for(e, side_id, owners) if side_id else e
         battle = by_engagement.get(e.engagement_id)
-        if battle is None:
-            status = "open"
-        elif battle.status is BattleStatus.RESOLVED:
-            status = "closed"
-        else:
-            status = "being fought"
         engagements.append(
             OverviewEngagement(
                 engagement_id=e.engagement_id, day=e.day, hex=e.hex, kind=e.kind,
-                sides=tuple(e.sides), formations=tuple(cut.formations), status=status,
+                sides=tuple(e.sides), formations=tuple(cut.formations),
+                status=engagement_status(battle),
                 battle_id=battle.battle_id if battle is not None else "",
             )
         )  # fmt: skip
