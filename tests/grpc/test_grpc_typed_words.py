@@ -113,8 +113,9 @@ def test_commands_given_as_typed_words_and_the_referees_actor_checked(
         with pytest.raises(grpc.RpcError) as err:
             run(ref, "SWEndPhase", "house=Atlantis")
         listed = '"Liao", "Marik", "Steiner", "Kurita", "Davion"'
-        said = f"command_words: SWEndPhase house='Atlantis' is none of: {listed}"
+        said = f"SWEndPhase house='Atlantis' is none of: {listed}"
         assert ("command_words", said) in field_violations(err.value)
+        assert str(err.value.details()) == f"command_words: {said}"  # the field named once
         # One form at a time.
         with pytest.raises(grpc.RpcError) as err:
             ref.rules.ExecuteCommand(

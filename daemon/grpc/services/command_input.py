@@ -67,7 +67,8 @@ def command_data(
             raise CodecError("a command is a JSON object with a 'type'")
         return data, field
     except TypedCommandError as exc:
-        raise invalid(WORDS, str(exc), "bad_command") from None
+        # The words' own message already names where ("command_words: ..."): said once.
+        raise invalid(WORDS, str(exc).removeprefix(f"{WORDS}: "), "bad_command") from None
     except (json.JSONDecodeError, CodecError, typed.TypedError) as exc:
         raise invalid(field, f"not a {game.name} command: {exc}", "bad_command") from None
 
