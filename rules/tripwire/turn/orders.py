@@ -23,6 +23,7 @@ from mekref.rules.tripwire.turn import (
     engagement,
     engineering,
     fuel,
+    holds,
     landing,
     orbit,
     surveillance,
@@ -178,11 +179,15 @@ def _check_hours_and_altitude(f: Formation, order: FormationOrder, field: str) -
         surveillance.check_order(order, from_space=space, field=f"{field}.params")
 
 
+def _dropships(s: StrategicState, f: Formation) -> list[str]:
+    return [
+        u for u in f.unit_ids if s.mobility.get(u) is not None and s.mobility[u].mode == DROPSHIP
+    ]
+
+
 def _carried(s: StrategicState, f: Formation, order: FormationOrder) -> bool:
     """Whether a DropShip carries the formation on this order, whatever its other units."""
-    holds_dropship = any(
-        s.mobility.get(u) is not None and s.mobility[u].mode == DROPSHIP for u in f.unit_ids
-    )
+    holds_dropship = bool(_dropships(s, f))
     if order.action == "respond":
         # "A DropShip (and the loaded units)": in orbit its DropShip carries it (T-O1); on the
         # ground a DropShip among its units carries the rest (ruling T-RS1).
@@ -220,6 +225,8 @@ def _check_order(
             f"known: {', '.join(sorted(ACTIONS))}",
         )
     carried = _carried(s, f, order)
+    if carried:  # L206: bays or the cargo hold (ruling T-O5)
+        holds.check(state, f, order, _dropships(s, f), field)
     if (
         order.action == "respond"
         and order.target is not None
