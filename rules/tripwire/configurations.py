@@ -27,6 +27,7 @@ from mekref.rules.messages import Command, Event, RefereeNote, command_type, eve
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import repair
 from mekref.rules.tripwire.campaign import Decider, Evolver
+from mekref.rules.tripwire.force_check import company_bv, no_bv_text
 from mekref.rules.tripwire.force_report import Violation, violation
 from mekref.rules.tripwire.holding import out_of_play
 from mekref.rules.tripwire.model import CompanyRole, UnitKind, UnitRole
@@ -101,7 +102,10 @@ def _unit_violations(
 def _company_bv(
     state: CampaignState, unit: CampaignUnit, bv: int, rules: TripWire
 ) -> Iterable[Violation]:
-    """The unit's company within its BV (L10, L15), every unit at its highest configuration."""
+    """The unit's company within its BV (L10, L15), every unit at its highest configuration,
+    counted as ``force check`` counts it (``company_bv``: a DropShip spends none, R-FORCE-3);
+    while a unit has no BV the company's BV is not known (R-VP-6): a violation naming them,
+    refused unless the referee accepts it, never a partial sum."""
     members = [
         u
         for u in state.units.values()
@@ -111,11 +115,17 @@ def _company_bv(
     role = company_role(u.kind for u in members)
     key = "mek_company.bv" if role is CompanyRole.MEK_COMPANY else "support_company.bv"
     limit = rules.tables.force[key]
-    total = sum(
-        max(bv, counted_bv(state, u)) if u.unit_id == unit.unit_id else counted_bv(state, u)
-        for u in members
-    )
-    if total > limit.int("max"):
+    counted = {u.unit_id: counted_bv(state, u) for u in members}
+    if counted[unit.unit_id] > 0:
+        counted[unit.unit_id] = max(bv, counted[unit.unit_id])
+    total = company_bv((u.kind, counted[u.unit_id]) for u in members)
+    if total is None:
+        names = (u.unit_id for u in members if u.kind is not UnitKind.DROPSHIP)
+        without = [n for n in names if counted[n] <= 0]
+        line = limit.ref.line
+        text = f"{no_bv_text(without)}; the limit is {limit.int('max')} (line {line})"
+        yield violation(rules.tables.force["configurations.bv"].ref, key, text, unit.company)
+    elif total > limit.int("max"):
         yield violation(
             rules.tables.force["configurations.bv"].ref,
             key,
