@@ -26,6 +26,7 @@ from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import repair
+from mekref.rules.tripwire.battle_model import BattleLedger
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.force_check import company_bv, no_bv_text
 from mekref.rules.tripwire.force_report import Violation, violation
@@ -65,8 +66,13 @@ class ConfigurationBought(Event):
 
 
 def counted_bv(state: CampaignState, unit: CampaignUnit) -> int:
-    """The BV force construction counts ``unit`` at: its highest configuration's (L99)."""
-    return state.battles.construction_bv.get(unit.unit_id, unit.bv)
+    """The BV force construction counts ``unit`` at: its highest configuration's (L99), read
+    now: the one it was imported in (or the BV recorded for it since, RecordUnitBv) and each
+    one bought. 0 while the unit has no BV of its own (then its highest is not known)."""
+    own = max(unit.bv, state.battles.bv_override.get(unit.unit_id, 0))
+    if own <= 0:
+        return 0
+    return max(own, state.battles.construction_bv.get(unit.unit_id, 0))
 
 
 def started(state: CampaignState) -> str:
@@ -187,13 +193,19 @@ def _decide(
     ]
 
 
+def _highest(led: BattleLedger, e: ConfigurationBought) -> int:
+    return max(led.construction_bv.get(e.unit_id, 0), e.bv)
+
+
 def _evolve(state: CampaignState, e: ConfigurationBought) -> CampaignState:
     led = state.battles
     owned = (*led.configurations.get(e.unit_id, ()), e.configuration)
     led = replace(
         led,
         configurations={**led.configurations, e.unit_id: owned},
-        construction_bv={**led.construction_bv, e.unit_id: e.counted_bv},
+        # The highest BV of the configurations bought (the unit's own BV is read when
+        # counted, ``counted_bv``, so a BV recorded later is never left behind).
+        construction_bv={**led.construction_bv, e.unit_id: _highest(led, e)},
     )
     checks = state.force_checks
     if e.violations:
