@@ -2,7 +2,7 @@
 typed words match them without case before the rules see them; a command given as JSON (the
 API's ExecuteCommand, a typed message) reaches the kernel as written, and the kernel matches
 it the same way, refusing a value none of its field's values (naming the field and them)
-where the rules would otherwise take it or fail on it.
+where the rules would otherwise take it or fail on it (ruling R-ENGINE-5).
 
 L11 "Left Side | Front | Right Side": a hit table's columns; L182 "To find armor roll 2d6 ...",
 L183 "To find ammo roll 2d6 ...": the quantity of armor or of ammunition found."""
