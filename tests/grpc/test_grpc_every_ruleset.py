@@ -337,12 +337,13 @@ def test_a_json_command_is_held_to_its_fields_values(served: Served) -> None:
 
     (event,) = run({"type": "HRHitLocation", "unit_id": "atlas", "table": "Low"}).events
     assert "hit location on atlas, low table, front:" in event.outcome  # never the side table
-    for command, reason, said in (
+    wrong: list[tuple[dict[str, object], str, str]] = [
         ({"type": "HRQuantity", "item": "x", "kind": "armour", "level": 1}, "not_allowed",
          "kind='armour' is none of: 'armor', 'ammo'"),
         ({"type": "HRHitLocation", "unit_id": "atlas", "column": "rear"}, "no_such_row",
          "no rear side row"),
-    ):  # fmt: skip
+    ]  # fmt: skip
+    for command, reason, said in wrong:
         with pytest.raises(grpc.RpcError) as caught:
             run(command)
         assert reason_of(caught.value) == reason, caught.value.details()
