@@ -10,9 +10,9 @@ the field and its values: never rolled on another table, never a crash."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args, get_type_hints
 
 from mekref.rules.refusal import Refusal
 
@@ -28,6 +28,39 @@ def _checked_fields(cls: type) -> tuple[tuple[str, tuple[str, ...], object], ...
         if allowed:
             out.append((f.name, tuple(str(a) for a in allowed), f.default))
     return tuple(out)
+
+
+@cache
+def _nested_fields(cls: type) -> tuple[str, ...]:
+    """The fields whose type hints name a dataclass that has (or holds one that has) fields
+    with listed values: the only ones worth opening (a battle's record holds thousands)."""
+    hints = get_type_hints(cls)
+    return tuple(
+        f.name
+        for f in dataclasses.fields(cls)
+        if any(_has_listed(leaf, frozenset()) for leaf in _leaves(hints.get(f.name)))
+    )
+
+
+def _leaves(hint: Any) -> list[Any]:
+    args = get_args(hint)
+    if not args:
+        return [hint]
+    return [leaf for a in args if a is not Ellipsis for leaf in _leaves(a)]
+
+
+def _has_listed(hint: Any, seen: frozenset[type]) -> bool:
+    if not (isinstance(hint, type) and dataclasses.is_dataclass(hint)) or hint in seen:
+        return False
+    if _checked_fields(hint):
+        return True
+    hints = get_type_hints(hint)
+    inner = seen | {hint}
+    return any(
+        _has_listed(leaf, inner)
+        for f in dataclasses.fields(hint)
+        for leaf in _leaves(hints[f.name])
+    )
 
 
 def _spelled(item: str, allowed: tuple[str, ...]) -> str | None:
@@ -60,16 +93,20 @@ def canonical(value: T, where: str, wrong: list[str]) -> T:
         fixed = tuple(out) if isinstance(given, tuple) else out[0]
         if fixed != given:
             changes[name] = fixed
-    for f in dataclasses.fields(value):
-        given = getattr(value, f.name)
-        if isinstance(given, tuple) and any(dataclasses.is_dataclass(i) for i in given):
-            fixed_items = tuple(canonical(i, f"{where} {f.name}", wrong) for i in given)
-            if fixed_items != given:
-                changes[f.name] = fixed_items
-        elif dataclasses.is_dataclass(given) and not isinstance(given, type):
-            fixed_one = canonical(given, f"{where} {f.name}", wrong)
+    for name in _nested_fields(type(value)):
+        given = getattr(value, name)
+        if isinstance(given, Mapping):
+            fixed_map = {k: canonical(v, f"{where} {name}[{k}]", wrong) for k, v in given.items()}
+            if any(fixed_map[k] is not v for k, v in given.items()):
+                changes[name] = fixed_map
+        elif isinstance(given, tuple):
+            fixed_items = tuple(canonical(i, f"{where} {name}", wrong) for i in given)
+            if any(a is not b for a, b in zip(fixed_items, given, strict=True)):
+                changes[name] = fixed_items
+        else:
+            fixed_one = canonical(given, f"{where} {name}", wrong)
             if fixed_one is not given:
-                changes[f.name] = fixed_one
+                changes[name] = fixed_one
     return dataclasses.replace(value, **changes) if changes else value
 
 

@@ -90,3 +90,16 @@ def test_a_hit_location_without_a_roll_says_so() -> None:
     )  # fmt: skip
     words = describe.describe(event)
     assert "no roll hits the Center Torso" in words and ": 0 hits" not in words
+
+
+def test_an_object_inside_a_command_is_held_to_its_values_too() -> None:
+    """L153 "Mechwarriors start with a base piloting and gunnery skill of 7.": a step of the
+    group's XP prices names piloting or gunnery; given as JSON inside the command, it is put in
+    the rule set's spelling, as the typed words put it."""
+    command = HOUSE_RULES.commands.from_json(
+        {"type": "HRSkillCosts", "actor": "ref",
+         "costs": [{"skill": "Gunnery", "to_level": 3, "xp": 400}]}
+    )  # fmt: skip
+    assert LINES[152].startswith("Mechwarriors start with a base piloting and gunnery skill")
+    _, state = HOUSE_RULES.execute(_state(), command)
+    assert [c.skill for c in state.skill_costs] == ["gunnery"]
