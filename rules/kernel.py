@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from mekref.rules.allowed import decide_allowed
 from mekref.rules.battle_files import BattleFiles
 from mekref.rules.codec import JsonValue, canonical_json, content_hash, decode, to_jsonable
 from mekref.rules.dice import Dice, require_cursor
@@ -162,14 +163,14 @@ class RuleSet(Generic[S]):
             )
         if isinstance(command, self.setup):
             require_cursor(dice, _seed_of(command), 0, self.noun)
-            return decider(state, command, dice)
+            return decide_allowed(lambda c: decider(state, c, dice), command)
         if not self.started(state):
             raise Refusal(*self.not_started)
         reason = self.over(state)
         if reason is not None:
             raise Refusal("game_over", f"the {self.noun} is over: {reason}")
         require_cursor(dice, state.seed, state.rolls_used, self.noun)
-        return decider(state, command, dice)
+        return decide_allowed(lambda c: decider(state, c, dice), command)
 
     def evolve(self, state: S, event: Event) -> S:
         return evolve_with(self.evolvers, state, event)

@@ -241,7 +241,7 @@ def _hit(x: tc.HitLocationRolled) -> str:
         else f"{x.table.replace('_', ' ')} table, {x.column}"
     )
     crit = ", roll for a critical hit" if x.crit else ""
-    roll = x.rolls[0].total if x.rolls else 0
+    roll = f"{x.rolls[0].total}" if x.rolls else "no roll"
     return f"hit location on {x.unit_id}, {how}: {roll} hits the {x.location}{crit} (line {x.line})"
 
 

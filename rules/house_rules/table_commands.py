@@ -150,12 +150,15 @@ def _hit(state: HouseState, cmd: HitLocation, dice: Dice) -> list[Event]:
 
 
 def _table_hit(table: str, column: str, roll: int) -> Hit:
-    if table == "upper_body":
-        if column == "front":
-            raise Refusal("no_exposed_side", "the upper-body table hits the exposed side: "
-                          "column left or right")  # fmt: skip
-        return upper_body_table(column.title(), roll)
-    return low_table(column, roll) if table == "low" else side_table(column, roll)
+    if table == "upper_body" and column == "front":
+        raise Refusal("no_exposed_side", "the upper-body table hits the exposed side: "
+                      "column left or right")  # fmt: skip
+    try:
+        if table == "upper_body":
+            return upper_body_table(column.title(), roll)
+        return low_table(column, roll) if table == "low" else side_table(column, roll)
+    except ValueError as exc:  # a column or roll the table has no row for
+        raise Refusal("no_such_row", f"{table} table: {exc}") from None
 
 
 def _focused(cmd: HitLocation, dice: Dice) -> list[Event]:

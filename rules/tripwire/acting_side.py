@@ -7,8 +7,8 @@ selling or scrapping, keeping and crewing its units (captured salvage is its cap
 and training its people (and, with the house rules, spending their experience; the group's XP
 prices are the referee's), ransoming its captives, recruiting the people it holds captive (on
 the strategic map, which gives the unrest the roll adds; without it the unrest is the
-referee's to give), moving WP between its pools; in a house-rules campaign, searching for its
-own ammunition.
+referee's to give), moving WP between its pools; linking its DropShip or cargo pools to their
+carriers (T-C3); in a house-rules campaign, searching for its own ammunition.
 A command that carries the referee's word (``note``, ``override``, ``accept_unchecked``) is the
 referee's alone, whoever it is for: a side cannot vouch for itself. Everything else is the
 referee's.
@@ -42,6 +42,7 @@ from mekref.rules.tripwire.turn.forecast import SIDE_COMMANDS as FORECAST_COMMAN
 from mekref.rules.tripwire.turn.orbit import SIDE_COMMANDS as ORBIT_COMMANDS
 from mekref.rules.tripwire.turn.orders import SubmitOrders, WithdrawOrders
 from mekref.rules.tripwire.turn.reorganise import REORGANISE_COMMANDS
+from mekref.rules.tripwire.turn.transports import LinkTransport
 
 #: Commands for one unit: the side that holds the unit gives them.
 _FOR_A_UNIT = (
@@ -73,8 +74,10 @@ def acting_side(state: CampaignState, command: Command) -> str | None:
     ):
         side: str = command.side_id
         return side
-    # Reorganising its formations; moving its own satellites, its DropShips' weekly readiness.
-    if isinstance(command, (*REORGANISE_COMMANDS, *ORBIT_COMMANDS, *FORECAST_COMMANDS)):
+    # Reorganising its formations; moving its own satellites, its DropShips' weekly readiness;
+    # linking its DropShip or cargo pool to its carrier (T-C3).
+    side_commands = (*REORGANISE_COMMANDS, *ORBIT_COMMANDS, *FORECAST_COMMANDS, LinkTransport)
+    if isinstance(command, side_commands):
         named: str = command.side_id
         return named
     if isinstance(command, _FOR_A_UNIT):

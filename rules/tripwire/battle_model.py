@@ -362,8 +362,10 @@ class BattleLedger:
     configurations: dict[str, tuple[str, ...]] = field(
         default_factory=dict, metadata=OMIT_IF_DEFAULT
     )
-    # The BV force construction counts a unit with configurations bought before the campaign
-    # at: the highest of its configurations' (L99, R-FORCE-13). A unit without: its own BV.
+    # The highest BV of the configurations a unit bought before the campaign (L99,
+    # R-FORCE-13); force construction counts the unit at the higher of it and the unit's own BV
+    # read then (``configurations.counted_bv``). Logs recorded before kept the count at the
+    # purchase here: the same count, unless a BV was recorded for the unit since.
     construction_bv: dict[str, int] = field(default_factory=dict, metadata=OMIT_IF_DEFAULT)
     # Each TO&E lance's last Formation Type change, "side/lance" -> (strategic day or -1
     # without a map, formation): L95's change is paid once per lance and day (R-FORM-1).

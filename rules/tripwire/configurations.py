@@ -26,7 +26,9 @@ from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import repair
+from mekref.rules.tripwire.battle_model import BattleLedger
 from mekref.rules.tripwire.campaign import Decider, Evolver
+from mekref.rules.tripwire.force_check import company_bv, no_bv_text
 from mekref.rules.tripwire.force_report import Violation, violation
 from mekref.rules.tripwire.holding import out_of_play
 from mekref.rules.tripwire.model import CompanyRole, UnitKind, UnitRole
@@ -64,8 +66,13 @@ class ConfigurationBought(Event):
 
 
 def counted_bv(state: CampaignState, unit: CampaignUnit) -> int:
-    """The BV force construction counts ``unit`` at: its highest configuration's (L99)."""
-    return state.battles.construction_bv.get(unit.unit_id, unit.bv)
+    """The BV force construction counts ``unit`` at: its highest configuration's (L99), read
+    now: the one it was imported in (or the BV recorded for it since, RecordUnitBv) and each
+    one bought. 0 while the unit has no BV of its own (then its highest is not known)."""
+    own = max(unit.bv, state.battles.bv_override.get(unit.unit_id, 0))
+    if own <= 0:
+        return 0
+    return max(own, state.battles.construction_bv.get(unit.unit_id, 0))
 
 
 def started(state: CampaignState) -> str:
@@ -101,7 +108,10 @@ def _unit_violations(
 def _company_bv(
     state: CampaignState, unit: CampaignUnit, bv: int, rules: TripWire
 ) -> Iterable[Violation]:
-    """The unit's company within its BV (L10, L15), every unit at its highest configuration."""
+    """The unit's company within its BV (L10, L15), every unit at its highest configuration,
+    counted as ``force check`` counts it (``company_bv``: a DropShip spends none, R-FORCE-3);
+    while a unit has no BV the company's BV is not known (R-VP-6): a violation naming them,
+    refused unless the referee accepts it, never a partial sum."""
     members = [
         u
         for u in state.units.values()
@@ -111,11 +121,17 @@ def _company_bv(
     role = company_role(u.kind for u in members)
     key = "mek_company.bv" if role is CompanyRole.MEK_COMPANY else "support_company.bv"
     limit = rules.tables.force[key]
-    total = sum(
-        max(bv, counted_bv(state, u)) if u.unit_id == unit.unit_id else counted_bv(state, u)
-        for u in members
-    )
-    if total > limit.int("max"):
+    counted = {u.unit_id: counted_bv(state, u) for u in members}
+    if counted[unit.unit_id] > 0:
+        counted[unit.unit_id] = max(bv, counted[unit.unit_id])
+    total = company_bv((u.kind, counted[u.unit_id]) for u in members)
+    if total is None:
+        names = (u.unit_id for u in members if u.kind is not UnitKind.DROPSHIP)
+        without = [n for n in names if counted[n] <= 0]
+        line = limit.ref.line
+        text = f"{no_bv_text(without)}; the limit is {limit.int('max')} (line {line})"
+        yield violation(rules.tables.force["configurations.bv"].ref, key, text, unit.company)
+    elif total > limit.int("max"):
         yield violation(
             rules.tables.force["configurations.bv"].ref,
             key,
@@ -177,13 +193,19 @@ def _decide(
     ]
 
 
+def _highest(led: BattleLedger, e: ConfigurationBought) -> int:
+    return max(led.construction_bv.get(e.unit_id, 0), e.bv)
+
+
 def _evolve(state: CampaignState, e: ConfigurationBought) -> CampaignState:
     led = state.battles
     owned = (*led.configurations.get(e.unit_id, ()), e.configuration)
     led = replace(
         led,
         configurations={**led.configurations, e.unit_id: owned},
-        construction_bv={**led.construction_bv, e.unit_id: e.counted_bv},
+        # The highest BV of the configurations bought (the unit's own BV is read when
+        # counted, ``counted_bv``, so a BV recorded later is never left behind).
+        construction_bv={**led.construction_bv, e.unit_id: _highest(led, e)},
     )
     checks = state.force_checks
     if e.violations:

@@ -69,9 +69,30 @@ def _fighters_only(lance: Lance) -> bool:
     return bool(lance.units) and all(u.kind is UnitKind.AEROSPACE_FIGHTER for u in lance.units)
 
 
+def company_bv(members: Iterable[tuple[UnitKind, int]]) -> int | None:
+    """The BV a company spends on its units, from each member's kind and BV: a DropShip spends
+    none (R-FORCE-3). None while a member that spends BV has none (a BV of 0: imported without
+    one): not known, never a partial sum (R-VP-6)."""
+    spent = [bv for kind, bv in members if kind is not UnitKind.DROPSHIP]
+    if any(bv <= 0 for bv in spent):
+        return None
+    return sum(spent)
+
+
+def no_bv_text(names: Iterable[str]) -> str:
+    """What a company's BV not known says: the units without a BV and how to give one."""
+    shown = sorted(names)
+    return (
+        f"the company's BV is not known: {len(shown)} unit(s) have no BV ({', '.join(shown)}); "
+        "record each one's BV (mekref battle bv --unit ID --bv N --referee NAME --reason "
+        "TEXT) and buy again (R-VP-6)"
+    )
+
+
 def _toe_bv(company: Company) -> int:
-    """The company's BV spent on units: a DropShip listed in the TO&E is ignored (R-FORCE-3)."""
-    return sum(u.bv for u in company.units if u.kind is not UnitKind.DROPSHIP)
+    """The company's BV spent on the units whose BV is known: a DropShip listed in the TO&E is
+    ignored (R-FORCE-3). The import lists each unit without a BV beside this check ("no BV")."""
+    return company_bv((u.kind, u.bv) for u in company.units if u.bv > 0) or 0
 
 
 def _leaders(company: Company, t: TripWireTables) -> Iterable[Violation]:

@@ -12,10 +12,12 @@ from mekref.rules.messages import RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_spending import ReconfigureUnit
 from mekref.rules.tripwire.commands import OpenPool
-from mekref.rules.tripwire.configurations import BuyConfiguration
+from mekref.rules.tripwire.configurations import BuyConfiguration, ConfigurationBought, counted_bv
+from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.model import UnitKind, UnitRole
 from mekref.rules.tripwire.state import CampaignState, PoolKind
 from mekref.rules.tripwire.turn.state import StrategicState
+from mekref.rules.tripwire.unit_bv import RecordUnitBv
 
 from .states import campaign, fu, run
 
@@ -65,7 +67,9 @@ def test_l99_the_unit_counts_at_its_highest_configurations_bv() -> None:
     assert state.battles.construction_bv == {"r2": 1300}
     assert state.battles.configurations == {"r2": ("A", "B")}
     _, low = run(_state(), _buy("r2", "B", 900))
-    assert low.battles.construction_bv == {"r2": 1100}  # the imported one is the highest
+    # The highest bought is kept; the imported one, the highest, is read when counted.
+    assert low.battles.construction_bv == {"r2": 900}
+    assert counted_bv(low, low.units["r2"]) == 1100
 
 
 def test_l99_l10_the_highest_bv_must_fit_the_companys_budget() -> None:
@@ -112,3 +116,43 @@ def test_l99_bought_before_the_start_of_the_campaign_only() -> None:
     later = replace(day_one, day=2)
     with pytest.raises(Refusal, match=r"strategic day 1 resolved.*spend reconfigure"):
         run(replace(state, strategic=later), _buy("r2", "A", 1300))
+
+
+def test_l10_a_dropship_spends_no_company_bv_when_a_configuration_is_bought() -> None:
+    """L10: "Alpha and Bravo company each have 20,000 BV to spend on units." counted as the
+    force check counts it: a DropShip in the TO&E spends none (ruling R-FORCE-3). 9,500 and a
+    configuration of 10,500 fit beside a DropShip of 5,000 BV."""
+    ship = fu("ds", kind=UnitKind.DROPSHIP, tons=1900, bv=5000, chassis="Union", model="(2708)")
+    state = _state(fu("r1", bv=9500), replace(fu("r2", bv=10000), roles=OMNI), ship)
+    events, ok = run(state, _buy("r2", "A", 10500))
+    assert events[0].violations == ()
+    assert counted_bv(ok, ok.units["r2"]) == 10500
+
+
+def test_l10_a_company_with_a_unit_without_bv_is_not_known() -> None:
+    """L10 counted with L99's highest configuration; ruling R-VP-6: a unit without a BV makes
+    the company's BV not known, never a partial sum: a violation naming the unit and what to
+    record, bought only on the referee's word (and recorded in the side's force check)."""
+    state = _state(fu("r1", bv=0), replace(fu("r2", bv=10000), roles=OMNI))
+    with pytest.raises(Refusal) as refused:
+        run(state, _buy("r2", "A", 10600))
+    assert refused.value.code == "force_construction"
+    assert "the company's BV is not known: 1 unit(s) have no BV (r1)" in refused.value.message
+    assert "mekref battle bv --unit ID --bv N" in refused.value.message
+    _, state = run(state, _buy("r2", "A", 10600, WORD))
+    assert "is not known" in state.force_checks["red"].violations[-1]
+
+
+def test_l99_the_highest_bv_is_read_with_the_units_bv_now() -> None:
+    """L99: "The BV cost for the unit is considered to be the highest BV cost of the possible
+    configurations.": a BV recorded for the unit after a configuration was bought (an event
+    recorded before the company's BV had to be known) counts when it is the highest."""
+    state = _state(fu("r1"), replace(fu("r2", bv=0), roles=OMNI))
+    bought = ConfigurationBought(
+        unit_id="r2", pool_id="union", configuration="A", bv=1300, cost_sp=13, counted_bv=1300,
+        violations=(), accepted_unchecked=None, actor="t",
+    )  # fmt: skip
+    state = TRIPWIRE.fold([bought], state)
+    assert counted_bv(state, state.units["r2"]) == 0  # its own BV is not known yet
+    _, state = run(state, RecordUnitBv(unit_id="r2", bv=1800, note=WORD, actor="t"))
+    assert counted_bv(state, state.units["r2"]) == 1800

@@ -35,11 +35,15 @@ def _campaign(tmp_path: Path) -> tuple[str, dict[str, str]]:
     db = str(tmp_path / "c.db")
     mul = tmp_path / "red.mul"
     mul.write_text(MUL, encoding="utf-8")
+    # Each unit's own BV (a company's BV is not known while one has none, R-VP-6).
+    bvs = tmp_path / "Imported.txt"
+    bvs.write_text("Chassis|Model|MUL ID|Tonnage|BV|Cost\nAtlas|AS7-D|140|100|1897|\n"
+                   "Elemental Battle Armor|[Laser](Sqd5)|0|5|350|\n", encoding="utf-8")  # fmt: skip
     steps = (
         ("campaign", "new", "--db", db, "--name", "T", "--seed", "1", "--side", "red:Red",
          "--side", "blue:Blue"),
         ("force", "import", "--db", db, "--side", "red", str(mul), "--units-dir", str(UNITS),
-         "--unchecked", "--referee", "Ann", "--reason", "two units"),
+         "--bv-table", str(bvs), "--unchecked", "--referee", "Ann", "--reason", "two units"),
         ("pool", "open", "--db", db, "--side", "red", "--id", "union", "--name", "Union",
          "--dropship", "Union"),
     )  # fmt: skip

@@ -15,7 +15,7 @@ from pathlib import Path
 import grpc
 import pytest
 from console_script import MEKREF, mekref
-from grpc_helpers import Stubs, status_of
+from grpc_helpers import Stubs, reason_of, status_of
 
 from mekref.v1 import campaign_pb2, event_pb2, rules_pb2
 
@@ -318,3 +318,33 @@ def test_a_fleets_view_over_grpc_names_its_own_field_order_only(served: Served) 
     whole = ref.rules.GetView(rules_pb2.GetViewRequest(campaign_id=cid), metadata=ref.md)
     battle = next(s for s in whole.report if s.title == "battle being fought")
     assert "sun drew Field Order 1, Group order 1" in battle.lines
+
+
+def test_a_json_command_is_held_to_its_fields_values(served: Served) -> None:
+    """Ruling R-ENGINE-5 over a real client: a command given as JSON has its listed values
+    matched as typed words are. House rules L11 "Left Side | Front | Right Side" (a hit
+    table's columns), L182-183 the quantity of armor or of ammunition found."""
+    cid = served.campaigns["house_rules"]
+
+    def run(command: dict[str, object]) -> rules_pb2.ExecuteCommandResponse:
+        request = rules_pb2.ExecuteCommandRequest(
+            campaign_id=cid, command_json=json.dumps({"actor": "ref", **command})
+        )
+        done: rules_pb2.ExecuteCommandResponse = served.referee.rules.ExecuteCommand(
+            request, metadata=served.referee.md
+        )
+        return done
+
+    (event,) = run({"type": "HRHitLocation", "unit_id": "atlas", "table": "Low"}).events
+    assert "hit location on atlas, low table, front:" in event.outcome  # never the side table
+    wrong: list[tuple[dict[str, object], str, str]] = [
+        ({"type": "HRQuantity", "item": "x", "kind": "armour", "level": 1}, "not_allowed",
+         "kind='armour' is none of: 'armor', 'ammo'"),
+        ({"type": "HRHitLocation", "unit_id": "atlas", "column": "rear"}, "no_such_row",
+         "no rear side row"),
+    ]  # fmt: skip
+    for command, reason, said in wrong:
+        with pytest.raises(grpc.RpcError) as caught:
+            run(command)
+        assert reason_of(caught.value) == reason, caught.value.details()
+        assert said in str(caught.value.details())

@@ -135,3 +135,11 @@ def test_t_c3_a_pool_holding_wp_passes_only_to_a_carrier_where_it_is(tmp_path: P
                    "--unit", bravo)  # fmt: skip
     assert apart.returncode == 3
     assert "holds 250 WP in 0610, and Union (3055) stands in orbit" in apart.stderr
+    # T-C3: Bravo's pool, never linked, holds its 250 WP nowhere on the map: once the first day
+    # is resolved, linking it would set them down wherever its carrier stands (L59: WP move
+    # only by a Load/Unload action).
+    nowhere = mekref("pool", "link", "--db", db, "--side", "loyalist", "--pool", "union-b",
+                     "--unit", bravo)  # fmt: skip
+    assert nowhere.returncode == 3
+    assert "holds 250 WP and stands nowhere on the map" in nowhere.stderr
+    assert "mekref spend move --from union-b --to POOL --amount 250" in nowhere.stderr

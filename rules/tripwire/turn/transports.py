@@ -10,7 +10,8 @@ A DropShip or cargo pool is where its carrier stands (R-WHERE-2); ``turn setup``
 pools its ``[transports]`` table names (T-C2). ``LinkTransport`` links (or moves) one later: a
 pool opened after the set-up, a DropShip that joined the campaign, a cargo pool handed to
 another truck. The WP do not travel by it: a pool that holds WP passes only to a carrier
-standing where the pool is.
+standing where the pool is; one never linked holds them nowhere on the map, so once the first
+day is resolved it is linked only empty.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
-from mekref.rules.tripwire.state import CampaignState, PoolKind
+from mekref.rules.tripwire.state import CampaignState, Pool, PoolKind
 from mekref.rules.tripwire.turn.cargo import L59, pool_hex
 from mekref.rules.tripwire.turn.common import strategic_of
 from mekref.rules.tripwire.turn.state import StrategicState
@@ -67,6 +68,34 @@ def _unit_hex(s: StrategicState, unit_id: str) -> str | None:
     return None
 
 
+def _wp_stay(state: CampaignState, s: StrategicState, pool: Pool, name: str, where: str) -> None:
+    """A pool holding WP passes only to a carrier standing where its WP are. A pool never
+    linked is nowhere on the map: at set-up (before the first day is resolved) its WP come
+    aboard where the carrier stands, as ``[transports]`` of ``turn setup`` links them (T-C2);
+    later no carrier stands with them."""
+    if pool.balance <= 0:
+        return
+    held = pool_hex(state, s, s.formations, pool)
+    if held == where:
+        return
+    if held is None and s.transports.get(pool.pool_id) is None and s.day <= 1:
+        return
+    if held is None:
+        raise Refusal(
+            "not_at_location",
+            f"unit_id: {pool.name!r} holds {pool.balance} WP and stands nowhere on the map (no "
+            f"carrier holds it), so no carrier stands with its WP: the referee moves them to "
+            f"another pool first (mekref spend move --from {pool.pool_id} --to POOL --amount "
+            f"{pool.balance} --referee NAME --reason TEXT), then the empty pool is linked ({L59})",
+        )
+    raise Refusal(
+        "not_at_location",
+        f"unit_id: {pool.name!r} holds {pool.balance} WP in {held or 'orbit'}, and {name} "
+        f"stands in {where or 'orbit'}: the WP pass only to a carrier standing where they "
+        f"are ({L59}; unload them first)",
+    )
+
+
 def decide_link(
     state: CampaignState, cmd: LinkTransport, dice: Dice, rules: TripWire
 ) -> list[Event]:
@@ -106,16 +135,7 @@ def decide_link(
     where = _unit_hex(s, unit.unit_id)
     if where is None:
         raise Refusal("bad_transport", f"unit_id: {name} stands in no formation of the map")
-    if before and pool.balance > 0:
-        held = pool_hex(state, s, s.formations, pool)
-        if held != where:
-            at = "nowhere on the map" if held is None else f"in {held or 'orbit'}"
-            raise Refusal(
-                "not_at_location",
-                f"unit_id: {pool.name!r} holds {pool.balance} WP {at}, and {name} stands in "
-                f"{where or 'orbit'}: the WP pass only to a carrier standing where they are "
-                f"({L59}; unload them first)",
-            )
+    _wp_stay(state, s, pool, name, where)
     return [
         TransportLinked(
             side_id=cmd.side_id,
