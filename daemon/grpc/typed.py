@@ -28,6 +28,7 @@ from mekref.daemon.grpc.shapes import (
     record_fields,
 )
 from mekref.rules.kernel import RuleSet
+from mekref.rules.registry import ruleset
 from mekref.v1 import rulesets_pb2
 
 
@@ -235,3 +236,48 @@ def ruleset_command_json(game: RuleSet[Any], envelope: Message) -> dict[str, Any
             f"a {member} command for a {game.name} campaign" if member else "no command given"
         )
     return command_json(game, getattr(envelope, member))
+
+
+# -- typed views back into JSON (in-process readers: the web pages) ---------------------------
+
+
+def view_json(envelope: rulesets_pb2.RuleSetView) -> Any:
+    """A ``mekref.v1.RuleSetView`` as the view's JSON: every field of the view's dataclass, a
+    field the message leaves unset as protobuf's zero (see :func:`read`)."""
+    name = envelope.WhichOneof("rule_set")
+    if name is None:
+        raise TypedError("the view names no rule set")
+    game = ruleset(name)
+    view = getattr(envelope, name)
+    member = view.WhichOneof("view")
+    cls = game.state_type if member == "whole" else side_view_type(game)
+    return read(getattr(view, member), cls)
+
+
+def set_fields(message: Message) -> dict[str, Any]:
+    """The fields a message sets, as plain values (whole numbers as numbers): what a sender put
+    in, nothing the reader's defaults add. For summaries of a cut event, whose left-out
+    secrets must not come back as zeros."""
+    out: dict[str, Any] = {}
+    for fd, value in message.ListFields():
+        if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
+            out[fd.name] = {k: _plain(v) for k, v in value.items()}
+        elif fd.is_repeated:
+            out[fd.name] = [_plain(v) for v in value]
+        else:
+            out[fd.name] = _plain(value)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    return set_fields(value) if isinstance(value, Message) else value
+
+
+def event_fields(envelope: rulesets_pb2.RuleSetEvent) -> dict[str, Any]:
+    """The fields a ``mekref.v1.RuleSetEvent``'s event sets (:func:`set_fields`)."""
+    name = envelope.WhichOneof("rule_set")
+    if name is None:
+        return {}
+    event = getattr(envelope, name)
+    member = event.WhichOneof("event")
+    return set_fields(getattr(event, member)) if member else {}
