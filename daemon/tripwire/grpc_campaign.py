@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from fractions import Fraction
 from typing import Any
 
 from mekref.daemon.grpc import auth, typed
@@ -42,6 +43,9 @@ def side_view_message(
             model=u.model,
             kind=str(u.kind),
             tonnage=str(to_jsonable(u.tonnage)),
+            tonnage_fraction=common_pb2.Fraction(
+                num=Fraction(u.tonnage).numerator, den=Fraction(u.tonnage).denominator
+            ),
             bv=u.bv,
             company=u.company,
             lance=u.lance,
