@@ -30,6 +30,7 @@ from mekref.daemon.grpc.shapes import (
     fraction_sibling,
     record_fields,
 )
+from mekref.rules.codec import to_jsonable
 from mekref.rules.kernel import RuleSet
 from mekref.rules.registry import ruleset
 from mekref.v1 import rulesets_pb2
@@ -189,7 +190,7 @@ def read(message: Message, cls: type) -> dict[str, Any]:
 def _text(fraction: Any) -> str:
     if fraction.den < 1:
         raise TypedError(f"a fraction's den must be 1 or more, not {fraction.den}")
-    return str(Fraction(fraction.num, fraction.den))
+    return str(to_jsonable(Fraction(fraction.num, fraction.den)))  # the codec's "n/d"
 
 
 def _from_fraction_sibling(message: Message, name: str, shape: Shape) -> Any:

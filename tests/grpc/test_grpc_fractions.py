@@ -14,6 +14,7 @@ import pytest
 from google.protobuf import json_format
 from test_grpc_every_ruleset import SCRIPTS, Served, serve_five
 
+from mekref.daemon.grpc import typed
 from mekref.v1 import rules_pb2
 
 
@@ -45,6 +46,9 @@ def test_a_fraction_given_as_a_message_comes_back_both_ways(served: Served) -> N
     legacy = json.loads(whole.view_json)  # the stored JSON kept its text form
     assert (legacy["table_width"], legacy["table_depth"]) == ("145/2", "48/1")
     assert Fraction(state.table_width) == Fraction(145, 2)
+    # Read back as the web pages read it: the codec's text ("48/1"), from the Fraction.
+    back = typed.view_json(whole.view)
+    assert (back["table_width"], back["table_depth"]) == ("145/2", "48/1")
 
 
 @pytest.mark.parametrize(
