@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import grpc
+from google.protobuf import text_format
 
 from mekref.client import connect, explain
 from mekref.v1 import (
@@ -35,6 +36,7 @@ from mekref.v1 import (
     event_pb2_grpc,
     orders_pb2,
     orders_pb2_grpc,
+    rulesets_pb2,
 )
 
 RETRY_CODES = (
@@ -42,6 +44,16 @@ RETRY_CODES = (
     grpc.StatusCode.RESOURCE_EXHAUSTED,
     grpc.StatusCode.DEADLINE_EXCEEDED,
 )
+
+
+def _one_line(event: rulesets_pb2.RuleSetEvent) -> str:
+    """The typed event's fields on one line (the rule set and the event's type left out)."""
+    ruleset = event.WhichOneof("rule_set")
+    if ruleset is None:
+        return ""
+    inner = getattr(event, ruleset)
+    member = inner.WhichOneof("event")
+    return text_format.MessageToString(getattr(inner, member), as_one_line=True) if member else ""
 
 
 def follow(
@@ -56,7 +68,8 @@ def follow(
                 event = answer.event
                 if event.seq <= after:
                     continue  # a repeat after a resume: already printed
-                print(f"{event.seq:>6}  {event.type:<24} {event.payload_json}", flush=True)
+                fields = _one_line(event.event)
+                print(f"{event.seq:>6}  {event.type:<24} {fields}", flush=True)
                 after = event.seq
                 printed += 1
                 if limit and printed >= limit:
@@ -110,16 +123,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"  unit {unit.unit_id}: {unit.chassis} {unit.model}")
             for pool in view.pools:
                 print(f"  pool {pool.pool_id}: {pool.balance} WP")
-            print(f"  rule-set view: {len(view.view_json)} bytes of JSON")
+            side = view.side_view
+            print(f"  day {side.day}: {len(side.formations)} formations, {len(side.orders)} orders")
+            for formation in side.formations:
+                print(f"  formation {formation.formation_id} at {formation.hex}")
         elif args.command == "submit":
             day = args.day
             if day is None:
-                import json
-
                 view = campaign_pb2_grpc.CampaignServiceStub(ch).GetSideView(
                     campaign_pb2.GetSideViewRequest(campaign_id=cid), metadata=md, timeout=10
                 )
-                day = json.loads(view.view_json or "{}").get("day", 1)
+                if not view.HasField("side_view"):
+                    print("no TripWire side view in this campaign: give --day", file=sys.stderr)
+                    return 1
+                day = view.side_view.day
             order = orders_pb2.FormationOrder(
                 formation_id=args.formation,
                 action=args.action,

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from mekref.daemon.grpc.shapes import (
+    FRACTION_SUFFIX,
     POSITIONS,
     Fixed,
     MapOf,
@@ -36,6 +37,7 @@ from mekref.daemon.grpc.shapes import (
     Repeated,
     Scalar,
     Shape,
+    fraction_sibling,
     needs_wrapper,
     record_fields,
 )
@@ -96,7 +98,9 @@ def field_docs(cls: type) -> dict[str, str]:
 # -- numbering kept from the committed file ---------------------------------------------------
 
 _MESSAGE = re.compile(r"^\s*message (\w+) \{")
-_FIELD = re.compile(r"^\s+(?:optional |repeated )?(?:map<[^>]+>|[\w.]+) (\w+) = (\d+);")
+_FIELD = re.compile(
+    r"^\s+(?:optional |repeated )?(?:map<[^>]+>|[\w.]+) (\w+) = (\d+)(?: \[[^\]]*\])?;"
+)
 _RESERVED = re.compile(r"^\s+reserved (\d+(?:, \d+)*);")
 
 
@@ -229,12 +233,13 @@ class FileWriter:
                 value = self.item_type(inner, context + "Value" * needs_wrapper(inner))
                 kind = f"map<string, {value}>"
             case Maybe(inner):
-                kind = "optional " * isinstance(inner, Scalar) + self.type_of(inner, context)
+                kind = "optional " * _scalar(inner) + self.type_of(inner, context)
             case Scalar():
-                kind = "optional " * presence + self.type_of(shape, context)
+                kind = "optional " * (presence and _scalar(shape)) + self.type_of(shape, context)
             case _:
                 kind = self.type_of(shape, context)
-        return [f"  // {doc or name}", f"  {kind} {name} = {number};"]
+        options = " [deprecated = true]" * (fraction_sibling(shape) is not None)
+        return [f"  // {doc or name}", f"  {kind} {name} = {number}{options};"]
 
     def message(
         self,
@@ -247,6 +252,7 @@ class FileWriter:
         if name in self.blocks:
             return
         self.blocks[name] = ""  # claimed before the fields, which may name more messages
+        fields, docs = _with_fraction_siblings(fields, docs or {}, defaults or {})
         numbers, reserved = self.numbers.assign(name, [f for f, _ in fields])
         lines = [f"// {doc}", f"message {name} {{"]
         if reserved:
@@ -302,6 +308,29 @@ class FileWriter:
         return "\n".join(head).rstrip() + "\n\n" + body + "\n"
 
 
+def _scalar(shape: Shape) -> bool:
+    """A scalar protobuf marks ``optional`` for presence (a message has it anyway)."""
+    return isinstance(shape, Scalar) and shape.proto in ("string", "int64", "bool")
+
+
+def _with_fraction_siblings(
+    fields: list[tuple[str, Shape]], docs: Mapping[str, str], defaults: Mapping[str, bool]
+) -> tuple[list[tuple[str, Shape]], dict[str, str]]:
+    """Each fraction field followed by its ``Fraction`` sibling; the text one is deprecated."""
+    out: list[tuple[str, Shape]] = []
+    out_docs = dict(docs)
+    for fname, shape in fields:
+        out.append((fname, shape))
+        sibling = fraction_sibling(shape)
+        if sibling is None:
+            continue
+        out.append((fname + FRACTION_SUFFIX, sibling))
+        given = docs.get(fname, "The item." if fname == "items" else fname)
+        out_docs[fname] = f"Deprecated (use {fname}{FRACTION_SUFFIX}): {given}"
+        out_docs[fname + FRACTION_SUFFIX] = f"{fname} as an exact fraction (num/den)."
+    return out, out_docs
+
+
 def side_view_type(game: RuleSet[Any]) -> type:
     return game.side_view_type or game.state_type
 
@@ -351,7 +380,9 @@ def ruleset_file(game: RuleSet[Any], committed: str = "") -> str:
     )
     for cls in sorted(names, key=lambda c: names[c]):
         writer.record(cls)
+    fractions = any(re.search(r"[ <]Fraction[ >]", b) for b in writer.blocks.values())
     return writer.text(
+        ["mekref/v1/common.proto"] * fractions,
         wrapper=wrapper_name(game),
         doc=f"The commands, events and views of {game.title}, one message per dataclass.",
     )

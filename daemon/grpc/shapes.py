@@ -5,8 +5,10 @@ writes a ``.proto`` message for each shape, and :mod:`mekref.daemon.grpc.typed` 
 messages from the rules' canonical JSON (and reads commands back). Deriving both from the same
 hints the codec decodes with is what keeps the wire contract and the stored format in step.
 
-Mapping: ``str``/``Fraction`` ("n/d") and text enums are ``string``; ``int`` and number enums
-``int64``; ``T | None`` an ``optional`` field; tuples of any length, lists and frozensets
+Mapping: ``str``/``Fraction`` ("n/d") and text enums are ``string``, a fraction also as a
+``mekref.v1.Fraction`` sibling field (``<name>_fraction``, the text one deprecated); ``int``
+and number enums ``int64``; ``T | None`` an ``optional`` field; tuples of any length, lists
+and frozensets
 ``repeated``; ``Mapping[str, V]`` a ``map<string, V>``; a fixed tuple such as ``tuple[str, int]``
 a small message with fields ``first``, ``second``...; a repeated or map value that is itself
 repeated, a map or optional gets a one-field wrapper message (protobuf cannot nest them).
@@ -41,6 +43,8 @@ class Scalar:
 
     proto: str
     note: str = ""
+    #: An exact fraction as text ("n/d"): the field gets a ``Fraction`` sibling (below).
+    fraction: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,7 +96,7 @@ def shape_of(hint: Any) -> Shape:
     if hint is int:
         return INT
     if hint is Fraction:
-        return Scalar("string", 'an exact fraction as text, "n/d" or "n"')
+        return Scalar("string", 'an exact fraction as text, "n/d" or "n"', fraction=True)
     if isinstance(hint, type) and issubclass(hint, Enum):
         values = [m.value for m in hint]
         kinds = {type(v) for v in values}
@@ -129,6 +133,25 @@ def shape_of(hint: Any) -> Shape:
             raise ShapeError(f"{hint}: map keys must be str")
         return MapOf(shape_of(args[1]))
     raise ShapeError(f"{hint!r} has no protobuf form")
+
+
+#: ``mekref.v1.Fraction`` (common.proto): ``num`` and ``den``, the fraction in lowest terms.
+FRACTION = Scalar("Fraction")
+#: The suffix of a fraction field's sibling: ``tonnage`` (text) beside ``tonnage_fraction``.
+FRACTION_SUFFIX = "_fraction"
+
+
+def fraction_sibling(shape: Shape) -> Shape | None:
+    """The shape of the ``Fraction`` sibling of a field holding fractions as text (a fraction,
+    an optional one, a list or a map of them), or None for any other field."""
+    match shape:
+        case Scalar(fraction=True) | Maybe(Scalar(fraction=True)):
+            return FRACTION
+        case Repeated(Scalar(fraction=True)):
+            return Repeated(FRACTION)
+        case MapOf(Scalar(fraction=True)):
+            return MapOf(FRACTION)
+    return None
 
 
 def needs_wrapper(shape: Shape) -> bool:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, TypeVar
 
 from google.protobuf.message import Message
 
 from mekref.daemon.grpc.proto_schema import side_view_type, snake, wrapper_name
 from mekref.daemon.grpc.shapes import (
+    FRACTION_SUFFIX,
     POSITIONS,
     Fixed,
     MapOf,
@@ -25,9 +27,12 @@ from mekref.daemon.grpc.shapes import (
     Repeated,
     Scalar,
     Shape,
+    fraction_sibling,
     record_fields,
 )
+from mekref.rules.codec import to_jsonable
 from mekref.rules.kernel import RuleSet
+from mekref.rules.registry import ruleset
 from mekref.v1 import rulesets_pb2
 
 
@@ -75,14 +80,46 @@ def _scalar(shape: Scalar, value: Any) -> Any:
     return value
 
 
+def _fraction(text: Any, into: Message) -> Message:
+    """Set a ``mekref.v1.Fraction`` from a fraction's text ("n/d" or "n")."""
+    try:
+        value = Fraction(text)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise TypedError(f"expected an exact fraction as text, got {text!r}") from None
+    into.num, into.den = value.numerator, value.denominator  # type: ignore[attr-defined]
+    return into
+
+
+def _set_fraction_sibling(message: Message, name: str, shape: Shape, value: Any) -> None:
+    """Fill ``<name>_fraction`` beside a fraction field's text (``value`` already checked)."""
+    sibling = fraction_sibling(shape)
+    if sibling is None or value is None:
+        return
+    container = getattr(message, name + FRACTION_SUFFIX)
+    match sibling:
+        case Repeated():
+            for v in value:
+                _fraction(v, container.add())
+        case MapOf():
+            for key, v in value.items():
+                _fraction(v, container[key])
+        case _:
+            _fraction(value, container)
+
+
 def _set(message: Message, name: str, shape: Shape, value: Any) -> None:
+    _set_value(message, name, shape, value)
+    _set_fraction_sibling(message, name, shape, value)
+
+
+def _set_value(message: Message, name: str, shape: Shape, value: Any) -> None:
     if value is None:
         if isinstance(shape, Maybe):
             return
         raise TypedError("null where a value is required")
     match shape:
         case Maybe(inner):
-            _set(message, name, inner, value)
+            _set_value(message, name, inner, value)
         case Scalar():
             setattr(message, name, _scalar(shape, value))
         case Record() | Fixed():
@@ -133,7 +170,10 @@ def read(message: Message, cls: type) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in record_fields(cls):
         shape = f.shape
-        if isinstance(shape, Repeated | MapOf):
+        exact = _from_fraction_sibling(message, f.name, shape)
+        if exact is not None:
+            out[f.name] = exact
+        elif isinstance(shape, Repeated | MapOf):
             value = _get(message, f.name, shape)
             if value or not f.has_default:
                 out[f.name] = value
@@ -145,6 +185,41 @@ def read(message: Message, cls: type) -> dict[str, Any]:
         else:
             out[f.name] = _get(message, f.name, shape)
     return out
+
+
+def _text(fraction: Any) -> str:
+    if fraction.den < 1:
+        raise TypedError(f"a fraction's den must be 1 or more, not {fraction.den}")
+    return str(to_jsonable(Fraction(fraction.num, fraction.den)))  # the codec's "n/d"
+
+
+def _from_fraction_sibling(message: Message, name: str, shape: Shape) -> Any:
+    """A fraction field's value from its ``<name>_fraction`` sibling as text, or None when
+    the sibling is not given. Given both ways, the two must be the same fraction."""
+    sibling = fraction_sibling(shape)
+    if sibling is None:
+        return None
+    other = name + FRACTION_SUFFIX
+    container = getattr(message, other)
+    match sibling:
+        case Repeated():
+            value: Any = [_text(v) for v in container] or None
+        case MapOf():
+            value = {k: _text(v) for k, v in container.items()} or None
+        case _:
+            value = _text(container) if message.HasField(other) else None
+    text = _get(message, name, shape)
+    if value is not None and text and _exact(text) != _exact(value):
+        raise TypedError(f"{name} and {other} give two different values")
+    return value
+
+
+def _exact(value: Any) -> Any:
+    if isinstance(value, list):
+        return [Fraction(v) for v in value]
+    if isinstance(value, dict):
+        return {k: Fraction(v) for k, v in value.items()}
+    return Fraction(value)
 
 
 def _get(message: Message, name: str, shape: Shape) -> Any:
@@ -173,9 +248,14 @@ def _read_item(message: Message, shape: Shape) -> Any:
         case Record(cls):
             return read(message, cls)
         case Fixed(items):
-            return [_get(message, p, s) for p, s in zip(POSITIONS, items, strict=False)]
+            return [_value(message, p, s) for p, s in zip(POSITIONS, items, strict=False)]
         case _:
-            return _get(message, "items", shape)
+            return _value(message, "items", shape)
+
+
+def _value(message: Message, name: str, shape: Shape) -> Any:
+    exact = _from_fraction_sibling(message, name, shape)
+    return _get(message, name, shape) if exact is None else exact
 
 
 # -- the envelopes ----------------------------------------------------------------------------
@@ -235,3 +315,50 @@ def ruleset_command_json(game: RuleSet[Any], envelope: Message) -> dict[str, Any
             f"a {member} command for a {game.name} campaign" if member else "no command given"
         )
     return command_json(game, getattr(envelope, member))
+
+
+# -- typed views back into JSON (in-process readers: the web pages) ---------------------------
+
+
+def view_json(envelope: rulesets_pb2.RuleSetView) -> Any:
+    """A ``mekref.v1.RuleSetView`` as the view's JSON: every field of the view's dataclass, a
+    field the message leaves unset as protobuf's zero (see :func:`read`)."""
+    name = envelope.WhichOneof("rule_set")
+    if name is None:
+        raise TypedError("the view names no rule set")
+    game = ruleset(name)
+    view = getattr(envelope, name)
+    member = view.WhichOneof("view")
+    cls = game.state_type if member == "whole" else side_view_type(game)
+    return read(getattr(view, member), cls)
+
+
+def set_fields(message: Message) -> dict[str, Any]:
+    """The fields a message sets, as plain values (whole numbers as numbers): what a sender put
+    in, nothing the reader's defaults add. For summaries of a cut event, whose left-out
+    secrets must not come back as zeros."""
+    out: dict[str, Any] = {}
+    for fd, value in message.ListFields():
+        if fd.name.endswith(FRACTION_SUFFIX) and fd.name.removesuffix(FRACTION_SUFFIX) in out:
+            continue  # the text beside it says the same
+        if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
+            out[fd.name] = {k: _plain(v) for k, v in value.items()}
+        elif fd.is_repeated:
+            out[fd.name] = [_plain(v) for v in value]
+        else:
+            out[fd.name] = _plain(value)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    return set_fields(value) if isinstance(value, Message) else value
+
+
+def event_fields(envelope: rulesets_pb2.RuleSetEvent) -> dict[str, Any]:
+    """The fields a ``mekref.v1.RuleSetEvent``'s event sets (:func:`set_fields`)."""
+    name = envelope.WhichOneof("rule_set")
+    if name is None:
+        return {}
+    event = getattr(envelope, name)
+    member = event.WhichOneof("event")
+    return set_fields(getattr(event, member)) if member else {}

@@ -13,12 +13,18 @@ import grpc
 
 from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.errors import ApiError, invalid, unimplemented
-from mekref.daemon.grpc.services.base import Context, check_campaign_id, rpc
+from mekref.daemon.grpc.services.base import (
+    Context,
+    check_campaign_id,
+    legacy_text,
+    rpc,
+    wants_legacy_json,
+)
 from mekref.daemon.grpc.services.battle import BattleServicer
 from mekref.daemon.grpc.services.campaign import timestamp
 from mekref.daemon.tripwire.grpc_guard import check_tripwire, require_tripwire
 from mekref.daemon.tripwire.mms_export import build_engagement_mms
-from mekref.rules.codec import canonical_json, to_jsonable
+from mekref.rules.codec import to_jsonable
 from mekref.rules.messages import RefereeNote
 from mekref.rules.tripwire.battle_messages import CloseBattle, SetBattleControl
 from mekref.rules.tripwire.battle_record import battle_record
@@ -34,6 +40,7 @@ class TripwireBattleServicer(BattleServicer):
     ) -> battle_pb2.ListPendingBattlesResponse:
         cid = check_campaign_id(request.campaign_id)
         auth.require_referee(auth.current_principal(), cid)
+        legacy = wants_legacy_json(context)
 
         def listing() -> battle_pb2.ListPendingBattlesResponse:
             require_tripwire(self.s, cid, "ListPendingBattles")
@@ -44,7 +51,7 @@ class TripwireBattleServicer(BattleServicer):
                 battles=[
                     battle_pb2.PendingBattle(
                         battle_id=b.battle_id,
-                        detail_json=canonical_json(to_jsonable(b)),
+                        detail_json=legacy_text(legacy, to_jsonable(b)),
                         detail=typed.fill(
                             tripwire_pb2.Tripwire.PendingBattle(), type(b), to_jsonable(b)
                         ),

@@ -7,15 +7,22 @@ from __future__ import annotations
 
 import re
 import secrets
+from fractions import Fraction
 from typing import Any
 
 from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
-from mekref.daemon.grpc.services.base import Context, check_campaign_id, rpc
+from mekref.daemon.grpc.services.base import (
+    Context,
+    check_campaign_id,
+    legacy_text,
+    rpc,
+    wants_legacy_json,
+)
 from mekref.daemon.grpc.services.campaign import CampaignServicer
 from mekref.daemon.tripwire import grpc_reports as reports
 from mekref.daemon.tripwire.grpc_guard import require_tripwire
-from mekref.rules.codec import canonical_json, to_jsonable
+from mekref.rules.codec import to_jsonable
 from mekref.rules.tripwire.commands import CreateCampaign, SideSpec
 from mekref.rules.tripwire.game import TRIPWIRE
 from mekref.rules.tripwire.state import CampaignState
@@ -27,7 +34,7 @@ _SIDE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
 def side_view_message(
-    state: CampaignState, side_id: str, last_seq: int
+    state: CampaignState, side_id: str, last_seq: int, legacy: bool
 ) -> campaign_pb2.GetSideViewResponse:
     units = [
         campaign_pb2.Unit(
@@ -36,6 +43,9 @@ def side_view_message(
             model=u.model,
             kind=str(u.kind),
             tonnage=str(to_jsonable(u.tonnage)),
+            tonnage_fraction=common_pb2.Fraction(
+                num=Fraction(u.tonnage).numerator, den=Fraction(u.tonnage).denominator
+            ),
             bv=u.bv,
             company=u.company,
             lance=u.lance,
@@ -77,7 +87,7 @@ def side_view_message(
         units=units,
         people=people,
         pools=pools,
-        view_json=canonical_json(seen),
+        view_json=legacy_text(legacy, seen),
         side_view=side_view,
     )
 
@@ -88,11 +98,11 @@ class TripwireCampaignServicer(CampaignServicer):
         return state.tracks_completed if isinstance(state, CampaignState) else 0
 
     def typed_side_view(
-        self, state: Any, side_id: str, last_seq: int
+        self, state: Any, side_id: str, last_seq: int, legacy: bool
     ) -> campaign_pb2.GetSideViewResponse | None:
         if not isinstance(state, CampaignState):
             return None
-        return side_view_message(state, side_id, last_seq)
+        return side_view_message(state, side_id, last_seq, legacy)
 
     @rpc
     async def CreateCampaign(
@@ -185,6 +195,7 @@ class TripwireCampaignServicer(CampaignServicer):
         auth.require_campaign(principal, cid)
         if not request.battle_id:
             raise invalid("battle_id", "name the battle")
+        legacy = wants_legacy_json(context)
 
         def report() -> campaign_pb2.GetBattleReportResponse:
             require_tripwire(self.s, cid, "GetBattleReport")
@@ -194,7 +205,7 @@ class TripwireCampaignServicer(CampaignServicer):
             data = reports.report_json(found, principal.is_referee)
             return campaign_pb2.GetBattleReportResponse(
                 text=reports.report_text(found, state),
-                report_json=canonical_json(data),
+                report_json=legacy_text(legacy, data),
                 report=typed.fill(tripwire_pb2.Tripwire.BattleReport(), reports.BattleReport, data),
             )
 

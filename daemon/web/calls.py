@@ -64,6 +64,10 @@ class PageContext:
     def time_remaining(self) -> float | None:
         return None
 
+    def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+        """No headers: the pages read the typed fields, never the deprecated ``*_json``."""
+        return ()
+
     async def abort_with_status(self, status: Any) -> None:
         raise PageRefusal(status.code, status.details)
 

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from mekref.daemon.grpc import typed
 from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.web.calls import PageRefusal, call
 from mekref.daemon.web.site import RulesetPages, Site
@@ -38,7 +39,7 @@ async def home(site: Site, request: Request, principal: Principal, cid: str) -> 
         campaign=campaign,
         title=schema.title if schema else campaign.ruleset,
         side_id=view.side_id or "referee",
-        view=json.dumps(json.loads(view.view_json), indent=2, ensure_ascii=False),
+        view=json.dumps(typed.view_json(view.view), indent=2, ensure_ascii=False),
         commands=commands,
         defaults={
             c.type: {f.name: "" if f.default_json == "null" else f.default_json for f in c.fields}

@@ -26,7 +26,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from mekref.daemon.grpc import auth
+from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.errors import ApiError
 from mekref.daemon.grpc.services.base import Services, check_campaign_id, to_api_error
 from mekref.daemon.grpc.services.battle import BattleServicer
@@ -303,12 +303,7 @@ def _sse(event: Any) -> str:
 
 def _summary(event: Any) -> str:
     """The event's payload in short: the fields the reader may see (already filtered)."""
-    try:
-        payload = json.loads(event.payload_json)
-    except ValueError:
-        return ""
-    if not isinstance(payload, dict):
-        return ""
+    payload = typed.event_fields(event.event)
     parts = [f"{k}={_short(v)}" for k, v in payload.items() if k not in ("type", "actor")]
     text = ", ".join(parts)
     return text if len(text) <= 240 else text[:237] + "..."

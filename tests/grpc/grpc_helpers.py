@@ -59,6 +59,9 @@ class Stubs:
     events: event_pb2_grpc.EventServiceStub = field(init=False)
     diagnostics: diagnostics_pb2_grpc.DiagnosticsServiceStub = field(init=False)
     rules: rules_pb2_grpc.RulesServiceStub = field(init=False)
+    #: Send "mekref-legacy-json: 1": the suites below compare the deprecated JSON-text fields
+    #: (the same values as the typed ones); test_grpc_legacy_json checks calls without it.
+    legacy_json: bool = True
 
     def __post_init__(self) -> None:
         self.rules = rules_pb2_grpc.RulesServiceStub(self.channel)
@@ -70,7 +73,8 @@ class Stubs:
 
     @property
     def md(self) -> tuple[tuple[str, str], ...]:
-        return (("authorization", f"Bearer {self.token}"),)
+        auth = ("authorization", f"Bearer {self.token}")
+        return (auth, ("mekref-legacy-json", "1")) if self.legacy_json else (auth,)
 
     def close(self) -> None:
         self.channel.close()

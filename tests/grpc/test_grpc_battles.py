@@ -123,6 +123,13 @@ def test_two_uploads_and_control_resolve_the_battle(battle: Battle) -> None:
     battle_id = pending.battles[0].battle_id
     assert json.loads(pending.battles[0].detail_json)["sides_expected"] == ["blue", "red"]
     assert list(pending.battles[0].detail.sides_expected) == ["blue", "red"]  # typed, the same
+    # Without "mekref-legacy-json: 1" only the typed detail travels (docs/api.md).
+    plain = ref.battles.ListPendingBattles(
+        battle_pb2.ListPendingBattlesRequest(campaign_id=b.campaign_id), metadata=ref.md[:1]
+    )
+    assert (
+        plain.battles[0].detail_json == "" and plain.battles[0].detail == pending.battles[0].detail
+    )
     ref.battles.SetRefereeInputs(
         battle_pb2.SetRefereeInputsRequest(
             campaign_id=b.campaign_id, battle_id=battle_id, field_controller_side_id="red"
@@ -137,6 +144,11 @@ def test_two_uploads_and_control_resolve_the_battle(battle: Battle) -> None:
     )
     assert json.loads(waiting.report_json)["status"] == "open"
     assert waiting.report.status == "open" and not waiting.report.HasField("control_side")
+    plain_report = red_stubs.campaigns.GetBattleReport(
+        campaign_pb2.GetBattleReportRequest(campaign_id=b.campaign_id, battle_id=battle_id),
+        metadata=red_stubs.md[:1],
+    )
+    assert plain_report.report_json == "" and plain_report.report == waiting.report
 
     blue = _upload(b, "blue", "Blue.mul", b.files["blue"].read_bytes())
     assert blue.outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED

@@ -96,6 +96,10 @@ def test_side_view_holds_own_units_people_and_pools(api: Running) -> None:
     )
     assert view.side_id == "davion"
     assert [u.chassis for u in view.units] == ["Locust"]
+    # A fraction as Fraction {num, den} beside its deprecated text.
+    assert [(u.tonnage, u.tonnage_fraction.num, u.tonnage_fraction.den) for u in view.units] == [
+        ("20/1", 20, 1)
+    ]
     assert [p.name for p in view.people] == ["davion pilot"]
     assert [(p.pool_id, p.balance, p.capacity) for p in view.pools] == [("davion-union", 107, 250)]
     assert "liao" not in str(view).replace('"liao"', "")  # nothing of the other side's

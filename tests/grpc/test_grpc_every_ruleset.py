@@ -48,6 +48,11 @@ def _token(db: str, *args: str) -> str:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    yield from serve_five(tmp_path_factory)
+
+
+def serve_five(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """``mekref serve --grpc`` with a campaign of each rule set played by its script."""
     db = str(tmp_path_factory.mktemp("five") / "c.db")
     assert mekref("campaign", "new", "--db", db, "--name", "placeholder-check", "--seed", "1",
                   "--side", "x:X", "--side", "y:Y").returncode == 0  # fmt: skip

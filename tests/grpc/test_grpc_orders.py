@@ -384,6 +384,13 @@ def test_the_example_client(ginestra: Running) -> None:
     followed = run("follow", "--after", str(head - 1), "--limit", "1")
     assert followed.returncode == 0, followed.stderr
     assert f"{head:>6}  OrdersSubmitted" in followed.stdout
+    # The typed event, never the deprecated payload_json (empty without the legacy header).
+    assert 'formation_id: "alpha"' in followed.stdout and "0707" in followed.stdout
+    view = run("view")
+    assert view.returncode == 0, view.stderr
+    assert "day 1: " in view.stdout and "formation alpha at " in view.stdout
+    script_text = script.read_text()
+    assert "payload_json" not in script_text and "view_json" not in script_text
 
 
 def _play_two_days(g: Running) -> str:

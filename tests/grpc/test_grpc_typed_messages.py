@@ -52,7 +52,8 @@ def test_field_numbers_survive_a_change_of_the_dataclass(tmp_path: Path) -> None
     # As if an older dataclass had had a field 'retired' numbered 6 and squads numbered 9.
     older = text.replace("repeated SquadSpec squads = 5;", "repeated SquadSpec squads = 9;")
     older = older.replace(
-        "optional string table_width = 6;", "optional string table_width = 6;\n    int64 gone = 12;"
+        "optional string table_width = 6 [deprecated = true];",
+        "optional string table_width = 6 [deprecated = true];\n    int64 gone = 12;",
     )
     path.write_text(older)
     write_all(tmp_path)

@@ -29,6 +29,7 @@ from mekref.daemon.grpc.errors import ApiError, invalid, refusal_error, store_er
 from mekref.daemon.grpc.hub import EventHub
 from mekref.daemon.grpc.tokens import TokenStore
 from mekref.daemon.store import EventStore, StoreError
+from mekref.rules.codec import canonical_json
 from mekref.rules.messages import Command
 from mekref.rules.refusal import Refusal
 
@@ -121,6 +122,35 @@ def rpc(
             raise AssertionError("abort returned") from None
 
     return boundary
+
+
+#: The request header that asks for the deprecated ``*_json`` text fields (docs/api.md, "The
+#: deprecated JSON-text fields"): ``1`` fills them beside the typed messages, ``0`` or no header
+#: leaves them empty. They go in ``mekref.v2``.
+LEGACY_JSON_HEADER = "mekref-legacy-json"
+
+
+def wants_legacy_json(context: Context) -> bool:
+    """Whether the call asked for the deprecated ``*_json`` fields; any other value than 1 or 0
+    is refused rather than guessed."""
+    for key, value in context.invocation_metadata() or ():
+        if key != LEGACY_JSON_HEADER:
+            continue
+        text = value.decode() if isinstance(value, bytes) else str(value)
+        if text.strip() in ("1", "0"):
+            return text.strip() == "1"
+        raise invalid(
+            LEGACY_JSON_HEADER,
+            f"{text!r}: give 1 to fill the deprecated *_json fields, or 0 (or no header) to"
+            " leave them empty",
+            "bad_header",
+        )
+    return False
+
+
+def legacy_text(wanted: bool, value: Any) -> str:
+    """``value`` as canonical JSON when the call asked for the deprecated fields, else ""."""
+    return canonical_json(value) if wanted else ""
 
 
 def check_campaign_id(campaign_id: str, field_name: str = "campaign_id") -> str:

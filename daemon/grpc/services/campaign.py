@@ -11,12 +11,18 @@ from typing import Any
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from mekref.daemon.grpc import auth
+from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.errors import invalid
-from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
+from mekref.daemon.grpc.services.base import (
+    Context,
+    Services,
+    check_campaign_id,
+    legacy_text,
+    rpc,
+    wants_legacy_json,
+)
 from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.store import Campaign
-from mekref.rules.codec import canonical_json
 from mekref.rules.kernel import RuleSet
 from mekref.v1 import campaign_pb2, campaign_pb2_grpc, common_pb2
 
@@ -61,7 +67,7 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
         return 0
 
     def typed_side_view(
-        self, state: Any, side_id: str, last_seq: int
+        self, state: Any, side_id: str, last_seq: int, legacy: bool
     ) -> campaign_pb2.GetSideViewResponse | None:
         """A side's view with the rule set's typed fields, or None: the view as JSON only."""
         return None
@@ -108,21 +114,24 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
     ) -> campaign_pb2.GetSideViewResponse:
         cid = check_campaign_id(request.campaign_id)
         side_id = auth.acting_side(auth.current_principal(), cid, request.side_id)
+        legacy = wants_legacy_json(context)
 
         def view() -> campaign_pb2.GetSideViewResponse:
             loaded = self.s.runner.load(cid)
             game = self.s.runner.game(cid)
             if side_id not in game.sides_of(loaded.state):
                 raise invalid("side_id", "no such side in this campaign", "unknown_side")
-            typed_view = self.typed_side_view(loaded.state, side_id, loaded.last_seq)
+            typed_view = self.typed_side_view(loaded.state, side_id, loaded.last_seq, legacy)
             if typed_view is not None:
                 return typed_view
             # A rule set without units, people or pools in TripWire's sense: the side's view
-            # is the rule set's own, as JSON (RulesService.GetView gives it too).
+            # is the rule set's own (RulesService.GetView gives it too).
+            seen = game.view_for(loaded.state, side_id)
             return campaign_pb2.GetSideViewResponse(
                 side_id=side_id,
                 last_seq=loaded.last_seq,
-                view_json=canonical_json(game.view_for(loaded.state, side_id)),
+                view_json=legacy_text(legacy, seen),
+                view=typed.ruleset_view(game, seen, side_id),
             )
 
         return await self.s.run(context, view)

@@ -26,6 +26,7 @@ from mekref.daemon.grpc.services.base import (
     check_campaign_id,
     log,
     to_api_error,
+    wants_legacy_json,
 )
 from mekref.daemon.grpc.services.campaign import timestamp
 from mekref.daemon.grpc.tokens import Principal
@@ -71,6 +72,7 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
         auth.require_campaign(principal, cid)
         if request.after_seq < 0:
             raise invalid("after_seq", "must be 0 or more")
+        legacy = wants_legacy_json(context)
         await self.s.run(context, self.s.store.last_seq, cid)  # NOT_FOUND before any write
         after = request.after_seq
         hub = self.s.hub
@@ -82,7 +84,7 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
                     "shutting_down",
                     after,
                 )
-            page = await self.s.run(context, self._page, principal, cid, after)
+            page = await self.s.run(context, self._page, principal, cid, after, legacy)
             for seq, message in page:
                 if message is not None:
                     await self._write(context, message, after)
@@ -93,29 +95,31 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
                 await hub.wait(cid, self.s.stream_poll_seconds)
 
     def _page(
-        self, principal: Principal, cid: str, after: int
+        self, principal: Principal, cid: str, after: int, legacy: bool
     ) -> list[tuple[int, event_pb2.SubscribeEventsResponse | None]]:
         batch = self.s.store.read(cid, after, PAGE)
         if not batch:
             return []
         state = self.s.runner.load(cid).state
         game = self.s.runner.game(cid)
-        return [(e.seq, self._message(principal, game, e, state)) for e in batch]
+        return [(e.seq, self._message(principal, game, e, state, legacy)) for e in batch]
 
     @staticmethod
     def _message(
-        principal: Principal, game: RuleSet[Any], stored: StoredEvent, state: Any
+        principal: Principal, game: RuleSet[Any], stored: StoredEvent, state: Any, legacy: bool
     ) -> event_pb2.SubscribeEventsResponse | None:
         # The campaign's rule set says what each side may see (one rule for every channel).
         payload = game.event_for(state, json.loads(stored.payload), principal.side_id)
         if payload is None:
             return None
-        text = stored.payload if payload is not None and principal.is_referee else None
+        text = None
+        if legacy:  # the referee's is the stored text itself
+            text = stored.payload if principal.is_referee else canonical_json(payload)
         return event_pb2.SubscribeEventsResponse(
             event=event_pb2.CampaignEvent(
                 seq=stored.seq,
                 type=stored.type,
-                payload_json=text if text is not None else canonical_json(payload),
+                payload_json=text or "",
                 recorded_at=timestamp(stored.recorded_at),
                 event=typed.ruleset_event(game, payload, stored.type),
             )

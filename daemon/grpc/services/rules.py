@@ -16,7 +16,14 @@ import grpc
 from mekref.daemon.campaigns import Executed
 from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.errors import ApiError, denied, invalid
-from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
+from mekref.daemon.grpc.services.base import (
+    Context,
+    Services,
+    check_campaign_id,
+    legacy_text,
+    rpc,
+    wants_legacy_json,
+)
 from mekref.daemon.grpc.services.campaign import campaign_message
 from mekref.daemon.grpc.services.command_input import (
     REFEREE_ACTOR,
@@ -66,7 +73,7 @@ def ruleset_message(game: RuleSet[Any]) -> rules_pb2.RuleSetInfo:
 
 
 def _outcomes(
-    game: RuleSet[Any], state: Any, executed: Executed, side: str | None
+    game: RuleSet[Any], state: Any, executed: Executed, side: str | None, legacy: bool
 ) -> list[rules_pb2.EventOutcome]:
     out = []
     for seq, event in enumerate(executed.events, start=executed.first_seq):
@@ -82,7 +89,7 @@ def _outcomes(
                 seq=seq,
                 type=event.TYPE,
                 outcome=text,
-                event_json=canonical_json(seen),
+                event_json=legacy_text(legacy, seen),
                 event=typed.ruleset_event(game, seen),
             )
         )
@@ -107,6 +114,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         self, request: rules_pb2.StartCampaignRequest, context: Context
     ) -> rules_pb2.StartCampaignResponse:
         auth.require_global_referee(auth.current_principal())
+        legacy = wants_legacy_json(context)
         if not request.name.strip():
             raise invalid("name", "a campaign needs a name")
         try:
@@ -127,7 +135,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             campaign = self.s.store.get_campaign(executed.campaign_id)
             return rules_pb2.StartCampaignResponse(
                 campaign=campaign_message(campaign, game, executed.state, executed.last_seq),
-                events=_outcomes(game, executed.state, executed, None),
+                events=_outcomes(game, executed.state, executed, None, legacy),
             )
 
         return await self.s.run(context, start)
@@ -139,6 +147,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         cid = check_campaign_id(request.campaign_id)
         principal = auth.current_principal()
         auth.require_campaign(principal, cid)
+        legacy = wants_legacy_json(context)
         game, state = await self.s.run(context, self._current, cid)
         data, field = command_data(game, request, campaign_names(game, state))
         if principal.is_referee:
@@ -150,7 +159,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
         return rules_pb2.ExecuteCommandResponse(
             first_seq=executed.first_seq,
             last_seq=executed.last_seq,
-            events=_outcomes(game, executed.state, executed, principal.side_id),
+            events=_outcomes(game, executed.state, executed, principal.side_id, legacy),
         )
 
     @rpc
@@ -165,6 +174,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             side = request.side_id or None
         elif request.side_id and request.side_id != principal.side_id:
             raise denied("this token acts for another side")
+        legacy = wants_legacy_json(context)
 
         def view() -> rules_pb2.GetViewResponse:
             loaded = self.s.runner.load(cid)
@@ -177,7 +187,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             return rules_pb2.GetViewResponse(
                 side_id=side or "",
                 last_seq=loaded.last_seq,
-                view_json=canonical_json(seen),
+                view_json=legacy_text(legacy, seen),
                 state_hash=game.state_hash(loaded.state) if side is None else "",
                 view=typed.ruleset_view(game, seen, side),
                 report=[rules_pb2.ReportSection(title=s.title, lines=s.lines) for s in sections],

@@ -8,7 +8,6 @@ refuses a side's token whatever the page shows.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -16,17 +15,24 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from mekref.daemon.grpc import typed
 from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.tripwire.cli_report_rows import overrides
 from mekref.daemon.tripwire.web.side import form_day
 from mekref.daemon.web.calls import PageRefusal, call
 from mekref.daemon.web.site import Site
+from mekref.rules.tripwire.battle_pending import PendingBattle
 from mekref.v1 import battle_pb2, campaign_pb2, orders_pb2
+
+
+def _detail(battle: Any) -> dict[str, Any]:
+    """A pending battle's typed detail as its JSON."""
+    return typed.read(battle.detail, PendingBattle)
 
 
 def _waiting_for(battle: Any) -> list[str]:
     """What a pending battle waits for, in words."""
-    detail = json.loads(battle.detail_json)
+    detail = _detail(battle)
     reported = set(detail.get("sides_reported", []))
     missing = [s for s in detail.get("sides_expected", []) if s not in reported]
     needs = [f"the battle file of {', '.join(missing)}"] if missing else []
@@ -79,7 +85,7 @@ async def desk(site: Site, request: Request, principal: Principal, cid: str) -> 
         orders=orders,
         overview=overview.overview if overview.map_started else None,
         share_of_start=_share_of_start,
-        battles=[(b, json.loads(b.detail_json), _waiting_for(b)) for b in pending.battles],
+        battles=[(b, _detail(b), _waiting_for(b)) for b in pending.battles],
         unmatched=pending.unmatched_files,
         quarantined=pending.quarantined_files,
         last_seq=campaign.last_seq,

@@ -6,7 +6,6 @@ as the logged-in token; the map is the CLI's ``map render`` drawing for the toke
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -15,13 +14,14 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from mekref.daemon.cli_common import CliError
-from mekref.daemon.grpc import auth
+from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.tripwire.cli_map import side_svg
 from mekref.daemon.web.calls import PageRefusal, call
 from mekref.daemon.web.site import Site, bind
 from mekref.rules.tripwire.turn.orders import ACTIONS
 from mekref.rules.tripwire.turn.state import IN_ORBIT
+from mekref.rules.tripwire.turn.view import SideView
 from mekref.v1 import battle_pb2, campaign_pb2, orders_pb2
 
 #: Actions by name for the order forms; the rules refuse what a formation may not do today.
@@ -92,7 +92,7 @@ async def page(site: Site, request: Request, principal: Principal, cid: str) -> 
     view = await call(
         principal, site.campaigns.GetSideView, campaign_pb2.GetSideViewRequest(campaign_id=cid)
     )
-    found = json.loads(view.view_json)
+    found = typed.read(view.side_view, SideView)
     side_id = view.side_id
     campaign = await site.campaign(principal, cid)
     return site.render(
