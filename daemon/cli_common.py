@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -52,9 +51,10 @@ def err_console() -> Console:
 def out_console() -> Console:
     # No markup: unit and pilot names carry brackets ("Elemental Battle Armor [Laser]") and
     # rule quotes are printed in brackets; rich would swallow them as style tags.
-    # Off a terminal 120 columns rather than rich's 80, unless COLUMNS says otherwise.
-    wide = sys.stdout.isatty() or "COLUMNS" in os.environ
-    return Console(highlight=False, markup=False, soft_wrap=True, width=None if wide else 120)
+    # Off a terminal 120 columns, whatever COLUMNS says (test runners and CI set it to 80).
+    return Console(
+        highlight=False, markup=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120
+    )
 
 
 def print_json(data: object) -> None:

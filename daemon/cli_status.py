@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,7 +16,7 @@ from rich.text import Text
 from mekref.adapters.megamek.battle_file import GAME_IN_PROGRESS
 from mekref.daemon import exit_codes
 from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.cli_common import add_command, add_store, db_origin, out_console, print_json
+from mekref.daemon.cli_common import add_command, add_store, db_origin, print_json
 from mekref.daemon.config import default_db
 from mekref.daemon.open_app import app_config, start_app
 from mekref.daemon.store import EventStore, StoreError, StoreMissing
@@ -328,5 +329,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(status.to_json())
     else:
-        print_status(status, out_console())  # off a terminal: 120 columns, as every table
+        # Off a terminal 120 columns (rich would take 80), or what COLUMNS asks for: paths
+        # are long, and a wrapped one cannot be copied.
+        wide = sys.stdout.isatty() or "COLUMNS" in os.environ
+        print_status(status, Console(highlight=False, markup=False, width=None if wide else 120))
     return 0

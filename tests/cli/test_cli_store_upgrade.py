@@ -7,6 +7,7 @@ test works on a copy, through the installed console script."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import signal
@@ -73,7 +74,9 @@ def test_status_keeps_the_ingested_files_identity(tmp_path: Path) -> None:
     assert {row["sha256"] for row in json.loads(status.stdout)["ingested"]} == OLD_FILES
     # Off a terminal the tables are 120 columns wide, as every table the CLI prints: a battle
     # id is never cut across two lines (issue 32: "status wraps at 80 columns").
-    words = mekref("status", "--db", str(db))
+    plain = {k: v for k, v in os.environ.items() if k != "COLUMNS"}  # the default width
+    words = subprocess.run([str(MEKREF), "status", "--db", str(db)], env=plain,
+                           capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
     battles = {row["battle_id"] for row in json.loads(status.stdout)["ingested"]}
     assert battles and all(b in words.stdout for b in battles), words.stdout
 
