@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,13 +49,14 @@ def err_console() -> Console:
     return Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
 
 
-def out_console() -> Console:
+def out_console(*, columns_from_env: bool = False) -> Console:
+    """The console data goes to. Off a terminal 120 columns (rich would take 80), whatever
+    COLUMNS says (pytest-xdist's workers set it to 80), or with ``columns_from_env`` what it
+    says when it is set."""
     # No markup: unit and pilot names carry brackets ("Elemental Battle Armor [Laser]") and
     # rule quotes are printed in brackets; rich would swallow them as style tags.
-    # Off a terminal 120 columns, whatever COLUMNS says (test runners and CI set it to 80).
-    return Console(
-        highlight=False, markup=False, soft_wrap=True, width=None if sys.stdout.isatty() else 120
-    )
+    wide = sys.stdout.isatty() or (columns_from_env and "COLUMNS" in os.environ)
+    return Console(highlight=False, markup=False, soft_wrap=True, width=None if wide else 120)
 
 
 def print_json(data: object) -> None:

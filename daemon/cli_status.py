@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,7 +15,7 @@ from rich.text import Text
 from mekref.adapters.megamek.battle_file import GAME_IN_PROGRESS
 from mekref.daemon import exit_codes
 from mekref.daemon.campaigns import CampaignRunner
-from mekref.daemon.cli_common import add_command, add_store, db_origin, print_json
+from mekref.daemon.cli_common import add_command, add_store, db_origin, out_console, print_json
 from mekref.daemon.config import default_db
 from mekref.daemon.open_app import app_config, start_app
 from mekref.daemon.store import EventStore, StoreError, StoreMissing
@@ -329,8 +328,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(status.to_json())
     else:
-        # Off a terminal 120 columns (rich would take 80), or what COLUMNS asks for: paths
-        # are long, and a wrapped one cannot be copied.
-        wide = sys.stdout.isatty() or "COLUMNS" in os.environ
-        print_status(status, Console(highlight=False, markup=False, width=None if wide else 120))
+        # Paths are long, and a wrapped one cannot be copied: COLUMNS may widen the tables.
+        print_status(status, out_console(columns_from_env=True))
     return 0

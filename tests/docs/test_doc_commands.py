@@ -19,6 +19,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+from transcripts import MESSAGE, fenced_blocks, joined
 
 from mekref.daemon.cli import build_parser
 
@@ -26,29 +27,13 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SHELL_ENDS = {">", ">>", "|", "2>", "2>&1", "&&", ";", "<"}
 NUMBER_PLACEHOLDERS = {"N", "CF"}
-MESSAGE = re.compile(r"mekref( [a-z-]+){0,2}: ")  # "mekref battle ingest: skirmish.mul: ..."
 SYNOPSIS = re.compile(r"<[^>]*>|\[|\.\.\.|\w\|\w")
 
 
 def _block_lines(text: str) -> list[tuple[int, str]]:
-    """Lines of the fenced blocks, continuations joined, with the line number of each start."""
-    found: list[tuple[int, str]] = []
-    inside, pending, start = False, "", 0
-    for number, raw in enumerate(text.splitlines(), 1):
-        if raw.lstrip().startswith("```"):
-            inside, pending = not inside, ""
-            continue
-        if not inside:
-            continue
-        if not pending:
-            start = number
-        pending = f"{pending} {raw.strip()}" if pending else raw
-        if pending.endswith("\\"):
-            pending = pending[:-1]
-            continue
-        found.append((start, pending))
-        pending = ""
-    return found
+    """Lines of every fenced block, continuations joined, with the line number of each start
+    (the transcript test's reading, every block included)."""
+    return [line for block in fenced_blocks(text, every=True) for line in joined(block)]
 
 
 def _argv(line: str) -> list[str] | None:

@@ -34,17 +34,18 @@ class DocCommand:
     expected: tuple[str, ...]  # the output lines the doc shows (none for most)
 
 
-def _blocks(text: str) -> list[list[tuple[int, str]]]:
+def fenced_blocks(text: str, *, every: bool = False) -> list[list[tuple[int, str]]]:
     """The lines of each shell or untyped fenced block (toml, python... left out), numbered; a
     block under a ``<!-- not run by the transcript test: WHY -->`` line is left out too (see
-    ``not_run``)."""
+    ``not_run``). ``every``: every fenced block, whatever its language or mark."""
     blocks: list[list[tuple[int, str]]] = []
     inside, keep, before = False, False, ""
     for number, raw in enumerate(text.splitlines(), 1):
         fence = raw.strip()
         if fence.startswith("```"):
             inside = not inside
-            keep = inside and fence[3:].strip() in SHELL_BLOCKS and NOT_RUN not in before
+            shell = fence[3:].strip() in SHELL_BLOCKS and NOT_RUN not in before
+            keep = inside and (every or shell)
             if keep:
                 blocks.append([])
             continue
@@ -61,7 +62,7 @@ def not_run(text: str) -> list[str]:
             for line in text.splitlines() if NOT_RUN in line]  # fmt: skip
 
 
-def _joined(block: list[tuple[int, str]]) -> list[tuple[int, str]]:
+def joined(block: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Lines with their continuations joined: a trailing backslash, or a synopsis's indented
     ``[--option]`` lines under its command."""
     out: list[tuple[int, str]] = []
@@ -132,8 +133,8 @@ def _variants(text: str) -> list[str]:
 def doc_commands(path: Path, root: Path) -> list[DocCommand]:
     """Every command of ``path``'s shell blocks in order, each synopsis as its variants."""
     found: list[DocCommand] = []
-    for block in _blocks(path.read_text(encoding="utf-8")):
-        lines = _joined(block)
+    for block in fenced_blocks(path.read_text(encoding="utf-8")):
+        lines = joined(block)
         for i, (number, line) in enumerate(lines):
             got = _command_text(line)
             if got is None:

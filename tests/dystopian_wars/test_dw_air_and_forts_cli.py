@@ -4,44 +4,19 @@ commands: the choices, the refusals quoting the line, the battle's events and ``
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
 from pathlib import Path
-from typing import Any
 
 from console_script import mekref
+from dw_cli import CliCampaign
 
-SCRIPT = Path(__file__).parents[1] / "cli" / "data" / "scripts" / "dystopian_wars"
 # The console prints a refusal's quoted line with its tabs expanded: the quotes are the columns.
 L111 = "line 111: Fleet Base"
 L111_TOWERS = "1 Wing TF’s (inc)       Fortress, 2 Flak Towers, 2 Rocket/ Gun/ Tesla Towers"
 L122 = "Defended by a Fortress!"
 
 
-class Campaign:
-    def __init__(self, tmp_path: Path) -> None:
-        self.db = str(tmp_path / "dw.db")
-        start = SCRIPT / "start-DWCreateCampaign.json"
-        began = mekref("game", "start", "--db", self.db, "--ruleset", "dystopian_wars",
-                       "--name", "dw", str(start))  # fmt: skip
-        assert began.returncode == 0, began.stderr
-
-    def do(self, actor: str, kind: str, **fields: Any) -> subprocess.CompletedProcess[str]:
-        args = ["game", "do", "--db", self.db, "--campaign", "dw", "--actor", actor, "--type", kind]
-        for name, value in fields.items():
-            args += ["--field", f"{name}={json.dumps(value)}"]
-        return mekref(*args)
-
-    def ok(self, actor: str, kind: str, **fields: Any) -> str:
-        done = self.do(actor, kind, **fields)
-        assert done.returncode == 0, done.stderr
-        return done.stdout
-
-    def refused(self, actor: str, kind: str, **fields: Any) -> str:
-        done = self.do(actor, kind, **fields)
-        assert done.returncode != 0, done.stdout
-        return done.stderr
+Campaign = CliCampaign
 
 
 def test_wings_and_fortifications_through_the_console_script(tmp_path: Path) -> None:

@@ -4,46 +4,20 @@ with typed ``--type``/``--field`` commands (issue 29)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from console_script import mekref
+from dw_cli import CliCampaign
 
 HERE = Path(__file__).parent
 LINES = (HERE / "data" / "dystopian_wars.txt").read_text("utf-8").splitlines()
-SCRIPT = HERE.parents[1] / "tests" / "cli" / "data" / "scripts" / "dystopian_wars"
 L227 = (
     "a) leave it in dry dock to continue repairs (so apply any points and make a note) or b) "
     "repair it as best as possible but it will start the game in its damaged state"
 )
 
 
-class Campaign:
-    def __init__(self, tmp_path: Path) -> None:
-        self.db = str(tmp_path / "dw.db")
-        start = SCRIPT / "start-DWCreateCampaign.json"
-        began = mekref("game", "start", "--db", self.db, "--ruleset", "dystopian_wars",
-                       "--name", "dw", str(start))  # fmt: skip
-        assert began.returncode == 0, began.stderr
-
-    def do(self, actor: str, kind: str, **fields: Any) -> subprocess.CompletedProcess[str]:
-        args = ["game", "do", "--db", self.db, "--campaign", "dw", "--actor", actor, "--type", kind]
-        for name, value in fields.items():
-            args += ["--field", f"{name}={json.dumps(value)}"]
-        return mekref(*args)
-
-    def ok(self, actor: str, kind: str, **fields: Any) -> str:
-        done = self.do(actor, kind, **fields)
-        assert done.returncode == 0, done.stderr
-        return done.stdout
-
-    def report(self) -> str:
-        shown = mekref("game", "report", "--db", self.db, "--campaign", "dw")
-        assert shown.returncode == 0, shown.stderr
-        return shown.stdout
-
+class Campaign(CliCampaign):
     def battle(self, battle_id: str, stakes: int = 1) -> None:
         self.ok("ref", "DWStartBattle", battle_id=battle_id, fleets=["brit", "sun"])
         self.ok("brit", "DWStake", fleet_id="brit", own="airbase-1", enemy="airbase-2")

@@ -30,15 +30,11 @@ def test_anonymous_sessions_are_forgotten_before_logged_in_ones(monkeypatch) -> 
 def test_the_desk_shows_the_share_of_start_only_when_it_can_be_told() -> None:
     """L412: a side whose BV falls below half its start ends the campaign; the desk shows the
     share when every unit of the side has a BV, "?" otherwise (R-VP-3)."""
-    from types import SimpleNamespace
-
     from mekref.daemon.tripwire.web.referee import _share_of_start
+    from mekref.v1 import common_pb2, tripwire_pb2
 
-    known = SimpleNamespace(units_without_bv=0, starting_bv=33827, effective_bv=16000)
+    standing = tripwire_pb2.Tripwire.OverviewStanding
+    known = standing(percent_of_start_fraction=common_pb2.Fraction(num=1600000, den=33827))
     assert _share_of_start(known) == "47.3%"
-    assert (
-        _share_of_start(SimpleNamespace(units_without_bv=4, starting_bv=1, effective_bv=1)) == "?"
-    )
-    assert (
-        _share_of_start(SimpleNamespace(units_without_bv=0, starting_bv=0, effective_bv=0)) == "?"
-    )
+    assert _share_of_start(standing(units_without_bv=4, starting_bv=1, effective_bv=1)) == "?"
+    assert _share_of_start(standing(starting_bv=0, effective_bv=0)) == "?"

@@ -52,11 +52,13 @@ def _overrides(site: Site, cid: str) -> list[dict[str, Any]]:
 
 
 def _share_of_start(standing: Any) -> str:
-    """A side's BV now as a share of its start (line 412), or "?" when it cannot be told: no
-    starting BV yet, or units of the side without a BV (R-VP-3)."""
-    if standing.units_without_bv or not standing.starting_bv:
+    """A side's BV now as a share of its start (line 412), as the rules work it out
+    (``OverviewStanding.percent_of_start``), or "?" when it cannot be told: no starting BV yet,
+    or units of the side without a BV (R-VP-3)."""
+    if not standing.HasField("percent_of_start_fraction"):
         return "?"
-    return f"{100 * standing.effective_bv / standing.starting_bv:.1f}%"
+    share = standing.percent_of_start_fraction
+    return f"{share.num / share.den:.1f}%"
 
 
 async def desk(site: Site, request: Request, principal: Principal, cid: str) -> Response:

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from mekref.adapters.megamek.design import CARGO_BAY_KINDS
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire.designs import stored_design_of
@@ -41,7 +42,9 @@ BAYS: Mapping[UnitKind, tuple[str, ...]] = {
     UnitKind.BATTLE_ARMOR: ("battlearmorbay", "infantrybay"),
     UnitKind.CONVENTIONAL_INFANTRY: ("infantrybay",),
 }
-CARGO = ("cargobay", "liquidcargobay", "insulatedcargobay", "refrigeratedcargobay")
+#: The cargo bays the design reader counts as cargo tons, in a fixed order (a frozenset's
+#: order changes between processes; which hold is filled first must not).
+CARGO = tuple(sorted(CARGO_BAY_KINDS))
 #: Orders in which a DropShip takes its units up (loads) or brings them down (unloads).
 LIFTS = frozenset({"achieve_orbit", "suborbital_hop"})
 LANDS = frozenset({"orbital_insertion", "combat_drop", "suborbital_hop"})

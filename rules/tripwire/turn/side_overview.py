@@ -17,6 +17,7 @@ One typed value serves the CLI (``mekref report --overview --side``) and the gRP
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from mekref.rules.tripwire import battle_link
 from mekref.rules.tripwire.battle_model import Battle, BattleStatus
@@ -80,6 +81,9 @@ class OverviewStanding:
     #: Its units with no BV known: while any, its share of the start cannot be told (R-VP-3).
     units_without_bv: int | None = None
     leader_captured: bool = False
+    #: Its BV now as a share of its start, x100 (L412's line is ``Overview.attrition_percent``);
+    #: None when not known (no start yet, or a unit without a BV: R-VP-3) and for an enemy.
+    percent_of_start: Fraction | None = None
     #: Its battles whose VP are not known, units of them having no BV (R-VP-6): while any,
     #: ``battle_vp`` and ``total_vp`` count only the battles known, and are not its VP.
     battles_vp_unknown: tuple[str, ...] = ()
@@ -191,6 +195,7 @@ def overview_of(state: CampaignState, side_id: str = "") -> Overview | None:
             starting_bv=x.starting_bv if mine(x.side_id) else None,
             effective_bv=x.effective_bv if mine(x.side_id) else None,
             units_without_bv=x.without_bv if mine(x.side_id) else None,
+            percent_of_start=x.percent if mine(x.side_id) else None,
             # A captured leader ends the campaign (line 412): both sides know it.
             leader_captured=x.leader_captured,
             # Public like the VP (L414): both sides know a battle's VP are not known.
