@@ -16,6 +16,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+
 from mekref.adapters.megamek import unit_kinds as ak
 from mekref.adapters.megamek.bv_table import BvTable
 from mekref.adapters.megamek.condition import merge_condition
@@ -58,6 +60,7 @@ from mekref.rules.tripwire.force_from_design import (
     design_roles,
     transport_need,
 )
+from mekref.rules.tripwire.force_report import ForceReport
 from mekref.rules.tripwire.import_condition import (
     ConditionAtImport,
     ImportedCondition,
@@ -355,6 +358,28 @@ def force_of(units: list[ImportedUnit], militia: str | None = None) -> ForceDesc
     return ForceDescription(companies=tuple(built))
 
 
+def print_report(console: Console, report: ForceReport) -> None:
+    """The check's verdict: the violations, then the checks whose verdict is not known (a BV
+    limit with a unit of no BV, ruling R-FORCE-14), never "no violation" while one is."""
+    unknown = report.not_known
+    if report.violations:
+        console.print(f"force construction: {len(report.violations)} violation(s)", style="bold")
+        for v in report.violations:
+            console.print(f"  - {v.describe()}")
+    elif unknown:
+        console.print(
+            f"force construction: not known (no violation found; {len(unknown)} BV limit(s) "
+            "not known)",
+            style="bold",
+        )
+    else:
+        console.print("force construction: no violation", style="bold")
+    if unknown and report.violations:
+        console.print(f"force construction: {len(unknown)} BV limit(s) not known", style="bold")
+    for v in unknown:
+        console.print(f"  - not known: {v.describe()}")
+
+
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = add_command(sub, "force", help=HELP, epilog=EPILOG)
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
@@ -422,14 +447,7 @@ def run_import(args: argparse.Namespace) -> int:
         print_condition(console, units)
         if mekhq is not None:
             print_mekhq_report(console, mekhq)
-        if report.violations:
-            console.print(
-                f"force construction: {len(report.violations)} violation(s)", style="bold"
-            )
-            for v in report.violations:
-                console.print(f"  - {v.describe()}")
-        else:
-            console.print("force construction: no violation", style="bold")
+        print_report(console, report)
         if args.check_only:
             return EXIT_OK
         if report.violations and not args.unchecked:

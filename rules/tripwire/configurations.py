@@ -28,7 +28,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import repair
 from mekref.rules.tripwire.battle_model import BattleLedger
 from mekref.rules.tripwire.campaign import Decider, Evolver
-from mekref.rules.tripwire.force_check import company_bv, no_bv_text
+from mekref.rules.tripwire.force_bv import GIVE_BV_AFTER_IMPORT, count_bv, no_bv_text, over_text
 from mekref.rules.tripwire.force_report import Violation, violation
 from mekref.rules.tripwire.holding import out_of_play
 from mekref.rules.tripwire.model import CompanyRole, UnitKind, UnitRole
@@ -109,9 +109,9 @@ def _company_bv(
     state: CampaignState, unit: CampaignUnit, bv: int, rules: TripWire
 ) -> Iterable[Violation]:
     """The unit's company within its BV (L10, L15), every unit at its highest configuration,
-    counted as ``force check`` counts it (``company_bv``: a DropShip spends none, R-FORCE-3);
-    while a unit has no BV the company's BV is not known (R-VP-6): a violation naming them,
-    refused unless the referee accepts it, never a partial sum."""
+    counted as ``force import`` counts it (``count_bv``: a DropShip spends none, R-FORCE-3);
+    while a unit has no BV the company's BV is not known (R-VP-6, R-FORCE-14): a violation
+    naming them, refused unless the referee accepts it, never a partial sum."""
     members = [
         u
         for u in state.units.values()
@@ -124,21 +124,22 @@ def _company_bv(
     counted = {u.unit_id: counted_bv(state, u) for u in members}
     if counted[unit.unit_id] > 0:
         counted[unit.unit_id] = max(bv, counted[unit.unit_id])
-    total = company_bv((u.kind, counted[u.unit_id]) for u in members)
-    if total is None:
-        names = (u.unit_id for u in members if u.kind is not UnitKind.DROPSHIP)
-        without = [n for n in names if counted[n] <= 0]
-        line = limit.ref.line
-        text = f"{no_bv_text(without)}; the limit is {limit.int('max')} (line {line})"
+    # Counted as ``force import`` counts it (ruling R-FORCE-14): over the limit when the known
+    # BVs alone exceed it; else, while a unit has no BV, not known: refused here too, as the
+    # purchase cannot be shown to fit.
+    count = count_bv((u.unit_id, u.kind, counted[u.unit_id]) for u in members)
+    most, line = limit.int("max"), limit.ref.line
+    if count.over(most):
+        text = over_text(count, most, line)
+        if not count.without:
+            text = (
+                f"{count.known} BV spent counting each unit at its highest configuration's BV; "
+                f"the limit is {most} (line {line})"
+            )
         yield violation(rules.tables.force["configurations.bv"].ref, key, text, unit.company)
-    elif total > limit.int("max"):
-        yield violation(
-            rules.tables.force["configurations.bv"].ref,
-            key,
-            f"{total} BV spent counting each unit at its highest configuration's BV; the limit "
-            f"is {limit.int('max')} (line {limit.ref.line})",
-            unit.company,
-        )
+    elif count.without:
+        text = no_bv_text(count, most, line, GIVE_BV_AFTER_IMPORT)
+        yield violation(rules.tables.force["configurations.bv"].ref, key, text, unit.company)
 
 
 def _decide(

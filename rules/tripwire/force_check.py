@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mekref.rules.tripwire.force_battalion import abilities, battalion, unit_level
+from mekref.rules.tripwire.force_bv import GIVE_BV_AT_IMPORT, count_bv, no_bv_text, over_text
 from mekref.rules.tripwire.force_report import ForceReport, Violation
 from mekref.rules.tripwire.force_transport import transport
 from mekref.rules.tripwire.model import (
@@ -40,7 +41,7 @@ def check_force(force: ForceDescription, tables: TripWireTables | None = None) -
         found.extend(_common(company, t))
         found.extend(abilities(company, t))
     found.extend(transport(force, t))
-    return ForceReport(violations=tuple(found))
+    return ForceReport(violations=tuple(found), not_known=bv_not_known(force, t))
 
 
 def _v(
@@ -69,30 +70,44 @@ def _fighters_only(lance: Lance) -> bool:
     return bool(lance.units) and all(u.kind is UnitKind.AEROSPACE_FIGHTER for u in lance.units)
 
 
-def company_bv(members: Iterable[tuple[UnitKind, int]]) -> int | None:
-    """The BV a company spends on its units, from each member's kind and BV: a DropShip spends
-    none (R-FORCE-3). None while a member that spends BV has none (a BV of 0: imported without
-    one): not known, never a partial sum (R-VP-6)."""
-    spent = [bv for kind, bv in members if kind is not UnitKind.DROPSHIP]
-    if any(bv <= 0 for bv in spent):
+def _label(unit: ForceUnit) -> str:
+    return f"{unit.chassis} {unit.model}".strip() + f" ({unit.unit_id[:8]})"
+
+
+def _bv_limit(company: Company, t: TripWireTables) -> tuple[Limit, str] | None:
+    """The company's BV limit (L10, L15); the L162 militia has none (R-FORCE-10)."""
+    if company.role is CompanyRole.MILITIA:
         return None
-    return sum(spent)
+    key = "mek_company.bv" if company.role is CompanyRole.MEK_COMPANY else "support_company.bv"
+    return t.force[key], key
 
 
-def no_bv_text(names: Iterable[str]) -> str:
-    """What a company's BV not known says: the units without a BV and how to give one."""
-    shown = sorted(names)
-    return (
-        f"the company's BV is not known: {len(shown)} unit(s) have no BV ({', '.join(shown)}); "
-        "record each one's BV (mekref battle bv --unit ID --bv N --referee NAME --reason "
-        "TEXT) and buy again (R-VP-6)"
-    )
+def _company_bv(company: Company, t: TripWireTables) -> Iterable[Violation]:
+    """The company within its BV limit, a violation only when the known BVs alone exceed it
+    (ruling R-FORCE-14); a DropShip listed in the TO&E spends none (R-FORCE-3)."""
+    found = _bv_limit(company, t)
+    if found is None:
+        return
+    limit, key = found
+    count = count_bv((_label(u), u.kind, u.bv) for u in company.units)
+    if count.over(limit.int("max")):
+        yield _v(limit, key, over_text(count, limit.int("max"), limit.ref.line), company)
 
 
-def _toe_bv(company: Company) -> int:
-    """The company's BV spent on the units whose BV is known: a DropShip listed in the TO&E is
-    ignored (R-FORCE-3). The import lists each unit without a BV beside this check ("no BV")."""
-    return company_bv((u.kind, u.bv) for u in company.units if u.bv > 0) or 0
+def bv_not_known(force: ForceDescription, t: TripWireTables) -> tuple[Violation, ...]:
+    """The BV limits whose verdict is not known: a unit of the company has no BV and the
+    known BVs alone do not exceed the limit (ruling R-FORCE-14). Never "no violation"."""
+    out = []
+    for company in force.companies:
+        found = _bv_limit(company, t)
+        if found is None:
+            continue
+        limit, key = found
+        count = count_bv((_label(u), u.kind, u.bv) for u in company.units)
+        if count.unknown(limit.int("max")):
+            text = no_bv_text(count, limit.int("max"), limit.ref.line, GIVE_BV_AT_IMPORT)
+            out.append(_v(limit, key, text, company))
+    return tuple(out)
 
 
 def _leaders(company: Company, t: TripWireTables) -> Iterable[Violation]:
@@ -169,14 +184,7 @@ def _commander_level(
 
 def _mek_company(company: Company, t: TripWireTables) -> Iterable[Violation]:
     f = t.force
-    bv = _toe_bv(company)
-    if bv > f["mek_company.bv"].int("max"):
-        yield _v(
-            f["mek_company.bv"],
-            "mek_company.bv",
-            f"{bv} BV spent; the limit is {f['mek_company.bv'].int('max')}",
-            company,
-        )
+    yield from _company_bv(company, t)
     counts = f["mek_company.counts"]
     meks = [u for u in company.units if u.kind is UnitKind.MEK]
     compact = sum(1 for u in meks if u.has(UnitRole.COMPACT))
@@ -314,14 +322,7 @@ def _support_infantry(company: Company, t: TripWireTables) -> Iterable[Violation
 
 def _support_company(company: Company, t: TripWireTables) -> Iterable[Violation]:
     f = t.force
-    bv = _toe_bv(company)
-    if bv > f["support_company.bv"].int("max"):
-        yield _v(
-            f["support_company.bv"],
-            "support_company.bv",
-            f"{bv} BV spent; the limit is {f['support_company.bv'].int('max')}",
-            company,
-        )
+    yield from _company_bv(company, t)
     vehicles_limit = f["support_company.vehicles"]
     # "A heavy vehicle bay also house a Mechanised Platoon": mechanised platoons use a bay.
     vehicle_like = [

@@ -39,6 +39,9 @@ def violation(
 @dataclass(frozen=True, kw_only=True)
 class ForceReport:
     violations: tuple[Violation, ...]
+    #: Checks whose verdict is not known (a BV limit with a unit of no BV, ruling R-FORCE-14):
+    #: never reported as passed.
+    not_known: tuple[Violation, ...] = ()
 
     @property
     def ok(self) -> bool:

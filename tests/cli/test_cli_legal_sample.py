@@ -42,7 +42,18 @@ def test_both_battalions_and_militias_import_checked_with_their_commanders(
     for side in ("loyalist", "rebel"):
         code, out, err = _import(db, side, LEGAL / f"{side}.mul")
         assert code == 0, err
-        assert "force construction: no violation" in out
+        # L10: "Alpha and Bravo company each have 20,000 BV to spend on units." The sample's
+        # source gives no BV for the Chippewas: each 'Mech company's limit is not known
+        # (ruling R-FORCE-14), never "no violation"; Charlie's (L15) is known and kept.
+        said = " ".join(out.split())
+        assert "force construction: not known (no violation found; 2 BV limit(s) not known)" in said
+        for company in ("Alpha Company", "Bravo Company"):
+            assert (
+                f"not known: mek_company.bv at {company}: the company's BV is not known: 2 "
+                "unit(s) have no BV (Chippewa CHP-W7 (" in said
+            )
+        assert "give each a row in --bv-table Units.txt" in said
+        assert "force construction: no violation" not in said
         assert f"imported 45 units and 45 people for side {side}" in out
     # The sample's table: "Atlas|AS7-D|140|100|1897|" (the digest's Battle Value of MUL 140);
     # its source gives none for the Chippewa: null, never a 0 (R-VP-6).
@@ -151,7 +162,8 @@ def test_l9_each_company_carries_its_dropship_which_the_lance_checks_ignore(
     assert done.returncode == 0, done.stderr
     assert not [c for c in json.loads(done.stdout) if c["unit"].startswith(("Union", "Gazelle"))]
     # The Union first in Alpha's Command Lance, and priced at 15,000 BV: still no violation
-    # (with its BV counted, Alpha would spend 28,047 of its 20,000, L10).
+    # (with its BV counted, Alpha would spend 28,047 of its 20,000, L10); the limit stays not
+    # known for the Chippewas (R-FORCE-14).
     text = (LEGAL / "loyalist.mul").read_text(encoding="utf-8")
     moved = text.replace("Alpha Company|2||DropShip|3", "Alpha Company|2||Command Lance|3", 1)
     assert moved != text
@@ -166,4 +178,30 @@ def test_l9_each_company_carries_its_dropship_which_the_lance_checks_ignore(
                   "--units-dir", str(LEGAL / "units"), "--bv-table", str(tmp_path / "Units.txt"),
                   "--militia", LEGAL_MILITIA["loyalist"])  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "force construction: no violation" in done.stdout
+    assert "force construction: not known (no violation found;" in done.stdout
+    assert "violation(s)" not in done.stdout
+
+
+def test_ruling_r_force_14_known_bv_alone_over_the_limit_is_a_violation(tmp_path: Path) -> None:
+    # L10: "- Alpha and Bravo company each have 20,000 BV to spend on units." The Chippewas
+    # have no BV, so the sums are not known; but Atlases priced (for the test) at 19,000 put
+    # Alpha's and Bravo's known BVs alone over 20,000: violations, refused, whatever the
+    # fighters' BV.
+    table = (LEGAL / "Units.txt").read_text(encoding="utf-8")
+    priced = table.replace("Atlas|AS7-D|140|100|1897|", "Atlas|AS7-D|140|100|19000|")
+    assert priced != table
+    (tmp_path / "Units.txt").write_text(priced, encoding="utf-8")
+    done = mekref("force", "import", "--db", _campaign(tmp_path), "--side", "loyalist",
+                  str(LEGAL / "loyalist.mul"), "--units-dir", str(LEGAL / "units"),
+                  "--bv-table", str(tmp_path / "Units.txt"),
+                  "--militia", LEGAL_MILITIA["loyalist"])  # fmt: skip
+    assert done.returncode == 3, done.stdout + done.stderr
+    said = " ".join(done.stdout.split())
+    assert "force construction: 2 violation(s)" in said
+    for company in ("Alpha Company", "Bravo Company"):
+        assert re.search(
+            rf"mek_company\.bv at {company}: \d+ BV spent by the units with a BV alone \(and 2 "
+            r"unit\(s\) without one: Chippewa CHP-W7",
+            said,
+        ), said
+    assert "not known" not in said

@@ -64,6 +64,35 @@ def test_mek_company_bv_budget_20000() -> None:
     assert "20202" in v.message
 
 
+def test_ruling_r_force_14_a_unit_without_bv_makes_the_limit_not_known() -> None:
+    """L10: "- Alpha and Bravo company each have 20,000 BV to spend on units." A fighter
+    imported without a BV (0: none) leaves Alpha's sum not known: no violation, and not a
+    pass either; once the known BVs alone exceed 20,000 it is a violation all the same."""
+    alpha = mek_company()
+    fighters = alpha.lances[3]
+    unpriced = with_lance(
+        alpha, 3, replace(fighters, units=(replace(fighters.units[0], bv=0), *fighters.units[1:]))
+    )
+    report = check_force(in_battalion(unpriced))
+    assert report.violations == ()
+    (unknown,) = report.not_known
+    assert unknown.rule == "mek_company.bv" and unknown.company == alpha.name
+    assert unknown.source is not None and unknown.source.line == 10
+    assert "the company's BV is not known: 1 unit(s) have no BV" in unknown.message
+    assert fighters.units[0].unit_id[:8] in unknown.message and "--bv-table" in unknown.message
+    costly = with_lance(
+        unpriced,
+        0,
+        replace(
+            unpriced.lances[0], units=tuple(replace(u, bv=5000) for u in unpriced.lances[0].units)
+        ),
+    )  # four 'Mechs at 5,000 alone exceed the 20,000
+    report = check_force(in_battalion(costly))
+    (v,) = report.violations
+    assert v.rule == "mek_company.bv" and "by the units with a BV alone" in v.message
+    assert report.not_known == ()
+
+
 def test_exactly_twelve_meks_and_two_fighters() -> None:
     """ "- Each company must have exactly 12 BattleMechs* and 2 AeroSpace Fighters (additional
     BattleMechs may be taken is they have the compact quirk)"."""

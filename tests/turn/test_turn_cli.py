@@ -155,9 +155,12 @@ def test_the_ginestra_demo_plays_end_to_end(
     # The last step is the referee's overview with the VP total against the 10-VP ending.
     overview = out[out.index("$ mekref report") :]
     assert "the referee's overview" in overview and "total / 10" in overview
-    # The legal sample: both battalions and militias pass L8-L23 and L162 without --unchecked.
+    # The legal sample: both battalions and militias import without --unchecked; no check of
+    # L8-L23 and L162 fails, and the 'Mech companies' BV limits (L10) are not known, as the
+    # Chippewas have no BV (ruling R-FORCE-14), never "no violation".
     campaign = out[: out.index("$ mekref battle export-record")]
-    assert campaign.count("force construction: no violation") == 2
+    assert campaign.count("force construction: not known (no violation found;") == 2
+    assert "force construction: no violation" not in campaign
     assert "--unchecked" not in campaign
     # Issue 26: the record handed back starts the next contract with the unit as it came out.
     next_contract = out[out.index("## The next contract") :]
