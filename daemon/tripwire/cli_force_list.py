@@ -4,7 +4,8 @@ What the books hold for each unit: its fate, each location's armour and structur
 design (lost locations named), damaged critical slots, every ammunition bin with the shots it
 holds and its full load (TripWire line 23), and each crew member's hits. It is the condition the
 report prices and the next scenario export writes: the state a unit came in with at
-``force import`` until it fights, then the last battle's.
+``force import`` until it fights, then the last battle's. After the units: the vehicles the
+facilities each side holds include (L271-L273), which change hands with their site (T-SV1).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from rich.console import Console
 from rich.table import Table
 
 from mekref.daemon.cli_common import EXIT_OK, add_command, add_db, guarded, out_console, print_json
@@ -19,6 +21,7 @@ from mekref.daemon.tripwire.cli_campaign import side_campaign_state
 from mekref.daemon.tripwire.cli_report_rows import location_json, unit_identity
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, UnitDamage
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
+from mekref.rules.tripwire.turn.site_vehicles import NO_DESIGN, describe, site_vehicles
 
 EPILOG = """\
 examples:
@@ -133,6 +136,7 @@ def run_list(args: argparse.Namespace) -> int:
     console = out_console()
     if not rows:
         console.print("no units")
+        print_site_vehicles(console, state, args.side)
         return EXIT_OK
     table = Table(title="units", title_justify="left")
     for column in ("id", "unit", "side", "company / lance", "fate", "armour", "structure",
@@ -157,4 +161,23 @@ def run_list(args: argparse.Namespace) -> int:
             ", ".join(f"{c['name']} ({c['hits']})" for c in r["crew"]) or "-",
         )
     console.print(table)
+    print_site_vehicles(console, state, args.side)
     return EXIT_OK
+
+
+def print_site_vehicles(console: Console, state: CampaignState, side: str | None) -> None:
+    """The vehicles the facilities the side holds include (L271-L273, ruling T-SV1): beside
+    the units, not among them (they are part of their site, and change hands with it)."""
+    if state.strategic is None:
+        return
+    found = [
+        v
+        for v in site_vehicles(state.strategic)
+        if v.side_id is not None and (not side or v.side_id == side)
+    ]
+    if not found:
+        return
+    console.print("vehicles the held facilities include (L271-L273, ruling T-SV1):")
+    for v in found:
+        console.print(f"  {v.side_id}: {v.location} ({v.hex}): {describe(v)}")
+    console.print(f"  (each: {NO_DESIGN})")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from turn_world import REFEREE, mobility, placed, run, started
@@ -16,6 +17,7 @@ from mekref.rules.tripwire.turn import events as ev
 from mekref.rules.tripwire.turn import weather as wx
 from mekref.rules.tripwire.turn.orders import FormationOrder, ResolveTurn, SubmitOrders
 from mekref.rules.tripwire.turn.setup import FormationSpec
+from mekref.rules.tripwire.turn.site_vehicles import site_vehicles
 
 Order = FormationOrder
 
@@ -300,3 +302,25 @@ def test_ruling_t_u6_unrest_per_population_centre() -> None:
     assert [e for e in events if isinstance(e, ev.RecruitsFound)] == []
     notes = [n for e in events if isinstance(e, ev.FormationsUpdated) for n in e.notes]
     assert any(f"unrest 10 in {facility}: recruitment not possible" in n for n in notes)
+
+
+def test_ruling_t_sv1_what_each_held_facility_includes_and_a_destroyed_one_does_not() -> None:
+    # L272: "Ammo Dumps include 4 J-37 Ordinance Transports."; L271: "Supply Dumps include 8
+    # unarmed Flatbed Trucks."; L59: "(e.g. A 10 to flatbed truck can carry 50 WP)".
+    state = started(control=(("Forward Deployment Base", "rebel"),))
+    assert state.strategic is not None
+    found = {(v.location, v.row.vehicle): v for v in site_vehicles(state.strategic)}
+    j37 = found[("Forward Deployment Base", "J-37 Ordnance Transport")]
+    trucks = found[("Forward Deployment Base", "Flatbed Truck")]
+    assert (j37.side_id, j37.hex, j37.row.count, j37.row.ref.line) == ("rebel", "1712", 4, 272)
+    assert j37.wp_each is None  # no cargo without a design: not known, never 0
+    assert (trucks.row.count, trucks.row.armed, trucks.wp_each) == (8, False, 50)
+    # The Space Port's DropPort (Large) implies an Ammo Dump it also lists: one set of J-37s.
+    port = [v for v in site_vehicles(state.strategic) if v.location == "Bagnorgeio Space Port"]
+    assert sorted(v.row.vehicle for v in port) == [
+        "Flatbed Truck", "J-37 Ordnance Transport", "Tanker Truck"]  # fmt: skip
+    assert {v.side_id for v in port} == {None}  # nobody holds it in this set-up
+    # L219 "Destruction": a destroyed Ammo Dump includes no J-37s; its Supply Dump still trucks.
+    gone = replace(state.strategic, destroyed={"Forward Deployment Base": ("ammo_dump",)})
+    left = {v.row.vehicle for v in site_vehicles(gone) if v.location == "Forward Deployment Base"}
+    assert left == {"Flatbed Truck"}
