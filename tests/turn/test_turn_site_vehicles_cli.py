@@ -32,7 +32,8 @@ def test_ruling_t_sv1_a_sites_vehicles_change_hands_with_it(tmp_path: Path) -> N
        "--side", "loyalist:L", "--side", "rebel:R")  # fmt: skip
     for side in ("loyalist", "rebel"):
         ok("force", "import", "--db", db, "--side", side, str(FOLDER / f"{side}.mul"),
-           "--units-dir", str(UNITS), "--unchecked", "--referee", "Ref", "--reason", "x")  # fmt: skip
+           "--units-dir", str(UNITS),
+           "--unchecked", "--referee", "Ref", "--reason", "x")  # fmt: skip
     # The sample's set-up, with Alpha Lance a hex short of the rebels' empty base (1712: Ammo
     # Dump, Supply Dump) instead of garrisoning the Manufacturing Facility.
     text = (FOLDER / "strategic.toml").read_text(encoding="utf-8")
