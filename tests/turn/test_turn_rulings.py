@@ -313,7 +313,9 @@ def test_ruling_t_sv1_what_each_held_facility_includes_and_a_destroyed_one_does_
     j37 = found[("Forward Deployment Base", "J-37 Ordnance Transport")]
     trucks = found[("Forward Deployment Base", "Flatbed Truck")]
     assert (j37.side_id, j37.hex, j37.row.count, j37.row.ref.line) == ("rebel", "1712", 4, 272)
-    assert j37.wp_each is None  # no cargo without a design: not known, never 0
+    assert j37.wp_each == 105  # MegaMek's 21 t of cargo (megameklab issue 136), 5 WP a ton
+    tanker = [v for v in site_vehicles(state.strategic) if v.row.vehicle == "Tanker Truck"]
+    assert tanker and tanker[0].wp_each is None  # no source gives its cargo: not known, never 0
     assert (trucks.row.count, trucks.row.armed, trucks.wp_each) == (8, False, 50)
     # The Space Port's DropPort (Large) implies an Ammo Dump it also lists: one set of J-37s.
     port = [v for v in site_vehicles(state.strategic) if v.location == "Bagnorgeio Space Port"]

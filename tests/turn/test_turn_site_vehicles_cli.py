@@ -8,7 +8,8 @@ include 4 J-37 Ordinance Transports. ..."
 L273: "AeroSpace Fuel Dump – AeroSpace units can replenish fuel points. Fuel dumps include 4
 Tanker Trucks."
 L59: "Any unit can carry 5x its Cargo Capacity in WarChest Points (e.g. A 10 to flatbed truck
-can carry 50 WP)."
+can carry 50 WP)." The J-37's 21 t of cargo is MegaMek's, as quoted in MegaMek/megameklab
+issue 136 ("Cargo Space (1 door) - 21 tons").
 """
 
 from __future__ import annotations
@@ -45,18 +46,21 @@ def test_ruling_t_sv1_a_sites_vehicles_change_hands_with_it(tmp_path: Path) -> N
     rebel = _sites(db, "rebel")
     assert "vehicles the held facilities include (L271-L273, ruling T-SV1):" in rebel
     assert (
-        f"rebel: {FDB}: 8 x Flatbed Truck (supply_dump, L271, unarmed): 50 WP each "
-        "(L59: 10 t of cargo)" in rebel
+        f"rebel: {FDB}: 8 x Flatbed Truck (supply_dump, L271, unarmed): 50 WP each (L59: 5 a "
+        "cargo ton; 10 t per L59)" in rebel
     )
     assert (
-        f"rebel: {FDB}: 4 x J-37 Ordnance Transport (ammo_dump, L272): WP carried not "
-        "known (no cargo capacity without a design)" in rebel
+        f"rebel: {FDB}: 4 x J-37 Ordnance Transport (ammo_dump, L272): 105 WP each (L59: 5 a "
+        "cargo ton; 21 t per MegaMek's J-37, megameklab issue 136)" in rebel
     )
     # No design is bundled: said, never a default one.
     assert "no MegaMek design is bundled, so it goes into no scenario file" in rebel
     loyal = _sites(db, "loyalist")
     assert FDB not in loyal
-    assert "loyalist: Bagnorgeio Space Port (0610): 4 x Tanker Truck (fuel_dump, L273)" in loyal
+    assert (
+        "loyalist: Bagnorgeio Space Port (0610): 4 x Tanker Truck (fuel_dump, L273): WP carried "
+        "not known (no source gives its cargo capacity)" in loyal
+    )
 
     ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
        "--order", "alpha:move:1712")  # fmt: skip

@@ -5,8 +5,9 @@ Ordinance Transports." L273: "Fuel dumps include 4 Tanker Trucks." The vehicles 
 their facility: the side holding the location (T-C1) has them, at the location's hex, and they
 change hands with it, as its WarChest pools do; a destroyed facility includes none. They are not
 units of the TO&E (no slot, crew or BV) and, with no MegaMek design, go into no scenario file:
-each row says so. Their WarChest capacity (L59: 5 WP per cargo ton) is known only where the
-rules text gives the cargo (a 10 t flatbed: 50 WP), never a guessed one.
+each row says so. Their WarChest capacity (L59: 5 WP per cargo ton) is known only where a
+source gives the cargo (L59's 10 t flatbed: 50 WP; MegaMek's 21 t J-37: 105 WP), never a
+guessed one.
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ class SiteVehicleRow:
     vehicle: str
     count: int
     armed: bool | None  # None: the line does not say
-    cargo_tons: Fraction | None  # None: not known (the line gives none)
-    cargo_ref: SourceRef | None
+    cargo_tons: Fraction | None  # None: not known (no source gives it)
+    cargo_from: str  # where the cargo figure comes from, short ("L59"); "" without one
+    cargo_origin: str  # that source's words
     ref: SourceRef
 
 
@@ -70,13 +72,8 @@ def site_rows() -> tuple[SiteVehicleRow, ...]:
                 count=int_field(r, "count"),
                 armed=bool_field(r, "armed") if "armed" in r else None,
                 cargo_tons=None if cargo is None else Fraction(int_field(r, "cargo_tons")),
-                cargo_ref=(
-                    None
-                    if cargo is None
-                    else SourceRef(
-                        line=int_field(r, "cargo_line"), source=str_field(r, "cargo_source")
-                    )
-                ),
+                cargo_from="" if cargo is None else str_field(r, "cargo_from"),
+                cargo_origin="" if cargo is None else str_field(r, "cargo_origin"),
                 ref=source_of(r),
             )
         )
@@ -105,8 +102,8 @@ def describe(v: SiteVehicles) -> str:
     armed = ", unarmed" if row.armed is False else ""
     wp = v.wp_each
     carries = (
-        f"{wp} WP each (L{row.cargo_ref.line}: {row.cargo_tons} t of cargo)"
-        if wp is not None and row.cargo_ref is not None
-        else "WP carried not known (no cargo capacity without a design)"
+        f"{wp} WP each (L59: 5 a cargo ton; {row.cargo_tons} t per {row.cargo_from})"
+        if wp is not None
+        else "WP carried not known (no source gives its cargo capacity)"
     )
     return f"{row.count} x {row.vehicle} ({row.facility}, L{row.ref.line}{armed}): {carries}"
