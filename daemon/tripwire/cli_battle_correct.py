@@ -140,7 +140,7 @@ def _from_save(args: argparse.Namespace, note: Any) -> int:
         return EXIT_OK
     if result.outcome is not Outcome.APPLIED or result.state is None:
         err_console().print(
-            terminal_safe(f"mekref battle correct: {path}: {result.reason}"),
+            terminal_safe(f"mekref battle correct: {result.reason}"),
             markup=False,
             highlight=False,
         )

@@ -168,3 +168,46 @@ def test_deleted_and_rewritten_autosaves_leave_the_waiting_list(tmp_path: Path) 
         assert _state(db, cid).people[HAWK_PILOT].hits == 4
     finally:
         assert serve.stop() == 0
+
+
+def test_battle_correct_applies_a_later_save_and_the_referees_hits(tmp_path: Path) -> None:
+    """``mekref battle correct``: the later save by the referee's hand (once), then one
+    person's hits by the referee's word; the report follows (the exported record:
+    tests/turn/test_battle_export_record_cli.py, a campaign with designs)."""
+    db = tmp_path / "c.db"
+    cid = make_campaign(db)
+    final = tmp_path / "final.sav.gz"
+    final.write_bytes(gz(ended_game()))
+    done = mekref("battle", "ingest", "--db", str(db), str(final), "--control", "eclipse")
+    assert done.returncode == 0, done.stderr
+    [battle] = _battles(db)
+    prefix = str(battle["id"]).removeprefix("battle-")[:6]
+    later = tmp_path / "after.sav.gz"
+    later.write_bytes(gz(saved_at(7, "VICTORY", hawk_hits=4)))
+    args = ("battle", "correct", "--db", str(db), "--battle", prefix)
+    fixed = mekref(*args, "--from-save", str(later), *REFEREE)
+    assert fixed.returncode == 0, fixed.stderr
+    said = " ".join(fixed.stdout.split())
+    assert f"battle {battle['id']}: booked condition corrected (ruling SG-7)" in said, said
+    assert "Dolores Strunz: 4 hit(s), was 3" in said, said
+    again = mekref(*args, "--from-save", str(later), *REFEREE)
+    assert again.returncode == 0 and "already applied" in again.stdout, again.stdout
+    assert _state(db, cid).people[HAWK_PILOT].hits == 4
+    # An earlier save of the game (the fixture, round 0) is refused, nothing applied.
+    other = tmp_path / "other.sav.gz"
+    shutil.copyfile(FIXTURE, other)
+    refused = mekref(*args, "--from-save", str(other), *REFEREE)
+    assert refused.returncode != 0, refused.stderr
+    assert "not a later one: nothing applied" in refused.stderr, refused.stderr
+    # One person's hits by the referee's word; hits need --referee and a person by name.
+    unsigned = mekref(*args, "--person", "Vasil Orhan", "--hits", "2")
+    assert unsigned.returncode != 0 and "--referee NAME --reason TEXT" in unsigned.stderr
+    hand = mekref(*args, "--person", "Vasil Orhan", "--hits", "2", *REFEREE)
+    assert hand.returncode == 0, hand.stderr
+    assert "Vasil Orhan: 2 hit(s), was 0" in hand.stdout, hand.stdout
+    report = json.loads(mekref("report", "--db", str(db), "--json").stdout)
+    [vasil] = [p for p in report["people"] if p["name"] == "Vasil Orhan"]
+    assert vasil["hits"] == 2 and vasil["heal_cost_sp"] is not None, vasil
+    [fought] = report["battles"]
+    hits = {p["id"]: p["hits"] for p in fought["people"]}
+    assert hits[HAWK_PILOT] == 4 and sorted(hits.values()) == [0, 2, 4], hits
