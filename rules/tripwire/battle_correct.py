@@ -154,7 +154,10 @@ def _person_acted_on(state: CampaignState, battle: Battle, outcome: PersonOutcom
         if outcome.person_id in crews:
             return f"they fought in battle {later.battle_id} since"
     if person.hits != outcome.hits:
-        return f"their hits changed since ({person.hits}, booked {outcome.hits}: a heal or an override)"
+        return (
+            f"their hits changed since ({person.hits}, booked {outcome.hits}: a heal or an "
+            "override)"
+        )
     return ""
 
 
@@ -176,12 +179,13 @@ def corrected_person(
     kia = t.injury_rules.kia_hits
     if not 0 <= hits <= kia:
         raise Refusal("bad_hits", f"hits run from 0 to {kia}, got {hits}")
-    alive_fate = (
+    alive_fate: PersonFate = (
         outcome.fate
         if outcome.fate in (PersonFate.CAPTURED, PersonFate.RECOVERED)
         else (PersonFate.ACTIVE if hits == 0 else PersonFate.INJURED)
     )
-    fate, roll = alive_fate, None
+    fate: PersonFate = alive_fate
+    roll: Roll | None = None
     if injuries.is_dead(hits, t):
         fate = PersonFate.KIA
     elif injuries.death_roll_due(hits, t) and outcome.death_roll is None:

@@ -22,8 +22,8 @@ from mekref.rules.messages import RefereeNote
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_correct import (
     ConditionCorrected,
-    unit_acted_on,
     correction,
+    unit_acted_on,
 )
 from mekref.rules.tripwire.battle_evolve import evolve_report
 from mekref.rules.tripwire.battle_messages import BattleReportReceived, SetUnitFate
@@ -179,9 +179,9 @@ def _fate_commands(
                 f"{name}: {fate.value} by the later save, a wreck {salvaged_by} would salvage; "
                 "it stays with its side (a fate set afterwards moves only a captured unit)"
             )
-        out.append(SetUnitFate(
-                unit_id=o.unit_id, fate=fate, note=word, new_side=new_side, actor=actor
-            ))
+        out.append(
+            SetUnitFate(unit_id=o.unit_id, fate=fate, note=word, new_side=new_side, actor=actor)
+        )
         notes.append(f"{name}: fate {fate.value}, was {now.value} (as 'mekref battle fate')")
     if out:
         notes.append("the battle's VP, kills, training and salvage stay as booked (ruling SG-7)")

@@ -13,9 +13,10 @@ One save is **later** than another by MegaMek's round, then by its phase in the 
 MegaMek's ``GamePhase`` enum (the order a round passes through them; ``VICTORY`` after the last).
 A later save of the game of an open battle takes the earlier one's place: both stay among the
 battle's files (the earlier one's bytes stay "already applied"), but the battle is resolved from
-the later one only. A save that is not later (an older autosave arriving late) is refused; a
-later save of a game whose battle is already resolved opens no second battle: it corrects the
-condition the battle booked (``battle_correct_save``). Pure: the decision reads the campaign state only.
+the later one only. A save that is not later (an older autosave arriving late) is
+refused; a later save of a game whose battle is already resolved opens no second battle: it
+corrects the condition the battle booked (``battle_correct_save``). Pure: the decision reads
+the campaign state only.
 """
 
 from __future__ import annotations

@@ -41,7 +41,9 @@ L125 = (
 )
 
 
-def _save(sha: str, round_: int, *, hits: int = 0, armor_lost: int = 0, **blue: object) -> BattleFile:
+def _save(
+    sha: str, round_: int, *, hits: int = 0, armor_lost: int = 0, **blue: object
+) -> BattleFile:
     red = seen(
         "r1",
         RecordSection.SURVIVORS,
@@ -132,7 +134,8 @@ def test_a_fate_the_later_save_gives_otherwise_is_set_as_battle_fate_sets_it() -
     state, _ = _resolved()
     wreck = UnitDamage(locations=mek_locations(ct_internal=0))
     events, state = run(
-        state, submit(_save("b", 6, damage=wreck))  # b1 still in "survivors" with a CT gone
+        state,
+        submit(_save("b", 6, damage=wreck)),  # b1 still in "survivors" with a CT gone
     )
     [fate] = [e for e in events if isinstance(e, UnitFateSet)]
     assert fate.unit_id == "b1" and fate.previous is Fate.OPERATIONAL
@@ -142,10 +145,8 @@ def test_a_fate_the_later_save_gives_otherwise_is_set_as_battle_fate_sets_it() -
 
 
 def test_refused_for_a_person_or_unit_acted_on_since_the_resolution() -> None:
-    state, battle_id = _resolved(hits=2)
-    _, overridden = run(
-        state, SetPersonHits(person_id="p-r1", hits=1, override=NOTE, actor="t")
-    )
+    state, _ = _resolved(hits=2)
+    _, overridden = run(state, SetPersonHits(person_id="p-r1", hits=1, override=NOTE, actor="t"))
     with pytest.raises(Refusal, match="their hits changed since"):
         run(overridden, submit(_save("b", 6, hits=3)))
     # A later battle with the unit: its booked damage is not corrected.
@@ -170,9 +171,7 @@ def test_the_referee_corrects_one_persons_hits() -> None:
     assert res is not None
     outcome = next(p for p in res.people if p.person_id == "p-r1")
     assert outcome.hits == 3 and outcome.hits_before == 0  # booked 2 over 0 before the battle
-    with pytest.raises(Refusal, match="hits run from 0 to 6"):
-        run(state, CorrectCondition(battle_id=battle_id, note=NOTE, actor="Ann",
-                                    people=(PersonCorrection(person_id="p-r1", hits=7),)))  # fmt: skip
-    with pytest.raises(Refusal, match="booked no outcome"):
-        run(state, CorrectCondition(battle_id=battle_id, note=NOTE, actor="Ann",
-                                    people=(PersonCorrection(person_id="nobody", hits=1),)))  # fmt: skip
+    for person, hits, refused in (("p-r1", 7, "hits run from 0 to 6"), ("nobody", 1, "no outcome")):
+        wrong = (PersonCorrection(person_id=person, hits=hits),)
+        with pytest.raises(Refusal, match=refused):
+            run(state, CorrectCondition(battle_id=battle_id, note=NOTE, people=wrong, actor="Ann"))
