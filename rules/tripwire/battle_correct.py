@@ -106,6 +106,7 @@ class ConditionCorrected(Event):
     note: RefereeNote | None = None  # the referee's word; None: a later save applied itself
     # The later save the correction comes from ("" for the referee's own values).
     source: str = field(default="", metadata=OMIT_IF_DEFAULT)
+    file_sha256: str = field(default="", metadata=OMIT_IF_DEFAULT)  # that save's sha256
     notes: tuple[str, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
 
 
@@ -317,7 +318,15 @@ def evolve_corrected(state: CampaignState, e: ConditionCorrected) -> CampaignSta
     resolution = replace(res, units=units, people=outcomes)
     new_led = replace(
         led,
-        battles=led.battles.with_battle(replace(battle, resolution=resolution)),
+        battles=led.battles.with_battle(
+            replace(
+                battle,
+                resolution=resolution,
+                corrected_by=(*battle.corrected_by, e.file_sha256)
+                if e.file_sha256
+                else battle.corrected_by,
+            )
+        ),
         unit_damage={**led.unit_damage, **{u.unit_id: u.damage for u in e.units}},
     )
     return replace(state, battles=new_led, people=people)

@@ -29,7 +29,7 @@ from mekref.rules.tripwire.battle_evolve import evolve_report
 from mekref.rules.tripwire.battle_messages import BattleReportReceived, SetUnitFate
 from mekref.rules.tripwire.battle_model import Battle, BattleFile, Fate, PersonFate, UnitDamage
 from mekref.rules.tripwire.battle_resolution import settled
-from mekref.rules.tripwire.battle_supersede import said
+from mekref.rules.tripwire.battle_supersede import correction_note
 from mekref.rules.tripwire.claims import authoritative, trusted_views, views_by_unit
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.table_loader import load_tables
@@ -40,14 +40,6 @@ class SaveCorrection:
     received: BattleReportReceived
     corrected: ConditionCorrected
     fates: tuple[SetUnitFate, ...]
-
-
-def note(battle_id: str, earlier: BattleFile, later: BattleFile) -> str:
-    return (
-        f"{later.path} ({said(later)}) replaces the result of {earlier.path} ({said(earlier)}) "
-        f"in resolved battle {battle_id}: the final save corrects the booked condition "
-        "(ruling SG-7)"
-    )
 
 
 def _views(
@@ -108,7 +100,7 @@ def from_save(
     damage, hits, fates = _views(state, after)
     booked = {o.unit_id: o for o in res.units}
     units = {u: d for u, d in damage.items() if d != booked[u].damage}
-    notes = [note(battle.battle_id, earlier, file)]
+    notes = [correction_note(battle.battle_id, earlier, file)]
     people: dict[str, int] = {}
     for p in res.people:
         if p.person_id not in hits or hits[p.person_id] == p.hits:
@@ -133,6 +125,7 @@ def from_save(
         source=file.path,
         notes=notes,
     )
+    corrected = replace(corrected, file_sha256=file.sha256)
     return SaveCorrection(received=received, corrected=corrected, fates=set_fates)
 
 

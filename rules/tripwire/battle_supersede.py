@@ -156,11 +156,22 @@ def note(battle_id: str, earlier: BattleFile, later: BattleFile) -> str:
     )
 
 
+def correction_note(battle_id: str, earlier: BattleFile, later: BattleFile) -> str:
+    """The note of a later save that corrected a resolved battle (revised SG-7)."""
+    return (
+        f"{later.path} ({said(later)}) replaces the result of {earlier.path} ({said(earlier)}) "
+        f"in resolved battle {battle_id}: the final save corrects the booked condition "
+        "(ruling SG-7)"
+    )
+
+
 def superseded_note(battle: Battle, earlier: BattleFile) -> str:
     """The note for ``earlier``, a file of ``battle`` a later save superseded."""
     units = frozenset(u.unit_id for u in earlier.units)
     after = battle.files[battle.files.index(earlier) + 1 :]
     for later in after:  # the next save of the same game to arrive replaced it
         if _referee_save(later) and frozenset(u.unit_id for u in later.units) == units:
+            if later.sha256 in battle.corrected_by:
+                return correction_note(battle.battle_id, earlier, later)
             return note(battle.battle_id, earlier, later)
     return f"{earlier.path} ({said(earlier)}) was superseded by a later save (ruling SG-7)"

@@ -28,6 +28,7 @@ from mekref.rules.tripwire.battle_model import (
     UnitDamage,
 )
 from mekref.rules.tripwire.battle_resolution import repair_line
+from mekref.rules.tripwire.battle_supersede import superseded_note
 from mekref.rules.tripwire.commands import SetPersonHits
 from mekref.rules.tripwire.injuries import death_roll_name
 from mekref.rules.tripwire.state import CampaignState, PersonStatus
@@ -86,6 +87,8 @@ def test_ruling_sg7_a_later_save_corrects_hits_and_damage_and_prices_the_repair(
     battle = state.battles.battles[battle_id]
     assert len(state.battles.battles) == 1 and battle.superseded == ("a" * 64,)
     assert [f.sha256 for f in battle.in_force] == ["b" * 64]
+    assert battle.corrected_by == ("b" * 64,)
+    assert "replaces the result of round-5.sav.gz" in superseded_note(battle, battle.files[0])
     # The person's hits and the unit's damage replaced; the repair priced from the new damage.
     assert state.people["p-r1"].hits == 3
     damage = state.battles.unit_damage["r1"]

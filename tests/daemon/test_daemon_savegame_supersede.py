@@ -90,7 +90,9 @@ def test_ruling_sg7_a_later_save_supersedes_the_autosave_applied_as_the_end(
         "after.sav.gz (round 7, victory phase) replaces the result of final.sav.gz (round 6, "
         f"victory phase) in resolved battle {battle['id']}" in said
     ), said
-    assert len(_battles(db)) == 1
+    [corrected] = _battles(db)
+    assert [x["path"] for x in corrected["superseded"]] == ["autosave.sav.gz", "final.sav.gz"]
+    assert "replaces the result of final.sav.gz" in corrected["superseded"][1]["note"]
     assert _state(db, cid).people[HAWK_PILOT].hits == 4
     # The corrected condition is what the report prices: 4 more points of armour off the leg.
     report = json.loads(mekref("report", "--db", str(db), "--json").stdout)
