@@ -352,7 +352,8 @@ def test_a_corrected_hit_count_is_what_the_report_and_the_record_write(
     battle: dict[str, Any], tmp_path: Path
 ) -> None:
     """Revised ruling SG-7: ``mekref battle correct --person ID --hits N`` replaces the hits the
-    battle booked; the report and the exported record carry the corrected count."""
+    battle booked; the report, the exported record and the next day's engagement export carry
+    the corrected count."""
     db = str(tmp_path / "g.db")
     shutil.copy(battle["db"], db)
     fought = battle["battle"]
@@ -372,3 +373,17 @@ def test_a_corrected_hit_count_is_what_the_report_and_the_record_write(
     seen = _inspect(tmp_path / f"{fought['id']}-loyalist-record.mul")
     crew = {c["external_id"]: c for u in seen["units"] for c in u["crew"]}
     assert crew[hurt["id"]]["hits"] == 2
+    # The next day's engagement export writes the corrected hits into the side's unit list.
+    ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "2", "--order", "bravo:guard")
+    ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "2", "--order", "alpha:guard")
+    ok("turn", "resolve", "--db", db, "--day", "2")
+    out = tmp_path / "next"
+    ok("engagement", "export", "--db", db, "--side", "loyalist", "-o", str(out), "--format", "mul")
+    written = {
+        m.external_id: m.hits
+        for path in out.glob("*-loyalist.mul")
+        for e in read_mul_bytes(path.read_bytes()).entities
+        if e.crew is not None
+        for m in e.crew.members
+    }
+    assert written[hurt["id"]] == 2, written
