@@ -59,7 +59,7 @@ def _views(
     hits: dict[str, int] = {}
     fates: dict[str, tuple[Fate, str | None]] = {}
     for o in res.units:
-        if o.unit_id not in views:
+        if o.unit_id not in views or o.unit_id not in state.units:
             continue
         unit = replace(state.units[o.unit_id], side_id=o.side_id)
         trusted = trusted_views(unit, views[o.unit_id], owners)
@@ -146,7 +146,7 @@ def _fate_commands(
     )
     out: list[SetUnitFate] = []
     for o in res.units:
-        if o.unit_id not in fates:
+        if o.unit_id not in fates:  # only units the later save shows (and the campaign has)
             continue
         fate, salvaged_by = fates[o.unit_id]
         now = state.battles.fates.get(o.unit_id, o.fate)
