@@ -172,16 +172,23 @@ def gz(xml: bytes) -> bytes:
     return gzip.compress(xml, mtime=0)
 
 
-def saved_at(round_: int, phase: str, *, hawk_hits: int = 3) -> bytes:
+def saved_at(
+    round_: int, phase: str, *, hawk_hits: int = 3, reptar_left_leg: int | None = None
+) -> bytes:
     """The ended game (:func:`ended_game`) as saved at another moment: MegaMek's round
     ``round_`` and phase ``phase`` (a name of MegaMek's ``GamePhase``: ``END_REPORT`` is where
     the server's "paranoid autosave" writes ``autosave.sav.gz`` at the end of a round), with
     the Stooping Hawk's pilot at ``hawk_hits`` hits. Ruling SG-7's earlier and later saves of
-    one game: the same units, another moment, another state."""
+    one game: the same units, another moment, another state. ``reptar_left_leg``: the
+    Reptar's left leg armour left (5 in :func:`ended_game`), for a unit's damage that changed."""
     root = _tree(ended_game())
     _set(root, "phase", f"PHASE_{phase}")
     _set(root, "roundCount", str(round_))
     hits = _entity(root, 3).find("crew/hits")
     assert hits is not None
     hits[0].text = str(hawk_hits)
+    if reptar_left_leg is not None:
+        armor = _entity(root, 2).find("armor")
+        assert armor is not None
+        armor[7].text = str(reptar_left_leg)
     return etree.tostring(root, encoding="utf-8")

@@ -50,7 +50,7 @@ from mekref.daemon.cli_common import (
 )
 from mekref.daemon.ingest import IngestOptions, IngestResult, Outcome
 from mekref.daemon.terminal import terminal_safe
-from mekref.daemon.tripwire import cli_battle_bv, cli_battle_record
+from mekref.daemon.tripwire import cli_battle_bv, cli_battle_correct, cli_battle_record
 from mekref.daemon.tripwire.cli_battle_referee import (
     _assignments,
     say_battle_done,
@@ -69,6 +69,7 @@ from mekref.daemon.tripwire.cli_campaign import run_command, whole_battle_id
 from mekref.daemon.tripwire.cli_force_input import design_lookup
 from mekref.daemon.tripwire.house_xp_report import say_xp
 from mekref.rules.messages import RefereeNote
+from mekref.rules.tripwire.battle_correct import ConditionCorrected
 from mekref.rules.tripwire.battle_input import unpriced_warnings
 from mekref.rules.tripwire.battle_messages import (
     BattleReportReceived,
@@ -80,7 +81,7 @@ from mekref.rules.tripwire.battle_model import SAVEGAME_ROOT
 from mekref.rules.tripwire.battle_supersede import note as supersede_words
 
 HELP = (
-    "battle files in, battles resolved (ingest, confirm, control, close, fate, bv, "
+    "battle files in, battles resolved (ingest, confirm, control, close, fate, correct, bv, "
     "retreat-check, pending, export-record; pre-damage and morale with the house rules)"
 )
 INGEST_DESCRIPTION = __doc__.split("\n\n", 1)[1] if __doc__ else ""
@@ -104,6 +105,10 @@ examples:
       --referee Ann --reason "the Locust joined late; it was in the hex"
   mekref battle fate --db c.db --unit UNIT --fate captured --side loyalists \\
       --referee Ann --reason "surrendered after the game"
+  mekref battle correct --db c.db --battle battle-0a1b --from-save savegames/final.sav.gz \\
+      --referee Ann --reason "the game's last save came after the autosave we applied"
+  mekref battle correct --db c.db --battle battle-0a1b --person "Kai Allard" --hits 3 \\
+      --referee Ann --reason "MegaMek's report shows a third hit"
   mekref battle bv --db c.db --unit UNIT --bv 1197 --held-at-start \\
       --referee Ann --reason "imported without a BV table; MegaMek's Units.txt"
   mekref battle retreat-check --db c.db --battle battle-0a1b2c3d4e5f --side federalists
@@ -120,6 +125,7 @@ def register(sub: Any) -> None:
 
     _setup_ingest(actions, kw)
     setup_rulings(actions, kw)
+    cli_battle_correct.register(actions, kw)
     cli_battle_bv.register(actions)
     setup_retreat_check(actions, kw)
     setup_house_rules(actions, kw)
@@ -259,7 +265,10 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
         line = terminal_safe(f"mekref battle ingest: {path}: {what}: {result.reason}")
         err_console().print(line, markup=False, highlight=False)
         return 1
+    corrects = any(isinstance(e, ConditionCorrected) for e in result.applied)
     for event in result.applied:
+        if isinstance(event, ConditionCorrected) and result.state is not None:
+            cli_battle_correct.say_correction(console, result.state, event)
         if isinstance(event, BattleReportReceived):
             battles.append(event.battle_id)
             f = event.file
@@ -278,7 +287,7 @@ def _print_result(console: Any, path: Path, result: IngestResult, battles: list[
             )
             for warning in unpriced_warnings(f):
                 err_console().print(f"mekref battle ingest: warning: {warning}")
-            if event.supersedes:
+            if event.supersedes and not corrects:  # a correction says it in its own notes
                 console.print(terminal_safe(_supersede_note(result.state, event)), markup=False)
             if event.engagement_id:
                 console.print(f"  fought for engagement {event.engagement_id}")

@@ -110,7 +110,7 @@ def evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
         person = people.get(p.person_id)
         if person is None:
             continue
-        people[p.person_id] = _person_after(person, p.hits, p.fate, p.death_roll is not None)
+        people[p.person_id] = person_after(person, p.hits, p.fate, p.death_roll is not None)
         if p.captured_by is not None:
             captured[p.person_id] = p.captured_by
         if p.kills:
@@ -187,7 +187,7 @@ def _change_sides(state: CampaignState, unit_id: str, side_id: str) -> CampaignS
     return replace(state, units={**state.units, unit_id: moved}, people=people)
 
 
-def _person_after(person: Person, hits: int, fate: PersonFate, rolled: bool) -> Person:
+def person_after(person: Person, hits: int, fate: PersonFate, rolled: bool) -> Person:
     dead = fate in (PersonFate.KIA, PersonFate.DIED_OF_WOUNDS)
     return replace(
         person,

@@ -306,6 +306,9 @@ class Battle:
     # file stays in ``files`` (it was received; its bytes stay "already applied"), but the
     # battle is resolved from ``in_force`` only.
     superseded: tuple[str, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
+    # Revised SG-7: the sha256 of each later save that corrected the battle once resolved (it
+    # supersedes too, but the battle was not resolved from it: its booked condition was fixed).
+    corrected_by: tuple[str, ...] = field(default=(), metadata=OMIT_IF_DEFAULT)
 
     @property
     def in_force(self) -> tuple[BattleFile, ...]:

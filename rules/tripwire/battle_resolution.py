@@ -213,7 +213,7 @@ def resolve(
         _, chosen = authoritative(unit.side_id, trusted, owners)
         chosen_views[unit_id] = chosen
         conflicts.extend(damage_conflicts(unit_id, chosen, views[unit_id]))
-        units.append(_settled(unit, chosen, trusted, killed_ids, owners, control, t))
+        units.append(settled(unit, chosen, trusted, killed_ids, owners, control, t))
     by_id = {u.unit_id: u for u in units}
     kills, kill_conflicts = credited_kills(state, battle, {*held, *gone}, by_id)
     conflicts.extend(kill_conflicts)
@@ -233,7 +233,7 @@ def resolve(
     )
 
 
-def _settled(
+def settled(
     unit: CampaignUnit,
     chosen: ReportedUnit,
     trusted: list[Seen],

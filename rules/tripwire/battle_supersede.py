@@ -13,15 +13,16 @@ One save is **later** than another by MegaMek's round, then by its phase in the 
 MegaMek's ``GamePhase`` enum (the order a round passes through them; ``VICTORY`` after the last).
 A later save of the game of an open battle takes the earlier one's place: both stay among the
 battle's files (the earlier one's bytes stay "already applied"), but the battle is resolved from
-the later one only. A save that is not later (an older autosave arriving late) is refused, and
-so is a later save of a game whose battle is already resolved: its result is not replaced, and
-no second battle is opened. Pure: the decision reads the campaign state only.
+the later one only. A save that is not later (an older autosave arriving late) is
+refused; a later save of a game whose battle is already resolved opens no second battle: it
+corrects the condition the battle booked (``battle_correct_save``). Pure: the decision reads
+the campaign state only.
 """
 
 from __future__ import annotations
 
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.battle_model import SAVEGAME_ROOT, Battle, BattleFile, BattleStatus
+from mekref.rules.tripwire.battle_model import SAVEGAME_ROOT, Battle, BattleFile
 from mekref.rules.tripwire.state import CampaignState
 
 #: MegaMek's ``GamePhase`` in declaration order (megamek/common/enums/GamePhase.java,
@@ -106,7 +107,8 @@ def earlier_save(state: CampaignState, file: BattleFile) -> tuple[Battle, Battle
 
 
 def check_supersedes(battle: Battle, earlier: BattleFile, file: BattleFile) -> None:
-    """Refused unless ``file`` is a later save than ``earlier`` and its battle is open."""
+    """Refused unless ``file`` is a later save than ``earlier``. A later save of a resolved
+    battle's game corrects what the battle booked (``battle_correct_save``)."""
     if moment(file) <= moment(earlier):
         raise Refusal(
             "not_a_later_save",
@@ -114,49 +116,6 @@ def check_supersedes(battle: Battle, earlier: BattleFile, file: BattleFile) -> N
             f"already holds as {earlier.path} ({said(earlier)}), and it is not a later one: "
             "nothing applied (an earlier save never replaces a later one, ruling SG-7)",
         )
-    if battle.status is BattleStatus.RESOLVED:
-        changed = differences(earlier, file)
-        raise Refusal(
-            "battle_resolved",
-            f"this savegame ({said(file)}) is a later save of the game battle "
-            f"{battle.battle_id} was resolved from ({earlier.path}, {said(earlier)}): nothing "
-            "applied and no second battle opened; a resolved battle's result is not replaced "
-            "(ruling SG-7: its fates, damage, hits, death rolls, salvage and VP are booked). "
-            + (
-                f"What the later save says otherwise: {'; '.join(changed)}. Correct a unit's "
-                "fate with `mekref battle fate`; damage and hits stay as the applied save "
-                "left them"
-                if changed
-                else "It says nothing otherwise about the campaign's units and people"
-            ),
-        )
-
-
-def differences(earlier: BattleFile, later: BattleFile) -> tuple[str, ...]:
-    """What ``later`` says of the campaign's units and people that ``earlier`` does not: each
-    unit's section, armour and structure lost and critical hits, and each person's hits."""
-    before = {u.unit_id: u for u in earlier.units}
-    out: list[str] = []
-    for unit in later.units:
-        was = before.get(unit.unit_id)
-        if was is None:
-            continue
-        if unit.section != was.section:
-            out.append(f"{unit.display_name}: {unit.section.value}, was {was.section.value}")
-        for label, now, then in (
-            ("armour lost", unit.damage.armor_lost, was.damage.armor_lost),
-            ("structure lost", unit.damage.internal_lost, was.damage.internal_lost),
-            ("critical hits", unit.damage.critical_hits, was.damage.critical_hits),
-        ):
-            if now != then:
-                out.append(f"{unit.display_name}: {label} {now}, was {then}")
-        hits = {p.name: p.hits for p in was.crew}
-        out += [
-            f"{p.name}: {p.hits} hit(s), was {hits[p.name]}"
-            for p in unit.crew
-            if p.name in hits and hits[p.name] != p.hits
-        ]
-    return tuple(out)
 
 
 def superseding(
@@ -197,11 +156,22 @@ def note(battle_id: str, earlier: BattleFile, later: BattleFile) -> str:
     )
 
 
+def correction_note(battle_id: str, earlier: BattleFile, later: BattleFile) -> str:
+    """The note of a later save that corrected a resolved battle (revised SG-7)."""
+    return (
+        f"{later.path} ({said(later)}) replaces the result of {earlier.path} ({said(earlier)}) "
+        f"in resolved battle {battle_id}: the final save corrects the booked condition "
+        "(ruling SG-7)"
+    )
+
+
 def superseded_note(battle: Battle, earlier: BattleFile) -> str:
     """The note for ``earlier``, a file of ``battle`` a later save superseded."""
     units = frozenset(u.unit_id for u in earlier.units)
     after = battle.files[battle.files.index(earlier) + 1 :]
     for later in after:  # the next save of the same game to arrive replaced it
         if _referee_save(later) and frozenset(u.unit_id for u in later.units) == units:
+            if later.sha256 in battle.corrected_by:
+                return correction_note(battle.battle_id, earlier, later)
             return note(battle.battle_id, earlier, later)
     return f"{earlier.path} ({said(earlier)}) was superseded by a later save (ruling SG-7)"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire import battle_link, battle_supersede
+from mekref.rules.tripwire import battle_correct, battle_correct_save, battle_link, battle_supersede
 from mekref.rules.tripwire.battle_book import with_reporting_side
 from mekref.rules.tripwire.battle_evolve import (
     evolve_confirmed,
@@ -111,12 +111,20 @@ def _decide_submit(
     opened = False
     # Ruling SG-7: a later save of a game a battle already holds takes the earlier one's place.
     earlier = battle_supersede.superseding(state, file, cmd.battle_id)
+    if earlier is not None and earlier[0].status is BattleStatus.RESOLVED:
+        # Revised SG-7: a later save of a resolved battle's game corrects what it booked.
+        return _correct_from_save(state, earlier[0], earlier[1], file, cmd, dice, rules)
     if earlier is not None:
         battle_id = earlier[0].battle_id
     elif cmd.battle_id is not None:
         existing = state.battles.battles.get(cmd.battle_id)
         if existing is not None and existing.status is not BattleStatus.OPEN:
-            raise Refusal("battle_resolved", f"battle {cmd.battle_id!r} is already resolved")
+            raise Refusal(
+                "battle_resolved",
+                f"battle {cmd.battle_id!r} is already resolved, and this file is not a later "
+                "save of the game it was resolved from (only such a save corrects a resolved "
+                "battle, ruling SG-7)",
+            )
         battle_id = cmd.battle_id
         opened = existing is None
     else:
@@ -167,6 +175,38 @@ def _decide_submit(
     if battle.control_side is not None and _ready(after, battle):
         events.append(_resolution_event(after, battle, battle.control_side, None, dice, cmd.actor))
     return events
+
+
+def _correct_from_save(
+    state: CampaignState,
+    battle: Battle,
+    earlier: BattleFile,
+    file: BattleFile,
+    cmd: SubmitBattleReport,
+    dice: Dice,
+    rules: TripWire,
+) -> list[Event]:
+    """Ruling SG-7 (revised): the later save joins the resolved battle, superseding the earlier
+    one, and corrects its booked condition; each fate it gives otherwise is set as ``mekref
+    battle fate`` sets it (the same decider)."""
+    found = battle_correct_save.from_save(
+        state, battle, earlier, file, dice, actor=cmd.actor, note_by=cmd.note
+    )
+    events: list[Event] = [found.received, found.corrected]
+    state = battle_correct.evolve_corrected(evolve_report(state, found.received), found.corrected)
+    for fate in found.fates:
+        decided = _decide_fate(state, fate, dice, rules)
+        events += decided
+        for e in decided:
+            assert isinstance(e, UnitFateSet)
+            state = evolve_fate(state, e)
+    return events
+
+
+def _decide_correct(
+    state: CampaignState, cmd: battle_correct.CorrectCondition, dice: Dice, rules: TripWire
+) -> list[Event]:
+    return battle_correct.decide_correct(state, cmd, dice)
 
 
 def _standing(
@@ -342,6 +382,7 @@ DECIDERS: dict[type[Command], Decider] = {
     CloseBattle: _decide_close,
     SetUnitFate: _decide_fate,
     ConfirmBattle: _decide_confirm,
+    battle_correct.CorrectCondition: _decide_correct,
 }
 
 EVOLVERS: dict[type[Event], Evolver] = {
@@ -351,4 +392,5 @@ EVOLVERS: dict[type[Event], Evolver] = {
     BattleResolved: evolve_resolved,
     UnitFateSet: evolve_fate,
     BattleConfirmed: evolve_confirmed,
+    battle_correct.ConditionCorrected: battle_correct.evolve_corrected,
 }

@@ -69,6 +69,11 @@ def full_battle_id(state: CampaignState, given: str) -> str:
     return _whole(given, state.battles.battles, "battle")
 
 
+def full_person_id(state: CampaignState, given: str) -> str:
+    """The person ``given`` names (id, unique prefix or name); ``given`` when none."""
+    return _whole(given, state.people, "person")
+
+
 def _fits(given: str, table: Mapping[str, Any], kind: str) -> list[str]:
     """What ``given`` may stand for: the ids it begins and the units or people it names. Both
     are looked at: a person called "Abe" is not silently the unit whose id begins "abe"; when

@@ -51,6 +51,7 @@ def _argv_for(name: str, parser: argparse.ArgumentParser, tmp: Path) -> list[str
         "orders submit": ["--order", "alpha:hold"],
         "token create": ["--referee"],
         "force designs": ["--units-dir", str(FIXTURES / "units")],
+        "battle correct": ["--person", "Ann", "--hits", "1"],  # one of a required pair
     }
     argv = name.split()
     for action in parser._actions:

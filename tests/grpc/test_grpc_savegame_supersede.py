@@ -6,7 +6,9 @@ The referee applies the server's end-of-round autosave as the game's end (``batt
 --game-over``). The game's real last save then comes over gRPC: with a side's token it is
 refused (a side's upload speaks for that side only, BR-15, and may not replace the referee's
 save of every side; never a second battle); with the referee's token it supersedes the autosave
-in the same battle, as the watched folder's copy would. The saves are the real savegame
+in the same battle, as the watched folder's copy would. Once the battle is resolved, a still
+later save with the referee's token corrects the condition it booked (revised SG-7), once; a
+side's copy is refused. The saves are the real savegame
 fixture's game at other moments (tests/savegame_variants.py).
 """
 
@@ -103,3 +105,22 @@ def test_a_sides_later_save_is_refused_and_the_referees_supersedes(
     [superseded] = after["superseded"]
     assert superseded["path"] == "autosave.sav.gz", superseded
     assert "supersedes autosave.sav.gz" in str(superseded["note"])
+    # Revised SG-7: once the battle is resolved, a still later save with the referee's token
+    # corrects the condition it booked (no second battle); a side's copy is still refused.
+    control = mekref("battle", "control", "--db", db, "--battle", str(battle["id"]),
+                     "--side", "eclipse")  # fmt: skip
+    assert control.returncode == 0, control.stderr
+    later = gz(saved_at(7, "VICTORY", hawk_hits=4))
+    side = _upload(served, "eclipse", "after.sav.gz", later)
+    assert isinstance(side, battle_pb2.UploadBattleFileResponse), side
+    assert side.outcome == battle_pb2.UPLOAD_OUTCOME_QUARANTINED, side
+    fixed = _upload(served, "referee", "after.sav.gz", later)
+    assert isinstance(fixed, battle_pb2.UploadBattleFileResponse), fixed
+    assert fixed.outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED, fixed
+    [resolved] = _battles(db)
+    assert resolved["id"] == battle["id"] and len(resolved["superseded"]) == 2
+    report = json.loads(mekref("report", "--db", db, "--json").stdout)
+    assert [p["hits"] for p in report["people"] if p["name"] == "Dolores Strunz"] == [4]
+    again = _upload(served, "referee", "after.sav.gz", later)
+    assert isinstance(again, battle_pb2.UploadBattleFileResponse), again
+    assert again.outcome == battle_pb2.UPLOAD_OUTCOME_ALREADY_APPLIED, again

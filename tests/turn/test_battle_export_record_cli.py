@@ -346,3 +346,44 @@ def test_output_is_a_mul_file_a_folder_or_stdout(battle: dict[str, Any], tmp_pat
     assert written.read_text(encoding="utf-8").lstrip().startswith("<?xml")
     wrong_side = mekref("battle", "export-record", "--db", db, "--side", "wobb", "-o", "-")
     assert wrong_side.returncode == 2 and "no such side in this campaign" in wrong_side.stderr
+
+
+def test_a_corrected_hit_count_is_what_the_report_and_the_record_write(
+    battle: dict[str, Any], tmp_path: Path
+) -> None:
+    """Revised ruling SG-7: ``mekref battle correct --person ID --hits N`` replaces the hits the
+    battle booked; the report, the exported record and the next day's engagement export carry
+    the corrected count."""
+    db = str(tmp_path / "g.db")
+    shutil.copy(battle["db"], db)
+    fought = battle["battle"]
+    [hurt] = [p for p in fought["people"] if p["side"] == "loyalist" and p["hits"] == 1]
+    said = ok("battle", "correct", "--db", db, "--battle", fought["id"][:11],
+              "--person", hurt["id"][:8], "--hits", "2",
+              "--referee", "Ref", "--reason", "MegaMek's report shows a second hit")  # fmt: skip
+    assert f"battle {fought['id']}: booked condition corrected (ruling SG-7)" in said, said
+    assert ": 2 hit(s), was 1" in said, said
+    report = json.loads(ok("report", "--db", db, "--json"))
+    [person] = [p for p in report["people"] if p["id"] == hurt["id"]]
+    assert person["hits"] == 2
+    [after] = [b for b in report["battles"] if b["id"] == fought["id"]]
+    assert [p["hits"] for p in after["people"] if p["id"] == hurt["id"]] == [2]
+    ok("battle", "export-record", "--db", db, "--battle", fought["id"],
+       "--side", "loyalist", "-o", str(tmp_path))  # fmt: skip
+    seen = _inspect(tmp_path / f"{fought['id']}-loyalist-record.mul")
+    crew = {c["external_id"]: c for u in seen["units"] for c in u["crew"]}
+    assert crew[hurt["id"]]["hits"] == 2
+    # The next day's engagement export writes the corrected hits into the side's unit list.
+    ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "2", "--order", "bravo:guard")
+    ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "2", "--order", "alpha:guard")
+    ok("turn", "resolve", "--db", db, "--day", "2")
+    out = tmp_path / "next"
+    ok("engagement", "export", "--db", db, "--side", "loyalist", "-o", str(out), "--format", "mul")
+    written = {
+        m.external_id: m.hits
+        for path in out.glob("*-loyalist.mul")
+        for e in read_mul_bytes(path.read_bytes()).entities
+        if e.crew is not None
+        for m in e.crew.members
+    }
+    assert written[hurt["id"]] == 2, written
