@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from console_script import MEKREF
+from doc_grpc import Grpc
 from tls_files import self_signed
 
 from mekref.adapters.megamek.mekhq_reader import read_campaign_bytes
@@ -50,6 +51,7 @@ class World:
     work: Path
     home: Path
     subs: dict[str, str] = field(default_factory=dict)
+    grpc: Grpc | None = None  # the servers its grpcurl blocks talk to
 
     @property
     def env(self) -> dict[str, str]:
