@@ -32,7 +32,17 @@ from typing import Any
 import pytest
 from console_script import MEKREF
 from doc_grpc import Grpc, grpcurl, objectives_variables, run_grpcurl, session_variables
-from doc_world import ROOT, World, alpha_vs_fox_records, first, new_world, run
+from doc_world import (
+    OMNI,
+    ROOT,
+    World,
+    alpha_vs_fox_records,
+    first,
+    legal_on_the_map,
+    new_world,
+    run,
+    with_an_omni,
+)
 from transcripts import (
     DocCommand,
     doc_commands,
@@ -135,6 +145,8 @@ def _cli(folder: Path) -> World:
 
 def _campaign(folder: Path) -> World:
     world = new_world(folder)
+    with_an_omni(world)
+    legal_on_the_map(world, "g.db")
     (world.work / "logs").mkdir()
     alpha_vs_fox_records(world.work / "logs")
     world.subs = {
@@ -142,8 +154,16 @@ def _campaign(folder: Path) -> World:
         "U": lambda: _salvage(world),
         "P": lambda: _person(world),
         "UNIT": lambda: _unit(world, "ginestra.db", "Atlas"),
+        "6fb5303f": lambda: _id_of(world, "ginestra.db", OMNI[0])[:8],
+        "a92093ba": lambda: _id_of(world, "g.db", "Union", "--side", "loyalist")[:8],
     }
     return world
+
+
+def _id_of(world: World, db: str, chassis: str, *side: str) -> str:
+    """The id of the first unit of that chassis (of that ``--side S``)."""
+    rows = json.loads(run(world, "force", "list", "--db", db, *side, "--json"))
+    return next(str(r["id"]) for r in rows if r["chassis"] == chassis)
 
 
 def _salvage(world: World) -> str:
