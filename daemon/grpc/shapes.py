@@ -194,14 +194,30 @@ def enum_names(spec: EnumSpec, enum: str = "") -> dict[str, str] | None:
     """Each value's protobuf name in the enum named ``enum`` (default ``spec.name``):
     ``cruiser_bomber`` -> ``VESSEL_CLASS_CRUISER_BOMBER``; None when two values would share a
     name, or one would have none (such a field stays text only)."""
-    prefix = upper_snake(enum or spec.name) + "_"
     out: dict[str, str] = {}
     for value in spec.values:
-        word = re.sub(r"[^0-9A-Za-z]+", "_", value).strip("_").upper()
-        if not word or word == "UNSPECIFIED":
+        name = enum_value_name(enum or spec.name, value)
+        if name is None:
             return None
-        out[value] = prefix + word
+        out[value] = name
     return out if len(set(out.values())) == len(out) else None
+
+
+def enum_value_name(enum: str, value: str) -> str | None:
+    """The protobuf name of the rules' text ``value`` in the enum ``enum`` (None: it has none)."""
+    word = re.sub(r"[^0-9A-Za-z]+", "_", value).strip("_").upper()
+    if not word or word == "UNSPECIFIED":
+        return None
+    return f"{upper_snake(enum)}_{word}"
+
+
+def enum_number(enum: Any, value: str) -> Any:
+    """The number of the rules' text ``value`` in a generated enum (``Tripwire.UnitKind``); 0,
+    not given, for a value outside it (the text beside it still says). Typed ``Any``: the
+    generated stubs give each enum a ``ValueType`` of its own."""
+    name = enum_value_name(enum.DESCRIPTOR.name, value)
+    found = enum.DESCRIPTOR.values_by_name.get(name or "")
+    return 0 if found is None else int(found.number)
 
 
 def enum_sibling(shape: Shape) -> Shape | None:

@@ -44,7 +44,7 @@ def test_an_enum_given_in_a_command_comes_back_as_enum_and_text(served: Served) 
     cid = made.campaign.campaign_id
     whole = ref.rules.GetView(rules_pb2.GetViewRequest(campaign_id=cid), metadata=ref.md)
     state = whole.view.objectives.whole
-    squad = next(s for s in state.squads.values() if list(s.types_enum)[:1] == [1])
+    squad = state.squads["red-inf"]  # the set-up's first squad
     assert list(squad.types) == ["infantry", "transport"]  # the deprecated text, the same
     assert [UnitType.Name(t) for t in squad.types_enum] == given["types_enum"]
     # Every squad and objective has both: a value the rules hold is never only text.
