@@ -28,8 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from mekref.daemon.grpc.shapes import (
+    ENUM_SUFFIX,
     FRACTION_SUFFIX,
     POSITIONS,
+    EnumSpec,
     Fixed,
     MapOf,
     Maybe,
@@ -37,9 +39,12 @@ from mekref.daemon.grpc.shapes import (
     Repeated,
     Scalar,
     Shape,
+    enum_names,
+    enum_sibling,
     fraction_sibling,
     needs_wrapper,
     record_fields,
+    upper_snake,
 )
 from mekref.daemon.wings import wing_for
 from mekref.rules.kernel import RuleSet
@@ -102,6 +107,8 @@ _FIELD = re.compile(
     r"^\s+(?:optional |repeated )?(?:map<[^>]+>|[\w.]+) (\w+) = (\d+)(?: \[[^\]]*\])?;"
 )
 _RESERVED = re.compile(r"^\s+reserved (\d+(?:, \d+)*);")
+_ENUM = re.compile(r"^\s*enum (\w+) \{")
+_ENUM_VALUE = re.compile(r"^\s+([A-Z][A-Z0-9_]*) = (\d+);")
 
 
 @dataclass
@@ -118,6 +125,11 @@ class Numbers:
         for line in text.splitlines():
             if m := _MESSAGE.match(line):
                 message = m.group(1)
+            elif m := _ENUM.match(line):
+                message = enum_key(m.group(1))  # an enum's values are numbered as fields
+            elif (m := _ENUM_VALUE.match(line)) and message.startswith("enum "):
+                if m.group(2) != "0":  # the zero value is always NAME_UNSPECIFIED
+                    numbers.fields[(message, m.group(1))] = int(m.group(2))
             elif (m := _FIELD.match(line)) and message:
                 numbers.fields[(message, m.group(1))] = int(m.group(2))
             elif (m := _RESERVED.match(line)) and message:
@@ -147,6 +159,11 @@ class Numbers:
         return out, sorted(reserved)
 
 
+def enum_key(name: str) -> str:
+    """Where :class:`Numbers` keeps an enum's value numbers (apart from the messages')."""
+    return f"enum {name}"
+
+
 # -- one rule set's file ----------------------------------------------------------------------
 
 
@@ -159,6 +176,7 @@ class FileWriter:
     names: dict[type, str] = field(default_factory=dict)
     blocks: dict[str, str] = field(default_factory=dict)
     pending: list[type] = field(default_factory=list)
+    enums: dict[EnumSpec, str] = field(default_factory=dict)
 
     def name_records(self, roots: Iterable[type]) -> None:
         """Give every dataclass reachable from ``roots`` a message name, unique in the file:
@@ -193,10 +211,40 @@ class FileWriter:
                 module = cls.__module__.rsplit(".", 1)[-1]
                 self.names[cls] = name if len(classes) == 1 else camel(module) + name
 
+    def enum_type(self, spec: EnumSpec) -> str:
+        """The enum of a closed list, written once per file: named for its Python enum (or
+        record and field), prefixed with its module's name where that name is taken."""
+        if spec in self.enums:
+            return self.enums[spec]
+        taken = set(self.names.values()) | set(self.enums.values())
+        name = spec.name
+        if name in taken:
+            name = camel(spec.module) + spec.name
+        while name in taken:
+            name += "Enum"
+        self.enums[spec] = name
+        values = enum_names(spec, name)
+        assert values is not None  # a spec whose names clash is never made (shapes)
+        numbers, reserved = self.numbers.assign(enum_key(name), values.values())
+        lines = [f"// The values of {spec.name} ({spec.module}), as the rules spell them.",
+                 f"enum {name} {{"]  # fmt: skip
+        if reserved:
+            lines.append(f"  reserved {', '.join(str(n) for n in reserved)};")
+        lines.append("  // Not given.")
+        lines.append(f"  {_zero(name)} = 0;")
+        for value, value_name in values.items():
+            lines.append(f"  // {value}")
+            lines.append(f"  {value_name} = {numbers[value_name]};")
+        lines.append("}")
+        self.blocks[f"enum {name}"] = "\n".join(lines)
+        return name
+
     def type_of(self, shape: Shape, context: str) -> str:
         """The protobuf type of a field (or item) of ``shape``; ``context`` names the messages
         made for it (fixed tuples and wrappers)."""
         match shape:
+            case Scalar("enum", enum=EnumSpec() as spec):
+                return self.enum_type(spec)
             case Scalar(proto):
                 return proto
             case Record(cls):
@@ -238,7 +286,8 @@ class FileWriter:
                 kind = "optional " * (presence and _scalar(shape)) + self.type_of(shape, context)
             case _:
                 kind = self.type_of(shape, context)
-        options = " [deprecated = true]" * (fraction_sibling(shape) is not None)
+        sibling = fraction_sibling(shape) or enum_sibling(shape)
+        options = " [deprecated = true]" * (sibling is not None)
         return [f"  // {doc or name}", f"  {kind} {name} = {number}{options};"]
 
     def message(
@@ -308,6 +357,11 @@ class FileWriter:
         return "\n".join(head).rstrip() + "\n\n" + body + "\n"
 
 
+def _zero(enum: str) -> str:
+    """An enum's zero value: not given (buf's ENUM_ZERO_VALUE_SUFFIX)."""
+    return upper_snake(enum) + "_UNSPECIFIED"
+
+
 def _scalar(shape: Shape) -> bool:
     """A scalar protobuf marks ``optional`` for presence (a message has it anyway)."""
     return isinstance(shape, Scalar) and shape.proto in ("string", "int64", "bool")
@@ -321,13 +375,15 @@ def _with_fraction_siblings(
     out_docs = dict(docs)
     for fname, shape in fields:
         out.append((fname, shape))
-        sibling = fraction_sibling(shape)
-        if sibling is None:
-            continue
-        out.append((fname + FRACTION_SUFFIX, sibling))
         given = docs.get(fname, "The item." if fname == "items" else fname)
-        out_docs[fname] = f"Deprecated (use {fname}{FRACTION_SUFFIX}): {given}"
-        out_docs[fname + FRACTION_SUFFIX] = f"{fname} as an exact fraction (num/den)."
+        if (sibling := fraction_sibling(shape)) is not None:
+            out.append((fname + FRACTION_SUFFIX, sibling))
+            out_docs[fname] = f"Deprecated (use {fname}{FRACTION_SUFFIX}): {given}"
+            out_docs[fname + FRACTION_SUFFIX] = f"{fname} as an exact fraction (num/den)."
+        elif (sibling := enum_sibling(shape)) is not None:
+            out.append((fname + ENUM_SUFFIX, sibling))
+            out_docs[fname] = f"Deprecated (use {fname}{ENUM_SUFFIX}): {given}"
+            out_docs[fname + ENUM_SUFFIX] = f"{fname} as an enum (0, unspecified: not given)."
     return out, out_docs
 
 

@@ -18,6 +18,7 @@ from google.protobuf.message import Message
 
 from mekref.daemon.grpc.proto_schema import side_view_type, snake, wrapper_name
 from mekref.daemon.grpc.shapes import (
+    ENUM_SUFFIX,
     FRACTION_SUFFIX,
     POSITIONS,
     Fixed,
@@ -27,6 +28,8 @@ from mekref.daemon.grpc.shapes import (
     Repeated,
     Scalar,
     Shape,
+    enum_names,
+    enum_sibling,
     fraction_sibling,
     record_fields,
 )
@@ -107,9 +110,46 @@ def _set_fraction_sibling(message: Message, name: str, shape: Shape, value: Any)
             _fraction(value, container)
 
 
+def _enum_numbers(message: Message, field: str, spec: Any) -> dict[str, int]:
+    """Each value's number in the enum of ``message``'s field ``field`` (by the value's name,
+    so the numbers the generator kept in the .proto are the only ones)."""
+    fd = message.DESCRIPTOR.fields_by_name[field]
+    if fd.message_type is not None:  # a map: the enum is its entries' value
+        fd = fd.message_type.fields_by_name["value"]
+    enum = fd.enum_type
+    if enum is None:
+        raise TypedError(f"{field} is no enum field: run make proto-schema")
+    names = enum_names(spec, enum.name) or {}
+    return {value: enum.values_by_name[n].number for value, n in names.items()}
+
+
+def _set_enum_sibling(message: Message, name: str, shape: Shape, value: Any) -> None:
+    """Fill ``<name>_enum`` beside a closed-list text (``value`` already checked as text). A
+    text outside the list (a side's cut, an old event) leaves the enum unset: the text says."""
+    sibling = enum_sibling(shape)
+    if sibling is None or value is None:
+        return
+    other = name + ENUM_SUFFIX
+    spec = sibling.inner.enum if isinstance(sibling, Repeated | MapOf) else sibling.enum  # type: ignore[union-attr]
+    numbers = _enum_numbers(message, other, spec)
+    container = getattr(message, other)
+    match sibling:
+        case Repeated():
+            if all(v in numbers for v in value):
+                container.extend(numbers[v] for v in value)
+        case MapOf():
+            for key, v in value.items():
+                if v in numbers:
+                    container[key] = numbers[v]
+        case _:
+            if value in numbers:
+                setattr(message, other, numbers[value])
+
+
 def _set(message: Message, name: str, shape: Shape, value: Any) -> None:
     _set_value(message, name, shape, value)
     _set_fraction_sibling(message, name, shape, value)
+    _set_enum_sibling(message, name, shape, value)
 
 
 def _set_value(message: Message, name: str, shape: Shape, value: Any) -> None:
@@ -170,7 +210,7 @@ def read(message: Message, cls: type) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in record_fields(cls):
         shape = f.shape
-        exact = _from_fraction_sibling(message, f.name, shape)
+        exact = _from_sibling(message, f.name, shape)
         if exact is not None:
             out[f.name] = exact
         elif isinstance(shape, Repeated | MapOf):
@@ -214,6 +254,50 @@ def _from_fraction_sibling(message: Message, name: str, shape: Shape) -> Any:
     return value
 
 
+def _from_sibling(message: Message, name: str, shape: Shape) -> Any:
+    """A field's value from its typed sibling (fraction or enum), or None when not given."""
+    exact = _from_fraction_sibling(message, name, shape)
+    return exact if exact is not None else _from_enum_sibling(message, name, shape)
+
+
+def _from_enum_sibling(message: Message, name: str, shape: Shape) -> Any:
+    """A closed-list field's value from its ``<name>_enum`` sibling as the rules' text, or None
+    when the sibling is not given (0, unspecified). Given both ways, the two must agree (the
+    text compared without case, as the rules read it)."""
+    sibling = enum_sibling(shape)
+    if sibling is None:
+        return None
+    other = name + ENUM_SUFFIX
+    spec = sibling.inner.enum if isinstance(sibling, Repeated | MapOf) else sibling.enum  # type: ignore[union-attr]
+    by_number = {n: v for v, n in _enum_numbers(message, other, spec).items()}
+
+    def text(number: int) -> str:
+        if number not in by_number:
+            raise TypedError(f"{other}: {number} is none of its values")
+        return by_number[number]
+
+    container = getattr(message, other)
+    match sibling:
+        case Repeated():
+            value: Any = [text(v) for v in container] or None
+        case MapOf():
+            value = {k: text(v) for k, v in container.items()} or None
+        case _:
+            value = text(container) if container else None
+    given = _get(message, name, shape)
+    if value is not None and given and _folded(given) != _folded(value):
+        raise TypedError(f"{name} and {other} give two different values")
+    return value
+
+
+def _folded(value: Any) -> Any:
+    if isinstance(value, list):
+        return [v.casefold() for v in value]
+    if isinstance(value, dict):
+        return {k: v.casefold() for k, v in value.items()}
+    return value.casefold()
+
+
 def _exact(value: Any) -> Any:
     if isinstance(value, list):
         return [Fraction(v) for v in value]
@@ -254,7 +338,7 @@ def _read_item(message: Message, shape: Shape) -> Any:
 
 
 def _value(message: Message, name: str, shape: Shape) -> Any:
-    exact = _from_fraction_sibling(message, name, shape)
+    exact = _from_sibling(message, name, shape)
     return _get(message, name, shape) if exact is None else exact
 
 
@@ -339,7 +423,8 @@ def set_fields(message: Message) -> dict[str, Any]:
     secrets must not come back as zeros."""
     out: dict[str, Any] = {}
     for fd, value in message.ListFields():
-        if fd.name.endswith(FRACTION_SUFFIX) and fd.name.removesuffix(FRACTION_SUFFIX) in out:
+        if any(fd.name.endswith(x) and fd.name.removesuffix(x) in out
+               for x in (FRACTION_SUFFIX, ENUM_SUFFIX)):  # fmt: skip
             continue  # the text beside it says the same
         if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
             out[fd.name] = {k: _plain(v) for k, v in value.items()}

@@ -20,6 +20,7 @@ from mekref.daemon.grpc.services.base import (
     wants_legacy_json,
 )
 from mekref.daemon.grpc.services.campaign import CampaignServicer
+from mekref.daemon.grpc.shapes import enum_number
 from mekref.daemon.tripwire import grpc_reports as reports
 from mekref.daemon.tripwire.grpc_guard import require_tripwire
 from mekref.rules.codec import to_jsonable
@@ -50,6 +51,7 @@ def side_view_message(
             company=u.company,
             lance=u.lance,
             crew=list(u.crew),
+            kind_enum=enum_number(tripwire_pb2.Tripwire.UnitKind, str(u.kind)),
         )
         for u in state.units.values()
         if u.side_id == side_id
@@ -63,6 +65,7 @@ def side_view_message(
             piloting=p.piloting,
             hits=p.hits,
             status=str(p.status),
+            status_enum=enum_number(tripwire_pb2.Tripwire.PersonStatus, str(p.status)),
         )
         for p in state.people.values()
         if p.side_id == side_id
@@ -74,6 +77,7 @@ def side_view_message(
             kind=str(p.kind),
             balance=p.balance,
             capacity=p.capacity,
+            kind_enum=enum_number(tripwire_pb2.Tripwire.PoolKind, str(p.kind)),
         )
         for p in state.pools.values()
         if p.side_id == side_id

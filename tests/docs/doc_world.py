@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from console_script import MEKREF
+from doc_grpc import Grpc
 from tls_files import self_signed
 
 from mekref.adapters.megamek.mekhq_reader import read_campaign_bytes
@@ -37,6 +38,12 @@ LEGAL = ROOT / "daemon" / "samples" / "ginestra" / "legal"
 FOX = ROOT / "tests" / "fixtures" / "mekhq" / "FoxsTeeth.cpnx"
 UNITS = ROOT / "tests" / "fixtures" / "megamek" / "units"
 FOX_DESIGNS = ROOT / "tests" / "fixtures" / "megamek" / "designs-fox"
+OMNI_DESIGNS = ROOT / "tests" / "fixtures" / "megamek" / "designs-omni"
+#: The omni unit docs/campaign.md configures (a Bandit Hovercraft, an omni vehicle), and its
+#: configurations' rows of MegaMek's BV table (MUL ids, tons and BVs from the MegaMek Unit
+#: Digest: designs-omni/README.txt).
+OMNI = ("Bandit Hovercraft", "A")
+OMNI_BVS = "Bandit Hovercraft|A|230|50|902|\nBandit Hovercraft|B|231|50|753|\n"
 #: The Fox's Teeth 'Mechs in the skirmish: the first is wrecked (their designs: FOX_DESIGNS).
 FOX_IN_BATTLE = ("Hornet", "JagerMech")
 #: The sample's DropShips (L9), listed before the lances they carry.
@@ -50,6 +57,7 @@ class World:
     work: Path
     home: Path
     subs: dict[str, str] = field(default_factory=dict)
+    grpc: Grpc | None = None  # the servers its grpcurl blocks talk to
 
     @property
     def env(self) -> dict[str, str]:
@@ -93,6 +101,37 @@ def new_world(folder: Path) -> World:
     shutil.copy(key, work / "server.key")
     shutil.copy(cert, work / "clients-ca.pem")
     return World(work=work, home=home)
+
+
+def with_an_omni(world: World) -> None:
+    """``alpha.mul`` with the last Bulldog of Charlie Company's Armour Lance (its "Militia crew
+    3") a Bandit Hovercraft A instead, the omni's design in MegaMek's data and its
+    configurations' BVs in ``Units.txt``: docs/campaign.md's omni configuration block runs on
+    it. The sample has no omni of its own; the swap keeps the company's vehicle count, and its
+    BV stays under L15's 10,000."""
+    mul = world.work / "alpha.mul"
+    text = mul.read_text(encoding="utf-8")
+    crew = text.index('<pilot name="Militia crew 3"')
+    bulldog = 'chassis="Bulldog Medium Tank" model="" type="Tracked"'
+    start = text.rindex(bulldog, 0, crew)
+    swapped = f'chassis="{OMNI[0]}" model="{OMNI[1]}" type="Hover"'
+    mul.write_text(text[:start] + swapped + text[start + len(bulldog) :], encoding="utf-8")
+    for design in OMNI_DESIGNS.glob("*.blk"):
+        shutil.copy(design, world.home / "megamek" / "data" / "mekfiles" / design.name)
+    with (world.work / "Units.txt").open("a", encoding="utf-8") as table:
+        table.write(OMNI_BVS)
+
+
+def legal_on_the_map(world: World, db: str) -> None:
+    """The bundled legal Ginestra sample on its strategic map, as its README makes it: both
+    sides imported checked, then ``turn setup`` with its ``strategic.toml`` (Day Zero)."""
+    run(world, "campaign", "new", "--db", db, "--name", "Ginestra", "--seed", "3065",
+        "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
+    for side, militia in (("loyalist", "Loyalist Militia"), ("rebel", "Rebel Militia")):
+        run(world, "force", "import", "--db", db, "--side", side, str(LEGAL / f"{side}.mul"),
+            "--units-dir", str(LEGAL / "units"), "--bv-table", str(LEGAL / "Units.txt"),
+            "--militia", militia)  # fmt: skip
+    run(world, "turn", "setup", "--db", db, "--file", str(LEGAL / "strategic.toml"))
 
 
 def _record(entities: list[Entity]) -> str:

@@ -27,10 +27,22 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from console_script import MEKREF
-from doc_world import ROOT, World, alpha_vs_fox_records, first, new_world, run
+from doc_grpc import Grpc, grpcurl, objectives_variables, run_grpcurl, session_variables
+from doc_world import (
+    OMNI,
+    ROOT,
+    World,
+    alpha_vs_fox_records,
+    first,
+    legal_on_the_map,
+    new_world,
+    run,
+    with_an_omni,
+)
 from transcripts import (
     DocCommand,
     doc_commands,
@@ -71,7 +83,13 @@ def _readme(folder: Path) -> World:
         "<id>": lambda: first(world, "status", *db, key="battle_id", table="waiting"),
         "<unit>": lambda: _unit(world, "ginestra.db", "Marauder"),
     }
+    world.grpc = _grpc(world, [(0, "api.db", session_variables("api.db"))])
     return world
+
+
+def _grpc(world: World, dbs: list[Any]) -> Grpc:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEKREF_")}
+    return Grpc(dbs=dbs, work=world.work, env={**env, **world.env})
 
 
 def _unit(world: World, db: str, chassis: str) -> str:
@@ -127,6 +145,8 @@ def _cli(folder: Path) -> World:
 
 def _campaign(folder: Path) -> World:
     world = new_world(folder)
+    with_an_omni(world)
+    legal_on_the_map(world, "g.db")
     (world.work / "logs").mkdir()
     alpha_vs_fox_records(world.work / "logs")
     world.subs = {
@@ -134,8 +154,16 @@ def _campaign(folder: Path) -> World:
         "U": lambda: _salvage(world),
         "P": lambda: _person(world),
         "UNIT": lambda: _unit(world, "ginestra.db", "Atlas"),
+        "6fb5303f": lambda: _id_of(world, "ginestra.db", OMNI[0])[:8],
+        "a92093ba": lambda: _id_of(world, "g.db", "Union", "--side", "loyalist")[:8],
     }
     return world
+
+
+def _id_of(world: World, db: str, chassis: str, *side: str) -> str:
+    """The id of the first unit of that chassis (of that ``--side S``)."""
+    rows = json.loads(run(world, "force", "list", "--db", db, *side, "--json"))
+    return next(str(r["id"]) for r in rows if r["chassis"] == chassis)
 
 
 def _salvage(world: World) -> str:
@@ -179,7 +207,17 @@ def _api(folder: Path) -> World:
     token = lambda: first(world, "token", "list", "--db", "campaign.db", key="token_id")  # noqa: E731
     world.subs = {**_home(world), **FREE_PORTS, "$CID": cid, "3fa2c1d09b7e": token,
                   "mkr_63ec1d29bc53_3q9v": "mkr_", "mkr_df2c20610bf1_Qm7x": "mkr_"}  # fmt: skip
+    # The examples before the session use a tracker of their own (its seqs are the doc's);
+    # the session serves campaign.db, where its ``mekref token create`` lines write.
+    session = _line_of("docs/api.md", "## A grpcurl session")
+    world.grpc = _grpc(world, [(0, "objectives.db", objectives_variables("objectives.db")),
+                               (session, "campaign.db", lambda _g, _s: {})])  # fmt: skip
     return world
+
+
+def _line_of(doc: str, heading: str) -> int:
+    lines = (ROOT / doc).read_text(encoding="utf-8").splitlines()
+    return lines.index(heading) + 1
 
 
 WORLDS: dict[str, Callable[[Path], World]] = {
@@ -190,6 +228,8 @@ WORLDS: dict[str, Callable[[Path], World]] = {
 
 def _resolved(world: World, text: str) -> str:
     subs = {}
+    # A variable the doc's own session set (``CID=...``) is the session's, not the folder's.
+    assigned = world.grpc.assigned if world.grpc else {}
     for key, value in world.subs.items():
         if callable(value):
             if names(key, text):
@@ -197,11 +237,14 @@ def _resolved(world: World, text: str) -> str:
                 subs[key] = world.subs[key] = value()
         else:
             subs[key] = value
+    subs.update({f"${name}": value for name, value in assigned.items()})
     return substitute(text, subs)
 
 
 def _run(world: World, cmd: DocCommand) -> str:
     """What went wrong running ``cmd`` as the doc shows it ("" when nothing)."""
+    if cmd.kind != "mekref":
+        return _shell(world, cmd)
     given, argv = split_env(_resolved(world, cmd.text))
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEKREF_")}
     env.update(world.env)
@@ -212,6 +255,8 @@ def _run(world: World, cmd: DocCommand) -> str:
     done = subprocess.run([str(MEKREF), *argv[1:]], cwd=world.work, env=env, text=True,
                           capture_output=True, timeout=300, check=False)  # fmt: skip
     printed = done.stdout + "\n" + done.stderr
+    if world.grpc:
+        world.grpc.saw(printed)
     fails = any(line.startswith("mekref ") and ": " in line for line in expected)
     if (done.returncode != 0) != fails:
         return f"exit {done.returncode}:\n{printed[-1500:]}"
@@ -255,16 +300,29 @@ def _serve(world: World, argv: list[str], env: dict[str, str]) -> str:
     return ""
 
 
+def _shell(world: World, cmd: DocCommand) -> str:
+    """A console session's grpcurl call or shell variable (``tests/docs/doc_grpc.py``)."""
+    assert world.grpc is not None, f"{cmd.where}: no gRPC server for this doc's folder"
+    if cmd.kind == "set":
+        return world.grpc.assign(cmd.text)
+    if grpcurl() is None:
+        pytest.skip("grpcurl is not installed (pip install -e '.[dev]')")
+    return run_grpcurl(world.grpc, cmd.line, cmd.text, cmd.expected)
+
+
 @pytest.mark.parametrize("doc", DOCS)
 def test_every_command_of_the_doc_runs_as_shown(doc: str, tmp_path: Path) -> None:
     world = WORLDS[doc](tmp_path)
     commands = doc_commands(ROOT / doc, ROOT)
     assert commands, doc
     problems = []
-    for cmd in commands:
-        wrong = _run(world, cmd)
-        if wrong:
-            problems.append(f"{cmd.where}: {cmd.text}\n  {wrong}")
+    try:
+        for cmd in commands:
+            wrong = _run(world, cmd)
+            if wrong:
+                problems.append(f"{cmd.where}: {cmd.text}\n  {wrong}")
+    finally:
+        problems.extend(world.grpc.stop() if world.grpc else [])
     assert not problems, "\n\n".join(problems)
 
 

@@ -2,7 +2,9 @@
 says comes out.
 
 A command is a line of a fenced block that starts with ``mekref `` or ``$ mekref `` (an
-``ENV=value`` prefix allowed; backslash continuations joined). In a block written as a
+``ENV=value`` prefix allowed; backslash continuations joined), or ``$ grpcurl `` (continued
+while a quote is open too); in a console session, ``$ export NAME=...`` and ``$ NAME=...``
+set a shell variable the session's grpcurl commands use. In a block written as a
 console session (its commands start with ``$``), the lines after a command up to the next
 ``$`` are the output the doc shows: each must appear in what the command printed, ``...``
 standing for any text. A ``#`` comment and a description set off by three or more spaces are
@@ -32,6 +34,11 @@ class DocCommand:
     where: str  # "docs/cli.md:104"
     text: str  # the command as the doc writes it ("ENV=x mekref ..."), one synopsis variant
     expected: tuple[str, ...]  # the output lines the doc shows (none for most)
+    kind: str = "mekref"  # "mekref", "grpcurl" or "set" (a shell variable)
+
+    @property
+    def line(self) -> int:
+        return int(self.where.rsplit(":", 1)[1])
 
 
 def fenced_blocks(text: str, *, every: bool = False) -> list[list[tuple[int, str]]]:
@@ -78,9 +85,36 @@ def joined(block: list[tuple[int, str]]) -> list[tuple[int, str]]:
         if pending.endswith("\\"):
             pending = pending[:-1]
             continue
+        if _grpcurl(pending) and _open_quote(pending):
+            continue
         out.append((start, pending))
         pending = ""
     return out
+
+
+def _grpcurl(line: str) -> bool:
+    return line.strip().removeprefix("$ ").startswith("grpcurl ")
+
+
+def _open_quote(text: str) -> bool:
+    try:
+        shlex.split(text)
+    except ValueError:  # "No closing quotation": the command goes on on the next line
+        return True
+    return False
+
+
+def _kind(line: str) -> str | None:
+    """A console line that is not a mekref command: a grpcurl call or a shell variable set."""
+    text = line.strip()
+    if not text.startswith("$ "):
+        return None
+    if _grpcurl(text):
+        return "grpcurl"
+    words = text.removeprefix("$ ").removeprefix("export ")
+    if ENV_WORD.match(words.split("=", 1)[0] + "=") and len(shlex.split(words)) == 1:
+        return "set"
+    return None
 
 
 def _command_text(line: str) -> tuple[str, bool] | None:
@@ -136,7 +170,8 @@ def doc_commands(path: Path, root: Path) -> list[DocCommand]:
     for block in fenced_blocks(path.read_text(encoding="utf-8")):
         lines = joined(block)
         for i, (number, line) in enumerate(lines):
-            got = _command_text(line)
+            kind = _kind(line)
+            got = (line.strip(), True) if kind else _command_text(line)
             if got is None:
                 continue
             text, dollar = got
@@ -148,6 +183,9 @@ def doc_commands(path: Path, root: Path) -> list[DocCommand]:
                     if after.strip():
                         expected.append(after.strip())
             where = f"{path.relative_to(root)}:{number}"
+            if kind:
+                found.append(DocCommand(where, text, tuple(expected), kind))
+                continue
             found.extend(DocCommand(where, v, tuple(expected)) for v in _variants(text))
     return found
 

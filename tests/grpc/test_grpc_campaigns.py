@@ -7,7 +7,7 @@ import pytest
 from grpc_helpers import Running, field_violations, reason_of
 
 from mekref.daemon.grpc.tokens import Role
-from mekref.v1 import campaign_pb2
+from mekref.v1 import campaign_pb2, tripwire_pb2
 
 
 def test_referee_creates_and_lists_campaigns(api: Running) -> None:
@@ -102,6 +102,17 @@ def test_side_view_holds_own_units_people_and_pools(api: Running) -> None:
     ]
     assert [p.name for p in view.people] == ["davion pilot"]
     assert [(p.pool_id, p.balance, p.capacity) for p in view.pools] == [("davion-union", 107, 250)]
+    # A closed list as an enum beside its deprecated text (docs/api.md, "Enums beside ...").
+    wire = tripwire_pb2.Tripwire
+    assert [(u.kind, wire.UnitKind.Name(u.kind_enum)) for u in view.units] == [
+        ("mek", "UNIT_KIND_MEK")
+    ]
+    assert [(p.status, wire.PersonStatus.Name(p.status_enum)) for p in view.people] == [
+        ("active", "PERSON_STATUS_ACTIVE")
+    ]
+    assert [(p.kind, wire.PoolKind.Name(p.kind_enum)) for p in view.pools] == [
+        ("dropship", "POOL_KIND_DROPSHIP")
+    ]
     assert "liao" not in str(view).replace('"liao"', "")  # nothing of the other side's
     ref = api.as_referee()
     other = ref.campaigns.GetSideView(
