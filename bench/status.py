@@ -136,6 +136,8 @@ def markdown(f: Figures) -> str:
         lines.append(f"| {s.name} | {_ms(s.walls)} | {_ms(s.cpus)} | {over} |")
     growth = spread(ratios(f.big.walls, f.small.walls), ".2f", "x") + "."
     verdict = "met" if f.met else "**not met**"
+    if f.battles != 1000:
+        verdict = "not judged (the goal is set at 1,000 battles)"
     if f.before is not None and f.before.cpus and f.big.cpus:
         than = spread(ratios(f.big.cpus, f.before.cpus), ".2f", "x")
         growth += f" This mekref's CPU time over the older one's, round by round: {than}."
