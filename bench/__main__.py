@@ -4,12 +4,13 @@ Each benchmark compares against a baseline measured in the same run on the same 
 with the product's safe parser settings for parsing, a bare watchdog observer for file
 latency, parse-only for replay (and a campaign's first tenth for its last), a bare grpcio echo
 server for the API, a growing formation count for the strategic turn, a bare ``python -c
-pass`` for start-up, lxml and an idle Echo for crafted files, reading every file (cold) and
+pass`` for start-up, ``python -c "import sqlite3"`` for ``mekref status`` on a 1,000-battle
+store, lxml and an idle Echo for crafted files, reading every file (cold) and
 ``json.loads`` of the cache + ``stat`` (warm) for the unit catalog, ``mtf2json`` for ``.mtf``
 files, and lxml's tree for the MUL reader's memory. It ends with one table: each measure, its
 anchor, mekref, the ratio and the goal, met or not, judged on the median of the rounds.
 ``python -m bench NAME`` runs one (``parse``, ``latency``, ``replay``, ``grpc``, ``turn``,
-``startup``, ``adversarial``, ``catalog``, ``mtf``, ``memory``).
+``startup``, ``status``, ``adversarial``, ``catalog``, ``mtf``, ``memory``).
 
 ``--markdown PATH`` also writes the whole output, dated and with the machine described, to
 PATH between its markers (``make bench``: ``docs/performance.md``; the notes after them are
@@ -36,6 +37,7 @@ from bench import (
     replay,
     report,
     startup,
+    status,
     summary,
     turn,
 )
@@ -47,6 +49,7 @@ BENCHES: dict[str, Callable[[list[str] | None], int]] = {
     "grpc": grpc.main,
     "turn": turn.main,
     "startup": startup.main,
+    "status": status.main,
     "adversarial": adversarial.main,
     "catalog": catalog.main,
     "mtf": mtf.main,

@@ -27,6 +27,11 @@ tenth, per file.
 
     python -m bench.replay [--battles 100 1000] [--rounds 3] [--json]
     python -m bench.replay --write DIR --battles 1000      # only write a corpus to DIR
+    python -m bench.replay --compare-with DIR --battles 100  # also an older mekref, same rounds
+
+``--compare-with DIR`` also replays, in each round and right after this mekref (the two swap
+places every other round), with the ``mekref`` package in DIR first on ``PYTHONPATH`` (an older
+checkout's): the two must give the same state hash, and their CPU is compared round by round.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -96,16 +101,27 @@ print(json.dumps([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_s
 """
 
 
-def replay_cli(folder: Path) -> Run:
+#: ``mekref``'s console script, for an older mekref put first on PYTHONPATH.
+_MAIN = "import sys; from mekref.daemon.cli import main; sys.exit(main())"
+
+
+def replay_cli(folder: Path, older: Path | None = None) -> Run:
     """``mekref replay`` in a fresh process: its own CPU time, wall time and peak RSS
-    (``wait4`` in a small launcher process, see ``_LAUNCHER``)."""
+    (``wait4`` in a small launcher process, see ``_LAUNCHER``); with ``older``, the mekref
+    whose package is in that folder."""
     mekref = Path(sys.executable).with_name("mekref")
     command = [str(mekref)] if mekref.exists() else [sys.executable, "-m", "mekref.daemon.cli"]
+    env = None
+    if older is not None:
+        command = [sys.executable, "-c", _MAIN]
+        path = os.pathsep.join(filter(None, (str(older), os.environ.get("PYTHONPATH"))))
+        env = {**os.environ, "PYTHONPATH": path}
     done = subprocess.run(
         [sys.executable, "-c", _LAUNCHER, *command, "replay", str(folder), "--seed", "7"],
         capture_output=True,
         text=True,
         check=False,
+        env=env,
     )
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
@@ -173,6 +189,8 @@ class Figures:
     replay_peak_rss_mb: float
     state_hash: str
     tenths: Tenths | None
+    #: The older mekref's replay CPU, round by round (``--compare-with``); empty otherwise.
+    older_cpu: list[float] = field(default_factory=list)
 
     @property
     def ratios(self) -> list[float]:
@@ -183,7 +201,7 @@ class Figures:
         return median(self.replay_cpu) / self.battles * 1000
 
 
-def measure(battles: int, rounds: int, *, tenths: bool) -> Figures:
+def measure(battles: int, rounds: int, *, tenths: bool, older: Path | None = None) -> Figures:
     root = Path(tempfile.mkdtemp(prefix="mekref-bench-replay-"))
     try:
         folder = root / "corpus"
@@ -191,16 +209,20 @@ def measure(battles: int, rounds: int, *, tenths: bool) -> Figures:
         parse_only(files[:20])  # warm-up: imports and the parser's first use
         if tenths:  # warm-up of the in-process replay: the rules engine's first use
             per_file_cpu(_small_corpus(root))
-        parses, runs = [], []
+        parses, runs, olds = [], [], []
         first, last = [], []
-        for _ in range(rounds):
+        for n in range(rounds):
             parses.append(parse_only(files))
+            if older is not None and n % 2:
+                olds.append(replay_cli(folder, older))
             runs.append(replay_cli(folder))
+            if older is not None and not n % 2:
+                olds.append(replay_cli(folder, older))
             if tenths:
                 low, high = tenth_means(per_file_cpu(folder))
                 first.append(low)
                 last.append(high)
-        hashes = {r.state_hash for r in runs}
+        hashes = {r.state_hash for r in (*runs, *olds)}
         if len(hashes) != 1:
             raise SystemExit(f"bench.replay: the state hash changed between rounds: {hashes}")
         return Figures(
@@ -213,6 +235,7 @@ def measure(battles: int, rounds: int, *, tenths: bool) -> Figures:
             replay_peak_rss_mb=max(r.peak_rss_mb for r in runs),
             state_hash=hashes.pop(),
             tenths=Tenths(first, last) if tenths else None,
+            older_cpu=[r.cpu for r in olds],
         )
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -249,6 +272,13 @@ def markdown(figures: list[Figures]) -> str:
         lines.append(
             f"{f.battles:,} battles: replay at {median(f.ratios):.2f} of parse-only, goal "
             f">= {GOAL_RATIO} (0.5 in the end): {'met' if met else '**not met**'}."
+        )
+    for f in (f for f in figures if f.older_cpu):
+        lines.append(
+            f"{f.battles:,} battles, the older mekref (`--compare-with`, same state hash): "
+            f"{spread(f.older_cpu)} s CPU, parse-only / replay "
+            f"{spread(ratios(f.parse_cpu, f.older_cpu))}; this one's CPU over the older one's "
+            f"{spread(ratios(f.replay_cpu, f.older_cpu))}x."
         )
     for f in (f for f in figures if f.battles >= 1000):
         wall = median(f.replay_wall)
@@ -305,16 +335,30 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", type=int, default=3, help="rounds per size (3)")
     parser.add_argument("--write", type=Path, metavar="DIR", help="only write a corpus to DIR")
+    parser.add_argument(
+        "--compare-with",
+        type=Path,
+        metavar="DIR",
+        help="also replay, in the same rounds, with an older mekref: DIR holds its 'mekref' "
+        "package (put first on PYTHONPATH)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON figures")
     args = parser.parse_args(argv)
     if args.write is not None:
         write_corpus(args.write, args.battles[0])
         print(f"wrote {args.battles[0]} battles to {args.write}")
         return 0
+    if args.compare_with is not None and not (args.compare_with / "mekref").is_dir():
+        parser.error(f"--compare-with: no 'mekref' package in {args.compare_with}")
     configure_logging("console", "error")  # the in-process replay's log stays quiet
     largest = max(args.battles)
     figures = [
-        measure(n, args.rounds if n < 1000 else max(1, args.rounds - 1), tenths=n == largest)
+        measure(
+            n,
+            args.rounds if n < 1000 else max(1, args.rounds - 1),
+            tenths=n == largest,
+            older=args.compare_with,
+        )
         for n in args.battles
     ]
     for f in figures:

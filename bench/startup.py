@@ -54,7 +54,7 @@ def _cpu() -> float | None:
     return usage.ru_utime + usage.ru_stime
 
 
-def _time(argv: list[str], env: dict[str, str]) -> tuple[float, float | None]:
+def time_command(argv: list[str], env: dict[str, str]) -> tuple[float, float | None]:
     cpu_before = _cpu()
     start = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, env=env, check=False)
@@ -98,15 +98,15 @@ def run(rounds: int = 7) -> list[Result]:
     with tempfile.TemporaryDirectory(prefix="mekref-bench-startup-") as tmp:
         db = str(Path(tmp) / "camp.db")
         made = [str(MEKREF), "campaign", "new", "--db", db, "--name", "Bench", "--seed", "1"]
-        _time(made, env)
+        time_command(made, env)
         todo = commands(db)
         for _, argv in todo:  # warm-up: file system caches, .pyc files
-            _time(argv, env)
+            time_command(argv, env)
         walls: dict[str, list[float]] = {name: [] for name, _ in todo}
         cpus: dict[str, list[float]] = {name: [] for name, _ in todo}
         for _ in range(rounds):
             for name, argv in todo:
-                wall, cpu = _time(argv, env)
+                wall, cpu = time_command(argv, env)
                 walls[name].append(wall)
                 if cpu is not None:
                     cpus[name].append(cpu)

@@ -23,8 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-import structlog
-
+from mekref.daemon import logs
 from mekref.daemon.store import (
     ConcurrencyError,
     EventStore,
@@ -107,7 +106,7 @@ def _restored(game: RuleSet[Any], campaign_id: str, snapshot: Snapshot) -> Any |
     try:
         return state_from_text(game.state_type, snapshot.state)
     except CodecError as exc:
-        structlog.get_logger("mekref.runner").warning(
+        logs.get_logger("mekref.runner").warning(
             "snapshot.unreadable", campaign_id=campaign_id, seq=snapshot.seq, error=str(exc)
         )
         return None
@@ -268,15 +267,28 @@ class CampaignRunner:
         # guards against a writer that does not take the lock (an older mekref, a script).
         last_error: ConcurrencyError | None = None
         with self.store.writer(campaign_id):
-            for _ in range(MAX_RETRIES):
+            for attempt in range(MAX_RETRIES):
                 if battle_file is not None and self.store.has_file(campaign_id, battle_file.sha256):
                     loaded = self.load(campaign_id)
                     return Executed(
                         campaign_id, (), loaded.last_seq + 1, loaded.last_seq, loaded.state, True
                     )
-                loaded = self.load(campaign_id)
+                # The state this runner holds, without a catch-up read (a replay or a busy
+                # server asks once per command): the append checks the log still ends there.
+                # What no append checks (a refusal, no events, the caller's check) is decided
+                # again on a state read from the store; decisions are pure, so that is safe.
+                loaded, read = self._held_or_load(campaign_id, trust=attempt == 0 and check is None)
                 game = self.game(campaign_id)
-                events = game.decide(loaded.state, command, game.dice_for(loaded.state, command))
+                try:
+                    events = game.decide(
+                        loaded.state, command, game.dice_for(loaded.state, command)
+                    )
+                except Exception:
+                    if read:
+                        raise
+                    continue
+                if not events and not read:
+                    continue
                 state = loaded.state
                 for event in events:
                     state = game.evolve(state, event)

@@ -204,6 +204,24 @@ def _command_logger(*names: object) -> Any:
     return structlog.PrintLogger(file=sys.stderr)
 
 
+def _command_logging() -> None:
+    """Log lines to stderr, warnings and worse: structlog's default prints to stdout, where a
+    command's data (--json) goes, and a command prints its own results (the shared code's
+    info lines would repeat them). Values, file names among them, must not drive the
+    terminal either."""
+    import structlog
+
+    from mekref.daemon.terminal import safe_log_values
+
+    processors = list(structlog.get_config()["processors"])
+    if safe_log_values not in processors:
+        structlog.configure(
+            processors=[safe_log_values, *processors],
+            logger_factory=_command_logger,
+            wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
@@ -214,23 +232,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     name = _chosen(argv) or "mekref"
     args.handler_name = name
-    # Commands that do not set up logging themselves log readable lines to stderr: their
-    # values, file names among them, must not drive the terminal either.
-    import structlog
-
+    # Commands that do not set up logging themselves log readable lines to stderr; set up
+    # when structlog is first used (a command that logs nothing never loads it).
+    from mekref.daemon import logs
     from mekref.daemon.config import ConfigError
     from mekref.daemon.store.errors import StoreError
-    from mekref.daemon.terminal import safe_log_values
 
-    processors = list(structlog.get_config()["processors"])
-    if safe_log_values not in processors:
-        # stderr: structlog's default prints to stdout, where a command's data (--json) goes.
-        structlog.configure(
-            processors=[safe_log_values, *processors],
-            logger_factory=_command_logger,
-            # A command prints its own results; the shared code's info lines would repeat them.
-            wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
-        )
+    logs.set_up(_command_logging)
     try:
         _resolve_settings(args)
         return handler(args)

@@ -13,9 +13,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import exit_codes
@@ -25,6 +23,9 @@ from mekref.daemon.store import EventStore, StoreError, StoreMissing
 from mekref.daemon.store.open import redact
 from mekref.rules.messages import RefereeNote
 from mekref.rules.refusal import Refusal
+
+if TYPE_CHECKING:  # rich loads when a command prints to the terminal, not for --json
+    from rich.console import Console
 
 EXIT_OK = exit_codes.OK
 
@@ -46,6 +47,8 @@ DB_HELP = (
 
 
 def err_console() -> Console:
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
 
 
@@ -55,6 +58,8 @@ def out_console(*, columns_from_env: bool = False) -> Console:
     says when it is set."""
     # No markup: unit and pilot names carry brackets ("Elemental Battle Armor [Laser]") and
     # rule quotes are printed in brackets; rich would swallow them as style tags.
+    from rich.console import Console
+
     wide = sys.stdout.isatty() or (columns_from_env and "COLUMNS" in os.environ)
     return Console(highlight=False, markup=False, soft_wrap=True, width=None if wide else 120)
 

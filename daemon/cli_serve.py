@@ -7,10 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import structlog
-
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.daemon import exit_codes
+from mekref.daemon import exit_codes, logs
 from mekref.daemon.app import App
 from mekref.daemon.config import ConfigError, ServeConfig, default_db, is_loopback
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
@@ -187,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_CONFIG
     fmt: LogFormat = config.log_format  # type: ignore[assignment]
     configure_logging(fmt, config.log_level)
-    log = structlog.get_logger("mekref.serve")
+    log = logs.get_logger("mekref.serve")
     design_for: DesignLookup | None = None
     if config.units_dir is not None:
         try:

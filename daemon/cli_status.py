@@ -6,13 +6,9 @@ import argparse
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
-from mekref.adapters.megamek.battle_file import GAME_IN_PROGRESS
+from mekref.adapters.megamek.held_reasons import GAME_IN_PROGRESS
 from mekref.daemon import exit_codes
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.cli_common import add_command, add_store, db_origin, out_console, print_json
@@ -22,6 +18,10 @@ from mekref.daemon.store import EventStore, StoreError, StoreMissing
 from mekref.daemon.store.open import redact
 from mekref.daemon.terminal import terminal_safe
 from mekref.rules.battle_files import BattleFiles
+
+if TYPE_CHECKING:  # rich loads only to print tables, not for --json
+    from rich.console import Console
+    from rich.table import Table
 
 EXIT_STORE = exit_codes.STORE
 
@@ -197,6 +197,9 @@ def _after_battles(campaign_id: str, taken: BattleFiles[Any], state: Any) -> lis
 
 
 def _table(title: str, columns: list[str], rows: list[list[str]]) -> Table:
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=title, title_justify="left", expand=False)
     for column in columns:
         table.add_column(column, overflow="fold")
@@ -247,6 +250,8 @@ def print_status(status: Status, console: Console) -> None:
 
 def _print_after(status: Status, console: Console, names: dict[str, str]) -> None:
     """Held battles and the formations still sharing a hex after the battles."""
+    from rich.text import Text
+
     for b in status.waiting:
         if b.get("held"):
             console.print(

@@ -38,13 +38,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import structlog
-
 from mekref.adapters.megamek.battle_file import BattleFileRead, read_battle_file
 from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES
+from mekref.daemon import logs
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.ingest_held import Campaigns, Held, HeldFiles, hold_unmatched, hold_waiting
 from mekref.daemon.ingest_model import (
@@ -98,7 +97,7 @@ class Pipeline:
         self.quarantine_dir = quarantine_dir
         self.design_for = design_for
         self.max_bytes = max_bytes
-        self.log = structlog.get_logger("mekref.ingest")
+        self.log = logs.get_logger("mekref.ingest")
         # path -> (size, mtime, inode) of files whose fate is final (applied, duplicate,
         # quarantined, skipped): a periodic rescan skips them without reading them again.
         self._final: dict[Path, Stat] = {}

@@ -20,7 +20,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from mekref.adapters.megamek.battle_file import GAME_IN_PROGRESS, BattleFileRead
+from mekref.adapters.megamek.battle_file import BattleFileRead
+from mekref.adapters.megamek.held_reasons import GAME_IN_PROGRESS
 from mekref.daemon.ingest_model import IngestResult, Outcome
 from mekref.daemon.store import EventStore
 from mekref.daemon.watch.readiness import Stat

@@ -8,6 +8,7 @@ from typing import Literal
 
 import structlog
 
+from mekref.daemon import logs
 from mekref.daemon.terminal import safe_log_values
 
 LogFormat = Literal["auto", "json", "console"]
@@ -36,3 +37,4 @@ def configure_logging(fmt: LogFormat = "auto", level: str = "info") -> None:
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=False,
     )
+    logs.superseded()  # the CLI's default set-up, if still waiting, must not replace this

@@ -12,8 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import structlog
-
+from mekref.daemon import logs
 from mekref.daemon.config import ServeConfig
 from mekref.daemon.ingest import Outcome, Pipeline
 from mekref.daemon.ingest_held import release_vanished
@@ -37,7 +36,7 @@ class Daemon:
 
     def __post_init__(self) -> None:
         self.pending = PendingFiles(settle=self.config.settle)
-        self.log = structlog.get_logger("mekref.serve")
+        self.log = logs.get_logger("mekref.serve")
 
     def scan(self) -> int:
         present: set[str] = set()

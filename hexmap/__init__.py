@@ -6,6 +6,8 @@ function takes data and returns data (only the bundled tables and sample maps ar
 package data).
 """
 
+from typing import TYPE_CHECKING, Any
+
 from mekref.hexmap.encounters import (
     Encounter,
     EncounterKind,
@@ -43,7 +45,6 @@ from mekref.hexmap.paths import (
     todays_leg,
     validate_path,
 )
-from mekref.hexmap.render import FormationMarker, render_svg
 from mekref.hexmap.samples import sample_map, sample_map_text
 from mekref.hexmap.sensors import (
     Coverage,
@@ -53,6 +54,26 @@ from mekref.hexmap.sensors import (
     visible_hexes,
 )
 from mekref.hexmap.tables import MovementMode
+
+if TYPE_CHECKING:
+    from mekref.hexmap.render import FormationMarker, render_svg
+
+#: Names loaded on first use: the SVG renderer's escaping (``xml.sax.saxutils``) brings in
+#: ``urllib.request``, ``http.client``, ``ssl`` and ``email``, about 45 ms of every command's
+#: start-up, and only the commands that draw a map need it.
+_LAZY = {"FormationMarker": "mekref.hexmap.render", "render_svg": "mekref.hexmap.render"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Coverage",

@@ -17,6 +17,7 @@ from lxml import etree
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.errors import FilePosition, MulReadError
 from mekref.adapters.megamek.gzip_safety import is_gzip
+from mekref.adapters.megamek.held_reasons import GAME_IN_PROGRESS
 from mekref.adapters.megamek.mul_model import Entity, MulFile
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup
@@ -25,8 +26,6 @@ from mekref.adapters.megamek.savegame_record import SaveGameRecord, to_record
 from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES, limits_for
 
 SAVEGAME_SUFFIXES = (".sav.gz", ".sav")
-#: How the reason of a savegame held until its game ends begins (``mekref status`` sorts by it).
-GAME_IN_PROGRESS = "game in progress"
 
 
 def is_savegame_name(path: str) -> bool:

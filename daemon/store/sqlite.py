@@ -17,9 +17,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import structlog
 from filelock import FileLock, Timeout
 
+from mekref.daemon import logs
 from mekref.daemon.store.base import SqlEventStore, Tx
 from mekref.daemon.store.clock import Clock, to_text
 from mekref.daemon.store.contract import Engine
@@ -225,7 +225,7 @@ class SqliteEventStore(SqlEventStore):
             with self._transaction() as tx:
                 self._apply(tx, migration)
         if current and upgrades:
-            structlog.get_logger("mekref.store").warning(
+            logs.get_logger("mekref.store").warning(
                 "store upgraded",
                 path=str(self.path),
                 from_version=current,

@@ -71,6 +71,44 @@ def test_a_sqlite_command_loads_neither_grpc_nor_postgres_nor_cairo(tmp_path: Pa
     assert "mekref.rules" in loaded  # the probe sees imports (not a vacuous pass)
 
 
+STATUS_PROBE = r"""
+import contextlib, io, json, sys
+from mekref.daemon.cli import main
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    code = main(sys.argv[1:])
+unused = ("structlog", "rich", "lxml", "asyncio", "pygments", "xml.sax.saxutils", "ssl")
+print(json.dumps({
+    "code": code,
+    "status": json.loads(out.getvalue()),
+    "loaded": sorted(m for m in unused if m in sys.modules),
+}))
+"""
+
+
+def test_status_json_loads_no_logging_terminal_or_xml_library(tmp_path: Path) -> None:
+    """``status --json`` logs nothing, draws no table or map and reads no file: structlog
+    (with its console renderer's rich, pygments and asyncio), the SVG renderer's escaping
+    (``xml.sax.saxutils``: urllib, ssl, email) and lxml, about 0.25 s of its start-up, are
+    left out (issue 28; bench/status.py measures it on a 1,000-battle campaign)."""
+    db = str(tmp_path / "c.db")
+    assert mekref("campaign", "new", "--db", db, "--name", "S").returncode == 0
+    done = subprocess.run(
+        [sys.executable, "-c", STATUS_PROBE, "status", "--db", db, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["code"] == 0
+    assert [c["name"] for c in found["status"]["campaigns"]] == ["S"]
+    assert found["loaded"] == []
+    # The tables still print (rich loaded when they do).
+    table = mekref("status", "--db", db)
+    assert table.returncode == 0, table.stderr
+    assert "Ingested (0)" in table.stdout
+
+
 def test_version_comes_from_the_installed_package() -> None:
     from importlib.metadata import version
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
 import grpc
-import structlog
 from grpc import aio
 from grpc_status import rpc_status
 
+from mekref.daemon import logs
 from mekref.daemon.campaigns import CampaignRunner, Executed
 from mekref.daemon.config import HELD_BATTLES_PER_SIDE
 from mekref.daemon.grpc.batcher import CommandBatcher
@@ -37,7 +37,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 Context = aio.ServicerContext[Any, Any]
 
-log = structlog.get_logger("mekref.grpc")
+log = logs.get_logger("mekref.grpc")
 
 
 #: One per core of a small referee machine: parsing is CPU work, more at once only queues.
