@@ -143,12 +143,23 @@ def _fixture_funcs(item: pytest.Item) -> Iterable[Any]:
     return (d.func for defs in info.name2fixturedefs.values() for d in defs)
 
 
-def slow_ids(path: Path = SLOW_LIST) -> frozenset[str]:
+def slow_seconds(path: Path = SLOW_LIST) -> dict[str, float]:
+    """The listed slowest tests: node id -> the seconds measured."""
     if not path.exists():
-        return frozenset()
-    # "node id  # seconds": a node id may hold a "#" itself, never two spaces before one.
-    lines = (line.split("  # ", 1)[0].strip() for line in path.read_text("utf-8").splitlines())
-    return frozenset(line for line in lines if line and not line.startswith("#"))
+        return {}
+    found: dict[str, float] = {}
+    for line in path.read_text("utf-8").splitlines():
+        # "node id  # seconds s": a node id may hold a "#" itself, never two spaces before one.
+        node, _, note = line.partition("  # ")
+        node = node.strip()
+        if node and not node.startswith("#"):
+            seconds = note.split()[0] if note.split() else ""
+            found[node] = float(seconds) if seconds.replace(".", "", 1).isdigit() else 0.0
+    return found
+
+
+def slow_ids(path: Path = SLOW_LIST) -> frozenset[str]:
+    return frozenset(slow_seconds(path))
 
 
 def layer_of(item: pytest.Item, finder: ProcessFinder) -> str:
