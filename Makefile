@@ -71,6 +71,8 @@ demo: install
 	@echo "the other rule sets' games: demo-out/games/ (mekref game report --db demo-out/games/R-demo.db)"
 
 # Two test processes (pytest-xdist), one per core; a file's tests stay together on one worker.
+# --no-loadscope-reorder: xdist keeps tests/conftest.py's order of files (the measured longest
+# first) instead of sorting them by how many tests each holds (quick parametrized files first).
 # PYTEST_WORKERS=0 runs them in this process.
 PYTEST_WORKERS ?= auto
 # pytest rewrites every test module's asserts on import and caches the result as bytecode;
@@ -79,11 +81,11 @@ PYTEST_WORKERS ?= auto
 # Unset for the tests only; the files go to tests/**/__pycache__, which git ignores.
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 test: install
-	$(PYTEST) -q -n $(PYTEST_WORKERS) --dist loadfile
+	$(PYTEST) -q -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # The layers are marked by tests/conftest.py from what each test uses (docs/testing.md).
 test-fast: install
-	$(PYTEST) -q -n $(PYTEST_WORKERS) --dist loadfile -m "not e2e and not slow"
+	$(PYTEST) -q -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not e2e and not slow"
 
 lint: install
 	$(BIN)/ruff check .

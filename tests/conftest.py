@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from layers import mark_layers
+from layers import mark_layers, slow_seconds
 
 TESTS = Path(__file__).parent
 FIXTURES = TESTS / "fixtures" / "megamek"
@@ -18,15 +19,23 @@ _SLOW_FIRST = ("turn", "cli", "battle", "grpc", "daemon", "rules", "house_rules"
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Each test marked with its layer (unit, integration, e2e; postgres, slow: tests/layers.py).
 
-    Then the slow folders first, each file's tests in their order: the two test processes
-    (``make test``, xdist by file) then share out the quick files last, and neither waits
-    idle at the end for one long file of the other. Only the order of files changes."""
+    Then the files in the order the two test processes should start them (``make test``,
+    xdist by file, with ``--no-loadscope-reorder`` so that xdist keeps this order instead of
+    putting the files with the most tests first): the files holding the measured slowest tests
+    (tests/slow_tests.txt), most seconds first, then the slow folders, each file's tests in
+    their order. The long files start at once and the quick ones fill in at the end, so
+    neither process waits idle for one long file of the other. Only the order of files
+    changes."""
     mark_layers(items)
+    measured: dict[str, float] = defaultdict(float)
+    for node, seconds in slow_seconds().items():
+        measured[node.split("::", 1)[0]] += seconds
 
-    def rank(item: pytest.Item) -> int:
+    def rank(item: pytest.Item) -> tuple[float, int]:
         parts = item.path.relative_to(TESTS).parts
         top = parts[0] if len(parts) > 1 else ""
-        return _SLOW_FIRST.index(top) if top in _SLOW_FIRST else len(_SLOW_FIRST)
+        folder = _SLOW_FIRST.index(top) if top in _SLOW_FIRST else len(_SLOW_FIRST)
+        return -measured[item.nodeid.split("::", 1)[0]], folder
 
     items.sort(key=rank)
 

@@ -42,24 +42,31 @@ def mekref(
 
 def start_tripwire(tmp_path: Path, commands: Sequence[Any], name: str = "Ginestra") -> str:
     """A TripWire campaign set up through the installed console script from ``commands`` (the
-    first starts it): each written to a JSON file as a user would, given with ``mekref game
-    start`` / ``mekref game do``, each required to succeed. Returns the campaign's id; the
-    store is ``tmp_path / "c.db"``."""
+    first starts it), as a user would: the first written to a JSON file and given to ``mekref
+    game start``, the rest written one a line to a script and given to one ``mekref game do
+    --script`` (which applies them in order and stops at the first refusal); both must succeed.
+    Returns the campaign's id; the store is ``tmp_path / "c.db"``.
+
+    One ``game do`` for all the rest, not one per command: each run is a new process that
+    imports the rule set and loads the campaign again, and the set-ups here are up to ten
+    commands long (``game do FILE`` has its own tests in tests/cli)."""
     from mekref.rules.messages import command_text
 
     db = str(tmp_path / "c.db")
-    paths = []
-    for i, cmd in enumerate(commands):
-        path = tmp_path / f"{i:02d}.json"
-        path.write_text(command_text(cmd), encoding="utf-8")
-        paths.append(path)
+    first, *rest = commands
+    start = tmp_path / "00.json"
+    start.write_text(command_text(first), encoding="utf-8")
     began = mekref("game", "start", "--db", db, "--ruleset", "tripwire", "--name", name,
-                   str(paths[0]), "--json")  # fmt: skip
+                   str(start), "--json")  # fmt: skip
     assert began.returncode == 0, began.stderr
     campaign: str = json.loads(began.stdout)["campaign_id"]
-    for path in paths[1:]:
-        done = mekref("game", "do", "--db", db, "--campaign", campaign, str(path))
-        assert done.returncode == 0, f"{path.name}: {done.stderr}"
+    if rest:
+        # A script line is a whole JSON object on one line.
+        lines = (json.dumps(json.loads(command_text(cmd))) for cmd in rest)
+        script = tmp_path / "setup.jsonl"
+        script.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        done = mekref("game", "do", "--db", db, "--campaign", campaign, "--script", str(script))
+        assert done.returncode == 0, done.stderr
     return campaign
 
 

@@ -10,8 +10,8 @@ its one-line reason must hold and whether it is a refusal (exit 4) or an unreada
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 #: A game at its end, as MegaMek 0.43 writes it, around the crafted part.
 GAME_HEAD = b"<megamek.common.Game>\n  <phase>PHASE_VICTORY</phase>\n  <entities>\n"
@@ -33,11 +33,25 @@ _XXE = b'<!DOCTYPE g [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'
 @dataclass(frozen=True)
 class Crafted:
     name: str
-    data: bytes
+    #: Writes the file's bytes. Made when a test first reads ``data``, not when the tests are
+    #: collected: the savegames are about 100 MB of XML to compress, and each module that
+    #: lists the cases would otherwise compress them all again in every test process.
+    make: Callable[[], bytes] = field(repr=False, compare=False)
     #: Words the one-line reason holds.
     words: str
     #: A refusal (exit 4, quarantined at once) rather than an unreadable file (exit 3).
     refused: bool = True
+
+    @property
+    def data(self) -> bytes:
+        """The file's bytes, made once per test process."""
+        if self.name not in _MADE:
+            _MADE[self.name] = self.make()
+        return _MADE[self.name]
+
+
+#: The bytes of each case by name, as made in this process.
+_MADE: dict[str, bytes] = {}
 
 
 def gzipped(parts: Iterable[tuple[bytes, int]]) -> bytes:
@@ -64,63 +78,65 @@ def corpus() -> list[Crafted]:
         # 30,000 references to one element of 10,000 children: once minutes of walking.
         Crafted(
             "fan-out.sav.gz",
-            _game((b"<t>", 1), (b"<x/>", 10_000), (b"</t>", 1), (b'<r reference="../t"/>', 30_000)),
+            lambda: _game(
+                (b"<t>", 1), (b"<x/>", 10_000), (b"</t>", 1), (b'<r reference="../t"/>', 30_000)
+            ),
             "XStream references resolved",
         ),
         # References of 65,001 characters that climb and descend 13,000 times each.
         Crafted(
             "long-paths.sav.gz",
-            _game((b"<t/>", 1), (b'<r reference="' + b"../t/" * 13_000 + b'."/>', 20)),
+            lambda: _game((b"<t/>", 1), (b'<r reference="' + b"../t/" * 13_000 + b'."/>', 20)),
             "XStream reference steps walked",
         ),
         Crafted(
             "deep.sav.gz",
-            _game((b"<a>", 100_000), (b"</a>", 100_000)),
+            lambda: _game((b"<a>", 100_000), (b"</a>", 100_000)),
             "elements nest deeper than 32 levels",
         ),
         # 65 KB that unzip to 67 MB: 16.8 million elements.
-        Crafted("bomb.sav.gz", _game((b"<a/>", 16_800_000)), "unzips to more than"),
+        Crafted("bomb.sav.gz", lambda: _game((b"<a/>", 16_800_000)), "unzips to more than"),
         # Under the unzip cap, 8 million elements: refused while parsing, not after.
         Crafted(
             "element-bomb.sav.gz",
-            _game((b"<a/>", 8_000_000)),
+            lambda: _game((b"<a/>", 8_000_000)),
             "document has at least 250,001 elements",
         ),
         Crafted(
             "laughs.sav.gz",
-            gzipped([(_LAUGHS, 1), (GAME_HEAD, 1), (b"<r>&lol9;</r>", 1), (GAME_TAIL, 1)]),
+            lambda: gzipped([(_LAUGHS, 1), (GAME_HEAD, 1), (b"<r>&lol9;</r>", 1), (GAME_TAIL, 1)]),
             "DTDs and entities are refused",
         ),
         Crafted(
             "xxe.sav.gz",
-            gzipped([(_XXE, 1), (GAME_HEAD, 1), (b"<r>&x;</r>", 1), (GAME_TAIL, 1)]),
+            lambda: gzipped([(_XXE, 1), (GAME_HEAD, 1), (b"<r>&x;</r>", 1), (GAME_TAIL, 1)]),
             "DTDs and entities are refused",
         ),
         # libxml2 words this error over two lines.
         Crafted(
             "nul.sav.gz",
-            _game((b"<r>\x00</r>", 1)),
+            lambda: _game((b"<r>\x00</r>", 1)),
             "Char 0x0 out of allowed range",
             refused=False,
         ),
         Crafted(
             "laughs.mul",
-            _LAUGHS + UNIT_HEAD + b"<entity chassis='&lol9;' model='A'/>" + UNIT_TAIL,
+            lambda: _LAUGHS + UNIT_HEAD + b"<entity chassis='&lol9;' model='A'/>" + UNIT_TAIL,
             "DTDs and entities are refused",
         ),
         Crafted(
             "xxe.mul",
-            _XXE + UNIT_HEAD + b"<entity chassis='&x;' model='A'/>" + UNIT_TAIL,
+            lambda: _XXE + UNIT_HEAD + b"<entity chassis='&x;' model='A'/>" + UNIT_TAIL,
             "DTDs and entities are refused",
         ),
         Crafted(
             "deep.mul",
-            UNIT_HEAD + b"<a>" * 100_000 + b"</a>" * 100_000 + UNIT_TAIL,
+            lambda: UNIT_HEAD + b"<a>" * 100_000 + b"</a>" * 100_000 + UNIT_TAIL,
             "elements nest more than 256 levels deep",
         ),
         Crafted(
             "nul.mul",
-            UNIT_HEAD + b"<entity chassis='A' model='B'>\x00</entity>" + UNIT_TAIL,
+            lambda: UNIT_HEAD + b"<entity chassis='A' model='B'>\x00</entity>" + UNIT_TAIL,
             "Char 0x0 out of allowed range",
             refused=False,
         ),

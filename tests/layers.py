@@ -63,6 +63,24 @@ def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
             yield from _codes(const)
 
 
+_IMPORT_NAME = dis.opmap["IMPORT_NAME"]
+_EXTENDED_ARG = dis.opmap["EXTENDED_ARG"]
+
+
+def _imported(code: types.CodeType) -> Iterator[str]:
+    """The modules a code object imports (its IMPORT_NAME instructions), read from the raw
+    bytecode: two bytes an instruction, EXTENDED_ARG carrying the high bits of the next one's
+    argument. ``dis.get_instructions`` says the same of every instruction, at several times
+    the cost (it was most of the marking's time, and the marking runs in every test process)."""
+    raw = code.co_code
+    high = 0
+    for at in range(0, len(raw), 2):
+        op, arg = raw[at], raw[at + 1] | high
+        high = arg << 8 if op == _EXTENDED_ARG else 0
+        if op == _IMPORT_NAME:
+            yield code.co_names[arg]
+
+
 def _referenced(func: Any) -> Iterator[Any]:
     """The objects a function's code names: its globals, and attributes of modules it names."""
     func = inspect.unwrap(func)
@@ -76,8 +94,7 @@ def _referenced(func: Any) -> Iterator[Any]:
     )
     # Modules imported inside the function (`from console_script import mekref` in a test's
     # body): imported here, as the test would, to look inside them.
-    for module in {i.argval for c in _codes(code) for i in dis.get_instructions(c)
-                   if i.opname == "IMPORT_NAME"}:  # fmt: skip
+    for module in {m for c in _codes(code) for m in _imported(c)}:
         try:
             found = sys.modules.get(module) or importlib.import_module(module)
         except (ImportError, ValueError):  # a relative import: not a helper of ours by name
@@ -126,12 +143,23 @@ def _fixture_funcs(item: pytest.Item) -> Iterable[Any]:
     return (d.func for defs in info.name2fixturedefs.values() for d in defs)
 
 
-def slow_ids(path: Path = SLOW_LIST) -> frozenset[str]:
+def slow_seconds(path: Path = SLOW_LIST) -> dict[str, float]:
+    """The listed slowest tests: node id -> the seconds measured."""
     if not path.exists():
-        return frozenset()
-    # "node id  # seconds": a node id may hold a "#" itself, never two spaces before one.
-    lines = (line.split("  # ", 1)[0].strip() for line in path.read_text("utf-8").splitlines())
-    return frozenset(line for line in lines if line and not line.startswith("#"))
+        return {}
+    found: dict[str, float] = {}
+    for line in path.read_text("utf-8").splitlines():
+        # "node id  # seconds s": a node id may hold a "#" itself, never two spaces before one.
+        node, _, note = line.partition("  # ")
+        node = node.strip()
+        if node and not node.startswith("#"):
+            seconds = note.split()[0] if note.split() else ""
+            found[node] = float(seconds) if seconds.replace(".", "", 1).isdigit() else 0.0
+    return found
+
+
+def slow_ids(path: Path = SLOW_LIST) -> frozenset[str]:
+    return frozenset(slow_seconds(path))
 
 
 def layer_of(item: pytest.Item, finder: ProcessFinder) -> str:

@@ -7,6 +7,7 @@ CPU time of this process, so other work on a shared machine does not count.
 
 from __future__ import annotations
 
+import functools
 import gc
 import time
 from collections.abc import Callable
@@ -76,6 +77,7 @@ def test_a_crafted_file_is_refused_in_one_line_at_a_bounded_cost(case: Crafted) 
     assert spent < TIMES_THE_REAL_READ * real, (case.name, spent, real)
 
 
+@functools.cache  # built once per test process, not again by each test and the collection
 def _forms() -> dict[str, bytes]:
     xml = fixture_xml()
     return {
