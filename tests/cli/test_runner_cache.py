@@ -14,40 +14,6 @@ from mekref.rules.tripwire.commands import CreateCampaign, CreditPool, OpenPool,
 from mekref.rules.tripwire.state import PoolKind
 
 
-def test_a_second_runner_sees_what_the_first_appended(tmp_path: Path) -> None:
-    db = str(tmp_path / "c.db")
-    with open_store(db) as store_a, open_store(db) as store_b:
-        a, b = CampaignRunner(store_a), CampaignRunner(store_b)
-        created = a.create(
-            CreateCampaign(
-                actor="ref",
-                name="C",
-                ruleset="tripwire",
-                seed="1",
-                sides=(SideSpec(side_id="red", name="Red"), SideSpec(side_id="blue", name="Blue")),
-            )
-        )
-        cid = created.campaign_id
-        b.load(cid)  # b caches the state at seq 1
-        a.execute(
-            cid,
-            OpenPool(
-                actor="ref",
-                pool_id="p",
-                side_id="red",
-                name="Depot",
-                kind=PoolKind.LOCATION,
-                location="Bagnorgeio",
-                opening_balance=10,
-            ),
-        )
-        a.execute(cid, CreditPool(actor="ref", pool_id="p", amount=5, reason="salvage"))
-        seen = b.load(cid)
-        assert seen.last_seq == 3
-        assert seen.state.pools["p"].balance == 15
-        assert b.state_hash(cid, seen.state) == a.state_hash(cid, b.replay(cid))
-
-
 def _two_runners_one_pool(tmp_path: Path) -> tuple[CampaignRunner, CampaignRunner, str, Any]:
     db = str(tmp_path / "c.db")
     store_a, store_b = open_store(db), open_store(db)
@@ -73,6 +39,21 @@ _POOL = OpenPool(
     location="Bagnorgeio",
     opening_balance=10,
 )
+
+
+def test_a_second_runner_sees_what_the_first_appended(tmp_path: Path) -> None:
+    a, b, cid, stores = _two_runners_one_pool(tmp_path)
+    try:
+        b.load(cid)  # b caches the state at seq 1
+        a.execute(cid, _POOL)
+        a.execute(cid, CreditPool(actor="ref", pool_id="p", amount=5, reason="salvage"))
+        seen = b.load(cid)
+        assert seen.last_seq == 3
+        assert seen.state.pools["p"].balance == 15
+        assert b.state_hash(cid, seen.state) == a.state_hash(cid, b.replay(cid))
+    finally:
+        for store in stores:
+            store.close()
 
 
 def test_a_runner_holding_an_older_state_decides_on_the_log_as_it_is(tmp_path: Path) -> None:
