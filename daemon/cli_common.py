@@ -165,6 +165,16 @@ def referee_note(args: argparse.Namespace) -> RefereeNote | None:
     return RefereeNote(referee=referee, reason=reason)
 
 
+def name_equals_n(option: str, spec: str, example: str) -> tuple[str, int]:
+    """``NAME=N`` as the options that pair a name with a whole number take it (``--bid``,
+    ``--bomb``, ``battle correct --armor``): split at the last ``=`` (a name may hold one),
+    the name stripped, N a whole number; else refused showing ``example``."""
+    name, sep, n = spec.rpartition("=")
+    if not sep or not name.strip() or not n.strip().isdigit():
+        raise CliError(f"{option} {spec!r}: give {example}")
+    return name.strip(), int(n)
+
+
 def noted(args: argparse.Namespace) -> dict[str, Any]:
     """``note`` and ``actor`` of a command the referee may decide: the referee's note (from
     --referee and --reason) and the referee as the actor, or no note and the CLI as the actor."""

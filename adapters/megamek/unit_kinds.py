@@ -142,3 +142,21 @@ def location_name(kind: UnitKind, index: int) -> str | None:
     if names is None or not 0 <= index < len(names):
         return None
     return names[index]
+
+
+#: MegaMek's short names of the locations above (each unit class's ``LOCATION_ABBRS``:
+#: ``BipedMek``, ``QuadMek``, ``TripodMek``, ``Tank``, ``SuperHeavyTank``, ``VTOL``,
+#: ``AeroSpaceFighter``, ``SmallCraft``), by full name. A short name is unique among one unit's
+#: locations ("LS" is a tank's "Left" and a small craft's "Left Side", never both).
+LOCATION_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "Head": ("HD",), "Center Torso": ("CT",), "Right Torso": ("RT",), "Left Torso": ("LT",),
+    "Right Arm": ("RA",), "Left Arm": ("LA",), "Right Leg": ("RL",), "Left Leg": ("LL",),
+    "Center Leg": ("CL",), "Front Right Leg": ("FRL",), "Front Left Leg": ("FLL",),
+    "Rear Right Leg": ("RRL",), "Rear Left Leg": ("RLL",),
+    "Body": ("BD",), "Front": ("FR",), "Right": ("RS",), "Left": ("LS",), "Rear": ("RR",),
+    "Turret": ("TU",), "Front Turret": ("FT",), "Rotor": ("RO",),
+    "Front Right": ("FRRS",), "Front Left": ("FRLS",), "Rear Right": ("RRRS",),
+    "Rear Left": ("RRLS",),
+    "Nose": ("NOS",), "Left Wing": ("LWG",), "Right Wing": ("RWG",), "Aft": ("AFT",),
+    "Left Side": ("LS",), "Right Side": ("RS",),
+}  # fmt: skip

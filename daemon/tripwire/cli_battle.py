@@ -109,6 +109,8 @@ examples:
       --referee Ann --reason "the game's last save came after the autosave we applied"
   mekref battle correct --db c.db --battle battle-0a1b --person "Kai Allard" --hits 3 \\
       --referee Ann --reason "MegaMek's report shows a third hit"
+  mekref battle correct --db c.db --battle battle-0a1b --unit "Griffin GRF-1N" --armor RT=6 \\
+      --referee Ann --reason "MegaMek's report shows 6 points left"
   mekref battle bv --db c.db --unit UNIT --bv 1197 --held-at-start \\
       --referee Ann --reason "imported without a BV table; MegaMek's Units.txt"
   mekref battle retreat-check --db c.db --battle battle-0a1b2c3d4e5f --side federalists

@@ -5,7 +5,12 @@ arriving by the referee's doors does on its own (the watched folder, ``battle in
 referee token): the file joins the battle, supersedes the earlier save and is remembered as
 applied; each unit's damage, person's hits and unit's fate it says otherwise replace the booked
 ones, a person newly at 5 hits makes the death roll (L125). ``--person NAME --hits N`` corrects
-one person's hits by the referee's word.
+one person's hits by the referee's word. ``--unit NAME --armor LOC=N --internal LOC=N
+--destroyed LOC`` corrects one unit's damage by the referee's figures (ruling BR-18): they
+start from the booked damage and change only the locations named (the armour and structure
+left, as MegaMek's unit list and 'mekref report' give them; front and rear armour as one
+figure); the rest (other locations, critical hits, ammunition) stays as booked. The repair is
+priced again from the corrected damage (R-COST-1).
 """
 
 from __future__ import annotations
@@ -31,6 +36,12 @@ from mekref.daemon.cli_common import (
 )
 from mekref.daemon.ingest import IngestOptions, Outcome
 from mekref.daemon.terminal import terminal_safe
+from mekref.daemon.tripwire.cli_battle_correct_unit import (
+    add_location_options,
+    location_options_given,
+    say_locations,
+    unit_correction,
+)
 from mekref.daemon.tripwire.cli_battle_words import say_if_ended
 from mekref.daemon.tripwire.cli_campaign import run_command, whole_battle_id
 from mekref.rules.refusal import Refusal
@@ -38,6 +49,7 @@ from mekref.rules.tripwire.battle_correct import (
     ConditionCorrected,
     CorrectCondition,
     PersonCorrection,
+    UnitCorrection,
     describe,
 )
 from mekref.rules.tripwire.battle_model import BattleStatus
@@ -51,7 +63,8 @@ def register(actions: Any, kw: dict[str, Any]) -> None:
     correct = add_command(
         actions,
         "correct",
-        help="referee: correct a resolved battle's booked damage and hits (a later save)",
+        help="referee: correct a resolved battle's booked damage and hits (a later save, "
+        "or the referee's figures)",
         description=DESCRIPTION,
         **kw,
     )
@@ -62,15 +75,29 @@ def register(actions: Any, kw: dict[str, Any]) -> None:
         "--from-save", type=Path, metavar="GAME.sav.gz", help="a later save of the battle's game"
     )
     what.add_argument("--person", metavar="NAME|ID", help="correct this person's hits")
+    what.add_argument(
+        "--unit",
+        metavar="NAME|ID",
+        help="correct this unit's damage with --armor, --internal and --destroyed; the "
+        "locations not named stay as booked (ruling BR-18)",
+    )
     correct.add_argument("--hits", type=int, metavar="N", help="with --person: hits, 0 to 6")
+    add_location_options(correct)
     add_referee(correct)
     correct.set_defaults(handler=guarded(run_correct), command_name="battle correct")
 
 
-def say_correction(console: Any, state: CampaignState, event: ConditionCorrected) -> None:
+def say_correction(
+    console: Any, state: CampaignState, event: ConditionCorrected, before: Any = None
+) -> None:
+    """The correction's lines; ``before``: the state it was decided on, to show each corrected
+    unit's locations as they were and are (the referee's own figures)."""
     console.print(f"battle {event.battle_id}: booked condition corrected (ruling SG-7)")
     for line in describe(state, event):
         console.print(terminal_safe(f"  {line}"), markup=False, highlight=False)
+    if before is not None:
+        for line in say_locations(before, event):
+            console.print(terminal_safe(f"    {line}"), markup=False, highlight=False)
 
 
 def run_correct(args: argparse.Namespace) -> int:
@@ -81,31 +108,38 @@ def run_correct(args: argparse.Namespace) -> int:
         raise CliError("--person needs --hits N (the person's hits, 0 to 6)")
     if args.hits is not None and args.person is None:
         raise CliError("--hits goes with --person NAME")
+    given = location_options_given(args)
+    if given and args.unit is None:
+        raise CliError(f"{given} goes with --unit NAME (the unit whose damage it corrects)")
     if args.from_save is not None:
         return _from_save(args, note)
     with opened(args.db) as app:
         cid = campaign_id_of(app.store, args.campaign)
         state: CampaignState = app.runner.load(cid).state
+        battle_id = whole_battle_id(state, args.battle)
         try:
-            person = full_person_id(state, args.person)
+            units: tuple[UnitCorrection, ...] = ()
+            people: tuple[PersonCorrection, ...] = ()
+            if args.unit is not None:
+                units = (unit_correction(state, battle_id, args),)
+            else:
+                person = full_person_id(state, args.person)
+                people = (PersonCorrection(person_id=person, hits=args.hits),)
         except Refusal as exc:
             raise refused(exc) from exc
         command = CorrectCondition(
-            battle_id=whole_battle_id(state, args.battle),
-            note=note,
-            people=(PersonCorrection(person_id=person, hits=args.hits),),
-            actor=note.referee,
+            battle_id=battle_id, note=note, units=units, people=people, actor=note.referee
         )
         done = run_command(app.runner, cid, command)
-    _say(done.state, done.events)
+    _say(done.state, done.events, state)
     return EXIT_OK
 
 
-def _say(state: CampaignState, events: Any) -> None:
+def _say(state: CampaignState, events: Any, before: CampaignState | None = None) -> None:
     console = out_console()
     for e in events:
         if isinstance(e, ConditionCorrected):
-            say_correction(console, state, e)
+            say_correction(console, state, e, before)
     say_if_ended(console, events)
 
 

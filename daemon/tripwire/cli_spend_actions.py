@@ -54,14 +54,10 @@ def _repair(a: argparse.Namespace) -> Command:
 
 
 def _rearm(a: argparse.Namespace) -> Command:
-    from mekref.daemon.cli_common import CliError
+    from mekref.daemon.cli_common import name_equals_n
 
-    bids: list[tuple[str, int]] = []
-    for spec in a.bid or ():
-        item, sep, n = spec.rpartition("=")
-        if not sep or not item.strip() or not n.isdigit():
-            raise CliError(f"--bid {spec!r}: give TYPE=N, e.g. --bid 'IS Ammo LRM-10 Swarm=2'")
-        bids.append((item.strip(), int(n)))
+    example = "TYPE=N, e.g. --bid 'IS Ammo LRM-10 Swarm=2'"
+    bids = [name_equals_n("--bid", spec, example) for spec in a.bid or ()]
     return RepairUnit(
         unit_id=a.unit,
         pool_id=a.pool,
@@ -208,14 +204,9 @@ def _move(a: argparse.Namespace) -> Command:
 
 
 def _bombs(a: argparse.Namespace) -> Command:
-    from mekref.daemon.cli_common import CliError
+    from mekref.daemon.cli_common import name_equals_n
 
-    bought: list[tuple[str, int]] = []
-    for spec in a.bomb:
-        key, sep, count = spec.partition("=")
-        if not sep or not count.isdigit():
-            raise CliError(f"--bomb {spec!r}: give TYPE=COUNT, e.g. --bomb he=4")
-        bought.append((key, int(count)))
+    bought = [name_equals_n("--bomb", spec, "TYPE=COUNT, e.g. --bomb he=4") for spec in a.bomb]
     return BuyBombs(
         unit_id=a.unit,
         pool_id=a.pool,

@@ -74,6 +74,11 @@ def full_person_id(state: CampaignState, given: str) -> str:
     return _whole(given, state.people, "person")
 
 
+def full_unit_id(state: CampaignState, given: str) -> str:
+    """The unit ``given`` names (id, unique prefix or chassis and model); ``given`` when none."""
+    return _whole(given, state.units, "unit")
+
+
 def _fits(given: str, table: Mapping[str, Any], kind: str) -> list[str]:
     """What ``given`` may stand for: the ids it begins and the units or people it names. Both
     are looked at: a person called "Abe" is not silently the unit whose id begins "abe"; when

@@ -139,8 +139,25 @@ def _cli(folder: Path) -> World:
     run(world, "game", "start", "--db", "hr.db", "--ruleset", "house_rules", "--name", "Contract",
         "HRSetUp", "actor=ref", "seed=house-3058")  # fmt: skip
     battle = lambda: first(world, "status", "--db", "c.db", key="battle_id", table="ingested")  # noqa: E731
-    world.subs = {**subs, "battle-0a1b2c3d4e5f": battle}
+    world.subs = {
+        **subs,
+        "battle-0a1b2c3d4e5f": battle,
+        # `battle correct --unit`: the rebel Marauder of that battle, and a unit not in it.
+        "13c7c66b": lambda: _of_battle(world, "c.db", battle(), "Marauder")[:8],
+        "12c1f40d": lambda: _of_battle(world, "c.db", battle(), None)[:8],
+    }
     return world
+
+
+def _of_battle(world: World, db: str, battle_id: str, chassis: str | None) -> str:
+    """The id of the first unit of that chassis the battle booked (None: the first unit the
+    battle did not book)."""
+    report = json.loads(run(world, "report", "--db", db, "--json"))
+    [fought] = [b for b in report["battles"] if b["id"] == battle_id]
+    booked = {o["id"] for o in fought["units"]}
+    return next(str(u["id"]) for u in report["units"]
+                if (u["id"] in booked and u["chassis"] == chassis)
+                or (chassis is None and u["id"] not in booked))  # fmt: skip
 
 
 def _campaign(folder: Path) -> World:
