@@ -116,4 +116,11 @@ def say_locations(before: CampaignState, event: ConditionCorrected) -> list[str]
                 f"{loc.internal_now}/{loc.internal_max} (booked {was.armor_now}/"
                 f"{was.armor_max}, {was.internal_now}/{was.internal_max})"
             )
+            if loc.internal_gone != was.internal_gone and any(
+                b.location == loc.name for b in u.damage.ammo_bins
+            ):
+                lines.append(
+                    f"note: {loc.name} holds ammunition; its bins and the re-arm stay as "
+                    "booked (ruling BR-18): correct them from a later save"
+                )
     return lines

@@ -149,3 +149,21 @@ def test_refusals_say_why_and_change_nothing(battle: dict[str, Any], tmp_path: P
     [fought] = [b for b in report["battles"] if b["id"] == battle["battle"]["id"]]
     assert _unit(report, griffin["id"])["damage"]["locations"][0]["armor"] == 16
     assert fought == battle["battle"]
+
+
+def test_a_location_destroyed_by_hand_says_its_ammunition_stays_as_booked(
+    battle: dict[str, Any], tmp_path: Path
+) -> None:
+    """BR-18: critical hits and ammunition have no hand form. The Griffin's right torso holds
+    its LRM bins: destroyed by hand, the structure is priced (L75) and the output says the
+    bins and the re-arm stay as booked, never silently."""
+    db = _copy(battle, tmp_path)
+    griffin = _griffin(battle["report"])
+    said = ok("battle", "correct", "--db", db, "--battle", battle["battle"]["id"],
+              "--unit", "Griffin GRF-1N", "--destroyed", "Right Torso", *REFEREE)  # fmt: skip
+    assert "Right Torso: armour 0/26, structure 0/13 (booked 16/26, 13/13)" in said, said
+    assert "note: Right Torso holds ammunition; its bins and the re-arm stay as booked" in said
+    after = _unit(json.loads(ok("report", "--db", db, "--json")), griffin["id"])
+    assert after["damage"]["destroyed_locations"] == ["Right Torso"]
+    assert after["repair"]["internal_sp"] > 0
+    assert after["repair"]["rearm_sp"] == griffin["repair"]["rearm_sp"]
