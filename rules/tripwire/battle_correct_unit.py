@@ -93,8 +93,8 @@ def _fixed(loc: LocationDamage, fix: LocationFix, who: str) -> LocationDamage:
         return replace(loc, armor_now=0, internal_now=0, destroyed=not loc.internal_max)
     armor = loc.armor_now if fix.armor is None else fix.armor
     internal = loc.internal_now if fix.internal is None else fix.internal
-    for what, value, most in (("armour", armor, loc.armor_max), ("structure", internal,
-                                                                  loc.internal_max)):  # fmt: skip
+    limits = (("armour", armor, loc.armor_max), ("structure", internal, loc.internal_max))
+    for what, value, most in limits:
         if not 0 <= value <= most:
             raise Refusal("bad_figure", f"{where}: {what} left runs from 0 to {most}, got {value}")
     if internal == 0 and loc.internal_max and armor:
