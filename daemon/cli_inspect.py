@@ -32,7 +32,11 @@ from mekref.daemon.cli_common import (
     out_console,
     print_json,
 )
-from mekref.daemon.cli_inspect_campaign import inspect_campaign, print_campaign
+from mekref.daemon.cli_inspect_campaign import (
+    GUESSED_KIND_NOTE,
+    inspect_campaign,
+    print_campaign,
+)
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.watch.reading import FileTooLarge, NotRegularFile, read_named
 
@@ -279,6 +283,5 @@ def _print_tables(console: Console, s: FileSummary) -> None:
         console.print(kills)
     for notice in s.notices:
         console.print(Text.assemble(("note", "yellow"), f" {notice}"))
-    console.print(
-        Text("kind '?' = guessed from the file's shape; pass --units-dir for designs", "dim")
-    )
+    if any(u.kind_source.value == "shape" for u in s.units):
+        console.print(Text(GUESSED_KIND_NOTE, "dim"))

@@ -18,6 +18,9 @@ from mekref.adapters.megamek.mekhq_left_out import unit_notes
 from mekref.adapters.megamek.mekhq_reader import read_campaign_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup, UnitSummary, summarize
 
+#: Said under a table only when a kind in it was guessed: a footnote for nothing misleads.
+GUESSED_KIND_NOTE = "kind '?' = guessed from the file's shape; pass --units-dir for designs"
+
 
 def inspect_campaign(data: bytes, path: str, design_for: DesignLookup | None) -> dict[str, Any]:
     """The preview as plain data (what ``--json`` prints); raises ``MulReadError``."""
@@ -129,6 +132,5 @@ def print_campaign(console: Console, payload: dict[str, Any]) -> None:
         console.print(Text(f"not taken: {line}"))
     for notice in payload["notices"]:
         console.print(Text.assemble(("note", "yellow"), f" {notice}"))
-    console.print(
-        Text("kind '?' = guessed from the file's shape; pass --units-dir for designs", "dim")
-    )
+    if any(u["kind_source"] == "shape" for u in payload["units"]):
+        console.print(Text(GUESSED_KIND_NOTE, "dim"))

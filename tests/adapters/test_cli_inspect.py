@@ -166,3 +166,21 @@ def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
     assert done.stdout.strip() == "["  # one JSON list of the files, cut after its first line
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
     assert done.returncode == 141  # 128 + SIGPIPE, as a shell tool ends
+
+
+def test_the_guessed_kind_footnote_only_when_a_kind_was_guessed(tmp_path: Path) -> None:
+    """The '?' footnote explains a mark in the table; with every design found there is none."""
+    lst = tmp_path / "griffin.mul"
+    lst.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<unit version="0.49.19">\n'
+        '<entity chassis="Griffin" model="GRF-1N" type="Biped">'
+        '<pilot name="Kai" gunnery="3" piloting="4" ejected="false"/></entity>\n</unit>\n',
+        encoding="utf-8",
+    )
+    with_designs = mekref("inspect", str(lst), "--units-dir", str(FIXTURES / "units"))
+    assert with_designs.returncode == 0, with_designs.stderr
+    assert "biped mek, 55 t" in with_designs.stdout and " ? " not in with_designs.stdout
+    assert "guessed from the file's shape" not in with_designs.stdout
+    guessed = mekref("inspect", str(lst))
+    assert "biped mek ?" in guessed.stdout
+    assert "kind '?' = guessed from the file's shape" in guessed.stdout
