@@ -225,7 +225,10 @@ def run_demo(console: Console) -> int:
 
 
 def main() -> int:
-    return run_demo(Console(highlight=False))
+    # Off a terminal (make demo piped to a file or a pager) rich would wrap at 80 columns,
+    # cutting the daemon's lines and the quarantine reason mid-sentence; lines stay whole.
+    wide = sys.stdout.isatty()
+    return run_demo(Console(highlight=False, soft_wrap=True, width=None if wide else 120))
 
 
 if __name__ == "__main__":

@@ -64,7 +64,9 @@ def test_the_replayed_sample_prices_every_unit(tmp_path: Path) -> None:
 
 def test_make_demo_prices_its_first_books_and_shows_no_absolute_path() -> None:
     with tempfile.TemporaryDirectory(prefix="dd-") as tmp:
-        env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "TMPDIR": tmp}
+        # As `make demo | less` runs it: off a terminal, no COLUMNS.
+        env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+        env |= {"NO_COLOR": "1", "TMPDIR": tmp}
         out = subprocess.run(
             [sys.executable, "-m", "mekref.daemon.tripwire.demo"],
             capture_output=True,
@@ -81,3 +83,6 @@ def test_make_demo_prices_its_first_books_and_shows_no_absolute_path() -> None:
     # Paths read relative to the demo's folder: "inbox/01-bob.mul", never its temporary path.
     assert tmp not in text and "__editable__" not in text
     assert "inbox/01-bob.mul" in text and "quarantine/truncated.mul" in text
+    # Lines stay whole off a terminal (rich would cut them at 80 columns, mid-sentence).
+    assert "waiting (sides ['fedsuns', 'wob'], reported ['wob'])" in text
+    assert "wait until MegaMek has finished, or save the unit list again\n" in text
