@@ -127,7 +127,7 @@ def test_the_closed_lists_are_the_tables_values() -> None:
     from mekref.rules.house_rules.table_loader import load_tables
 
     t = load_tables()
-    assert MORALE_RESULTS == tuple(r.text("key") for r in t.rows("morale", "band"))
+    assert tuple(r.text("key") for r in t.rows("morale", "band")) == MORALE_RESULTS
     failures = {r.text("outcome") for r in t.rows("retreat", "failure")}
     assert failures | {"hours"} == set(RETREAT_OUTCOMES)
     kinds = {r.text("kind") for r in t.rows("random_damage", "row")}
