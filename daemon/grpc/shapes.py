@@ -193,14 +193,17 @@ def upper_snake(name: str) -> str:
 def enum_names(spec: EnumSpec, enum: str = "") -> dict[str, str] | None:
     """Each value's protobuf name in the enum named ``enum`` (default ``spec.name``):
     ``cruiser_bomber`` -> ``VESSEL_CLASS_CRUISER_BOMBER``; None when two values would share a
-    name, or one would have none (such a field stays text only)."""
+    name, or one would have none, or none is left (such a field stays text only). The empty
+    text, "not given" where a list allows it, is the enum's zero (``_UNSPECIFIED``), no value."""
     out: dict[str, str] = {}
     for value in spec.values:
+        if value == "":
+            continue
         name = enum_value_name(enum or spec.name, value)
         if name is None:
             return None
         out[value] = name
-    return out if len(set(out.values())) == len(out) else None
+    return out if out and len(set(out.values())) == len(out) else None
 
 
 def enum_value_name(enum: str, value: str) -> str | None:
@@ -243,7 +246,9 @@ def _allowed(cls: type, name: str, shape: Shape, allowed: Any) -> Shape:
                     cls.__module__.rsplit(".", 1)[-1], values)  # fmt: skip
     if not values or enum_names(spec) is None:
         return shape
-    text = Scalar("string", "one of: " + ", ".join(values), enum=spec)
+    listed = ", ".join(v for v in values if v)
+    note = "one of: " + listed + ("; empty: not given" if "" in values else "")
+    text = Scalar("string", note, enum=spec)
     match shape:
         case Scalar("string", "", False, None):
             return text

@@ -16,7 +16,13 @@ import grpc
 
 from mekref.daemon.grpc.errors import ApiError, unimplemented
 from mekref.rules.codec import to_jsonable
-from mekref.rules.tripwire.battle_model import Conflict, PersonOutcome, SideOutcome, UnitOutcome
+from mekref.rules.tripwire.battle_model import (
+    BattleStatus,
+    Conflict,
+    PersonOutcome,
+    SideOutcome,
+    UnitOutcome,
+)
 from mekref.rules.tripwire.battle_visibility import fought_by
 from mekref.rules.tripwire.state import CampaignState
 
@@ -32,7 +38,7 @@ class BattleReport:
 
     battle_id: str
     number: int
-    status: str  # "open" or "resolved"
+    status: BattleStatus
     sides: tuple[str, ...]
     control_side: str | None = None
     track: int | None = None
@@ -58,7 +64,7 @@ def battle_report(state: CampaignState, battle_id: str, side_id: str | None) -> 
     if side_id is not None and side_id not in fought:
         raise _not_found(battle_id)
     head = BattleReport(
-        battle_id=battle.battle_id, number=battle.number, status=str(battle.status), sides=fought
+        battle_id=battle.battle_id, number=battle.number, status=battle.status, sides=fought
     )
     resolution = battle.resolution
     if resolution is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mekref.rules.dystopian_wars.model import (
     Battle,
@@ -16,6 +16,14 @@ from mekref.rules.dystopian_wars.model import (
     TerritoryChoice,
 )
 from mekref.rules.messages import Event, event_type
+
+#: What defends a staked territory: its fortress, flak towers and the towers its holder named
+#: (lines 111 and 122, "Fortress, 2 Flak Towers, 2 Rocket/ Gun/ Tesla Towers").
+FORTIFICATIONS = ("Fortress", "Flak Tower", "Rocket Tower", "Gun Tower", "Tesla Tower")
+#: How a battle was won: a field order met, more victory points, or neither (a draw).
+BATTLE_WON_BY = ("field_order", "victory_points", "draw")
+#: How the campaign was won: by territories held, or the commodore's.
+WIN_CONDITIONS = ("territories", "commodore")
 
 
 @event_type("DWCampaignCreated")
@@ -85,7 +93,7 @@ class FortificationsDefend(Event):
     territory_id: str
     territory: str  # the row's name
     line: int
-    fortifications: tuple[str, ...]  # "Fortress", "Flak Tower", "Gun Tower" ...
+    fortifications: tuple[str, ...] = field(metadata={"allowed": FORTIFICATIONS})
     towers_not_chosen: int = 0  # towers whose kind the holder has not named
 
 
@@ -142,7 +150,7 @@ class BattleResolved(Event):
     battle_id: str
     battle_type: str
     victor: str | None  # None: a draw
-    how: str  # "field_order", "victory_points" or "draw"
+    how: str = field(metadata={"allowed": BATTLE_WON_BY})  # "field_order" ...
     victory_points: tuple[int, int]
 
 
@@ -267,4 +275,4 @@ class CommodoreReleased(Event):
 @dataclass(frozen=True, kw_only=True)
 class CampaignWon(Event):
     fleet_id: str
-    condition: str  # "territories" or "commodore"
+    condition: str = field(metadata={"allowed": WIN_CONDITIONS})  # "territories" or "commodore"

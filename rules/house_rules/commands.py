@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mekref.rules.house_rules.advancement import SkillCost
+from mekref.rules.house_rules.repairs import REPAIR_JOBS
 from mekref.rules.messages import Command, RefereeNote, command_type
 
 #: The names the tables take (matched without case), listed by ``mekref game commands``; a test
@@ -32,7 +33,6 @@ TERRAINS = (
     "Flatlands", "Hills", "Mountains", "Badlands", "Wetlands", "Wooded", "Light Urban",
     "Heavy Urban", "Coastal", "Solaris VII",
 )  # fmt: skip
-REPAIR_JOBS = ("repair", "replace")
 RETREAT_MODIFIERS = (
     "adjacent_edge", "opposite_edge", "friendly_planet", "hostile_planet", "faster_than_half",
     "slower_than_half",

@@ -14,7 +14,7 @@ from mekref.rules.house_rules.missions import MissionRoll
 from mekref.rules.house_rules.morale import MoraleTest
 from mekref.rules.house_rules.pilots import PilotStatus
 from mekref.rules.house_rules.random_damage import PreBattleDamage
-from mekref.rules.house_rules.repairs import Attempt
+from mekref.rules.house_rules.repairs import BOTCH_MARKS, Attempt
 from mekref.rules.house_rules.retreat import RetreatResult
 from mekref.rules.messages import Event, RefereeNote, event_type
 
@@ -144,7 +144,8 @@ class RepairAttempted(Event):
     attempt: Attempt
     target: int  # the target number with the Elite retry modifier
     roll: int
-    mark: str | None  # the botch mark a failure leaves, "(R)", "(V)" or "(E)"
+    #: The botch mark a failure leaves, "(R)", "(V)" or "(E)".
+    mark: str | None = field(metadata={"allowed": BOTCH_MARKS})
 
 
 @event_type("HRExchangeRateSet")

@@ -13,7 +13,7 @@ from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.house_rules.acquisition import Acquisition
 from mekref.rules.house_rules.advancement import SkillCost
 from mekref.rules.house_rules.pilots import PilotStatus
-from mekref.rules.house_rules.repairs import Attempt
+from mekref.rules.house_rules.repairs import BOTCH_MARKS, REPAIR_JOBS, Attempt
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,9 +59,9 @@ class PartJob:
     fresh job under a new id)."""
 
     part_id: str
-    job: str  # "repair" or "replace"
+    job: str = field(metadata={"allowed": REPAIR_JOBS})
     attempts: tuple[Attempt, ...] = ()
-    marks: tuple[str, ...] = ()  # botch marks, "(R)", "(V)", "(E)"
+    marks: tuple[str, ...] = field(default=(), metadata={"allowed": BOTCH_MARKS})
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.table_loader import HouseTables, load_tables
@@ -10,6 +10,8 @@ from mekref.rules.refusal import Refusal
 
 #: Situation rows that grade one condition: only the worst of a group applies (ruling HOUSE-4).
 EXCLUSIVE_GROUPS = (("force_50", "force_75"),)
+#: The result bands' keys, worst first (line 107; tables/morale.toml).
+MORALE_RESULTS = ("rout", "fighting_withdrawal", "stand_ground", "advance", "fight_to_the_death")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -18,7 +20,7 @@ class MoraleTest:
     die_total: int
     modifier: int
     total: int
-    result: str  # a band key: "rout" ... "fight_to_the_death"
+    result: str = field(metadata={"allowed": MORALE_RESULTS})  # a band key
     exempt_from_now: bool  # "the unit no longer makes morale checks"
     reasons: tuple[str, ...]
 

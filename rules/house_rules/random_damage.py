@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from mekref.adapters.megamek.condition import AmmoCondition, LocationCondition, UnitCondition
 from mekref.adapters.megamek.design import SystemKind
@@ -48,6 +48,11 @@ TRANSFER = {
     "Left Torso": "Center Torso",
     "Right Torso": "Center Torso",
 }
+#: The kinds of random damage that leave an effect rather than armour damage.
+EFFECT_KINDS = (
+    "ammo_expended", "ammo_halved", "weapon_unusable", "weapon_heat", "heat_sinks",
+    "engine_hit", "leg_actuator",
+)  # fmt: skip
 LEG_ACTUATORS = (SystemKind.UPPER_LEG, SystemKind.LOWER_LEG, SystemKind.FOOT)
 #: Results the retreat table's "reroll any result not related to armor damage or ammo" keeps.
 ARMOR_OR_AMMO = frozenset(
@@ -85,7 +90,7 @@ class LocationDamage:
 
 @dataclass(frozen=True, kw_only=True)
 class Effect:
-    kind: str  # "ammo_expended", "ammo_halved", "heat_sinks", "weapon_unusable", ...
+    kind: str = field(metadata={"allowed": EFFECT_KINDS})
     detail: str = ""  # the weapon, ammo type or actuator chosen ("" when the unit has none)
     count: int = 1
     location: str = ""  # the leg, for a leg actuator

@@ -8,6 +8,11 @@ from enum import IntEnum
 from mekref.rules.house_rules.table_loader import HouseTables, load_tables
 from mekref.rules.refusal import Refusal
 
+#: A part's job: mend it or put in a new one (line 89).
+REPAIR_JOBS = ("repair", "replace")
+#: The marks a botched attempt leaves: the next level of tech who may try (line 89).
+BOTCH_MARKS = ("(R)", "(V)", "(E)")
+
 
 class Rating(IntEnum):
     GREEN = 1

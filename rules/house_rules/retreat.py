@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.random_damage import (
@@ -15,6 +15,9 @@ from mekref.rules.refusal import Refusal
 
 #: Modifier rows that are alternatives: a unit leaves by one edge, is on one kind of planet,
 #: and is either faster or slower than half the enemy force.
+#: What a retreat costs: hours of repair time, all of it, all of it and damage, or the unit
+#: (the success and failure bands of tables/retreat.toml).
+RETREAT_OUTCOMES = ("hours", "all_repair_time", "all_repair_time_and_damage", "captured")
 EXCLUSIVE = (
     ("adjacent_edge", "opposite_edge"),
     ("friendly_planet", "hostile_planet"),
@@ -29,7 +32,7 @@ class RetreatResult:
     roll: int
     margin: int  # >= 0: margin of success; < 0: margin of failure
     hours_lost: int | None  # None: all repair time
-    outcome: str  # "hours", "all_repair_time", "all_repair_time_and_damage", "captured"
+    outcome: str = field(metadata={"allowed": RETREAT_OUTCOMES})
     damage: PreBattleDamage | None
 
 

@@ -9,6 +9,10 @@ from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Event, event_type
 from mekref.rules.objectives.model import DropReason, Objective, Position, Squad
 
+#: How an objective changed hands: claimed, found by a search, dropped, or taken in close
+#: quarters.
+CLAIMED_HOW = ("claim", "search", "drop", "close_quarters")
+
 
 @event_type("OBJScenarioSetUp")
 @dataclass(frozen=True, kw_only=True)
@@ -56,7 +60,7 @@ class Claimed(Event):
     side: str
     carried: bool
     previous_side: str | None
-    how: str  # "claim", "search", "drop" or "close_quarters"
+    how: str = field(metadata={"allowed": CLAIMED_HOW})  # "claim", "search", "drop" ...
 
 
 @event_type("OBJScanTokenPlaced")

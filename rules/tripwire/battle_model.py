@@ -13,6 +13,7 @@ from enum import StrEnum
 from functools import cached_property
 
 from mekref.adapters.megamek.condition import CriticalResults
+from mekref.adapters.megamek.mul_model import RootKind
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Roll
 from mekref.rules.messages import RefereeNote
@@ -162,7 +163,8 @@ class BattleFile:
 
     sha256: str
     path: str
-    root: str  # "record" or "unit"
+    #: "record", "unit" or "savegame" (MegaMek's root element; ``RootKind``).
+    root: str = field(metadata={"allowed": tuple(k.value for k in RootKind)})
     reporting_side: str | None
     units: tuple[ReportedUnit, ...]
     ejections: tuple[ReportedEjection, ...] = ()

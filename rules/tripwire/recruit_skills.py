@@ -26,6 +26,8 @@ from mekref.rules.tripwire.state import CampaignState
 
 #: L47: "There should be a maximum difference of 2 between Gunnery and Piloting".
 MAX_GAP = 2
+#: The training levels of the table (L232), the rows ``level_columns`` reads.
+RECRUIT_LEVELS = ("Very Green", "Green", "Regular", "Veteran", "Elite")
 
 
 @cache
@@ -68,7 +70,7 @@ class HireRecruit(Command):
     side_id: str
     pool_id: str
     name: str
-    level: str  # "Very Green", "Green", "Regular", "Veteran", "Elite"
+    level: str = field(metadata={"allowed": RECRUIT_LEVELS})  # the table's rows, any case
     vehicle_crew: bool = False
     hire_as: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
     note: RefereeNote | None = field(default=None, metadata=OMIT_IF_DEFAULT)

@@ -196,3 +196,29 @@ def test_generated_code_is_up_to_date(tmp_path: Path) -> None:
         n for n in names if not (GEN / n).exists() or not filecmp.cmp(fresh / n, GEN / n, False)
     ]
     assert stale == [], f"generated code is out of date ({stale}): run 'make proto'"
+
+
+#: The five rule sets' files, whose closed lists the generator writes as enums.
+RULE_SET_FILES = ("tripwire", "succession_wars", "dystopian_wars", "objectives", "house_rules")
+
+
+def enum_counts() -> tuple[int, int]:
+    """(``<name>_enum`` fields, enums) in the rule sets' generated files."""
+    fields = enums = 0
+    for stem in RULE_SET_FILES:
+        for line in (PROTO / "mekref" / "v1" / f"{stem}.proto").read_text().splitlines():
+            if (field := _FIELD.match(line)) and field.group(2).endswith("_enum"):
+                fields += 1
+            elif (decl := _DECL.match(line)) and decl.group(1) == "enum":
+                enums += 1
+    return fields, enums
+
+
+def test_the_enum_figures_docs_api_gives_are_the_generated_files() -> None:
+    """docs/api.md, "Enums beside their text": its counts are those of proto/mekref/v1."""
+    text = " ".join((ROOT / "docs" / "api.md").read_text().split())
+    said = re.search(r"\((\d+) fields over the five rule sets, (\d+) enums", text)
+    assert said is not None, "docs/api.md no longer states the enum figures"
+    fields, enums = enum_counts()
+    assert fields > 100 and enums > 70  # the regexes still find them
+    assert (int(said.group(1)), int(said.group(2))) == (fields, enums)

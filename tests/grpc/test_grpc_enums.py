@@ -15,7 +15,7 @@ from google.protobuf import json_format
 from test_grpc_every_ruleset import SCRIPTS, Served, serve_five
 
 from mekref.daemon.grpc import typed
-from mekref.v1 import objectives_pb2, rules_pb2
+from mekref.v1 import house_rules_pb2, objectives_pb2, rules_pb2
 
 UnitType = objectives_pb2.Objectives.UnitType
 ObjectiveStatus = objectives_pb2.Objectives.ObjectiveStatus
@@ -84,3 +84,64 @@ def test_an_enum_that_disagrees_or_is_no_value_is_refused(
         ref.rules.StartCampaign(_set_up(first_squad), metadata=ref.md)
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert words in (refused.value.details() or "")
+
+
+def _morale_test(served: Served, test: dict[str, Any]) -> rules_pb2.ExecuteCommandResponse:
+    """The house rules' morale test (HRMoraleTest) given as ``test``, by the referee."""
+    ref = served.referee
+    request = rules_pb2.ExecuteCommandRequest(campaign_id=served.campaigns["house_rules"])
+    command = {"house_rules": {"hr_morale_test": {"unit_id": "u-enum", "turn": 1, **test}}}
+    json_format.ParseDict({"command": command}, request)
+    return ref.rules.ExecuteCommand(request, metadata=ref.md)
+
+
+def test_a_list_once_kept_as_text_travels_as_enum_too(served: Served) -> None:
+    """A closed list that was text only (the house rules' morale skill and result): the command
+    gives the enum, the event answers with enum and text; an empty skill is not a member."""
+    done = _morale_test(
+        served,
+        {"skill_enum": "MORALE_TEST_COMMAND_SKILL_VETERAN",
+         "nationality_enum": "MORALE_TEST_COMMAND_NATIONALITY_DAVION"},
+    )  # fmt: skip
+    tested = done.events[0].event.house_rules.hr_morale_tested.test
+    assert tested.result  # a band key, "rout" ... "fight_to_the_death"
+    Result = house_rules_pb2.HouseRules.MoraleTestResult
+    assert Result.Name(tested.result_enum) == "MORALE_TEST_RESULT_" + tested.result.upper()
+    assert tested.reasons[0] == "Veteran"  # the skill row the enum named
+    names = house_rules_pb2.HouseRules.MoraleTestCommandSkill.keys()
+    assert "MORALE_TEST_COMMAND_SKILL_" not in names  # "" (the pilot's rank) is the zero
+
+
+@pytest.mark.parametrize(
+    ("test", "words"),
+    [
+        ({"skill": "Green", "skill_enum": "MORALE_TEST_COMMAND_SKILL_ELITE"}, "two different"),
+        ({"skill_enum": 9}, "none of its values"),
+    ],
+)
+def test_a_new_enum_that_disagrees_or_is_no_value_is_refused(
+    served: Served, test: dict[str, Any], words: str
+) -> None:
+    with pytest.raises(grpc.RpcError) as refused:
+        _morale_test(served, {**test, "nationality": "Davion"})
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert words in (refused.value.details() or "")
+
+
+def test_an_empty_text_allowed_as_not_given_is_the_zero_not_a_value() -> None:
+    """A list that allows "" for "not given" (a morale test's skill, a repair's rating, a
+    maintenance check's quality, a region's capital) still gets its enum: "" is its
+    ``_UNSPECIFIED``, both ways."""
+    from mekref.daemon.grpc.shapes import enum_names, enum_sibling, record_fields
+    from mekref.rules.house_rules.commands import MoraleTestCommand
+
+    skill = next(f for f in record_fields(MoraleTestCommand) if f.name == "skill")
+    sibling = enum_sibling(skill.shape)
+    assert sibling is not None and sibling.enum is not None  # type: ignore[union-attr]
+    names = enum_names(sibling.enum)  # type: ignore[union-attr]
+    assert names is not None and "" not in names and names["Veteran"].endswith("_VETERAN")
+    Command = house_rules_pb2.HouseRules.MoraleTestCommand
+    message = typed.fill(Command(), MoraleTestCommand, {"unit_id": "u", "turn": 1, "skill": ""})
+    assert message.skill_enum == 0
+    read = typed.read(Command(unit_id="u", turn=1, nationality="Davion"), MoraleTestCommand)
+    assert "skill" not in read or read["skill"] == ""

@@ -103,3 +103,33 @@ def test_an_object_inside_a_command_is_held_to_its_values_too() -> None:
     assert LINES[152].startswith("Mechwarriors start with a base piloting and gunnery skill")
     _, state = HOUSE_RULES.execute(_state(), command)
     assert [c.skill for c in state.skill_costs] == ["gunnery"]
+
+
+def test_a_repair_rating_none_of_the_ratings_is_refused() -> None:
+    """L89 names the ratings a team has (green, regular, veteran, elite): "superb" is none of
+    them: the rule's own refusal comes first. The empty rating ("the technician's") stays
+    allowed, and is the enum's zero, no value of its own."""
+    command = HOUSE_RULES.commands.from_json(
+        {"type": "HRRepairAttempt", "actor": "ref", "part_id": "arm", "job": "repair",
+         "team_id": "t1", "rating": "superb", "target_number": 8}
+    )  # fmt: skip
+    with pytest.raises(Refusal) as refused:
+        HOUSE_RULES.execute(_state(), command)
+    assert refused.value.code == "unknown_rating" and "superb" in refused.value.message
+    assert "" in c.RepairAttempt.__dataclass_fields__["rating"].metadata["allowed"]
+
+
+def test_the_closed_lists_are_the_tables_values() -> None:
+    """The lists the API's enums are written from hold every value the tables give."""
+    from mekref.rules.house_rules.morale import MORALE_RESULTS
+    from mekref.rules.house_rules.random_damage import EFFECT_KINDS
+    from mekref.rules.house_rules.retreat import RETREAT_OUTCOMES
+    from mekref.rules.house_rules.table_loader import load_tables
+
+    t = load_tables()
+    assert tuple(r.text("key") for r in t.rows("morale", "band")) == MORALE_RESULTS
+    failures = {r.text("outcome") for r in t.rows("retreat", "failure")}
+    assert failures | {"hours"} == set(RETREAT_OUTCOMES)
+    kinds = {r.text("kind") for r in t.rows("random_damage", "row")}
+    armour = {"side_damage", "clusters", "one_location", "all_locations", "none", "roll_twice"}
+    assert kinds - armour == set(EFFECT_KINDS)

@@ -16,7 +16,12 @@ import pytest
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_spending import PersonHired
 from mekref.rules.tripwire.game import TRIPWIRE
-from mekref.rules.tripwire.recruit_skills import HireRecruit, level_columns, skills_for
+from mekref.rules.tripwire.recruit_skills import (
+    RECRUIT_LEVELS,
+    HireRecruit,
+    level_columns,
+    skills_for,
+)
 from mekref.rules.tripwire.state import CampaignState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -76,6 +81,18 @@ def test_ruling_r_hire_3_a_recruit_hired_at_a_level_gets_rolled_skills() -> None
     assert hired.cost_sp == 10 and hired.rolled_level == "Green"
     assert after.pools["city"].balance == 990
     assert after.people["P-NEW"].gunnery == hired.gunnery
+
+
+def test_the_training_levels_are_a_closed_list_read_without_case() -> None:
+    """L232's table rows are the list the API's ``level_enum`` is written from: a level in
+    another case is that row (as the typed words read it); one the table lacks is refused."""
+    assert tuple(level_columns()) == RECRUIT_LEVELS
+    state = _start()
+    _, (hired,) = world.run(state, _hire("very green"))
+    assert isinstance(hired, PersonHired) and hired.rolled_level == "Very Green"
+    with pytest.raises(Refusal) as caught:
+        world.run(state, _hire("Superhuman"))
+    assert caught.value.code == "bad_level"
 
 
 def test_hiring_with_rolled_skills_through_the_console_script(tmp_path: Path) -> None:

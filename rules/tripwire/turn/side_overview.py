@@ -16,7 +16,7 @@ One typed value serves the CLI (``mekref report --overview --side``) and the gRP
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from mekref.rules.tripwire import battle_link
@@ -25,6 +25,9 @@ from mekref.rules.tripwire.state import CampaignState, Pool
 from mekref.rules.tripwire.turn.secrecy import engagement_for
 from mekref.rules.tripwire.turn.state import IN_ORBIT, Sighting, StrategicState
 from mekref.rules.tripwire.turn.victory import progress, unknown_text
+
+#: How far an engagement has come by its battle (rulings T-E8, T-E9).
+ENGAGEMENT_STATUSES = ("open", "being fought", "closed")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -49,7 +52,8 @@ class OverviewEngagement:
     kind: str
     sides: tuple[str, ...]
     formations: tuple[str, ...]  # a side's cut: its own formations only
-    status: str  # "open", "being fought" or "closed" (rulings T-E8, T-E9)
+    #: "open", "being fought" or "closed" (rulings T-E8, T-E9).
+    status: str = field(metadata={"allowed": ENGAGEMENT_STATUSES})
     battle_id: str = ""  # "" while no battle is open for it
 
 

@@ -14,6 +14,10 @@ from mekref.rules.messages import RefereeNote
 
 #: A formation's ``hex`` while it is off the map: at the pirate point or in orbit (Day Zero).
 IN_ORBIT = ""
+#: The storm a stormy region has (the weather table's last row).
+STORMS = ("lightning", "tornado")
+#: An engagement's kind: formations meeting, or one side moving into the other's hex.
+ENGAGEMENT_KINDS = ("meeting", "assault")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -115,7 +119,8 @@ class DropShipReadiness:
 class RegionWeather:
     region: str
     level: int  # row of the weather table, 0 (clear) .. 6 (stormy)
-    storm: str = ""  # "", "lightning" or "tornado" on the stormy row
+    #: "lightning" or "tornado" on the stormy row; "" on every other.
+    storm: str = field(default="", metadata={"allowed": STORMS})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -144,7 +149,7 @@ class EngagementSetup:
     engagement_id: str
     day: int
     hex: str
-    kind: str  # "meeting" or "assault"
+    kind: str = field(metadata={"allowed": ENGAGEMENT_KINDS})  # "meeting" or "assault"
     sides: tuple[str, ...]
     formations: tuple[str, ...]
     attacker: str | None  # the moving side of an assault
