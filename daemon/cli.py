@@ -193,13 +193,17 @@ def _resolve_settings(args: argparse.Namespace) -> None:
         args.units_dir = settings.units_dir(None)
 
 
+#: The loggers whose lines a command drops: the ingest pipeline's per-file lines (``battle
+#: ingest`` and ``force import`` say what happened to each file themselves, in one line).
+_DROPPED_LOGGERS = ("mekref.ingest",)
+
+
 def _command_logger(*names: object) -> Any:
-    """Where a command's log lines go: stderr, looked up now (tests swap it per test). The
-    ingest pipeline's per-file lines are dropped: ``battle ingest`` and ``force import`` say
-    what happened to each file themselves, in one line."""
+    """Where a command's log lines go: stderr, looked up now (tests swap it per test), except
+    the dropped loggers' (``logs.get_logger`` gives those without loading structlog)."""
     import structlog
 
-    if names[:1] == ("mekref.ingest",):
+    if names and names[0] in _DROPPED_LOGGERS:
         return structlog.ReturnLogger()
     return structlog.PrintLogger(file=sys.stderr)
 
@@ -238,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from mekref.daemon.config import ConfigError
     from mekref.daemon.store.errors import StoreError
 
-    logs.set_up(_command_logging)
+    logs.set_up(_command_logging, dropped=_DROPPED_LOGGERS)
     try:
         _resolve_settings(args)
         return handler(args)

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon import exit_codes
 from mekref.daemon.app import App
 from mekref.daemon.open_app import app_config, start_app
@@ -25,6 +24,7 @@ from mekref.rules.messages import RefereeNote
 from mekref.rules.refusal import Refusal
 
 if TYPE_CHECKING:  # rich loads when a command prints to the terminal, not for --json
+    from mekref.adapters.megamek.mul_summary import DesignLookup
     from rich.console import Console
 
 EXIT_OK = exit_codes.OK

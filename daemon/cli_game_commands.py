@@ -7,10 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping
-from typing import Any
-
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from mekref.daemon import exit_codes
 from mekref.daemon.cli_common import CliError, campaign_id_of, opened, print_json
@@ -20,6 +17,9 @@ from mekref.daemon.typed_commands import allowed_values, campaign_names
 from mekref.rules.kernel import RuleSet
 from mekref.rules.registry import ruleset
 from mekref.rules.schema import CommandSchema, FieldSchema, command_schema
+
+if TYPE_CHECKING:  # rich loads when the schemas are printed as text, not for other commands
+    from rich.console import Console
 
 Names = Mapping[str, tuple[str, ...]]
 
@@ -85,6 +85,8 @@ def run_commands(args: argparse.Namespace) -> int:
             _schema_json(s, setup, names) for s, setup in schemas
         ]})  # fmt: skip
         return 0
+    from rich.text import Text
+
     console = out()
     console.print(f"{game.title}: {len(schemas)} commands (* required)")
     console.print(TYPED_HINT.format(name=game.name))

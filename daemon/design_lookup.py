@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
 from mekref.adapters.megamek.catalog import CatalogEntry, CatalogIndex, LookupStatus
 from mekref.adapters.megamek.design import UnitDesign, UnitFileError
 from mekref.adapters.megamek.kind_inference import infer_kind_from_shape
@@ -37,6 +35,9 @@ def index_folder(units_dir: Path, *, progress: bool = True) -> CatalogIndex:
         )
     if not progress:
         return scan_folder(units_dir, cache_dir())
+    # rich loads when a bar is drawn (the CLI reads folders without one).
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     with Progress(
         TextColumn("indexing unit files"),
         BarColumn(),

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from mekref.adapters.megamek.mul_model import MulFile
-from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.rules.messages import Command, RefereeNote
+
+if TYPE_CHECKING:  # for the hints only: the MUL model loads with the rule set that reads files
+    from mekref.adapters.megamek.mul_model import MulFile
+    from mekref.adapters.megamek.mul_summary import DesignLookup
 
 S_contra = TypeVar("S_contra", contravariant=True)
 

@@ -4,23 +4,32 @@ Only the safe loader is used: a unit file is data, and the full loader can build
 Python objects from tags. It is libyaml's (``yaml.CSafeLoader``) when PyYAML was built with
 it, several times faster on a data folder with hundreds of ``.bfs`` files; the same safe
 constructor either way. A BSA has no tonnage, tech base or locations; its game values
-(``tmm``, ``damage``, ``skill``, ``cost``...) stay in ``extra`` as text.
+(``tmm``, ``damage``, ``skill``, ``cost``...) stay in ``extra`` as text. PyYAML is imported
+when the first ``.bfs`` file is read: every reader of unit files imports this module, and few
+of their callers ever meet a ``.bfs`` file.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
-
-import yaml
+from typing import TYPE_CHECKING
 
 from mekref.adapters.megamek.design import TechBase, UnitDesign, UnitFileError
 from mekref.adapters.megamek.unit_kinds import UnitKind
 
+if TYPE_CHECKING:
+    import yaml
+
 _MODELLED = frozenset({"uuid", "chassis", "model", "movement"})
-#: The C loader when present (same safe schema, C scanner and parser), else the Python one.
-_SAFE_LOADER: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = getattr(
-    yaml, "CSafeLoader", yaml.SafeLoader
-)
+
+
+@functools.cache
+def safe_loader() -> type[yaml.SafeLoader] | type[yaml.CSafeLoader]:
+    """The C loader when present (same safe schema, C scanner and parser), else the Python one."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _flatten(prefix: str, value: object, out: dict[str, tuple[str, ...]]) -> None:
@@ -34,8 +43,10 @@ def _flatten(prefix: str, value: object, out: dict[str, tuple[str, ...]]) -> Non
 
 
 def parse_bfs(text: str, source: str) -> UnitDesign:
+    import yaml
+
     try:
-        data = yaml.load(text, Loader=_SAFE_LOADER)  # a safe loader, C or Python
+        data = yaml.load(text, Loader=safe_loader())  # a safe loader, C or Python
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None

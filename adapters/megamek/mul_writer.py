@@ -8,7 +8,6 @@ Reading what this module wrote gives back an equal :class:`MulFile` (tested on e
 from __future__ import annotations
 
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
 
 from mekref.adapters.megamek.mul_model import (
     ARMOR_DESTROYED,
@@ -30,6 +29,20 @@ from mekref.adapters.megamek.mul_reader import BLOWN_OFF_SUFFIX
 DEFAULT_WRITE_VERSION = "0.49.19"
 
 _Attr = tuple[str, object]
+
+
+# xml.sax.saxutils imports urllib.request (http.client, email, ssl): about 15 ms of start-up
+# for every command that imports this module, so it loads when a list is first written.
+def escape(text: str) -> str:
+    from xml.sax.saxutils import escape as sax_escape
+
+    return sax_escape(text)
+
+
+def quoteattr(text: str) -> str:
+    from xml.sax.saxutils import quoteattr as sax_quoteattr
+
+    return sax_quoteattr(text)
 
 
 def _value(value: object) -> str:

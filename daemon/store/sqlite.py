@@ -15,9 +15,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING, Any
 
 from mekref.daemon import logs
 from mekref.daemon.store.base import SqlEventStore, Tx
@@ -42,6 +40,9 @@ from mekref.daemon.store.schema import (
     tables_at,
 )
 from mekref.daemon.store.threads import PerThread
+
+if TYPE_CHECKING:  # filelock loads only where flock is missing (Windows, some network shares)
+    from filelock import BaseFileLock
 
 DEFAULT_BUSY_TIMEOUT_MS = 60_000
 #: How often a waiting writer retries the campaign lock (filelock polls a non-blocking lock).
@@ -193,12 +194,31 @@ class SqliteEventStore(SqlEventStore):
         # opening a new file at once would otherwise race for the journal-mode change, which
         # SQLite may answer "database is locked" without waiting for its busy timeout.
         self._lock_dir.mkdir(exist_ok=True)
-        schema_lock = FileLock(self._lock_dir / "schema.lock")
-        schema_lock.acquire(timeout=-1, poll_interval=_LOCK_POLL_SECONDS)
-        try:
+        with self._schema_lock():
             self._switch_and_migrate(conn)
+
+    @contextmanager
+    def _schema_lock(self) -> Iterator[None]:
+        """The lock on ``schema.lock``, taken as the writer section's is: flock where the file
+        system has it, else filelock."""
+        path = self._lock_dir / "schema.lock"
+        if self._flock:
+            try:
+                fd = take_flock(path, wait=True, poll_seconds=_LOCK_POLL_SECONDS)
+            except FlockMissing:
+                self._flock = False
+            else:
+                try:
+                    yield
+                finally:
+                    os.close(fd)  # releases the flock
+                return
+        lock = _file_lock(path)
+        lock.acquire(timeout=-1, poll_interval=_LOCK_POLL_SECONDS)
+        try:
+            yield
         finally:
-            schema_lock.release()
+            lock.release()
 
     def _switch_and_migrate(self, conn: sqlite3.Connection) -> None:
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
@@ -312,8 +332,10 @@ class SqliteEventStore(SqlEventStore):
         # lock (msvcrt.locking on Windows, released by the OS when a process dies) or a lock
         # file with its owner's pid (taken over when that process is gone). A fresh lock
         # object per call: two threads of one process exclude each other as two processes do.
+        from filelock import Timeout
+
         self._lock_dir.mkdir(exist_ok=True)
-        lock = FileLock(path)
+        lock = _file_lock(path)
         try:
             lock.acquire(timeout=-1 if wait else 0, poll_interval=_LOCK_POLL_SECONDS)
         except Timeout:
@@ -333,6 +355,14 @@ class SqliteEventStore(SqlEventStore):
         if fd is None:
             raise WriterBusy(path.stem)
         return fd
+
+
+def _file_lock(path: Path | str) -> BaseFileLock:
+    """filelock's lock on ``path``, imported here: with its asyncio support it costs 10-25 ms
+    of start-up, and where flock works (POSIX) no command needs it."""
+    from filelock import FileLock
+
+    return FileLock(path)
 
 
 def _one_line(text: str) -> str:

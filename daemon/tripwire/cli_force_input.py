@@ -1,23 +1,24 @@
 """The files ``mekref force import`` reads: the unit list or MekHQ campaign, ``--bv-table`` and
 the designs under ``--units-dir``. Each is a file a person named: read through
 :func:`~mekref.daemon.watch.reading.read_named` (a link followed, a regular file only, never
-past its cap), and a file that cannot be used is one line saying what to do.
+past its cap), and a file that cannot be used is one line saying what to do. Each reader
+loads with its first use (``battle ingest`` imports this module for ``--units-dir`` alone).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from mekref.adapters.megamek.bv_table import BvTable, BvTableError, parse_units_txt
 from mekref.adapters.megamek.errors import EXIT_REFUSED_FILE, MulReadError
-from mekref.adapters.megamek.mekhq_model import Campaign
-from mekref.adapters.megamek.mekhq_reader import CAMPAIGN_LIMITS, is_campaign, read_campaign_bytes
-from mekref.adapters.megamek.mul_model import MulFile
-from mekref.adapters.megamek.mul_reader import read_mul_bytes
-from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon.cli_common import CliError
-from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.watch.reading import FileTooLarge, NotRegularFile, read_named
+
+if TYPE_CHECKING:
+    from mekref.adapters.megamek.bv_table import BvTable
+    from mekref.adapters.megamek.mekhq_model import Campaign
+    from mekref.adapters.megamek.mul_model import MulFile
+    from mekref.adapters.megamek.mul_summary import DesignLookup
 
 #: MegaMek's whole unit cache exported by MekCacheCSVTool is a few MB.
 MAX_BV_TABLE_BYTES = 64 * 1024 * 1024
@@ -25,6 +26,13 @@ MAX_BV_TABLE_BYTES = 64 * 1024 * 1024
 
 def read_mul(path: Path) -> tuple[MulFile | None, Campaign | None]:
     """A MegaMek unit list, or a MekHQ campaign (its crews are read once designs are known)."""
+    from mekref.adapters.megamek.mekhq_reader import (
+        CAMPAIGN_LIMITS,
+        is_campaign,
+        read_campaign_bytes,
+    )
+    from mekref.adapters.megamek.mul_reader import read_mul_bytes
+
     try:
         # A campaign (its own caps apply once it is read) is the largest file this takes.
         data = read_named(path, CAMPAIGN_LIMITS.max_bytes)
@@ -49,6 +57,8 @@ def design_lookup(units_dir: Path | None) -> DesignLookup | None:
 
 def units_catalog(units_dir: Path) -> DesignLookup:
     """The designs of ``--units-dir``; a CLI error saying why when the folder cannot serve."""
+    from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
+
     try:
         return catalog_lookup(units_dir, progress=False)
     except CatalogUnavailable as exc:
@@ -58,6 +68,8 @@ def units_catalog(units_dir: Path) -> DesignLookup:
 def bv_table(path: Path | None) -> BvTable | None:
     if path is None:
         return None
+    from mekref.adapters.megamek.bv_table import BvTableError, parse_units_txt
+
     try:
         return parse_units_txt(read_named(path, MAX_BV_TABLE_BYTES).decode("utf-8"), str(path))
     except NotRegularFile as exc:

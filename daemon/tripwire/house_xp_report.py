@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rich.table import Table
-
 from mekref.rules.house_rules.advancement import SkillCost, rank_name
 from mekref.rules.messages import Event
 from mekref.rules.tripwire import house_xp
@@ -62,6 +60,8 @@ def house_xp_report(state: CampaignState, events: Any, side: str | None) -> dict
 
 def print_house_xp(console: Any, report: dict[str, Any]) -> None:
     """The report's experience section: the people table, the log, the group's prices."""
+    from rich.table import Table  # rich's tables load when one is drawn
+
     people = Table(title="experience (house rules L153-L154)", title_justify="left")
     for col in ("id", "name", "side", "G/P", "rank", "XP", "spent"):
         people.add_column(col, overflow="fold")

@@ -467,8 +467,8 @@ def test_bfs_uses_the_c_safe_loader_when_pyyaml_has_it() -> None:
     from mekref.adapters.megamek import bfs_reader
 
     expected = yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
-    assert bfs_reader._SAFE_LOADER is expected
-    assert issubclass(bfs_reader._SAFE_LOADER, yaml.constructor.SafeConstructor)
+    assert bfs_reader.safe_loader() is expected
+    assert issubclass(bfs_reader.safe_loader(), yaml.constructor.SafeConstructor)
 
 
 def test_unknown_extension() -> None:

@@ -24,8 +24,8 @@ from mekref.daemon.store import NewEvent, WriterBusy, open_store
 from mekref.daemon.store import sqlite as engine
 
 assert sys.modules["fcntl"] is None, "something imported the real fcntl"
-print("lock:", engine.FileLock.__name__)
 db, mode = sys.argv[1], sys.argv[2]
+print("lock:", type(engine._file_lock(db + ".probe.lock")).__name__)
 if mode == "hold":  # a second process: hold the lock until stdin closes
     store = open_store(db, create=False)
     cid = store.list_campaigns()[0].id
