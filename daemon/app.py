@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.config import ServeConfig
 from mekref.daemon.store import EventStore
 
 if TYPE_CHECKING:  # the API's generated code and grpcio load only when the API is asked for
+    from mekref.adapters.megamek.mul_summary import DesignLookup
     from mekref.daemon.grpc.server import GrpcServer
     from mekref.daemon.grpc.tokens import TokenStore
     from mekref.daemon.ingest import Pipeline

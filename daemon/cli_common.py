@@ -24,8 +24,9 @@ from mekref.rules.messages import RefereeNote
 from mekref.rules.refusal import Refusal
 
 if TYPE_CHECKING:  # rich loads when a command prints to the terminal, not for --json
-    from mekref.adapters.megamek.mul_summary import DesignLookup
     from rich.console import Console
+
+    from mekref.adapters.megamek.mul_summary import DesignLookup
 
 EXIT_OK = exit_codes.OK
 

@@ -10,9 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from mekref.daemon.cli_common import (
     CliError,
@@ -27,6 +25,9 @@ from mekref.daemon.wings import wing_for, wings
 from mekref.rules.codec import CodecError
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command
+
+if TYPE_CHECKING:  # rich loads when a command prints words, not for --json
+    from rich.console import Console
 
 
 def check_scenario(args: argparse.Namespace) -> str:
@@ -44,6 +45,8 @@ def _having(hook: Callable[[Wing], bool]) -> str:
 
 
 def out() -> Console:
+    from rich.console import Console
+
     # No markup: campaign names and roll names (which quote people and units) may hold brackets.
     return Console(highlight=False, markup=False, soft_wrap=True)
 

@@ -6,9 +6,6 @@ import argparse
 import json
 from collections.abc import Mapping
 
-from rich.console import Console
-from rich.table import Table
-
 from mekref.daemon.cli_common import (
     CliError,
     campaign_id_of,
@@ -109,6 +106,9 @@ def run_list(args: argparse.Namespace) -> int:
             ]
         )
         return 0
+    from rich.console import Console  # rich loads when the table is drawn, not for --json
+    from rich.table import Table
+
     table = Table(title="campaigns", title_justify="left")
     # Ids are never cut short: they are what the other commands take.
     table.add_column("id", no_wrap=True, min_width=36)

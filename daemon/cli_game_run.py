@@ -9,9 +9,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from mekref.daemon import exit_codes
 from mekref.daemon.cli_common import (
@@ -47,6 +45,9 @@ from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, message_to_json
 from mekref.rules.refusal import Refusal
 from mekref.rules.registry import ruleset
+
+if TYPE_CHECKING:  # rich loads with the first words printed (cli_game_input.out)
+    from rich.console import Console
 
 
 # -- running ------------------------------------------------------------------------------

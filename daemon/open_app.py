@@ -18,14 +18,16 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.daemon.app import App
 from mekref.daemon.campaigns import SNAPSHOT_EVERY
 from mekref.daemon.config import ConfigError, ServeConfig
 from mekref.daemon.settings import gather
 from mekref.daemon.store import open_store
+
+if TYPE_CHECKING:  # a hint only: the MUL model loads with the rule set that reads battle files
+    from mekref.adapters.megamek.mul_summary import DesignLookup
 
 
 def app_config(

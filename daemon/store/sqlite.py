@@ -194,31 +194,8 @@ class SqliteEventStore(SqlEventStore):
         # opening a new file at once would otherwise race for the journal-mode change, which
         # SQLite may answer "database is locked" without waiting for its busy timeout.
         self._lock_dir.mkdir(exist_ok=True)
-        with self._schema_lock():
+        with self._os_lock(self._lock_dir / "schema.lock", wait=True):
             self._switch_and_migrate(conn)
-
-    @contextmanager
-    def _schema_lock(self) -> Iterator[None]:
-        """The lock on ``schema.lock``, taken as the writer section's is: flock where the file
-        system has it, else filelock."""
-        path = self._lock_dir / "schema.lock"
-        if self._flock:
-            try:
-                fd = take_flock(path, wait=True, poll_seconds=_LOCK_POLL_SECONDS)
-            except FlockMissing:
-                self._flock = False
-            else:
-                try:
-                    yield
-                finally:
-                    os.close(fd)  # releases the flock
-                return
-        lock = _file_lock(path)
-        lock.acquire(timeout=-1, poll_interval=_LOCK_POLL_SECONDS)
-        try:
-            yield
-        finally:
-            lock.release()
 
     def _switch_and_migrate(self, conn: sqlite3.Connection) -> None:
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
@@ -316,7 +293,13 @@ class SqliteEventStore(SqlEventStore):
 
     @contextmanager
     def _writer_lock(self, cid: str, wait: bool) -> Iterator[None]:
-        path = self._lock_dir / f"{cid}.lock"
+        with self._os_lock(self._lock_dir / f"{cid}.lock", wait=wait):
+            yield
+
+    @contextmanager
+    def _os_lock(self, path: Path, *, wait: bool) -> Iterator[None]:
+        """An exclusive OS lock on ``path`` (the schema's, or a campaign's writer section);
+        WriterBusy naming the file's stem when it is held and ``wait`` is false."""
         if self._flock:
             try:
                 fd = self._take_flock(path, wait)
@@ -339,14 +322,14 @@ class SqliteEventStore(SqlEventStore):
         try:
             lock.acquire(timeout=-1 if wait else 0, poll_interval=_LOCK_POLL_SECONDS)
         except Timeout:
-            raise WriterBusy(cid) from None
+            raise WriterBusy(path.stem) from None
         try:
             yield
         finally:
             lock.release()
 
     def _take_flock(self, path: Path, wait: bool) -> int:
-        """The descriptor holding the campaign's flock (see :func:`locks.take_flock`)."""
+        """The descriptor holding the flock on ``path`` (see :func:`locks.take_flock`)."""
         try:
             fd = take_flock(path, wait=wait, poll_seconds=_LOCK_POLL_SECONDS)
         except FileNotFoundError:  # the lock folder was removed while the store was open

@@ -95,3 +95,24 @@ def test_without_flock_on_the_file_system_the_writer_falls_back_to_filelock(
         store.append(cid, 0, [NewEvent("inside", "{}")])
     assert [e.type for e in store.read(cid)] == ["inside"]
     store.close()
+
+
+def test_opening_a_store_waits_for_filelock_on_the_schema_lock(tmp_path: Path) -> None:
+    """The schema lock (switch to WAL, migrations) is flock too, taken on the file filelock
+    takes: an older mekref migrating the store keeps a new one's opening waiting."""
+    import threading
+
+    SqliteEventStore(tmp_path / "camp.db").close()
+    held = FileLock(tmp_path / "camp.db.locks" / "schema.lock")
+    held.acquire(timeout=0)
+    opened: list[SqliteEventStore] = []
+    opener = threading.Thread(target=lambda: opened.append(SqliteEventStore(tmp_path / "camp.db")))
+    try:
+        opener.start()
+        opener.join(timeout=0.5)
+        assert opener.is_alive() and not opened  # still waiting for the schema lock
+    finally:
+        held.release()
+    opener.join(timeout=60)
+    assert len(opened) == 1
+    opened[0].close()
