@@ -1,9 +1,12 @@
-"""Start-up stays light: ``mekref --help`` imports no command module, and a command on a SQLite
-store imports neither gRPC, the PostgreSQL driver nor cairo (timings: bench/startup.py)."""
+"""Start-up stays light: ``mekref --help`` imports no command module, a command on a SQLite
+store imports neither gRPC, the PostgreSQL driver nor cairo, a command on a campaign loads its
+own rule set's modules and no other's, and ``battle ingest`` loads no logging library
+(timings: bench/startup.py, docs/performance.md "Start-up by import")."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,8 +14,12 @@ from pathlib import Path
 from console_script import mekref
 
 from mekref.daemon import exit_codes
+from mekref.daemon.samples.replay import FOLDER as SAMPLE
+from mekref.daemon.store.locks import HAS_FLOCK
+from mekref.rules.registry import RULESET_NAMES
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
+EXAMPLES = DOCS.parents[1] / "daemon" / "examples"
 
 PROBE = r"""
 import contextlib, io, json, sys
@@ -107,6 +114,83 @@ def test_status_json_loads_no_logging_terminal_or_xml_library(tmp_path: Path) ->
     table = mekref("status", "--db", db)
     assert table.returncode == 0, table.stderr
     assert "Ingested (0)" in table.stdout
+
+
+def _imported(*argv: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """The installed ``mekref`` run in a fresh process with Python's own import report on
+    (``PYTHONPROFILEIMPORTTIME``, one ``import time:`` line on stderr per module loaded): the
+    run, its stderr without those lines, and the modules it imported."""
+    done = mekref(*argv, env={"PYTHONPROFILEIMPORTTIME": "1"})
+    lines = done.stderr.splitlines()
+    report = [line for line in lines if line.startswith("import time:")]
+    modules = {line.rsplit("|", 1)[-1].strip() for line in report[1:]}  # after the heading
+    rest = "\n".join(line for line in lines if not line.startswith("import time:"))
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout, rest), modules
+
+
+def _rule_sets(modules: set[str]) -> dict[str, list[str]]:
+    """The modules loaded of each rule set's package, by rule set."""
+    found: dict[str, list[str]] = {}
+    for name in RULESET_NAMES:
+        package = f"mekref.rules.{name}"
+        inside = sorted(m for m in modules if m == package or m.startswith(package + "."))
+        if inside:
+            found[name] = inside
+    return found
+
+
+def _tripwire_sample(tmp_path: Path) -> str:
+    """A TripWire campaign set up from the bundled replay sample's set-up (its units are those
+    of the sample's records), no battle taken yet; returns the store's path."""
+    folder = tmp_path / "setup"
+    folder.mkdir()
+    shutil.copyfile(SAMPLE / "setup.json", folder / "setup.json")
+    db = str(tmp_path / "tw.db")
+    made = mekref("replay", str(folder), "--ruleset", "tripwire", "--seed", "7", "--db", db)
+    assert made.returncode == 0, made.stderr
+    return db
+
+
+def test_a_command_on_a_tripwire_campaign_loads_no_other_rule_set(tmp_path: Path) -> None:
+    """The registry imports the campaign's rule set only. TripWire takes some of the house
+    rules' mechanics through its declared seam (``rules/tripwire/house_seam.py``), so those
+    modules load with it; the house rules' own rule set (``house_rules.game``) does not."""
+    db = _tripwire_sample(tmp_path)
+    for argv in (("status", "--db", db, "--json"), ("game", "state", "--db", db, "--json")):
+        done, modules = _imported(*argv)
+        assert done.returncode == 0, done.stderr
+        loaded = _rule_sets(modules)
+        assert "mekref.rules.tripwire.game" in loaded["tripwire"], argv  # not a vacuous pass
+        assert set(loaded) <= {"tripwire", "house_rules"}, (argv, sorted(loaded))
+        assert "mekref.rules.house_rules.game" not in loaded.get("house_rules", []), argv
+
+
+def test_a_succession_wars_game_start_loads_only_its_rule_set(tmp_path: Path) -> None:
+    start = EXAMPLES / "succession_wars-demo-start.json"
+    db = str(tmp_path / "sw.db")
+    argv = ("game", "start", "--db", db, "--ruleset", "succession_wars", "--name", "SW")
+    done, modules = _imported(*argv, str(start))
+    assert done.returncode == 0, done.stderr
+    assert "state-hash:" in done.stdout
+    assert list(_rule_sets(modules)) == ["succession_wars"]
+
+
+def test_battle_ingest_loads_no_logging_library_nor_yaml(tmp_path: Path) -> None:
+    """``battle ingest`` says what became of each file itself: the ingest pipeline's log lines
+    are dropped, so structlog (with rich's traceback, pygments and asyncio) never loads; nor
+    do PyYAML (``.bfs`` designs only), ``xml.sax.saxutils`` (writing lists) or, where flock
+    works, filelock."""
+    db = _tripwire_sample(tmp_path)
+    record = tmp_path / "01-bob.mul"  # a copy: the installed sample is a link, which ingest refuses
+    shutil.copyfile(SAMPLE / record.name, record)
+    done, modules = _imported("battle", "ingest", "--db", db, str(record))
+    assert done.returncode == 0, done.stderr
+    assert "6 units for battle battle-" in done.stdout
+    assert "mekref.daemon.ingest" in modules  # not a vacuous pass
+    unused = {"structlog", "yaml", "xml.sax.saxutils", "asyncio", "pygments"}
+    if HAS_FLOCK:
+        unused.add("filelock")
+    assert sorted(unused & modules) == []
 
 
 def test_version_comes_from_the_installed_package() -> None:
