@@ -7,7 +7,10 @@ rests on when there is one. Nothing is appended to the log for a refused command
 
 from __future__ import annotations
 
-from mekref.rules.tables import SourceRef
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mekref.rules.tables import SourceRef
 
 
 class Refusal(Exception):

@@ -8,10 +8,8 @@ only at load time.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
-from importlib import resources
 from typing import Any
 
 
@@ -28,6 +26,11 @@ class SourceRef:
 
 
 def load_toml(package: str, filename: str) -> dict[str, Any]:
+    # Imported with the first table read: importlib.resources brings tempfile and random, and
+    # many commands (and every refusal's import) read no table.
+    import tomllib
+    from importlib import resources
+
     data = resources.files(package).joinpath(filename).read_bytes()
     return tomllib.loads(data.decode("utf-8"))
 

@@ -17,11 +17,6 @@ from mekref.daemon.cli_common import (
 )
 from mekref.daemon.tripwire import house_maintenance_report
 from mekref.daemon.tripwire.cli_campaign import require_side
-from mekref.daemon.tripwire.cli_report_print import (
-    print_books,
-    print_overview,
-    print_side_overview,
-)
 from mekref.daemon.tripwire.cli_report_rows import (
     battle_side,
     damage_json,
@@ -312,12 +307,19 @@ def run(args: argparse.Namespace) -> int:
         cut = overview_of(state, args.side or "")
         print_json({"campaign": state.name, "overview": to_jsonable(cut)})
         return EXIT_OK
+    if args.json:
+        print_json(report)
+        return EXIT_OK
+    # The tables' module (and rich) load when the report is printed as text, not for --json.
+    from mekref.daemon.tripwire.cli_report_print import (
+        print_books,
+        print_overview,
+        print_side_overview,
+    )
+
     if args.overview and args.side:
         # A side's page: what that side may know, fog kept (ruling T-V3).
         print_side_overview(state.name, args.side, overview_of(state, args.side))
-        return EXIT_OK
-    if args.json:
-        print_json(report)
         return EXIT_OK
     if args.overview:
         print_overview(report)
