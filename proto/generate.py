@@ -92,7 +92,9 @@ def main() -> int:
     except GenerationError as exc:
         print(f"proto/generate.py: {exc}", file=sys.stderr)
         return 1
-    print(f"generated {len(written)} files in {CHECKOUT_OUT.joinpath(*PACKAGE)}")
+    # Named from the checkout's root, as make prints everything else.
+    where = CHECKOUT_OUT.joinpath(*PACKAGE).relative_to(HERE.parent)
+    print(f"generated {len(written)} files in {where}")
     return 0
 
 
