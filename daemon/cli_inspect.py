@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from mekref.adapters.megamek.battle_file import BattleFileRead, read_battle_file
 from mekref.adapters.megamek.errors import EXIT_REFUSED_FILE, MulReadError
@@ -78,6 +74,9 @@ examples:
                                               add tonnage, tech base and unit type from designs
 """
 
+if TYPE_CHECKING:  # rich loads when a table is drawn, not for --json
+    from rich.console import Console
+
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = add_command(
@@ -101,14 +100,18 @@ def register(sub: Any) -> None:
     parser.set_defaults(handler=guarded(run), command_name="inspect")
 
 
+def _err(message: str) -> None:
+    """A refusal on stderr (rich, as every command's messages, loaded only when one is said)."""
+    err_console().print(message)
+
+
 def run(args: argparse.Namespace) -> int:
-    err = err_console()
     design_for: DesignLookup | None = None
     if args.units_dir is not None:
         try:
             design_for = catalog_lookup(args.units_dir, progress=not args.json)
         except CatalogUnavailable as exc:
-            err.print(f"mekref inspect: {exc}")
+            _err(f"mekref inspect: {exc}")
             return EXIT_MISSING_FILE
     summaries: list[tuple[FileSummary, BattleFileRead] | dict[str, Any]] = []
     worst = 0
@@ -121,29 +124,29 @@ def run(args: argparse.Namespace) -> int:
         try:
             data = read_named(path, read_cap)
         except NotRegularFile as exc:
-            err.print(f"mekref inspect: {path}: {exc.refusal()}")
+            _err(f"mekref inspect: {path}: {exc.refusal()}")
             worst = max(worst, EXIT_REFUSED_FILE)
             continue
         except FileTooLarge as exc:
             refused = over_limit(str(path), exc.size, max_bytes)
-            err.print(f"mekref inspect: {refused.one_line()}")
+            _err(f"mekref inspect: {refused.one_line()}")
             worst = max(worst, refused.exit_code)
             continue
         except OSError as exc:
-            err.print(f"mekref inspect: {path}: cannot read ({exc.strerror}); check the path")
+            _err(f"mekref inspect: {path}: cannot read ({exc.strerror}); check the path")
             worst = max(worst, EXIT_MISSING_FILE)
             continue
         if is_campaign(data, str(path)):
             try:
                 summaries.append(inspect_campaign(data, str(path), design_for))
             except MulReadError as exc:
-                err.print(f"mekref inspect: {exc.one_line()}")
+                _err(f"mekref inspect: {exc.one_line()}")
                 worst = max(worst, exc.exit_code)
             continue
         try:
             parsed = read_battle_file(data, str(path), max_bytes=max_bytes)
         except MulReadError as exc:
-            err.print(f"mekref inspect: {exc.one_line()}")
+            _err(f"mekref inspect: {exc.one_line()}")
             worst = max(worst, exc.exit_code)
             continue
         summary = summarize(parsed.mul, str(path), parsed.designs(design_for))
@@ -202,6 +205,9 @@ def _json(summary: FileSummary, parsed: BattleFileRead) -> Any:
 
 
 def _print_savegame(console: Console, parsed: BattleFileRead) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     game = _savegame_json(parsed)
     assert game is not None
     ended = "the game has ended" if game["game_over"] else "the game is NOT over"
@@ -242,6 +248,9 @@ def _ammo_by_type(bins: tuple[AmmoSummary, ...]) -> str:
 
 
 def _print_tables(console: Console, s: FileSummary) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     console.print(
         Text.assemble(
             (s.path, "bold"),

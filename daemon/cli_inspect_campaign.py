@@ -7,16 +7,15 @@ reason instead of refusing the file (``force import`` refuses it)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from mekref.adapters.megamek.mekhq_crew import CampaignImport, campaign_import
 from mekref.adapters.megamek.mekhq_left_out import unit_notes
 from mekref.adapters.megamek.mekhq_reader import read_campaign_bytes
 from mekref.adapters.megamek.mul_summary import DesignLookup, UnitSummary, summarize
+
+if TYPE_CHECKING:  # rich loads when a table is drawn, not for --json
+    from rich.console import Console
 
 #: Said under a table only when a kind in it was guessed: a footnote for nothing misleads.
 GUESSED_KIND_NOTE = "kind '?' = guessed from the file's shape; pass --units-dir for designs"
@@ -99,6 +98,9 @@ def _crew_cell(u: dict[str, Any]) -> str:
 
 
 def print_campaign(console: Console, payload: dict[str, Any]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     version = payload["mekhq_version"] or "no version (an early MekHQ)"
     console.print(
         Text.assemble(

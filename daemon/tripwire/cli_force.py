@@ -14,9 +14,7 @@ import uuid
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from mekref.adapters.megamek import unit_kinds as ak
 from mekref.adapters.megamek.bv_table import BvTable
@@ -115,6 +113,9 @@ _KINDS: dict[ak.UnitKind, UnitKind] = {
     ak.UnitKind.BATTLE_ARMOR: UnitKind.BATTLE_ARMOR,
     ak.UnitKind.CONVENTIONAL_INFANTRY: UnitKind.CONVENTIONAL_INFANTRY,
 }
+
+if TYPE_CHECKING:  # rich loads when a table is drawn, not for --json
+    from rich.console import Console
 
 
 _MOTIVES = {

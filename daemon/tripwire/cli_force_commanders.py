@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rich.table import Table
-
 from mekref.daemon.cli_common import EXIT_OK, add_command, add_db, guarded, out_console, print_json
 from mekref.daemon.tripwire.cli_campaign import side_campaign_state
 from mekref.rules.tripwire.commanders import commanders_of
@@ -67,6 +65,8 @@ def run_commanders(args: argparse.Namespace) -> int:
     if args.json:
         print_json(rows)
         return EXIT_OK
+    from rich.table import Table  # rich loads to print a table, not for --json
+
     console = out_console()
     if not rows:
         console.print("no commanders (no unit carries the commander flag or leads a lance)")

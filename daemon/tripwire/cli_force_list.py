@@ -11,10 +11,7 @@ facilities each side holds include (L271-L273), which change hands with their si
 from __future__ import annotations
 
 import argparse
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from mekref.daemon.cli_common import EXIT_OK, add_command, add_db, guarded, out_console, print_json
 from mekref.daemon.tripwire.cli_campaign import side_campaign_state
@@ -22,6 +19,9 @@ from mekref.daemon.tripwire.cli_report_rows import location_json, unit_identity
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, UnitDamage
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn.site_vehicles import NO_DESIGN, describe, site_vehicles
+
+if TYPE_CHECKING:  # rich loads when a table is drawn, not for --json
+    from rich.console import Console
 
 EPILOG = """\
 examples:
@@ -133,6 +133,8 @@ def run_list(args: argparse.Namespace) -> int:
     if args.json:
         print_json(rows)
         return EXIT_OK
+    from rich.table import Table
+
     console = out_console()
     if not rows:
         console.print("no units")

@@ -7,8 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rich.text import Text
-
 from mekref.adapters.megamek.errors import MulReadError
 from mekref.adapters.megamek.mekhq_crew import CampaignImport, DesignFor, campaign_import
 from mekref.adapters.megamek.mekhq_left_out import unit_notes
@@ -34,6 +32,8 @@ def remarks_by_position(mekhq: CampaignImport) -> dict[int, tuple[str, ...]]:
 
 def print_mekhq_report(console: Any, mekhq: CampaignImport) -> None:
     """Who commands, as the campaign records it, and every kind of thing not taken."""
+    from rich.text import Text  # rich loads when this prints (force list --json loads none)
+
     version = mekhq.campaign.version or "no version (an early MekHQ)"
     console.print(Text(f"MekHQ campaign {mekhq.campaign.name!r}, written by MekHQ {version}"))
     for line in mekhq.command.lines:

@@ -11,9 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-from rich.text import Text
-
 from mekref.adapters.megamek.mul_model import DEAD_HITS
 from mekref.daemon.tripwire.cli_campaign import run_command
 from mekref.daemon.tripwire.cli_force_list import condition_text
@@ -26,6 +23,8 @@ if TYPE_CHECKING:
 
 
 def print_units(console: Any, units: list[ImportedUnit]) -> None:
+    from rich.table import Table  # rich loads when this prints (force list --json loads none)
+
     table = Table(title="force", title_justify="left")
     for column in ("id", "unit", "kind", "tons", "BV", "company / lance", "crew", "notes"):
         table.add_column(column, overflow="fold")
@@ -50,6 +49,8 @@ def print_condition(console: Any, units: list[ImportedUnit]) -> None:
     A note that several units of one design share (a company of Griffins each taking the
     standard load from the design) prints once with the number of units: one line per unit
     buried the damaged units' lines among dozens of identical ones."""
+    from rich.text import Text  # rich loads when this prints (force list --json loads none)
+
     notes: Counter[str] = Counter()
     for item in units:
         came = item.condition

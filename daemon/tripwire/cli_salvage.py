@@ -18,8 +18,6 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from rich.table import Table
-
 from mekref.daemon.cli_common import (
     EXIT_OK,
     add_command,
@@ -164,6 +162,8 @@ def _list(args: argparse.Namespace) -> int:
     if args.json:
         print_json(found)
         return EXIT_OK
+    from rich.table import Table  # rich loads to print a table, not for --json
+
     console = out_console()
     titles = {
         "salvage": "salvage to keep or sell (L136)",

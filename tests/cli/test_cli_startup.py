@@ -168,6 +168,26 @@ def test_a_command_on_a_tripwire_campaign_loads_no_other_rule_set(tmp_path: Path
         assert not [m for m in modules if m.split(".")[0] == "rich"], argv
 
 
+def test_listings_as_json_load_no_terminal_library(tmp_path: Path) -> None:
+    """The listings scripts and tests read most (``force list``, ``force commanders``,
+    ``salvage list``, ``inspect``) as --json draw no table, so rich does not load; printed as
+    text they draw one."""
+    db = _tripwire_sample(tmp_path)
+    record = str(SAMPLE / "01-bob.mul")
+    for argv in (
+        ("force", "list", "--db", db),
+        ("force", "commanders", "--db", db, "--side", "home"),
+        ("salvage", "list", "--db", db, "--side", "home"),
+        ("inspect", record),
+    ):
+        done, modules = _imported(*argv, "--json")
+        assert done.returncode == 0, (argv, done.stderr)
+        assert done.stdout.lstrip().startswith(("[", "{")), argv
+        assert not [m for m in modules if m.split(".")[0] == "rich"], argv
+    done, modules = _imported("force", "list", "--db", db)
+    assert done.returncode == 0 and "rich.table" in modules  # not a vacuous pass
+
+
 def test_a_succession_wars_game_start_loads_only_its_rule_set(tmp_path: Path) -> None:
     start = EXAMPLES / "succession_wars-demo-start.json"
     db = str(tmp_path / "sw.db")
