@@ -101,7 +101,7 @@ def register(sub: Any) -> None:
 
 
 def _err(message: str) -> None:
-    """A refusal on stderr (rich, as every command's messages, loaded only when one is said)."""
+    """A refusal on stderr; rich loads only when there is one to print."""
     err_console().print(message)
 
 
