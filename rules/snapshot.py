@@ -30,6 +30,7 @@ from mekref.rules.codec import CodecError, Parted, canonical_json, decode
 T = TypeVar("T")
 
 HEADER = "#mekref-state 2"
+_HEADER_UTF8 = (HEADER + "\n").encode()
 #: How deep in the state's dataclasses a parted mapping is looked for.
 _DEPTH = 3
 
@@ -77,12 +78,18 @@ def state_text(state: object) -> str:
     return "\n".join([HEADER, head, canonical_json(skeleton), *lines])
 
 
-def state_from_text(cls: type[T], text: str) -> T:
+def state_from_text(cls: type[T], text: str | bytes) -> T:
     """The state a snapshot text was written from; its parted mappings' values stay text
-    until read."""
-    if not text.startswith(HEADER + "\n"):
+    until read. ``text`` may be the text's UTF-8 bytes, as a store keeps them: then only the
+    lines read are decoded (a parted mapping keeps its values' lines as bytes)."""
+    if isinstance(text, bytes):
+        if not text.startswith(_HEADER_UTF8):
+            return decode(cls, json.loads(text))
+        lines: list[Any] = text.split(b"\n")
+    elif not text.startswith(HEADER + "\n"):
         return decode(cls, json.loads(text))
-    lines = text.split("\n")
+    else:
+        lines = text.split("\n")
     try:
         header = json.loads(lines[1])
         state: Any = decode(cls, json.loads(lines[2]))

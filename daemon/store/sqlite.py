@@ -107,6 +107,8 @@ class SqliteEventStore(SqlEventStore):
                 f"sqlite {self.path}: {exc}; name the event store's file (or a new file) in --db"
             ) from exc
 
+    _STATE_UTF8 = "CAST(state AS BLOB)"  # the text's stored bytes (the database is UTF-8)
+
     @property
     def engine(self) -> Engine:
         return "sqlite"

@@ -120,11 +120,13 @@ def summarize(battle: Battle, before: BattleSummary | None = None) -> BattleSumm
 class _Entry:
     """One battle, as its value, its canonical JSON or both (either is made from the other when
     first asked, and kept: the same immutable value, so threads may race harmlessly), and its
-    summary."""
+    summary. A snapshot read from a store gives the JSON as UTF-8 bytes: decoded when read."""
 
     __slots__ = ("battle", "summary", "text")
 
-    def __init__(self, battle: Battle | None, text: str | None, summary: BattleSummary) -> None:
+    def __init__(
+        self, battle: Battle | None, text: str | bytes | None, summary: BattleSummary
+    ) -> None:
         self.battle = battle
         self.text = text
         self.summary = summary
@@ -141,7 +143,10 @@ class _Entry:
 
     def canonical(self) -> str:
         text = self.text
-        if text is None:
+        if isinstance(text, bytes):
+            text = text.decode()
+            self.text = text
+        elif text is None:
             text = canonical_json(self.battle)
             self.text = text
             if not self.summary.open:
@@ -375,7 +380,7 @@ class BattleBook(Parted):
         return cls(dict(sorted(battles.items(), key=lambda kv: (kv[1].number, kv[0]))))
 
     @classmethod
-    def from_parts(cls, texts: Mapping[str, str], index: JsonValue) -> Self | None:
+    def from_parts(cls, texts: Mapping[str, str | bytes], index: JsonValue) -> Self | None:
         if not isinstance(index, dict) or index.get("v") != _INDEX_VERSION:
             return None
         raw = index.get("battles")
