@@ -81,6 +81,7 @@ class SqlEventStore(ABC):
     # -- engine hooks ---------------------------------------------------------------------
     #: SQL giving a snapshot's ``state`` column as its UTF-8 bytes, without a text decoded.
     _STATE_UTF8: str
+
     @property
     @abstractmethod
     def engine(self) -> Engine: ...
