@@ -29,7 +29,7 @@ from mekref.daemon.store import (
     EventStore,
     FileRef,
     NewEvent,
-    Snapshot,
+    SnapshotBytes,
 )
 from mekref.daemon.store import Event as StoredEvent
 from mekref.daemon.store.errors import DamagedEvent
@@ -99,7 +99,7 @@ def event_from_stored(game: RuleSet[Any], stored: StoredEvent) -> Event:
         raise DamagedEvent(stored.campaign_id, stored.seq, stored.type, problem) from exc
 
 
-def _restored(game: RuleSet[Any], campaign_id: str, snapshot: Snapshot) -> Any | None:
+def _restored(game: RuleSet[Any], campaign_id: str, snapshot: SnapshotBytes) -> Any | None:
     """The snapshot's state, or None when this release cannot read it (one written by a
     release whose state had another shape): a snapshot is only a cache, so the campaign is
     folded from its first event instead, and the next snapshot is written in today's shape."""
@@ -184,11 +184,14 @@ class CampaignRunner:
         else:
             state, after = game.initial_state(), 0
             events, written = 0, 0
-            snapshot = self.store.latest_snapshot(campaign_id)
+            # Read as its UTF-8 bytes: the battles it keeps apart are decoded when a rule
+            # reads one, not all of them to make one text first.
+            snapshot = self.store.latest_snapshot_utf8(campaign_id)
             restored = None if snapshot is None else _restored(game, campaign_id, snapshot)
             if snapshot is not None and restored is not None:
                 state = restored
                 after = snapshot_seq = snapshot.seq
+                # Its size in bytes (as written: in characters; the same for ASCII text).
                 self._snapshot_bytes[campaign_id] = len(snapshot.state)
         last, folded = after, 0
         for stored in self.store.iter_events(campaign_id, after_seq=after):

@@ -46,9 +46,10 @@ class Parted(Mapping[str, Any], abc.ABC):
 
     @classmethod
     @abc.abstractmethod
-    def from_parts(cls, texts: Mapping[str, str], index: JsonValue) -> Self | None:
-        """Rebuild one from :meth:`part_texts` and :meth:`part_index`; None when ``index`` is
-        not one this code can use (the texts are then decoded with :meth:`from_jsonable`)."""
+    def from_parts(cls, texts: Mapping[str, str | memoryview], index: JsonValue) -> Self | None:
+        """Rebuild one from :meth:`part_texts` (each a text or a view of its UTF-8 bytes) and
+        :meth:`part_index`; None when ``index`` is not one this code can use (the texts are
+        then decoded with :meth:`from_jsonable`)."""
 
     @abc.abstractmethod
     def part_texts(self) -> Iterator[tuple[str, str]]:

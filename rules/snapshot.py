@@ -30,6 +30,7 @@ from mekref.rules.codec import CodecError, Parted, canonical_json, decode
 T = TypeVar("T")
 
 HEADER = "#mekref-state 2"
+_HEADER_UTF8 = (HEADER + "\n").encode()
 #: How deep in the state's dataclasses a parted mapping is looked for.
 _DEPTH = 3
 
@@ -77,15 +78,38 @@ def state_text(state: object) -> str:
     return "\n".join([HEADER, head, canonical_json(skeleton), *lines])
 
 
-def state_from_text(cls: type[T], text: str) -> T:
+def _utf8_lines(data: bytes) -> list[memoryview]:
+    """The lines of ``data`` as views into it: no line is copied (a long campaign's snapshot
+    is tens of MB, and most of its battles are never read)."""
+    whole = memoryview(data)
+    lines: list[memoryview] = []
+    start = 0
+    while (end := data.find(b"\n", start)) >= 0:
+        lines.append(whole[start:end])
+        start = end + 1
+    lines.append(whole[start:])
+    return lines
+
+
+def _text(line: str | memoryview) -> str:
+    return line if isinstance(line, str) else str(line, "utf-8")
+
+
+def state_from_text(cls: type[T], text: str | bytes) -> T:
     """The state a snapshot text was written from; its parted mappings' values stay text
-    until read."""
-    if not text.startswith(HEADER + "\n"):
+    until read. ``text`` may be the text's UTF-8 bytes, as a store keeps them: then only the
+    lines read are decoded (a parted mapping keeps its values' lines as views into them)."""
+    if isinstance(text, bytes):
+        if not text.startswith(_HEADER_UTF8):
+            return decode(cls, json.loads(text))
+        lines: list[Any] = _utf8_lines(text)
+    elif not text.startswith(HEADER + "\n"):
         return decode(cls, json.loads(text))
-    lines = text.split("\n")
+    else:
+        lines = text.split("\n")
     try:
-        header = json.loads(lines[1])
-        state: Any = decode(cls, json.loads(lines[2]))
+        header = json.loads(_text(lines[1]))
+        state: Any = decode(cls, json.loads(_text(lines[2])))
         at = 3
         for part in header["parts"]:
             keys, path = part["keys"], part["path"]
@@ -96,7 +120,7 @@ def state_from_text(cls: type[T], text: str) -> T:
                 raise CodecError(f"the snapshot keeps {'.'.join(path)} apart; it is no mapping")
             built = kind.from_parts(texts, part["index"])
             if built is None:  # an index this code cannot use: decode the values
-                built = kind.from_jsonable({k: json.loads(t) for k, t in texts.items()})
+                built = kind.from_jsonable({k: json.loads(_text(t)) for k, t in texts.items()})
             state = _replace_at(state, tuple(path), built)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         if isinstance(exc, CodecError):

@@ -24,6 +24,7 @@ from mekref.daemon.store.model import (
     NewEvent,
     QuarantinedFile,
     Snapshot,
+    SnapshotBytes,
     TokenRow,
     UnmatchedFile,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "QuarantinedFile",
     "SchemaTooNew",
     "Snapshot",
+    "SnapshotBytes",
     "StoreDamaged",
     "StoreError",
     "StoreMissing",

@@ -34,6 +34,7 @@ from mekref.daemon.store.model import (
     NewEvent,
     QuarantinedFile,
     Snapshot,
+    SnapshotBytes,
     TokenRow,
     UnmatchedFile,
     check_campaign_id,
@@ -78,6 +79,9 @@ class SqlEventStore(ABC):
         self._held = HeldByThread()
 
     # -- engine hooks ---------------------------------------------------------------------
+    #: SQL giving a snapshot's ``state`` column as its UTF-8 bytes, without a text decoded.
+    _STATE_UTF8: str
+
     @property
     @abstractmethod
     def engine(self) -> Engine: ...
@@ -431,6 +435,18 @@ class SqlEventStore(ABC):
             self._require_campaign(self._read, cid)
             return None
         return rows.snapshot(found[0])
+
+    def latest_snapshot_utf8(self, campaign_id: str) -> SnapshotBytes | None:
+        cid = check_campaign_id(campaign_id)
+        found = self._read(
+            f"SELECT seq, {self._STATE_UTF8} FROM snapshots WHERE campaign_id = ? "
+            "ORDER BY seq DESC LIMIT 1",
+            (cid,),
+        )
+        if not found:
+            self._require_campaign(self._read, cid)
+            return None
+        return SnapshotBytes(cid, int(found[0][0]), bytes(found[0][1]))
 
     # -- API tokens (only the sha256 of a secret is stored) ---------------------------------
     def add_token(self, row: TokenRow, token_sha256: str) -> None:

@@ -16,6 +16,7 @@ from mekref.daemon.store.model import (
     NewEvent,
     QuarantinedFile,
     Snapshot,
+    SnapshotBytes,
     TokenRow,
     UnmatchedFile,
 )
@@ -158,6 +159,10 @@ class EventStore(Protocol):
         ...
 
     def latest_snapshot(self, campaign_id: str) -> Snapshot | None: ...
+
+    def latest_snapshot_utf8(self, campaign_id: str) -> SnapshotBytes | None:
+        """The latest snapshot's seq and state as UTF-8 bytes (no text decoded)."""
+        ...
 
     # API tokens
     def add_token(self, row: TokenRow, token_sha256: str) -> None:

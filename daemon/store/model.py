@@ -154,6 +154,18 @@ class Snapshot:
 
 
 @dataclass(frozen=True, slots=True)
+class SnapshotBytes:
+    """A snapshot's state text as its UTF-8 bytes, as the store keeps it: what opening a
+    campaign reads. A long campaign's is tens of MB; as a Python text it would first be
+    decoded whole (and one character outside ASCII makes every character two bytes), while
+    ``rules.snapshot`` decodes only the lines it reads."""
+
+    campaign_id: str
+    seq: int
+    state: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class AppendResult:
     """What an append did.
 

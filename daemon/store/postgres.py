@@ -73,6 +73,8 @@ class PostgresEventStore(SqlEventStore):
             self.close()
             raise StoreUnavailable(f"postgresql: {exc}") from exc
 
+    _STATE_UTF8 = "convert_to(state, 'UTF8')"
+
     @property
     def engine(self) -> Engine:
         return "postgresql"

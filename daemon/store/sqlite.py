@@ -30,6 +30,7 @@ from mekref.daemon.store.errors import (
     WriterBusy,
 )
 from mekref.daemon.store.locks import HAS_FLOCK, FlockMissing, take_flock
+from mekref.daemon.store.model import SnapshotBytes, check_campaign_id
 from mekref.daemon.store.rows import Row
 from mekref.daemon.store.schema import (
     LATEST_VERSION,
@@ -286,6 +287,44 @@ class SqliteEventStore(SqlEventStore):
             if damaged is None:
                 raise
             raise damaged from exc
+
+    def latest_snapshot_utf8(self, campaign_id: str) -> SnapshotBytes | None:
+        # SQLite's incremental blob reader copies the text's bytes (UTF-8: the store is made
+        # so) once, into the bytes object; a SELECT copies them into its row first, and a long
+        # campaign's snapshot is tens of MB.
+        cid = check_campaign_id(campaign_id)
+        try:
+            try:
+                found = self._latest_blob(cid)
+            except sqlite3.DatabaseError as exc:
+                damaged = self._damaged(exc)
+                if damaged is None:
+                    raise
+                raise damaged from exc
+        except self._unavailable as exc:
+            raise StoreUnavailable(f"{self.engine}: {exc}") from exc
+        if found is None:
+            self._require_campaign(self._read, cid)
+            return None
+        return SnapshotBytes(cid, *found)
+
+    def _latest_blob(self, cid: str) -> tuple[int, bytes] | None:
+        conn = self._conn()
+        own = not conn.in_transaction
+        if own:
+            conn.execute("BEGIN")  # one read: the row cannot go between finding and reading it
+        try:
+            rows = conn.execute(
+                "SELECT rowid, seq FROM snapshots WHERE campaign_id = ? ORDER BY seq DESC LIMIT 1",
+                (cid,),
+            ).fetchall()
+            if not rows:
+                return None
+            with conn.blobopen("snapshots", "state", rows[0][0], readonly=True) as blob:
+                return int(rows[0][1]), blob.read()
+        finally:
+            if own:
+                conn.execute("COMMIT")
 
     def _serialise_appends(self, tx: Tx, campaign_id: str) -> None:
         # Nothing to add: BEGIN IMMEDIATE already made this the only write transaction.

@@ -120,11 +120,14 @@ def summarize(battle: Battle, before: BattleSummary | None = None) -> BattleSumm
 class _Entry:
     """One battle, as its value, its canonical JSON or both (either is made from the other when
     first asked, and kept: the same immutable value, so threads may race harmlessly), and its
-    summary."""
+    summary. A snapshot read from a store gives the JSON as a view of its UTF-8 bytes, decoded
+    when first read."""
 
     __slots__ = ("battle", "summary", "text")
 
-    def __init__(self, battle: Battle | None, text: str | None, summary: BattleSummary) -> None:
+    def __init__(
+        self, battle: Battle | None, text: str | memoryview | None, summary: BattleSummary
+    ) -> None:
         self.battle = battle
         self.text = text
         self.summary = summary
@@ -134,14 +137,20 @@ class _Entry:
         if battle is None:
             from mekref.rules.tripwire.battle_model import Battle
 
-            assert self.text is not None
-            battle = from_jsonable(Battle, json.loads(self.text))
+            text = self.text
+            assert text is not None
+            battle = from_jsonable(
+                Battle, json.loads(text if isinstance(text, str) else bytes(text))
+            )
             self.battle = battle
         return battle
 
     def canonical(self) -> str:
         text = self.text
-        if text is None:
+        if isinstance(text, memoryview):
+            text = str(text, "utf-8")
+            self.text = text
+        elif text is None:
             text = canonical_json(self.battle)
             self.text = text
             if not self.summary.open:
@@ -375,7 +384,7 @@ class BattleBook(Parted):
         return cls(dict(sorted(battles.items(), key=lambda kv: (kv[1].number, kv[0]))))
 
     @classmethod
-    def from_parts(cls, texts: Mapping[str, str], index: JsonValue) -> Self | None:
+    def from_parts(cls, texts: Mapping[str, str | memoryview], index: JsonValue) -> Self | None:
         if not isinstance(index, dict) or index.get("v") != _INDEX_VERSION:
             return None
         raw = index.get("battles")

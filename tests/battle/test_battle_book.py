@@ -55,13 +55,16 @@ def test_the_folded_indexes_are_those_built_from_scratch(folded: CampaignState) 
     assert book.battle_of_file("0" * 64) is None
 
 
+@pytest.mark.parametrize("utf8", [False, True], ids=["text", "utf8-bytes"])
 def test_a_snapshot_keeps_each_battle_apart_and_decodes_it_when_read(
-    folded: CampaignState,
+    folded: CampaignState, utf8: bool
 ) -> None:
     text = state_text(folded)
     assert text.startswith(HEADER + "\n")
     assert len(text.splitlines()) == 3 + len(folded.battles.battles)
-    loaded = state_from_text(CampaignState, text)
+    assert not text.isascii()  # a unit's name in the second record: one line, two bytes a char
+    # As a store gives it to the runner, its UTF-8 bytes: each battle's line stays undecoded.
+    loaded = state_from_text(CampaignState, text.encode() if utf8 else text)
     book = loaded.battles.battles
     assert all(entry.battle is None for _, entry in book._entries.items())  # none decoded yet
     assert _indexes(book) == _indexes(folded.battles.battles)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 
 from console_script import mekref
@@ -87,3 +88,15 @@ def test_a_long_campaign_opens_from_its_latest_snapshot(tmp_path: Path) -> None:
         runner = CampaignRunner(store)
         (only,) = store.list_campaigns()
         assert runner.state_hash(only.id, runner.replay(only.id)) == replay_hash
+
+    # What status shows from the snapshot (read as its UTF-8 bytes, each battle's line decoded
+    # only when read) is what it shows from the whole log folded cold, the snapshots dropped.
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM snapshots")
+    conn.close()
+    cold = mekref("status", "--json", "--db", str(db))
+    assert cold.returncode == 0, cold.stderr
+    (folded,) = json.loads(cold.stdout)["campaigns"]
+    assert (folded["snapshot_seq"], folded["events_folded"]) == (None, campaign["last_seq"])
+    opened = {k: v for k, v in json.loads(status.stdout).items() if k != "campaigns"}
+    assert opened == {k: v for k, v in json.loads(cold.stdout).items() if k != "campaigns"}

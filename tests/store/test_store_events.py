@@ -61,6 +61,8 @@ def test_unknown_campaign_is_an_error_everywhere(store: EventStore) -> None:
         store.append(missing, 0, [ev(1)])
     with pytest.raises(CampaignNotFound):
         store.latest_snapshot(missing)
+    with pytest.raises(CampaignNotFound):
+        store.latest_snapshot_utf8(missing)
 
 
 def test_append_assigns_gap_free_seqs_and_read_returns_them_in_order(store: EventStore) -> None:

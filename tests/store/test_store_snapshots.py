@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mekref.daemon.store import EventStore, NewEvent
+from mekref.daemon.store import EventStore, NewEvent, SnapshotBytes
 
 
 def test_latest_snapshot_is_the_highest_seq(store: EventStore) -> None:
@@ -17,6 +17,16 @@ def test_latest_snapshot_is_the_highest_seq(store: EventStore) -> None:
     store.save_snapshot(cid, 2, '{"units":[]}', "h2")  # an older one saved late is not latest
     assert store.latest_snapshot(cid) == later
     assert later.state == '{"units":["Atlas ✓"]}'
+
+
+def test_the_latest_snapshot_as_its_utf8_bytes(store: EventStore) -> None:
+    cid = store.create_campaign("A", "tripwire").id
+    assert store.latest_snapshot_utf8(cid) is None
+    store.append(cid, 0, [NewEvent("e", "{}")] * 3)
+    store.save_snapshot(cid, 3, '{"units":["Atlas ✓"]}', "h3")
+    store.save_snapshot(cid, 2, '{"units":[]}', "h2")  # an older one saved late is not latest
+    latest = store.latest_snapshot_utf8(cid)
+    assert latest == SnapshotBytes(cid, 3, '{"units":["Atlas ✓"]}'.encode())
 
 
 def test_saving_the_same_seq_again_replaces_it(store: EventStore) -> None:
@@ -45,6 +55,8 @@ def test_large_snapshot_round_trips(store: EventStore) -> None:
     store.save_snapshot(cid, 1, state, "h")
     latest = store.latest_snapshot(cid)
     assert latest is not None and latest.state == state
+    utf8 = store.latest_snapshot_utf8(cid)
+    assert utf8 is not None and utf8.state == state.encode()
 
 
 def _kept(store: EventStore, campaign_id: str) -> list[int]:
