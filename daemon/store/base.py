@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from mekref.daemon.store import rows
 from mekref.daemon.store.clock import Clock, to_text, utc_now
@@ -42,6 +42,8 @@ from mekref.daemon.store.model import (
     display_text,
 )
 from mekref.daemon.store.rows import Row
+
+T = TypeVar("T")
 
 
 class Tx(Protocol):
@@ -79,9 +81,6 @@ class SqlEventStore(ABC):
         self._held = HeldByThread()
 
     # -- engine hooks ---------------------------------------------------------------------
-    #: SQL giving a snapshot's ``state`` column as its UTF-8 bytes, without a text decoded.
-    _STATE_UTF8: str
-
     @property
     @abstractmethod
     def engine(self) -> Engine: ...
@@ -129,8 +128,12 @@ class SqlEventStore(ABC):
             raise StoreUnavailable(f"{self.engine}: {exc}") from exc
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return self._reading(lambda: self._query(sql, params))
+
+    def _reading(self, read: Callable[[], T]) -> T:
+        """A read outside a write transaction, an outage raised as StoreUnavailable."""
         try:
-            return self._query(sql, params)
+            return read()
         except self._unavailable as exc:
             raise StoreUnavailable(f"{self.engine}: {exc}") from exc
 
@@ -426,27 +429,25 @@ class SqlEventStore(ABC):
 
     def latest_snapshot(self, campaign_id: str) -> Snapshot | None:
         cid = check_campaign_id(campaign_id)
-        found = self._read(
-            f"SELECT {rows.SNAPSHOT_COLUMNS} FROM snapshots WHERE campaign_id = ? "
-            "ORDER BY seq DESC LIMIT 1",
-            (cid,),
-        )
-        if not found:
-            self._require_campaign(self._read, cid)
-            return None
-        return rows.snapshot(found[0])
+        found = self._newest_snapshot(cid, rows.SNAPSHOT_COLUMNS)
+        return None if found is None else rows.snapshot(found)
 
+    @abstractmethod
     def latest_snapshot_utf8(self, campaign_id: str) -> SnapshotBytes | None:
-        cid = check_campaign_id(campaign_id)
+        """The latest snapshot's text as its UTF-8 bytes, read without decoding it (each
+        engine reads it the cheapest way it has)."""
+
+    def _newest_snapshot(self, cid: str, columns: str) -> Row | None:
+        """``columns`` of the campaign's latest snapshot; None when it has none, after
+        checking that the campaign exists (an unknown one is refused, not "no snapshot")."""
         found = self._read(
-            f"SELECT seq, {self._STATE_UTF8} FROM snapshots WHERE campaign_id = ? "
-            "ORDER BY seq DESC LIMIT 1",
+            f"SELECT {columns} FROM snapshots WHERE campaign_id = ? ORDER BY seq DESC LIMIT 1",
             (cid,),
         )
-        if not found:
-            self._require_campaign(self._read, cid)
-            return None
-        return SnapshotBytes(cid, int(found[0][0]), bytes(found[0][1]))
+        if found:
+            return found[0]
+        self._require_campaign(self._read, cid)
+        return None
 
     # -- API tokens (only the sha256 of a secret is stored) ---------------------------------
     def add_token(self, row: TokenRow, token_sha256: str) -> None:

@@ -27,6 +27,7 @@ from mekref.daemon.store.errors import (
     WriterBusy,
 )
 from mekref.daemon.store.locks import advisory_key
+from mekref.daemon.store.model import SnapshotBytes, check_campaign_id
 from mekref.daemon.store.open import redact
 from mekref.daemon.store.rows import Row
 from mekref.daemon.store.schema import LATEST_VERSION, VERSION_TABLE_SQL, pending, statements
@@ -72,8 +73,6 @@ class PostgresEventStore(SqlEventStore):
         except psycopg.OperationalError as exc:
             self.close()
             raise StoreUnavailable(f"postgresql: {exc}") from exc
-
-    _STATE_UTF8 = "convert_to(state, 'UTF8')"
 
     @property
     def engine(self) -> Engine:
@@ -131,6 +130,11 @@ class PostgresEventStore(SqlEventStore):
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return self._conn().execute(_pg(sql), params).fetchall()
+
+    def latest_snapshot_utf8(self, campaign_id: str) -> SnapshotBytes | None:
+        cid = check_campaign_id(campaign_id)
+        found = self._newest_snapshot(cid, "seq, convert_to(state, 'UTF8')")
+        return None if found is None else SnapshotBytes(cid, int(found[0]), bytes(found[1]))
 
     def _serialise_appends(self, tx: Tx, campaign_id: str) -> None:
         tx.fetch("SELECT pg_advisory_xact_lock(?)", (advisory_key("append", campaign_id),))

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mekref.daemon import logs
 from mekref.daemon.store.base import SqlEventStore, Tx
@@ -50,6 +50,8 @@ DEFAULT_BUSY_TIMEOUT_MS = 60_000
 _LOCK_POLL_SECONDS = 0.01
 #: SQLite's answers for a file it cannot read as a database: a damaged page, a damaged header.
 _DAMAGE_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+
+T = TypeVar("T")
 
 
 class _SqliteTx:
@@ -280,8 +282,12 @@ class SqliteEventStore(SqlEventStore):
             raise damaged from exc
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return self._checked(lambda: self._conn().execute(sql, params).fetchall())
+
+    def _checked(self, read: Callable[[], T]) -> T:
+        """``read()``, a damaged database file raised as the store's own error."""
         try:
-            return self._conn().execute(sql, params).fetchall()
+            return read()
         except sqlite3.DatabaseError as exc:
             damaged = self._damaged(exc)
             if damaged is None:
@@ -293,16 +299,7 @@ class SqliteEventStore(SqlEventStore):
         # so) once, into the bytes object; a SELECT copies them into its row first, and a long
         # campaign's snapshot is tens of MB.
         cid = check_campaign_id(campaign_id)
-        try:
-            try:
-                found = self._latest_blob(cid)
-            except sqlite3.DatabaseError as exc:
-                damaged = self._damaged(exc)
-                if damaged is None:
-                    raise
-                raise damaged from exc
-        except self._unavailable as exc:
-            raise StoreUnavailable(f"{self.engine}: {exc}") from exc
+        found = self._reading(lambda: self._checked(lambda: self._latest_blob(cid)))
         if found is None:
             self._require_campaign(self._read, cid)
             return None
