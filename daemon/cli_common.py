@@ -53,16 +53,17 @@ def err_console() -> Console:
     return Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
 
 
-def out_console(*, columns_from_env: bool = False) -> Console:
+def out_console(*, columns_from_env: bool = False, markup: bool = False) -> Console:
     """The console data goes to. Off a terminal 120 columns (rich would take 80), whatever
     COLUMNS says (pytest-xdist's workers set it to 80), or with ``columns_from_env`` what it
-    says when it is set."""
-    # No markup: unit and pilot names carry brackets ("Elemental Battle Armor [Laser]") and
-    # rule quotes are printed in brackets; rich would swallow them as style tags.
+    says when it is set; long lines are never cut. ``markup`` only for text the program
+    wrote itself (the demo's headings)."""
+    # No markup by default: unit and pilot names carry brackets ("Elemental Battle Armor
+    # [Laser]") and rule quotes are printed in brackets; rich would swallow them as style tags.
     from rich.console import Console
 
     wide = sys.stdout.isatty() or (columns_from_env and "COLUMNS" in os.environ)
-    return Console(highlight=False, markup=False, soft_wrap=True, width=None if wide else 120)
+    return Console(highlight=False, markup=markup, soft_wrap=True, width=None if wide else 120)
 
 
 def print_json(data: object) -> None:

@@ -26,6 +26,7 @@ from typing import IO, Any
 from rich.console import Console
 
 from mekref.daemon.cli import main as cli
+from mekref.daemon.cli_common import out_console
 from mekref.daemon.open_app import app_config, opened_app
 from mekref.daemon.samples.replay import FOLDER as SAMPLE
 from mekref.daemon.tripwire.cli_replay import AFTER, load_commands
@@ -225,10 +226,9 @@ def run_demo(console: Console) -> int:
 
 
 def main() -> int:
-    # Off a terminal (make demo piped to a file or a pager) rich would wrap at 80 columns,
-    # cutting the daemon's lines and the quarantine reason mid-sentence; lines stay whole.
-    wide = sys.stdout.isatty()
-    return run_demo(Console(highlight=False, soft_wrap=True, width=None if wide else 120))
+    # The CLI's own console: off a terminal (make demo piped to a file or a pager) rich would
+    # wrap at 80 columns, cutting the daemon's lines and the quarantine reason mid-sentence.
+    return run_demo(out_console(markup=True))
 
 
 if __name__ == "__main__":
