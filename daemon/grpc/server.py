@@ -24,7 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from mekref.daemon.config import HELD_BATTLES_PER_SIDE
-from mekref.daemon.grpc.auth import Authenticator, AuthInterceptor
+from mekref.daemon.grpc.auth import Authenticator, GuardedRegistry
 from mekref.daemon.grpc.batcher import CommandBatcher
 from mekref.daemon.grpc.hub import EventHub
 from mekref.daemon.grpc.reflection_v1 import enable_reflection
@@ -102,7 +102,8 @@ class ServerOptions:
     extra_channel_options: Sequence[tuple[str, Any]] = field(default_factory=tuple)
 
 
-Adder = Callable[[Any, aio.Server], None]
+#: The generated ``add_*Servicer_to_server`` functions, given the token-checking registry.
+Adder = Callable[[Any, Any], None]
 Factory = Callable[[Services], object]
 
 #: Each service: how it is added to a server and the core's servicer. The wings' servicers
@@ -122,7 +123,7 @@ _SERVICES: tuple[tuple[str, Adder, Factory | None], ...] = (
 )
 
 
-def _add_servicers(services: Services, server: aio.Server) -> None:
+def _add_servicers(services: Services, server: GuardedRegistry) -> None:
     from_wings = wing_servicers()
     for name, add, core in _SERVICES:
         factory = from_wings.get(name, core)
@@ -177,7 +178,6 @@ async def build_server(
     opts = options or ServerOptions()
     services = build_services(pipeline, tokens, opts)
     server = aio.server(
-        interceptors=[AuthInterceptor(Authenticator(tokens))],
         options=[
             ("grpc.max_receive_message_length", opts.max_message_bytes),
             ("grpc.max_send_message_length", opts.max_message_bytes),
@@ -190,7 +190,9 @@ async def build_server(
             *opts.extra_channel_options,
         ],
     )
-    _add_servicers(services, server)
+    # The API's methods need a token; health checking and reflection, added to the server
+    # itself, do not: load balancers and grpcurl need them before holding one.
+    _add_servicers(services, GuardedRegistry(server, Authenticator(tokens)))
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     enable_reflection((*SERVICE_NAMES, "grpc.health.v1.Health"), server)

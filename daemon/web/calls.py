@@ -1,6 +1,6 @@
 """Page actions call the gRPC servicers themselves: one way into the rules, whoever asks.
 
-A page handler sets the logged-in principal (as the gRPC interceptor does for an RPC), builds
+A page handler sets the logged-in principal (as the gRPC token check does for an RPC), builds
 the same request message a gRPC client sends and awaits the servicer's method with a
 :class:`PageContext` in place of gRPC's. The servicer checks the token's side and campaign,
 validates, runs the command through the same batcher and pipeline, and answers with the same
