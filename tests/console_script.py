@@ -1,23 +1,51 @@
-"""Run the installed ``mekref`` console script in a fresh process, as a user would.
+"""Run ``mekref`` as a user would: the installed console script's own entry point, with its
+arguments, standard input, environment and working folder, giving back its exit code and
+what it printed on its two streams.
 
-Nothing is preloaded: whatever the script needs it must import itself (a test that imports
-rule sets itself can pass while the real entry point cannot load them)."""
+Where it runs:
+
+- **in a fresh process** of the installed console script, nothing preloaded (whatever it needs
+  it must import itself): always by :func:`mekref_fresh`; by :func:`mekref` for ``mekref
+  serve``, for an environment that sets a ``PYTHON*`` variable (read when an interpreter
+  starts), for a call from a thread other than the main one, and for every call when
+  ``MEKREF_TESTS_FRESH=1`` is set;
+- **otherwise in this test process**: the same ``main()`` the console script calls, with its
+  streams, environment, folder and logging set-up swapped for the call and put back after. A
+  new process costs about a third of a second of CPU before the command starts (the
+  interpreter, then importing the rule set); the suite makes some two thousand such calls.
+
+What an in-process call cannot show is a command that needs a module only an earlier call
+loaded. The fresh-process runs guard that: every command block of the docs
+(tests/docs/test_doc_transcripts.py), every rule set's game
+(tests/cli/test_cli_every_ruleset.py), the tests that call :func:`mekref_fresh`, and the
+whole suite under ``MEKREF_TESTS_FRESH=1`` (docs/testing.md)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Sequence
+import traceback
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 #: The console script the install put beside this interpreter (the venv's ``bin``).
 MEKREF = Path(sys.executable).with_name("mekref.exe" if os.name == "nt" else "mekref")
+
+
+#: Every call in a fresh process (``MEKREF_TESTS_FRESH=1``): the suite as a user's machine runs it.
+ALWAYS_FRESH = os.environ.get("MEKREF_TESTS_FRESH") == "1"
+#: Commands that always get a fresh process: the daemon installs signal handlers and runs until
+#: stopped.
+_FRESH_COMMANDS = frozenset({"serve"})
 
 
 def mekref(
@@ -27,9 +55,41 @@ def mekref(
     timeout: float = 120,
     cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
+    """``mekref ARGS``: its exit code and what it printed, in this process where it can be (see
+    the module's docstring)."""
+    words = [str(a) for a in args]
+    if (
+        ALWAYS_FRESH
+        or _FRESH_COMMANDS.intersection(words[:1])
+        or any(name.startswith("PYTHON") for name in env or ())  # read when a process starts
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        return _in_fresh_process(words, stdin, env, timeout, cwd)
+    return _in_this_process(words, stdin, env, cwd)
+
+
+def mekref_fresh(
+    *args: str,
+    stdin: str | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 120,
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``mekref ARGS`` in a new process of the installed console script, always: for what only
+    a process shows (what it imports, an environment read at start-up, its exit)."""
+    return _in_fresh_process([str(a) for a in args], stdin, env, timeout, cwd)
+
+
+def _in_fresh_process(
+    words: list[str],
+    stdin: str | None,
+    env: dict[str, str] | None,
+    timeout: float,
+    cwd: Path | None,
+) -> subprocess.CompletedProcess[str]:
     assert MEKREF.exists(), f"{MEKREF}: the console script is not installed (run 'make install')"
     return subprocess.run(
-        [str(MEKREF), *args],
+        [str(MEKREF), *words],
         input=stdin,
         capture_output=True,
         text=True,
@@ -38,6 +98,87 @@ def mekref(
         cwd=cwd,
         check=False,
     )
+
+
+class _Stream(io.TextIOWrapper):
+    """A captured standard stream: text, with the ``buffer`` of bytes a real one has."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO(), encoding="utf-8", errors="replace", write_through=True)
+
+    def written(self) -> str:
+        self.flush()
+        raw = self.buffer
+        assert isinstance(raw, io.BytesIO)
+        return raw.getvalue().decode("utf-8", errors="replace")
+
+
+def _in_this_process(
+    words: list[str], stdin: str | None, env: dict[str, str] | None, cwd: Path | None
+) -> subprocess.CompletedProcess[str]:
+    from mekref.daemon.cli import main  # the console script's entry point
+
+    saved_env = dict(os.environ)
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    saved_cwd = os.getcwd()
+    out, err = _Stream(), _Stream()
+    given = io.TextIOWrapper(io.BytesIO((stdin or "").encode("utf-8")), encoding="utf-8")
+    try:
+        os.environ.update({"NO_COLOR": "1", **(env or {})})
+        if cwd is not None:
+            os.chdir(cwd)
+        sys.stdin, sys.stdout, sys.stderr = given, out, err
+        with _logging_as_at_start():
+            code = _exit_code(main, words)
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess([str(MEKREF), *words], code, out.written(), err.written())
+
+
+@contextlib.contextmanager
+def _logging_as_at_start() -> Iterator[None]:
+    """The logging set-up a new process starts with, for one call, and this process's put back
+    after: a command sets up structlog only where nothing has (``mekref.daemon.logs``), so an
+    earlier call's or test's set-up would otherwise decide where its lines go."""
+    import logging
+
+    from mekref.daemon import logs
+
+    root = logging.getLogger()
+    saved_root = root.handlers[:], root.level
+    structlog = sys.modules.get("structlog")
+    saved_config = structlog.get_config() if structlog is not None else None
+    logs.superseded()  # no set-up pending from an earlier call
+    if structlog is not None:
+        structlog.reset_defaults()
+    try:
+        yield
+    finally:
+        logs.superseded()
+        root.handlers[:], root.level = saved_root
+        structlog = sys.modules.get("structlog")
+        if structlog is not None:
+            structlog.reset_defaults()
+            if saved_config is not None:
+                structlog.configure(**saved_config)
+
+
+def _exit_code(main: Any, words: list[str]) -> int:
+    """What the interpreter would exit with: ``main``'s return value, ``sys.exit``'s code, or 1
+    with the traceback on stderr (as Python prints it) for an exception nothing caught."""
+    try:
+        return int(main(words))
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        print(exc.code, file=sys.stderr)
+        return 1
+    except Exception:
+        traceback.print_exc()
+        return 1
 
 
 def start_tripwire(tmp_path: Path, commands: Sequence[Any], name: str = "Ginestra") -> str:

@@ -4,8 +4,10 @@ No test file names its layer: ``tests/conftest.py`` marks every collected test h
 code it runs. A test is
 
 - ``e2e`` when it, a fixture it requests or a helper of the test tree it calls starts a
-  process: the installed ``mekref`` console script (tests/console_script.py), ``mekref serve``,
-  or anything else through :mod:`subprocess` / :mod:`multiprocessing`;
+  process: the installed ``mekref`` console script in a new process
+  (``console_script.mekref_fresh``), ``mekref serve``, or anything else through
+  :mod:`subprocess` / :mod:`multiprocessing` (``console_script.mekref`` runs the entry point
+  in the test's process: not e2e by itself);
 - ``integration`` when it is not e2e but touches the file system, a database or the network:
   it requests ``tmp_path``/``tmpdir``/``tmp_path_factory``, a store, PostgreSQL, the in-process
   gRPC ``api`` server or the in-process ``cli`` fixture (directly or through its fixtures);
@@ -111,6 +113,16 @@ def _referenced(func: Any) -> Iterator[Any]:
             yield from (getattr(value, n) for n in names if hasattr(value, n))
 
 
+#: Test helpers that run a command in the test's own process, though they may start one for
+#: a case only a process shows (tests/console_script.py says which): ``console_script.mekref``.
+_IN_PROCESS_RUNNERS = frozenset({("console_script", "mekref")})
+
+
+def _runs_in_this_process(value: Any) -> bool:
+    where = (getattr(value, "__module__", None), getattr(value, "__qualname__", None))
+    return where in _IN_PROCESS_RUNNERS
+
+
 class ProcessFinder:
     """Whether a piece of test code starts a process, remembered per function."""
 
@@ -125,6 +137,8 @@ class ProcessFinder:
         return self._known[key]
 
     def _is_starter(self, value: Any) -> bool:
+        if _runs_in_this_process(value):
+            return False
         if isinstance(value, types.ModuleType):
             return value in _PROCESS_MODULES
         if getattr(value, "__module__", None) in ("subprocess", "multiprocessing"):

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from console_script import mekref
+from console_script import mekref_fresh as mekref  # each rule set loaded by the entry point itself
 
 from mekref.rules.registry import RULESET_NAMES, ruleset
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from console_script import mekref
+from console_script import mekref_fresh as mekref  # what a new process loads
 
 from mekref.daemon import exit_codes
 from mekref.daemon.samples.replay import FOLDER as SAMPLE

@@ -35,7 +35,7 @@ from mekref.v1 import battle_pb2, campaign_pb2, rules_pb2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "turn"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from console_script import MEKREF, mekref
+from console_script import MEKREF, mekref_fresh
 from ginestra_cli import UNITS, day_zero, ok
 
 ENGAGEMENT = "day1-1105-1"
@@ -244,7 +244,7 @@ def test_a_side_may_keep_only_so_many_held_battles_open(served: Served) -> None:
 def test_a_negative_limit_is_refused_at_start(tmp_path: Path) -> None:
     config = tmp_path / "mekref.toml"
     config.write_text("held_battles_per_side = -1\n", encoding="utf-8")
-    done = mekref("serve", "--config", str(config), "--db", str(tmp_path / "c.db"),
-                  "--grpc", "127.0.0.1:0", "--create")  # fmt: skip
+    done = mekref_fresh("serve", "--config", str(config), "--db", str(tmp_path / "c.db"),
+                        "--grpc", "127.0.0.1:0", "--create")  # fmt: skip
     assert done.returncode == 2, done.stderr
     assert "held_battles_per_side must be zero or more" in done.stderr
