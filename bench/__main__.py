@@ -88,6 +88,9 @@ def _run_one(name: str, rest: list[str], failed: list[str]) -> tuple[int, str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args in (["-h"], ["--help"]):  # alone: with a benchmark's name, that benchmark's help
+        print(__doc__)
+        return 0
     markdown = _take(args, "--markdown")
     readme = _take(args, "--readme")
     chosen = [a for a in args if a in BENCHES] or list(BENCHES)

@@ -77,3 +77,20 @@ def test_a_check_stops_early_only_when_its_failure_is_decided() -> None:
     assert not decided([4.0], goal=1.21, planned=3)
     assert not decided([4.0, 1.0], goal=1.21, planned=3)
     assert not decided([1.0, 1.1], goal=1.21, planned=3)
+
+
+def test_bench_help_explains_and_runs_nothing() -> None:
+    """``python -m bench --help`` prints what the benchmarks are and how to run one, at once
+    (without it every benchmark ran, minutes of work, before the help was looked at)."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr
+    assert "python -m bench NAME" in done.stdout and "## bench." not in done.stdout
