@@ -6,8 +6,9 @@ Where it runs:
 
 - **in a fresh process** of the installed console script, nothing preloaded (whatever it needs
   it must import itself): always by :func:`mekref_fresh`; by :func:`mekref` for ``mekref
-  serve``, for an environment that sets a ``PYTHON*`` variable (read when an interpreter
-  starts), for a call from a thread other than the main one, and for every call when
+  serve``, for a call given a ``timeout`` (only a process can be stopped at one), for an
+  environment that sets a ``PYTHON*`` variable (read when an interpreter starts), for a call
+  from a thread other than the main one, and for every call when
   ``MEKREF_TESTS_FRESH=1`` is set;
 - **otherwise in this test process**: the same ``main()`` the console script calls, with its
   streams, environment, folder and logging set-up swapped for the call and put back after. A
@@ -43,6 +44,8 @@ MEKREF = Path(sys.executable).with_name("mekref.exe" if os.name == "nt" else "me
 
 #: Every call in a fresh process (``MEKREF_TESTS_FRESH=1``): the suite as a user's machine runs it.
 ALWAYS_FRESH = os.environ.get("MEKREF_TESTS_FRESH") == "1"
+#: Seconds a new process may run unless the call says otherwise.
+DEFAULT_TIMEOUT = 120.0
 #: Commands that always get a fresh process: the daemon installs signal handlers and runs until
 #: stopped.
 _FRESH_COMMANDS = frozenset({"serve"})
@@ -52,19 +55,23 @@ def mekref(
     *args: str,
     stdin: str | None = None,
     env: dict[str, str] | None = None,
-    timeout: float = 120,
+    timeout: float | None = None,
     cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``mekref ARGS``: its exit code and what it printed, in this process where it can be (see
-    the module's docstring)."""
+    the module's docstring). A ``timeout`` is a bound the test relies on (a command that must
+    not block): only a process can be stopped at it, so the call gets one."""
     words = [str(a) for a in args]
     if (
         ALWAYS_FRESH
+        or timeout is not None
         or _FRESH_COMMANDS.intersection(words[:1])
         or any(name.startswith("PYTHON") for name in env or ())  # read when a process starts
         or threading.current_thread() is not threading.main_thread()
     ):
-        return _in_fresh_process(words, stdin, env, timeout, cwd)
+        return _in_fresh_process(
+            words, stdin, env, DEFAULT_TIMEOUT if timeout is None else timeout, cwd
+        )
     return _in_this_process(words, stdin, env, cwd)
 
 
@@ -72,7 +79,7 @@ def mekref_fresh(
     *args: str,
     stdin: str | None = None,
     env: dict[str, str] | None = None,
-    timeout: float = 120,
+    timeout: float = DEFAULT_TIMEOUT,
     cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``mekref ARGS`` in a new process of the installed console script, always: for what only

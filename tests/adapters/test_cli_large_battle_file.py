@@ -10,7 +10,7 @@ import json
 import re
 from pathlib import Path
 
-from console_script import mekref
+from console_script import mekref, mekref_fresh
 
 RECORD = Path(__file__).parents[1] / "fixtures" / "megamek" / "bob.mul"
 
@@ -68,6 +68,6 @@ def test_the_daemon_takes_the_limit_from_its_settings_file(tmp_path: Path) -> No
     assert shown.returncode == 0, shown.stderr
     assert re.search(r"^\s*max_file_mb\s+= 256(\.0)?\s", shown.stdout, re.M), shown.stdout
     settings.write_text("max_file_mb = 0\n")
-    refused = mekref("serve", "--watch", str(tmp_path), env={"MEKREF_CONFIG": str(settings)})
+    refused = mekref_fresh("serve", "--watch", str(tmp_path), env={"MEKREF_CONFIG": str(settings)})
     assert refused.returncode != 0
     assert "max_file_mb must be more than zero" in refused.stderr

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from console_script import MEKREF, mekref
+from console_script import MEKREF, mekref, mekref_fresh
 
 
 def _one_line_error(done: subprocess.CompletedProcess[str], code: int, *words: str) -> str:
@@ -90,7 +90,9 @@ def test_serve_refuses_a_damaged_page_at_start(tmp_path: Path) -> None:
         f.write(b"\xde\xad" * 2048)
     inbox = tmp_path / "inbox"
     inbox.mkdir()
-    done = mekref("serve", "--db", db, "--watch", str(inbox), "--log-format", "json", timeout=60)
+    done = mekref_fresh(
+        "serve", "--db", db, "--watch", str(inbox), "--log-format", "json", timeout=60
+    )
     line = _one_line_error(done, 5, f"sqlite {db}: the database is damaged (quick_check: ")
     assert line.endswith("restore it from a backup (mekref never repairs a database in place)")
     assert done.stdout == ""
@@ -119,19 +121,19 @@ def test_a_bad_grpc_address_is_refused_not_replaced(
     tmp_path: Path, address: str, words: str
 ) -> None:
     db = _campaign(tmp_path)
-    done = mekref("serve", "--db", db, "--grpc", address, timeout=60)
+    done = mekref_fresh("serve", "--db", db, "--grpc", address, timeout=60)
     _one_line_error(done, 2, words)
 
 
 def test_missing_or_wrong_tls_files_are_named(tmp_path: Path) -> None:
     db = _campaign(tmp_path)
     missing = tmp_path / "nope.pem"
-    done = mekref("serve", "--db", db, "--grpc", "127.0.0.1:0",
+    done = mekref_fresh("serve", "--db", db, "--grpc", "127.0.0.1:0",
                   "--tls-cert", str(missing), "--tls-key", str(missing))  # fmt: skip
     _one_line_error(done, 2, f"--tls-cert {missing}: no such file")
     wrong = tmp_path / "wrong.pem"
     wrong.write_text("not a certificate\n")
-    done = mekref("serve", "--db", db, "--grpc", "127.0.0.1:0",
+    done = mekref_fresh("serve", "--db", db, "--grpc", "127.0.0.1:0",
                   "--tls-cert", str(wrong), "--tls-key", str(wrong))  # fmt: skip
     _one_line_error(done, 2, "not a certificate in PEM form")
 

@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from console_script import mekref
+from console_script import mekref, mekref_fresh
 
 
 def _env(tmp: Path, **extra: str) -> dict[str, str]:
@@ -72,7 +72,7 @@ def test_serve_takes_its_folders_from_the_environment(tmp_path: Path) -> None:
     _campaign(db, "S")
     missing = tmp_path / "no-such-logs"
     env = _env(tmp_path, MEKREF_DB=str(db), MEKREF_WATCH=str(missing))
-    done = mekref("serve", env=env, cwd=tmp_path)
+    done = mekref_fresh("serve", env=env, cwd=tmp_path)
     assert done.returncode == 2
     assert f"{missing}: not a folder" in done.stderr
 

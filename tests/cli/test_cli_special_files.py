@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from console_script import mekref
+from console_script import mekref_fresh as mekref  # the timeouts are the test: only a process stops
 
 from mekref.daemon.samples.ginestra import FOLDER
 

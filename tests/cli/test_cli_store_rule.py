@@ -12,7 +12,7 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
-from console_script import MEKREF, mekref
+from console_script import MEKREF, mekref, mekref_fresh
 
 from mekref.daemon.cli import build_parser, main
 from mekref.daemon.store import open_store
@@ -134,7 +134,7 @@ def test_campaign_new_and_game_start_create_the_store(tmp_path: Path) -> None:
 
 def test_serve_creates_the_store_only_with_create(tmp_path: Path) -> None:
     db = tmp_path / "served" / "camp.db"
-    refused = mekref("serve", "--db", str(db), "--watch", str(tmp_path))
+    refused = mekref_fresh("serve", "--db", str(db), "--watch", str(tmp_path))
     assert refused.returncode == 5 and "or pass --create" in refused.stderr
     assert not db.parent.exists()
     argv = ["serve", "--db", str(db), "--watch", str(tmp_path), "--create", "--log-format", "json"]

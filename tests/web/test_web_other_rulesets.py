@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from console_script import mekref
+from console_script import mekref, mekref_fresh
 from web_helpers import Campaign, Page, Served, serve, stop
 
 SCRIPT = Path(__file__).parents[1] / "cli" / "data" / "scripts" / "objectives"
@@ -58,6 +58,6 @@ def test_a_side_gives_the_rule_sets_commands_from_its_page(
 
 
 def test_a_bad_web_address_is_refused_with_what_to_write(tmp_path: Path) -> None:
-    ran = mekref("serve", "--db", str(tmp_path / "none.db"), "--create", "--web", "8080")
+    ran = mekref_fresh("serve", "--db", str(tmp_path / "none.db"), "--create", "--web", "8080")
     assert ran.returncode == 2
     assert "--web '8080': no port; write HOST:PORT" in ran.stderr
