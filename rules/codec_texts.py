@@ -19,10 +19,9 @@ new instance and keeps nothing.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
-from mekref.rules.codec import canonical_json
-from mekref.rules.codec import _object_items as object_items
+from mekref.rules.codec import canonical_json, object_items
 
 #: The classes whose instances keep their text (their own ``__dict__``, never a field).
 _KEPT: set[type] = set()
@@ -62,9 +61,15 @@ def text_of(value: object) -> str:
                 text = _joined({k: t for k, (_, t) in fields.items()})
             state[_TEXT] = text
         return text
-    if tp is tuple and value and type(value[0]) in _KEPT:  # type: ignore[index]
-        return "[" + ",".join(text_of(v) for v in value) + "]"  # type: ignore[attr-defined]
+    if tp is tuple and _starts_kept(value):
+        return "[" + ",".join(text_of(v) for v in cast(tuple[object, ...], value)) + "]"
     return canonical_json(value)
+
+
+def _starts_kept(items: object) -> bool:
+    """Whether a tuple's first item keeps its text (a battle's files are all files)."""
+    first = cast(tuple[object, ...], items)[:1]
+    return bool(first) and type(first[0]) in _KEPT
 
 
 def object_text(value: object, extra: dict[str, str] | None = None) -> str:
@@ -82,9 +87,9 @@ def object_text(value: object, extra: dict[str, str] | None = None) -> str:
 def holds_kept(value: object) -> bool:
     """Whether one of a dataclass ``value``'s fields is (or is a tuple starting with) a value
     that keeps its text: then :func:`object_text` writes around it."""
-    for key, item in object_items(value) or ():
+    for _, item in object_items(value) or ():
         tp = type(item)
-        if tp in _KEPT or (tp is tuple and item and type(item[0]) in _KEPT):
+        if tp in _KEPT or (tp is tuple and _starts_kept(item)):
             return True
     return False
 

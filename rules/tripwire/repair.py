@@ -281,6 +281,20 @@ def _irreparable(
     )
 
 
+def _armor_points(subject: RepairSubject, footnote: bool, blocked: list[str]) -> tuple[int, int]:
+    """The armor points lost that can be repaired now, and those that wait for the internal
+    structure under them (footnote *: their locations are added to ``blocked``). Summed, then
+    priced once: the same exact fractions as pricing each location."""
+    now = later = 0
+    for loc in subject.locations:
+        if footnote and loc.internal_lost and loc.armor_lost:
+            later += loc.armor_lost
+            blocked.append(loc.name)
+        else:
+            now += loc.armor_lost
+    return now, later
+
+
 def repair_bill(subject: RepairSubject, tables: TripWireTables | None = None) -> RepairBill:
     t = tables or load_tables()
     state = damage_state(subject)
@@ -315,14 +329,7 @@ def repair_bill(subject: RepairSubject, tables: TripWireTables | None = None) ->
         armor_footnote = subject.kind is UnitKind.MEK or subject.kind.is_vehicle
         if total_armor:
             rate = subject.tonnage * armor_row.factor * mult / total_armor
-            # Points summed first, priced once: the same exact fractions, two products.
-            now_points = later_points = 0
-            for loc in subject.locations:
-                if armor_footnote and loc.internal_lost and loc.armor_lost:
-                    later_points += loc.armor_lost
-                    blocked.append(loc.name)
-                else:
-                    now_points += loc.armor_lost
+            now_points, later_points = _armor_points(subject, armor_footnote, blocked)
             armor_now, armor_later = now_points * rate, later_points * rate
             if armor_now or armor_later:
                 rules.append(armor_row.ref)

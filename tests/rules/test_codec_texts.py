@@ -75,7 +75,7 @@ class _Part:
 class _Whole:
     parts: tuple[_Part, ...]
     first: _Part | None
-    label: str = "é\"\\ ✓"
+    label: str = 'é"\\ ✓'
     extra: str = field(default="", metadata=OMIT_IF_DEFAULT)
 
 
