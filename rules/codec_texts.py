@@ -13,7 +13,9 @@ sorted order, each key as ``json.dumps`` writes it, ``:`` and its value's text, 
 the dict ``to_jsonable`` makes of it, ``OMIT_IF_DEFAULT`` fields left out alike); a list is its
 items' texts joined by ``,`` between brackets. Rules values are never changed once made (frozen
 dataclasses of tuples), so a text kept on one stays its text; a copy made with ``replace`` is a
-new instance and keeps nothing.
+new instance and keeps nothing. The text lives as long as the value: an open battle's files
+hold theirs beside their value until the battle is resolved and its own text made (then the
+battle book keeps the text instead of the value, ``battle_book``).
 """
 
 from __future__ import annotations
