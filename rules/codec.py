@@ -220,7 +220,7 @@ def canonical_chunks(value: object, depth: int = _CHUNK_DEPTH) -> Iterator[str]:
             yield ("," if n else "") + json.dumps(key, ensure_ascii=False) + ":" + text
         yield "}"
         return
-    items = _object_items(value) if _holds_parted(value, depth) else None
+    items = object_items(value) if _holds_parted(value, depth) else None
     if items is None:
         yield canonical_json(value)
         return
@@ -243,7 +243,7 @@ def _holds_parted(value: object, depth: int) -> bool:
     return False
 
 
-def _object_items(value: object) -> list[tuple[str, object]] | None:
+def object_items(value: object) -> list[tuple[str, object]] | None:
     """The key-value pairs of a value that encodes as a JSON object, else None."""
     tp = type(value)
     if issubclass(tp, str | int | float | Enum | Fraction):

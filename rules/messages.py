@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
+from mekref.rules import codec_texts
 from mekref.rules.codec import CodecError, decode, jsonable_text, to_jsonable
 from mekref.rules.dice import Roll
 
@@ -138,7 +139,16 @@ class Codec(Generic[M]):
 
 
 def event_text(event: Event) -> str:
-    """The canonical JSON text the event store keeps (``NewEvent.payload``), byte for byte."""
+    """The canonical JSON text the event store keeps (``NewEvent.payload``), byte for byte.
+
+    An event holding a value that keeps its text (a battle file, a resolution:
+    ``codec_texts``) is written around that text, which the battle holding the value then
+    reuses; any other is encoded whole."""
+    if codec_texts.holds_kept(event):
+        name = type(event).TYPE
+        if not name:
+            raise CodecError(f"{type(event).__name__} has no type name")
+        return codec_texts.object_text(event, {"type": json.dumps(name, ensure_ascii=False)})
     return jsonable_text(message_to_json(event))
 
 

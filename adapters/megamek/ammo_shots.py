@@ -16,6 +16,7 @@ design, which states them), caseless ammunition, capital and artillery-cannon am
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
@@ -101,8 +102,11 @@ def _normalised(name: str) -> tuple[str, bool]:
     return text, clan
 
 
+@functools.lru_cache(maxsize=1024)
 def bin_shots(ammo_type: str) -> int | None:
-    """MegaMek's shots in one full bin of ``ammo_type``; None when this table does not know it."""
+    """MegaMek's shots in one full bin of ``ammo_type``; None when this table does not know it.
+
+    Kept per name: every bin of every unit of every file asks, of the few names there are."""
     stated = _STATED.search(ammo_type)
     if stated:
         return int(stated.group(1))

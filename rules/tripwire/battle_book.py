@@ -24,7 +24,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, overload
 
-from mekref.rules.codec import JsonValue, Parted, canonical_json, from_jsonable
+from mekref.rules.codec import JsonValue, Parted, from_jsonable
+from mekref.rules.codec_texts import carry_texts, object_text, text_like
 
 if TYPE_CHECKING:
     from mekref.rules.tripwire.battle_model import Battle, BattleFile
@@ -61,7 +62,9 @@ def content_digest(file: BattleFile) -> str:
     known = _DIGESTS.get(id(file))
     if known is not None and known[0] is file:
         return known[1]
-    digest = hashlib.sha256(canonical_json(report_content(file)).encode("utf-8")).hexdigest()
+    # The report's text is the file's but for a few small fields: the others' texts are the
+    # file's own, made once (and kept for its event's text, ``codec_texts``).
+    digest = hashlib.sha256(text_like(report_content(file), file).encode("utf-8")).hexdigest()
     _remember(file, digest)
     return digest
 
@@ -79,6 +82,7 @@ def with_reporting_side(file: BattleFile, side: str | None) -> BattleFile:
     """``file`` with its reporting side set; the side is no part of its content, so the
     digest already computed for ``file`` is the new one's too."""
     out = replace(file, reporting_side=side)
+    carry_texts(file, out)
     known = _DIGESTS.get(id(file))
     if known is not None and known[0] is file:
         _remember(out, known[1])
@@ -151,7 +155,8 @@ class _Entry:
             text = str(text, "utf-8")
             self.text = text
         elif text is None:
-            text = canonical_json(self.battle)
+            # Written around the texts its files and resolution kept from their events.
+            text = object_text(self.battle)
             self.text = text
             if not self.summary.open:
                 # A resolved battle is seldom read again: its text is kept instead of its

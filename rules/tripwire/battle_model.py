@@ -15,6 +15,7 @@ from functools import cached_property
 from mekref.adapters.megamek.condition import CriticalResults
 from mekref.adapters.megamek.mul_model import RootKind
 from mekref.rules.codec import OMIT_IF_DEFAULT
+from mekref.rules.codec_texts import keep_texts
 from mekref.rules.dice import Roll
 from mekref.rules.messages import RefereeNote
 from mekref.rules.tripwire.battle_book import BattleBook
@@ -286,6 +287,11 @@ class BattleResolution:
     sides: tuple[SideOutcome, ...]
     conflicts: tuple[Conflict, ...]
     closed_by: RefereeNote | None = None  # a referee closed it before every side reported
+
+
+# A file's and a resolution's texts are made once and kept: the event that records one and the
+# battle that holds it are written around that text (``codec_texts``).
+keep_texts(BattleFile, BattleResolution)
 
 
 @dataclass(frozen=True, kw_only=True)

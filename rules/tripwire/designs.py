@@ -94,7 +94,17 @@ def stored_design(design: UnitDesign) -> StoredDesign:
 
 
 def unit_design(stored: StoredDesign) -> UnitDesign:
-    """The adapter's design back from the campaign's copy (what the condition merge reads)."""
+    """The adapter's design back from the campaign's copy (what the condition merge reads).
+
+    Made once per copy and kept on it: every file of a campaign asks it for each unit, and
+    both are immutable (no reader changes the design's ``crit_slots``)."""
+    kept: UnitDesign | None = vars(stored).get("_unit_design")
+    if kept is None:
+        kept = vars(stored)["_unit_design"] = _unit_design(stored)
+    return kept
+
+
+def _unit_design(stored: StoredDesign) -> UnitDesign:
     same = {f.name: getattr(stored, f.name) for f in fields(StoredDesign)}
     return UnitDesign(
         **{

@@ -12,6 +12,7 @@ and rounded up to a whole SP at the end; values paid *to* a player (sale, scrap)
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -177,11 +178,18 @@ def normalised_ammo_name(name: str) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=1024)
+def _ammo_names(ammo_type: str) -> tuple[str, str]:
+    """The normalised name and its base (digits left out): asked for every bin of every
+    unit a battle resolves, of the few names a campaign's ammunition has."""
+    text = normalised_ammo_name(ammo_type)
+    return text, re.sub(r"[0-9]", "", text)
+
+
 def ammo_tier(ammo_type: str, tables: TripWireTables | None = None) -> AmmoTier:
     """The re-arm price tier of an ammunition type name (see ammo_tiers.toml for the order)."""
     t = tables or load_tables()
-    text = normalised_ammo_name(ammo_type)
-    base = re.sub(r"[0-9]", "", text)
+    text, base = _ammo_names(ammo_type)
     for row in t.ammo_tiers:
         if row.match == "substring" and any(k in text for k in row.keywords):
             return AmmoTier(row.name)
@@ -273,6 +281,20 @@ def _irreparable(
     )
 
 
+def _armor_points(subject: RepairSubject, footnote: bool, blocked: list[str]) -> tuple[int, int]:
+    """The armor points lost that can be repaired now, and those that wait for the internal
+    structure under them (footnote *: their locations are added to ``blocked``). Summed, then
+    priced once: the same exact fractions as pricing each location."""
+    now = later = 0
+    for loc in subject.locations:
+        if footnote and loc.internal_lost and loc.armor_lost:
+            later += loc.armor_lost
+            blocked.append(loc.name)
+        else:
+            now += loc.armor_lost
+    return now, later
+
+
 def repair_bill(subject: RepairSubject, tables: TripWireTables | None = None) -> RepairBill:
     t = tables or load_tables()
     state = damage_state(subject)
@@ -307,12 +329,8 @@ def repair_bill(subject: RepairSubject, tables: TripWireTables | None = None) ->
         armor_footnote = subject.kind is UnitKind.MEK or subject.kind.is_vehicle
         if total_armor:
             rate = subject.tonnage * armor_row.factor * mult / total_armor
-            for loc in subject.locations:
-                if armor_footnote and loc.internal_lost and loc.armor_lost:
-                    armor_later += loc.armor_lost * rate
-                    blocked.append(loc.name)
-                else:
-                    armor_now += loc.armor_lost * rate
+            now_points, later_points = _armor_points(subject, armor_footnote, blocked)
+            armor_now, armor_later = now_points * rate, later_points * rate
             if armor_now or armor_later:
                 rules.append(armor_row.ref)
                 hours += t.tasks["repair_armor"].hours
