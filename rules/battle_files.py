@@ -8,10 +8,10 @@ and gRPC uploads alike) asks it through this protocol and never knows the rule s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from mekref.rules.messages import Command, RefereeNote
+from mekref.rules.record_type import Record, record
 
 if TYPE_CHECKING:  # for the hints only: the MUL model loads with the rule set that reads files
     from mekref.adapters.megamek.mul_model import MulFile
@@ -33,8 +33,8 @@ class AmbiguousMatch(Exception):
         self.candidates = candidates
 
 
-@dataclass(frozen=True, kw_only=True)
-class FileRequest:
+@record
+class FileRequest(Record):
     """How the caller wants a file taken in, beyond its bytes."""
 
     sha256: str
@@ -55,8 +55,8 @@ class FileRequest:
     uploaded_by: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class Waiting:
+@record
+class Waiting(Record):
     """A battle still waiting for files or for control of the field."""
 
     battle_id: str
@@ -70,8 +70,8 @@ class Waiting:
     held: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
-class AfterBattle:
+@record
+class AfterBattle(Record):
     """What the referee must hear about a resolved battle now (TripWire: the formations still
     sharing the hex of the engagement it closed, and what happens next)."""
 

@@ -17,11 +17,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from mekref.rules.record_type import Record, record
+
 _SEP = "\x1f"  # unit separator: cannot be confused with text inside a roll name
 
 
-@dataclass(frozen=True, kw_only=True)
-class Roll:
+@record
+class Roll(Record):
     """One named roll of ``len(faces)`` dice, as stored in the event that used it."""
 
     name: str

@@ -12,32 +12,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from mekref.rules import codec_texts
 from mekref.rules.codec import CodecError, decode, jsonable_text, to_jsonable
 from mekref.rules.dice import Roll
+from mekref.rules.record_type import Record, record
 
 
-@dataclass(frozen=True, kw_only=True)
-class Event:
+@record
+class Event(Record):
     """Something that happened. ``rolls`` holds every die the decision used, in order."""
 
     TYPE: ClassVar[str] = ""
     rolls: tuple[Roll, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class Command:
+@record
+class Command(Record):
     """Something someone asked for. ``actor`` says who (a side's token holder or the referee)."""
 
     TYPE: ClassVar[str] = ""
     actor: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class RefereeNote:
+@record
+class RefereeNote(Record):
     """Who overrode or accepted something, and why: overrides are never anonymous."""
 
     referee: str

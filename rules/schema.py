@@ -11,7 +11,6 @@ import dataclasses
 import types
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import cache
@@ -19,10 +18,11 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from mekref.rules.codec import JsonValue, to_jsonable
 from mekref.rules.messages import Command
+from mekref.rules.record_type import Record, record
 
 
-@dataclass(frozen=True, kw_only=True)
-class FieldSchema:
+@record
+class FieldSchema(Record):
     name: str
     type: str  # readable: "str", "int", "list of str", "Position", "one of: a, b"
     required: bool
@@ -32,8 +32,8 @@ class FieldSchema:
     doc: str = ""  # a field's ``metadata["doc"]``: what it means, when the type cannot say
 
 
-@dataclass(frozen=True, kw_only=True)
-class CommandSchema:
+@record
+class CommandSchema(Record):
     type: str
     doc: str
     fields: tuple[FieldSchema, ...]

@@ -8,17 +8,18 @@ only at load time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from mekref.rules.record_type import Record, record
 
 
 class TableError(ValueError):
     """A table file is missing a field or holds a value of the wrong type."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class SourceRef:
+@record
+class SourceRef(Record):
     """Where a row comes from: the line number in the rule text, and that line, verbatim."""
 
     line: int
@@ -106,8 +107,8 @@ def section(data: dict[str, Any], *path: str) -> dict[str, Any]:
     return result
 
 
-@dataclass(frozen=True, kw_only=True)
-class FieldRow:
+@record
+class FieldRow(Record):
     """A row kept as read, with the rule line it comes from; each field is checked when read."""
 
     values: dict[str, Any]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from mekref.rules.dystopian_wars.model import (
     Battle,
@@ -16,6 +16,7 @@ from mekref.rules.dystopian_wars.model import (
     TerritoryChoice,
 )
 from mekref.rules.messages import Event, event_type
+from mekref.rules.record_type import Record, record
 
 #: What defends a staked territory: its fortress, flak towers and the towers its holder named
 #: (lines 111 and 122, "Fortress, 2 Flak Towers, 2 Rocket/ Gun/ Tesla Towers").
@@ -27,7 +28,7 @@ WIN_CONDITIONS = ("territories", "commodore")
 
 
 @event_type("DWCampaignCreated")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CampaignCreated(Event):
     seed: str
     fleets: tuple[Fleet, ...]
@@ -36,7 +37,7 @@ class CampaignCreated(Event):
 
 
 @event_type("DWMapSet")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MapSet(Event):
     borders: tuple[tuple[str, str], ...]
     reason: str
@@ -44,25 +45,25 @@ class MapSet(Event):
 
 
 @event_type("DWMarAssigned")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MarAssigned(Event):
     assignment: MarAssignment
 
 
 @event_type("DWWingMarChosen")
-@dataclass(frozen=True, kw_only=True)
+@record
 class WingMarChosen(Event):
     choice: TerritoryChoice  # one MAR, for all the fleet's wings of Tiny Flyers
 
 
 @event_type("DWTowersChosen")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TowersChosen(Event):
     choice: TerritoryChoice  # one kind per tower
 
 
-@dataclass(frozen=True, kw_only=True)
-class ExtraWing:
+@record
+class ExtraWing(Record):
     """One "1 extra Wing TT’s" of a territory the fleet uses (lines 112-113)."""
 
     territory_id: str
@@ -74,7 +75,7 @@ class ExtraWing:
 
 
 @event_type("DWAirWings")
-@dataclass(frozen=True, kw_only=True)
+@record
 class AirWings(Event):
     """At the start of a battle: the extra wings of Tiny Flyers a fleet fields free (DW-36)."""
 
@@ -84,7 +85,7 @@ class AirWings(Event):
 
 
 @event_type("DWFortificationsDefend")
-@dataclass(frozen=True, kw_only=True)
+@record
 class FortificationsDefend(Event):
     """A staked territory's fortifications fight for its holder in this battle (DW-38)."""
 
@@ -98,13 +99,13 @@ class FortificationsDefend(Event):
 
 
 @event_type("DWTerritoriesGenerated")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TerritoriesGenerated(Event):
     territories: tuple[Territory, ...]
 
 
 @event_type("DWTerritoryGranted")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TerritoryGranted(Event):
     territory_id: str
     fleet_id: str | None
@@ -112,8 +113,8 @@ class TerritoryGranted(Event):
     actor: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class StrategyScore:
+@record
+class StrategyScore(Record):
     fleet_id: str
     die: int
     bonus: int  # the rank's Activation Bonus plus Tactical Prowess (0 for a stand-in)
@@ -121,7 +122,7 @@ class StrategyScore:
 
 
 @event_type("DWBattleSetUp")
-@dataclass(frozen=True, kw_only=True)
+@record
 class BattleSetUp(Event):
     battle: Battle
     strategy: tuple[StrategyScore, ...]  # the deciding round of the strategy roll
@@ -129,7 +130,7 @@ class BattleSetUp(Event):
 
 
 @event_type("DWSquadronsBroken")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SquadronsBroken(Event):
     """Squadrons starting this battle Broken (Opium Traders' roll of 1, or shore leave)."""
 
@@ -138,14 +139,14 @@ class SquadronsBroken(Event):
 
 
 @event_type("DWStaked")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Staked(Event):
     battle_id: str
     stake: Stake
 
 
 @event_type("DWBattleResolved")
-@dataclass(frozen=True, kw_only=True)
+@record
 class BattleResolved(Event):
     battle_id: str
     battle_type: str
@@ -155,13 +156,13 @@ class BattleResolved(Event):
 
 
 @event_type("DWLoansEnded")
-@dataclass(frozen=True, kw_only=True)
+@record
 class LoansEnded(Event):
     territory_ids: tuple[str, ...]
 
 
 @event_type("DWTerritoryTaken")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TerritoryTaken(Event):
     territory_id: str
     from_fleet: str
@@ -169,7 +170,7 @@ class TerritoryTaken(Event):
 
 
 @event_type("DWTerritoryLent")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TerritoryLent(Event):
     """A Raid: the victor has the territory's RP and MARs for one battle (line 205)."""
 
@@ -179,7 +180,7 @@ class TerritoryLent(Event):
 
 
 @event_type("DWSquadronAfterBattle")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SquadronAfterBattle(Event):
     fleet_id: str
     squadron_id: str
@@ -193,7 +194,7 @@ class SquadronAfterBattle(Event):
 
 
 @event_type("DWSkillGained")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SkillGained(Event):
     fleet_id: str
     squadron_id: str
@@ -203,7 +204,7 @@ class SkillGained(Event):
 
 
 @event_type("DWCommodoreExperience")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CommodoreExperience(Event):
     fleet_id: str
     xp_change: int
@@ -212,7 +213,7 @@ class CommodoreExperience(Event):
 
 
 @event_type("DWTacticalProwess")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TacticalProwess(Event):
     fleet_id: str
     change: int
@@ -222,7 +223,7 @@ class TacticalProwess(Event):
 
 
 @event_type("DWCommodoreInjury")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CommodoreInjury(Event):
     fleet_id: str
     result: str  # a key of the injury table
@@ -231,14 +232,14 @@ class CommodoreInjury(Event):
 
 
 @event_type("DWGameMissed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class GameMissed(Event):
     fleet_id: str
     games_to_miss: int  # left after this battle
 
 
 @event_type("DWRequisitionGranted")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RequisitionGranted(Event):
     fleet_id: str
     territory_rp: tuple[tuple[str, int], ...]  # (territory, RP) in territory order
@@ -247,7 +248,7 @@ class RequisitionGranted(Event):
 
 
 @event_type("DWRepaired")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Repaired(Event):
     fleet_id: str
     squadron_id: str
@@ -257,7 +258,7 @@ class Repaired(Event):
 
 
 @event_type("DWSquadronRequisitioned")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SquadronRequisitioned(Event):
     fleet_id: str
     squadron: Squadron
@@ -265,14 +266,14 @@ class SquadronRequisitioned(Event):
 
 
 @event_type("DWCommodoreReleased")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CommodoreReleased(Event):
     fleet_id: str
     ransom_rp: int
 
 
 @event_type("DWCampaignWon")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CampaignWon(Event):
     fleet_id: str
     condition: str = field(metadata={"allowed": WIN_CONDITIONS})  # "territories" or "commodore"

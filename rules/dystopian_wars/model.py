@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from fractions import Fraction
+
+from mekref.rules.record_type import Record, record
 
 
 class VesselClass(StrEnum):
@@ -53,8 +55,8 @@ class CommodoreStatus(StrEnum):
     CAPTURED = "captured"  # until the ransom is paid
 
 
-@dataclass(frozen=True, kw_only=True)
-class RepairBill:
+@record
+class RepairBill(Record):
     """What a squadron needs after a battle, in table columns (priced by its class row)."""
 
     minor: bool = False  # damaged ships: the Minor Repairs column, once per squadron
@@ -66,8 +68,8 @@ class RepairBill:
         return not self.minor and not self.major_ships and not self.replacement
 
 
-@dataclass(frozen=True, kw_only=True)
-class Squadron:
+@record
+class Squadron(Record):
     squadron_id: str
     name: str
     vessel_class: VesselClass
@@ -93,8 +95,8 @@ class Squadron:
         return Fraction(self.points) * (10 + len(self.skills)) / 10
 
 
-@dataclass(frozen=True, kw_only=True)
-class Commodore:
+@record
+class Commodore(Record):
     name: str
     xp: int = 0
     prowess: int = 0  # +1 per double 6, -1 per double 1 (Tactical Prowess)
@@ -109,8 +111,8 @@ class Commodore:
         return self.status is CommodoreStatus.ACTIVE and self.games_to_miss == 0
 
 
-@dataclass(frozen=True, kw_only=True)
-class Fleet:
+@record
+class Fleet(Record):
     fleet_id: str
     player: str
     nation: str
@@ -123,23 +125,23 @@ class Fleet:
     free_replacements_used: int = 0  # since the last battle
 
 
-@dataclass(frozen=True, kw_only=True)
-class Territory:
+@record
+class Territory(Record):
     territory_id: str
     kind: str  # a key of tables/territories.toml
     holder: str | None
     lent_to: str | None = None  # a Raid's victor, until it has fought one battle
 
 
-@dataclass(frozen=True, kw_only=True)
-class Stake:
+@record
+class Stake(Record):
     fleet_id: str  # who chose the pair
     own: str
     enemy: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class FieldOrder:
+@record
+class FieldOrder(Record):
     """A Field Order of the group's deck: 2.3 says only "As per Spartan Games Update", so the
     orders are the campaign's data (ruling DW-24)."""
 
@@ -148,8 +150,8 @@ class FieldOrder:
     text: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
-class MarAssignment:
+@record
+class MarAssignment(Record):
     """A territory's "One Squadron has the ... MAR", given to one squadron of the fleet using
     the territory; in force while the fleet holds (or has on loan) the territory."""
 
@@ -160,8 +162,8 @@ class MarAssignment:
     mar: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class TerritoryChoice:
+@record
+class TerritoryChoice(Record):
     """What a territory's row leaves to the fleet using it: the Airbase's MAR for all its wings
     (line 113), the Fleet Base's two towers (line 111). In force while that fleet uses it."""
 
@@ -170,8 +172,8 @@ class TerritoryChoice:
     choices: tuple[str, ...]
 
 
-@dataclass(frozen=True, kw_only=True)
-class Battle:
+@record
+class Battle(Record):
     battle_id: str
     fleets: tuple[str, str]
     chooser: str  # won the strategy roll: stakes first
@@ -184,8 +186,8 @@ class Battle:
     field_orders: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class DystopianState:
+@record
+class DystopianState(Record):
     seed: str = ""
     created: bool = False
     fleets: dict[str, Fleet] = field(default_factory=dict)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.tables import (
     FieldRow,
     SourceRef,
@@ -32,8 +32,8 @@ class Rule(FieldRow):
     """A campaign number (or none) and the line that states it."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class MarGrant:
+@record
+class MarGrant(Record):
     """One "One Squadron has the ... MAR" of a territory row: the MARs offered, and the vessel
     classes that may take it (empty: any)."""
 
@@ -41,8 +41,8 @@ class MarGrant:
     classes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class TerritoryRow:
+@record
+class TerritoryRow(Record):
     key: str
     name: str
     pair: str
@@ -73,8 +73,8 @@ class TerritoryRow:
         return tuple(part.strip() for part in self.ref.source.split("\t")[2:] if part.strip())
 
 
-@dataclass(frozen=True, kw_only=True)
-class BattleSizeRow:
+@record
+class BattleSizeRow(Record):
     key: str
     low: int
     high: int
@@ -87,8 +87,8 @@ class BattleSizeRow:
     max_other_large: int | None = None  # ... or other Large/Massive ships, not both
 
 
-@dataclass(frozen=True, kw_only=True)
-class RepairRow:
+@record
+class RepairRow(Record):
     key: str
     minor: int
     major: int
@@ -96,38 +96,38 @@ class RepairRow:
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class XpRow:
+@record
+class XpRow(Record):
     key: str
     xp: int
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class SkillBreaksRow:
+@record
+class SkillBreaksRow(Record):
     key: str
     breaks: tuple[int, ...]
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class BandRow:
+@record
+class BandRow(Record):
     key: str
     low: int
     high: int
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class SkillRow:
+@record
+class SkillRow(Record):
     skill_set: str
     face: int
     name: str
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class RankRow:
+@record
+class RankRow(Record):
     rank: int
     name: str
     min_xp: int
@@ -136,8 +136,8 @@ class RankRow:
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class InjuryRow:
+@record
+class InjuryRow(Record):
     key: str
     low: int
     high: int
@@ -146,8 +146,8 @@ class InjuryRow:
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class DystopianTables:
+@record
+class DystopianTables(Record):
     rules: dict[str, Rule]
     territories: dict[str, TerritoryRow]
     battle_sizes: tuple[BattleSizeRow, ...]

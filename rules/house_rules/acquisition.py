@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.table_loader import HouseTables, load_tables
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 
 
-@dataclass(frozen=True, kw_only=True)
-class Bid:
+@record
+class Bid(Record):
     price_die: int  # 1-2 lower, 3-4 standard, 5-6 higher (line 203)
     percent: int  # the 3d6 % change, signed (0 for a standard price)
     price: Fraction  # C-bills, exact
@@ -25,8 +26,8 @@ class Bid:
         return self.percent < 0
 
 
-@dataclass(frozen=True, kw_only=True)
-class Acquisition:
+@record
+class Acquisition(Record):
     item: str
     availability: str
     target: int

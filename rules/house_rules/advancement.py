@@ -10,11 +10,12 @@ priced by a guess.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from mekref.rules.house_rules.pilots import lam_piloting_cost, rank_for
 from mekref.rules.house_rules.repairs import Rating
 from mekref.rules.house_rules.table_loader import HouseTables, Row, load_tables
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 
 SKILLS = ("piloting", "gunnery")
@@ -22,8 +23,8 @@ SKILLS = ("piloting", "gunnery")
 SKILL_RANGE = range(0, 9)
 
 
-@dataclass(frozen=True, kw_only=True)
-class SkillCost:
+@record
+class SkillCost(Record):
     """The group's price of one step: lowering ``skill`` to ``to_level`` costs ``xp``."""
 
     skill: str = field(metadata={"allowed": ("piloting", "gunnery")})
@@ -61,8 +62,8 @@ def check_costs(costs: tuple[SkillCost, ...]) -> tuple[SkillCost, ...]:
     return tuple(sorted(costs, key=lambda c: (c.skill, -c.to_level)))
 
 
-@dataclass(frozen=True, kw_only=True)
-class StepPrice:
+@record
+class StepPrice(Record):
     skill: str
     before: int
     after: int

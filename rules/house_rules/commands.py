@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from mekref.rules.house_rules.advancement import SkillCost
 from mekref.rules.house_rules.repairs import REPAIR_JOBS
 from mekref.rules.messages import Command, RefereeNote, command_type
+from mekref.rules.record_type import Record, record
 
 #: The names the tables take (matched without case), listed by ``mekref game commands``; a test
 #: checks each against its table so the two cannot drift.
@@ -40,13 +41,13 @@ RETREAT_MODIFIERS = (
 
 
 @command_type("HRSetUp")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SetUp(Command):
     seed: str
 
 
 @command_type("HRAddPilot")
-@dataclass(frozen=True, kw_only=True)
+@record
 class AddPilot(Command):
     pilot_id: str
     name: str
@@ -61,7 +62,7 @@ class AddPilot(Command):
 
 
 @command_type("HRSetPilotSkills")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SetPilotSkills(Command):
     """Put on record the skills of a pilot who has none (added without them)."""
 
@@ -71,7 +72,7 @@ class SetPilotSkills(Command):
 
 
 @command_type("HRSkillCosts")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SkillCosts(Command):
     """The group's experience cost of each skill step (the text's table is missing, L153)."""
 
@@ -79,7 +80,7 @@ class SkillCosts(Command):
 
 
 @command_type("HRSpendExperience")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SpendExperience(Command):
     """Lower one skill of a pilot by one point, paying its cost in experience (L153, L104)."""
 
@@ -87,14 +88,14 @@ class SpendExperience(Command):
     skill: str = field(metadata={"allowed": ("piloting", "gunnery")})
 
 
-@dataclass(frozen=True, kw_only=True)
-class PilotHits:
+@record
+class PilotHits(Record):
     pilot_id: str
     hits: int  # hits taken in this battle
 
 
 @command_type("HRReportBattle")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ReportBattle(Command):
     battle_id: str
     fought: tuple[str, ...]
@@ -102,14 +103,14 @@ class ReportBattle(Command):
 
 
 @command_type("HRReturnFromRehabilitation")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ReturnFromRehabilitation(Command):
     pilot_id: str
     note: RefereeNote
 
 
 @command_type("HRMoraleTest")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MoraleTestCommand(Command):
     unit_id: str
     turn: int
@@ -122,7 +123,7 @@ class MoraleTestCommand(Command):
 
 
 @command_type("HRRandomDamage")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RandomDamage(Command):
     unit_id: str
     weapons: tuple[str, ...] = ()
@@ -133,7 +134,7 @@ class RandomDamage(Command):
 
 
 @command_type("HRMapSheets")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MapSheets(Command):
     """Roll the battlefield: the terrain (unless named) and ``maps`` sheets from its table."""
 
@@ -144,7 +145,7 @@ class MapSheets(Command):
 
 
 @command_type("HRRetreat")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Retreat(Command):
     unit_id: str
     piloting: int
@@ -154,7 +155,7 @@ class Retreat(Command):
 
 
 @command_type("HRAcquire")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Acquire(Command):
     item: str
     availability: str = field(metadata={"allowed": AVAILABILITIES})  # "common" ... "specific_mech"
@@ -163,7 +164,7 @@ class Acquire(Command):
 
 
 @command_type("HRBuy")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Buy(Command):
     """Buy one bid of the last search for ``item``; a bargain's damage is rolled then (L206)."""
 
@@ -172,13 +173,13 @@ class Buy(Command):
 
 
 @command_type("HRMissionRoll")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MissionRollCommand(Command):
     mission: str = field(metadata={"allowed": MISSIONS})  # a row of the mission table, any case
 
 
 @command_type("HRRepairAttempt")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RepairAttempt(Command):
     part_id: str
     #: "repair" or "replace".
@@ -195,13 +196,13 @@ class RepairAttempt(Command):
 
 
 @command_type("HRExchangeFluctuation")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ExchangeFluctuation(Command):
     currency: str = field(metadata={"allowed": CURRENCIES})  # "C-Bill" ... "R-Bill", any case
 
 
 @command_type("HRAddTechnician")
-@dataclass(frozen=True, kw_only=True)
+@record
 class AddTechnician(Command):
     """A technician joins, working for one MechWarrior, whose rank is their skill (L168)."""
 
@@ -211,7 +212,7 @@ class AddTechnician(Command):
 
 
 @command_type("HRTechnicianFeat")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TechnicianFeat(Command):
     """An exceptional feat of repair: 1 XP to the technician (L168)."""
 
@@ -223,7 +224,7 @@ class TechnicianFeat(Command):
 
 
 @command_type("HRAddSupportStaff")
-@dataclass(frozen=True, kw_only=True)
+@record
 class AddSupportStaff(Command):
     """Support personnel join (L170); technicians join with HRAddTechnician."""
 
@@ -233,7 +234,7 @@ class AddSupportStaff(Command):
 
 
 @command_type("HRContractServed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ContractServed(Command):
     """A contract ends: 1 XP to each support person who served during it (L170)."""
 
@@ -242,7 +243,7 @@ class ContractServed(Command):
 
 
 @command_type("HRMaintenanceCheck")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MaintenanceCheck(Command):
     """A maintenance check with the house modifiers (L94): 2d6 against the target number."""
 

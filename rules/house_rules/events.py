@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
@@ -17,17 +17,18 @@ from mekref.rules.house_rules.random_damage import PreBattleDamage
 from mekref.rules.house_rules.repairs import BOTCH_MARKS, Attempt
 from mekref.rules.house_rules.retreat import RetreatResult
 from mekref.rules.messages import Event, RefereeNote, event_type
+from mekref.rules.record_type import Record, record
 
 
 @event_type("HRSetUpDone")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SetUpDone(Event):
     seed: str
     actor: str
 
 
 @event_type("HRPilotJoined")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PilotJoined(Event):
     pilot_id: str
     name: str
@@ -39,7 +40,7 @@ class PilotJoined(Event):
 
 
 @event_type("HRPilotSkillsSet")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PilotSkillsSet(Event):
     pilot_id: str
     piloting: int
@@ -48,13 +49,13 @@ class PilotSkillsSet(Event):
 
 
 @event_type("HRSkillCostsSet")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SkillCostsSet(Event):
     costs: tuple[SkillCost, ...]
 
 
 @event_type("HRSkillImproved")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SkillImproved(Event):
     pilot_id: str
     skill: str
@@ -67,8 +68,8 @@ class SkillImproved(Event):
     rank_after: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class PilotChange:
+@record
+class PilotChange(Record):
     pilot_id: str
     fought: bool
     xp_gained: int
@@ -78,52 +79,52 @@ class PilotChange:
 
 
 @event_type("HRBattleReported")
-@dataclass(frozen=True, kw_only=True)
+@record
 class BattleReported(Event):
     battle_id: str
     changes: tuple[PilotChange, ...]
 
 
 @event_type("HRPilotReturned")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PilotReturned(Event):
     pilot_id: str
     note: RefereeNote
 
 
 @event_type("HRMoraleTested")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MoraleTested(Event):
     test: MoraleTest
 
 
 @event_type("HRPreBattleDamageRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PreBattleDamageRolled(Event):
     damage: PreBattleDamage
 
 
 @event_type("HRMapSheetsRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MapSheetsRolled(Event):
     battle_id: str
     battlefield: Battlefield
 
 
 @event_type("HRRetreatRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RetreatRolled(Event):
     result: RetreatResult
 
 
 @event_type("HRAcquisitionRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class AcquisitionRolled(Event):
     acquisition: Acquisition
 
 
 @event_type("HRItemBought")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ItemBought(Event):
     item: str
     bid_number: int
@@ -131,13 +132,13 @@ class ItemBought(Event):
 
 
 @event_type("HRMissionRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MissionRolled(Event):
     result: MissionRoll
 
 
 @event_type("HRRepairAttempted")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RepairAttempted(Event):
     part_id: str
     job: str
@@ -149,14 +150,14 @@ class RepairAttempted(Event):
 
 
 @event_type("HRExchangeRateSet")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ExchangeRateSet(Event):
     currency: str
     c_bills: Fraction
 
 
 @event_type("HRTechnicianJoined")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TechnicianJoined(Event):
     tech_id: str
     name: str
@@ -164,7 +165,7 @@ class TechnicianJoined(Event):
 
 
 @event_type("HRTechnicianFeatDone")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TechnicianFeatDone(Event):
     tech_id: str
     feat: str
@@ -173,27 +174,27 @@ class TechnicianFeatDone(Event):
 
 
 @event_type("HRSupportJoined")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SupportJoined(Event):
     person_id: str
     name: str
     role: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class ContractXp:
+@record
+class ContractXp(Record):
     person_id: str
     xp_gained: int  # 0 for a medic (line 170)
 
 
 @event_type("HRContractServedDone")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ContractServedDone(Event):
     contract_id: str
     gains: tuple[ContractXp, ...]
 
 
 @event_type("HRMaintenanceChecked")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MaintenanceChecked(Event):
     result: MaintenanceResult

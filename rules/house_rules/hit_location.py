@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from mekref.rules.house_rules.table_loader import HouseTables, load_tables
+from mekref.rules.record_type import Record, record
 from mekref.rules.tables import SourceRef
 
 
@@ -25,8 +25,8 @@ class Focus(StrEnum):
     RIGHT = "right"
 
 
-@dataclass(frozen=True, kw_only=True)
-class Hit:
+@record
+class Hit(Record):
     location: str  # a MegaMek biped location name ("Left Torso", "Head" ...)
     crit: bool  # the row is marked "(crit)": roll for a critical hit
     ref: SourceRef

@@ -10,28 +10,28 @@ the house -3, rolls 2d6 on the kernel's named dice and reads the table, with eve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.repairs import maintenance_modifiers
 from mekref.rules.house_rules.table_loader import HouseTables, load_tables
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import TableError, int_field, load_toml, str_field
 
 GRADES = ("A", "B", "C", "D", "E", "F")  # worst to best
 
 
-@dataclass(frozen=True, kw_only=True)
-class DamageBand:
+@record
+class DamageBand(Record):
     low: int
     high: int
     points: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class QualityRow:
+@record
+class QualityRow(Record):
     """One quality grade's row of the standard Maintenance Check Table."""
 
     grade: str
@@ -40,8 +40,8 @@ class QualityRow:
     damage: tuple[DamageBand, ...]
 
 
-@dataclass(frozen=True, kw_only=True)
-class MaintenanceTable:
+@record
+class MaintenanceTable(Record):
     origin: str
     destroyed_at: int
     rows: dict[str, QualityRow]
@@ -76,8 +76,8 @@ def standard_table() -> MaintenanceTable:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
-class MaintenanceResult:
+@record
+class MaintenanceResult(Record):
     unit_id: str
     quality_before: str
     quality_after: str

@@ -9,11 +9,10 @@ rolled again, and the Military Base footnote (line 394).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mekref.hexmap.mapsheets import random_terrain, sheet_tables
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.table_loader import HouseTables, load_tables
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 
 SOLARIS = "Solaris VII"
@@ -52,8 +51,8 @@ def map_sheet(group: str, roll: int, tables: HouseTables | None = None) -> str |
     return None
 
 
-@dataclass(frozen=True, kw_only=True)
-class Battlefield:
+@record
+class Battlefield(Record):
     terrain: str
     terrain_roll: int  # 0 when the referee named the terrain
     sheets: tuple[str, ...]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.table_loader import HouseTables, Row, load_tables
+from mekref.rules.record_type import Record, record
 
 
-@dataclass(frozen=True, kw_only=True)
-class MissionRoll:
+@record
+class MissionRoll(Record):
     mission: str
     enemy_roll: int | None  # None when the mission's column says "Yes" or the target is moot
     enemy_present: bool

@@ -6,7 +6,7 @@ out of the canonical JSON, so an old log's state keeps its hash."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
@@ -14,10 +14,11 @@ from mekref.rules.house_rules.acquisition import Acquisition
 from mekref.rules.house_rules.advancement import SkillCost
 from mekref.rules.house_rules.pilots import PilotStatus
 from mekref.rules.house_rules.repairs import BOTCH_MARKS, REPAIR_JOBS, Attempt
+from mekref.rules.record_type import Record, record
 
 
-@dataclass(frozen=True, kw_only=True)
-class Pilot:
+@record
+class Pilot(Record):
     pilot_id: str
     name: str
     xp: int
@@ -32,8 +33,8 @@ class Pilot:
     xp_spent: int = field(default=0, metadata=OMIT_IF_DEFAULT)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Technician:
+@record
+class Technician(Record):
     """Line 168: a technician whose skill follows their MechWarrior's rank."""
 
     tech_id: str
@@ -42,8 +43,8 @@ class Technician:
     xp: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
-class SupportPerson:
+@record
+class SupportPerson(Record):
     """Line 170: support personnel (a role other than technician) and their experience."""
 
     person_id: str
@@ -53,8 +54,8 @@ class SupportPerson:
     contracts: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
-class PartJob:
+@record
+class PartJob(Record):
     """One part's repair or replacement attempts (a new part after a failed install starts a
     fresh job under a new id)."""
 
@@ -64,8 +65,8 @@ class PartJob:
     marks: tuple[str, ...] = field(default=(), metadata={"allowed": BOTCH_MARKS})
 
 
-@dataclass(frozen=True, kw_only=True)
-class HouseState:
+@record
+class HouseState(Record):
     seed: str = ""
     created: bool = False
     pilots: dict[str, Pilot] = field(default_factory=dict)

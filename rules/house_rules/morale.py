@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.table_loader import HouseTables, load_tables
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 
 #: Situation rows that grade one condition: only the worst of a group applies (ruling HOUSE-4).
@@ -14,8 +15,8 @@ EXCLUSIVE_GROUPS = (("force_50", "force_75"),)
 MORALE_RESULTS = ("rout", "fighting_withdrawal", "stand_ground", "advance", "fight_to_the_death")
 
 
-@dataclass(frozen=True, kw_only=True)
-class MoraleTest:
+@record
+class MoraleTest(Record):
     unit_id: str
     die_total: int
     modifier: int

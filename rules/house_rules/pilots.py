@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.table_loader import HouseTables, Row, load_tables
+from mekref.rules.record_type import Record, record
 
 
 class PilotStatus(StrEnum):
@@ -29,8 +29,8 @@ def status_for(hits: int, tables: HouseTables | None = None) -> PilotStatus:
     return PilotStatus.ACTIVE
 
 
-@dataclass(frozen=True, kw_only=True)
-class StartingExperience:
+@record
+class StartingExperience(Record):
     tens: int
     units: int
     xp: int

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from mekref.adapters.megamek.condition import AmmoCondition, LocationCondition, UnitCondition
 from mekref.adapters.megamek.design import SystemKind
@@ -23,6 +23,7 @@ from mekref.adapters.megamek.unit_kinds import UnitKind
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.hit_location import side_table
 from mekref.rules.house_rules.table_loader import HouseTables, Row, load_tables
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 
 BIPED_LOCATIONS = (
@@ -81,23 +82,23 @@ SUPPORTED_KINDS = BIPEDS | QUADS | GROUND_VEHICLES
 MAX_DEPTH = 8  # "Roll twice on this chart" may chain; eight levels is far beyond any real roll
 
 
-@dataclass(frozen=True, kw_only=True)
-class LocationDamage:
+@record
+class LocationDamage(Record):
     location: str
     points: int
     rear: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
-class Effect:
+@record
+class Effect(Record):
     kind: str = field(metadata={"allowed": EFFECT_KINDS})
     detail: str = ""  # the weapon, ammo type or actuator chosen ("" when the unit has none)
     count: int = 1
     location: str = ""  # the leg, for a leg actuator
 
 
-@dataclass(frozen=True, kw_only=True)
-class DamageResult:
+@record
+class DamageResult(Record):
     roll: int
     kind: str
     line: int  # the table row's line in the source
@@ -105,8 +106,8 @@ class DamageResult:
     effects: tuple[Effect, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class PreBattleDamage:
+@record
+class PreBattleDamage(Record):
     unit_id: str
     count_roll: int
     results: tuple[DamageResult, ...]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
 
 from mekref.rules.house_rules.table_loader import HouseTables, load_tables
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 
 #: A part's job: mend it or put in a new one (line 89).
@@ -25,15 +25,15 @@ class Rating(IntEnum):
         return self.name[0]
 
 
-@dataclass(frozen=True, kw_only=True)
-class Attempt:
+@record
+class Attempt(Record):
     team_id: str
     rating: Rating
     success: bool
 
 
-@dataclass(frozen=True, kw_only=True)
-class Permission:
+@record
+class Permission(Record):
     allowed: bool
     tn_modifier: int  # the cumulative +1 after an Elite failure
     reason: str

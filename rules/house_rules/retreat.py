@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.random_damage import (
@@ -11,6 +11,7 @@ from mekref.rules.house_rules.random_damage import (
     roll_pre_battle_damage,
 )
 from mekref.rules.house_rules.table_loader import HouseTables, load_tables
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 
 #: Modifier rows that are alternatives: a unit leaves by one edge, is on one kind of planet,
@@ -25,8 +26,8 @@ EXCLUSIVE = (
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class RetreatResult:
+@record
+class RetreatResult(Record):
     unit_id: str
     target: int
     roll: int

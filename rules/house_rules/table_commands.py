@@ -6,7 +6,7 @@ where a negotiation sets a bid's price."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -33,6 +33,7 @@ from mekref.rules.house_rules.hit_location import (
 from mekref.rules.house_rules.model import HouseState
 from mekref.rules.house_rules.table_loader import load_tables
 from mekref.rules.messages import Command, Event, command_type, event_type
+from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 
 #: The hit-location tables by name: the 2d6 side tables (lines 15-26), the 1d6 target-low
@@ -45,7 +46,7 @@ QUANTITY_KINDS = ("armor", "ammo")
 
 
 @command_type("HRHitLocation")
-@dataclass(frozen=True, kw_only=True)
+@record
 class HitLocation(Command):
     """Roll a hit location on one of the house tables; with ``focus``, the targeting computer's
     focused shot (line 28: +1 to hit, the table the focus names)."""
@@ -64,7 +65,7 @@ class HitLocation(Command):
 
 
 @command_type("HRNegotiate")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Negotiate(Command):
     """A negotiation check on an open bid (lines 213-219): 2d6 against ``target``; the margin
     moves the bid's price."""
@@ -75,7 +76,7 @@ class Negotiate(Command):
 
 
 @command_type("HRQuantity")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Quantity(Command):
     """How many tons of armor, or shots of ammunition, a find holds (lines 182-183)."""
 
@@ -85,7 +86,7 @@ class Quantity(Command):
 
 
 @command_type("HRConvertCurrency")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ConvertCurrency(Command):
     """An amount in one currency in another, exactly, through their C-bill values (the
     currency table, lines 221-228, as any fluctuation has set them)."""
@@ -96,7 +97,7 @@ class ConvertCurrency(Command):
 
 
 @event_type("HRHitLocationRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class HitLocationRolled(Event):
     unit_id: str
     table: str
@@ -109,7 +110,7 @@ class HitLocationRolled(Event):
 
 
 @event_type("HRNegotiated")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Negotiated(Event):
     item: str
     bid_number: int
@@ -122,7 +123,7 @@ class Negotiated(Event):
 
 
 @event_type("HRQuantityRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class QuantityRolled(Event):
     item: str
     kind: str
@@ -132,7 +133,7 @@ class QuantityRolled(Event):
 
 
 @event_type("HRCurrencyConverted")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CurrencyConverted(Event):
     amount: Fraction
     source: str

@@ -8,11 +8,11 @@ with the field and row named.
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import (
     FieldRow,
@@ -66,8 +66,8 @@ def _row(node: dict[str, Any]) -> Row:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
-class HouseTables:
+@record
+class HouseTables(Record):
     """Each table file as sections (``[name]``) and row lists (``[[name]]``)."""
 
     sections: dict[str, dict[str, Row]]

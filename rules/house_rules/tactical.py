@@ -10,16 +10,16 @@ Option names come from MegaMek's ``OptionsConstants`` (``psr_jump_heavy_woods`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from mekref.rules.house_rules.table_loader import HouseTables, load_tables
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class TacticalRule:
+@record
+class TacticalRule(Record):
     key: str
     title: str
     megamek_option: str | None

@@ -7,16 +7,17 @@ tokens, the round) it checks itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Command, command_type
 from mekref.rules.objectives.model import DropReason, Position, UnitType
+from mekref.rules.record_type import Record, record
 
 
-@dataclass(frozen=True, kw_only=True)
-class ObjectiveSpec:
+@record
+class ObjectiveSpec(Record):
     objective_id: str
     garrison: str | None = None
     #: None: the text's default (hidden inside a Garrison, open outside).
@@ -28,8 +29,8 @@ class ObjectiveSpec:
     position: Position | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class SquadSpec:
+@record
+class SquadSpec(Record):
     squad_id: str
     side: str
     types: frozenset[UnitType]
@@ -37,7 +38,7 @@ class SquadSpec:
 
 
 @command_type("OBJSetUpScenario")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SetUpScenario(Command):
     seed: str
     sides: tuple[str, ...]
@@ -53,7 +54,7 @@ class SetUpScenario(Command):
 
 
 @command_type("OBJPlaceObjective")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PlaceObjective(Command):
     """A side places one of the scenario's objectives, in its turn, before round 1."""
 
@@ -66,19 +67,19 @@ class PlaceObjective(Command):
 
 
 @command_type("OBJAddSquad")
-@dataclass(frozen=True, kw_only=True)
+@record
 class AddSquad(Command):
     squad: SquadSpec
 
 
 @command_type("OBJStartRound")
-@dataclass(frozen=True, kw_only=True)
+@record
 class StartRound(Command):
     round: int
 
 
 @command_type("OBJClaim")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Claim(Command):
     """The squad is in coherency and within 2" (or in the objective's Garrison)."""
 
@@ -89,13 +90,13 @@ class Claim(Command):
 
 
 @command_type("OBJScan")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Scan(Command):
     squad_id: str
 
 
 @command_type("OBJMoveSquad")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MoveSquad(Command):
     """A Moving action: where the squad ends (its Garrison, or embarked in an Aircraft)."""
 
@@ -105,7 +106,7 @@ class MoveSquad(Command):
 
 
 @command_type("OBJSearch")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Search(Command):
     objective_id: str
     squad_id: str
@@ -116,14 +117,14 @@ class Search(Command):
 
 
 @command_type("OBJPass")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Pass(Command):
     from_squad: str
     to_squad: str
 
 
 @command_type("OBJDrop")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Drop(Command):
     squad_id: str
     reason: DropReason = DropReason.CHOSEN
@@ -132,7 +133,7 @@ class Drop(Command):
 
 
 @command_type("OBJDestroySquad")
-@dataclass(frozen=True, kw_only=True)
+@record
 class DestroySquad(Command):
     squad_id: str
     #: The enemy squad whose Close Quarters weapon destroyed it, if that is how it died.
@@ -141,13 +142,13 @@ class DestroySquad(Command):
 
 
 @command_type("OBJDestroyGarrison")
-@dataclass(frozen=True, kw_only=True)
+@record
 class DestroyGarrison(Command):
     garrison: str
 
 
 @command_type("OBJExtract")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Extract(Command):
     """A scenario's extraction: the carrier leaves the table with the objective."""
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Event, event_type
 from mekref.rules.objectives.model import DropReason, Objective, Position, Squad
+from mekref.rules.record_type import record
 
 #: How an objective changed hands: claimed, found by a search, dropped, or taken in close
 #: quarters.
@@ -15,7 +16,7 @@ CLAIMED_HOW = ("claim", "search", "drop", "close_quarters")
 
 
 @event_type("OBJScenarioSetUp")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ScenarioSetUp(Event):
     seed: str
     sides: tuple[str, ...]
@@ -31,7 +32,7 @@ class ScenarioSetUp(Event):
 
 
 @event_type("OBJObjectivePlaced")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ObjectivePlaced(Event):
     objective_id: str
     side: str
@@ -41,19 +42,19 @@ class ObjectivePlaced(Event):
 
 
 @event_type("OBJSquadAdded")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SquadAdded(Event):
     squad: Squad
 
 
 @event_type("OBJRoundStarted")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RoundStarted(Event):
     round: int
 
 
 @event_type("OBJClaimed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Claimed(Event):
     objective_id: str
     squad_id: str
@@ -64,13 +65,13 @@ class Claimed(Event):
 
 
 @event_type("OBJScanTokenPlaced")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ScanTokenPlaced(Event):
     squad_id: str
 
 
 @event_type("OBJSquadMoved")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SquadMoved(Event):
     squad_id: str
     garrison: str | None
@@ -79,7 +80,7 @@ class SquadMoved(Event):
 
 
 @event_type("OBJSearchMade")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SearchMade(Event):
     objective_id: str
     squad_id: str
@@ -93,7 +94,7 @@ class SearchMade(Event):
 
 
 @event_type("OBJPassed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Passed(Event):
     objective_id: str
     from_squad: str
@@ -101,7 +102,7 @@ class Passed(Event):
 
 
 @event_type("OBJDropped")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Dropped(Event):
     objective_id: str
     squad_id: str
@@ -110,27 +111,27 @@ class Dropped(Event):
 
 
 @event_type("OBJObjectiveDestroyed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ObjectiveDestroyed(Event):
     objective_id: str
     squad_id: str
 
 
 @event_type("OBJObjectiveRemoved")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ObjectiveRemoved(Event):
     objective_id: str
     garrison: str
 
 
 @event_type("OBJSquadDestroyed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SquadDestroyed(Event):
     squad_id: str
 
 
 @event_type("OBJGarrisonDestroyed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class GarrisonDestroyed(Event):
     garrison: str
     #: The squads that were inside: they stand outside the ruin (ruling OBJ-13).
@@ -138,7 +139,7 @@ class GarrisonDestroyed(Event):
 
 
 @event_type("OBJExtracted")
-@dataclass(frozen=True, kw_only=True)
+@record
 class Extracted(Event):
     objective_id: str
     squad_id: str

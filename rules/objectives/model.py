@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from fractions import Fraction
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
+from mekref.rules.record_type import Record, record
 
 
 class UnitType(StrEnum):
@@ -34,16 +35,16 @@ class DropReason(StrEnum):
     CARRIER_DESTROYED = "carrier_destroyed"
 
 
-@dataclass(frozen=True, kw_only=True)
-class Position:
+@record
+class Position(Record):
     """Inches from the table's left and bottom edges (exact: measured to a token's centre)."""
 
     x: Fraction
     y: Fraction
 
 
-@dataclass(frozen=True, kw_only=True)
-class Objective:
+@record
+class Objective(Record):
     objective_id: str
     hidden: bool
     mobile: bool
@@ -58,8 +59,8 @@ class Objective:
     hidden_stated: bool | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Squad:
+@record
+class Squad(Record):
     squad_id: str
     side: str
     types: frozenset[UnitType]
@@ -86,8 +87,8 @@ class Squad:
         return UnitType.TRANSPORT in self.types and UnitType.AIRCRAFT not in self.types
 
 
-@dataclass(frozen=True, kw_only=True)
-class ObjectivesState:
+@record
+class ObjectivesState(Record):
     seed: str = ""
     set_up: bool = False
     sides: tuple[str, ...] = ()

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.tables import SourceRef, int_field, load_toml, section, source_of
 
 _PACKAGE = "mekref.rules.objectives.tables"
 
 
-@dataclass(frozen=True, kw_only=True)
-class ObjectiveTables:
+@record
+class ObjectiveTables(Record):
     placement_min_inches: int
     placement_ref: SourceRef
     placement_time_ref: SourceRef

@@ -8,10 +8,10 @@ for consistency instead (known Regions, two-way borders, one House capital per H
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.succession_wars.model import Region, SWMap
 from mekref.rules.tables import (
     SourceRef,
@@ -38,16 +38,16 @@ def _opt_int(row: dict[str, Any], name: str, default: int = 0) -> int:
 # --- the rule tables -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
-class Price:
+@record
+class Price(Record):
     key: str
     price: int
     capacity: int
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class TechStep:
+@record
+class TechStep(Record):
     """One printed level of the Technology Scale; zero fields mean "no change from here"."""
 
     level: int
@@ -61,8 +61,8 @@ class TechStep:
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class Card:
+@record
+class Card(Record):
     number: int
     effect: str  # advance_tech, new_mercenary, contract_ends, free_unit, blackmail, referee
     timing: str  # "any" or "spend" (the Spend Taxes Phase of the holder's own turn)
@@ -71,16 +71,16 @@ class Card:
     ref: SourceRef | None  # None: a card the text does not list (effect left to the referee)
 
 
-@dataclass(frozen=True, kw_only=True)
-class AttackModifier:
+@record
+class AttackModifier(Record):
     low: int
     high: int
     modifier: int
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class Tables:
+@record
+class Tables(Record):
     hand_size: int
     deck_size: int
     auto_kill_at: int
@@ -234,8 +234,8 @@ def load_tables() -> Tables:
 # --- Orders of Battle ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
-class FormationRow:
+@record
+class FormationRow(Record):
     house: str
     name: str
     available: tuple[int, ...]
@@ -245,8 +245,8 @@ class FormationRow:
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class LeaderRow:
+@record
+class LeaderRow(Record):
     house: str
     name: str
     combat: int
@@ -258,8 +258,8 @@ class LeaderRow:
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class OrderOfBattle:
+@record
+class OrderOfBattle(Record):
     sequence: tuple[str, ...]  # Houses in the order of play
     formations: tuple[FormationRow, ...]
     jumpships: dict[str, tuple[int, ...]]  # House -> capacities
@@ -328,8 +328,8 @@ def load_oob_3025() -> OrderOfBattle:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
-class OrderOfBattle2786:
+@record
+class OrderOfBattle2786(Record):
     """The First Succession War (L585-639): what the text gives, plus the rows that say which
     special rule applies (``refs``, by name, for refusals)."""
 

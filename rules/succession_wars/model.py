@@ -7,10 +7,11 @@ rebuilt, never mutated, when an event is applied. Ids are stable text so events 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
+from mekref.rules.record_type import Record, record
 
 TERRA_OWNER = "ComStar"
 REFEREE = "referee"
@@ -18,8 +19,8 @@ REFEREE = "referee"
 MERCENARY_PILE = "Mercenary pile"
 
 
-@dataclass(frozen=True, kw_only=True)
-class Region:
+@record
+class Region(Record):
     """One Region of the map: static for the whole game."""
 
     name: str
@@ -32,8 +33,8 @@ class Region:
     borders: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class SWMap:
+@record
+class SWMap(Record):
     name: str
     regions: tuple[Region, ...]
 
@@ -99,8 +100,8 @@ PHASES: tuple[Phase, ...] = (
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class Unit:
+@record
+class Unit(Record):
     """One counter: a 'Mech or conventional unit of a named formation."""
 
     id: str
@@ -114,8 +115,8 @@ class Unit:
     region: str = ""  # "" while off the board
 
 
-@dataclass(frozen=True, kw_only=True)
-class JumpShip:
+@record
+class JumpShip(Record):
     id: str
     owner: str
     capacity: int
@@ -123,8 +124,8 @@ class JumpShip:
     region: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Leader:
+@record
+class Leader(Record):
     id: str
     name: str
     house: str  # the House he started with
@@ -143,8 +144,8 @@ class Leader:
     turncoat: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
-class HouseState:
+@record
+class HouseState(Record):
     name: str
     player: str
     cash: int = 0
@@ -156,22 +157,22 @@ class HouseState:
     out: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
-class RegionState:
+@record
+class RegionState(Record):
     controller: str
     center: CenterState = CenterState.NONE
     center_blocked_turn: int = -1  # no placing on the turn the center was placed or captured
 
 
-@dataclass(frozen=True, kw_only=True)
-class Interdict:
+@record
+class Interdict(Record):
     house: str
     region: str = ""  # "" = Housewide
     until: str = "turn"  # "turn": end of that House's turn; "earth": while it holds Terra
 
 
-@dataclass(frozen=True, kw_only=True)
-class Combat:
+@record
+class Combat(Record):
     """The fight in one Region, between its rounds' steps."""
 
     region: str
@@ -189,15 +190,15 @@ class Combat:
     controller_before: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Auction:
+@record
+class Auction(Record):
     lot: str  # a Periphery state or a Mercenary formation
     kind: str  # "periphery" | "mercenary"
     opener: str  # the House that bids first
 
 
-@dataclass(frozen=True, kw_only=True)
-class MoveOutChoice:
+@record
+class MoveOutChoice(Record):
     """L387: a Mercenary force that changed sides beside opposing units, waiting for its new
     employer to move it out intact or keep it there."""
 
@@ -206,8 +207,8 @@ class MoveOutChoice:
     units: tuple[str, ...]
 
 
-@dataclass(frozen=True, kw_only=True)
-class SWState:
+@record
+class SWState(Record):
     seed: str = ""
     rolls_used: int = 0
     events_applied: int = 0

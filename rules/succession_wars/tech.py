@@ -7,13 +7,12 @@ printed level between it and 0; above zero likewise (ruling SW-07).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from mekref.rules.record_type import Record, record
 from mekref.rules.succession_wars.data import Tables, TechStep
 
 
-@dataclass(frozen=True, kw_only=True)
-class TechEffects:
+@record
+class TechEffects(Record):
     mech_price: int
     merc_price: int
     all_units: int  # combat modifier for every unit

@@ -23,11 +23,12 @@ Pure: reads the campaign state, rolls only the dice it is handed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import injuries
 from mekref.rules.tripwire.battle_evolve import person_after
@@ -48,16 +49,16 @@ from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
 _DEAD = (PersonFate.KIA, PersonFate.DIED_OF_WOUNDS)
 
 
-@dataclass(frozen=True, kw_only=True)
-class UnitCorrection:
+@record
+class UnitCorrection(Record):
     """A unit's corrected damage: replaces what the resolution booked for it."""
 
     unit_id: str
     damage: UnitDamage
 
 
-@dataclass(frozen=True, kw_only=True)
-class PersonCorrection:
+@record
+class PersonCorrection(Record):
     """A person's corrected hits (0-6): replace what the resolution booked for them."""
 
     person_id: str
@@ -65,7 +66,7 @@ class PersonCorrection:
 
 
 @command_type("CorrectCondition")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CorrectCondition(Command):
     """Referee: correct the condition a resolved battle booked (ruling SG-7)."""
 
@@ -75,16 +76,16 @@ class CorrectCondition(Command):
     people: tuple[PersonCorrection, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class CorrectedUnit:
+@record
+class CorrectedUnit(Record):
     unit_id: str
     damage: UnitDamage
     repair: RepairLine  # priced from the corrected damage
     previous_total_sp: int  # the booked repair's total, for the note
 
 
-@dataclass(frozen=True, kw_only=True)
-class CorrectedPerson:
+@record
+class CorrectedPerson(Record):
     person_id: str
     hits_before: int  # as booked by the resolution
     hits: int
@@ -95,7 +96,7 @@ class CorrectedPerson:
 
 
 @event_type("ConditionCorrected")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ConditionCorrected(Event):
     """A resolved battle's booked condition corrected; ``rolls`` holds the death rolls made."""
 

@@ -15,10 +15,11 @@ kills, training and salvage stay as booked; a unit that changed hands is not giv
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.rules.dice import Dice
 from mekref.rules.messages import RefereeNote
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_correct import (
     ConditionCorrected,
@@ -35,8 +36,8 @@ from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.table_loader import load_tables
 
 
-@dataclass(frozen=True, kw_only=True)
-class SaveCorrection:
+@record
+class SaveCorrection(Record):
     received: BattleReportReceived
     corrected: ConditionCorrected
     fates: tuple[SetUnitFate, ...]

@@ -19,16 +19,17 @@ Pure: reads the booked outcome, returns the corrected ``UnitDamage``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.adapters.megamek.unit_kinds import LOCATION_ABBREVIATIONS
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import Battle, UnitDamage
 from mekref.rules.tripwire.repair import LocationDamage
 
 
-@dataclass(frozen=True, kw_only=True)
-class LocationFix:
+@record
+class LocationFix(Record):
     """The referee's figures for one location; ``None``: that figure stays as booked."""
 
     location: str  # as given: MegaMek's name or short name

@@ -18,24 +18,23 @@ falls back (T-E7), and the report says so.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.battle_model import Battle, BattleStatus, Fate
 from mekref.rules.tripwire.holding import in_play, kept_and_crewed
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.state import IN_ORBIT, EngagementSetup, StrategicState
 
 
-@dataclass(frozen=True, kw_only=True)
-class Link:
+@record
+class Link(Record):
     """The open engagement a file's units fit, or why they fit none (``reason``)."""
 
     engagement_id: str = ""
     reason: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
-class StillTogether:
+@record
+class StillTogether(Record):
     """After a battle: formations of more than one side still standing in its hex."""
 
     battle_id: str

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
+from mekref.rules.record_type import record
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, BattleFile, BattleResolution, Fate
 
 
 @command_type("RecordLoadouts")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RecordLoadouts(Command):
     """The standard ammunition load of imported units (the full bins re-arming restores)."""
 
@@ -19,7 +20,7 @@ class RecordLoadouts(Command):
 
 
 @command_type("SubmitBattleReport")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SubmitBattleReport(Command):
     """One battle file (one player's view), already matched to campaign ids by the shell.
 
@@ -34,7 +35,7 @@ class SubmitBattleReport(Command):
 
 
 @command_type("ConfirmBattle")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ConfirmBattle(Command):
     """Referee: a held battle (its files match no open engagement) stands; optionally it is
     the battle of ``engagement_id``, an open engagement (ruling T-E8)."""
@@ -45,7 +46,7 @@ class ConfirmBattle(Command):
 
 
 @command_type("SetBattleControl")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SetBattleControl(Command):
     """Referee input: the side left holding the field (decides salvage and ejected crews)."""
 
@@ -55,7 +56,7 @@ class SetBattleControl(Command):
 
 
 @command_type("CloseBattle")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CloseBattle(Command):
     """Resolve a battle now. Before every side has reported this needs the referee's word."""
 
@@ -65,7 +66,7 @@ class CloseBattle(Command):
 
 
 @command_type("SetUnitFate")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SetUnitFate(Command):
     """Referee override: correct a unit's fate (e.g. mark it captured by ``new_side``)."""
 
@@ -76,7 +77,7 @@ class SetUnitFate(Command):
 
 
 @event_type("LoadoutsRecorded")
-@dataclass(frozen=True, kw_only=True)
+@record
 class LoadoutsRecorded(Event):
     side_id: str
     loadouts: tuple[tuple[str, tuple[AmmoBinLoad, ...]], ...]
@@ -84,7 +85,7 @@ class LoadoutsRecorded(Event):
 
 
 @event_type("BattleReportReceived")
-@dataclass(frozen=True, kw_only=True)
+@record
 class BattleReportReceived(Event):
     battle_id: str
     number: int
@@ -102,7 +103,7 @@ class BattleReportReceived(Event):
 
 
 @event_type("BattleConfirmed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class BattleConfirmed(Event):
     """The referee confirmed a held battle (who and why), linking it to ``engagement_id``
     when one is named."""
@@ -114,7 +115,7 @@ class BattleConfirmed(Event):
 
 
 @event_type("BattleControlSet")
-@dataclass(frozen=True, kw_only=True)
+@record
 class BattleControlSet(Event):
     battle_id: str
     side_id: str
@@ -123,7 +124,7 @@ class BattleControlSet(Event):
 
 
 @event_type("BattleResolved")
-@dataclass(frozen=True, kw_only=True)
+@record
 class BattleResolved(Event):
     """Everything the battle decided; ``rolls`` holds the death rolls it made."""
 
@@ -133,7 +134,7 @@ class BattleResolved(Event):
 
 
 @event_type("UnitFateSet")
-@dataclass(frozen=True, kw_only=True)
+@record
 class UnitFateSet(Event):
     unit_id: str
     previous: Fate

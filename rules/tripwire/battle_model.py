@@ -8,7 +8,7 @@ fractions, so a battle report command and its events serialise to canonical JSON
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from functools import cached_property
 
@@ -18,6 +18,7 @@ from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.codec_texts import keep_texts
 from mekref.rules.dice import Roll
 from mekref.rules.messages import RefereeNote
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.battle_book import BattleBook
 from mekref.rules.tripwire.battle_book import BattleStatus as BattleStatus  # defined beside it
 from mekref.rules.tripwire.design_record import StoredDesign
@@ -59,8 +60,8 @@ class PersonFate(StrEnum):
     RECOVERED = "recovered"  # ejected, and picked up by their own side
 
 
-@dataclass(frozen=True, kw_only=True)
-class AmmoBinLoad:
+@record
+class AmmoBinLoad(Record):
     """One ammunition bin of a unit's standard load (TripWire line 23: it never changes)."""
 
     location: str
@@ -69,8 +70,8 @@ class AmmoBinLoad:
     shots: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class SlotDamage:
+@record
+class SlotDamage(Record):
     """A damaged critical slot as the last battle file wrote it (``isHit``, ``isDestroyed``,
     ``isMissing``). ``item`` is the slot's ``type`` ("System" or the equipment's name);
     ``system`` the system the design puts there ("gyro"), when the design was known."""
@@ -84,8 +85,8 @@ class SlotDamage:
     missing: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
-class UnitDamage:
+@record
+class UnitDamage(Record):
     """The absolute condition of a unit after a battle, reduced to what the rules price."""
 
     locations: tuple[LocationDamage, ...] = ()
@@ -114,16 +115,16 @@ class UnitDamage:
         return sum(loc.internal_lost for loc in self.locations)
 
 
-@dataclass(frozen=True, kw_only=True)
-class ReportedPerson:
+@record
+class ReportedPerson(Record):
     person_id: str | None  # the campaign person; None when the file's person is unknown to us
     name: str
     hits: int  # 0-6; 6 is dead ("Dead" in the file)
     ejected: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
-class ReportedUnit:
+@record
+class ReportedUnit(Record):
     """One campaign unit as one file saw it."""
 
     unit_id: str
@@ -138,8 +139,8 @@ class ReportedUnit:
     matched_by: str = "external_id"  # or "name": chassis + model (+ pilot) was unambiguous
 
 
-@dataclass(frozen=True, kw_only=True)
-class ReportedEjection:
+@record
+class ReportedEjection(Record):
     """An ejected crew entity: the people on foot, where they stood and who picked them up."""
 
     person_ids: tuple[str, ...]
@@ -149,8 +150,8 @@ class ReportedEjection:
     picked_up_by: str | None  # a campaign unit id, when the file names the rescuer
 
 
-@dataclass(frozen=True, kw_only=True)
-class ReportedKill:
+@record
+class ReportedKill(Record):
     """``<kill killed=display name killer=externalId|None>``."""
 
     killed_name: str
@@ -158,8 +159,8 @@ class ReportedKill:
     killer_unit_id: str | None
 
 
-@dataclass(frozen=True, kw_only=True)
-class BattleFile:
+@record
+class BattleFile(Record):
     """One file's content as it was received (kept whole: resolution reads every file)."""
 
     sha256: str
@@ -203,8 +204,8 @@ def file_views(file: BattleFile, side_of_unit: Mapping[str, str]) -> frozenset[s
 # --- the resolution ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
-class RepairLine:
+@record
+class RepairLine(Record):
     armor_sp: int
     armor_deferred_sp: int
     internal_sp: int
@@ -216,8 +217,8 @@ class RepairLine:
     rules: tuple[str, ...] = ()  # "line N: quoted source"
 
 
-@dataclass(frozen=True, kw_only=True)
-class UnitOutcome:
+@record
+class UnitOutcome(Record):
     unit_id: str
     side_id: str  # owner before the battle
     fate: Fate
@@ -233,8 +234,8 @@ class UnitOutcome:
     reasons: tuple[str, ...] = ()  # why this fate: section, rule rows
 
 
-@dataclass(frozen=True, kw_only=True)
-class PersonOutcome:
+@record
+class PersonOutcome(Record):
     person_id: str
     side_id: str
     hits_before: int
@@ -248,8 +249,8 @@ class PersonOutcome:
     death_roll: Roll | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class SideOutcome:
+@record
+class SideOutcome(Record):
     side_id: str
     starting_bv: int
     destroyed_bv: int
@@ -270,16 +271,16 @@ class SideOutcome:
         return not self.units_without_bv
 
 
-@dataclass(frozen=True, kw_only=True)
-class Conflict:
+@record
+class Conflict(Record):
     """Two files disagree about one unit or person; the owner's file was used."""
 
     subject: str
     detail: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class BattleResolution:
+@record
+class BattleResolution(Record):
     control_side: str
     track: int  # tracks_completed after this battle
     units: tuple[UnitOutcome, ...]
@@ -294,8 +295,8 @@ class BattleResolution:
 keep_texts(BattleFile, BattleResolution)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Battle:
+@record
+class Battle(Record):
     battle_id: str
     number: int
     status: BattleStatus = BattleStatus.OPEN
@@ -344,8 +345,8 @@ def with_file(battle: Battle, file: BattleFile) -> Battle:
     return out
 
 
-@dataclass(frozen=True, kw_only=True)
-class BattleLedger:
+@record
+class BattleLedger(Record):
     """The battle side of a campaign: battles, unit damage carried between tracks, VP."""
 
     # The battles with their indexes (BR-13's look-ups, open battles): see battle_book.

@@ -4,9 +4,8 @@ deciders of :mod:`mekref.rules.tripwire.battles` use them too."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mekref.rules.dice import Dice
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire.battle_model import (
@@ -32,8 +31,8 @@ def battle_of(state: CampaignState, battle_id: str) -> Battle:
     return battle
 
 
-@dataclass(frozen=True, kw_only=True)
-class PendingBattle:
+@record
+class PendingBattle(Record):
     battle_id: str
     sides_expected: tuple[str, ...]
     sides_reported: tuple[str, ...]

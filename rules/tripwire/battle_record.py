@@ -12,7 +12,7 @@ record could only write as pristine.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mul_model import (
@@ -26,6 +26,7 @@ from mekref.adapters.megamek.mul_model import (
     Section,
 )
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import (
     Battle,
@@ -49,8 +50,8 @@ _STANDING = frozenset({Fate.OPERATIONAL, Fate.DAMAGED})
 _DEAD = frozenset({PersonFate.KIA, PersonFate.DIED_OF_WOUNDS})
 
 
-@dataclass(frozen=True, kw_only=True)
-class BattleRecord:
+@record
+class BattleRecord(Record):
     """One side's record: the file's text, a name for it, and what the referee must know."""
 
     battle_id: str

@@ -8,11 +8,12 @@ live in :mod:`.spending_units` and :mod:`.spending_people`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
+from mekref.rules.record_type import record
 from mekref.rules.tripwire.battle_model import UnitDamage
 from mekref.rules.tripwire.training import Skill, TrainingRoute
 
@@ -32,7 +33,7 @@ class Disposal(StrEnum):
 
 
 @command_type("RepairUnit")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RepairUnit(Command):
     unit_id: str
     pool_id: str
@@ -48,7 +49,7 @@ class RepairUnit(Command):
 
 
 @command_type("HealVehicleCrew")
-@dataclass(frozen=True, kw_only=True)
+@record
 class HealVehicleCrew(Command):
     """Heal one driver/commander hit of a vehicle crew (60 SP, always a MASH or hospital)."""
 
@@ -61,7 +62,7 @@ class HealVehicleCrew(Command):
 
 
 @command_type("ReplaceDropShipCrew")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ReplaceDropShipCrew(Command):
     """Replace or heal DropShip crew members: 100 SP each."""
 
@@ -71,7 +72,7 @@ class ReplaceDropShipCrew(Command):
 
 
 @command_type("ReconfigureUnit")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ReconfigureUnit(Command):
     """Swap an omni unit's pods (or a battle armor's weapons) to a configuration of ``bv``."""
 
@@ -85,7 +86,7 @@ class ReconfigureUnit(Command):
 
 
 @command_type("ChangeFormation")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ChangeFormation(Command):
     side_id: str
     pool_id: str
@@ -94,7 +95,7 @@ class ChangeFormation(Command):
 
 
 @command_type("DisposeUnit")
-@dataclass(frozen=True, kw_only=True)
+@record
 class DisposeUnit(Command):
     """Scrap or sell a unit; the WP go into ``pool_id``."""
 
@@ -104,7 +105,7 @@ class DisposeUnit(Command):
 
 
 @command_type("RansomPerson")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RansomPerson(Command):
     """The person's own side pays 100 WP to get them back from their captor.
 
@@ -119,7 +120,7 @@ class RansomPerson(Command):
 
 
 @command_type("RecruitCaptured")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RecruitCaptured(Command):
     """The captor rolls 2d6 (+1 per unrest over 7 of the opponent); on 8+ it pays to hire.
 
@@ -133,7 +134,7 @@ class RecruitCaptured(Command):
 
 
 @command_type("TrainSkill")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TrainSkill(Command):
     person_id: str
     pool_id: str
@@ -145,7 +146,7 @@ class TrainSkill(Command):
 
 
 @command_type("HirePerson")
-@dataclass(frozen=True, kw_only=True)
+@record
 class HirePerson(Command):
     """A new, unassigned pilot or crew at ``gunnery``/``piloting``; the id comes from the caller."""
 
@@ -164,7 +165,7 @@ class HirePerson(Command):
 
 
 @command_type("SeatSparePilot")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SeatSparePilot(Command):
     """Medical leave (or a death): an unassigned person takes the unit's seat."""
 
@@ -174,7 +175,7 @@ class SeatSparePilot(Command):
 
 
 @command_type("CombineInfantry")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CombineInfantry(Command):
     """Two understrength squads/platoons of one type become one (``keep_unit_id`` stays)."""
 
@@ -183,7 +184,7 @@ class CombineInfantry(Command):
 
 
 @command_type("DeployUnrepaired")
-@dataclass(frozen=True, kw_only=True)
+@record
 class DeployUnrepaired(Command):
     """The owner chooses not to pay: the unit deploys damaged or short of ammunition."""
 
@@ -194,7 +195,7 @@ class DeployUnrepaired(Command):
 
 
 @event_type("UnitRepaired")
-@dataclass(frozen=True, kw_only=True)
+@record
 class UnitRepaired(Event):
     unit_id: str
     pool_id: str
@@ -211,7 +212,7 @@ class UnitRepaired(Event):
 
 
 @event_type("VehicleCrewHealed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class VehicleCrewHealed(Event):
     unit_id: str
     pool_id: str
@@ -223,7 +224,7 @@ class VehicleCrewHealed(Event):
 
 
 @event_type("DropShipCrewReplaced")
-@dataclass(frozen=True, kw_only=True)
+@record
 class DropShipCrewReplaced(Event):
     unit_id: str
     pool_id: str
@@ -233,7 +234,7 @@ class DropShipCrewReplaced(Event):
 
 
 @event_type("UnitReconfigured")
-@dataclass(frozen=True, kw_only=True)
+@record
 class UnitReconfigured(Event):
     unit_id: str
     pool_id: str
@@ -250,7 +251,7 @@ class UnitReconfigured(Event):
 
 
 @event_type("FormationChanged")
-@dataclass(frozen=True, kw_only=True)
+@record
 class FormationChanged(Event):
     side_id: str
     pool_id: str
@@ -264,7 +265,7 @@ class FormationChanged(Event):
 
 
 @event_type("UnitDisposed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class UnitDisposed(Event):
     unit_id: str
     pool_id: str
@@ -274,7 +275,7 @@ class UnitDisposed(Event):
 
 
 @event_type("PersonRansomed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PersonRansomed(Event):
     person_id: str
     pool_id: str
@@ -284,7 +285,7 @@ class PersonRansomed(Event):
 
 
 @event_type("CapturedRecruited")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CapturedRecruited(Event):
     """The recruiting roll (in ``rolls``); on success the captor paid and the person joined."""
 
@@ -301,7 +302,7 @@ class CapturedRecruited(Event):
 
 
 @event_type("SkillTrained")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SkillTrained(Event):
     person_id: str
     pool_id: str
@@ -318,7 +319,7 @@ class SkillTrained(Event):
 
 
 @event_type("PersonHired")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PersonHired(Event):
     person_id: str
     side_id: str
@@ -340,7 +341,7 @@ class PersonHired(Event):
 
 
 @event_type("SparePilotSeated")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SparePilotSeated(Event):
     unit_id: str
     leaving_person_id: str
@@ -349,7 +350,7 @@ class SparePilotSeated(Event):
 
 
 @event_type("InfantryCombined")
-@dataclass(frozen=True, kw_only=True)
+@record
 class InfantryCombined(Event):
     keep_unit_id: str
     merge_unit_id: str
@@ -361,7 +362,7 @@ class InfantryCombined(Event):
 
 
 @event_type("DeployedUnrepaired")
-@dataclass(frozen=True, kw_only=True)
+@record
 class DeployedUnrepaired(Event):
     unit_id: str
     outstanding_sp: int

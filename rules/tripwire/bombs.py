@@ -10,13 +10,14 @@ export (MegaMek's ``<bombs>`` element); the next battle it fights uses them up (
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cache
 from typing import Any
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import int_field, load_toml, rows, str_field
 from mekref.rules.tripwire.campaign import Decider, Evolver
@@ -33,8 +34,8 @@ from mekref.rules.tripwire.whereabouts import (
 L84 = "L84 '| Purchase Bomb Loadout/Per Bomb (Intro/Standard/Advanced) | 1/2/5 |'"
 
 
-@dataclass(frozen=True, kw_only=True)
-class BombRow:
+@record
+class BombRow(Record):
     key: str  # what the command line takes: "he", "cluster", ...
     internal: str  # MegaMek's internal name, written as <bomb type=...>
     name: str
@@ -84,7 +85,7 @@ def points_carried(loadout: tuple[tuple[str, int], ...]) -> int:
 
 
 @command_type("BuyBombs")
-@dataclass(frozen=True, kw_only=True)
+@record
 class BuyBombs(Command):
     """Buy bombs for an aerospace fighter: ``bombs`` are (key, count) pairs of the bomb table."""
 
@@ -96,7 +97,7 @@ class BuyBombs(Command):
 
 
 @event_type("BombsBought")
-@dataclass(frozen=True, kw_only=True)
+@record
 class BombsBought(Event):
     unit_id: str
     pool_id: str

@@ -14,10 +14,10 @@ and which rolls take it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.tables import SourceRef, load_toml, section, source_of
 from mekref.rules.tripwire.battle_model import Fate
 from mekref.rules.tripwire.model import UnitRole
@@ -31,8 +31,8 @@ from mekref.rules.tripwire.toe import SALVAGE_COMPANY, unit_gone
 _OUT_OF_PLAY = frozenset({Fate.DESTROYED_REPAIRABLE})
 
 
-@dataclass(frozen=True, kw_only=True)
-class CommanderRefs:
+@record
+class CommanderRefs(Record):
     in_play: SourceRef  # L26
     bonus: SourceRef  # L29
     ambush: SourceRef  # L281
@@ -48,8 +48,8 @@ def refs() -> CommanderRefs:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
-class CommanderStanding:
+@record
+class CommanderStanding(Record):
     """One commander (a Force Commander or a lance's Lieutenant) as the rules see them now."""
 
     side_id: str

@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Command, RefereeNote, command_type
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.model import CrewSkills, ForceDescription
 from mekref.rules.tripwire.state import PoolKind
 
 
-@dataclass(frozen=True, kw_only=True)
-class SideSpec:
+@record
+class SideSpec(Record):
     side_id: str
     name: str
 
 
 @command_type("CreateCampaign")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CreateCampaign(Command):
     name: str
     ruleset: str
@@ -30,7 +31,7 @@ class CreateCampaign(Command):
 
 
 @command_type("ImportForce")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ImportForce(Command):
     """A side's TO&E. Unit and person ids are UUIDs chosen by the caller, never by the rules."""
 
@@ -42,7 +43,7 @@ class ImportForce(Command):
 
 
 @command_type("OpenPool")
-@dataclass(frozen=True, kw_only=True)
+@record
 class OpenPool(Command):
     """Open a WarChest pool: a location (by name), a DropShip (by class) or a cargo unit."""
 
@@ -57,7 +58,7 @@ class OpenPool(Command):
 
 
 @command_type("CreditPool")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CreditPool(Command):
     pool_id: str
     amount: int
@@ -65,7 +66,7 @@ class CreditPool(Command):
 
 
 @command_type("DebitPool")
-@dataclass(frozen=True, kw_only=True)
+@record
 class DebitPool(Command):
     pool_id: str
     amount: int
@@ -73,7 +74,7 @@ class DebitPool(Command):
 
 
 @command_type("TransferWarChest")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TransferWarChest(Command):
     """Referee override: move WP between two pools of one side at once (L59 wants a Load/Unload
     action: on the map, the ``load_unload`` order, ruling T-WP1). ``note``: who and why."""
@@ -85,7 +86,7 @@ class TransferWarChest(Command):
 
 
 @command_type("SetPersonHits")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SetPersonHits(Command):
     """Referee override: correct a person's hits (6 = dead)."""
 
@@ -95,7 +96,7 @@ class SetPersonHits(Command):
 
 
 @command_type("HealPerson")
-@dataclass(frozen=True, kw_only=True)
+@record
 class HealPerson(Command):
     """Heal one hit, paid from a WarChest pool; 3+ hits need a MASH or hospital."""
 
@@ -108,7 +109,7 @@ class HealPerson(Command):
 
 
 @command_type("ResolveDeathRoll")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ResolveDeathRoll(Command):
     """Roll for a person at 5 hits: 1D6, on 4-6 they die."""
 

@@ -20,10 +20,11 @@ only on the referee's word, recorded in the side's force check as at ``force imp
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
+from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import repair
 from mekref.rules.tripwire.battle_model import BattleLedger
@@ -39,7 +40,7 @@ from mekref.rules.tripwire.toe import company_role
 
 
 @command_type("BuyConfiguration")
-@dataclass(frozen=True, kw_only=True)
+@record
 class BuyConfiguration(Command):
     """Buy an omni unit's (or a battle armor squad's) extra configuration before the campaign."""
 
@@ -52,7 +53,7 @@ class BuyConfiguration(Command):
 
 
 @event_type("ConfigurationBought")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ConfigurationBought(Event):
     unit_id: str
     pool_id: str

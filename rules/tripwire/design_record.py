@@ -6,7 +6,6 @@ designs, live in :mod:`.designs`; this module is only the value, so the battle l
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
 from mekref.adapters.megamek.design import (
@@ -21,10 +20,11 @@ from mekref.adapters.megamek.design import (
 )
 from mekref.adapters.megamek.unit_kinds import UnitKind
 from mekref.rules.codec import content_hash
+from mekref.rules.record_type import Record, record
 
 
-@dataclass(frozen=True, kw_only=True)
-class StoredBay:
+@record
+class StoredBay(Record):
     """A transport bay; its capacity in exact tons (the design file's decimal as a fraction)."""
 
     kind: str
@@ -35,8 +35,8 @@ class StoredBay:
     omnipod: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
-class StoredDesign:
+@record
+class StoredDesign(Record):
     """A unit design as the campaign keeps it: every modelled field of the adapter's
     :class:`UnitDesign`, in the canonical-JSON-safe form events need (exact fractions for
     tons, critical slots as (location, slots) pairs). The reader's unmodelled keys are not kept.

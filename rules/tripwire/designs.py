@@ -12,7 +12,7 @@ the design it has; captured units keep theirs when they change sides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from fractions import Fraction
 from typing import Any
 
@@ -20,6 +20,7 @@ from mekref.adapters.megamek.design import TechBase as AdapterTechBase
 from mekref.adapters.megamek.design import TransportBay, UnitDesign
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type, event_type
+from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver, side_of
 from mekref.rules.tripwire.design_record import StoredBay, StoredDesign
@@ -138,7 +139,7 @@ def design_of(state: CampaignState, unit_id: str) -> UnitDesign | None:
 
 
 @command_type("RecordDesigns")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RecordDesigns(Command):
     """The designs of a side's units, as ``force import`` (or ``force designs``) read them."""
 
@@ -148,7 +149,7 @@ class RecordDesigns(Command):
 
 
 @event_type("DesignsRecorded")
-@dataclass(frozen=True, kw_only=True)
+@record
 class DesignsRecorded(Event):
     side_id: str
     designs: tuple[StoredDesign, ...]

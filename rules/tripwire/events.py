@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Event, RefereeNote, event_type
+from mekref.rules.record_type import record
 from mekref.rules.tripwire.commands import SideSpec
 from mekref.rules.tripwire.model import CrewSkills, ForceDescription
 from mekref.rules.tripwire.state import PoolKind
 
 
 @event_type("CampaignCreated")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CampaignCreated(Event):
     name: str
     ruleset: str
@@ -25,7 +26,7 @@ class CampaignCreated(Event):
 
 
 @event_type("ForceImported")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ForceImported(Event):
     side_id: str
     force: ForceDescription
@@ -36,7 +37,7 @@ class ForceImported(Event):
 
 
 @event_type("PoolOpened")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PoolOpened(Event):
     pool_id: str
     side_id: str
@@ -49,7 +50,7 @@ class PoolOpened(Event):
 
 
 @event_type("PoolCredited")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PoolCredited(Event):
     pool_id: str
     amount: int
@@ -58,7 +59,7 @@ class PoolCredited(Event):
 
 
 @event_type("PoolDebited")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PoolDebited(Event):
     pool_id: str
     amount: int
@@ -67,7 +68,7 @@ class PoolDebited(Event):
 
 
 @event_type("WarChestTransferred")
-@dataclass(frozen=True, kw_only=True)
+@record
 class WarChestTransferred(Event):
     from_pool: str
     to_pool: str
@@ -78,7 +79,7 @@ class WarChestTransferred(Event):
 
 
 @event_type("PersonHitsSet")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PersonHitsSet(Event):
     person_id: str
     previous_hits: int
@@ -88,7 +89,7 @@ class PersonHitsSet(Event):
 
 
 @event_type("PersonHealed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PersonHealed(Event):
     person_id: str
     pool_id: str
@@ -103,7 +104,7 @@ class PersonHealed(Event):
 
 
 @event_type("DeathRollMade")
-@dataclass(frozen=True, kw_only=True)
+@record
 class DeathRollMade(Event):
     person_id: str
     dies: bool

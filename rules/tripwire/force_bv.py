@@ -10,8 +10,8 @@ serves ``force import`` (``force_check``) and ``force configuration`` (``configu
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.model import UnitKind
 
 #: How a BV is given before the import, and recorded after it.
@@ -26,8 +26,8 @@ GIVE_BV_AFTER_IMPORT = (
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class CompanyBv:
+@record
+class CompanyBv(Record):
     """The BV a company spends: ``known`` is the sum over the units with a BV; ``without``
     names the units that spend BV but have none. A DropShip spends none (R-FORCE-3)."""
 

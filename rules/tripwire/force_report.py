@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from mekref.rules.record_type import Record, record
 from mekref.rules.tables import SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class Violation:
+@record
+class Violation(Record):
     rule: str  # stable id, e.g. "mek_company.counts"
     message: str
     company: str | None = None
@@ -36,8 +35,8 @@ def violation(
     )
 
 
-@dataclass(frozen=True, kw_only=True)
-class ForceReport:
+@record
+class ForceReport(Record):
     violations: tuple[Violation, ...]
     #: Checks whose verdict is not known (a BV limit with a unit of no BV, ruling R-FORCE-14):
     #: never reported as passed.

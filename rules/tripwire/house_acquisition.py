@@ -14,12 +14,13 @@ Without the house rules nothing here runs: the re-arm is TripWire's alone.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Command, Event, command_type, event_type
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import load_toml, str_field, str_list_field
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, UnitDamage
@@ -65,7 +66,7 @@ def offer_key(side_id: str, item: str) -> str:
 
 
 @command_type("AcquireItem")
-@dataclass(frozen=True, kw_only=True)
+@record
 class AcquireItem(Command):
     """A side searches for ammunition the Ammo Dump does not stock (house rules L171-205).
     ``availability``: common, uncommon or rare (L172-174, L179-181); ``ammo_level`` 1-3 (L183);
@@ -81,7 +82,7 @@ class AcquireItem(Command):
 
 
 @event_type("HouseItemSearched")
-@dataclass(frozen=True, kw_only=True)
+@record
 class HouseItemSearched(Event):
     """The search's rolls: availability (margin, bids, prices per ton) and the tons found."""
 
@@ -96,7 +97,7 @@ class HouseItemSearched(Event):
 
 
 @event_type("HouseOfferBought")
-@dataclass(frozen=True, kw_only=True)
+@record
 class HouseOfferBought(Event):
     """One bid of an offer bought by a re-arm: its price, and a bargain's damage (L206-210)."""
 
@@ -185,8 +186,8 @@ def _evolve_bought(state: CampaignState, e: HouseOfferBought) -> CampaignState:
     return replace(state, house_offers={k: v for k, v in state.house_offers.items() if k != key})
 
 
-@dataclass(frozen=True, kw_only=True)
-class HouseRearm:
+@record
+class HouseRearm(Record):
     """A re-arm in a house-rules campaign: its whole price, what it leaves, the offers bought."""
 
     cost_sp: int

@@ -12,11 +12,12 @@ person's stored skill, the one the next ``engagement export`` writes.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.adapters.megamek.unit_kinds import UnitKind as DesignKind
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type, event_type
+from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_messages import BattleResolved
 from mekref.rules.tripwire.battle_model import PersonFate
@@ -60,7 +61,7 @@ def l104() -> str:
 
 
 @command_type("SetXpCosts")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SetXpCosts(Command):
     """Referee: the group's XP price of each one-point step of Piloting and Gunnery.
 
@@ -71,7 +72,7 @@ class SetXpCosts(Command):
 
 
 @command_type("SpendXp")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SpendXp(Command):
     """A person's side (or the referee): one point off ``skill``, paid in experience.
 
@@ -83,7 +84,7 @@ class SpendXp(Command):
 
 
 @event_type("XpCostsSet")
-@dataclass(frozen=True, kw_only=True)
+@record
 class XpCostsSet(Event):
     """The group's XP prices, checked (the whole list)."""
 
@@ -91,7 +92,7 @@ class XpCostsSet(Event):
 
 
 @event_type("XpGained")
-@dataclass(frozen=True, kw_only=True)
+@record
 class XpGained(Event):
     """House rules L154: the people of one side who survived a battle, ``xp`` each."""
 
@@ -102,7 +103,7 @@ class XpGained(Event):
 
 
 @event_type("XpSpent")
-@dataclass(frozen=True, kw_only=True)
+@record
 class XpSpent(Event):
     """One point off a person's skill, and what it cost (the group's price + L104's)."""
 

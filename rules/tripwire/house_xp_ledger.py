@@ -8,13 +8,14 @@ ledger holds only what the house rules add, the experience and the group's price
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.house_seam import SkillCost
 
 
-@dataclass(frozen=True, kw_only=True)
-class HouseExperience:
+@record
+class HouseExperience(Record):
     """Each person's unspent and spent experience, and the group's XP prices."""
 
     #: Unspent experience by person id. A person not listed has 0 (ruling HOUSE-37).

@@ -19,11 +19,12 @@ docs/rulings.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.adapters.megamek.condition import UnitCondition, unlisted_bins, with_unlisted
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type, event_type
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_damage import crew_damage_of, unit_damage
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, UnitDamage
@@ -34,8 +35,8 @@ from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.damage_work import fate_after
 
 
-@dataclass(frozen=True, kw_only=True)
-class ConditionAtImport:
+@record
+class ConditionAtImport(Record):
     """What one imported unit brings besides its place in the TO&E."""
 
     #: Every bin at its full load (line 23): what re-arming restores.
@@ -148,8 +149,8 @@ def not_taken(cond: UnitCondition) -> tuple[str, ...]:
 # --- the command ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
-class ImportedCondition:
+@record
+class ImportedCondition(Record):
     """One imported unit's condition, as the battle ledger keeps a battle's result."""
 
     unit_id: str
@@ -158,7 +159,7 @@ class ImportedCondition:
 
 
 @command_type("RecordImportedCondition")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RecordImportedCondition(Command):
     """The condition units of a side came in with (``force import``): kept as the battle
     ledger keeps a battle's, so it is priced, repaired and exported the same way."""
@@ -168,7 +169,7 @@ class RecordImportedCondition(Command):
 
 
 @event_type("ImportedConditionRecorded")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ImportedConditionRecorded(Event):
     side_id: str
     units: tuple[ImportedCondition, ...]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mekref.rules.dice import Dice, Roll
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
 
@@ -48,8 +47,8 @@ def death_roll_due(hits: int, tables: TripWireTables | None = None) -> bool:
     return hits == (tables or load_tables()).injury_rules.death_roll_hits
 
 
-@dataclass(frozen=True, kw_only=True)
-class DeathRoll:
+@record
+class DeathRoll(Record):
     person_id: str
     roll: Roll
     dies: bool

@@ -14,9 +14,9 @@ read back by ``MULParser``; ``ScenarioV1``'s ``Advantages``/``Commander``/``Auto
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from mekref.adapters.megamek.mul_model import Crew, CrewMember
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.commanders import CommanderStanding
 from mekref.rules.tripwire.model import MegaMekCrew
 from mekref.rules.tripwire.state import Person
@@ -66,8 +66,8 @@ def with_edge_points(edge: Sequence[str], points: int) -> tuple[str, ...]:
     return ((f"{EDGE_OPTION} {points}",) if points > 0 else ()) + triggers
 
 
-@dataclass(frozen=True, kw_only=True)
-class CrewExport:
+@record
+class CrewExport(Record):
     """The crew-wide values a unit's crew goes out with, and what the rules changed."""
 
     commander: bool

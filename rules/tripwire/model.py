@@ -7,11 +7,12 @@ hierarchy: the rules only need to know what a unit costs to keep, not how it is 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from fractions import Fraction
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
+from mekref.rules.record_type import Record, record
 
 
 class UnitKind(StrEnum):
@@ -73,8 +74,8 @@ class CompanyRole(StrEnum):
     MILITIA = "militia"
 
 
-@dataclass(frozen=True, kw_only=True)
-class MegaMekCrew:
+@record
+class MegaMekCrew(Record):
     """A person as MegaMek's unit list wrote them, beyond the skills the rules price.
 
     Kept from ``force import`` so the scenario export gives MegaMek back what the list had:
@@ -96,8 +97,8 @@ class MegaMekCrew:
     autoeject: bool | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class CrewSkills:
+@record
+class CrewSkills(Record):
     """One person's seat in a unit. ``piloting`` is Driving or Anti-'Mech where that applies."""
 
     person_id: str
@@ -112,8 +113,8 @@ class CrewSkills:
     hits: int = field(default=0, metadata=OMIT_IF_DEFAULT)
 
 
-@dataclass(frozen=True, kw_only=True)
-class ForceUnit:
+@record
+class ForceUnit(Record):
     """One unit in a force description, with the ids the caller (the daemon) assigned."""
 
     unit_id: str
@@ -141,14 +142,14 @@ class ForceUnit:
         return role in self.roles
 
 
-@dataclass(frozen=True, kw_only=True)
-class Lance:
+@record
+class Lance(Record):
     name: str
     units: tuple[ForceUnit, ...]
 
 
-@dataclass(frozen=True, kw_only=True)
-class Company:
+@record
+class Company(Record):
     name: str
     role: CompanyRole
     lances: tuple[Lance, ...]
@@ -158,8 +159,8 @@ class Company:
         return tuple(u for lance in self.lances for u in lance.units)
 
 
-@dataclass(frozen=True, kw_only=True)
-class ForceDescription:
+@record
+class ForceDescription(Record):
     """A side's TO&E as the force construction check and the import command see it."""
 
     companies: tuple[Company, ...]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mekref.rules.dice import Dice, Roll
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
 
@@ -25,8 +24,8 @@ def ransom_cost(people: int, tables: TripWireTables | None = None) -> int:
     return people * int((tables or load_tables()).cost("ransom.person").factor)
 
 
-@dataclass(frozen=True, kw_only=True)
-class RecruitAttempt:
+@record
+class RecruitAttempt(Record):
     person_id: str
     roll: Roll
     modifier: int

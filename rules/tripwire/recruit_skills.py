@@ -9,13 +9,14 @@ Gunnery, 1D6 for Piloting, each named and kept in the ``PersonHired`` event.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cache
 from typing import Any
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
+from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import load_toml, rows, str_field
 from mekref.rules.tripwire.battle_spending import HirePerson, PersonHired
@@ -61,7 +62,7 @@ def skills_for(level: str, gunnery_die: int, piloting_die: int) -> tuple[int, in
 
 
 @command_type("HireRecruit")
-@dataclass(frozen=True, kw_only=True)
+@record
 class HireRecruit(Command):
     """Hire a pilot or crew at a training level, its skills rolled (L232); the id is the
     caller's. Everything else is as ``HirePerson`` (R-HIRE-2, R-SEAT-2)."""

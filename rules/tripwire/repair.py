@@ -15,11 +15,12 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from fractions import Fraction
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire.model import TechBase, UnitKind
@@ -42,8 +43,8 @@ class DamageState(StrEnum):
     UTTERLY_DESTROYED = "utterly_destroyed"
 
 
-@dataclass(frozen=True, kw_only=True)
-class LocationDamage:
+@record
+class LocationDamage(Record):
     """One location's armor and internal structure (or a fighter's/DropShip's SI), max and now."""
 
     name: str
@@ -76,8 +77,8 @@ class LocationDamage:
         return self.destroyed or (self.internal_max > 0 and self.internal_now == 0)
 
 
-@dataclass(frozen=True, kw_only=True)
-class AmmoUse:
+@record
+class AmmoUse(Record):
     """Tons of one ammunition type to replace (shots fired / shots per ton, exact)."""
 
     ammo_type: str
@@ -85,8 +86,8 @@ class AmmoUse:
     tier: AmmoTier | None = None  # None: classify from ammo_type with ammo_tier()
 
 
-@dataclass(frozen=True, kw_only=True)
-class RepairSubject:
+@record
+class RepairSubject(Record):
     """What the rules need to price keeping one unit: the adapter's unit condition, reduced.
 
     The adapter maps its unit condition onto this: one :class:`LocationDamage` per location
@@ -109,8 +110,8 @@ class RepairSubject:
     landing_gear_damaged: bool = False  # DropShips
 
 
-@dataclass(frozen=True, kw_only=True)
-class RepairBill:
+@record
+class RepairBill(Record):
     unit_id: str
     state: DamageState
     repairable: bool

@@ -6,17 +6,17 @@ unit condition. Deciding *who* controls the field stays with the referee input.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.tables import SourceRef, int_field, load_toml, rows, section, source_of, str_field
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
 
 
-@dataclass(frozen=True, kw_only=True)
-class UnitMobility:
+@record
+class UnitMobility(Record):
     """What battle resolution knows about one unit at the end of a game."""
 
     kind: UnitKind
@@ -32,8 +32,8 @@ class UnitMobility:
     vehicle_immobile: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
-class _SalvageTables:
+@record
+class _SalvageTables(Record):
     immobile: dict[str, SourceRef]
     gyro_hits: int
     engine_hits: int

@@ -7,12 +7,13 @@ never mutated after construction (copy on write in the evolvers).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from fractions import Fraction
 
 from mekref.rules import snapshot
 from mekref.rules.codec import OMIT_IF_DEFAULT, canonical_chunks
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.battle_model import BattleLedger
 from mekref.rules.tripwire.house_seam import Acquisition
 from mekref.rules.tripwire.house_xp_ledger import HouseExperience
@@ -31,14 +32,14 @@ class PoolKind(StrEnum):
     CARGO = "cargo"  # any unit with cargo space: 5 WP per cargo ton
 
 
-@dataclass(frozen=True, kw_only=True)
-class Side:
+@record
+class Side(Record):
     side_id: str
     name: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class CampaignUnit:
+@record
+class CampaignUnit(Record):
     unit_id: str
     side_id: str
     chassis: str
@@ -53,8 +54,8 @@ class CampaignUnit:
     crew: tuple[str, ...]  # person ids
 
 
-@dataclass(frozen=True, kw_only=True)
-class Person:
+@record
+class Person(Record):
     person_id: str
     side_id: str
     name: str
@@ -78,8 +79,8 @@ class Person:
     healed_on_day: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Pool:
+@record
+class Pool(Record):
     pool_id: str
     side_id: str
     name: str
@@ -91,15 +92,15 @@ class Pool:
     location: str | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
 
-@dataclass(frozen=True, kw_only=True)
-class ForceCheckRecord:
+@record
+class ForceCheckRecord(Record):
     side_id: str
     checked: bool  # False: imported "unchecked" on the referee's word
     violations: tuple[str, ...]
 
 
-@dataclass(frozen=True, kw_only=True)
-class MaintenanceQuality:
+@record
+class MaintenanceQuality(Record):
     """House rules L94: a unit's quality grade on the Maintenance Check Table (A worst .. F
     best), the number of checks it took and the maintenance day of the last (HOUSE-41)."""
 
@@ -108,8 +109,8 @@ class MaintenanceQuality:
     last_day: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class HouseOffer:
+@record
+class HouseOffer(Record):
     """Ammunition a side found with the house rules' acquisition roll (HOUSE-45): where, how
     many tons, and the bids a re-arm chooses from (HOUSE-46)."""
 
@@ -120,8 +121,8 @@ class HouseOffer:
     acquisition: Acquisition
 
 
-@dataclass(frozen=True, kw_only=True)
-class CampaignState:
+@record
+class CampaignState(Record):
     created: bool = False
     name: str = ""
     ruleset: str = ""

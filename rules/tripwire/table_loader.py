@@ -6,11 +6,11 @@ rule they apply.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.tables import (
     FieldRow,
     SourceRef,
@@ -38,16 +38,16 @@ def _load(name: str) -> dict[str, Any]:
     return load_toml(_PACKAGE, f"{name}.toml")
 
 
-@dataclass(frozen=True, kw_only=True)
-class TrainingLevelRow:
+@record
+class TrainingLevelRow(Record):
     name: str
     rank: int
     combos: tuple[tuple[int, int], ...]  # (gunnery, piloting)
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class CommanderRow:
+@record
+class CommanderRow(Record):
     level: str
     max_spas: int
     spa_points: int
@@ -56,23 +56,23 @@ class CommanderRow:
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class TransportRow:
+@record
+class TransportRow(Record):
     name: str
     wp: int
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class LocationRow:
+@record
+class LocationRow(Record):
     name: str
     wp: int
     facilities: tuple[str, ...]
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class WarChestTables:
+@record
+class WarChestTables(Record):
     wp_per_sp: int
     conversion_ref: SourceRef
     wp_per_cargo_ton: int
@@ -81,8 +81,8 @@ class WarChestTables:
     locations: dict[str, LocationRow]
 
 
-@dataclass(frozen=True, kw_only=True)
-class CostRow:
+@record
+class CostRow(Record):
     key: str
     factor: Fraction
     per: str
@@ -90,31 +90,31 @@ class CostRow:
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class AmmoTierRow:
+@record
+class AmmoTierRow(Record):
     name: str
     match: str  # "substring" or "base"
     keywords: tuple[str, ...]
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class TaskRow:
+@record
+class TaskRow(Record):
     key: str
     hours: int
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class InjuryRow:
+@record
+class InjuryRow(Record):
     hits: int
     label: str
     cost: int | None  # None: "Not Possible"
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class InjuryRules:
+@record
+class InjuryRules(Record):
     heals_per_track: int
     first_aid_max_hits: int
     hospital_from_hits: int
@@ -129,16 +129,16 @@ class InjuryRules:
     vehicle_crew_ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class TrainingStepRow:
+@record
+class TrainingStepRow(Record):
     from_skill: int
     to_skill: int
     cost: int
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class TrainingRules:
+@record
+class TrainingRules(Record):
     skills_per_contract: int
     max_gap: int
     rules_ref: SourceRef
@@ -149,16 +149,16 @@ class TrainingRules:
     dropship_crew_ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class PriceRow:
+@record
+class PriceRow(Record):
     level: str
     cost: int
     spas: int
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class RecruitingTables:
+@record
+class RecruitingTables(Record):
     dice: int
     target: int
     unrest_neutral: int
@@ -173,8 +173,8 @@ class Limit(FieldRow):
         return str_list_field(self.values, name)
 
 
-@dataclass(frozen=True, kw_only=True)
-class TripWireTables:
+@record
+class TripWireTables(Record):
     training_levels: tuple[TrainingLevelRow, ...]
     commanders: dict[str, CommanderRow]
     warchest: WarChestTables

@@ -15,13 +15,14 @@ squad). Rulings R-KEEP-1, R-KEEP-2, R-SEAT-1 and R-SEAT-2 (docs/rulings.md).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cache
 from typing import Any
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import SourceRef, load_toml, rows, section, source_of, str_list_field
 from mekref.rules.tripwire.campaign import person_of
@@ -43,7 +44,7 @@ Evolver = Callable[[CampaignState, Any], CampaignState]
 
 
 @command_type("KeepSalvage")
-@dataclass(frozen=True, kw_only=True)
+@record
 class KeepSalvage(Command):
     """Keep a captured unit: it leaves Salvage for a company and lance of its new side.
 
@@ -58,7 +59,7 @@ class KeepSalvage(Command):
 
 
 @command_type("SeatCrew")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SeatCrew(Command):
     """Seat a person of the side who is in no unit (hired, spare, rescued) in a unit without
     a crew (a kept salvage unit, one whose crew died or was captured)."""
@@ -70,7 +71,7 @@ class SeatCrew(Command):
 
 
 @event_type("SalvageKept")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SalvageKept(Event):
     unit_id: str
     side_id: str
@@ -81,7 +82,7 @@ class SalvageKept(Event):
 
 
 @event_type("CrewSeated")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CrewSeated(Event):
     unit_id: str
     person_id: str
@@ -93,8 +94,8 @@ class CrewSeated(Event):
 # --- the table --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
-class ToeTables:
+@record
+class ToeTables(Record):
     keep: SourceRef
     truly_destroyed: SourceRef
     same_type: SourceRef

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.skills import level_rank, training_level
 from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
@@ -20,8 +20,8 @@ class TrainingRoute(StrEnum):
     SIMULATOR = "simulator"  # DropShip simulators: only up to Regular
 
 
-@dataclass(frozen=True, kw_only=True)
-class Trainee:
+@record
+class Trainee(Record):
     person_id: str
     gunnery: int
     piloting: int

@@ -11,10 +11,11 @@ strategic map started, its BV joins its side's starting BV (R-VP-3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_evolve import with_battle_vp
 from mekref.rules.tripwire.battle_model import BattleStatus, Fate, SideOutcome
@@ -25,7 +26,7 @@ from mekref.rules.tripwire.state import CampaignState
 
 
 @command_type("RecordUnitBv")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RecordUnitBv(Command):
     """Referee: give a unit imported without a BV its BV; its battles are scored again."""
 
@@ -37,8 +38,8 @@ class RecordUnitBv(Command):
     held_at_start: bool | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class RescoredBattle:
+@record
+class RescoredBattle(Record):
     """A battle the unit fought, its sides scored again with the BV recorded."""
 
     battle_id: str
@@ -46,7 +47,7 @@ class RescoredBattle:
 
 
 @event_type("UnitBvRecorded")
-@dataclass(frozen=True, kw_only=True)
+@record
 class UnitBvRecorded(Event):
     unit_id: str
     bv: int

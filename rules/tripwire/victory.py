@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.tables import SourceRef
 from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
 
 
-@dataclass(frozen=True, kw_only=True)
-class BattleOutcome:
+@record
+class BattleOutcome(Record):
     """One side's view of a battle, in BV: what it started with and lost, and the enemy's."""
 
     own_starting_bv: int
@@ -21,8 +21,8 @@ class BattleOutcome:
     own_commander_lost: bool
 
 
-@dataclass(frozen=True, kw_only=True)
-class VpAward:
+@record
+class VpAward(Record):
     key: str
     vp: int
     source: SourceRef
@@ -78,8 +78,8 @@ def must_retire(current_bv: int, starting_bv: int, tables: TripWireTables | None
     return Fraction(current_bv) <= starting_bv * t.victory.retire_fraction
 
 
-@dataclass(frozen=True, kw_only=True)
-class RetreatSituation:
+@record
+class RetreatSituation(Record):
     own_bv: int  # current
     enemy_bv: int  # current
     own_starting_bv: int

@@ -4,10 +4,10 @@ with the rest of the campaign tables."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.tables import (
     SourceRef,
     fraction_field,
@@ -20,16 +20,16 @@ from mekref.rules.tables import (
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class BattleVpRow:
+@record
+class BattleVpRow(Record):
     key: str
     vp: int
     fraction: Fraction | None
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class VictoryTables:
+@record
+class VictoryTables(Record):
     battle: dict[str, BattleVpRow]
     retire_fraction: Fraction
     retire_ref: SourceRef
@@ -38,15 +38,15 @@ class VictoryTables:
     campaign_ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class RetreatConditionRow:
+@record
+class RetreatConditionRow(Record):
     key: str
     threshold: Fraction | None
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class RetreatTables:
+@record
+class RetreatTables(Record):
     conditions: dict[str, RetreatConditionRow]
     before_battle_allowed: tuple[str, ...]
     before_battle_ref: SourceRef

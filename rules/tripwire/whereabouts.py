@@ -17,10 +17,9 @@ the event, lets the work go ahead there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mekref.hexmap import label
 from mekref.rules.messages import RefereeNote
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit, Person, Pool, PoolKind
@@ -69,8 +68,8 @@ REPAIR_FACILITY = {
 }
 
 
-@dataclass(frozen=True, kw_only=True)
-class Place:
+@record
+class Place(Record):
     """A strategic hex as one side finds it: what its units may use there."""
 
     side_id: str

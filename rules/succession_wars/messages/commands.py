@@ -3,9 +3,10 @@ parts they share (placements, retreats, bids, battle results)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from mekref.rules.messages import Command, command_type
+from mekref.rules.record_type import Record, record
 from mekref.rules.succession_wars.model import (
     SWMap,
 )
@@ -13,14 +14,14 @@ from mekref.rules.succession_wars.model import (
 # --- shared parts --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
-class Placement:
+@record
+class Placement(Record):
     piece: str  # a unit, JumpShip or Leader id
     region: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class RetreatMove:
+@record
+class RetreatMove(Record):
     """One JumpShip leaving a contested Region with what it carries, along ``path``."""
 
     jumpship: str
@@ -28,22 +29,22 @@ class RetreatMove:
     path: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class Bid:
+@record
+class Bid(Record):
     house: str
     amount: int  # 0 = pass
 
 
-@dataclass(frozen=True, kw_only=True)
-class LeaderBonus:
+@record
+class LeaderBonus(Record):
     """One Leader's Combat Ability on one attack (a unit alone or a pair) of this round."""
 
     leader: str
     group: tuple[str, ...]
 
 
-@dataclass(frozen=True, kw_only=True)
-class GroupResult:
+@record
+class GroupResult(Record):
     units: tuple[str, ...]
     value: int  # the attack value after every modifier
     auto: bool  # 10 or more: an automatic kill, no die rolled
@@ -68,7 +69,7 @@ BUY_ITEMS = (
 
 
 @command_type("SWStartCampaign")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWStartCampaign(Command):
     seed: str
     map: SWMap = field(
@@ -96,13 +97,13 @@ class SWStartCampaign(Command):
 
 
 @command_type("SWEndPhase")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWEndPhase(Command):
     house: str
 
 
 @command_type("SWBuy")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWBuy(Command):
     house: str
     item: str = field(metadata={"allowed": BUY_ITEMS})
@@ -111,35 +112,35 @@ class SWBuy(Command):
 
 
 @command_type("SWBuildCenter")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWBuildCenter(Command):
     house: str
     region: str
 
 
 @command_type("SWRepairCenter")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWRepairCenter(Command):
     house: str
     region: str
 
 
 @command_type("SWTechRoll")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWTechRoll(Command):
     house: str
     chances: int = 1
 
 
 @command_type("SWPlaceUnits")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWPlaceUnits(Command):
     house: str
     placements: tuple[Placement, ...]
 
 
 @command_type("SWMoveJumpShip")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWMoveJumpShip(Command):
     house: str
     jumpship: str
@@ -149,14 +150,14 @@ class SWMoveJumpShip(Command):
 
 
 @command_type("SWScuttleJumpShip")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWScuttleJumpShip(Command):
     house: str
     jumpship: str
 
 
 @command_type("SWAttack")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWAttack(Command):
     house: str
     region: str
@@ -172,7 +173,7 @@ class SWAttack(Command):
 
 
 @command_type("SWCounterattack")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWCounterattack(Command):
     house: str
     region: str
@@ -184,7 +185,7 @@ class SWCounterattack(Command):
 
 
 @command_type("SWTakeLosses")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWTakeLosses(Command):
     house: str
     region: str
@@ -192,7 +193,7 @@ class SWTakeLosses(Command):
 
 
 @command_type("SWRetreat")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWRetreat(Command):
     house: str
     region: str
@@ -200,7 +201,7 @@ class SWRetreat(Command):
 
 
 @command_type("SWReportBattle")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWReportBattle(Command):
     """A battle fought elsewhere (MegaMek): which counters died and who retreated."""
 
@@ -213,14 +214,14 @@ class SWReportBattle(Command):
 
 
 @command_type("SWKillLeader")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWKillLeader(Command):
     house: str
     leader: str
 
 
 @command_type("SWRansomLeader")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWRansomLeader(Command):
     house: str  # pays, gets the Leader back
     leader: str
@@ -228,7 +229,7 @@ class SWRansomLeader(Command):
 
 
 @command_type("SWPay")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWPay(Command):
     house: str
     to: str
@@ -237,7 +238,7 @@ class SWPay(Command):
 
 
 @command_type("SWGiveCard")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWGiveCard(Command):
     house: str
     to: str
@@ -246,7 +247,7 @@ class SWGiveCard(Command):
 
 
 @command_type("SWPlayCard")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWPlayCard(Command):
     house: str
     card: int
@@ -256,7 +257,7 @@ class SWPlayCard(Command):
 
 
 @command_type("SWBribe")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWBribe(Command):
     house: str
     leader: str
@@ -264,7 +265,7 @@ class SWBribe(Command):
 
 
 @command_type("SWBuyInterdict")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWBuyInterdict(Command):
     house: str
     region: str
@@ -275,7 +276,7 @@ class SWBuyInterdict(Command):
 
 
 @command_type("SWChooseInterdictRegion")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWChooseInterdictRegion(Command):
     """The player in the specified Region picks where the briber's own forces are interdicted
     (L367), after a 1-3 on the ComStar Interdiction Table with the briber not there."""
@@ -286,20 +287,20 @@ class SWChooseInterdictRegion(Command):
 
 
 @command_type("SWOpenAuction")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWOpenAuction(Command):
     house: str
     lot: str  # a Periphery state
 
 
 @command_type("SWSettleAuction")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWSettleAuction(Command):
     bids: tuple[Bid, ...]  # as made round the table, starting with the opener; 0 = pass
 
 
 @command_type("SWDrawMercenary")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWDrawMercenary(Command):
     """2786 (L605): "Before each turn, the phasing player draws a unit from the Mercenary pile,
     and that unit's services then go up for auction." """
@@ -308,7 +309,7 @@ class SWDrawMercenary(Command):
 
 
 @command_type("SWMoveMercenaryOut")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWMoveMercenaryOut(Command):
     """L387: the new employer of a Mercenary force that changed sides beside opposing units
     moves it out intact, without combat (``path``), or keeps it there (no path): then combat

@@ -3,9 +3,8 @@ never re-derives a decision, and every die a decision rolled."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mekref.rules.messages import Event, event_type
+from mekref.rules.record_type import record
 from mekref.rules.succession_wars.messages.commands import Bid, GroupResult, Placement, RetreatMove
 from mekref.rules.succession_wars.model import (
     CenterState,
@@ -23,7 +22,7 @@ from mekref.rules.succession_wars.model import (
 
 
 @event_type("SWCampaignStarted")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWCampaignStarted(Event):
     seed: str
     scenario: str
@@ -41,7 +40,7 @@ class SWCampaignStarted(Event):
 
 
 @event_type("SWPhaseBegan")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWPhaseBegan(Event):
     house: str
     phase: Phase
@@ -50,7 +49,7 @@ class SWPhaseBegan(Event):
 
 
 @event_type("SWCardsDrawn")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWCardsDrawn(Event):
     house: str
     cards: tuple[int, ...]
@@ -59,7 +58,7 @@ class SWCardsDrawn(Event):
 
 
 @event_type("SWCashChanged")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWCashChanged(Event):
     house: str
     delta: int
@@ -67,7 +66,7 @@ class SWCashChanged(Event):
 
 
 @event_type("SWTechChanged")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWTechChanged(Event):
     house: str
     delta: int
@@ -76,7 +75,7 @@ class SWTechChanged(Event):
 
 
 @event_type("SWTechPending")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWTechPending(Event):
     """A change applied in the Adjust Technology Scale phase of the current turn."""
 
@@ -86,7 +85,7 @@ class SWTechPending(Event):
 
 
 @event_type("SWPieceBought")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWPieceBought(Event):
     house: str
     item: str
@@ -99,7 +98,7 @@ class SWPieceBought(Event):
 
 
 @event_type("SWCenterChanged")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWCenterChanged(Event):
     region: str
     center: CenterState
@@ -108,14 +107,14 @@ class SWCenterChanged(Event):
 
 
 @event_type("SWPiecesPlaced")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWPiecesPlaced(Event):
     house: str
     placements: tuple[Placement, ...]
 
 
 @event_type("SWJumpShipMoved")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWJumpShipMoved(Event):
     house: str
     jumpship: str
@@ -125,14 +124,14 @@ class SWJumpShipMoved(Event):
 
 
 @event_type("SWJumpShipScuttled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWJumpShipScuttled(Event):
     house: str
     jumpship: str
 
 
 @event_type("SWPiecesCaptured")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWPiecesCaptured(Event):
     captor: str
     region: str
@@ -143,7 +142,7 @@ class SWPiecesCaptured(Event):
 
 
 @event_type("SWRegionCaptured")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWRegionCaptured(Event):
     house: str
     region: str
@@ -152,7 +151,7 @@ class SWRegionCaptured(Event):
 
 
 @event_type("SWCombatBegan")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWCombatBegan(Event):
     region: str
     attacker: str
@@ -163,7 +162,7 @@ class SWCombatBegan(Event):
 
 
 @event_type("SWCombatRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWCombatRolled(Event):
     house: str
     region: str
@@ -179,7 +178,7 @@ class SWCombatRolled(Event):
 
 
 @event_type("SWLossesTaken")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWLossesTaken(Event):
     house: str
     region: str
@@ -187,7 +186,7 @@ class SWLossesTaken(Event):
 
 
 @event_type("SWRetreated")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWRetreated(Event):
     house: str
     region: str
@@ -195,21 +194,21 @@ class SWRetreated(Event):
 
 
 @event_type("SWCombatRoundEnded")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWCombatRoundEnded(Event):
     region: str
     round: int
 
 
 @event_type("SWCombatEnded")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWCombatEnded(Event):
     region: str
     winner: str  # "" when both sides were wiped out
 
 
 @event_type("SWCenterDamageRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWCenterDamageRolled(Event):
     region: str
     face: int
@@ -218,7 +217,7 @@ class SWCenterDamageRolled(Event):
 
 
 @event_type("SWInterdicted")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWInterdicted(Event):
     house: str
     region: str  # "" = Housewide
@@ -227,7 +226,7 @@ class SWInterdicted(Event):
 
 
 @event_type("SWInterdictChoiceOwed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWInterdictChoiceOwed(Event):
     chooser: str
     briber: str
@@ -235,7 +234,7 @@ class SWInterdictChoiceOwed(Event):
 
 
 @event_type("SWInterdictRegionChosen")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWInterdictRegionChosen(Event):
     chooser: str
     briber: str
@@ -243,14 +242,14 @@ class SWInterdictRegionChosen(Event):
 
 
 @event_type("SWLeaderKilled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWLeaderKilled(Event):
     leader: str
     by: str
 
 
 @event_type("SWBribeRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWBribeRolled(Event):
     house: str
     leader: str
@@ -265,14 +264,14 @@ class SWBribeRolled(Event):
 
 
 @event_type("SWLeaderReleased")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWLeaderReleased(Event):
     leader: str
     region: str
 
 
 @event_type("SWCardGiven")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWCardGiven(Event):
     house: str
     to: str
@@ -280,7 +279,7 @@ class SWCardGiven(Event):
 
 
 @event_type("SWCardPlayed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWCardPlayed(Event):
     house: str
     card: int
@@ -289,7 +288,7 @@ class SWCardPlayed(Event):
 
 
 @event_type("SWMercenaryCreated")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWMercenaryCreated(Event):
     house: str
     unit: str
@@ -298,7 +297,7 @@ class SWMercenaryCreated(Event):
 
 
 @event_type("SWAuctionOpened")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWAuctionOpened(Event):
     lot: str
     kind: str
@@ -306,7 +305,7 @@ class SWAuctionOpened(Event):
 
 
 @event_type("SWAuctionSettled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWAuctionSettled(Event):
     lot: str
     kind: str
@@ -316,7 +315,7 @@ class SWAuctionSettled(Event):
 
 
 @event_type("SWAllegianceChanged")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWAllegianceChanged(Event):
     """Pieces and Regions passing to a new owner (won auctions)."""
 
@@ -328,7 +327,7 @@ class SWAllegianceChanged(Event):
 
 
 @event_type("SWTurncoatMoved")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWTurncoatMoved(Event):
     """A bribed Leader's first round is over: still beside his House's units ("exposed"), or
     gone to the briber's capital for the rest of the game (``refuge``)."""
@@ -339,7 +338,7 @@ class SWTurncoatMoved(Event):
 
 
 @event_type("SWImmediateCombatOffered")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWImmediateCombatOffered(Event):
     """A Mercenary force changed sides beside other Houses' units: they may attack it at once
     (ruling SW-34)."""
@@ -350,7 +349,7 @@ class SWImmediateCombatOffered(Event):
 
 
 @event_type("SWHouseControlled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWHouseControlled(Event):
     """A player controls all the Leaders of another House, and so that House (ruling SW-33)."""
 
@@ -360,20 +359,20 @@ class SWHouseControlled(Event):
 
 
 @event_type("SWHouseOut")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWHouseOut(Event):
     house: str
 
 
 @event_type("SWGameWon")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWGameWon(Event):
     player: str
     capitals: tuple[str, ...]
 
 
 @event_type("SWMercenaryDrawn")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWMercenaryDrawn(Event):
     """A counter drawn from the 2786 Mercenary pile: every counter of its unit goes up for sale
     (L603), and leaves the pile."""
@@ -387,7 +386,7 @@ class SWMercenaryDrawn(Event):
 
 
 @event_type("SWMercenaryHired")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWMercenaryHired(Event):
     """A Mercenary unit from the pile joins the auction's winner, in a capital he holds (L297:
     "New Mercenary units are formed in Regional or House capitals")."""
@@ -399,7 +398,7 @@ class SWMercenaryHired(Event):
 
 
 @event_type("SWMercenaryUnsold")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWMercenaryUnsold(Event):
     """Nobody bid: the unit's counters go to the bottom of the pile (ruling SW-40)."""
 
@@ -409,7 +408,7 @@ class SWMercenaryUnsold(Event):
 
 
 @event_type("SWMoveOutOffered")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWMoveOutOffered(Event):
     """L387: a Mercenary force changed sides beside opposing units; its new employer may move it
     out intact first."""
@@ -420,7 +419,7 @@ class SWMoveOutOffered(Event):
 
 
 @event_type("SWMercenaryMovedOut")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SWMercenaryMovedOut(Event):
     """The employer's answer: the force (and its Leader) moved out along ``path``, or stayed
     (no path)."""

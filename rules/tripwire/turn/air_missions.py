@@ -18,9 +18,8 @@ already reckoned that way (``fuel.mission_fuel``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mekref.hexmap import Hex, label, line
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.turn.day import Day
 from mekref.rules.tripwire.turn.engagement import AIR_MISSIONS, strikes, under_fire
 from mekref.rules.tripwire.turn.mapdata import hex_at
@@ -30,8 +29,8 @@ from mekref.rules.tripwire.turn.state import IN_ORBIT
 NAPE_OF_EARTH = "altitude_1"
 
 
-@dataclass(frozen=True, kw_only=True)
-class Mission:
+@record
+class Mission(Record):
     formation_id: str
     side_id: str
     action: str

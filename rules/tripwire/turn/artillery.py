@@ -8,10 +8,9 @@ on the scatter table (+2 in narrow confines).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Command, Event, command_type
+from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.holding import out_of_play
 from mekref.rules.tripwire.model import UnitRole
@@ -52,7 +51,7 @@ def scatter(total: int, *, narrow: bool) -> tuple[str, int]:
 
 
 @command_type("FireUnguidedArtillery")
-@dataclass(frozen=True, kw_only=True)
+@record
 class FireUnguidedArtillery(Command):
     engagement_id: str
     firing_side: str

@@ -15,9 +15,10 @@ destination is credited only by the unloading.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.hexmap import label
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.state import CampaignState, Pool, PoolKind
 from mekref.rules.tripwire.turn.events import WarChestLoaded
@@ -30,8 +31,8 @@ L59 = (
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class Cargo:
+@record
+class Cargo(Record):
     """A checked Load/Unload: WP from one pool to another, the transport that carries them."""
 
     source: Pool

@@ -5,11 +5,12 @@ points (maintenance, bombing, the maintenance check, pre-battle damage) each run
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 from mekref.adapters.megamek.design import CritSlot, SystemKind, UnitDesign
 from mekref.rules.dice import Dice, Roll
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, SlotDamage, UnitDamage
 from mekref.rules.tripwire.battle_resolution import subject_for
 from mekref.rules.tripwire.house_seam import Effect, same_equipment
@@ -322,8 +323,8 @@ def apply_effect(work: DamageWork, effect: Effect) -> None:
 MAX_SLOT_ROLLS = 100
 
 
-@dataclass(frozen=True, kw_only=True)
-class Applied:
+@record
+class Applied(Record):
     """A unit's condition after rolled damage, and what each roll did."""
 
     damage: UnitDamage

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.tables import (
     SourceRef,
     TableError,
@@ -30,8 +30,8 @@ def table_rows(name: str, kind: str) -> list[dict[str, Any]]:
     return rows(_load(name), kind)
 
 
-@dataclass(frozen=True, kw_only=True)
-class RangeRow:
+@record
+class RangeRow(Record):
     """A row keyed by a 2d6 (or level) range, with the row's other fields."""
 
     low: int
@@ -135,8 +135,8 @@ def fuel_rates() -> dict[str, Fraction]:
     }
 
 
-@dataclass(frozen=True, kw_only=True)
-class ActionRow:
+@record
+class ActionRow(Record):
     key: str
     kind: str  # standard, free, response
     units: str  # "" any; aerospace; dropship; aerospace_or_dropship

@@ -4,10 +4,11 @@ Events without one are public facts (weather, engagements, control, unrest, the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import Event, RefereeNote, event_type
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.turn.state import (
     EngagementSetup,
@@ -19,8 +20,8 @@ from mekref.rules.tripwire.turn.state import (
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class RefusedOrder:
+@record
+class RefusedOrder(Record):
     """One order of a submission the rules refused: the formation, the code and why."""
 
     formation_id: str
@@ -39,7 +40,7 @@ def is_private(event: Event) -> bool:
 
 
 @event_type("StrategicMapStarted")
-@dataclass(frozen=True, kw_only=True)
+@record
 class StrategicMapStarted(Event):
     map_name: str
     map_text: str
@@ -56,7 +57,7 @@ class StrategicMapStarted(Event):
 
 
 @event_type("FormationsPlaced")
-@dataclass(frozen=True, kw_only=True)
+@record
 class FormationsPlaced(Event):
     """A side's formations as it (re)organised them; replaces all that side's formations."""
 
@@ -67,7 +68,7 @@ class FormationsPlaced(Event):
 
 
 @event_type("OrdersSubmitted")
-@dataclass(frozen=True, kw_only=True)
+@record
 class OrdersSubmitted(Event):
     side_id: str
     day: int
@@ -78,7 +79,7 @@ class OrdersSubmitted(Event):
 
 
 @event_type("OrdersWithdrawn")
-@dataclass(frozen=True, kw_only=True)
+@record
 class OrdersWithdrawn(Event):
     side_id: str
     day: int
@@ -87,7 +88,7 @@ class OrdersWithdrawn(Event):
 
 
 @event_type("WeatherRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class WeatherRolled(Event):
     day: int
     regions: tuple[RegionWeather, ...]
@@ -95,7 +96,7 @@ class WeatherRolled(Event):
 
 
 @event_type("FormationsUpdated")
-@dataclass(frozen=True, kw_only=True)
+@record
 class FormationsUpdated(Event):
     """A side's formations after the day's actions (positions, fatigue, upkeep counters)."""
 
@@ -107,7 +108,7 @@ class FormationsUpdated(Event):
 
 
 @event_type("MaintenanceMissed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MaintenanceMissed(Event):
     """Seven days without maintenance: a location (front) and critical roll per unit; what they
     hit follows as ``UnitDamageRolled`` (T-DM1)."""
@@ -120,7 +121,7 @@ class MaintenanceMissed(Event):
 
 
 @event_type("SightingsMade")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SightingsMade(Event):
     side_id: str
     day: int
@@ -128,7 +129,7 @@ class SightingsMade(Event):
 
 
 @event_type("UnrestChanged")
-@dataclass(frozen=True, kw_only=True)
+@record
 class UnrestChanged(Event):
     """A force's unrest rating changed: in one population centre (``location``), or everywhere
     (``location`` empty: its rating and every centre's rating move together; ruling T-U6)."""
@@ -141,7 +142,7 @@ class UnrestChanged(Event):
 
 
 @event_type("LocationLooted")
-@dataclass(frozen=True, kw_only=True)
+@record
 class LocationLooted(Event):
     side_id: str
     formation_id: str
@@ -151,7 +152,7 @@ class LocationLooted(Event):
 
 
 @event_type("FacilityDestroyed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class FacilityDestroyed(Event):
     location: str
     facility: str
@@ -160,7 +161,7 @@ class FacilityDestroyed(Event):
 
 
 @event_type("RecruitsFound")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RecruitsFound(Event):
     side_id: str
     day: int
@@ -171,7 +172,7 @@ class RecruitsFound(Event):
 
 
 @event_type("WarChestLoaded")
-@dataclass(frozen=True, kw_only=True)
+@record
 class WarChestLoaded(Event):
     """A Load/Unload order moved WP between two pools where the formation stands (L59, T-WP1).
     Private: where a side keeps its WP is its own business."""
@@ -186,7 +187,7 @@ class WarChestLoaded(Event):
 
 
 @event_type("TurretDamageRecorded")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TurretDamageRecorded(Event):
     """The referee records a turret's CF after a battle (L275; public: the battle was seen)."""
 
@@ -198,7 +199,7 @@ class TurretDamageRecorded(Event):
 
 
 @event_type("TurretRepaired")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TurretRepaired(Event):
     """L275: 100 WP repair a damaged turret (private to the side that paid)."""
 
@@ -212,7 +213,7 @@ class TurretRepaired(Event):
 
 
 @event_type("FacilityRestored")
-@dataclass(frozen=True, kw_only=True)
+@record
 class FacilityRestored(Event):
     """Engineers repaired a destroyed facility in one campaign turn (L219, T-EN1; public: the
     DropPort stands again for everyone to see)."""
@@ -223,7 +224,7 @@ class FacilityRestored(Event):
 
 
 @event_type("RunwayPrepared")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RunwayPrepared(Event):
     """Engineers prepared a temporary runway in one campaign turn (L409, ruling T-LZ1).
 
@@ -236,7 +237,7 @@ class RunwayPrepared(Event):
 
 
 @event_type("LocationControlChanged")
-@dataclass(frozen=True, kw_only=True)
+@record
 class LocationControlChanged(Event):
     location: str
     before: str | None
@@ -245,13 +246,13 @@ class LocationControlChanged(Event):
 
 
 @event_type("EngagementDetermined")
-@dataclass(frozen=True, kw_only=True)
+@record
 class EngagementDetermined(Event):
     engagement: EngagementSetup
 
 
 @event_type("UnguidedArtilleryFired")
-@dataclass(frozen=True, kw_only=True)
+@record
 class UnguidedArtilleryFired(Event):
     engagement_id: str
     firing_side: str
@@ -262,7 +263,7 @@ class UnguidedArtilleryFired(Event):
 
 
 @event_type("StrategicVictoryScored")
-@dataclass(frozen=True, kw_only=True)
+@record
 class StrategicVictoryScored(Event):
     day: int
     vp: tuple[tuple[str, int], ...]
@@ -270,7 +271,7 @@ class StrategicVictoryScored(Event):
 
 
 @event_type("UnrestSuppressed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class UnrestSuppressed(Event):
     """Martial Law or Round Them Up begins holding unrest down (``amount`` > 0), or ends."""
 
@@ -283,7 +284,7 @@ class UnrestSuppressed(Event):
 
 
 @event_type("SabotageRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SabotageRolled(Event):
     """Despised: the day's 1D6; on a 6 a bombing hits one unit for 1D6 x 5 damage (line 401),
     laid on the unit by the ``UnitDamageRolled`` that follows (T-DM1). ``unit_id`` is None when
@@ -295,8 +296,8 @@ class SabotageRolled(Event):
     damage: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class DamageLine:
+@record
+class DamageLine(Record):
     """What one roll did to a unit: armour and structure taken in a location, or a critical
     slot hit (``slot`` 1-based, ``item`` the slot's content, ``system`` its system)."""
 
@@ -310,7 +311,7 @@ class DamageLine:
 
 
 @event_type("UnitDamageRolled")
-@dataclass(frozen=True, kw_only=True)
+@record
 class UnitDamageRolled(Event):
     """Rolled damage laid on a unit's stored condition (rulings T-DM1 to T-DM5): ``cause``
     "maintenance" (line 199) or "sabotage" (line 401). ``damage`` is the unit's condition
@@ -328,8 +329,8 @@ class UnitDamageRolled(Event):
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class ConsciousnessCheck:
+@record
+class ConsciousnessCheck(Record):
     """One person's check (line 355, T-DM4): the target, the roll and the hits after it.
     ``unit_id`` with ``vehicle_crew`` True: the failure counts as an injured crew/driver of
     that vehicle instead of a hit on the person."""
@@ -344,7 +345,7 @@ class ConsciousnessCheck:
 
 
 @event_type("ConsciousnessChecked")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ConsciousnessChecked(Event):
     """A week beyond the rations (line 355): a consciousness check per crew member of the
     formation, modified by its fatigue; a failure is a hit (T-DM4)."""
@@ -357,7 +358,7 @@ class ConsciousnessChecked(Event):
 
 
 @event_type("TransportCargoCaptured")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TransportCargoCaptured(Event):
     """A transport changed sides (captured in battle): the WP it carries go with it."""
 
@@ -367,7 +368,7 @@ class TransportCargoCaptured(Event):
 
 
 @event_type("FormationRepositioned")
-@dataclass(frozen=True, kw_only=True)
+@record
 class FormationRepositioned(Event):
     """Referee: a formation put in another hex (a strategic retreat after a battle)."""
 
@@ -381,7 +382,7 @@ class FormationRepositioned(Event):
 
 
 @event_type("LeaderCaptured")
-@dataclass(frozen=True, kw_only=True)
+@record
 class LeaderCaptured(Event):
     force: str
     actor: str
@@ -395,7 +396,7 @@ class LeaderCaptured(Event):
 
 
 @event_type("CampaignEnded")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CampaignEnded(Event):
     """An end condition (lines 412-414, 162) was reached by a decision other than a day's
     resolution: a battle's result, a unit's fate, a sale. The day's resolution records its own
@@ -405,13 +406,13 @@ class CampaignEnded(Event):
 
 
 @event_type("DayEnded")
-@dataclass(frozen=True, kw_only=True)
+@record
 class DayEnded(Event):
     day: int
 
 
 @event_type("ResponseMade")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ResponseMade(Event):
     """A response action that went off (lines 212-213). ``respond``: the DropShip formation
     hopped or landed from ``before`` to ``hex`` after the enemy moves it ``detected_by`` saw;
@@ -431,7 +432,7 @@ class ResponseMade(Event):
 
 
 @event_type("MobsRaised")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MobsRaised(Event):
     """1d3 mobs a battle or a week of peacekeeping raises in a population centre (lines
     395-401): ``supportive`` of ``force`` at unrest 2-4, ``angry`` against it at 10-12, doubled
@@ -447,7 +448,7 @@ class MobsRaised(Event):
 
 
 @event_type("FormationsReorganised")
-@dataclass(frozen=True, kw_only=True)
+@record
 class FormationsReorganised(Event):
     """A side reorganised some of its formations; the others are untouched.
 
@@ -464,7 +465,7 @@ class FormationsReorganised(Event):
 
 
 @event_type("FormationTrainingBegun")
-@dataclass(frozen=True, kw_only=True)
+@record
 class FormationTrainingBegun(Event):
     """A side paid for a formation to train a day as another Formation Type (L95).
 

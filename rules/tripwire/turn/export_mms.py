@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.adapters.megamek.mms_condition import AERO, BATTLE_ARMOR, INFANTRY, MEK, TANK
 from mekref.adapters.megamek.mms_options import HIDDEN_UNITS, content_options, merged_options
@@ -40,6 +40,7 @@ from mekref.adapters.megamek.mms_writer import (
 )
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.hexmap.megamek_boards import shipped_board_map
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn import weather
@@ -63,8 +64,8 @@ _UNIT_CLASS = {
 }  # fmt: skip
 
 
-@dataclass(frozen=True, kw_only=True)
-class MmsExport:
+@record
+class MmsExport(Record):
     scenario: MmsScenario
     options: tuple[tuple[str, str], ...]  # the options file's pairs (host's, then switched)
     switched: tuple[tuple[str, str], ...]  # what mekref switches, each with why

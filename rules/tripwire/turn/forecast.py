@@ -12,10 +12,11 @@ change is rolled on its day as before.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Command, Event, command_type
+from mekref.rules.record_type import record
 from mekref.rules.records import copy_with
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
@@ -40,7 +41,7 @@ L270 = (
 
 
 @command_type("ForecastWeather")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ForecastWeather(Command):
     """A side asks its satellites for the next weekly weather change (L385, ruling T-W4)."""
 

@@ -13,10 +13,11 @@ the next engagement export writes it. Rulings HOUSE-40 to HOUSE-43 in docs/house
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type, event_type
+from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.house_option import require_house_rules, unit_in_play
 from mekref.rules.tripwire.house_seam import (
@@ -45,7 +46,7 @@ L199 = (
 
 
 @command_type("CheckMaintenance")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CheckMaintenance(Command):
     """Referee: the house maintenance check (line 94) of one unit whose formation conducted
     maintenance on the last day resolved. ``target_number``: the standard rules' TN (the
@@ -58,7 +59,7 @@ class CheckMaintenance(Command):
 
 
 @event_type("HouseMaintenanceChecked")
-@dataclass(frozen=True, kw_only=True)
+@record
 class HouseMaintenanceChecked(Event):
     """A unit's house maintenance check after its formation's maintenance day ``day``; its
     damage, if any, follows as a ``UnitDamageRolled`` with cause "maintenance check".

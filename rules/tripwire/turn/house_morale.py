@@ -9,10 +9,11 @@ combined skill (HOUSE-14, HOUSE-27) unless the referee names it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type, event_type
+from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.battle_model import Fate
 from mekref.rules.tripwire.house_option import OUT_OF_PLAY, require_house_rules
@@ -28,7 +29,7 @@ L105 = (
 
 
 @command_type("TestMorale")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TestMorale(Command):
     """Referee: a unit's morale test in the end phase of a battle turn (house rules line 107).
     ``battle`` names the battle (its engagement or battle id); ``skill`` the unit skill when
@@ -45,7 +46,7 @@ class TestMorale(Command):
 
 
 @event_type("HouseMoraleTested")
-@dataclass(frozen=True, kw_only=True)
+@record
 class HouseMoraleTested(Event):
     """A unit's morale test (house rules lines 105-133) in one battle of a TripWire campaign."""
 

@@ -17,10 +17,10 @@ for the referee (T-LZ3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
 from mekref.hexmap import label
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.designs import stored_design_of
 from mekref.rules.tripwire.state import CampaignState
@@ -59,8 +59,8 @@ def runway_terrains() -> frozenset[str]:
     return frozenset(str(r["key"]) for r in table_rows("landing", "runway_terrain"))
 
 
-@dataclass(frozen=True, kw_only=True)
-class Lander:
+@record
+class Lander(Record):
     """A unit whose landing L409-L410 limits: ``kind`` aerodyne, spheroid or conventional."""
 
     unit_id: str
@@ -117,8 +117,8 @@ def landers(
     )
 
 
-@dataclass(frozen=True, kw_only=True)
-class Zone:
+@record
+class Zone(Record):
     """What a hex offers a landing side."""
 
     dropport: bool  # a standing DropPort: DropPits and runways

@@ -11,12 +11,13 @@ the moves (``orbital_actions``), the SatLink and ship feeds for sightings and re
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.hexmap import label, parse_label
 from mekref.hexmap.geometry import LabelError
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
+from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
@@ -76,7 +77,7 @@ def week_of(day: int) -> int:
 
 
 @command_type("PlaceSatellite")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PlaceSatellite(Command):
     """Referee: a side's surveillance satellite in orbit (L270, ruling T-OR1)."""
 
@@ -88,7 +89,7 @@ class PlaceSatellite(Command):
 
 
 @command_type("RepositionSatellite")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RepositionSatellite(Command):
     """A side moves its own satellite (L210, ruling T-OR3)."""
 
@@ -99,7 +100,7 @@ class RepositionSatellite(Command):
 
 
 @command_type("ChooseDropShipReadiness")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ChooseDropShipReadiness(Command):
     """A side's weekly choice for one of its DropShips (L408, ruling T-OR5)."""
 

@@ -4,14 +4,13 @@ choice and the fatigue, which are the side's own (the rule of :mod:`.events`).""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mekref.rules.messages import Event, event_type
+from mekref.rules.record_type import record
 from mekref.rules.tripwire.turn.state import RegionWeather, Satellite
 
 
 @event_type("SatellitePlaced")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SatellitePlaced(Event):
     """The referee put a side's surveillance satellite in orbit (L270, ruling T-OR1). Public:
     satellites circle over everyone."""
@@ -23,7 +22,7 @@ class SatellitePlaced(Event):
 
 
 @event_type("SatelliteDestroyed")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SatelliteDestroyed(Event):
     """An Anti-Satellite Operation destroyed a satellite (L209); its region is no longer
     monitored (L270). Public: the owner loses the feed."""
@@ -35,7 +34,7 @@ class SatelliteDestroyed(Event):
 
 
 @event_type("SatelliteRepositioned")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SatelliteRepositioned(Event):
     """Its owner moved a satellite (L210): a geostationary one by at most one planetary
     region a day; a low-orbit one onto a new path, which takes that day (ruling T-OR3)."""
@@ -49,7 +48,7 @@ class SatelliteRepositioned(Event):
 
 
 @event_type("DropShipReadinessChosen")
-@dataclass(frozen=True, kw_only=True)
+@record
 class DropShipReadinessChosen(Event):
     """A side's weekly choice for one DropShip: hot standby or power down (L408)."""
 
@@ -63,7 +62,7 @@ class DropShipReadinessChosen(Event):
 
 
 @event_type("StandbyFatigue")
-@dataclass(frozen=True, kw_only=True)
+@record
 class StandbyFatigue(Event):
     """The day's hot-standby fatigue (L408: "Each day on hot standby adds a point of fatigue to
     the DropShip"): each DropShip's fatigue after the day; ``rested``: DropShips whose
@@ -76,7 +75,7 @@ class StandbyFatigue(Event):
 
 
 @event_type("WeatherForecastSeen")
-@dataclass(frozen=True, kw_only=True)
+@record
 class WeatherForecastSeen(Event):
     """A side tried its satellites for the next weekly weather change (L385, ruling T-W4): the
     access roll (``rolls[0]``), and when it ``reached`` them each region's change roll

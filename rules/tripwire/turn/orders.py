@@ -8,12 +8,13 @@ some; ``ResolveTurn`` (referee only) plays the day. The event that stores orders
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.hexmap import PathProblem, label, parse_label, validate_path
 from mekref.hexmap.geometry import LabelError
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type
+from mekref.rules.record_type import record
 from mekref.rules.records import copy_with
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.ruleset import TripWire
@@ -79,7 +80,7 @@ L63_HEX = (
 
 
 @command_type("SubmitOrders")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SubmitOrders(Command):
     side_id: str
     day: int
@@ -87,7 +88,7 @@ class SubmitOrders(Command):
 
 
 @command_type("WithdrawOrders")
-@dataclass(frozen=True, kw_only=True)
+@record
 class WithdrawOrders(Command):
     side_id: str
     day: int
@@ -95,7 +96,7 @@ class WithdrawOrders(Command):
 
 
 @command_type("ResolveTurn")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ResolveTurn(Command):
     day: int
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
 from mekref.hexmap import label, parse_label
@@ -10,6 +10,7 @@ from mekref.hexmap.geometry import LabelError
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
+from mekref.rules.record_type import record
 from mekref.rules.records import copy_with
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
@@ -76,7 +77,7 @@ from mekref.rules.tripwire.turn.state import IN_ORBIT
 
 
 @command_type("RecordLeaderCaptured")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RecordLeaderCaptured(Command):
     """Referee: a side's leader was captured and returned to the captor's DropShip (line 162).
     ``mekref campaign capture-leader`` gives the note (who decided it, on what evidence)."""
@@ -89,7 +90,7 @@ class RecordLeaderCaptured(Command):
 
 
 @command_type("RepositionFormation")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RepositionFormation(Command):
     """Referee: move a formation to a hex (or orbit, ""), e.g. the loser's retreat after a
     battle. The rules do not say where a beaten force goes; the referee does (ruling T-E7)."""

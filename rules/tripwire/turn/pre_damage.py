@@ -10,11 +10,10 @@ Rulings HOUSE-31 to HOUSE-34 in docs/house-rules.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mekref.adapters.megamek.design import UnitDesign
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type
+from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.house_option import require_house_rules, unit_in_play
@@ -39,7 +38,7 @@ L134 = (
 
 
 @command_type("RollPreBattleDamage")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RollPreBattleDamage(Command):
     """Referee: roll the house rules' random pre-battle damage for one unit (lines 134-152)
     and lay it on its stored condition. Only in a campaign created with the house rules."""

@@ -17,9 +17,10 @@ if every unit arrives with the fuel L316 asks for; they burn the trip there and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.hexmap import Hex, Sensor, SensorKind, distance, label, location_sensors, visible_hexes
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.turn import air_missions, fuel, orbit_day
 from mekref.rules.tripwire.turn.day import Day
 from mekref.rules.tripwire.turn.events import ResponseMade
@@ -39,8 +40,8 @@ L211 = (
 L316 = 'L316: "arrives with at leats 100 fuel points and enough fuel to return to a base"'
 
 
-@dataclass(frozen=True, kw_only=True)
-class Contact:
+@record
+class Contact(Record):
     """An enemy in the air that ``how`` detected at ``at``."""
 
     formation_id: str

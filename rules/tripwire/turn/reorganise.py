@@ -13,12 +13,13 @@ answered like one that does not exist.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.hexmap import label, parse_label
 from mekref.hexmap.geometry import LabelError
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type
+from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import captured_units
 from mekref.rules.tripwire.campaign import Decider
@@ -37,7 +38,7 @@ L178 = 'L178: "Players may reorganise formations at the start of any campaign tu
 
 
 @command_type("CreateFormation")
-@dataclass(frozen=True, kw_only=True)
+@record
 class CreateFormation(Command):
     """A side forms a new formation of units standing in one hex (rulings T-F1, T-F2).
 
@@ -54,7 +55,7 @@ class CreateFormation(Command):
 
 
 @command_type("SplitFormation")
-@dataclass(frozen=True, kw_only=True)
+@record
 class SplitFormation(Command):
     """A side splits some units off a formation as a new formation in the same hex."""
 
@@ -67,7 +68,7 @@ class SplitFormation(Command):
 
 
 @command_type("MergeFormations")
-@dataclass(frozen=True, kw_only=True)
+@record
 class MergeFormations(Command):
     """A side merges two of its formations standing in one hex into the first.
 
@@ -81,7 +82,7 @@ class MergeFormations(Command):
 
 
 @command_type("TransferUnit")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TransferUnit(Command):
     """A side moves one unit to another formation (force element) in the same hex (L153)."""
 
@@ -92,7 +93,7 @@ class TransferUnit(Command):
 
 
 @command_type("ChangeFormationType")
-@dataclass(frozen=True, kw_only=True)
+@record
 class ChangeFormationType(Command):
     """A side pays 100 SP for a formation to train a day as another Formation Type (L95).
 

@@ -13,9 +13,10 @@ work waits until it is formed and ordered to repair.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.rules.messages import Event, event_type
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.table_loader import load_tables
 from mekref.rules.tripwire.turn.common import strategic_of
@@ -27,8 +28,8 @@ from mekref.rules.tripwire.whereabouts import technicians_at
 RULE = 'L178 "one of the following Actions per standard day", L198 "Reload/Repair/Rearm/Salvage"'
 
 
-@dataclass(frozen=True, kw_only=True)
-class WaitingWork:
+@record
+class WaitingWork(Record):
     """One unit's booked work that was not done on the day: why, and its days from now on."""
 
     unit_id: str
@@ -39,7 +40,7 @@ class WaitingWork:
 
 
 @event_type("RepairWorkWaited")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RepairWorkWaited(Event):
     """A side's booked work that waited: its formations took no repair action that day.
 

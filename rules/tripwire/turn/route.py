@@ -10,11 +10,10 @@ move (ruling T-H1) the day's part is planned with them, and the order carries th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mekref.hexmap import label, parse_label
 from mekref.hexmap.geometry import LabelError
 from mekref.hexmap.paths import cheapest_path, todays_leg
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.common import (
@@ -27,8 +26,8 @@ from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of
 from mekref.rules.tripwire.turn.state import IN_ORBIT
 
 
-@dataclass(frozen=True, kw_only=True)
-class RoutePlan:
+@record
+class RoutePlan(Record):
     """A route for one formation: hexes entered (its own hex left out, as orders list them)."""
 
     formation_id: str

@@ -8,13 +8,14 @@ reorganised at the start of any turn (line 178): units that stand together regro
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from mekref.adapters.megamek.unit_kinds import UnitKind
 from mekref.hexmap import label, parse_label
 from mekref.hexmap.geometry import LabelError
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
+from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import captured_units
 from mekref.rules.tripwire.commanders import commander_bonus, explain, refs
@@ -60,8 +61,8 @@ _LEGS = {"", "leg", "biped", "quad", "tripod", "jump", "foot"}
 RUGGED_QUIRKS = frozenset({"rugged_1", "rugged_2"})
 
 
-@dataclass(frozen=True, kw_only=True)
-class DesignMobility:
+@record
+class DesignMobility(Record):
     """What a stored design says of a unit's strategic mobility (ruling T-SU1).
 
     ``None``: the design does not say (the set-up file must). Fuel points are not kept in the
@@ -114,8 +115,8 @@ def design_mobility(design: StoredDesign) -> DesignMobility:
     )
 
 
-@dataclass(frozen=True, kw_only=True)
-class FormationSpec:
+@record
+class FormationSpec(Record):
     formation_id: str
     name: str
     unit_ids: tuple[str, ...]
@@ -130,7 +131,7 @@ class FormationSpec:
 
 
 @command_type("StartStrategicMap")
-@dataclass(frozen=True, kw_only=True)
+@record
 class StartStrategicMap(Command):
     """Referee: the map (a bundled name, or its TOML text), who attacks, unit speeds, control."""
 
@@ -146,7 +147,7 @@ class StartStrategicMap(Command):
 
 
 @command_type("PlaceFormations")
-@dataclass(frozen=True, kw_only=True)
+@record
 class PlaceFormations(Command):
     """A side's formations: its secret Day Zero placement, or a reorganisation at turn start."""
 

@@ -16,9 +16,10 @@ One typed value serves the CLI (``mekref report --overview --side``) and the gRP
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire import battle_link
 from mekref.rules.tripwire.battle_model import Battle, BattleStatus
 from mekref.rules.tripwire.state import CampaignState, Pool
@@ -30,8 +31,8 @@ from mekref.rules.tripwire.turn.victory import progress, unknown_text
 ENGAGEMENT_STATUSES = ("open", "being fought", "closed")
 
 
-@dataclass(frozen=True, kw_only=True)
-class OverviewFormation:
+@record
+class OverviewFormation(Record):
     """A formation where it stands, with the units still its side's own."""
 
     formation_id: str
@@ -42,8 +43,8 @@ class OverviewFormation:
     fatigue: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class OverviewEngagement:
+@record
+class OverviewEngagement(Record):
     """An engagement of the last resolved day and how far its battle has come."""
 
     engagement_id: str
@@ -57,8 +58,8 @@ class OverviewEngagement:
     battle_id: str = ""  # "" while no battle is open for it
 
 
-@dataclass(frozen=True, kw_only=True)
-class OverviewTogether:
+@record
+class OverviewTogether(Record):
     """After a battle: the formations still sharing its hex (ruling T-E7).
 
     A side's cut lists only its own formations there."""
@@ -70,8 +71,8 @@ class OverviewTogether:
     next_day: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class OverviewStanding:
+@record
+class OverviewStanding(Record):
     """One side's victory points (public, L414) and its BV against the attrition line (L412).
 
     The BV is set for the referee and for the side itself; an enemy's stays unset in a cut."""
@@ -93,8 +94,8 @@ class OverviewStanding:
     battles_vp_unknown: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class Overview:
+@record
+class Overview(Record):
     """The strategic picture for one reader; ``side_id`` "" is the referee's whole."""
 
     side_id: str

@@ -12,11 +12,11 @@ guessed one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
 from mekref.hexmap import label
+from mekref.rules.record_type import Record, record
 from mekref.rules.tables import SourceRef, bool_field, int_field, source_of, str_field
 from mekref.rules.tripwire.turn.data import table_rows
 from mekref.rules.tripwire.turn.mapdata import hexmap_of
@@ -30,8 +30,8 @@ NO_DESIGN = (
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class SiteVehicleRow:
+@record
+class SiteVehicleRow(Record):
     """One row of ``site_vehicles.toml``: the vehicles one kind of facility includes."""
 
     facility: str
@@ -44,8 +44,8 @@ class SiteVehicleRow:
     ref: SourceRef
 
 
-@dataclass(frozen=True, kw_only=True)
-class SiteVehicles:
+@record
+class SiteVehicles(Record):
     """The vehicles of one facility of one location, and the side that has them."""
 
     location: str

@@ -7,10 +7,11 @@ campaign state imports it) but the referee's note, only the codec-friendly built
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.messages import RefereeNote
+from mekref.rules.record_type import Record, record
 
 #: A formation's ``hex`` while it is off the map: at the pirate point or in orbit (Day Zero).
 IN_ORBIT = ""
@@ -20,8 +21,8 @@ STORMS = ("lightning", "tornado")
 ENGAGEMENT_KINDS = ("meeting", "assault")
 
 
-@dataclass(frozen=True, kw_only=True)
-class FormationOrder:
+@record
+class FormationOrder(Record):
     """One formation's action for the day (the orders contract, see :mod:`.orders`)."""
 
     formation_id: str
@@ -37,8 +38,8 @@ class FormationOrder:
         return default
 
 
-@dataclass(frozen=True, kw_only=True)
-class UnitMobility:
+@record
+class UnitMobility(Record):
     """What the turn needs of a unit that the campaign roster does not hold.
 
     ``mode`` is a hexmap movement mode (leg, tracked, wheeled, hover, vtol) or ``aerospace``.
@@ -55,8 +56,8 @@ class UnitMobility:
     crew_slots: int = 1  # cockpit/crew places eating rations
 
 
-@dataclass(frozen=True, kw_only=True)
-class Formation:
+@record
+class Formation(Record):
     formation_id: str
     side_id: str
     name: str
@@ -86,8 +87,8 @@ class Formation:
     orbit: str = field(default="", metadata=OMIT_IF_DEFAULT)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Satellite:
+@record
+class Satellite(Record):
     """An unmanned surveillance satellite (L270) and who owns it (ruling T-OR1).
 
     ``orbit`` is ``geostationary`` (above ``hex``; moves one planetary region a day, L210) or
@@ -102,8 +103,8 @@ class Satellite:
     moved_day: int = field(default=0, metadata=OMIT_IF_DEFAULT)  # the day it last moved
 
 
-@dataclass(frozen=True, kw_only=True)
-class DropShipReadiness:
+@record
+class DropShipReadiness(Record):
     """A landed DropShip's weekly choice (L408): ``hot_standby`` or ``power_down``, for the
     week ``week`` (days 1-7 are week 1), and the fatigue hot standby has given it."""
 
@@ -115,16 +116,16 @@ class DropShipReadiness:
     fatigue: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
-class RegionWeather:
+@record
+class RegionWeather(Record):
     region: str
     level: int  # row of the weather table, 0 (clear) .. 6 (stormy)
     #: "lightning" or "tornado" on the stormy row; "" on every other.
     storm: str = field(default="", metadata={"allowed": STORMS})
 
 
-@dataclass(frozen=True, kw_only=True)
-class Sighting:
+@record
+class Sighting(Record):
     """What a side's sensors revealed: another side's formation in a hex, and how much of it."""
 
     formation_id: str
@@ -135,8 +136,8 @@ class Sighting:
     units: int | None = None  # how many units, when the info level shows it
 
 
-@dataclass(frozen=True, kw_only=True)
-class Arrival:
+@record
+class Arrival(Record):
     formation_id: str
     side_id: str
     lance: str
@@ -144,8 +145,8 @@ class Arrival:
     turn: int | None  # None: cannot arrive (immobile); 0: deployed at the start
 
 
-@dataclass(frozen=True, kw_only=True)
-class EngagementSetup:
+@record
+class EngagementSetup(Record):
     engagement_id: str
     day: int
     hex: str
@@ -165,8 +166,8 @@ class EngagementSetup:
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class StrategicState:
+@record
+class StrategicState(Record):
     map_name: str
     map_text: str
     attacker: str

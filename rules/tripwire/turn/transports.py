@@ -16,11 +16,12 @@ day is resolved it is linked only empty.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, command_type, event_type
+from mekref.rules.record_type import record
 from mekref.rules.records import copy_with
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
@@ -38,7 +39,7 @@ L57 = (
 
 
 @command_type("LinkTransport")
-@dataclass(frozen=True, kw_only=True)
+@record
 class LinkTransport(Command):
     """A side links its DropShip or cargo pool to the unit carrying it (ruling T-C3)."""
 
@@ -48,7 +49,7 @@ class LinkTransport(Command):
 
 
 @event_type("TransportLinked")
-@dataclass(frozen=True, kw_only=True)
+@record
 class TransportLinked(Event):
     """A transport pool now travels with ``unit_id``; private to the side.
 

@@ -12,12 +12,13 @@ side holding the location repairs it (``RepairTurret``) from the location's own 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 
 from mekref.hexmap import label
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
+from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import int_field, str_field
 from mekref.rules.tripwire.ruleset import TripWire
@@ -35,7 +36,7 @@ L275 = (
 
 
 @command_type("RecordTurretDamage")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RecordTurretDamage(Command):
     """Referee: a turret's CF after a battle (0: reduced to 0, beyond repair)."""
 
@@ -46,7 +47,7 @@ class RecordTurretDamage(Command):
 
 
 @command_type("RepairTurret")
-@dataclass(frozen=True, kw_only=True)
+@record
 class RepairTurret(Command):
     """A side repairs a damaged turret of a location it holds: 100 WP from a pool there."""
 

@@ -12,10 +12,10 @@ judgement of :func:`mekref.rules.tripwire.holding.holds_ground`), docs/rulings.m
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 
 from mekref.hexmap import HexMap, label
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.holding import holds_ground, in_play
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.data import single
@@ -106,8 +106,8 @@ def strategic_vp(
     return vp
 
 
-@dataclass(frozen=True, kw_only=True)
-class SideStanding:
+@record
+class SideStanding(Record):
     """One side's progress toward each end condition."""
 
     side_id: str
@@ -134,8 +134,8 @@ class SideStanding:
         return self.battle_vp + self.strategic_vp
 
 
-@dataclass(frozen=True, kw_only=True)
-class EndProgress:
+@record
+class EndProgress(Record):
     vp_target: int  # line 414
     attrition_percent: int  # line 412
     sides: tuple[SideStanding, ...]

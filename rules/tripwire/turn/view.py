@@ -4,8 +4,7 @@ engagement only as its own cut (:mod:`~mekref.rules.tripwire.turn.secrecy`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from mekref.rules.record_type import Record, record
 from mekref.rules.tripwire.state import CampaignState, Pool
 from mekref.rules.tripwire.turn.secrecy import engagement_for
 from mekref.rules.tripwire.turn.state import (
@@ -19,8 +18,8 @@ from mekref.rules.tripwire.turn.state import (
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class SideView:
+@record
+class SideView(Record):
     """What one side may know of a TripWire campaign: its own formations, units, pools and
     orders, what it has sighted, the engagements it fights, and the public facts."""
 
