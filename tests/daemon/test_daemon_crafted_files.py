@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -67,7 +68,15 @@ def _one_line(stderr: str, prefix: str) -> str:
     return lines[0]
 
 
-def _within_bounds(run: Measured, real: Measured, case: Crafted) -> None:
+def _within_bounds(
+    run: Measured, real: Measured, case: Crafted, again: Callable[[], Measured]
+) -> None:
+    """``run`` within the bounds; over the CPU bound, the cheaper of it and one more run
+    (``again``), as the real savegame's figure is the cheaper of two: a busy machine can
+    slow one run past the bound (3.6x was seen in CI, 1.9-2.6x alone), a read that runs away
+    is over it every time."""
+    if run.cpu_seconds > CPU_RATIO * real.cpu_seconds:
+        run = min(run, again(), key=lambda measured: measured.cpu_seconds)
     assert run.cpu_seconds <= CPU_RATIO * real.cpu_seconds, (
         f"{case.name}: {run.cpu_seconds:.2f}s of CPU, the real savegame {real.cpu_seconds:.2f}s"
     )
@@ -85,7 +94,7 @@ def test_a_crafted_file_is_refused_in_one_line_by_inspect_and_battle_ingest(
     assert shown.returncode == (4 if case.refused else 3), shown.stderr
     line = _one_line(shown.stderr, f"mekref inspect: {path}")
     assert case.words in line
-    _within_bounds(shown, real_inspect, case)
+    _within_bounds(shown, real_inspect, case, lambda: mekref_measured("inspect", str(path)))
 
     db = str(tmp_path / "c.db")
     new_campaign(db)
@@ -93,7 +102,14 @@ def test_a_crafted_file_is_refused_in_one_line_by_inspect_and_battle_ingest(
     assert taken.returncode != 0, taken.stdout
     line = _one_line(taken.stderr, f"mekref battle ingest: {path}: quarantined: ")
     assert case.words in line
-    _within_bounds(taken, real_ingest, case)
+
+    def ingest_again() -> Measured:
+        # A new store: a file already taken would be answered from the store, not read.
+        again_db = str(tmp_path / "again.db")
+        new_campaign(again_db)
+        return mekref_measured("battle", "ingest", "--db", again_db, str(path))
+
+    _within_bounds(taken, real_ingest, case, ingest_again)
 
 
 def _applied(db: str, cid: str, data: bytes) -> bool:
@@ -186,4 +202,8 @@ def test_a_crafted_unit_list_is_refused_in_one_line_by_force_import(
     assert "Traceback" not in taken.stderr, taken.stderr
     lines = [line for line in taken.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and case.words in lines[0], taken.stderr
-    _within_bounds(taken, real_inspect, case)
+
+    def import_again() -> Measured:
+        return mekref_measured("force", "import", "--db", db, "--side", "b", str(path))
+
+    _within_bounds(taken, real_inspect, case, import_again)
