@@ -80,11 +80,16 @@ def event_type(name: str) -> Callable[[E], E]:
     return wrap
 
 
-def message_to_json(message: Event | Command) -> dict[str, Any]:
-    """``{"type": TYPE, ...fields}`` for any named message."""
+def _type_name(message: Event | Command) -> str:
     name = type(message).TYPE
     if not name:
         raise CodecError(f"{type(message).__name__} has no type name")
+    return name
+
+
+def message_to_json(message: Event | Command) -> dict[str, Any]:
+    """``{"type": TYPE, ...fields}`` for any named message."""
+    name = _type_name(message)
     body = to_jsonable(message)
     assert isinstance(body, dict)
     return {"type": name, **body}
@@ -145,10 +150,8 @@ def event_text(event: Event) -> str:
     ``codec_texts``) is written around that text, which the battle holding the value then
     reuses; any other is encoded whole."""
     if codec_texts.holds_kept(event):
-        name = type(event).TYPE
-        if not name:
-            raise CodecError(f"{type(event).__name__} has no type name")
-        return codec_texts.object_text(event, {"type": json.dumps(name, ensure_ascii=False)})
+        name = json.dumps(_type_name(event), ensure_ascii=False)
+        return codec_texts.object_text(event, {"type": name})
     return jsonable_text(message_to_json(event))
 
 
