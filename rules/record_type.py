@@ -4,7 +4,7 @@ The rules' values (commands, events, state) are frozen dataclasses. ``dataclasse
 writes six methods as source text for each class and compiles them when the class is made
 (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__``): for
 the several hundred classes of a rule set that was most of the time a command spends loading
-it (``python -X importtime``; about a fifth of ``mekref status`` on a small campaign). Three
+it (``python -X importtime``; ``python -m bench.status --compare-with`` measures the gain). Three
 of them do the same thing for every class, over its fields; a record takes those three from
 :class:`Record` instead, worked out once per class when first used, and dataclasses still
 writes the constructor and the frozen guard.

@@ -12,8 +12,8 @@ Where it runs:
   ``MEKREF_TESTS_FRESH=1`` is set;
 - **otherwise in this test process**: the same ``main()`` the console script calls, with its
   streams, environment, folder and logging set-up swapped for the call and put back after. A
-  new process costs about a third of a second of CPU before the command starts (the
-  interpreter, then importing the rule set); the suite makes some two thousand such calls.
+  new process pays the interpreter and the rule set's import before the command starts, and
+  the suite makes thousands of such calls (docs/testing.md).
 
 What an in-process call cannot show is a command that needs a module only an earlier call
 loaded. The fresh-process runs guard that: every command block of the docs
