@@ -16,6 +16,7 @@ from mekref.rules.dystopian_wars.experience import rank_of
 from mekref.rules.dystopian_wars.model import DystopianState, MarAssignment
 from mekref.rules.dystopian_wars.table_loader import load_tables
 from mekref.rules.messages import Event
+from mekref.rules.records import built_from
 from mekref.rules.refusal import Refusal
 
 DASH_AND_ELAN = "Dash and Elan"
@@ -52,17 +53,7 @@ def assign(state: DystopianState, cmd: c.AssignMar, dice: Dice) -> list[Event]:
         raise Refusal(
             "wrong_class", f"{row.name}'s MAR is for {list(grant.classes)} squadrons", row.ref
         )
-    return [
-        e.MarAssigned(
-            assignment=MarAssignment(
-                territory_id=cmd.territory_id,
-                grant=cmd.grant,
-                fleet_id=cmd.fleet_id,
-                squadron_id=cmd.squadron_id,
-                mar=cmd.mar,
-            )
-        )
-    ]
+    return [e.MarAssigned(assignment=built_from(MarAssignment, cmd))]
 
 
 def territory_mars(state: DystopianState, fleet_id: str, squadron_id: str) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from mekref.rules.objectives.model import (
     Squad,
 )
 from mekref.rules.objectives.table_loader import load_tables
+from mekref.rules.records import built_from
 from mekref.rules.refusal import Refusal
 
 
@@ -64,14 +65,11 @@ def set_up(state: ObjectivesState, cmd: c.SetUpScenario, dice: Dice) -> list[Eve
     if len({s.squad_id for s in squads}) != len(squads):
         raise Refusal("bad_squads", "squad ids must be distinct")
     return [
-        e.ScenarioSetUp(
-            seed=cmd.seed,
-            sides=cmd.sides,
+        built_from(
+            e.ScenarioSetUp,
+            cmd,
             objectives=objectives,
             squads=squads,
-            actor=cmd.actor,
-            table_width=cmd.table_width,
-            table_depth=cmd.table_depth,
             placing_order=placing_order,
             far_edge_unchecked=unchecked,
         )

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from mekref.rules.messages import Event
+from mekref.rules.records import built_from
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.data import load_tables
 from mekref.rules.succession_wars.evolve_edit import (
@@ -222,15 +223,7 @@ def _combat_began(state: SWState, e: m.SWCombatBegan) -> SWState:
     return replace(
         state,
         immediate_combat=tuple(o for o in state.immediate_combat if o[1] != e.region),
-        combat=Combat(
-            region=e.region,
-            attacker=e.attacker,
-            defender=e.defender,
-            stage="attack",
-            original_strength=e.original_strength,
-            center_modifier=e.center_modifier,
-            controller_before=e.controller_before,
-        ),
+        combat=built_from(Combat, e, stage="attack"),
     )
 
 
