@@ -28,7 +28,7 @@ from mekref.rules.succession_wars.model import (
     Phase,
     Status,
     SWState,
-    Unit,
+    house_counter,
 )
 
 
@@ -123,15 +123,7 @@ def _bought(state: SWState, e: m.SWPieceBought) -> SWState:
             new, jumpships=put(new.jumpships, e.piece, ship), next_serial=new.next_serial + 1
         )
     if e.new:
-        unit = Unit(
-            id=e.piece,
-            formation=e.piece,
-            house=e.house,
-            owner=e.house,
-            kind=e.kind,
-            value=e.value,
-            status=Status.PENDING,
-        )
+        unit = house_counter(e.piece, e.piece, e.house, e.value, kind=e.kind, status=Status.PENDING)
         return replace(new, units=put(new.units, e.piece, unit), next_serial=new.next_serial + 1)
     return with_unit(new, e.piece, status=Status.PENDING, value=e.value, region="", owner=e.house)
 

@@ -30,6 +30,7 @@ from mekref.rules.succession_wars.model import (
     SWMap,
     SWState,
     Unit,
+    house_counter,
 )
 from mekref.rules.succession_wars.start import (
     check_garrisons,
@@ -51,15 +52,8 @@ def regulars(oob: OrderOfBattle2786 | None = None) -> list[Unit]:
     out = []
     for house in load_oob_3025().sequence:
         for n in range(1, oob.units_per_house + 1):
-            out.append(
-                Unit(
-                    id=slug(house, "regular", str(n)),
-                    formation=oob.formation.format(house=house, n=n),
-                    house=house,
-                    owner=house,
-                    value=oob.value,
-                )
-            )
+            formation = oob.formation.format(house=house, n=n)
+            out.append(house_counter(slug(house, "regular", str(n)), formation, house, oob.value))
     return out
 
 

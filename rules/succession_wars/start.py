@@ -29,6 +29,7 @@ from mekref.rules.succession_wars.model import (
     SWMap,
     SWState,
     Unit,
+    house_counter,
 )
 
 FREE = "free set-up"
@@ -48,15 +49,8 @@ def counters_3025(oob: OrderOfBattle | None = None) -> list[tuple[Unit, str]]:
             (v, Status.RESERVE) for v in f.reserve
         ]
         for n, (value, status) in enumerate(values, start=1):
-            unit = Unit(
-                id=slug(f.house, f.name, str(n)),
-                formation=f.name,
-                house=f.house,
-                owner=f.house,
-                value=value,
-                mercenary=f.mercenary,
-                status=status,
-            )
+            uid = slug(f.house, f.name, str(n))
+            unit = house_counter(uid, f.name, f.house, value, mercenary=f.mercenary, status=status)
             out.append((unit, f.setup))
     return out
 
@@ -242,12 +236,11 @@ def _neutrals(oob: OrderOfBattle, board: SWMap) -> tuple[list[Unit], list[JumpSh
         values = oob.garrisons.get(owner, ())
         for n, value in enumerate(values, start=1):
             units.append(
-                Unit(
-                    id=slug(owner, "garrison", str(n)),
-                    formation=f"{owner} Garrison",
-                    house=owner,
-                    owner=owner,
-                    value=value,
+                house_counter(
+                    slug(owner, "garrison", str(n)),
+                    f"{owner} Garrison",
+                    owner,
+                    value,
                     region=spot.name,
                 )
             )
