@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mekref.adapters.megamek.unit_kinds import UnitKind
-from mekref.rules.dice import Dice
+from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
 from mekref.rules.house_rules import table_commands
@@ -53,6 +53,7 @@ from mekref.rules.house_rules.summary import summarize
 from mekref.rules.house_rules.table_loader import load_tables
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, Event
+from mekref.rules.records import built_from
 from mekref.rules.refusal import Refusal
 
 # --- decisions --------------------------------------------------------------------------------
@@ -83,25 +84,19 @@ def _add_pilot(state: HouseState, cmd: c.AddPilot, dice: Dice) -> list[Event]:
     if cmd.pilot_id in state.pilots:
         raise Refusal("duplicate_pilot", f"pilot {cmd.pilot_id!r} is already on the roster")
     piloting, gunnery = _skills(cmd.piloting, cmd.gunnery)
+    rolls: tuple[Roll, ...] = ()
     if cmd.starting_xp is not None:
         if cmd.starting_xp < 0:
             raise Refusal("bad_xp", "experience cannot be negative")
-        return [
-            e.PilotJoined(
-                pilot_id=cmd.pilot_id,
-                name=cmd.name,
-                xp=cmd.starting_xp,
-                piloting=piloting,
-                gunnery=gunnery,
-                lam=cmd.lam,
-            )
-        ]
-    start, rolls, _ = roll_starting_xp(dice, cmd.pilot_id)
+        xp = cmd.starting_xp
+    else:
+        start, rolls, _ = roll_starting_xp(dice, cmd.pilot_id)
+        xp = start.xp
     return [
         e.PilotJoined(
             pilot_id=cmd.pilot_id,
             name=cmd.name,
-            xp=start.xp,
+            xp=xp,
             piloting=piloting,
             gunnery=gunnery,
             lam=cmd.lam,
@@ -158,13 +153,10 @@ def _spend(state: HouseState, cmd: c.SpendExperience, dice: Dice) -> list[Event]
     after = rank_name(piloting, gunnery)
     assert before is not None and after is not None
     return [
-        e.SkillImproved(
+        built_from(
+            e.SkillImproved,
+            step,
             pilot_id=cmd.pilot_id,
-            skill=step.skill,
-            before=step.before,
-            after=step.after,
-            base_xp=step.base_xp,
-            lam_xp=step.lam_xp,
             xp_left=pilot.xp - step.total,
             rank_before=before,
             rank_after=after,
@@ -274,28 +266,21 @@ def _report_battle(state: HouseState, cmd: c.ReportBattle, dice: Dice) -> list[E
             after = pilot.hits + hits.get(pilot_id, 0)
             status = status_for(after)
             gained = xp_per_battle() if status is not PilotStatus.KILLED else 0
-            changes.append(
-                e.PilotChange(
-                    pilot_id=pilot_id,
-                    fought=True,
-                    xp_gained=gained,
-                    hits_before=pilot.hits,
-                    hits_after=after,
-                    status=status,
-                )
-            )
-        elif pilot.hits > 0:
+        elif pilot.hits > 0:  # a pilot who sat the battle out heals
             heal = load_tables().rule("experience", "injuries").int("heal_per_battle_out")
-            changes.append(
-                e.PilotChange(
-                    pilot_id=pilot_id,
-                    fought=False,
-                    xp_gained=0,
-                    hits_before=pilot.hits,
-                    hits_after=max(0, pilot.hits - heal),
-                    status=PilotStatus.ACTIVE,
-                )
+            after, status, gained = max(0, pilot.hits - heal), PilotStatus.ACTIVE, 0
+        else:
+            continue
+        changes.append(
+            e.PilotChange(
+                pilot_id=pilot_id,
+                fought=pilot_id in fought,
+                xp_gained=gained,
+                hits_before=pilot.hits,
+                hits_after=after,
+                status=status,
             )
+        )
     return [e.BattleReported(battle_id=cmd.battle_id, changes=tuple(changes))]
 
 
