@@ -12,14 +12,11 @@ from mekref.rules.dystopian_wars.prebattle import new_squadron
 from mekref.rules.dystopian_wars.table_loader import load_tables
 from mekref.rules.dystopian_wars.treaty import treaty_violations
 from mekref.rules.messages import Event
-from mekref.rules.refusal import Refusal
+from mekref.rules.refusal import Refusal, known
 
 
 def _fleet(state: DystopianState, fleet_id: str) -> Fleet:
-    fleet = state.fleets.get(fleet_id)
-    if fleet is None:
-        raise Refusal("unknown_fleet", f"no fleet {fleet_id!r}")
-    return fleet
+    return known(state.fleets, fleet_id, "unknown_fleet", "no fleet {!r}")
 
 
 def free_replacements(state: DystopianState, fleet_id: str, repair_row: str) -> int:

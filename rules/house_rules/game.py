@@ -54,7 +54,7 @@ from mekref.rules.house_rules.table_loader import load_tables
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, Event
 from mekref.rules.records import built_from
-from mekref.rules.refusal import Refusal
+from mekref.rules.refusal import Refusal, known
 
 # --- decisions --------------------------------------------------------------------------------
 
@@ -211,9 +211,9 @@ def _contract(state: HouseState, cmd: c.ContractServed, dice: Dice) -> list[Even
                 f"{person_id!r} is a technician: technicians earn no contract XP",
                 rule.ref,
             )
-        person = state.support.get(person_id)
-        if person is None:
-            raise Refusal("unknown_staff", f"no support person {person_id!r} (HRAddSupportStaff)")
+        person = known(
+            state.support, person_id, "unknown_staff", "no support person {!r} (HRAddSupportStaff)"
+        )
         gains.append(e.ContractXp(person_id=person_id, xp_gained=contract_xp(person.role)))
     return [e.ContractServedDone(contract_id=cmd.contract_id, gains=tuple(gains))]
 
@@ -237,10 +237,7 @@ def _maintenance(state: HouseState, cmd: c.MaintenanceCheck, dice: Dice) -> list
 
 
 def _pilot(state: HouseState, pilot_id: str) -> Pilot:
-    pilot = state.pilots.get(pilot_id)
-    if pilot is None:
-        raise Refusal("unknown_pilot", f"no pilot {pilot_id!r}")
-    return pilot
+    return known(state.pilots, pilot_id, "unknown_pilot", "no pilot {!r}")
 
 
 def _report_battle(state: HouseState, cmd: c.ReportBattle, dice: Dice) -> list[Event]:
@@ -353,9 +350,9 @@ def _acquire(state: HouseState, cmd: c.Acquire, dice: Dice) -> list[Event]:
 
 
 def _buy(state: HouseState, cmd: c.Buy, dice: Dice) -> list[Event]:
-    offer = state.offers.get(cmd.item)
-    if offer is None:
-        raise Refusal("no_offer", f"no open bids for {cmd.item!r}: search for it first (HRAcquire)")
+    offer = known(
+        state.offers, cmd.item, "no_offer", "no open bids for {!r}: search for it first (HRAcquire)"
+    )
     bid, rolls, _ = buy(dice, offer, cmd.bid)
     return [e.ItemBought(item=cmd.item, bid_number=cmd.bid, bid=bid, rolls=rolls)]
 
@@ -371,9 +368,7 @@ def _team_rating(state: HouseState, cmd: c.RepairAttempt) -> Rating:
         if not cmd.rating:
             raise Refusal("no_rating", "give the team's rating or its technician_id")
         return check_rating(cmd.rating)
-    tech = state.technicians.get(cmd.technician_id)
-    if tech is None:
-        raise Refusal("unknown_technician", f"no technician {cmd.technician_id!r}")
+    tech = known(state.technicians, cmd.technician_id, "unknown_technician", "no technician {!r}")
     pilot = _pilot(state, tech.pilot_id)
     rank = rank_name(pilot.piloting, pilot.gunnery)
     rating = technician_rating(rank)

@@ -20,13 +20,11 @@ from mekref.rules.objectives.model import (
 )
 from mekref.rules.objectives.setup import add_squad, place, set_up, standing
 from mekref.rules.objectives.table_loader import load_tables
-from mekref.rules.refusal import Refusal
+from mekref.rules.refusal import Refusal, known
 
 
 def _objective(state: ObjectivesState, objective_id: str) -> Objective:
-    obj = state.objectives.get(objective_id)
-    if obj is None:
-        raise Refusal("unknown_objective", f"no objective {objective_id!r}")
+    obj = known(state.objectives, objective_id, "unknown_objective", "no objective {!r}")
     if obj.status in (ObjectiveStatus.REMOVED, ObjectiveStatus.DESTROYED):
         raise Refusal("objective_gone", f"objective {objective_id!r} is out of the game")
     if obj.status is ObjectiveStatus.EXTRACTED:
@@ -41,9 +39,7 @@ def _objective(state: ObjectivesState, objective_id: str) -> Objective:
 
 
 def _squad(state: ObjectivesState, squad_id: str) -> Squad:
-    squad = state.squads.get(squad_id)
-    if squad is None:
-        raise Refusal("unknown_squad", f"no squad {squad_id!r}")
+    squad = known(state.squads, squad_id, "unknown_squad", "no squad {!r}")
     if squad.destroyed:
         raise Refusal("squad_destroyed", f"squad {squad_id!r} has been destroyed")
     return squad
