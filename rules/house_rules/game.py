@@ -92,17 +92,7 @@ def _add_pilot(state: HouseState, cmd: c.AddPilot, dice: Dice) -> list[Event]:
     else:
         start, rolls, _ = roll_starting_xp(dice, cmd.pilot_id)
         xp = start.xp
-    return [
-        e.PilotJoined(
-            pilot_id=cmd.pilot_id,
-            name=cmd.name,
-            xp=xp,
-            piloting=piloting,
-            gunnery=gunnery,
-            lam=cmd.lam,
-            rolls=rolls,
-        )
-    ]
+    return [built_from(e.PilotJoined, cmd, xp=xp, piloting=piloting, gunnery=gunnery, rolls=rolls)]
 
 
 def _set_skills(state: HouseState, cmd: c.SetPilotSkills, dice: Dice) -> list[Event]:
