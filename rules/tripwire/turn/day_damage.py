@@ -4,10 +4,12 @@ the unit's stored condition by :mod:`.rolled_damage` and recorded as an event (T
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from mekref.adapters.megamek.design import UnitDesign
-from mekref.rules.dice import Roll
+from mekref.rules.dice import Dice, Roll
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.designs import design_of
 from mekref.rules.tripwire.holding import WRECKED, leave_formations
@@ -107,41 +109,53 @@ def _record(
     )
 
 
-def maintenance(d: Day, unit_id: str, location: Roll, criticals: tuple[Roll, ...]) -> None:
-    """Line 199 on one unit, from its location and critical rolls (already recorded)."""
-    design = _design(d, unit_id, "the maintenance critical (line 199)")
-    if design is None:
-        return
+#: A rolled-damage function of :mod:`.rolled_damage` with its own arguments bound by keyword:
+#: it is called with the unit, design, damage and fate, and ``dice=`` and ``loadout=``.
+_Laying = Callable[..., tuple[damage_work.Applied, tuple[Roll, ...], Dice]]
+
+
+def _lay(
+    d: Day,
+    unit_id: str,
+    design: UnitDesign,
+    cause: str,
+    laying: _Laying,
+    words: tuple[str, ...] = (),
+    rolled: tuple[Roll, ...] = (),
+) -> None:
+    """Lays rolled damage on the unit's condition now and records it; ``words`` head the
+    event's notes and ``rolled`` (dice recorded before) head its rolls."""
     damage, fate = _now(d, unit_id, design)
-    applied, rolls, d.dice = rd.maintenance(
+    applied, rolls, d.dice = laying(
         d.state.units[unit_id],
         design,
         damage,
         fate,
-        location.total,
-        tuple(r.total for r in criticals),
-        d.dice,
-        d.state.battles.loadouts.get(unit_id, ()),
+        dice=d.dice,
+        loadout=d.state.battles.loadouts.get(unit_id, ()),
     )
-    _record(d, unit_id, "maintenance", applied, rolls, damage)
+    if words:
+        applied = replace(applied, notes=(*words, *applied.notes))
+    _record(d, unit_id, cause, applied, (*rolled, *rolls), damage)
+
+
+def maintenance(d: Day, unit_id: str, location: Roll, criticals: tuple[Roll, ...]) -> None:
+    """Line 199 on one unit, from its location and critical rolls (already recorded)."""
+    design = _design(d, unit_id, "the maintenance critical (line 199)")
+    if design is not None:
+        laying = partial(
+            rd.maintenance,
+            location_roll=location.total,
+            critical_rolls=tuple(r.total for r in criticals),
+        )
+        _lay(d, unit_id, design, "maintenance", laying)
 
 
 def bombing(d: Day, unit_id: str, points: int) -> None:
     """Line 401 on the unit the sabotage die picked."""
     design = _design(d, unit_id, f"the bombing's {points} damage (line 401)", bombing=True)
-    if design is None:
-        return
-    damage, fate = _now(d, unit_id, design)
-    applied, rolls, d.dice = rd.bombing(
-        d.state.units[unit_id],
-        design,
-        damage,
-        fate,
-        points,
-        d.dice,
-        d.state.battles.loadouts.get(unit_id, ()),
-    )
-    _record(d, unit_id, "sabotage", applied, rolls, damage)
+    if design is not None:
+        _lay(d, unit_id, design, "sabotage", partial(rd.bombing, points=points))
 
 
 def pre_battle(
@@ -154,18 +168,8 @@ def pre_battle(
 ) -> None:
     """The house rules' pre-battle damage (their lines 134-152) on one unit: its table rolls
     (``table_rolls``, in words in ``table``) laid on the stored condition (HOUSE-31)."""
-    damage, fate = _now(d, unit_id, design)
-    applied, rolls, d.dice = rd.pre_battle(
-        d.state.units[unit_id],
-        design,
-        damage,
-        fate,
-        rolled,
-        d.dice,
-        d.state.battles.loadouts.get(unit_id, ()),
-    )
-    applied = replace(applied, notes=(*table, *applied.notes))
-    _record(d, unit_id, "pre-battle damage", applied, (*table_rolls, *rolls), damage)
+    laying = partial(rd.pre_battle, rolled=rolled)
+    _lay(d, unit_id, design, "pre-battle damage", laying, table, table_rolls)
 
 
 def maintenance_check(
@@ -177,20 +181,10 @@ def maintenance_check(
     design, why_not = _placeable(d, unit_id, "the maintenance check's damage", bombing=True)
     if design is None:
         return why_not
-    damage, fate = _now(d, unit_id, design)
-    applied, rolls, d.dice = rd.maintenance_check(
-        d.state.units[unit_id],
-        design,
-        damage,
-        fate,
-        location.total,
-        points,
-        destroyed,
-        d.dice,
-        d.state.battles.loadouts.get(unit_id, ()),
+    laying = partial(
+        rd.maintenance_check, location_roll=location.total, points=points, destroyed=destroyed
     )
-    applied = replace(applied, notes=(words, *applied.notes))
-    _record(d, unit_id, "maintenance check", applied, (location, *rolls), damage)
+    _lay(d, unit_id, design, "maintenance check", laying, (words,), (location,))
     return ""
 
 
