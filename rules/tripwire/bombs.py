@@ -19,7 +19,7 @@ from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type, event_type
 from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
-from mekref.rules.tables import int_field, load_toml, rows, str_field
+from mekref.rules.tables import int_field, load_toml, row_records, rows
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
@@ -51,16 +51,7 @@ def _table() -> dict[str, Any]:
 @cache
 def bomb_rows() -> dict[str, BombRow]:
     """Bomb types by key."""
-    return {
-        str_field(r, "key"): BombRow(
-            key=str_field(r, "key"),
-            internal=str_field(r, "internal"),
-            name=str_field(r, "name"),
-            points=int_field(r, "points"),
-            tier=str_field(r, "tier"),
-        )
-        for r in rows(_table(), "bomb")
-    }
+    return {b.key: b for b in row_records(BombRow, _table(), "bomb")}
 
 
 def price(tier: str) -> int:

@@ -12,6 +12,7 @@ from mekref.rules.tables import (
     SourceRef,
     fraction_field,
     int_field,
+    row_record,
     rows,
     section,
     source_of,
@@ -61,11 +62,8 @@ def victory_tables(data: dict[str, Any]) -> VictoryTables:
     campaign = section(data, "campaign")
     return VictoryTables(
         battle={
-            str_field(r, "key"): BattleVpRow(
-                key=str_field(r, "key"),
-                vp=int_field(r, "vp"),
-                fraction=optional_fraction(r, "fraction"),
-                ref=source_of(r),
+            str_field(r, "key"): row_record(
+                BattleVpRow, r, fraction=optional_fraction(r, "fraction")
             )
             for r in rows(data, "battle")
         },

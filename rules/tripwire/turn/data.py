@@ -12,6 +12,7 @@ from mekref.rules.tables import (
     TableError,
     int_field,
     load_toml,
+    row_records,
     rows,
     source_of,
     str_field,
@@ -146,13 +147,4 @@ class ActionRow(Record):
 
 @cache
 def action_rows() -> dict[str, ActionRow]:
-    return {
-        str_field(r, "key"): ActionRow(
-            key=str_field(r, "key"),
-            kind=str_field(r, "kind"),
-            units=str_field(r, "units"),
-            war_crime=bool(r.get("war_crime", False)),
-            ref=source_of(r),
-        )
-        for r in table_rows("actions", "action")
-    }
+    return {a.key: a for a in row_records(ActionRow, _load("actions"), "action")}
