@@ -27,6 +27,12 @@ def strategic_of(state: CampaignState) -> StrategicState:
     return state.strategic
 
 
+def known_side(state: CampaignState, side_id: str, field: str) -> None:
+    """Refuses a command whose ``field`` names no side of the campaign."""
+    if side_id not in state.sides:
+        raise Refusal("unknown_side", f"{field}: no side {side_id!r}")
+
+
 def mobility_of(s: StrategicState, formation: Formation) -> tuple[UnitMobility, ...]:
     missing = [u for u in formation.unit_ids if u not in s.mobility]
     if missing:

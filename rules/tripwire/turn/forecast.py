@@ -23,7 +23,7 @@ from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import weather
-from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.common import known_side, strategic_of
 from mekref.rules.tripwire.turn.comms_gear import uplink_units
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.mapdata import hexmap_of
@@ -78,8 +78,7 @@ def _decide(state: CampaignState, cmd: ForecastWeather, dice: Dice, rules: TripW
         raise Refusal("campaign_over", f"day: the campaign has ended ({s.ended})")
     if cmd.day != s.day:
         raise Refusal("wrong_day", f"day: today is day {s.day}, not day {cmd.day}")
-    if cmd.side_id not in state.sides:
-        raise Refusal("unknown_side", f"side_id: no side {cmd.side_id!r}")
+    known_side(state, cmd.side_id, "side_id")
     if s.forecast_tries.get(cmd.side_id) == s.day:
         raise Refusal(
             "tried_today", f"day: {cmd.side_id} has tried the satellites today ({L270}: each turn)"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from mekref.hexmap import Hex, HexMap, label, parse_label, parse_map, sample_map
+from mekref.hexmap.geometry import LabelError
+from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.turn.state import IN_ORBIT, StrategicState
 
 
@@ -33,3 +35,14 @@ def to_hex(text: str) -> Hex | None:
 
 def to_label(h: Hex | None) -> str:
     return IN_ORBIT if h is None else label(h)
+
+
+def map_label(s: StrategicState, text: str, field: str) -> str:
+    """The label of a hex a command names in ``field``, refused unless it is a hex of the map."""
+    try:
+        h = parse_label(text)
+    except LabelError as exc:
+        raise Refusal("illegal_path", f"{field}: {exc}") from None
+    if not hexmap_of(s).in_bounds(h):
+        raise Refusal("illegal_path", f"{field}: {text} is off the map")
+    return label(h)

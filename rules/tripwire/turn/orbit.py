@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mekref.hexmap import label, parse_label
-from mekref.hexmap.geometry import LabelError
+from mekref.hexmap import label
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
 from mekref.rules.record_type import record
@@ -22,8 +21,8 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn.common import DROPSHIP, strategic_of
-from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of
+from mekref.rules.tripwire.turn.common import DROPSHIP, known_side, strategic_of
+from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of, map_label
 from mekref.rules.tripwire.turn.orbit_events import (
     DropShipReadinessChosen,
     SatelliteDestroyed,
@@ -114,22 +113,11 @@ class ChooseDropShipReadiness(Command):
 SIDE_COMMANDS = (RepositionSatellite, ChooseDropShipReadiness)
 
 
-def _hex(s: StrategicState, text: str, field: str) -> str:
-    try:
-        h = parse_label(text)
-    except LabelError as exc:
-        raise Refusal("illegal_path", f"{field}: {exc}") from None
-    if not hexmap_of(s).in_bounds(h):
-        raise Refusal("illegal_path", f"{field}: {text} is off the map")
-    return label(h)
-
-
 def _decide_place(
     state: CampaignState, cmd: PlaceSatellite, dice: Dice, rules: TripWire
 ) -> list[Event]:
     s = strategic_of(state)
-    if cmd.owner not in state.sides:
-        raise Refusal("unknown_side", f"owner: no side {cmd.owner!r}")
+    known_side(state, cmd.owner, "owner")
     if not cmd.satellite_id.strip() or cmd.satellite_id in s.satellites:
         raise Refusal("bad_target", f"satellite_id: {cmd.satellite_id!r} is empty or taken")
     if cmd.orbit not in ORBITS:
@@ -138,7 +126,7 @@ def _decide_place(
         satellite_id=cmd.satellite_id,
         owner=cmd.owner,
         orbit=cmd.orbit,
-        hex=_hex(s, cmd.hex, "hex"),
+        hex=map_label(s, cmd.hex, "hex"),
     )
     return [
         SatellitePlaced(
@@ -169,7 +157,7 @@ def _decide_reposition(
         raise Refusal("bad_target", f"satellite_id: {sat.satellite_id} was destroyed (L209)")
     if sat.moved_day == s.day:
         raise Refusal("moved", f"satellite_id: {sat.satellite_id} has moved today ({L210})")
-    after = _hex(s, cmd.hex, "hex")
+    after = map_label(s, cmd.hex, "hex")
     if sat.orbit == "geostationary":
         hm = hexmap_of(s)
         here, there = hm.region_of(hex_at(sat.hex)), hm.region_of(hex_at(after))
@@ -272,7 +260,7 @@ def check_order(s: StrategicState, f: Formation, order: FormationOrder, field: s
             )
         if order.target is None:
             raise Refusal("bad_target", f"{field}.target: the hex the orbit is above or crosses")
-        _hex(s, order.target, f"{field}.target")
+        map_label(s, order.target, f"{field}.target")
     elif order.action == "surveillance":
         claimed = SATELLITE_GEAR & set(order.param("conditions").split(","))
         if claimed and not has_mode(s, f, DROPSHIP):

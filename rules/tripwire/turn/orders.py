@@ -35,6 +35,7 @@ from mekref.rules.tripwire.turn.common import (
     L166,
     extra_hours_of,
     is_air,
+    known_side,
     movement_of,
     own_formation,
     strategic_of,
@@ -393,8 +394,7 @@ def decide_submit(
     two orders for one formation) refuses it all, and so does a submission whose every order is
     refused (nothing would be stored)."""
     s = strategic_of(state)
-    if cmd.side_id not in state.sides:
-        raise Refusal("unknown_side", f"side_id: no side {cmd.side_id!r}")
+    known_side(state, cmd.side_id, "side_id")
     _check_day(s, cmd.day)
     ids = [o.formation_id for o in cmd.orders]
     if len(set(ids)) != len(ids):

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import field, replace
 from typing import Any
 
-from mekref.hexmap import label, parse_label
-from mekref.hexmap.geometry import LabelError
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
@@ -34,7 +32,7 @@ from mekref.rules.tripwire.turn import (
     turrets,
     unrest,
 )
-from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.common import known_side, strategic_of
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.events import (
     CampaignEnded,
@@ -72,7 +70,7 @@ from mekref.rules.tripwire.turn.events import (
     WarChestLoaded,
     WeatherRolled,
 )
-from mekref.rules.tripwire.turn.mapdata import hexmap_of
+from mekref.rules.tripwire.turn.mapdata import map_label
 from mekref.rules.tripwire.turn.state import IN_ORBIT
 
 
@@ -107,15 +105,7 @@ def _decide_reposition(
     f = s.formations.get(cmd.formation_id)
     if f is None:
         raise Refusal("unknown_formation", f"formation_id: no formation {cmd.formation_id!r}")
-    where = cmd.hex
-    if where != IN_ORBIT:
-        try:
-            h = parse_label(where)
-        except LabelError as exc:
-            raise Refusal("illegal_path", f"hex: {exc}") from None
-        if not hexmap_of(s).in_bounds(h):
-            raise Refusal("illegal_path", f"hex: {where} is off the map")
-        where = label(h)
+    where = cmd.hex if cmd.hex == IN_ORBIT else map_label(s, cmd.hex, "hex")
     return [
         FormationRepositioned(
             side_id=f.side_id,
@@ -139,8 +129,7 @@ def _decide_leader(
     state: CampaignState, cmd: RecordLeaderCaptured, dice: Dice, rules: TripWire
 ) -> list[Event]:
     s = strategic_of(state)
-    if cmd.force not in state.sides:
-        raise Refusal("unknown_side", f"force: no side {cmd.force!r}")
+    known_side(state, cmd.force, "force")
     if cmd.force in s.leader_captured:
         raise Refusal("already_captured", f"force: the leader of {cmd.force} is already captured")
     if s.ended:

@@ -27,7 +27,7 @@ from mekref.rules.tripwire.holding import out_of_play
 from mekref.rules.tripwire.repair import formation_change_cost
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn.common import own_formation, strategic_of
+from mekref.rules.tripwire.turn.common import known_side, own_formation, strategic_of
 from mekref.rules.tripwire.turn.events import FormationsReorganised, FormationTrainingBegun
 from mekref.rules.tripwire.turn.mapdata import hexmap_of
 from mekref.rules.tripwire.turn.state import IN_ORBIT, Formation, StrategicState
@@ -118,8 +118,7 @@ REORGANISE_COMMANDS = (
 
 def _check_turn(state: CampaignState, side_id: str, day: int) -> StrategicState:
     s = strategic_of(state)
-    if side_id not in state.sides:
-        raise Refusal("unknown_side", f"side_id: no side {side_id!r}")
+    known_side(state, side_id, "side_id")
     if s.ended:
         raise Refusal("campaign_over", f"day: the campaign has ended ({s.ended})")
     if day != s.day:

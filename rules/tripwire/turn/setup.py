@@ -24,7 +24,7 @@ from mekref.rules.tripwire.holding import out_of_play
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import weather
-from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.common import known_side, strategic_of
 from mekref.rules.tripwire.turn.events import FormationsPlaced, StrategicMapStarted
 from mekref.rules.tripwire.turn.mapdata import _parse, hexmap_of
 from mekref.rules.tripwire.turn.state import (
@@ -162,8 +162,7 @@ def decide_start(
     if state.strategic is not None:
         raise Refusal("already_started", "the strategic map is already set up")
     for role, side in (("attacker", cmd.attacker), ("defender", cmd.defender)):
-        if side not in state.sides:
-            raise Refusal("unknown_side", f"{role}: no side {side!r}")
+        known_side(state, side, role)
     if cmd.attacker == cmd.defender:
         raise Refusal("bad_sides", "attacker: the attacker and the defender are different sides")
     try:
@@ -295,8 +294,7 @@ def decide_place(
     state: CampaignState, cmd: PlaceFormations, dice: Dice, rules: TripWire
 ) -> list[Event]:
     s = strategic_of(state)
-    if cmd.side_id not in state.sides:
-        raise Refusal("unknown_side", f"side_id: no side {cmd.side_id!r}")
+    known_side(state, cmd.side_id, "side_id")
     if cmd.day != s.day:
         raise Refusal("wrong_day", f"day: formations are organised for day {s.day}, not {cmd.day}")
     hexmap = hexmap_of(s)
