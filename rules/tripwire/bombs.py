@@ -23,6 +23,7 @@ from mekref.rules.tables import int_field, load_toml, row_records, rows
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.ruleset import TripWire
+from mekref.rules.tripwire.spending_checks import afford, side_pool
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.whereabouts import (
     L58,
@@ -132,17 +133,12 @@ def _decide_buy(state: CampaignState, cmd: BuyBombs, dice: Dice, rules: TripWire
             f"bombs: {unit.chassis} {unit.model} ({unit.tonnage} t) has {room} bomb point(s) "
             f"free, these take {points} (one point per 5 tons; R-BOMB-1)",
         )
-    pool = state.pools.get(cmd.pool_id)
-    if pool is None or pool.side_id != unit.side_id:
-        raise Refusal("unknown_pool", f"pool_id: name a WarChest pool of {unit.side_id!r}")
+    pool = side_pool(state, cmd.pool_id, unit.side_id)
     who = f"{unit.chassis} {unit.model}"
     found = require_place(state, place_of_unit(state, unit), who, L58, cmd.note)
     if found is not None and cmd.note is None:
         require_pool_here(state, found, pool, who)
-    if cost > pool.balance:
-        raise Refusal(
-            "insufficient_wp", f"the bombs cost {cost} SP; {pool.name!r} holds {pool.balance}"
-        )
+    afford(pool, cost, "the bombs cost")
     return [
         BombsBought(
             unit_id=unit.unit_id,

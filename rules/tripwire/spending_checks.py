@@ -23,10 +23,21 @@ def _paying_pool(state: CampaignState, pool_id: str, side_id: str, cost: int) ->
     pool = pool_of(state, pool_id)
     if pool.side_id != side_id:
         raise Refusal("other_side", f"pool {pool.name!r} belongs to side {pool.side_id}")
+    afford(pool, cost)
+    return pool
+
+
+def afford(pool: Pool, cost: int, what: str = "this costs") -> None:
+    """Refuses a cost the pool cannot pay; ``what`` names what costs it ("healing costs")."""
     if cost > pool.balance:
-        raise Refusal(
-            "insufficient_wp", f"this costs {cost} SP; {pool.name!r} holds {pool.balance}"
-        )
+        raise Refusal("insufficient_wp", f"{what} {cost} SP; {pool.name!r} holds {pool.balance}")
+
+
+def side_pool(state: CampaignState, pool_id: str, side_id: str) -> Pool:
+    """The side's pool ``pool_id``: another side's pool is refused as a missing one is."""
+    pool = state.pools.get(pool_id)
+    if pool is None or pool.side_id != side_id:
+        raise Refusal("unknown_pool", f"pool_id: name a WarChest pool of {side_id!r}")
     return pool
 
 

@@ -34,6 +34,7 @@ from mekref.rules.tripwire.spending_checks import (
     _pay,
     _paying_pool,
     _unit,
+    afford,
 )
 from mekref.rules.tripwire.state import CampaignState, Person, PersonStatus
 from mekref.rules.tripwire.table_loader import load_tables
@@ -141,10 +142,8 @@ def _decide_recruit(
     unrest = _opponent_unrest(state, person.side_id, cmd.opponent_unrest)
     # R-RECRUIT-3: no limit on attempts; each is a new roll, a failed one costs nothing.
     attempt, _ = personnel.roll_recruit_captured(dice, person.person_id, unrest)
-    if attempt.succeeds and cost > pool.balance:
-        raise Refusal(
-            "insufficient_wp", f"recruiting costs {cost} SP; {pool.name!r} holds {pool.balance}"
-        )
+    if attempt.succeeds:
+        afford(pool, cost, "recruiting costs")
     return [
         CapturedRecruited(
             person_id=person.person_id,

@@ -48,22 +48,18 @@ def battle_vp(outcome: BattleOutcome, tables: TripWireTables | None = None) -> t
     """Every battle VP row this side scores (positive and negative)."""
     t = tables or load_tables()
     awards: list[VpAward] = []
-    enemy = _threshold_row(
-        _share(outcome.enemy_destroyed_bv, outcome.enemy_starting_bv), "enemy_destroyed", t
-    )
-    if enemy:
-        awards.append(enemy)
-    if outcome.enemy_commander_lost:
-        row = t.victory.battle["enemy_commander_lost"]
-        awards.append(VpAward(key=row.key, vp=row.vp, source=row.ref))
-    own = _threshold_row(
-        _share(outcome.own_destroyed_bv, outcome.own_starting_bv), "friendly_destroyed", t
-    )
-    if own:
-        awards.append(own)
-    if outcome.own_commander_lost:
-        row = t.victory.battle["friendly_commander_lost"]
-        awards.append(VpAward(key=row.key, vp=row.vp, source=row.ref))
+    # The enemy's losses first, then the side's own: each a destroyed share and a commander.
+    o = outcome
+    for prefix, destroyed, starting, commander_lost in (
+        ("enemy", o.enemy_destroyed_bv, o.enemy_starting_bv, o.enemy_commander_lost),
+        ("friendly", o.own_destroyed_bv, o.own_starting_bv, o.own_commander_lost),
+    ):
+        share = _threshold_row(_share(destroyed, starting), f"{prefix}_destroyed", t)
+        if share:
+            awards.append(share)
+        if commander_lost:
+            row = t.victory.battle[f"{prefix}_commander_lost"]
+            awards.append(VpAward(key=row.key, vp=row.vp, source=row.ref))
     return tuple(awards)
 
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.table_loader import TripWireTables, load_tables
+from mekref.rules.tripwire.table_loader import (
+    LocationRow,
+    TransportRow,
+    TripWireTables,
+    load_tables,
+)
 
 
 def transport_wp(transport_class: str, tables: TripWireTables | None = None) -> int:
@@ -13,11 +18,8 @@ def transport_wp(transport_class: str, tables: TripWireTables | None = None) -> 
 
     Ruling R-WP-1: this is both the pool's starting stock and its capacity.
     """
-    t = tables or load_tables()
-    row = t.warchest.transports.get(transport_class)
-    if row is None:
-        raise Refusal("unknown_transport", f"no WarChest figure for {transport_class!r}")
-    return row.wp
+    row = (tables or load_tables()).warchest.transports.get(transport_class)
+    return _wp(row, "unknown_transport", f"no WarChest figure for {transport_class!r}")
 
 
 def cargo_wp_capacity(cargo_tons: Fraction, tables: TripWireTables | None = None) -> int:
@@ -27,10 +29,14 @@ def cargo_wp_capacity(cargo_tons: Fraction, tables: TripWireTables | None = None
 
 
 def location_wp(location: str, tables: TripWireTables | None = None) -> int:
-    t = tables or load_tables()
-    row = t.warchest.locations.get(location)
+    row = (tables or load_tables()).warchest.locations.get(location)
+    return _wp(row, "unknown_location", f"no strategic location named {location!r}")
+
+
+def _wp(row: TransportRow | LocationRow | None, code: str, unknown: str) -> int:
+    """The row's WP, refused with ``code`` and ``unknown`` when the table has no such row."""
     if row is None:
-        raise Refusal("unknown_location", f"no strategic location named {location!r}")
+        raise Refusal(code, unknown)
     return row.wp
 
 

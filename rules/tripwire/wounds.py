@@ -29,6 +29,7 @@ from mekref.rules.tripwire.events import (
     PersonHitsSet,
 )
 from mekref.rules.tripwire.ruleset import TripWire, tripwire_rules
+from mekref.rules.tripwire.spending_checks import afford
 from mekref.rules.tripwire.state import (
     CampaignState,
     Person,
@@ -78,10 +79,7 @@ def _decide_heal(state: CampaignState, cmd: HealPerson, dice: Dice, rules: TripW
         at_hospital=cmd.at_hospital,
         person=person,
     )
-    if cost > pool.balance:
-        raise Refusal(
-            "insufficient_wp", f"healing costs {cost} SP; {pool.name!r} holds {pool.balance}"
-        )
+    afford(pool, cost, "healing costs")
     return [
         PersonHealed(
             person_id=person.person_id,

@@ -22,6 +22,7 @@ from mekref.rules.record_type import record
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import int_field, str_field
 from mekref.rules.tripwire.ruleset import TripWire
+from mekref.rules.tripwire.spending_checks import side_pool
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.cargo import pool_hex
 from mekref.rules.tripwire.turn.common import strategic_of
@@ -126,9 +127,7 @@ def decide_repair(
             "not_damaged",
             f"turret: turret {cmd.turret} of {cmd.location} is not damaged (CF {before}); {L275}",
         )
-    pool = state.pools.get(cmd.pool_id)
-    if pool is None or pool.side_id != cmd.side_id:
-        raise Refusal("unknown_pool", f"pool_id: name a WarChest pool of {cmd.side_id!r}")
+    pool = side_pool(state, cmd.pool_id, cmd.side_id)
     here = next(label(loc.hex) for loc in hexmap_of(s).locations if loc.name == cmd.location)
     if pool_hex(state, s, s.formations, pool) != here:
         raise Refusal(
