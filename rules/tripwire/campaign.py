@@ -30,6 +30,7 @@ from mekref.rules.tripwire.events import (
     PoolOpened,
     WarChestTransferred,
 )
+from mekref.rules.tripwire.model import CrewSkills
 from mekref.rules.tripwire.ruleset import TripWire, tripwire_rules
 from mekref.rules.tripwire.state import (
     CampaignState,
@@ -311,35 +312,30 @@ def _evolve_imported(state: CampaignState, e: ForceImported) -> CampaignState:
                     crew=tuple(c.person_id for c in u.crew),
                 )
                 for c in u.crew:
-                    people[c.person_id] = Person(
-                        person_id=c.person_id,
-                        side_id=e.side_id,
-                        name=c.name,
-                        unit_id=u.unit_id,
-                        gunnery=c.gunnery,
-                        piloting=c.piloting,
-                        megamek=c.megamek,
-                        hits=c.hits,
-                        status=status_for(state, c.hits),
-                    )
+                    people[c.person_id] = _person(state, e.side_id, c, u.unit_id)
     for c in e.spare_people:
-        people[c.person_id] = Person(
-            person_id=c.person_id,
-            side_id=e.side_id,
-            name=c.name,
-            unit_id=None,
-            gunnery=c.gunnery,
-            piloting=c.piloting,
-            megamek=c.megamek,
-            hits=c.hits,
-            status=status_for(state, c.hits),
-        )
+        people[c.person_id] = _person(state, e.side_id, c, None)
     record = ForceCheckRecord(side_id=e.side_id, checked=not e.violations, violations=e.violations)
     return replace(
         state,
         units=units,
         people=people,
         force_checks={**state.force_checks, e.side_id: record},
+    )
+
+
+def _person(state: CampaignState, side_id: str, c: CrewSkills, unit_id: str | None) -> Person:
+    """An imported person: crewing ``unit_id``, or a spare (None)."""
+    return Person(
+        person_id=c.person_id,
+        side_id=side_id,
+        name=c.name,
+        unit_id=unit_id,
+        gunnery=c.gunnery,
+        piloting=c.piloting,
+        megamek=c.megamek,
+        hits=c.hits,
+        status=status_for(state, c.hits),
     )
 
 
