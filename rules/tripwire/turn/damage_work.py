@@ -253,6 +253,14 @@ def _pick_slot(work: DamageWork, what: str, found: list[tuple[str, CritSlot]]) -
         work.hit_slot(*found[r.total - 1])
 
 
+def _hit_first(work: DamageWork, found: list[tuple[str, CritSlot]], missing: str) -> None:
+    """Hit the first of ``found``; with none, note ``missing`` for the referee."""
+    if found:
+        work.hit_slot(*found[0])
+    else:
+        work.notes.append(missing)
+
+
 def apply_effect(work: DamageWork, effect: Effect) -> None:
     kind = effect.kind
     if kind == "ammo_expended":  # L137 "All ammunition expended."
@@ -276,22 +284,20 @@ def apply_effect(work: DamageWork, effect: Effect) -> None:
         engine = [SystemKind.ENGINE]
         found = _slots_where(work, lambda s: s.system in engine, "Center Torso")
         found = found or _slots_where(work, lambda s: s.system in engine)
-        if found:
-            work.hit_slot(*found[0])
-        else:
-            work.notes.append(
-                "engine critical hit (L147): no engine slot left to mark; the referee applies it"
-            )
+        _hit_first(
+            work,
+            found,
+            "engine critical hit (L147): no engine slot left to mark; the referee applies it",
+        )
     elif kind == "leg_actuator":  # L145 "Leg actuator damaged."
         system = SystemKind(effect.detail) if effect.detail else None
         found = _slots_where(work, lambda s: s.system is system, effect.location)
-        if found:
-            work.hit_slot(*found[0])
-        else:
-            work.notes.append(
-                f"{effect.location} {effect.detail}: not there to damage (L145); the referee "
-                "applies it"
-            )
+        _hit_first(
+            work,
+            found,
+            f"{effect.location} {effect.detail}: not there to damage (L145); the referee "
+            "applies it",
+        )
     elif kind == "heat_sinks":  # L141, L146 "One heat sink damaged." "Two heat sinks ..."
         for n in range(effect.count):
             found = _slots_where(work, lambda s: "heat sink" in s.name.lower())
@@ -304,13 +310,12 @@ def apply_effect(work: DamageWork, effect: Effect) -> None:
             _pick_slot(work, "heat sink", found)
     elif kind == "weapon_unusable":  # L143 "One weapon is unusable."
         found = _slots_where(work, lambda s: same_equipment(s.name, effect.detail))
-        if found:
-            work.hit_slot(*found[0])
-        else:
-            work.notes.append(
-                f"weapon unusable (L143): {effect.detail or 'no weapon'} has no slot to mark; "
-                "the referee applies it"
-            )
+        _hit_first(
+            work,
+            found,
+            f"weapon unusable (L143): {effect.detail or 'no weapon'} has no slot to mark; "
+            "the referee applies it",
+        )
     elif kind == "weapon_heat":  # L144: a battle's heat, not a condition the export can write
         work.notes.append(
             f"{effect.detail or 'no weapon'} generates +{effect.count} heat per use (L144): "
