@@ -27,6 +27,17 @@ def strategic_of(state: CampaignState) -> StrategicState:
     return state.strategic
 
 
+def strategic_today(state: CampaignState, day: int) -> StrategicState:
+    """The strategic state, for a command given for ``day``: refused once the campaign has
+    ended, or when ``day`` is not today."""
+    s = strategic_of(state)
+    if s.ended:
+        raise Refusal("campaign_over", f"day: the campaign has ended ({s.ended})")
+    if day != s.day:
+        raise Refusal("wrong_day", f"day: today is day {s.day}, not day {day}")
+    return s
+
+
 def known_side(state: CampaignState, side_id: str, field: str) -> None:
     """Refuses a command whose ``field`` names no side of the campaign."""
     if side_id not in state.sides:

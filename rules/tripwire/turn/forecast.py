@@ -23,7 +23,7 @@ from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import weather
-from mekref.rules.tripwire.turn.common import known_side, strategic_of
+from mekref.rules.tripwire.turn.common import known_side, strategic_of, strategic_today
 from mekref.rules.tripwire.turn.comms_gear import uplink_units
 from mekref.rules.tripwire.turn.data import single
 from mekref.rules.tripwire.turn.mapdata import hexmap_of
@@ -73,11 +73,7 @@ def uplink(state: CampaignState, s: StrategicState, side: str) -> str:
 
 
 def _decide(state: CampaignState, cmd: ForecastWeather, dice: Dice, rules: TripWire) -> list[Event]:
-    s = strategic_of(state)
-    if s.ended:
-        raise Refusal("campaign_over", f"day: the campaign has ended ({s.ended})")
-    if cmd.day != s.day:
-        raise Refusal("wrong_day", f"day: today is day {s.day}, not day {cmd.day}")
+    s = strategic_today(state, cmd.day)
     known_side(state, cmd.side_id, "side_id")
     if s.forecast_tries.get(cmd.side_id) == s.day:
         raise Refusal(

@@ -21,7 +21,7 @@ from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
-from mekref.rules.tripwire.turn.common import DROPSHIP, known_side, strategic_of
+from mekref.rules.tripwire.turn.common import DROPSHIP, known_side, strategic_of, strategic_today
 from mekref.rules.tripwire.turn.mapdata import hex_at, hexmap_of, map_label
 from mekref.rules.tripwire.turn.orbit_events import (
     DropShipReadinessChosen,
@@ -135,18 +135,10 @@ def _decide_place(
     ]
 
 
-def _check_day(s: StrategicState, day: int) -> None:
-    if s.ended:
-        raise Refusal("campaign_over", f"day: the campaign has ended ({s.ended})")
-    if day != s.day:
-        raise Refusal("wrong_day", f"day: today is day {s.day}, not day {day}")
-
-
 def _decide_reposition(
     state: CampaignState, cmd: RepositionSatellite, dice: Dice, rules: TripWire
 ) -> list[Event]:
-    s = strategic_of(state)
-    _check_day(s, cmd.day)
+    s = strategic_today(state, cmd.day)
     sat = s.satellites.get(cmd.satellite_id)
     if sat is None or sat.owner != cmd.side_id:
         raise Refusal(
@@ -182,8 +174,7 @@ def _decide_reposition(
 def _decide_readiness(
     state: CampaignState, cmd: ChooseDropShipReadiness, dice: Dice, rules: TripWire
 ) -> list[Event]:
-    s = strategic_of(state)
-    _check_day(s, cmd.day)
+    s = strategic_today(state, cmd.day)
     unit = state.units.get(cmd.unit_id)
     mob = s.mobility.get(cmd.unit_id)
     if unit is None or unit.side_id != cmd.side_id or mob is None or mob.mode != DROPSHIP:

@@ -31,7 +31,7 @@ from mekref.rules.tripwire.holding import WRECKED
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import air_missions, orbit_day, repair_days, weather
-from mekref.rules.tripwire.turn.common import strategic_of
+from mekref.rules.tripwire.turn.common import strategic_today
 from mekref.rules.tripwire.turn.day import Day, prune
 from mekref.rules.tripwire.turn.day_actions import formation_actions, player_actions, sabotage
 from mekref.rules.tripwire.turn.day_responses import responses
@@ -69,11 +69,7 @@ def _captured_cargo(d: Day) -> None:
 def decide_resolve(
     state: CampaignState, cmd: ResolveTurn, dice: Dice, rules: TripWire
 ) -> list[Event]:
-    s = strategic_of(state)
-    if s.ended:
-        raise Refusal("campaign_over", f"day: the campaign has ended ({s.ended})")
-    if cmd.day != s.day:
-        raise Refusal("wrong_day", f"day: today is day {s.day}, not day {cmd.day}")
+    s = strategic_today(state, cmd.day)
     missing = sorted({s.attacker, s.defender} - set(s.placed))
     if missing:
         raise Refusal("not_placed", f"day: {', '.join(missing)} must place formations first")
