@@ -259,7 +259,7 @@ def _check_order(
         raise Refusal("illegal_path", f"{field}.path: a {order.action} order takes no path")
     if order.action in ("overflight", "strike", "combat_air_patrol"):
         fuel.check_order(s, f, order, field)
-    _check_target(state, s, side_id, f, order, field)
+    _check_target(state, s, f, order, field)
     # Anti-Satellite, Reposition Orbit, space surveillance gear, repeated hops, a powered-down
     # DropShip's Respond (rulings T-OR2 to T-OR5); the tactical objective (Hold the Line).
     orbit.check_order(s, f, order, field)
@@ -273,16 +273,11 @@ def _check_order(
         landing.check_prepare(state, s, f, order, field)
     if order.action == "load_unload":
         cargo.check(state, s, s.formations, f, order, field)
-    _check_repair(state, s, side_id, f, order, field)
+    _check_repair(state, s, f, order, field)
 
 
 def _check_target(
-    state: CampaignState,
-    s: StrategicState,
-    side_id: str,
-    f: Formation,
-    order: FormationOrder,
-    field: str,
+    state: CampaignState, s: StrategicState, f: Formation, order: FormationOrder, field: str
 ) -> None:
     """What an order acts on: an airfield to intercept from, the location it loots, destroys or
     keeps the peace in, the formation it shadows or identifies."""
@@ -305,7 +300,7 @@ def _check_target(
                 raise Refusal(
                     "already_looted", f"{field}.action: {loc.name} has been looted already"
                 )
-            _pool_for(state, side_id, order, field)
+            _pool_for(state, f.side_id, order, field)
         if order.action == "destruction":
             fac = order.target or ""
             if fac not in loc.facilities or fac in s.destroyed.get(loc.name, ()):
@@ -314,18 +309,13 @@ def _check_target(
         raise Refusal("bad_target", f"{field}.target: name the formation to shadow")
     if order.action == "identify":
         target = s.formations.get(order.target or "")
-        if target is None or target.side_id == side_id:
+        if target is None or target.side_id == f.side_id:
             raise Refusal("bad_target", f"{field}.target: name the enemy formation to identify")
         surveillance.identify_conditions(order, f"{field}.params")
 
 
 def _check_repair(
-    state: CampaignState,
-    s: StrategicState,
-    side_id: str,
-    f: Formation,
-    order: FormationOrder,
-    field: str,
+    state: CampaignState, s: StrategicState, f: Formation, order: FormationOrder, field: str
 ) -> None:
     """A repair order: engineers' work on a DropPort, or the pool that pays for a unit's."""
     if order.action == "repair" and order.target:
@@ -334,7 +324,7 @@ def _check_repair(
     elif order.action == "repair" and order.param("pool"):
         # The work itself is paid with 'mekref spend repair' and done on this day's order
         # (R-WHERE-6): a pool named here is only checked to hold the WP it names.
-        pool = _pool_for(state, side_id, order, field)
+        pool = _pool_for(state, f.side_id, order, field)
         amount = _int_param(order, "wp", field)
         if amount > pool.balance:
             raise Refusal(
