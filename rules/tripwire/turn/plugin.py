@@ -199,10 +199,13 @@ def _looted(state: CampaignState, e: LocationLooted) -> CampaignState:
     return replace(state, pools=pools)
 
 
+def _listed(by: dict[str, tuple[str, ...]], key: str, item: str) -> dict[str, tuple[str, ...]]:
+    """``by`` with ``item`` in the sorted set listed under ``key``."""
+    return {**by, key: tuple(sorted({*by.get(key, ()), item}))}
+
+
 def _destroyed(state: CampaignState, e: FacilityDestroyed) -> CampaignState:
-    s = strategic_of(state)
-    gone = tuple(sorted({*s.destroyed.get(e.location, ()), e.facility}))
-    return _with(state, destroyed={**s.destroyed, e.location: gone})
+    return _with(state, destroyed=_listed(strategic_of(state).destroyed, e.location, e.facility))
 
 
 def _restored(state: CampaignState, e: FacilityRestored) -> CampaignState:
@@ -215,9 +218,7 @@ def _restored(state: CampaignState, e: FacilityRestored) -> CampaignState:
 
 
 def _runway(state: CampaignState, e: RunwayPrepared) -> CampaignState:
-    s = strategic_of(state)
-    hexes = tuple(sorted({*s.runways.get(e.side_id, ()), e.hex}))
-    return _with(state, runways={**s.runways, e.side_id: hexes})
+    return _with(state, runways=_listed(strategic_of(state).runways, e.side_id, e.hex))
 
 
 def _control(state: CampaignState, e: LocationControlChanged) -> CampaignState:
