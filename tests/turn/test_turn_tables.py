@@ -10,14 +10,9 @@ from pathlib import Path
 import pytest
 
 from mekref.rules.tripwire.turn.data import (
-    arrival_table,
     lookup,
-    recruit_table,
-    scatter_table,
+    range_table,
     table_rows,
-    unrest_levels,
-    weather_change_table,
-    weather_table,
 )
 
 # The TripWire text vendored for the tests (tests/rules/data), so CI never depends on shared/.
@@ -44,51 +39,53 @@ def test_every_row_quotes_its_line(name: str) -> None:
 
 def test_weather_rows() -> None:
     # "| 2-6 | Clear, no cloud. |" ... "| 12 | Stormy Heavy Rain/Snow – Dense (+4) Cloud ..."
-    assert [(r.low, r.high, r.get("cloud")) for r in weather_table()] == [
+    assert [(r.low, r.high, r.get("cloud")) for r in range_table("weather")] == [
         (2, 6, 0), (7, 7, 1), (8, 8, 2), (9, 9, 3), (10, 10, 4), (11, 11, 4), (12, 12, 4),
     ]  # fmt: skip
-    assert lookup(weather_table(), 9).ref.source == (
+    assert lookup(range_table("weather"), 9).ref.source == (
         "| 9 | Light Rain and wind/Snow – Heavy (+3) Cloud |"
     )
     # "| 2 | Move 2 places up |", "| 3-4 | Move 1 place up |", "| 5-9 | No change |", ...
-    assert [(r.low, r.high, r.get("shift")) for r in weather_change_table()] == [
+    assert [(r.low, r.high, r.get("shift")) for r in range_table("weather_change")] == [
         (2, 2, -2), (3, 4, -1), (5, 9, 0), (10, 11, 1), (12, 12, 2),
     ]  # fmt: skip
 
 
 def test_arrival_rows() -> None:
     # "| 11-12 | 1 |", "| 9-10 | 2 |", "| 7-8 | 3 |", "| 5-6 | 4 |", "| 3-4 | 3 |", "| 1-2 | 2 |"
-    assert [(r.low, r.high, r.get("turn")) for r in arrival_table()] == [
+    assert [(r.low, r.high, r.get("turn")) for r in range_table("arrival")] == [
         (11, 12, 1), (9, 10, 2), (7, 8, 3), (5, 6, 4), (3, 4, 3), (1, 2, 2),
     ]  # fmt: skip
-    assert lookup(arrival_table(), 5).ref.source == "| 5-6 | 4 |"
+    assert lookup(range_table("arrival"), 5).ref.source == "| 5-6 | 4 |"
 
 
 def test_scatter_rows() -> None:
-    assert lookup(scatter_table(), 2).ref.source == "| 2 | Shot strikes another random unit |"
-    assert lookup(scatter_table(), 12).ref.source == "| 12 | Shot strikes target |"
-    assert [(r.low, r.high, r.get("result"), r.get("hexes")) for r in scatter_table()] == [
+    assert (
+        lookup(range_table("scatter"), 2).ref.source == "| 2 | Shot strikes another random unit |"
+    )
+    assert lookup(range_table("scatter"), 12).ref.source == "| 12 | Shot strikes target |"
+    assert [(r.low, r.high, r.get("result"), r.get("hexes")) for r in range_table("scatter")] == [
         (2, 2, "other_unit", 0), (3, 3, "other_unit", 1), (4, 5, "other_unit", 2),
         (6, 7, "miss", 0), (8, 9, "target", 2), (10, 11, "target", 1), (12, 12, "target", 0),
     ]  # fmt: skip
 
 
 def test_unrest_rows() -> None:
-    row = lookup(unrest_levels(), 10)
+    row = lookup(range_table("unrest"), 10)
     assert row.ref.source.startswith("| 10-11 | Hated – Recruitment not possible.")
     assert (row.get("recruit_allowed"), row.get("recruit_mod")) == (False, -2)
-    assert [(r.low, r.high, r.get("recruit_mod")) for r in unrest_levels()] == [
+    assert [(r.low, r.high, r.get("recruit_mod")) for r in range_table("unrest")] == [
         (2, 2, 4), (3, 4, 2), (5, 6, 1), (7, 7, 0), (8, 9, -1), (10, 11, -2), (12, 12, -4),
     ]  # fmt: skip
 
 
 def test_recruit_rows() -> None:
     # "| 8-9 | 1D6-3 | 1D6-2 | 1D6-3 | 1D6 | 1D6-3 | 1D6-3 |"
-    row = lookup(recruit_table(), 8)
+    row = lookup(range_table("recruit"), 8)
     assert row.ref.source == "| 8-9 | 1D6-3 | 1D6-2 | 1D6-3 | 1D6 | 1D6-3 | 1D6-3 |"
     assert (row.get("mechwarrior"), row.get("infantry"), row.get("admin")) == (-3, 0, -3)
     # "| 6-7 | – | 1D6-3 | – | 1D6-2 | – | – |": the dashes yield nobody.
-    row = lookup(recruit_table(), 7)
+    row = lookup(range_table("recruit"), 7)
     assert row.get("mechwarrior") is None and row.get("vehicle_crew") == -3
 
 

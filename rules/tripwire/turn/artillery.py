@@ -17,7 +17,7 @@ from mekref.rules.tripwire.model import UnitRole
 from mekref.rules.tripwire.ruleset import TripWire
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn.common import strategic_of
-from mekref.rules.tripwire.turn.data import keyed, lookup, scatter_table, single
+from mekref.rules.tripwire.turn.data import keyed, lookup, range_table, single
 from mekref.rules.tripwire.turn.events import UnguidedArtilleryFired
 
 
@@ -46,7 +46,7 @@ def target_number(*, evasive: bool) -> int:
 
 def scatter(total: int, *, narrow: bool) -> tuple[str, int]:
     mod = int(single("artillery", "narrow")["modifier"]) if narrow else 0
-    row = lookup(scatter_table(), min(12, total + mod))
+    row = lookup(range_table("scatter"), min(12, total + mod))
     return str(row.get("result")), int(row.get("hexes"))
 
 

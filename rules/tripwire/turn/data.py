@@ -61,34 +61,23 @@ def lookup(table: tuple[RangeRow, ...], value: int) -> RangeRow:
     raise TableError(f"no row for {value}")
 
 
-@cache
-def weather_table() -> tuple[RangeRow, ...]:
-    return _range_rows("weather", "weather", "min_roll", "max_roll")
+#: The tables of rows keyed by a 2d6 (or level) range: name -> the table file, its rows' kind
+#: and the fields that bound each row's range.
+_RANGE_TABLES = {
+    "weather": ("weather", "weather", "min_roll", "max_roll"),
+    "weather_change": ("weather", "change", "min_roll", "max_roll"),
+    "unrest": ("unrest", "level", "min_level", "max_level"),
+    "recruit": ("recruit", "availability", "min_roll", "max_roll"),
+    "arrival": ("engagement", "arrival", "min_walk", "max_walk"),
+    "scatter": ("artillery", "scatter", "min_roll", "max_roll"),
+}
 
 
 @cache
-def weather_change_table() -> tuple[RangeRow, ...]:
-    return _range_rows("weather", "change", "min_roll", "max_roll")
-
-
-@cache
-def unrest_levels() -> tuple[RangeRow, ...]:
-    return _range_rows("unrest", "level", "min_level", "max_level")
-
-
-@cache
-def recruit_table() -> tuple[RangeRow, ...]:
-    return _range_rows("recruit", "availability", "min_roll", "max_roll")
-
-
-@cache
-def arrival_table() -> tuple[RangeRow, ...]:
-    return _range_rows("engagement", "arrival", "min_walk", "max_walk")
-
-
-@cache
-def scatter_table() -> tuple[RangeRow, ...]:
-    return _range_rows("artillery", "scatter", "min_roll", "max_roll")
+def range_table(name: str) -> tuple[RangeRow, ...]:
+    """One of the range tables: ``weather`` (and ``weather_change``), ``unrest`` (levels),
+    ``recruit`` (availability), ``arrival`` (by walking MP) and ``scatter`` (artillery)."""
+    return _range_rows(*_RANGE_TABLES[name])
 
 
 @cache

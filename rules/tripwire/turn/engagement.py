@@ -18,7 +18,7 @@ from mekref.rules.tripwire.commanders import commander_bonus
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn import fuel, weather
 from mekref.rules.tripwire.turn.common import AEROSPACE
-from mekref.rules.tripwire.turn.data import arrival_table, lookup, single, table_rows
+from mekref.rules.tripwire.turn.data import lookup, range_table, single, table_rows
 from mekref.rules.tripwire.turn.mapdata import to_hex
 from mekref.rules.tripwire.turn.state import (
     IN_ORBIT,
@@ -138,7 +138,7 @@ def arrival_turn(walk_mp: int) -> int | None:
     and an immobile lance never arrives (ruling T-E3)."""
     if walk_mp <= 0:
         return None
-    return int(lookup(arrival_table(), min(walk_mp, 12)).get("turn"))
+    return int(lookup(range_table("arrival"), min(walk_mp, 12)).get("turn"))
 
 
 def ambush_modifier(actions: Sequence[str]) -> int:

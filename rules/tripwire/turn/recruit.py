@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.tripwire.turn import unrest
-from mekref.rules.tripwire.turn.data import lookup, recruit_table, table_rows
+from mekref.rules.tripwire.turn.data import lookup, range_table, table_rows
 
 COLUMNS = ("mechwarrior", "vehicle_crew", "aerospace_pilot", "infantry", "technician", "admin")
 
@@ -26,7 +26,7 @@ def roll_recruits(
     roll, dice = dice.roll(f"recruit availability, {formation_id}", 2)
     rolls.append(roll)
     # Rows run 2-5 up to 14+; a modified total below 2 reads the lowest row (ruling T-R1).
-    row = lookup(recruit_table(), max(2, roll.total + mod))
+    row = lookup(range_table("recruit"), max(2, roll.total + mod))
     times = int(unrest.level_row(unrest_level).get("multiplier"))
     available: list[tuple[str, int]] = []
     special: list[tuple[str, str]] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mekref.rules.dice import Dice, Roll
-from mekref.rules.tripwire.turn.data import RangeRow, keyed, lookup, single, unrest_levels
+from mekref.rules.tripwire.turn.data import RangeRow, keyed, lookup, range_table, single
 
 LOW, HIGH = 2, 12  # the table runs from Devoted (2) to Despised (12)
 
@@ -16,7 +16,7 @@ def clamp(level: int) -> int:
 
 
 def level_row(level: int) -> RangeRow:
-    return lookup(unrest_levels(), clamp(level))
+    return lookup(range_table("unrest"), clamp(level))
 
 
 def recruit_modifier(level: int) -> int | None:

@@ -7,19 +7,19 @@ from collections.abc import Mapping
 
 from mekref.hexmap import HexMap
 from mekref.rules.dice import Dice, Roll
-from mekref.rules.tripwire.turn.data import lookup, single, weather_change_table, weather_table
+from mekref.rules.tripwire.turn.data import lookup, range_table, single
 from mekref.rules.tripwire.turn.state import RegionWeather
 
-LEVELS = len(weather_table())  # 7 rows: 0 clear .. 6 stormy
+LEVELS = len(range_table("weather"))  # 7 rows: 0 clear .. 6 stormy
 
 
 def level_name(level: int) -> str:
-    return str(weather_table()[level].get("name"))
+    return str(range_table("weather")[level].get("name"))
 
 
 def cloud_of(level: int) -> int:
     """The cloud-cover modifier of a weather row (+0..+4), for surveillance rolls."""
-    return int(weather_table()[level].get("cloud"))
+    return int(range_table("weather")[level].get("cloud"))
 
 
 def _storm(name: str, dice: Dice, level: int) -> tuple[str, list[Roll], Dice]:
@@ -43,7 +43,7 @@ def roll_start(hexmap: HexMap, dice: Dice) -> tuple[tuple[RegionWeather, ...], l
         roll, dice = dice.roll(f"starting weather, {region.name}", 2)
         # The modified roll is kept within the table's 2..12 (ruling T-W1).
         total = min(12, max(2, roll.total + region.climate))
-        level = int(lookup(weather_table(), total).get("level"))
+        level = int(lookup(range_table("weather"), total).get("level"))
         storm, extra, dice = _storm(region.name, dice, level)
         rolls += [roll, *extra]
         out.append(RegionWeather(region=region.name, level=level, storm=storm))
@@ -52,7 +52,7 @@ def roll_start(hexmap: HexMap, dice: Dice) -> tuple[tuple[RegionWeather, ...], l
 
 def shifted_level(level: int, total: int) -> int:
     """The weather row after a change roll of ``total``, kept on the table (T-W2)."""
-    shift = int(lookup(weather_change_table(), total).get("shift"))
+    shift = int(lookup(range_table("weather_change"), total).get("shift"))
     return min(LEVELS - 1, max(0, level + shift))
 
 
