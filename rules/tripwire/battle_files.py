@@ -13,6 +13,7 @@ from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.rules.battle_files import AfterBattle, FileRequest, Waiting
 from mekref.rules.messages import Command
+from mekref.rules.records import built_from
 from mekref.rules.tripwire import battle_input, battle_link, battle_pending, file_view
 from mekref.rules.tripwire.battle_book import BattleStatus
 from mekref.rules.tripwire.battle_messages import SubmitBattleReport
@@ -20,15 +21,7 @@ from mekref.rules.tripwire.state import CampaignState
 
 
 def _waiting(p: battle_pending.PendingBattle) -> Waiting:
-    return Waiting(
-        battle_id=p.battle_id,
-        sides_expected=p.sides_expected,
-        sides_reported=p.sides_reported,
-        files=p.files,
-        control_side=p.control_side,
-        engagement_id=p.engagement_id,
-        held=p.held,
-    )
+    return built_from(Waiting, p)
 
 
 class TripWireBattleFiles:

@@ -13,6 +13,7 @@ from typing import Any
 
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event
+from mekref.rules.records import built_from
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import (
     CreateCampaign,
@@ -97,16 +98,7 @@ def _decide_create(
     ids = [s.side_id for s in cmd.sides]
     if len(ids) < 2 or len(set(ids)) != len(ids):
         raise Refusal("bad_sides", "a campaign has two or more sides with distinct ids")
-    return [
-        CampaignCreated(
-            name=cmd.name,
-            ruleset=cmd.ruleset,
-            seed=cmd.seed,
-            sides=cmd.sides,
-            actor=cmd.actor,
-            house_rules=cmd.house_rules,
-        )
-    ]
+    return [built_from(CampaignCreated, cmd)]
 
 
 def _decide_import(
@@ -326,32 +318,11 @@ def _evolve_imported(state: CampaignState, e: ForceImported) -> CampaignState:
 
 def _person(state: CampaignState, side_id: str, c: CrewSkills, unit_id: str | None) -> Person:
     """An imported person: crewing ``unit_id``, or a spare (None)."""
-    return Person(
-        person_id=c.person_id,
-        side_id=side_id,
-        name=c.name,
-        unit_id=unit_id,
-        gunnery=c.gunnery,
-        piloting=c.piloting,
-        megamek=c.megamek,
-        hits=c.hits,
-        status=status_for(state, c.hits),
-    )
+    return built_from(Person, c, side_id=side_id, unit_id=unit_id, status=status_for(state, c.hits))
 
 
 def _evolve_pool_opened(state: CampaignState, e: PoolOpened) -> CampaignState:
-    return _with_pool(
-        state,
-        Pool(
-            pool_id=e.pool_id,
-            side_id=e.side_id,
-            name=e.name,
-            kind=e.kind,
-            balance=e.balance,
-            capacity=e.capacity,
-            location=e.location,
-        ),
-    )
+    return _with_pool(state, built_from(Pool, e))
 
 
 def status_for(state: CampaignState, hits: int) -> PersonStatus:

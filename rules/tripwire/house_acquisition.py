@@ -21,6 +21,7 @@ from functools import cache
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Command, Event, command_type, event_type
 from mekref.rules.record_type import Record, record
+from mekref.rules.records import built_from
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import load_toml, str_field, str_list_field
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, UnitDamage
@@ -171,13 +172,7 @@ def _evolve_searched(state: CampaignState, e: HouseItemSearched) -> CampaignStat
     key = offer_key(e.side_id, e.item)
     offers = {k: v for k, v in state.house_offers.items() if k != key}
     if e.tons > 0:
-        offers[key] = HouseOffer(
-            side_id=e.side_id,
-            pool_id=e.pool_id,
-            item=e.item,
-            tons=e.tons,
-            acquisition=e.acquisition,
-        )
+        offers[key] = built_from(HouseOffer, e)
     return replace(state, house_offers=dict(sorted(offers.items())))
 
 

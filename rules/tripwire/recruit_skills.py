@@ -17,6 +17,7 @@ from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
 from mekref.rules.record_type import record
+from mekref.rules.records import built_from
 from mekref.rules.refusal import Refusal
 from mekref.rules.tables import load_toml, rows, str_field
 from mekref.rules.tripwire.battle_spending import HirePerson, PersonHired
@@ -92,18 +93,7 @@ def _decide(state: CampaignState, cmd: HireRecruit, dice: Dice, rules: TripWire)
         roll, dice = dice.roll(f"recruit {what}, {cmd.person_id}", 1)
         rolls.append(roll)
     gunnery, piloting = skills_for(cmd.level, rolls[0].total, rolls[1].total)
-    hire = HirePerson(
-        actor=cmd.actor,
-        person_id=cmd.person_id,
-        side_id=cmd.side_id,
-        pool_id=cmd.pool_id,
-        name=cmd.name,
-        gunnery=gunnery,
-        piloting=piloting,
-        vehicle_crew=cmd.vehicle_crew,
-        hire_as=cmd.hire_as,
-        note=cmd.note,
-    )
+    hire = built_from(HirePerson, cmd, gunnery=gunnery, piloting=piloting)
     events = hire_events(state, hire, bought_level=cmd.level)
     return [
         replace(e, rolls=tuple(rolls), rolled_level=cmd.level) if isinstance(e, PersonHired) else e

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event
+from mekref.rules.records import built_from
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import injuries, personnel, repair
 from mekref.rules.tripwire.battle_spending import (
@@ -415,15 +416,7 @@ def _evolve_trained(state: CampaignState, e: SkillTrained) -> CampaignState:
 
 
 def _evolve_hired(state: CampaignState, e: PersonHired) -> CampaignState:
-    person = Person(
-        person_id=e.person_id,
-        side_id=e.side_id,
-        name=e.name,
-        unit_id=None,
-        gunnery=e.gunnery,
-        piloting=e.piloting,
-        seat_type=e.seat_type,
-    )
+    person = built_from(Person, e, unit_id=None)
     state = _pay(state, e.pool_id, -e.cost_sp)
     state = replace(state, people={**state.people, e.person_id: person})
     if e.recruit_column is not None and state.strategic is not None:

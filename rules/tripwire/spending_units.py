@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event
+from mekref.rules.records import built_from
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import house_acquisition, repair
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
@@ -214,17 +215,7 @@ def _decide_formation(
     _once_a_day(state, cmd, day)
     cost = repair.formation_change_cost()
     _paying_pool(state, cmd.pool_id, cmd.side_id, cost)
-    return [
-        FormationChanged(
-            side_id=cmd.side_id,
-            pool_id=cmd.pool_id,
-            lance=cmd.lance,
-            formation=cmd.formation,
-            cost_sp=cost,
-            actor=cmd.actor,
-            day=day,
-        )
-    ]
+    return [built_from(FormationChanged, cmd, cost_sp=cost, day=day)]
 
 
 def _once_a_day(state: CampaignState, cmd: ChangeFormation, day: int) -> None:

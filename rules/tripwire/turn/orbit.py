@@ -17,6 +17,7 @@ from mekref.hexmap import label
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Command, Event, RefereeNote, command_type
 from mekref.rules.record_type import record
+from mekref.rules.records import built_from
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.campaign import Decider, Evolver
 from mekref.rules.tripwire.ruleset import TripWire
@@ -190,17 +191,7 @@ def _decide_readiness(
             "already_chosen",
             f"unit_id: {cmd.unit_id} chose {old.mode} for week {week} already ({L408})",
         )
-    return [
-        DropShipReadinessChosen(
-            side_id=cmd.side_id,
-            day=s.day,
-            week=week,
-            unit_id=cmd.unit_id,
-            mode=cmd.mode,
-            extra_crew=cmd.extra_crew,
-            actor=cmd.actor,
-        )
-    ]
+    return [built_from(DropShipReadinessChosen, cmd, day=s.day, week=week)]
 
 
 # --- orders ----------------------------------------------------------------------------------
@@ -328,14 +319,7 @@ def _sat_moved(state: CampaignState, e: SatelliteRepositioned) -> CampaignState:
 def _readiness(state: CampaignState, e: DropShipReadinessChosen) -> CampaignState:
     s = strategic_of(state)
     old = s.readiness.get(e.unit_id)
-    r = DropShipReadiness(
-        unit_id=e.unit_id,
-        side_id=e.side_id,
-        week=e.week,
-        mode=e.mode,
-        extra_crew=e.extra_crew,
-        fatigue=old.fatigue if old is not None else 0,
-    )
+    r = built_from(DropShipReadiness, e, fatigue=old.fatigue if old is not None else 0)
     ready = {**s.readiness, e.unit_id: r}
     return _with(state, replace(s, readiness=dict(sorted(ready.items()))))
 
