@@ -411,7 +411,10 @@ def decide_submit(
         except Refusal as refusal:
             refused.append((order, refusal))
             continue
-        accepted.append(replace(order, path=tuple(label(parse_label(p)) for p in order.path)))
+        path = tuple(label(parse_label(p)) for p in order.path)
+        # The order as given when its path is already spelled as labels (always, for "rest"
+        # and other orders without one): an equal copy would cost a dataclass replace per order.
+        accepted.append(order if path == order.path else replace(order, path=path))
     if refused and not accepted:
         first = refused[0][1]
         if len(refused) == 1:
