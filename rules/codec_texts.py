@@ -91,7 +91,7 @@ def holds_kept(value: object) -> bool:
     that keeps its text: then :func:`object_text` writes around it.
 
     Read from the instance's attributes, not :func:`object_items`, which also compares each
-    ``OMIT_IF_DEFAULT`` field with its default: every event stored pays this check (a fifth of
+    ``OMIT_IF_DEFAULT`` field with its default: every event stored pays this check (a sixth of
     deciding and storing an order). A field left out for holding its default is looked at too;
     either answer gives the same text, only the way it is made differs."""
     state = getattr(value, "__dict__", None)
