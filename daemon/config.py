@@ -206,7 +206,7 @@ def _number(value: Any, key: str) -> float:
 
 def load_toml(path: Path) -> dict[str, Any]:
     """The settings in ``path`` as ServeConfig field values (unknown keys are an error)."""
-    import tomllib  # here: most commands run without a config file, and it costs them 5-10 ms
+    import tomllib  # here: most commands run without a config file
 
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))

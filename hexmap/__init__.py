@@ -58,10 +58,10 @@ if TYPE_CHECKING:
     from mekref.hexmap.tables import MovementMode
 
 #: Every name is loaded from its module on first use, so that a command imports only the parts
-#: of the map it touches: the whole package took about 35 ms of every TripWire command's
-#: start-up (the map file reader brings ``tomllib`` and ``importlib.resources``, which bring
-#: ``tempfile``, ``shutil`` and ``zipfile``), and ``status`` or a battle file reads no map.
-#: The SVG renderer's escaping (``xml.sax.saxutils``) alone brings ``urllib.request``,
+#: of the map it touches: the whole package was part of every TripWire command's start-up (the
+#: map file reader brings ``tomllib`` and ``importlib.resources``, which bring ``tempfile``,
+#: ``shutil`` and ``zipfile``), and ``status`` or a battle file reads no map. The SVG
+#: renderer's escaping (``xml.sax.saxutils``) alone brings ``urllib.request``,
 #: ``http.client``, ``ssl`` and ``email``.
 _LAZY: dict[str, str] = {
     **dict.fromkeys(

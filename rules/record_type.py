@@ -6,8 +6,7 @@ writes six methods as source text for each class and compiles them when the clas
 the several hundred classes of a rule set that was most of the time a command spends loading
 it (``python -X importtime``; ``python -m bench.status --compare-with`` measures the gain). Three
 of them do the same thing for every class, over its fields; a record takes those three from
-:class:`Record` instead, worked out once per class when first used, and dataclasses still
-writes the constructor and the frozen guard.
+:class:`Record` instead, worked out once per class when first used.
 
 They answer as the generated ones do: ``==`` is ``NotImplemented`` for another class and
 compares the ``compare`` fields' tuples; ``hash`` is the hash of that same tuple (so a value
@@ -16,16 +15,16 @@ hashes as before and a set of records iterates in the same order); ``repr`` is
 itself. Type checkers see a dataclass (``dataclass_transform``): ``fields``, ``replace`` and
 ``asdict`` work as on any.
 
-The constructor and the frozen guard are not dataclasses' either: under Python 3.11 each of
-the three is its own piece of source text compiled when the class is made, about 0.15 ms
-apiece, so a command that loads a rule set paid for two compiles a class to get the same
-guard. A record's guard is :class:`Record`'s (``FrozenInstanceError`` for any attribute set
-or deleted), its ``__init__`` is compiled from one text (keyword-only parameters, each stored
-with ``object.__setattr__`` as a frozen dataclass's are, then ``__post_init__`` if the class
-has one), and the text dataclasses would put in an undocumented class's ``__doc__`` is
-worked out when it is first read. Dataclasses still collects the fields, so to it a record is a
-dataclass that is not frozen (``__dataclass_params__.frozen`` is false); a plain
-``@dataclass(frozen=True)`` cannot derive from one."""
+The constructor and the frozen guard are not dataclasses' either: under Python 3.11 each of the
+three is its own piece of source text compiled when the class is made, so a command that loaded
+a rule set paid for two compiles a class to get the same guard. A record's guard is
+:class:`Record`'s (``FrozenInstanceError`` for any attribute set or deleted), its ``__init__``
+is compiled from one text (keyword-only parameters, each stored with ``object.__setattr__`` as
+a frozen dataclass's are, then ``__post_init__`` if the class has one), and the text
+dataclasses would put in an undocumented class's ``__doc__`` is worked out when it is first
+read. Dataclasses still collects the fields, so to it a record is a dataclass that is not
+frozen (``__dataclass_params__.frozen`` is false); a plain ``@dataclass(frozen=True)`` cannot
+derive from one."""
 
 from __future__ import annotations
 

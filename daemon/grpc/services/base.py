@@ -154,8 +154,8 @@ def legacy_text(wanted: bool, value: Any) -> str:
 
 
 #: Campaign ids already checked, as a call spelled them -> their canonical spelling. Every call
-#: names its campaign, and parsing the UUID again was about a fifth of SubmitOrders' own work
-#: on the event loop; callers name the same few. Bounded: emptied when full.
+#: names its campaign, parsing a UUID is one of the dearer checks of a call's own work on the
+#: event loop, and callers name the same few. Bounded: emptied when full.
 _CHECKED_IDS: dict[str, str] = {}
 _CHECKED_MAX = 4096
 
