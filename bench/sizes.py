@@ -11,9 +11,10 @@ size, or when a listed one is back under its limit or gone (strike its line: the
 shrinks). ``--update`` rewrites the list with what is over now, refusing to add anything.
 
 Last, when the ``duplicates`` command is on the PATH, it prints the pairs of repeated places in
-those folders per 1,000 lines; the figure is for reading, not a failure, and a machine without
-the command skips it with a note. Imports spanning lines are folded onto one line before it
-reads them, so that a shared list of imported names is not counted as repeated code.
+those folders per 1,000 lines, and fails when that rate is over ``DUPLICATES_LIMIT`` (issue 31:
+at most 5); a machine without the command skips it with a note. Imports spanning lines are
+folded onto one line before it reads them, so that a shared list of imported names is not
+counted as repeated code.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ SKIPPED_PARTS = frozenset({"tests", "gen", "__pycache__"})
 MODULE_LIMIT = 500
 FUNCTION_LIMIT = 80
 MARKER = "# sizes: data table"
+#: Pairs of repeated places per 1,000 lines above which the check fails (issue 31).
+DUPLICATES_LIMIT = 5.0
 #: How far down a module the marker may stand (below the docstring, above the imports).
 MARKER_LINES = 40
 ALLOWLIST = ROOT / "bench" / "sizes.txt"
@@ -161,15 +164,27 @@ def folded_imports(text: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def duplicates_rate(root: Path, lines: int) -> str:
-    """The ``duplicates`` figure for the checked folders, or a note saying why there is none.
+def duplicates_problem(pairs: int, lines: int) -> str | None:
+    """Why ``pairs`` repeated places in ``lines`` lines fail the check, or None when they pass."""
+    rate = pairs / lines * 1000 if lines else 0.0
+    if rate <= DUPLICATES_LIMIT:
+        return None
+    return (
+        f"duplicates: {rate:.2f} pairs per 1,000 lines, over the limit of {DUPLICATES_LIMIT}: "
+        "share the repeated code (`duplicates --most 40` in a folder lists the pairs)"
+    )
+
+
+def duplicates_rate(root: Path, lines: int) -> tuple[str, str | None]:
+    """The ``duplicates`` figure for the checked folders (or a note saying why there is none),
+    and the problem when the rate is over its limit.
 
     The folders are copied side by side into a scratch folder first, so that a place repeated
     across two of them counts, and the tests and generated code beside them do not. In the copy
     each import that spans lines is folded onto its first line (see ``folded_imports``)."""
     command = shutil.which("duplicates")
     if command is None:
-        return "duplicates: not on the PATH, so no figure for repeated code (nothing checked)"
+        return "duplicates: not on the PATH, so no figure for repeated code (nothing checked)", None
     with tempfile.TemporaryDirectory(prefix="mekref-sizes-") as scratch:
         for path in sources(root):
             copy = Path(scratch) / path.relative_to(root)
@@ -188,10 +203,11 @@ def duplicates_rate(root: Path, lines: int) -> str:
     first = answer[0] if answer else ""
     match = re.match(r"\s*(\d+) pairs?", first)
     if match is None and "no duplicates" not in first:
-        return f"duplicates: could not read its answer: {first or done.stderr.strip()!r}"
+        return f"duplicates: could not read its answer: {first or done.stderr.strip()!r}", None
     pairs = int(match.group(1)) if match else 0
     rate = pairs / lines * 1000 if lines else 0.0
-    return f"duplicates: {pairs} pairs in {lines} lines, {rate:.1f} per 1,000 lines"
+    figure = f"duplicates: {pairs} pairs in {lines} lines, {rate:.2f} per 1,000 lines"
+    return figure, duplicates_problem(pairs, lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -217,9 +233,11 @@ def main(argv: list[str] | None = None) -> int:
         f"sizes: {modules} modules over {MODULE_LIMIT} lines, {len(now) - modules} functions "
         f"over {FUNCTION_LIMIT} lines, {len(listed)} listed in {ALLOWLIST.relative_to(ROOT)}"
     )
-    if not args.no_duplicates:
-        print(duplicates_rate(ROOT, lines))
     problems = [] if args.update else compare(now, listed)
+    if not args.no_duplicates:
+        figure, problem = duplicates_rate(ROOT, lines)
+        print(figure)
+        problems += [problem] if problem else []
     for problem in problems:
         print(f"sizes: {problem}", file=sys.stderr)
     return 1 if problems else 0

@@ -168,6 +168,15 @@ def referee_note(args: argparse.Namespace) -> RefereeNote | None:
     return RefereeNote(referee=referee, reason=reason)
 
 
+def referee_only(args: argparse.Namespace, refusal: str) -> RefereeNote:
+    """The note of a command only the referee gives (--referee and --reason); without one the
+    command is refused with ``refusal``."""
+    note = referee_note(args)
+    if note is None:
+        raise CliError(refusal)
+    return note
+
+
 def name_equals_n(option: str, spec: str, example: str) -> tuple[str, int]:
     """``NAME=N`` as the options that pair a name with a whole number take it (``--bid``,
     ``--bomb``, ``battle correct --armor``): split at the last ``=`` (a name may hold one),

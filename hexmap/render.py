@@ -427,40 +427,45 @@ def _legend(
     return '<g id="legend">' + box + "".join(rows) + "</g>"
 
 
+# The legend's rows for map features: the feature (a HexMap field), its name, and its swatch
+# ({line}: a short stroke on the row, {dot}: the centre of a marker on it).
+_FEATURE_KEYS = (
+    (
+        "roads",
+        "Road (1 MP)",
+        f'<path d="{{line}}" stroke="{ROAD_CASING}" stroke-width="5"/>'
+        f'<path d="{{line}}" stroke="{ROAD_FILL}" stroke-width="2.4"/>',
+    ),
+    (
+        "rivers",
+        "River (crossing 3 MP)",
+        f'<path d="{{line}}" stroke="{RIVER}" stroke-width="4" stroke-linecap="round"/>',
+    ),
+    (
+        "regions",
+        "Region border",
+        f'<path d="{{line}}" stroke="{REGION_EDGE}" stroke-width="1.6" stroke-dasharray="5 3"/>',
+    ),
+    (
+        "locations",
+        "Strategic location",
+        '<circle {dot} r="7" fill="#fffdf6" stroke="#2b2118"/>'
+        '<circle {dot} r="3.5" fill="#b3261e"/>',
+    ),
+)
+
+
 def _feature_rows(hexmap: HexMap, x: float, yy: float) -> tuple[list[str], float]:
     """The legend's rows for the map's roads, rivers, region borders and locations, and the
     height they reach."""
     rows: list[str] = []
-    if hexmap.roads:
-        rows.append(
-            f'<path d="M{_fmt(x + 12)} {_fmt(yy - 3)}h22" stroke="{ROAD_CASING}" '
-            f'stroke-width="5"/><path d="M{_fmt(x + 12)} {_fmt(yy - 3)}h22" '
-            f'stroke="{ROAD_FILL}" stroke-width="2.4"/>'
-        )
-        rows.append(_text(x + 42, yy + 1, "Road (1 MP)", size=10, anchor="start"))
-        yy += 19
-    if hexmap.rivers:
-        rows.append(
-            f'<path d="M{_fmt(x + 12)} {_fmt(yy - 3)}h22" stroke="{RIVER}" stroke-width="4" '
-            'stroke-linecap="round"/>'
-        )
-        rows.append(_text(x + 42, yy + 1, "River (crossing 3 MP)", size=10, anchor="start"))
-        yy += 19
-    if hexmap.regions:
-        rows.append(
-            f'<path d="M{_fmt(x + 12)} {_fmt(yy - 3)}h22" stroke="{REGION_EDGE}" '
-            'stroke-width="1.6" stroke-dasharray="5 3"/>'
-        )
-        rows.append(_text(x + 42, yy + 1, "Region border", size=10, anchor="start"))
-        yy += 19
-    if hexmap.locations:
-        rows.append(
-            f'<circle cx="{_fmt(x + 23)}" cy="{_fmt(yy - 3)}" r="7" fill="#fffdf6" '
-            'stroke="#2b2118"/>'
-            f'<circle cx="{_fmt(x + 23)}" cy="{_fmt(yy - 3)}" r="3.5" fill="#b3261e"/>'
-        )
-        rows.append(_text(x + 42, yy + 1, "Strategic location", size=10, anchor="start"))
-        yy += 19
+    for feature, name, swatch in _FEATURE_KEYS:
+        if getattr(hexmap, feature):
+            line = f"M{_fmt(x + 12)} {_fmt(yy - 3)}h22"
+            dot = f'cx="{_fmt(x + 23)}" cy="{_fmt(yy - 3)}"'
+            rows.append(swatch.format(line=line, dot=dot))
+            rows.append(_text(x + 42, yy + 1, name, size=10, anchor="start"))
+            yy += 19
     return rows, yy
 
 

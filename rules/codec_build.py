@@ -43,6 +43,14 @@ class _Source:
         }
         self.depth = 0  # nesting of comprehensions, for their variable names
 
+    def nested(self, expr_of: Callable[[Any, str, _Source], str], hint: Any, item: str) -> str:
+        """``expr_of`` for one item of a container: comprehensions inside it name their
+        variables one level deeper than the container's."""
+        self.depth += 1
+        each = expr_of(hint, item, self)
+        self.depth -= 1
+        return each
+
     def name(self, prefix: str, value: Any) -> str:
         key = f"{prefix}{len(self.names)}"
         self.names[key] = value
@@ -88,9 +96,7 @@ def _encode_expr(hint: Any, var: str, src: _Source) -> str:
         args = get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
             item = f"i{src.depth}"
-            src.depth += 1
-            each = _encode_expr(args[0], item, src)
-            src.depth -= 1
+            each = src.nested(_encode_expr, args[0], item)
             return f"([{each} for {item} in {var}] if type({var}) is tuple else ANY({var}))"
         return generic
     if origin in (dict, Mapping):
@@ -98,9 +104,7 @@ def _encode_expr(hint: Any, var: str, src: _Source) -> str:
         if key_hint is not str:
             return generic
         item, key = f"v{src.depth}", f"k{src.depth}"
-        src.depth += 1
-        each = _encode_expr(value_hint, item, src)
-        src.depth -= 1
+        each = src.nested(_encode_expr, value_hint, item)
         keyed = f"({key} if type({key}) is str else KEY({key}))"
         return (
             f"({{{keyed}: {each} for {key}, {item} in {var}.items()}} "
@@ -208,17 +212,13 @@ def _decode_expr(hint: Any, var: str, src: _Source) -> str:
         args = get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
             item = f"i{src.depth}"
-            src.depth += 1
-            each = _decode_expr(args[0], item, src)
-            src.depth -= 1
+            each = src.nested(_decode_expr, args[0], item)
             listed = f"tuple([{each} for {item} in {var}])"
             return f"({listed} if type({var}) is list else {slow}({var}))"
         return f"{slow}({var})"
     if origin in (dict, Mapping) and get_args(hint)[0] is str:
         item, key = f"v{src.depth}", f"k{src.depth}"
-        src.depth += 1
-        each = _decode_expr(get_args(hint)[1], item, src)
-        src.depth -= 1
+        each = src.nested(_decode_expr, get_args(hint)[1], item)
         text_key = src.name("S", codec._decoder(str))
         keyed = f"({key} if type({key}) is str else {text_key}({key}))"
         return (

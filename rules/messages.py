@@ -51,33 +51,28 @@ class RefereeNote(Record):
 M = TypeVar("M", Event, Command)
 C = TypeVar("C", bound=type[Command])
 E = TypeVar("E", bound=type[Event])
+T = TypeVar("T", bound=type[Event] | type[Command])
 
 
-def _check_name(kind: str, name: str) -> None:
+def _type_name_giver(kind: str, name: str) -> Callable[[T], T]:
     if not name or not name.isidentifier():
         raise ValueError(f"{kind} type name {name!r} must be an identifier")
+
+    def wrap(cls: T) -> T:
+        cls.TYPE = name
+        return cls
+
+    return wrap
 
 
 def command_type(name: str) -> Callable[[C], C]:
     """Give a command class its stored type name (a class attribute, nothing registered)."""
-    _check_name("command", name)
-
-    def wrap(cls: C) -> C:
-        cls.TYPE = name
-        return cls
-
-    return wrap
+    return _type_name_giver("command", name)
 
 
 def event_type(name: str) -> Callable[[E], E]:
     """Give an event class its stored type name (a class attribute, nothing registered)."""
-    _check_name("event", name)
-
-    def wrap(cls: E) -> E:
-        cls.TYPE = name
-        return cls
-
-    return wrap
+    return _type_name_giver("event", name)
 
 
 def _type_name(message: Event | Command) -> str:

@@ -8,8 +8,10 @@ only at load time.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+from dataclasses import MISSING, fields
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar, get_type_hints
 
 from mekref.rules.record_type import Record, record
 
@@ -119,3 +121,58 @@ class FieldRow(Record):
 
     def text(self, name: str) -> str:
         return str_field(self.values, name)
+
+
+R = TypeVar("R", bound=Record)
+
+# How a field of each declared type is read; ``optional`` says a missing field is its type's
+# empty value (an integer or a list may be left out of a row only where the rule allows it).
+_READERS: dict[Any, Callable[[dict[str, Any], str, bool], Any]] = {
+    int: lambda row, name, optional: int_field(row, name) if not optional or name in row else 0,
+    str: lambda row, name, optional: str_field(row, name) if not optional or name in row else "",
+    bool: lambda row, name, optional: bool_field(row, name),
+    Fraction: lambda row, name, optional: fraction_field(row, name),
+    int | None: lambda row, name, optional: int_field(row, name) if name in row else None,
+    tuple[str, ...]: lambda row, name, optional: str_list_field(row, name, optional=optional),
+    tuple[int, ...]: lambda row, name, optional: int_list_field(row, name, optional=optional),
+    SourceRef: lambda row, name, optional: source_of(row),
+}
+
+
+_FIELDS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
+
+
+def _fields_of(cls: Any) -> tuple[tuple[str, Any, bool], ...]:
+    """Each field's name, declared type and whether the class gives it a default."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        hints = get_type_hints(cls)
+        found = _FIELDS[cls] = tuple(
+            (f.name, hints[f.name], f.default is not MISSING or f.default_factory is not MISSING)
+            for f in fields(cls)
+        )
+    return found
+
+
+def row_record(
+    cls: type[R], row: dict[str, Any], *, optional: Collection[str] = (), **given: Any
+) -> R:
+    """A row of ``cls`` read from a table row: every field not ``given`` is read under its own
+    name by its declared type (a ``SourceRef`` is the row's line and source). A field the class
+    gives a default, or one named in ``optional``, may be missing from the row."""
+    values = dict(given)
+    for name, hint, has_default in _fields_of(cls):
+        if name in values:
+            continue
+        if has_default and name not in row:
+            continue  # the class's own default
+        reader = _READERS.get(hint)
+        if reader is None:
+            raise TableError(f"{cls.__name__}.{name}: no table reader for {hint!r}")
+        values[name] = reader(row, name, name in optional)
+    return cls(**values)
+
+
+def row_records(cls: type[R], data: dict[str, Any], name: str, **options: Any) -> tuple[R, ...]:
+    """Every row of the array of tables ``name``, read as :func:`row_record` reads one."""
+    return tuple(row_record(cls, r, **options) for r in rows(data, name))

@@ -15,7 +15,7 @@ import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from mekref.adapters.megamek.design import TechBase, UnitDesign, UnitFileError
+from mekref.adapters.megamek.design import UnitDesign, UnitFileError
 from mekref.adapters.megamek.unit_kinds import UnitKind
 
 if TYPE_CHECKING:
@@ -75,27 +75,7 @@ def parse_bfs(text: str, source: str) -> UnitDesign:
         kind=UnitKind.BATTLEFIELD_SUPPORT_ASSET,
         movement_mode=mode,
         tonnage=None,
-        tech_base=TechBase.UNKNOWN,
-        rules_level=None,
-        intro_year=None,
         walk_mp=mp,
-        jump_mp=0,
-        safe_thrust=None,
-        engine=None,
-        structure_type="",
-        armor_type="",
-        locations=(),
-        structural_integrity=None,
-        crit_slots={},
-        equipment=(),
-        ammo_bins=(),
-        bays=(),
-        crew=None,
-        trooper_count=None,
-        ba_weight_class=None,
-        squad_size=None,
-        squad_count=None,
-        mul_id=None,
         uuid=str(uuid) if uuid else None,
         source_file=source,
         extra=extra,

@@ -262,7 +262,6 @@ def parse_blk(text: str, source: str) -> UnitDesign:
         armor_type=str(r.integer("armor_type", 0)),
         locations=locations,
         structural_integrity=si,
-        crit_slots={},
         equipment=equipment,
         ammo_bins=ammo,
         bays=bays,

@@ -38,15 +38,9 @@ _KIND_BY_VALUE: dict[str, UnitKind] = {kind.value: kind for kind in UnitKind}
 
 
 @dataclass(frozen=True, slots=True)
-class CatalogEntry:
-    chassis: str
-    model: str
-    kind: UnitKind
-    tonnage: float | None
-    mul_id: int | None
-    uuid: str | None
-    #: The alternate reporting name (MTF ``clanname:``), used to match ``getFullChassis()``.
-    clan_name: str | None
+class CatalogEntry(UnitHeader):
+    """A unit file's header and where the file is."""
+
     #: Folder the catalog was built from (absolute), the file inside it (POSIX relative path)
     #: and, for zip archives, the member inside the archive.
     root: str
@@ -134,7 +128,7 @@ class CatalogEntry:
     _set_root,
     _set_path,
     _set_member,
-) = (vars(CatalogEntry)[f.name].__set__ for f in fields(CatalogEntry))
+) = (getattr(CatalogEntry, f.name).__set__ for f in fields(CatalogEntry))
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,18 +144,8 @@ class CatalogError:
 def entry_from_header(
     header: UnitHeader, root: str, path: str, member: str | None = None
 ) -> CatalogEntry:
-    return CatalogEntry(
-        chassis=header.chassis,
-        model=header.model,
-        kind=header.kind,
-        tonnage=header.tonnage,
-        mul_id=header.mul_id,
-        uuid=header.uuid,
-        clan_name=header.clan_name,
-        root=root,
-        path=path,
-        member=member,
-    )
+    same = {f.name: getattr(header, f.name) for f in fields(UnitHeader)}
+    return CatalogEntry(**same, root=root, path=path, member=member)
 
 
 def entry_from_design(

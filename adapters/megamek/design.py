@@ -172,8 +172,12 @@ class LargeCraftCrew:
     escape_pods: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class UnitDesign:
+    """A unit file's design. A field with a default is one some files do not state (a
+    Battlefield Support Asset has no armor, a savegame entity no equipment list): a reader
+    leaves out what its file does not say rather than spelling out the empty value."""
+
     chassis: str
     model: str
     kind: UnitKind
@@ -181,33 +185,33 @@ class UnitDesign:
     movement_mode: str
     #: None only for Battlefield Support Assets, which have no tonnage.
     tonnage: float | None
-    tech_base: TechBase
-    rules_level: RulesLevel | None
-    intro_year: int | None
+    tech_base: TechBase = TechBase.UNKNOWN
+    rules_level: RulesLevel | None = None
+    intro_year: int | None = None
     #: Walk MP (Meks, ProtoMeks), cruise MP (vehicles), ground MP (infantry); 0 for aero.
     walk_mp: int
-    jump_mp: int
+    jump_mp: int = 0
     #: Aero safe thrust; None for ground units.
-    safe_thrust: int | None
-    engine: EngineInfo | None
-    structure_type: str
-    armor_type: str
-    locations: tuple[LocationStats, ...]
+    safe_thrust: int | None = None
+    engine: EngineInfo | None = None
+    structure_type: str = ""
+    armor_type: str = ""
+    locations: tuple[LocationStats, ...] = ()
     #: Aero structural integrity: derived for fighters, stated for large craft.
-    structural_integrity: int | None
+    structural_integrity: int | None = None
     #: Mek critical slots: location index -> slots in file order (slot 1 first).
-    crit_slots: Mapping[int, tuple[CritSlot, ...]]
-    equipment: tuple[Equipment, ...]
-    ammo_bins: tuple[AmmoBin, ...]
-    bays: tuple[TransportBay, ...]
-    crew: LargeCraftCrew | None
+    crit_slots: Mapping[int, tuple[CritSlot, ...]] = field(default_factory=dict)
+    equipment: tuple[Equipment, ...] = ()
+    ammo_bins: tuple[AmmoBin, ...] = ()
+    bays: tuple[TransportBay, ...] = ()
+    crew: LargeCraftCrew | None = None
     #: Battle armor troopers; conventional infantry: squad_size x squad_count.
-    trooper_count: int | None
-    ba_weight_class: str | None
-    squad_size: int | None
-    squad_count: int | None
-    mul_id: int | None
-    uuid: str | None
+    trooper_count: int | None = None
+    ba_weight_class: str | None = None
+    squad_size: int | None = None
+    squad_count: int | None = None
+    mul_id: int | None = None
+    uuid: str | None = None
     source_file: str
     omni: bool = False
     #: True for support vehicles (SupportTank, LargeSupportTank, SupportVTOL, FixedWingSupport).

@@ -18,6 +18,8 @@ entities, bounded document shape.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from lxml import etree
 
 from mekref.adapters.megamek.gzip_safety import gunzip_capped, is_gzip
@@ -136,12 +138,15 @@ def _opt_int(ctx: _Context, el: etree._Element | None, what: str) -> int | None:
     return _int(ctx, el, what) if el is not None and _text(el) else None
 
 
+def _listed(root: etree._Element, holder: str, item: str) -> Iterator[etree._Element]:
+    """The ``item`` children of ``root``'s ``holder`` element (none when it has none)."""
+    found = root.find(holder)
+    return iter(()) if found is None else found.iterchildren(item)
+
+
 def _skill_types(ctx: _Context, root: etree._Element) -> list[SkillType]:
     out: list[SkillType] = []
-    holder = root.find("skillTypes")
-    if holder is None:
-        return out
-    for st in holder.iterchildren("skillType"):
+    for st in _listed(root, "skillTypes", "skillType"):
         target = st.find("target")
         if target is None:
             ctx.note(st, f"skill type {_text(st.find('name'))!r} has no <target>; ignored")
@@ -160,10 +165,7 @@ def _skill_types(ctx: _Context, root: etree._Element) -> list[SkillType]:
 
 def _units(ctx: _Context, root: etree._Element) -> list[CampaignUnit]:
     out: list[CampaignUnit] = []
-    holder = root.find("units")
-    if holder is None:
-        return out
-    for u in holder.iterchildren("unit"):
+    for u in _listed(root, "units", "unit"):
         entity_el = u.find("entity")
         uid = u.get("id") or _text(u.find("id"))
         if entity_el is None:
@@ -198,10 +200,7 @@ def _person_name(p: etree._Element) -> str:
 
 def _people(ctx: _Context, root: etree._Element) -> list[Person]:
     out: list[Person] = []
-    holder = root.find("personnel")
-    if holder is None:
-        return out
-    for p in holder.iterchildren("person"):
+    for p in _listed(root, "personnel", "person"):
         pid = _text(p.find("id")) or p.get("id") or ""
         name = _person_name(p)
         if not name:

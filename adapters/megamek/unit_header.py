@@ -18,7 +18,7 @@ the full reader, which returns the design or raises its usual, precise error.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from mekref.adapters.megamek import blk_parts, blk_reader, mtf_reader
 from mekref.adapters.megamek.bfs_reader import parse_bfs
@@ -47,15 +47,9 @@ class UnitHeader:
 def header_of(design: UnitDesign) -> UnitHeader:
     """The header of a fully parsed design: what :func:`parse_unit_header` must equal."""
     clan = design.extra.get("clanname", ())
-    return UnitHeader(
-        chassis=design.chassis,
-        model=design.model,
-        kind=design.kind,
-        tonnage=design.tonnage,
-        mul_id=design.mul_id,
-        uuid=design.uuid,
-        clan_name=clan[0] if clan and clan[0] else None,
-    )
+    # Every field but the reporting name is the design's field of the same name.
+    same = {f.name: getattr(design, f.name) for f in fields(UnitHeader) if f.name != "clan_name"}
+    return UnitHeader(**same, clan_name=clan[0] if clan and clan[0] else None)
 
 
 def parse_unit_header(data: bytes, name: str) -> UnitHeader:

@@ -207,7 +207,28 @@ async def build_server(
     return Built(server, services, port, health)
 
 
-class GrpcServer:
+class LoopThread:
+    """A server whose event loop runs on a daemon thread of its own (the gRPC API, the pages):
+    ``_start_thread`` returns once ``_run`` says it serves, or raises what kept it from it."""
+
+    def __init__(self, name: str) -> None:
+        self._thread_name = name
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def _start_thread(self) -> None:
+        self._thread = threading.Thread(target=self._run, name=self._thread_name, daemon=True)
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+
+
+class GrpcServer(LoopThread):
     """The API server on a background event loop, started and stopped from synchronous code."""
 
     def __init__(
@@ -219,15 +240,13 @@ class GrpcServer:
         tls: TlsFiles | None = None,
         options: ServerOptions | None = None,
     ) -> None:
+        super().__init__("mekref-grpc-loop")
         self._args = (pipeline, tokens, address)
         self._tls = tls
         self._options = options
         self._loop = asyncio.new_event_loop()
-        self._thread: threading.Thread | None = None
         self._built: Built | None = None
-        self._ready = threading.Event()
         self._done: asyncio.Event | None = None
-        self._error: BaseException | None = None
         self._stop_lock = threading.Lock()
         self._stopping = False
 
@@ -242,11 +261,7 @@ class GrpcServer:
         return self._built.services
 
     def start(self) -> int:
-        self._thread = threading.Thread(target=self._run, name="mekref-grpc-loop", daemon=True)
-        self._thread.start()
-        self._ready.wait()
-        if self._error is not None:
-            raise self._error
+        self._start_thread()
         return self.port
 
     def _run(self) -> None:

@@ -3,7 +3,8 @@
 ``open_store(url)`` gives an ``EventStore``; see docs/store.md for the schema and guarantees.
 """
 
-from mekref.daemon.store.contract import Engine, EventStore
+from mekref.daemon.store.base import EventStore
+from mekref.daemon.store.engine import Engine
 from mekref.daemon.store.errors import (
     CampaignExists,
     CampaignNotFound,

@@ -1,4 +1,5 @@
-"""The behaviour both engines share, written once over a minimal transaction interface.
+"""The one contract both engines implement (tests/store runs the same suite against each), and
+the behaviour they share, written once over a minimal transaction interface.
 
 The engines differ only in how they connect, open a write transaction, serialise seq
 assignment and hold the writer section; every rule of the contract (exactly once, optimistic
@@ -9,22 +10,19 @@ placeholders; the PostgreSQL engine rewrites them to ``%s``.
 from __future__ import annotations
 
 import uuid
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from abc import abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from mekref.daemon.store import rows
-from mekref.daemon.store.clock import Clock, to_text, utc_now
-from mekref.daemon.store.contract import Engine, EventStore
+from mekref.daemon.store.engine import SqlEngine, max_seq
 from mekref.daemon.store.errors import (
     CampaignExists,
     CampaignNotFound,
     ConcurrencyError,
-    StoreUnavailable,
 )
-from mekref.daemon.store.locks import HeldByThread
 from mekref.daemon.store.model import (
     AppendResult,
     Campaign,
@@ -43,99 +41,29 @@ from mekref.daemon.store.model import (
 )
 from mekref.daemon.store.rows import Row
 
-T = TypeVar("T")
 
+class EventStore(SqlEngine):
+    """An append-only, per-campaign event log plus the bookkeeping of the files it ingested.
 
-class Tx(Protocol):
-    """One open write transaction."""
-
-    def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
-
-    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Execute and return the number of rows changed."""
-        ...
-
-    def run_many(self, sql: str, params: Sequence[Sequence[Any]]) -> None: ...
-
-
-def _token(found: Row) -> TokenRow:
-    token_id, role, campaign_id, side_id, label, created_at, revoked_at = found
-    return TokenRow(
-        str(token_id), str(role), campaign_id, side_id, str(label), str(created_at), revoked_at
-    )
-
-
-_TOKEN_COLUMNS = "token_id, role, campaign_id, side_id, label, created_at, revoked_at"
-
-
-def _max_seq(tx: Tx, campaign_id: str) -> int:
-    found = tx.fetch(
-        "SELECT COALESCE(MAX(seq), 0) FROM events WHERE campaign_id = ?", (campaign_id,)
-    )
-    return int(found[0][0])
-
-
-class SqlEventStore(ABC):
-    def __init__(self, clock: Clock | None = None) -> None:
-        self._clock: Clock = clock or utc_now
-        self._held = HeldByThread()
-
-    # -- engine hooks ---------------------------------------------------------------------
-    @property
-    @abstractmethod
-    def engine(self) -> Engine: ...
-
-    @abstractmethod
-    def close(self) -> None: ...
-
-    @abstractmethod
-    def _transaction(self) -> AbstractContextManager[Tx]:
-        """A write transaction that commits on success and rolls back on any exception."""
-
-    @abstractmethod
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """A read outside any write transaction."""
-
-    @abstractmethod
-    def _serialise_appends(self, tx: Tx, campaign_id: str) -> None:
-        """Make concurrent appends to one campaign take turns inside their transactions."""
-
-    @abstractmethod
-    def _writer_lock(self, campaign_id: str, wait: bool) -> AbstractContextManager[None]:
-        """Hold the campaign's writer lock, across threads, processes and replicas; raise
-        :class:`WriterBusy` at once when another holds it and ``wait`` is false."""
+    Every method is safe to call from several threads; each thread gets its own connection.
+    ``at`` arguments let the caller supply the time (timezone-aware); by default the store
+    reads its clock. Unknown campaign ids raise ``CampaignNotFound``.
+    """
 
     @contextmanager
     def writer(self, campaign_id: str, *, wait: bool = True) -> Iterator[None]:
+        """Single-writer section for one campaign, across threads, processes and replicas.
+
+        Re-entrant within a thread. With ``wait=False`` raises ``WriterBusy`` instead of
+        waiting. Appends inside and outside the section stay correct either way (optimistic
+        concurrency); the section is what keeps two resolvers from doing the work twice.
+        """
         cid = check_campaign_id(campaign_id)
         if self._held.holds(cid):  # this thread is already in the section: enter again
             yield
             return
         with self._writer_lock(cid, wait), self._held.mark(cid):
             yield
-
-    # Driver exceptions that mean "the database is not usable right now"; each engine names
-    # its own, and the store re-raises them as StoreUnavailable so callers need not import
-    # a driver to handle an outage.
-    _unavailable: tuple[type[Exception], ...] = ()
-
-    @contextmanager
-    def _tx(self) -> Iterator[Tx]:
-        try:
-            with self._transaction() as tx:
-                yield tx
-        except self._unavailable as exc:
-            raise StoreUnavailable(f"{self.engine}: {exc}") from exc
-
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return self._reading(lambda: self._query(sql, params))
-
-    def _reading(self, read: Callable[[], T]) -> T:
-        """A read outside a write transaction, an outage raised as StoreUnavailable."""
-        try:
-            return read()
-        except self._unavailable as exc:
-            raise StoreUnavailable(f"{self.engine}: {exc}") from exc
 
     # -- lifecycle ------------------------------------------------------------------------
     def __enter__(self) -> EventStore:
@@ -145,14 +73,13 @@ class SqlEventStore(ABC):
         self.close()
 
     def check(self) -> None:
+        """Raise ``StoreDamaged`` when the database's own quick check finds damage (SQLite);
+        a server that checks its pages itself (PostgreSQL) has nothing to do here."""
         return None
 
     def schema_version(self) -> int:
         found = self._read("SELECT COALESCE(MAX(version), 0) FROM schema_version")
         return int(found[0][0])
-
-    def _now(self, at: datetime | None) -> str:
-        return to_text(at if at is not None else self._clock())
 
     # -- campaigns ------------------------------------------------------------------------
     def create_campaign(
@@ -190,10 +117,6 @@ class SqlEventStore(ABC):
         found = self._read(f"SELECT {rows.CAMPAIGN_COLUMNS} FROM campaigns ORDER BY created_at, id")
         return [rows.campaign(row) for row in found]
 
-    def _require_campaign(self, fetch: Any, cid: str) -> None:
-        if not fetch("SELECT 1 FROM campaigns WHERE id = ?", (cid,)):
-            raise CampaignNotFound(cid)
-
     # -- events ---------------------------------------------------------------------------
     def append(
         self,
@@ -204,6 +127,13 @@ class SqlEventStore(ABC):
         *,
         at: datetime | None = None,
     ) -> AppendResult:
+        """Append ``events`` as seqs ``expected_last_seq + 1 ...`` in one transaction.
+
+        With ``ingested_file``, the file's sha256 commits in the same transaction; if that
+        sha256 was already applied to the campaign nothing is written and the result says
+        ``already_applied`` (checked before the seq, so a duplicate is never a conflict).
+        Otherwise a stale ``expected_last_seq`` raises ``ConcurrencyError``.
+        """
         cid = check_campaign_id(campaign_id)
         if expected_last_seq < 0:
             raise ValueError(f"expected_last_seq must be >= 0, got {expected_last_seq}")
@@ -225,7 +155,7 @@ class SqlEventStore(ABC):
                 )
                 if before:
                     return AppendResult(cid, int(before[0][0]), int(before[0][1]), True)
-            last = _max_seq(tx, cid)
+            last = max_seq(tx, cid)
             if last != expected_last_seq:
                 raise ConcurrencyError(cid, expected_last_seq, last)
             first_seq = last + 1
@@ -327,6 +257,7 @@ class SqlEventStore(ABC):
         campaign_id: str | None = None,
         at: datetime | None = None,
     ) -> QuarantinedFile:
+        """Record a quarantined file; the same sha256 again replaces the reason (latest wins)."""
         check_sha256(sha256)
         cid = check_campaign_id(campaign_id) if campaign_id is not None else None
         original_path, quarantine_path = display_text(original_path), display_text(quarantine_path)
@@ -361,6 +292,9 @@ class SqlEventStore(ABC):
         campaign_id: str | None = None,
         at: datetime | None = None,
     ) -> UnmatchedFile:
+        """Hold a file that matches no battle yet; idempotent (the first record is kept).
+        Applying the file later (``append`` with its sha256) releases it in the same
+        transaction."""
         check_sha256(sha256)
         cid = check_campaign_id(campaign_id) if campaign_id is not None else None
         when = self._now(at)
@@ -400,6 +334,8 @@ class SqlEventStore(ABC):
         at: datetime | None = None,
         keep: int | None = None,
     ) -> Snapshot:
+        """Keep folded state after ``seq`` (0 <= seq <= last seq); same seq again replaces it.
+        ``keep``: then delete all but the ``keep`` newest snapshots of the campaign."""
         cid = check_campaign_id(campaign_id)
         if seq < 0:
             raise ValueError(f"snapshot seq must be >= 0, got {seq}")
@@ -408,7 +344,7 @@ class SqlEventStore(ABC):
         when = self._now(at)
         with self._tx() as tx:
             self._require_campaign(tx.fetch, cid)
-            last = _max_seq(tx, cid)
+            last = max_seq(tx, cid)
             # A snapshot past the end of the log would claim events that do not exist.
             if seq > last:
                 raise ValueError(f"snapshot seq {seq} is past the campaign's last seq {last}")
@@ -451,6 +387,7 @@ class SqlEventStore(ABC):
 
     # -- API tokens (only the sha256 of a secret is stored) ---------------------------------
     def add_token(self, row: TokenRow, token_sha256: str) -> None:
+        """Keep a token's grant and the sha256 of its secret (never the secret)."""
         with self._tx() as tx:
             tx.run(
                 "INSERT INTO api_tokens (token_id, token_sha256, role, campaign_id, side_id, "
@@ -467,22 +404,24 @@ class SqlEventStore(ABC):
             )
 
     def live_token(self, token_sha256: str) -> TokenRow | None:
+        """The unrevoked token whose secret hashes to ``token_sha256``, if any."""
         found = self._read(
-            f"SELECT {_TOKEN_COLUMNS} FROM api_tokens "
+            f"SELECT {rows.TOKEN_COLUMNS} FROM api_tokens "
             "WHERE token_sha256 = ? AND revoked_at IS NULL",
             (token_sha256,),
         )
-        return _token(found[0]) if found else None
+        return rows.token(found[0]) if found else None
 
     def tokens(self) -> list[TokenRow]:
         return [
-            _token(r)
+            rows.token(r)
             for r in self._read(
-                f"SELECT {_TOKEN_COLUMNS} FROM api_tokens ORDER BY created_at, token_id"
+                f"SELECT {rows.TOKEN_COLUMNS} FROM api_tokens ORDER BY created_at, token_id"
             )
         ]
 
     def revoke_token(self, token_id: str, *, at: datetime | None = None) -> bool:
+        """Revoke a live token; False when there is none with that id."""
         with self._tx() as tx:
             changed: int = tx.run(
                 "UPDATE api_tokens SET revoked_at = ? WHERE token_id = ? AND revoked_at IS NULL",

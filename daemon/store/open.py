@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from mekref.daemon.store.base import EventStore
 from mekref.daemon.store.clock import Clock
-from mekref.daemon.store.contract import EventStore
 
 _PG_SCHEMES = ("postgresql://", "postgres://")
 _SQLITE_SCHEME = "sqlite:///"

@@ -16,9 +16,9 @@ from typing import Any
 import psycopg
 from psycopg import IsolationLevel
 
-from mekref.daemon.store.base import SqlEventStore, Tx
+from mekref.daemon.store.base import EventStore
 from mekref.daemon.store.clock import Clock, to_text
-from mekref.daemon.store.contract import Engine
+from mekref.daemon.store.engine import Engine, Tx
 from mekref.daemon.store.errors import (
     SchemaTooNew,
     StoreError,
@@ -56,7 +56,7 @@ class _PgTx:
             cur.executemany(_pg(sql), params)
 
 
-class PostgresEventStore(SqlEventStore):
+class PostgresEventStore(EventStore):
     _unavailable = (psycopg.OperationalError,)
 
     def __init__(self, dsn: str, *, clock: Clock | None = None, create: bool = True) -> None:

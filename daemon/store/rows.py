@@ -11,6 +11,7 @@ from mekref.daemon.store.model import (
     IngestedFile,
     QuarantinedFile,
     Snapshot,
+    TokenRow,
     UnmatchedFile,
 )
 
@@ -22,6 +23,7 @@ INGESTED_COLUMNS = "campaign_id, sha256, path, battle_id, first_seen, first_seq,
 QUARANTINED_COLUMNS = "sha256, original_path, quarantine_path, reason, quarantined_at, campaign_id"
 UNMATCHED_COLUMNS = "sha256, path, reason, first_seen, campaign_id"
 SNAPSHOT_COLUMNS = "campaign_id, seq, state, state_hash, saved_at"
+TOKEN_COLUMNS = "token_id, role, campaign_id, side_id, label, created_at, revoked_at"
 
 
 def campaign(row: Row) -> Campaign:
@@ -74,4 +76,11 @@ def snapshot(row: Row) -> Snapshot:
         state=row[2],
         state_hash=row[3],
         saved_at=from_text(row[4]),
+    )
+
+
+def token(row: Row) -> TokenRow:
+    token_id, role, campaign_id, side_id, label, created_at, revoked_at = row
+    return TokenRow(
+        str(token_id), str(role), campaign_id, side_id, str(label), str(created_at), revoked_at
     )

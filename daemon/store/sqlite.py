@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mekref.daemon import logs
-from mekref.daemon.store.base import SqlEventStore, Tx
+from mekref.daemon.store.base import EventStore
 from mekref.daemon.store.clock import Clock, to_text
-from mekref.daemon.store.contract import Engine
+from mekref.daemon.store.engine import Engine, Tx
 from mekref.daemon.store.errors import (
     SchemaTooNew,
     StoreDamaged,
@@ -71,7 +71,7 @@ class _SqliteTx:
 _TABLES_SQL = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
 
 
-class SqliteEventStore(SqlEventStore):
+class SqliteEventStore(EventStore):
     _unavailable = (sqlite3.OperationalError,)
 
     def __init__(

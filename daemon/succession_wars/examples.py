@@ -113,20 +113,13 @@ def _hostile_borders(board: SWMap, house: str, held: set[tuple[str, str]]) -> li
 
 def _sw_start(scenario: str = "") -> sw.SWStartCampaign:
     board = sample_map()
-    if scenario == "2786":
-        # The First Succession War: every counter, JumpShip and Leader is placed (L601).
-        return sw.SWStartCampaign(
-            actor=REFEREE,
-            seed=EXAMPLE_SEED,
-            map=board,
-            players=SW_PLAYERS,
-            placements=example_placements(board),
-            scenario="2786",
-        )
+    # The First Succession War: every counter, JumpShip and Leader is placed (L601).
+    first_war = scenario == "2786"
     return sw.SWStartCampaign(
         actor=REFEREE,
         seed=EXAMPLE_SEED,
         map=board,
         players=SW_PLAYERS,
-        placements=sw_placements(board),
+        placements=(example_placements if first_war else sw_placements)(board),
+        scenario="2786" if first_war else "3025",
     )

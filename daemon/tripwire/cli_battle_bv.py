@@ -12,14 +12,13 @@ from typing import Any
 
 from mekref.daemon.cli_common import (
     EXIT_OK,
-    CliError,
     add_command,
     add_db,
     add_referee,
     guarded,
     out_console,
     print_json,
-    referee_note,
+    referee_only,
 )
 from mekref.daemon.tripwire.cli_campaign import execute
 from mekref.rules.codec import to_jsonable
@@ -69,9 +68,9 @@ def register(actions: Any) -> None:
 
 
 def run_bv(args: argparse.Namespace) -> int:
-    note = referee_note(args)
-    if note is None:
-        raise CliError("recording a BV is the referee's word: add --referee NAME --reason TEXT")
+    note = referee_only(
+        args, "recording a BV is the referee's word: add --referee NAME --reason TEXT"
+    )
     command = RecordUnitBv(
         unit_id=args.unit,
         bv=args.bv,

@@ -31,7 +31,7 @@ from mekref.daemon.cli_common import (
     guarded,
     opened,
     out_console,
-    referee_note,
+    referee_only,
     refused,
 )
 from mekref.daemon.ingest import IngestOptions, Outcome
@@ -101,9 +101,9 @@ def say_correction(
 
 
 def run_correct(args: argparse.Namespace) -> int:
-    note = referee_note(args)
-    if note is None:
-        raise CliError("a correction is the referee's word: add --referee NAME --reason TEXT")
+    note = referee_only(
+        args, "a correction is the referee's word: add --referee NAME --reason TEXT"
+    )
     if args.person is not None and args.hits is None:
         raise CliError("--person needs --hits N (the person's hits, 0 to 6)")
     if args.hits is not None and args.person is None:

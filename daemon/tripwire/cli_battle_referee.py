@@ -20,6 +20,7 @@ from mekref.daemon.cli_common import (
     out_console,
     print_json,
     referee_note,
+    referee_only,
     refused,
 )
 from mekref.daemon.tripwire.cli_battle_words import (
@@ -89,9 +90,9 @@ def say_battle_done(console: Any, battle_id: str, done: Any, resolved: str = "re
 
 
 def run_confirm(args: argparse.Namespace) -> int:
-    note = referee_note(args)
-    if note is None:
-        raise CliError("a confirmation is the referee's word: add --referee NAME --reason TEXT")
+    note = referee_only(
+        args, "a confirmation is the referee's word: add --referee NAME --reason TEXT"
+    )
     command = ConfirmBattle(
         battle_id=args.battle,
         note=note,
@@ -123,9 +124,7 @@ def run_close(args: argparse.Namespace) -> int:
 
 
 def run_fate(args: argparse.Namespace) -> int:
-    note = referee_note(args)
-    if note is None:
-        raise CliError("a fate override needs --referee NAME and --reason TEXT")
+    note = referee_only(args, "a fate override needs --referee NAME and --reason TEXT")
     command = SetUnitFate(
         unit_id=args.unit, fate=Fate(args.fate), new_side=args.side, note=note, actor=note.referee
     )

@@ -25,7 +25,7 @@ from mekref.daemon.cli_common import (
     opened,
     out_console,
     print_json,
-    referee_note,
+    referee_only,
     refused,
 )
 from mekref.daemon.store import FileRef
@@ -194,9 +194,9 @@ def register(sub: Any) -> None:
 
 
 def _capture_leader(args: argparse.Namespace) -> int:
-    note = referee_note(args)
-    if note is None:
-        raise CliError("the end of the campaign is the referee's: give --referee NAME and --reason")
+    note = referee_only(
+        args, "the end of the campaign is the referee's: give --referee NAME and --reason"
+    )
     cmd = RecordLeaderCaptured(
         force=args.side, note=note, override=args.override, actor=note.referee
     )

@@ -49,22 +49,12 @@ def register(sub: Any) -> None:
     render = add_command(actions, "render", help="one side's view of a campaign's map", **kw)
     add_db(render)
     render.add_argument("--side", required=True, help="the side whose view to draw")
-    render.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        help="SVG or PNG file, by its extension (default: SVG on standard output)",
-    )
     render.set_defaults(handler=guarded(run_render), command_name="map render")
     show = add_command(actions, "show", help="a map without a campaign (default: Ginestra)", **kw)
     show.add_argument("--map", default="ginestra", help="a bundled map name or a map TOML file")
-    show.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        help="SVG or PNG file, by its extension (default: SVG on standard output)",
-    )
     show.set_defaults(handler=guarded(run_show), command_name="map show")
+    for drawing in (render, show):
+        drawing.add_argument("-o", "--output", type=Path, help=OUTPUT_HELP)
 
 
 OUTPUT_HELP = "SVG or PNG file, by its extension (default: SVG on standard output)"

@@ -18,13 +18,12 @@ from typing import Any
 
 from mekref.daemon.cli_common import (
     EXIT_OK,
-    CliError,
     add_db,
     add_referee,
     guarded,
     out_console,
     print_json,
-    referee_note,
+    referee_only,
 )
 from mekref.daemon.tripwire.cli_campaign import campaign_state, execute, side_campaign_state
 from mekref.daemon.tripwire.orbit_rows import dropships, print_dropships, satellites
@@ -128,9 +127,9 @@ def register(sub: Any) -> None:
 
 
 def _run_place(args: argparse.Namespace) -> int:
-    note = referee_note(args)
-    if note is None:
-        raise CliError("placing a satellite is the referee's: give --referee NAME and --reason")
+    note = referee_only(
+        args, "placing a satellite is the referee's: give --referee NAME and --reason"
+    )
     execute(
         args,
         PlaceSatellite(

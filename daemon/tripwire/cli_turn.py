@@ -16,13 +16,12 @@ from typing import Any
 
 from mekref.daemon.cli_common import (
     EXIT_OK,
-    CliError,
     add_command,
     add_db,
     add_referee,
     guarded,
     out_console,
-    referee_note,
+    referee_only,
 )
 from mekref.daemon.tripwire import cli_house_maintenance
 from mekref.daemon.tripwire.cli_campaign import campaign_state, execute
@@ -195,11 +194,9 @@ def run_resolve(args: argparse.Namespace) -> int:
 
 
 def run_turret_damage(args: argparse.Namespace) -> int:
-    note = referee_note(args)
-    if note is None:
-        raise CliError(
-            "a turret's damage is the referee's record: give --referee NAME and --reason"
-        )
+    note = referee_only(
+        args, "a turret's damage is the referee's record: give --referee NAME and --reason"
+    )
     cmd = RecordTurretDamage(
         actor=note.referee, location=args.location, turret=args.turret, cf=args.cf, note=note
     )
@@ -209,9 +206,9 @@ def run_turret_damage(args: argparse.Namespace) -> int:
 
 
 def run_reposition(args: argparse.Namespace) -> int:
-    note = referee_note(args)
-    if note is None:
-        raise CliError("a reposition is the referee's decision: give --referee NAME and --reason")
+    note = referee_only(
+        args, "a reposition is the referee's decision: give --referee NAME and --reason"
+    )
     cmd = RepositionFormation(actor="referee", formation_id=args.formation, hex=args.hex, note=note)
     execute(args, cmd)
     out_console().print(f"{args.formation} now stands in {args.hex or 'orbit'}")

@@ -11,13 +11,14 @@ from typing import Any
 
 import grpc
 
-from mekref.daemon.grpc import auth, typed
+from mekref.daemon.grpc import typed
 from mekref.daemon.grpc.errors import ApiError, invalid, unimplemented
 from mekref.daemon.grpc.services.base import (
     Context,
-    check_campaign_id,
     legacy_text,
+    referee_caller,
     rpc,
+    side_caller,
     wants_legacy_json,
 )
 from mekref.daemon.grpc.services.battle import BattleServicer
@@ -38,8 +39,7 @@ class TripwireBattleServicer(BattleServicer):
     async def ListPendingBattles(
         self, request: battle_pb2.ListPendingBattlesRequest, context: Context
     ) -> battle_pb2.ListPendingBattlesResponse:
-        cid = check_campaign_id(request.campaign_id)
-        auth.require_referee(auth.current_principal(), cid)
+        cid, _ = referee_caller(request)
         legacy = wants_legacy_json(context)
 
         def listing() -> battle_pb2.ListPendingBattlesResponse:
@@ -87,9 +87,7 @@ class TripwireBattleServicer(BattleServicer):
     async def SetRefereeInputs(
         self, request: battle_pb2.SetRefereeInputsRequest, context: Context
     ) -> battle_pb2.SetRefereeInputsResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        auth.require_referee(principal, cid)
+        cid, principal = referee_caller(request)
         if not request.battle_id:
             raise invalid("battle_id", "name the battle")
         if request.objectives_met:
@@ -122,9 +120,7 @@ class TripwireBattleServicer(BattleServicer):
     async def ExportScenario(
         self, request: battle_pb2.ExportScenarioRequest, context: Context
     ) -> battle_pb2.ExportScenarioResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        side_id = auth.acting_side(principal, cid, request.side_id)
+        cid, principal, side_id = side_caller(request)
         referee = principal.is_referee
         if not request.engagement_id:
             raise invalid("engagement_id", "name the engagement")
@@ -168,9 +164,7 @@ class TripwireBattleServicer(BattleServicer):
     async def ExportBattleRecord(
         self, request: battle_pb2.ExportBattleRecordRequest, context: Context
     ) -> battle_pb2.ExportBattleRecordResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        side_id = auth.acting_side(principal, cid, request.side_id)
+        cid, _, side_id = side_caller(request)
         if not request.battle_id:
             raise invalid("battle_id", "name the battle")
         bid = request.battle_id

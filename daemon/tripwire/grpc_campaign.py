@@ -14,7 +14,7 @@ from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
 from mekref.daemon.grpc.services.base import (
     Context,
-    check_campaign_id,
+    campaign_caller,
     legacy_text,
     rpc,
     wants_legacy_json,
@@ -163,9 +163,7 @@ class TripwireCampaignServicer(CampaignServicer):
     async def GetOverview(
         self, request: campaign_pb2.GetOverviewRequest, context: Context
     ) -> campaign_pb2.GetOverviewResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        auth.require_campaign(principal, cid)
+        cid, principal = campaign_caller(request)
         # The referee asking for no side gets the whole picture; everyone else a side's cut
         # (a side token only its own: naming another side is refused).
         whole = principal.is_referee and not request.side_id
@@ -194,9 +192,7 @@ class TripwireCampaignServicer(CampaignServicer):
     async def GetBattleReport(
         self, request: campaign_pb2.GetBattleReportRequest, context: Context
     ) -> campaign_pb2.GetBattleReportResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        auth.require_campaign(principal, cid)
+        cid, principal = campaign_caller(request)
         if not request.battle_id:
             raise invalid("battle_id", "name the battle")
         legacy = wants_legacy_json(context)

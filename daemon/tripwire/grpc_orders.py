@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from mekref.daemon.grpc import auth
 from mekref.daemon.grpc.errors import FieldViolation, invalid, violations_error
-from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
+from mekref.daemon.grpc.services.base import Context, Services, referee_caller, rpc, side_caller
 from mekref.daemon.tripwire.grpc_guard import check_tripwire, require_tripwire
 from mekref.rules.tripwire.turn import orders
 from mekref.rules.tripwire.turn.events import OrdersSubmitted
@@ -71,9 +70,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
     async def SubmitOrders(
         self, request: orders_pb2.SubmitOrdersRequest, context: Context
     ) -> orders_pb2.SubmitOrdersResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        side_id = auth.acting_side(principal, cid, request.side_id)
+        cid, principal, side_id = side_caller(request)
         _check_orders(request)
         await check_tripwire(self.s, context, cid, "SubmitOrders")
         command = orders.SubmitOrders(
@@ -106,9 +103,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
     async def WithdrawOrders(
         self, request: orders_pb2.WithdrawOrdersRequest, context: Context
     ) -> orders_pb2.WithdrawOrdersResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        side_id = auth.acting_side(principal, cid, request.side_id)
+        cid, principal, side_id = side_caller(request)
         if not request.formation_ids:
             raise invalid("formation_ids", "name at least one formation")
         await check_tripwire(self.s, context, cid, "WithdrawOrders")
@@ -128,8 +123,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
     async def ListOrders(
         self, request: orders_pb2.ListOrdersRequest, context: Context
     ) -> orders_pb2.ListOrdersResponse:
-        cid = check_campaign_id(request.campaign_id)
-        side_id = auth.acting_side(auth.current_principal(), cid, request.side_id)
+        cid, _, side_id = side_caller(request)
 
         def listing() -> orders_pb2.ListOrdersResponse:
             require_tripwire(self.s, cid, "ListOrders")
@@ -146,9 +140,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
     async def ResolveTurn(
         self, request: orders_pb2.ResolveTurnRequest, context: Context
     ) -> orders_pb2.ResolveTurnResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        auth.require_referee(principal, cid)
+        cid, principal = referee_caller(request)
         await check_tripwire(self.s, context, cid, "ResolveTurn")
         command = orders.ResolveTurn(actor=principal.actor, day=request.day)
 
@@ -163,9 +155,7 @@ class OrdersServicer(orders_pb2_grpc.OrdersServiceServicer):
     async def PlanRoute(
         self, request: orders_pb2.PlanRouteRequest, context: Context
     ) -> orders_pb2.PlanRouteResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        side_id = auth.acting_side(principal, cid, request.side_id)
+        cid, _, side_id = side_caller(request)
         if not request.formation_id:
             raise invalid("formation_id", "name the formation")
         if not request.to_hex or len(request.to_hex) > MAX_TEXT:

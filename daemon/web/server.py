@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ import uvicorn
 
 from mekref.daemon.config import grpc_host_port
 from mekref.daemon.grpc.auth import Authenticator
-from mekref.daemon.grpc.server import ServerOptions, build_services
+from mekref.daemon.grpc.server import LoopThread, ServerOptions, build_services
 from mekref.daemon.grpc.tokens import TokenStore
 from mekref.daemon.ingest import Pipeline
 from mekref.daemon.web.sessions import Sessions
@@ -49,7 +48,7 @@ def bind(address: str) -> socket.socket:
     return sock
 
 
-class WebServer:
+class WebServer(LoopThread):
     def __init__(
         self,
         pipeline: Pipeline,
@@ -61,6 +60,7 @@ class WebServer:
         tls: WebTls | None = None,
         options: ServerOptions | None = None,
     ) -> None:
+        super().__init__("mekref-web")
         self._pipeline = pipeline
         self._tokens = tokens
         self._pages = tuple(pages)
@@ -71,16 +71,9 @@ class WebServer:
         self.port: int = self._socket.getsockname()[1]
         self._server: uvicorn.Server | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
 
     def start(self) -> int:
-        self._thread = threading.Thread(target=self._run, name="mekref-web", daemon=True)
-        self._thread.start()
-        self._ready.wait()
-        if self._error is not None:
-            raise self._error
+        self._start_thread()
         return self.port
 
     def _run(self) -> None:

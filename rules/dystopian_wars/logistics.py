@@ -12,14 +12,11 @@ from mekref.rules.dystopian_wars.prebattle import new_squadron
 from mekref.rules.dystopian_wars.table_loader import load_tables
 from mekref.rules.dystopian_wars.treaty import treaty_violations
 from mekref.rules.messages import Event
-from mekref.rules.refusal import Refusal
+from mekref.rules.refusal import Refusal, known
 
 
 def _fleet(state: DystopianState, fleet_id: str) -> Fleet:
-    fleet = state.fleets.get(fleet_id)
-    if fleet is None:
-        raise Refusal("unknown_fleet", f"no fleet {fleet_id!r}")
-    return fleet
+    return known(state.fleets, fleet_id, "unknown_fleet", "no fleet {!r}")
 
 
 def free_replacements(state: DystopianState, fleet_id: str, repair_row: str) -> int:
@@ -42,39 +39,24 @@ def repair(state: DystopianState, cmd: c.Repair, dice: Dice) -> list[Event]:
         allowed = free_replacements(state, fleet.fleet_id, squadron.vessel_class.repair_row)
         if not squadron.bill.replacement or fleet.free_replacements_used >= allowed:
             raise Refusal("no_free_replacement", "no free replacement fits this squadron")
-        return [
-            e.Repaired(
-                fleet_id=fleet.fleet_id,
-                squadron_id=squadron.squadron_id,
-                rp_spent=0,
-                free=True,
-                complete=True,
+        owed = spent = 0
+    else:
+        owed = max(0, repair_cost(squadron) - squadron.dry_dock)
+        # What the fleet cannot pay goes into dry dock, if it asks and pays something.
+        spent = min(owed, fleet.rp)
+        if spent < owed and (not cmd.dry_dock or fleet.rp == 0):
+            raise Refusal(
+                "insufficient_rp",
+                f"the repair costs {owed} RP and {fleet.fleet_id} has {fleet.rp}",
+                load_tables().rule("dry_dock").ref,
             )
-        ]
-    owed = max(0, repair_cost(squadron) - squadron.dry_dock)
-    if owed <= fleet.rp:
-        return [
-            e.Repaired(
-                fleet_id=fleet.fleet_id,
-                squadron_id=squadron.squadron_id,
-                rp_spent=owed,
-                free=False,
-                complete=True,
-            )
-        ]
-    if not cmd.dry_dock or fleet.rp == 0:
-        raise Refusal(
-            "insufficient_rp",
-            f"the repair costs {owed} RP and {fleet.fleet_id} has {fleet.rp}",
-            load_tables().rule("dry_dock").ref,
-        )
     return [
         e.Repaired(
             fleet_id=fleet.fleet_id,
             squadron_id=squadron.squadron_id,
-            rp_spent=fleet.rp,
-            free=False,
-            complete=False,
+            rp_spent=spent,
+            free=cmd.free,
+            complete=spent == owed,
         )
     ]
 

@@ -16,7 +16,8 @@ from mekref.rules.dystopian_wars.experience import rank_of
 from mekref.rules.dystopian_wars.model import DystopianState, MarAssignment
 from mekref.rules.dystopian_wars.table_loader import load_tables
 from mekref.rules.messages import Event
-from mekref.rules.refusal import Refusal
+from mekref.rules.records import built_from
+from mekref.rules.refusal import Refusal, known
 
 DASH_AND_ELAN = "Dash and Elan"
 
@@ -28,9 +29,7 @@ def assign(state: DystopianState, cmd: c.AssignMar, dice: Dice) -> list[Event]:
     squadron and, where the row offers two, the MAR; it may choose again between battles.
     """
     t = load_tables()
-    fleet = state.fleets.get(cmd.fleet_id)
-    if fleet is None:
-        raise Refusal("unknown_fleet", f"no fleet {cmd.fleet_id!r}")
+    fleet = known(state.fleets, cmd.fleet_id, "unknown_fleet", "no fleet {!r}")
     if state.battle is not None:
         raise Refusal("battle_open", "MARs are given between battles")
     territory = next(
@@ -52,17 +51,7 @@ def assign(state: DystopianState, cmd: c.AssignMar, dice: Dice) -> list[Event]:
         raise Refusal(
             "wrong_class", f"{row.name}'s MAR is for {list(grant.classes)} squadrons", row.ref
         )
-    return [
-        e.MarAssigned(
-            assignment=MarAssignment(
-                territory_id=cmd.territory_id,
-                grant=cmd.grant,
-                fleet_id=cmd.fleet_id,
-                squadron_id=cmd.squadron_id,
-                mar=cmd.mar,
-            )
-        )
-    ]
+    return [e.MarAssigned(assignment=built_from(MarAssignment, cmd))]
 
 
 def territory_mars(state: DystopianState, fleet_id: str, squadron_id: str) -> tuple[str, ...]:

@@ -238,32 +238,22 @@ def _squadrons(
     for r in sorted(result.squadrons, key=lambda r: r.squadron_id):
         squadron = fleet.squadrons[r.squadron_id]
         bill = repair_bill(squadron, r, won)
-        lost = r.ships_lost - (r.ships_recaptured if won else 0)
         if bill.replacement:
             # Line 272: "it will lose all experience and any associated skills."
-            out.append(
-                e.SquadronAfterBattle(
-                    fleet_id=fleet.fleet_id,
-                    squadron_id=squadron.squadron_id,
-                    ships=0,
-                    destroyed=True,
-                    bill=bill,
-                    xp_change=-squadron.xp,
-                    xp=0,
-                    reasons=("destroyed",),
-                    broken_next_battle=False,
-                )
-            )
-            continue
-        leave = squadron.squadron_id in result.shore_leave
-        change, reasons = squadron_xp(squadron, r, won=won, shore_leave=leave)
-        xp = max(0, squadron.xp + change)  # ruling DW-6: experience never goes below 0
+            ships, xp, leave = 0, 0, False
+            reasons: tuple[str, ...] = ("destroyed",)
+        else:
+            lost = r.ships_lost - (r.ships_recaptured if won else 0)
+            ships = squadron.ships - lost
+            leave = squadron.squadron_id in result.shore_leave
+            change, reasons = squadron_xp(squadron, r, won=won, shore_leave=leave)
+            xp = max(0, squadron.xp + change)  # ruling DW-6: experience never goes below 0
         out.append(
             e.SquadronAfterBattle(
                 fleet_id=fleet.fleet_id,
                 squadron_id=squadron.squadron_id,
-                ships=squadron.ships - lost,
-                destroyed=False,
+                ships=ships,
+                destroyed=bill.replacement,
                 bill=bill,
                 xp_change=xp - squadron.xp,
                 xp=xp,
@@ -271,6 +261,8 @@ def _squadrons(
                 broken_next_battle=leave,
             )
         )
+        if bill.replacement:
+            continue
         breaks = t.skill_breaks[squadron.vessel_class.skill_row].breaks
         # Ruling DW-27: MARs from territories and the commodore's rank count as "already have".
         granted = squadron_mars(state, fleet.fleet_id, squadron.squadron_id)

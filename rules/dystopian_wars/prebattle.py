@@ -19,6 +19,7 @@ from mekref.rules.dystopian_wars.model import (
 from mekref.rules.dystopian_wars.table_loader import load_tables
 from mekref.rules.dystopian_wars.treaty import treaty_violations
 from mekref.rules.messages import Event
+from mekref.rules.records import built_from
 from mekref.rules.refusal import Refusal
 
 #: The five territory pairs every fleet starts with one of (lines 96-104), in the text's order.
@@ -29,19 +30,7 @@ EYRIE_ID = "scientists_eyrie"
 def new_squadron(spec: c.SquadronSpec) -> Squadron:
     if spec.ships < 1 or spec.points < 0:
         raise Refusal("bad_squadron", f"squadron {spec.squadron_id!r} needs ships and points")
-    return Squadron(
-        squadron_id=spec.squadron_id,
-        name=spec.name,
-        vessel_class=spec.vessel_class,
-        category=spec.category,
-        ships=spec.ships,
-        ships_max=spec.ships,
-        points=spec.points,
-        flagship=spec.flagship,
-        shields_per_ship=spec.shields_per_ship,
-        guardians_per_ship=spec.guardians_per_ship,
-        free_tiny_flyer_wing=spec.free_tiny_flyer_wing,
-    )
+    return built_from(Squadron, spec, ships_max=spec.ships)
 
 
 def create(state: DystopianState, cmd: c.CreateCampaign, dice: Dice) -> list[Event]:

@@ -10,15 +10,13 @@ from mekref.rules.tables import (
     FieldRow,
     SourceRef,
     TableError,
-    bool_field,
-    int_field,
-    int_list_field,
     load_toml,
+    row_record,
+    row_records,
     rows,
     section,
     source_of,
     str_field,
-    str_list_field,
 )
 
 _PACKAGE = "mekref.rules.dystopian_wars.tables"
@@ -173,31 +171,12 @@ class DystopianTables(Record):
         raise TableError(f"no battle size {key!r}")
 
 
-def _optional_int(row: dict[str, Any], name: str) -> int | None:
-    return int_field(row, name) if name in row else None
-
-
 def _territory(r: dict[str, Any]) -> TerritoryRow:
-    row = TerritoryRow(
-        key=str_field(r, "key"),
-        name=str_field(r, "name"),
-        pair=str_field(r, "pair"),
-        large=bool_field(r, "large"),
-        rp=_optional_int(r, "rp"),
-        rp_die=_optional_int(r, "rp_die"),
-        shore_leave=_optional_int(r, "shore_leave") or 0,
-        hospital=bool_field(r, "hospital"),
-        broken_on=_optional_int(r, "broken_on"),
-        free_replacement=str_list_field(r, "free_replacement", optional=True),
-        dual_shields=bool_field(r, "dual_shields"),
-        ref=source_of(r),
+    row = row_record(
+        TerritoryRow,
+        r,
+        optional=("shore_leave", "free_replacement"),
         mar_grants=tuple(_mar_grant(g) for g in r.get("mar_grants", [])),
-        included_wing=bool_field(r, "included_wing"),
-        extra_wings=_optional_int(r, "extra_wings") or 0,
-        wing_mars=str_list_field(r, "wing_mars", optional=True),
-        fortifications=str_list_field(r, "fortifications", optional=True),
-        towers=_optional_int(r, "towers") or 0,
-        tower_kinds=str_list_field(r, "tower_kinds", optional=True),
     )
     if row.towers and not row.tower_kinds:
         raise TableError(f"territory {row.key!r} has towers but no tower_kinds")
@@ -209,16 +188,7 @@ def _territory(r: dict[str, Any]) -> TerritoryRow:
 def _mar_grant(g: Any) -> MarGrant:
     if not isinstance(g, dict):
         raise TableError(f"a MAR grant is a table, not {g!r}")
-    return MarGrant(
-        mars=str_list_field(g, "mars"), classes=str_list_field(g, "classes", optional=True)
-    )
-
-
-def _xp(data: dict[str, Any], name: str) -> dict[str, XpRow]:
-    return {
-        str_field(r, "key"): XpRow(key=str_field(r, "key"), xp=int_field(r, "xp"), ref=source_of(r))
-        for r in rows(data, name)
-    }
+    return row_record(MarGrant, g)
 
 
 @cache
@@ -236,89 +206,18 @@ def load_tables() -> DystopianTables:
             for key in campaign
         },
         territories={t.key: t for t in map(_territory, rows(_load("territories"), "territory"))},
-        battle_sizes=_battle_sizes(),
-        repairs={
-            str_field(r, "key"): RepairRow(
-                key=str_field(r, "key"),
-                minor=int_field(r, "minor"),
-                major=int_field(r, "major"),
-                replacement=int_field(r, "replacement"),
-                ref=source_of(r),
-            )
-            for r in rows(_load("repair_costs"), "row")
-        },
-        squadron_xp=_xp(exp, "squadron_xp"),
-        skill_breaks={
-            str_field(r, "key"): SkillBreaksRow(
-                key=str_field(r, "key"), breaks=int_list_field(r, "breaks"), ref=source_of(r)
-            )
-            for r in rows(exp, "skill_breaks")
-        },
-        skill_sets=tuple(
-            BandRow(
-                key=str_field(r, "key"),
-                low=int_field(r, "low"),
-                high=int_field(r, "high"),
-                ref=source_of(r),
-            )
-            for r in rows(exp, "skill_set")
-        ),
+        battle_sizes=row_records(BattleSizeRow, _load("battle_size"), "size"),
+        repairs={r.key: r for r in row_records(RepairRow, _load("repair_costs"), "row")},
+        squadron_xp={r.key: r for r in row_records(XpRow, exp, "squadron_xp")},
+        skill_breaks={r.key: r for r in row_records(SkillBreaksRow, exp, "skill_breaks")},
+        skill_sets=row_records(BandRow, exp, "skill_set"),
         skills={
-            (str_field(r, "set"), int_field(r, "face")): SkillRow(
-                skill_set=str_field(r, "set"),
-                face=int_field(r, "face"),
-                name=str_field(r, "name"),
-                ref=source_of(r),
+            (row.skill_set, row.face): row
+            for row in (
+                row_record(SkillRow, r, skill_set=str_field(r, "set")) for r in rows(exp, "skill")
             )
-            for r in rows(exp, "skill")
         },
-        commodore_xp=_xp(exp, "commodore_xp"),
-        ranks=_ranks(exp),
-        injuries=_injuries(exp),
-    )
-
-
-def _battle_sizes() -> tuple[BattleSizeRow, ...]:
-    return tuple(
-        BattleSizeRow(
-            key=str_field(r, "key"),
-            low=int_field(r, "low"),
-            high=int_field(r, "high"),
-            points=int_field(r, "points"),
-            stakes=int_field(r, "stakes"),
-            conquest=str_field(r, "conquest"),
-            ref=source_of(r),
-            small_medium_only=bool_field(r, "small_medium_only"),
-            max_dreadnoughts=_optional_int(r, "max_dreadnoughts"),
-            max_other_large=_optional_int(r, "max_other_large"),
-        )
-        for r in rows(_load("battle_size"), "size")
-    )
-
-
-def _ranks(exp: dict[str, Any]) -> tuple[RankRow, ...]:
-    return tuple(
-        RankRow(
-            rank=int_field(r, "rank"),
-            name=str_field(r, "name"),
-            min_xp=int_field(r, "min_xp"),
-            bonus=int_field(r, "bonus"),
-            mars=str_list_field(r, "mars", optional=True),
-            ref=source_of(r),
-        )
-        for r in rows(exp, "rank")
-    )
-
-
-def _injuries(exp: dict[str, Any]) -> tuple[InjuryRow, ...]:
-    return tuple(
-        InjuryRow(
-            key=str_field(r, "key"),
-            low=int_field(r, "low"),
-            high=int_field(r, "high"),
-            miss_games=int_field(r, "miss_games"),
-            xp=int_field(r, "xp"),
-            ref=source_of(r),
-        )
-        for r in rows(exp, "injury")
+        commodore_xp={r.key: r for r in row_records(XpRow, exp, "commodore_xp")},
+        ranks=row_records(RankRow, exp, "rank", optional=("mars",)),
+        injuries=row_records(InjuryRow, exp, "injury"),
     )

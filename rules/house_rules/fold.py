@@ -11,6 +11,7 @@ from mekref.rules.house_rules import table_commands
 from mekref.rules.house_rules.model import HouseState, PartJob, Pilot, SupportPerson, Technician
 from mekref.rules.house_rules.pilots import PilotStatus
 from mekref.rules.messages import Event
+from mekref.rules.records import built_from
 
 
 def _pilot_changed(state: HouseState, ev: e.BattleReported) -> HouseState:
@@ -49,14 +50,7 @@ def _repair_attempted(state: HouseState, ev: e.RepairAttempted) -> HouseState:
 
 
 def _joined(state: HouseState, ev: e.PilotJoined) -> HouseState:
-    pilot = Pilot(
-        pilot_id=ev.pilot_id,
-        name=ev.name,
-        xp=ev.xp,
-        piloting=ev.piloting,
-        gunnery=ev.gunnery,
-        lam=ev.lam,
-    )
+    pilot = built_from(Pilot, ev)
     return replace(state, pilots={**state.pilots, ev.pilot_id: pilot})
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mekref.adapters.megamek.unit_kinds import UnitKind
-from mekref.rules.dice import Dice
+from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules import commands as c
 from mekref.rules.house_rules import events as e
 from mekref.rules.house_rules import table_commands
@@ -53,7 +53,8 @@ from mekref.rules.house_rules.summary import summarize
 from mekref.rules.house_rules.table_loader import load_tables
 from mekref.rules.kernel import RuleSet
 from mekref.rules.messages import Command, Event
-from mekref.rules.refusal import Refusal
+from mekref.rules.records import built_from
+from mekref.rules.refusal import Refusal, known
 
 # --- decisions --------------------------------------------------------------------------------
 
@@ -83,31 +84,15 @@ def _add_pilot(state: HouseState, cmd: c.AddPilot, dice: Dice) -> list[Event]:
     if cmd.pilot_id in state.pilots:
         raise Refusal("duplicate_pilot", f"pilot {cmd.pilot_id!r} is already on the roster")
     piloting, gunnery = _skills(cmd.piloting, cmd.gunnery)
+    rolls: tuple[Roll, ...] = ()
     if cmd.starting_xp is not None:
         if cmd.starting_xp < 0:
             raise Refusal("bad_xp", "experience cannot be negative")
-        return [
-            e.PilotJoined(
-                pilot_id=cmd.pilot_id,
-                name=cmd.name,
-                xp=cmd.starting_xp,
-                piloting=piloting,
-                gunnery=gunnery,
-                lam=cmd.lam,
-            )
-        ]
-    start, rolls, _ = roll_starting_xp(dice, cmd.pilot_id)
-    return [
-        e.PilotJoined(
-            pilot_id=cmd.pilot_id,
-            name=cmd.name,
-            xp=start.xp,
-            piloting=piloting,
-            gunnery=gunnery,
-            lam=cmd.lam,
-            rolls=rolls,
-        )
-    ]
+        xp = cmd.starting_xp
+    else:
+        start, rolls, _ = roll_starting_xp(dice, cmd.pilot_id)
+        xp = start.xp
+    return [built_from(e.PilotJoined, cmd, xp=xp, piloting=piloting, gunnery=gunnery, rolls=rolls)]
 
 
 def _set_skills(state: HouseState, cmd: c.SetPilotSkills, dice: Dice) -> list[Event]:
@@ -158,13 +143,10 @@ def _spend(state: HouseState, cmd: c.SpendExperience, dice: Dice) -> list[Event]
     after = rank_name(piloting, gunnery)
     assert before is not None and after is not None
     return [
-        e.SkillImproved(
+        built_from(
+            e.SkillImproved,
+            step,
             pilot_id=cmd.pilot_id,
-            skill=step.skill,
-            before=step.before,
-            after=step.after,
-            base_xp=step.base_xp,
-            lam_xp=step.lam_xp,
             xp_left=pilot.xp - step.total,
             rank_before=before,
             rank_after=after,
@@ -219,9 +201,9 @@ def _contract(state: HouseState, cmd: c.ContractServed, dice: Dice) -> list[Even
                 f"{person_id!r} is a technician: technicians earn no contract XP",
                 rule.ref,
             )
-        person = state.support.get(person_id)
-        if person is None:
-            raise Refusal("unknown_staff", f"no support person {person_id!r} (HRAddSupportStaff)")
+        person = known(
+            state.support, person_id, "unknown_staff", "no support person {!r} (HRAddSupportStaff)"
+        )
         gains.append(e.ContractXp(person_id=person_id, xp_gained=contract_xp(person.role)))
     return [e.ContractServedDone(contract_id=cmd.contract_id, gains=tuple(gains))]
 
@@ -245,10 +227,7 @@ def _maintenance(state: HouseState, cmd: c.MaintenanceCheck, dice: Dice) -> list
 
 
 def _pilot(state: HouseState, pilot_id: str) -> Pilot:
-    pilot = state.pilots.get(pilot_id)
-    if pilot is None:
-        raise Refusal("unknown_pilot", f"no pilot {pilot_id!r}")
-    return pilot
+    return known(state.pilots, pilot_id, "unknown_pilot", "no pilot {!r}")
 
 
 def _report_battle(state: HouseState, cmd: c.ReportBattle, dice: Dice) -> list[Event]:
@@ -274,28 +253,21 @@ def _report_battle(state: HouseState, cmd: c.ReportBattle, dice: Dice) -> list[E
             after = pilot.hits + hits.get(pilot_id, 0)
             status = status_for(after)
             gained = xp_per_battle() if status is not PilotStatus.KILLED else 0
-            changes.append(
-                e.PilotChange(
-                    pilot_id=pilot_id,
-                    fought=True,
-                    xp_gained=gained,
-                    hits_before=pilot.hits,
-                    hits_after=after,
-                    status=status,
-                )
-            )
-        elif pilot.hits > 0:
+        elif pilot.hits > 0:  # a pilot who sat the battle out heals
             heal = load_tables().rule("experience", "injuries").int("heal_per_battle_out")
-            changes.append(
-                e.PilotChange(
-                    pilot_id=pilot_id,
-                    fought=False,
-                    xp_gained=0,
-                    hits_before=pilot.hits,
-                    hits_after=max(0, pilot.hits - heal),
-                    status=PilotStatus.ACTIVE,
-                )
+            after, status, gained = max(0, pilot.hits - heal), PilotStatus.ACTIVE, 0
+        else:
+            continue
+        changes.append(
+            e.PilotChange(
+                pilot_id=pilot_id,
+                fought=pilot_id in fought,
+                xp_gained=gained,
+                hits_before=pilot.hits,
+                hits_after=after,
+                status=status,
             )
+        )
     return [e.BattleReported(battle_id=cmd.battle_id, changes=tuple(changes))]
 
 
@@ -368,9 +340,9 @@ def _acquire(state: HouseState, cmd: c.Acquire, dice: Dice) -> list[Event]:
 
 
 def _buy(state: HouseState, cmd: c.Buy, dice: Dice) -> list[Event]:
-    offer = state.offers.get(cmd.item)
-    if offer is None:
-        raise Refusal("no_offer", f"no open bids for {cmd.item!r}: search for it first (HRAcquire)")
+    offer = known(
+        state.offers, cmd.item, "no_offer", "no open bids for {!r}: search for it first (HRAcquire)"
+    )
     bid, rolls, _ = buy(dice, offer, cmd.bid)
     return [e.ItemBought(item=cmd.item, bid_number=cmd.bid, bid=bid, rolls=rolls)]
 
@@ -386,9 +358,7 @@ def _team_rating(state: HouseState, cmd: c.RepairAttempt) -> Rating:
         if not cmd.rating:
             raise Refusal("no_rating", "give the team's rating or its technician_id")
         return check_rating(cmd.rating)
-    tech = state.technicians.get(cmd.technician_id)
-    if tech is None:
-        raise Refusal("unknown_technician", f"no technician {cmd.technician_id!r}")
+    tech = known(state.technicians, cmd.technician_id, "unknown_technician", "no technician {!r}")
     pilot = _pilot(state, tech.pilot_id)
     rank = rank_name(pilot.piloting, pilot.gunnery)
     rating = technician_rating(rank)

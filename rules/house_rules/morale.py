@@ -7,7 +7,6 @@ from dataclasses import field
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.house_rules.table_loader import HouseTables, load_tables
 from mekref.rules.record_type import Record, record
-from mekref.rules.refusal import Refusal
 
 #: Situation rows that grade one condition: only the worst of a group applies (ruling HOUSE-4).
 EXCLUSIVE_GROUPS = (("force_50", "force_75"),)
@@ -41,12 +40,9 @@ def morale_modifier(
         row = t.choose("morale", table, key, table)
         total += row.int("modifier")
         reasons.append(row.text("key"))
-    situations = tuple(
-        t.choose("morale", "situation", k, "situation").text("key") for k in situations
+    chosen = set(
+        t.choose_each("morale", "situation", situations, "situation", "duplicate_situation")
     )
-    chosen = set(situations)
-    if len(chosen) != len(situations):
-        raise Refusal("duplicate_situation", "each situation applies once")
     for group in EXCLUSIVE_GROUPS:
         present = [key for key in group if key in chosen]
         for weaker in present[:-1]:

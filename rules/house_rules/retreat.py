@@ -41,12 +41,10 @@ def retreat_target(
     piloting: int, modifiers: tuple[str, ...], tables: HouseTables | None = None
 ) -> int:
     t = tables or load_tables()
-    modifiers = tuple(
-        t.choose("retreat", "modifier", k, "retreat modifier").text("key") for k in modifiers
+    modifiers = t.choose_each(
+        "retreat", "modifier", modifiers, "retreat modifier", "duplicate_modifier"
     )
     chosen = set(modifiers)
-    if len(chosen) != len(modifiers):
-        raise Refusal("duplicate_modifier", "each retreat modifier applies once")
     for group in EXCLUSIVE:
         if len(chosen & set(group)) > 1:
             raise Refusal("exclusive_modifiers", f"only one of {group} applies")

@@ -34,7 +34,7 @@ from mekref.rules.house_rules.model import HouseState
 from mekref.rules.house_rules.table_loader import load_tables
 from mekref.rules.messages import Command, Event, command_type, event_type
 from mekref.rules.record_type import record
-from mekref.rules.refusal import Refusal
+from mekref.rules.refusal import Refusal, known
 
 #: The hit-location tables by name: the 2d6 side tables (lines 15-26), the 1d6 target-low
 #: table (lines 11-14), the 2d6 partial-cover upper-body table (lines 1-10).
@@ -196,9 +196,9 @@ def _rolled(
 
 
 def _negotiate(state: HouseState, cmd: Negotiate, dice: Dice) -> list[Event]:
-    offer = state.offers.get(cmd.item)
-    if offer is None:
-        raise Refusal("no_offer", f"no open bids for {cmd.item!r}: search for it first (HRAcquire)")
+    offer = known(
+        state.offers, cmd.item, "no_offer", "no open bids for {!r}: search for it first (HRAcquire)"
+    )
     if not 1 <= cmd.bid <= len(offer.bids):
         raise Refusal("no_bid", f"{cmd.item!r} has bids 1-{len(offer.bids)}, not {cmd.bid}")
     roll, _ = dice.roll(f"negotiation, {cmd.item}, bid {cmd.bid}", 2)

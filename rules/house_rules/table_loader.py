@@ -112,6 +112,16 @@ class HouseTables(Record):
             f"unknown_{what.replace(' ', '_')}", f"no {what} {key!r}: choose one of {choices}"
         )
 
+    def choose_each(
+        self, table: str, name: str, keys: tuple[str, ...], what: str, code: str
+    ) -> tuple[str, ...]:
+        """The table's own key of each row named (as :meth:`choose` finds it); a row named
+        twice is refused with ``code``."""
+        chosen = tuple(self.choose(table, name, key, what).text("key") for key in keys)
+        if len(set(chosen)) != len(chosen):
+            raise Refusal(code, f"each {what} applies once")
+        return chosen
+
 
 @cache
 def load_tables() -> HouseTables:

@@ -20,13 +20,11 @@ from mekref.rules.objectives.model import (
 )
 from mekref.rules.objectives.setup import add_squad, place, set_up, standing
 from mekref.rules.objectives.table_loader import load_tables
-from mekref.rules.refusal import Refusal
+from mekref.rules.refusal import Refusal, known
 
 
 def _objective(state: ObjectivesState, objective_id: str) -> Objective:
-    obj = state.objectives.get(objective_id)
-    if obj is None:
-        raise Refusal("unknown_objective", f"no objective {objective_id!r}")
+    obj = known(state.objectives, objective_id, "unknown_objective", "no objective {!r}")
     if obj.status in (ObjectiveStatus.REMOVED, ObjectiveStatus.DESTROYED):
         raise Refusal("objective_gone", f"objective {objective_id!r} is out of the game")
     if obj.status is ObjectiveStatus.EXTRACTED:
@@ -41,9 +39,7 @@ def _objective(state: ObjectivesState, objective_id: str) -> Objective:
 
 
 def _squad(state: ObjectivesState, squad_id: str) -> Squad:
-    squad = state.squads.get(squad_id)
-    if squad is None:
-        raise Refusal("unknown_squad", f"no squad {squad_id!r}")
+    squad = known(state.squads, squad_id, "unknown_squad", "no squad {!r}")
     if squad.destroyed:
         raise Refusal("squad_destroyed", f"squad {squad_id!r} has been destroyed")
     return squad
@@ -136,16 +132,21 @@ def _claim(state: ObjectivesState, cmd: c.Claim, dice: Dice) -> list[Event]:
         raise Refusal("contested", "an enemy unit also meets the claim criteria", t.claim_ref)
     if obj.mobile and squad.carrying is not None:
         raise Refusal("hands_full", f"squad {squad.squad_id!r} already carries", t.carry_ref)
-    return [
-        e.Claimed(
-            objective_id=obj.objective_id,
-            squad_id=squad.squad_id,
-            side=squad.side,
-            carried=obj.mobile,
-            previous_side=obj.claimed_by,
-            how="claim",
-        )
-    ]
+    return [_claimed(obj.objective_id, squad, "claim", obj.mobile, obj.claimed_by)]
+
+
+def _claimed(
+    objective_id: str, squad: Squad, how: str, carried: bool, previous_side: str | None
+) -> e.Claimed:
+    """The squad claims the objective for its side (and carries it when it is mobile)."""
+    return e.Claimed(
+        objective_id=objective_id,
+        squad_id=squad.squad_id,
+        side=squad.side,
+        carried=carried,
+        previous_side=previous_side,
+        how=how,
+    )
 
 
 def _scan(state: ObjectivesState, cmd: c.Scan, dice: Dice) -> list[Event]:
@@ -218,16 +219,7 @@ def _search(state: ObjectivesState, cmd: c.Search, dice: Dice) -> list[Event]:
         )
     ]
     if found:
-        out.append(
-            e.Claimed(
-                objective_id=obj.objective_id,
-                squad_id=squad.squad_id,
-                side=squad.side,
-                carried=obj.mobile,
-                previous_side=obj.claimed_by,
-                how="search",
-            )
-        )
+        out.append(_claimed(obj.objective_id, squad, "search", obj.mobile, obj.claimed_by))
     return out
 
 
@@ -279,16 +271,7 @@ def _auto_claim(
         return []
     for s in candidates:
         if s.may_carry and s.carrying is None and not s.in_aircraft:
-            return [
-                e.Claimed(
-                    objective_id=objective_id,
-                    squad_id=s.squad_id,
-                    side=s.side,
-                    carried=True,
-                    previous_side=None,
-                    how="drop",
-                )
-            ]
+            return [_claimed(objective_id, s, "drop", True, None)]
     return []
 
 
@@ -334,16 +317,7 @@ def _destroy_squad(state: ObjectivesState, cmd: c.DestroySquad, dice: Dice) -> l
         if killer is not None and killer.side == squad.side:
             raise Refusal("bad_claimant", "a Close Quarters kill is made by an enemy squad")
         if killer is not None and killer.may_carry and killer.carrying is None:
-            out.append(
-                e.Claimed(
-                    objective_id=carried,
-                    squad_id=killer.squad_id,
-                    side=killer.side,
-                    carried=True,
-                    previous_side=squad.side,
-                    how="close_quarters",
-                )
-            )
+            out.append(_claimed(carried, killer, "close_quarters", True, squad.side))
         else:
             # Ruling OBJ-5: a killer that cannot carry it leaves an ordinary forced drop.
             out += _auto_claim(state, squad, carried, cmd.enemy_squads_within_1)

@@ -124,27 +124,23 @@ def _ev_passed(state: ObjectivesState, ev: e.Passed) -> ObjectivesState:
     return _put_obj(state, obj)
 
 
-def _ev_dropped(state: ObjectivesState, ev: e.Dropped) -> ObjectivesState:
-    state = _put_squad(state, replace(state.squads[ev.squad_id], carrying=None))
-    obj = replace(
-        state.objectives[ev.objective_id],
-        status=ObjectiveStatus.ON_TABLE,
-        carrier=None,
-        claimed_by=None,
-        garrison=ev.garrison,
-    )
+def _let_go(
+    state: ObjectivesState, squad_id: str, objective_id: str, **changes: Any
+) -> ObjectivesState:
+    """The squad no longer carries the objective, which nobody carries or holds now."""
+    state = _put_squad(state, replace(state.squads[squad_id], carrying=None))
+    obj = replace(state.objectives[objective_id], carrier=None, claimed_by=None, **changes)
     return _put_obj(state, obj)
+
+
+def _ev_dropped(state: ObjectivesState, ev: e.Dropped) -> ObjectivesState:
+    return _let_go(
+        state, ev.squad_id, ev.objective_id, status=ObjectiveStatus.ON_TABLE, garrison=ev.garrison
+    )
 
 
 def _ev_obj_destroyed(state: ObjectivesState, ev: e.ObjectiveDestroyed) -> ObjectivesState:
-    state = _put_squad(state, replace(state.squads[ev.squad_id], carrying=None))
-    obj = replace(
-        state.objectives[ev.objective_id],
-        status=ObjectiveStatus.DESTROYED,
-        carrier=None,
-        claimed_by=None,
-    )
-    return _put_obj(state, obj)
+    return _let_go(state, ev.squad_id, ev.objective_id, status=ObjectiveStatus.DESTROYED)
 
 
 def _ev_removed(state: ObjectivesState, ev: e.ObjectiveRemoved) -> ObjectivesState:

@@ -18,7 +18,8 @@ from mekref.rules.objectives.model import (
     Squad,
 )
 from mekref.rules.objectives.table_loader import load_tables
-from mekref.rules.refusal import Refusal
+from mekref.rules.records import built_from
+from mekref.rules.refusal import Refusal, known
 
 
 def set_up(state: ObjectivesState, cmd: c.SetUpScenario, dice: Dice) -> list[Event]:
@@ -64,14 +65,11 @@ def set_up(state: ObjectivesState, cmd: c.SetUpScenario, dice: Dice) -> list[Eve
     if len({s.squad_id for s in squads}) != len(squads):
         raise Refusal("bad_squads", "squad ids must be distinct")
     return [
-        e.ScenarioSetUp(
-            seed=cmd.seed,
-            sides=cmd.sides,
+        built_from(
+            e.ScenarioSetUp,
+            cmd,
             objectives=objectives,
             squads=squads,
-            actor=cmd.actor,
-            table_width=cmd.table_width,
-            table_depth=cmd.table_depth,
             placing_order=placing_order,
             far_edge_unchecked=unchecked,
         )
@@ -158,9 +156,7 @@ def place(state: ObjectivesState, cmd: c.PlaceObjective, dice: Dice) -> list[Eve
             "this scenario placed its objectives at set-up (players_place was not set)",
             t.placement_turns_ref,
         )
-    obj = state.objectives.get(cmd.objective_id)
-    if obj is None:
-        raise Refusal("unknown_objective", f"no objective {cmd.objective_id!r}")
+    obj = known(state.objectives, cmd.objective_id, "unknown_objective", "no objective {!r}")
     if obj.status is not ObjectiveStatus.UNPLACED:
         raise Refusal("already_placed", f"objective {cmd.objective_id!r} is already placed")
     turn = state.next_placer()

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.kernel import evolve_with
 from mekref.rules.messages import Event
-from mekref.rules.refusal import Refusal
+from mekref.rules.refusal import Refusal, known
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.data import Tables, load_tables
 from mekref.rules.succession_wars.evolve import EVOLVERS
@@ -110,17 +110,11 @@ def region_of(state: SWState, name: str) -> None:
 
 
 def unit_of(state: SWState, uid: str) -> Unit:
-    unit = state.units.get(uid)
-    if unit is None:
-        raise Refusal("unknown_unit", f"there is no unit {uid!r}")
-    return unit
+    return known(state.units, uid, "unknown_unit", "there is no unit {!r}")
 
 
 def leader_of(state: SWState, lid: str) -> Leader:
-    leader = state.leaders.get(lid)
-    if leader is None:
-        raise Refusal("unknown_leader", f"there is no Leader {lid!r}")
-    return leader
+    return known(state.leaders, lid, "unknown_leader", "there is no Leader {!r}")
 
 
 def tech_of(state: SWState, house: str) -> TechEffects:

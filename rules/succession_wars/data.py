@@ -20,6 +20,8 @@ from mekref.rules.tables import (
     int_field,
     int_list_field,
     load_toml,
+    row_record,
+    row_records,
     rows,
     section,
     source_of,
@@ -29,10 +31,6 @@ from mekref.rules.tables import (
 
 _TABLES = "mekref.rules.succession_wars.tables"
 _MAPS = "mekref.rules.succession_wars.maps"
-
-
-def _opt_int(row: dict[str, Any], name: str, default: int = 0) -> int:
-    return int_field(row, name) if name in row else default
 
 
 # --- the rule tables -----------------------------------------------------------------------------
@@ -51,13 +49,13 @@ class TechStep(Record):
     """One printed level of the Technology Scale; zero fields mean "no change from here"."""
 
     level: int
-    mech_price: int
-    merc_price: int
-    all_units: int
-    jump_range: int
-    boosted_mechs: int
-    tax_bonus: int
-    mech_units: int
+    mech_price: int = 0
+    merc_price: int = 0
+    all_units: int = 0
+    jump_range: int = 0
+    boosted_mechs: int = 0
+    tax_bonus: int = 0
+    mech_units: int = 0
     ref: SourceRef
 
 
@@ -112,47 +110,10 @@ def _single(data: dict[str, Any], name: str) -> tuple[dict[str, Any], SourceRef]
     return row, source_of(row)
 
 
-def _prices(data: dict[str, Any]) -> dict[str, Price]:
-    prices = {}
-    for r in rows(data, "price"):
-        p = Price(
-            key=str_field(r, "key"),
-            price=int_field(r, "price"),
-            capacity=_opt_int(r, "capacity"),
-            ref=source_of(r),
-        )
-        prices[p.key] = p
-    return prices
-
-
-def _tech_scale(data: dict[str, Any]) -> tuple[TechStep, ...]:
-    return tuple(
-        TechStep(
-            level=int_field(r, "level"),
-            mech_price=_opt_int(r, "mech_price"),
-            merc_price=_opt_int(r, "merc_price"),
-            all_units=_opt_int(r, "all_units"),
-            jump_range=_opt_int(r, "jump_range"),
-            boosted_mechs=_opt_int(r, "boosted_mechs"),
-            tax_bonus=_opt_int(r, "tax_bonus"),
-            mech_units=_opt_int(r, "mech_units"),
-            ref=source_of(r),
-        )
-        for r in rows(data, "tech_scale")
-    )
-
-
 def _cards(data: dict[str, Any], deck_size: int) -> dict[int, Card]:
     cards: dict[int, Card] = {}
     for r in rows(data, "card"):
-        c = Card(
-            number=int_field(r, "number"),
-            effect=str_field(r, "effect"),
-            timing=str_field(r, "timing"),
-            amount=_opt_int(r, "amount"),
-            name=str(r.get("name", "")),
-            ref=source_of(r),
-        )
+        c = row_record(Card, r, optional=("amount", "name"), ref=source_of(r))
         cards[c.number] = c
     for number in range(1, deck_size + 1):
         # The text lists only some of the 48 cards; the others are still in the deck and are
@@ -184,8 +145,7 @@ def load_tables() -> Tables:
         "tech_range",
     ):
         singles[name], refs[name] = _single(data, name)
-    prices = _prices(data)
-    scale = _tech_scale(data)
+    scale = row_records(TechStep, data, "tech_scale")
     deck_size = int_field(singles["rules"], "deck_size")
     cards = _cards(data, deck_size)
     return Tables(
@@ -205,7 +165,7 @@ def load_tables() -> Tables:
             for k in ("first_tech", "first_units", "first_cbills", "loss_tech")
         },
         liao_free_bribes=int_field(singles["liao"], "free_bribes"),
-        prices=prices,
+        prices={p.key: p for p in row_records(Price, data, "price", optional=("capacity",))},
         tech_roll={int_field(r, "face"): int_field(r, "gain") for r in rows(data, "tech_roll")},
         tech_scale=tuple(sorted(scale, key=lambda s: s.level)),
         tech_low=int_field(singles["tech_range"], "low"),
@@ -214,15 +174,7 @@ def load_tables() -> Tables:
         center_damage={
             int_field(r, "face"): bool_field(r, "damaged") for r in rows(data, "center_damage")
         },
-        attack_modifiers=tuple(
-            AttackModifier(
-                low=int_field(r, "low"),
-                high=int_field(r, "high"),
-                modifier=int_field(r, "modifier"),
-                ref=source_of(r),
-            )
-            for r in rows(data, "attack_modifier")
-        ),
+        attack_modifiers=row_records(AttackModifier, data, "attack_modifier"),
         interdiction={
             int_field(r, "face"): str_field(r, "target") for r in rows(data, "interdiction")
         },
@@ -271,17 +223,8 @@ class OrderOfBattle(Record):
 
 
 def _leader(r: dict[str, Any], mercenary: bool) -> LeaderRow:
-    return LeaderRow(
-        house=str_field(r, "house"),
-        name=str_field(r, "name"),
-        combat=int_field(r, "combat"),
-        military=int_field(r, "military"),
-        admin=int_field(r, "admin"),
-        loyalty=int_field(r, "loyalty") if "loyalty" in r else None,
-        setup=f"with {str_field(r, 'unit')}" if mercenary else str_field(r, "setup"),
-        mercenary=mercenary,
-        ref=source_of(r),
-    )
+    setup = f"with {str_field(r, 'unit')}" if mercenary else str_field(r, "setup")
+    return row_record(LeaderRow, r, setup=setup, mercenary=mercenary)
 
 
 @cache
@@ -293,18 +236,7 @@ def load_oob_3025() -> OrderOfBattle:
         neutral_js.setdefault(str_field(r, "owner"), []).append(int_field(r, "capacity"))
     return OrderOfBattle(
         sequence=tuple(str_field(r, "name") for r in houses),
-        formations=tuple(
-            FormationRow(
-                house=str_field(r, "house"),
-                name=str_field(r, "name"),
-                available=int_list_field(r, "available", optional=True),
-                reserve=int_list_field(r, "reserve", optional=True),
-                setup=str_field(r, "setup"),
-                mercenary=bool_field(r, "mercenary"),
-                ref=source_of(r),
-            )
-            for r in rows(data, "unit")
-        ),
+        formations=row_records(FormationRow, data, "unit", optional=("available", "reserve")),
         jumpships={
             str_field(r, "house"): int_list_field(r, "capacities", optional=True)
             for r in rows(data, "jumpships")
@@ -375,20 +307,7 @@ def load_oob_2786() -> OrderOfBattle2786:
         value=int_field(scenario, "value"),
         formation=str_field(scenario, "formation"),
         mercenary_minimum=int_field(section(data, "mercenary_minimum"), "value"),
-        leaders=tuple(
-            LeaderRow(
-                house=str_field(r, "house"),
-                name=str_field(r, "name"),
-                combat=int_field(r, "combat"),
-                military=int_field(r, "military"),
-                admin=int_field(r, "admin"),
-                loyalty=int_field(r, "loyalty") if "loyalty" in r else None,
-                setup="",
-                mercenary=False,
-                ref=source_of(r),
-            )
-            for r in rows(data, "leader")
-        ),
+        leaders=row_records(LeaderRow, data, "leader", setup="", mercenary=False),
         jumpships={
             str_field(r, "house"): int_list_field(r, "capacities", optional=True)
             for r in rows(data, "jumpships")
@@ -430,18 +349,8 @@ def parse_map(text: str) -> SWMap:
         capital = str(r.get("capital", ""))
         if capital not in _CAPITALS:
             raise TableError(f"capital must be 'house' or 'regional' in {r['name']!r}")
-        regions.append(
-            Region(
-                name=str_field(r, "name"),
-                house=str_field(r, "house"),
-                resource=int_field(r, "resource"),
-                capital=capital,
-                center=bool_field(r, "center"),
-                periphery=bool_field(r, "periphery"),
-                terra=bool_field(r, "terra"),
-                borders=tuple(sorted(borders[str_field(r, "name")])),
-            )
-        )
+        borders_of = tuple(sorted(borders[str_field(r, "name")]))
+        regions.append(row_record(Region, r, capital=capital, borders=borders_of))
     capitals = [r.house for r in regions if r.capital == "house"]
     if len(set(capitals)) != len(capitals):
         raise TableError("a House has more than one House capital")

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from mekref.rules.messages import Event
+from mekref.rules.records import built_from
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.data import load_tables
 from mekref.rules.succession_wars.evolve_edit import (
@@ -27,7 +28,7 @@ from mekref.rules.succession_wars.model import (
     Phase,
     Status,
     SWState,
-    Unit,
+    house_counter,
 )
 
 
@@ -122,15 +123,7 @@ def _bought(state: SWState, e: m.SWPieceBought) -> SWState:
             new, jumpships=put(new.jumpships, e.piece, ship), next_serial=new.next_serial + 1
         )
     if e.new:
-        unit = Unit(
-            id=e.piece,
-            formation=e.piece,
-            house=e.house,
-            owner=e.house,
-            kind=e.kind,
-            value=e.value,
-            status=Status.PENDING,
-        )
+        unit = house_counter(e.piece, e.piece, e.house, e.value, kind=e.kind, status=Status.PENDING)
         return replace(new, units=put(new.units, e.piece, unit), next_serial=new.next_serial + 1)
     return with_unit(new, e.piece, status=Status.PENDING, value=e.value, region="", owner=e.house)
 
@@ -222,15 +215,7 @@ def _combat_began(state: SWState, e: m.SWCombatBegan) -> SWState:
     return replace(
         state,
         immediate_combat=tuple(o for o in state.immediate_combat if o[1] != e.region),
-        combat=Combat(
-            region=e.region,
-            attacker=e.attacker,
-            defender=e.defender,
-            stage="attack",
-            original_strength=e.original_strength,
-            center_modifier=e.center_modifier,
-            controller_before=e.controller_before,
-        ),
+        combat=built_from(Combat, e, stage="attack"),
     )
 
 

@@ -25,7 +25,7 @@ from mekref.rules.succession_wars.model import (
     Phase,
     Status,
     SWState,
-    Unit,
+    house_counter,
 )
 
 
@@ -107,15 +107,7 @@ def _card_played(state: SWState, e: m.SWCardPlayed) -> SWState:
 
 
 def _merc_created(state: SWState, e: m.SWMercenaryCreated) -> SWState:
-    unit = Unit(
-        id=e.unit,
-        formation=e.unit,
-        house=e.house,
-        owner=e.house,
-        value=e.value,
-        mercenary=True,
-        region=e.region,
-    )
+    unit = house_counter(e.unit, e.unit, e.house, e.value, mercenary=True, region=e.region)
     return replace(state, units=put(state.units, e.unit, unit), next_serial=state.next_serial + 1)
 
 

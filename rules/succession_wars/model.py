@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import field
 from enum import StrEnum
+from typing import Any
 
 from mekref.rules.codec import OMIT_IF_DEFAULT
 from mekref.rules.record_type import Record, record
@@ -113,6 +114,11 @@ class Unit(Record):
     mercenary: bool = False
     status: Status = Status.ACTIVE
     region: str = ""  # "" while off the board
+
+
+def house_counter(uid: str, formation: str, house: str, value: int, **more: Any) -> Unit:
+    """A new counter of ``house``'s counter mix, which that House moves and fights."""
+    return Unit(id=uid, formation=formation, house=house, owner=house, value=value, **more)
 
 
 @record

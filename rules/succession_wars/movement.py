@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from mekref.rules.dice import Dice
 from mekref.rules.messages import Event
-from mekref.rules.refusal import Refusal
+from mekref.rules.refusal import Refusal, known
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.common import (
     Builder,
@@ -45,9 +45,7 @@ def own_piece(state: SWState, house: str, piece: str, region: str) -> None:
         if unit.owner != house or unit.status is not Status.ACTIVE or unit.region != region:
             raise Refusal("not_here", f"{piece} is not a unit of {house} in {region}")
         return
-    leader = state.leaders.get(piece)
-    if leader is None:
-        raise Refusal("unknown_piece", f"there is no unit or Leader {piece!r}")
+    leader = known(state.leaders, piece, "unknown_piece", "there is no unit or Leader {!r}")
     if leader.owner != house or leader.status is not LeaderStatus.FREE or leader.region != region:
         raise Refusal("not_here", f"{piece} is not a free Leader of {house} in {region}")
 

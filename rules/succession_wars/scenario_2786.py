@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Event
+from mekref.rules.records import copy_with
 from mekref.rules.refusal import Refusal
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.common import Builder, check_actor, check_quiet, check_turn
@@ -29,11 +30,15 @@ from mekref.rules.succession_wars.model import (
     SWMap,
     SWState,
     Unit,
+    house_counter,
 )
 from mekref.rules.succession_wars.start import (
     check_garrisons,
+    counters_3025,
     decide_start,
     house_states,
+    jumpships_of,
+    leader_of,
     shuffle_and_deal,
     slug,
 )
@@ -47,86 +52,36 @@ def regulars(oob: OrderOfBattle2786 | None = None) -> list[Unit]:
     out = []
     for house in load_oob_3025().sequence:
         for n in range(1, oob.units_per_house + 1):
-            out.append(
-                Unit(
-                    id=slug(house, "regular", str(n)),
-                    formation=oob.formation.format(house=house, n=n),
-                    house=house,
-                    owner=house,
-                    value=oob.value,
-                )
-            )
+            formation = oob.formation.format(house=house, n=n)
+            out.append(house_counter(slug(house, "regular", str(n)), formation, house, oob.value))
     return out
 
 
 def counter_mix() -> list[Unit]:
     """The 3025 House counters, in reserve: "All units in the counter mix may be built at a
     strength of 4" (L609); none is on the board at the start."""
-    units = []
-    for f in load_oob_3025().formations:
-        if f.mercenary:
-            continue
-        for n, value in enumerate(f.available + f.reserve, start=1):
-            units.append(
-                Unit(
-                    id=slug(f.house, f.name, str(n)),
-                    formation=f.name,
-                    house=f.house,
-                    owner=f.house,
-                    value=value,
-                    status=Status.RESERVE,
-                )
-            )
-    return units
+    return [
+        copy_with(unit, status=Status.RESERVE) for unit, _ in counters_3025() if not unit.mercenary
+    ]
 
 
 def mercenary_counters(oob: OrderOfBattle2786 | None = None) -> list[Unit]:
     """Every Mercenary counter, for the pile (L603), at no less than strength 4: "If the unit's
     normal strength is less than 4, change its fighting strength to 4." """
-    oob = oob or load_oob_2786()
-    units = []
-    for f in load_oob_3025().formations:
-        if not f.mercenary:
-            continue
-        for n, value in enumerate(f.available + f.reserve, start=1):
-            units.append(
-                Unit(
-                    id=slug(f.house, f.name, str(n)),
-                    formation=f.name,
-                    house=f.house,
-                    owner=MERCENARY_PILE,
-                    value=max(value, oob.mercenary_minimum),
-                    mercenary=True,
-                    status=Status.RESERVE,
-                )
-            )
-    return units
+    minimum = (oob or load_oob_2786()).mercenary_minimum
+    return [
+        copy_with(unit, owner=MERCENARY_PILE, value=max(unit.value, minimum), status=Status.RESERVE)
+        for unit, _ in counters_3025()
+        if unit.mercenary
+    ]
 
 
 def jumpships(oob: OrderOfBattle2786 | None = None) -> list[JumpShip]:
-    oob = oob or load_oob_2786()
-    return [
-        JumpShip(id=slug(house, "js", str(n)), owner=house, capacity=cap)
-        for house, caps in oob.jumpships.items()
-        for n, cap in enumerate(caps, start=1)
-    ]
+    return jumpships_of((oob or load_oob_2786()).jumpships)
 
 
 def leaders(oob: OrderOfBattle2786 | None = None) -> list[Leader]:
-    oob = oob or load_oob_2786()
-    return [
-        Leader(
-            id=slug(row.house, row.name),
-            name=row.name,
-            house=row.house,
-            owner=row.house,
-            combat=row.combat,
-            military=row.military,
-            admin=row.admin,
-            loyalty=row.loyalty,
-        )
-        for row in oob.leaders
-    ]
+    return [leader_of(row) for row in (oob or load_oob_2786()).leaders]
 
 
 def pieces() -> list[tuple[str, str]]:

@@ -11,10 +11,11 @@ import re
 
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.messages import Event
+from mekref.rules.records import built_from
 from mekref.rules.refusal import Refusal
 from mekref.rules.succession_wars import messages as m
 from mekref.rules.succession_wars.common import tables
-from mekref.rules.succession_wars.data import OrderOfBattle, load_oob_3025
+from mekref.rules.succession_wars.data import LeaderRow, OrderOfBattle, load_oob_3025
 from mekref.rules.succession_wars.model import (
     REFEREE,
     TERRA_OWNER,
@@ -28,6 +29,7 @@ from mekref.rules.succession_wars.model import (
     SWMap,
     SWState,
     Unit,
+    house_counter,
 )
 
 FREE = "free set-up"
@@ -47,26 +49,28 @@ def counters_3025(oob: OrderOfBattle | None = None) -> list[tuple[Unit, str]]:
             (v, Status.RESERVE) for v in f.reserve
         ]
         for n, (value, status) in enumerate(values, start=1):
-            unit = Unit(
-                id=slug(f.house, f.name, str(n)),
-                formation=f.name,
-                house=f.house,
-                owner=f.house,
-                value=value,
-                mercenary=f.mercenary,
-                status=status,
-            )
+            uid = slug(f.house, f.name, str(n))
+            unit = house_counter(uid, f.name, f.house, value, mercenary=f.mercenary, status=status)
             out.append((unit, f.setup))
     return out
 
 
 def jumpships_3025(oob: OrderOfBattle | None = None) -> list[JumpShip]:
-    oob = oob or load_oob_3025()
+    return jumpships_of((oob or load_oob_3025()).jumpships)
+
+
+def jumpships_of(capacities: dict[str, tuple[int, ...]]) -> list[JumpShip]:
+    """An Order of Battle's JumpShips, each House's numbered in the order the table lists them."""
     return [
         JumpShip(id=slug(house, "js", str(n)), owner=house, capacity=cap)
-        for house, caps in oob.jumpships.items()
+        for house, caps in capacities.items()
         for n, cap in enumerate(caps, start=1)
     ]
+
+
+def leader_of(row: LeaderRow, **placed: str) -> Leader:
+    """The Leader of an Order of Battle row, held by its own House."""
+    return built_from(Leader, row, id=slug(row.house, row.name), owner=row.house, **placed)
 
 
 def free_setup_pieces(oob: OrderOfBattle | None = None) -> list[str]:
@@ -216,21 +220,8 @@ def _leaders_3025(
             region = row.setup
         if board.region(region) is None:
             raise Refusal("bad_map", f"the map lacks {region!r}, where {row.name} sets up")
-        leaders.append(
-            Leader(
-                id=slug(row.house, row.name),
-                name=row.name,
-                house=row.house,
-                owner=row.house,
-                combat=row.combat,
-                military=row.military,
-                admin=row.admin,
-                loyalty=row.loyalty,
-                mercenary=row.mercenary,
-                formation=row.setup[len("with ") :] if row.mercenary else "",
-                region=region,
-            )
-        )
+        formation = row.setup[len("with ") :] if row.mercenary else ""
+        leaders.append(leader_of(row, formation=formation, region=region))
     return leaders
 
 
@@ -245,12 +236,11 @@ def _neutrals(oob: OrderOfBattle, board: SWMap) -> tuple[list[Unit], list[JumpSh
         values = oob.garrisons.get(owner, ())
         for n, value in enumerate(values, start=1):
             units.append(
-                Unit(
-                    id=slug(owner, "garrison", str(n)),
-                    formation=f"{owner} Garrison",
-                    house=owner,
-                    owner=owner,
-                    value=value,
+                house_counter(
+                    slug(owner, "garrison", str(n)),
+                    f"{owner} Garrison",
+                    owner,
+                    value,
                     region=spot.name,
                 )
             )

@@ -18,6 +18,8 @@ from mekref.rules.tables import (
     fraction_field,
     int_field,
     load_toml,
+    row_record,
+    row_records,
     rows,
     section,
     source_of,
@@ -226,14 +228,7 @@ def _training_levels() -> tuple[TrainingLevelRow, ...]:
 
 def _commanders() -> dict[str, CommanderRow]:
     return {
-        str_field(r, "name"): CommanderRow(
-            level=str_field(r, "name"),
-            max_spas=int_field(r, "max_spas"),
-            spa_points=int_field(r, "spa_points"),
-            skill_bonus=int_field(r, "skill_bonus"),
-            edge=int_field(r, "edge"),
-            ref=source_of(r),
-        )
+        str_field(r, "name"): row_record(CommanderRow, r, level=str_field(r, "name"))
         for r in rows(_load("commanders"), "level")
     }
 
@@ -247,21 +242,8 @@ def _warchest() -> WarChestTables:
         conversion_ref=source_of(conversion),
         wp_per_cargo_ton=int_field(cargo, "wp_per_cargo_ton"),
         cargo_ref=source_of(cargo),
-        transports={
-            str_field(r, "name"): TransportRow(
-                name=str_field(r, "name"), wp=int_field(r, "wp"), ref=source_of(r)
-            )
-            for r in rows(data, "transport")
-        },
-        locations={
-            str_field(r, "name"): LocationRow(
-                name=str_field(r, "name"),
-                wp=int_field(r, "wp"),
-                facilities=str_list_field(r, "facilities"),
-                ref=source_of(r),
-            )
-            for r in rows(data, "location")
-        },
+        transports={t.name: t for t in row_records(TransportRow, data, "transport")},
+        locations={loc.name: loc for loc in row_records(LocationRow, data, "location")},
     )
 
 
@@ -320,11 +302,8 @@ def _training() -> tuple[dict[int, TrainingStepRow], TrainingRules]:
     data = _load("training")
     steps = {}
     for r in rows(data, "step"):
-        step = TrainingStepRow(
-            from_skill=int_field(r, "from"),
-            to_skill=int_field(r, "to"),
-            cost=int_field(r, "cost"),
-            ref=source_of(r),
+        step = row_record(
+            TrainingStepRow, r, from_skill=int_field(r, "from"), to_skill=int_field(r, "to")
         )
         steps[step.from_skill] = step
     rules = section(data, "rules")
@@ -374,47 +353,20 @@ def load_tables() -> TripWireTables:
         commanders=_commanders(),
         warchest=_warchest(),
         costs=_costs(),
-        ammo_tiers=tuple(
-            AmmoTierRow(
-                name=str_field(r, "name"),
-                match=str_field(r, "match"),
-                keywords=str_list_field(r, "keywords"),
-                ref=source_of(r),
-            )
-            for r in rows(_load("ammo_tiers"), "tier")
-        ),
+        ammo_tiers=row_records(AmmoTierRow, _load("ammo_tiers"), "tier"),
         technician_hours_per_day=int_field(technician, "hours_per_day"),
         technician_ref=source_of(technician),
-        tasks={
-            str_field(r, "key"): TaskRow(
-                key=str_field(r, "key"), hours=int_field(r, "hours"), ref=source_of(r)
-            )
-            for r in rows(tasks_data, "task")
-        },
+        tasks={t.key: t for t in row_records(TaskRow, tasks_data, "task")},
         injuries=injuries,
         injury_rules=injury_rules,
         training_steps=steps,
         training_rules=training_rules,
-        prices={
-            str_field(r, "level"): PriceRow(
-                level=str_field(r, "level"),
-                cost=int_field(r, "cost"),
-                spas=int_field(r, "spas"),
-                ref=source_of(r),
-            )
-            for r in rows(personnel, "price")
-        },
+        prices={p.level: p for p in row_records(PriceRow, personnel, "price")},
         vehicle_crew_price_multiplier=int_field(crew_multiplier, "multiplier"),
         vehicle_crew_price_ref=source_of(crew_multiplier),
         victory=victory_tables(_load("victory")),
         retreat=retreat_tables(_load("retreat")),
-        recruiting=RecruitingTables(
-            dice=int_field(recruiting, "dice"),
-            target=int_field(recruiting, "target"),
-            unrest_neutral=int_field(recruiting, "unrest_neutral"),
-            bonus_per_unrest_point=int_field(recruiting, "bonus_per_unrest_point"),
-            ref=source_of(recruiting),
-        ),
+        recruiting=row_record(RecruitingTables, recruiting),
         force=_force(),
         footnotes={str_field(r, "key"): source_of(r) for r in rows(_load("footnotes"), "footnote")},
     )

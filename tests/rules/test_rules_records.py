@@ -12,7 +12,8 @@ import pytest
 
 from mekref.rules.codec import canonical_json
 from mekref.rules.kernel import RuleSet
-from mekref.rules.records import _plain_fields, copy_with
+from mekref.rules.record_type import Record, record
+from mekref.rules.records import _plain_fields, built_from, copy_with
 from mekref.rules.registry import all_rulesets
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.state import StrategicState
@@ -111,3 +112,21 @@ def test_every_rule_sets_state_copies_as_replace_copies_it(game: RuleSet[Any]) -
     fast = copy_with(state, events_applied=5, rolls_used=2)
     assert fast == replace(state, events_applied=5, rolls_used=2)
     assert _plain_fields(type(state))  # each takes the shortcut
+
+
+def test_built_from_copies_the_fields_both_classes_have() -> None:
+    @record
+    class Asked(Record):
+        who: str
+        count: int
+        note: str = ""
+
+    @record
+    class Kept(Record):
+        who: str
+        count: int
+        extra: int = 0
+
+    asked = Asked(who="a", count=2, note="n")
+    assert built_from(Kept, asked) == Kept(who="a", count=2)
+    assert built_from(Kept, asked, count=5, extra=1) == Kept(who="a", count=5, extra=1)

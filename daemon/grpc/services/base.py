@@ -24,10 +24,11 @@ from grpc_status import rpc_status
 from mekref.daemon import logs
 from mekref.daemon.campaigns import CampaignRunner, Executed
 from mekref.daemon.config import HELD_BATTLES_PER_SIDE
+from mekref.daemon.grpc import auth
 from mekref.daemon.grpc.batcher import CommandBatcher
 from mekref.daemon.grpc.errors import ApiError, invalid, refusal_error, store_error
 from mekref.daemon.grpc.hub import EventHub
-from mekref.daemon.grpc.tokens import TokenStore
+from mekref.daemon.grpc.tokens import Principal, TokenStore
 from mekref.daemon.store import EventStore, StoreError
 from mekref.rules.codec import canonical_json
 from mekref.rules.messages import Command
@@ -172,3 +173,28 @@ def check_campaign_id(campaign_id: str, field_name: str = "campaign_id") -> str:
         _CHECKED_IDS.clear()
     _CHECKED_IDS[campaign_id] = canonical
     return canonical
+
+
+# The first lines of every RPC about one campaign: the request's campaign id, checked (a bad one
+# is INVALID_ARGUMENT before any token rule), and the caller, whose token must be for it.
+def campaign_caller(request: Any) -> tuple[str, Principal]:
+    """Anyone whose token is for the request's campaign."""
+    cid = check_campaign_id(request.campaign_id)
+    principal = auth.current_principal()
+    auth.require_campaign(principal, cid)
+    return cid, principal
+
+
+def referee_caller(request: Any) -> tuple[str, Principal]:
+    """Only the campaign's referee."""
+    cid = check_campaign_id(request.campaign_id)
+    principal = auth.current_principal()
+    auth.require_referee(principal, cid)
+    return cid, principal
+
+
+def side_caller(request: Any) -> tuple[str, Principal, str]:
+    """A side acting for itself, or the referee for the side the request names; with that side."""
+    cid = check_campaign_id(request.campaign_id)
+    principal = auth.current_principal()
+    return cid, principal, auth.acting_side(principal, cid, request.side_id)

@@ -19,9 +19,8 @@ from pathlib import Path
 
 import grpc
 
-from mekref.daemon.grpc import auth
 from mekref.daemon.grpc.errors import ApiError, FieldViolation, invalid
-from mekref.daemon.grpc.services.base import Context, Services, check_campaign_id, rpc
+from mekref.daemon.grpc.services.base import Context, Services, campaign_caller, rpc
 from mekref.daemon.ingest import IngestOptions, Outcome
 from mekref.v1 import battle_pb2, battle_pb2_grpc
 
@@ -68,9 +67,7 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
     async def UploadBattleFile(
         self, request: battle_pb2.UploadBattleFileRequest, context: Context
     ) -> battle_pb2.UploadBattleFileResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        auth.require_campaign(principal, cid)
+        cid, principal = campaign_caller(request)
         data = request.content
         if not data:
             raise invalid("content", "the file is empty")

@@ -16,9 +16,10 @@ from mekref.daemon.grpc.errors import invalid
 from mekref.daemon.grpc.services.base import (
     Context,
     Services,
-    check_campaign_id,
+    campaign_caller,
     legacy_text,
     rpc,
+    side_caller,
     wants_legacy_json,
 )
 from mekref.daemon.grpc.tokens import Principal
@@ -98,8 +99,7 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
     async def GetCampaign(
         self, request: campaign_pb2.GetCampaignRequest, context: Context
     ) -> campaign_pb2.GetCampaignResponse:
-        cid = check_campaign_id(request.campaign_id)
-        auth.require_campaign(auth.current_principal(), cid)
+        cid, _ = campaign_caller(request)
 
         def get() -> common_pb2.Campaign:
             campaign = self.s.store.get_campaign(cid)
@@ -112,8 +112,7 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
     async def GetSideView(
         self, request: campaign_pb2.GetSideViewRequest, context: Context
     ) -> campaign_pb2.GetSideViewResponse:
-        cid = check_campaign_id(request.campaign_id)
-        side_id = auth.acting_side(auth.current_principal(), cid, request.side_id)
+        cid, _, side_id = side_caller(request)
         legacy = wants_legacy_json(context)
 
         def view() -> campaign_pb2.GetSideViewResponse:
@@ -140,9 +139,7 @@ class CampaignServicer(campaign_pb2_grpc.CampaignServiceServicer):
     async def GetDiceLog(
         self, request: campaign_pb2.GetDiceLogRequest, context: Context
     ) -> campaign_pb2.GetDiceLogResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        auth.require_campaign(principal, cid)
+        cid, principal = campaign_caller(request)
         if request.after_seq < 0:
             raise invalid("after_seq", "must be 0 or more")
         if request.limit < 0:

@@ -18,12 +18,12 @@ import grpc
 from grpc import aio
 from grpc_status import rpc_status
 
-from mekref.daemon.grpc import auth, typed
+from mekref.daemon.grpc import typed
 from mekref.daemon.grpc.errors import ApiError, invalid
 from mekref.daemon.grpc.services.base import (
     Context,
     Services,
-    check_campaign_id,
+    campaign_caller,
     log,
     to_api_error,
     wants_legacy_json,
@@ -67,9 +67,7 @@ class EventServicer(event_pb2_grpc.EventServiceServicer):
             await context.abort_with_status(rpc_status.to_status(error.to_status()))
 
     async def _stream(self, request: event_pb2.SubscribeEventsRequest, context: Context) -> None:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        auth.require_campaign(principal, cid)
+        cid, principal = campaign_caller(request)
         if request.after_seq < 0:
             raise invalid("after_seq", "must be 0 or more")
         legacy = wants_legacy_json(context)

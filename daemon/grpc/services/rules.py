@@ -19,7 +19,7 @@ from mekref.daemon.grpc.errors import ApiError, denied, invalid
 from mekref.daemon.grpc.services.base import (
     Context,
     Services,
-    check_campaign_id,
+    campaign_caller,
     legacy_text,
     rpc,
     wants_legacy_json,
@@ -144,9 +144,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     async def ExecuteCommand(
         self, request: rules_pb2.ExecuteCommandRequest, context: Context
     ) -> rules_pb2.ExecuteCommandResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        auth.require_campaign(principal, cid)
+        cid, principal = campaign_caller(request)
         legacy = wants_legacy_json(context)
         game, state = await self.s.run(context, self._current, cid)
         data, field = command_data(game, request, campaign_names(game, state))
@@ -166,9 +164,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
     async def GetView(
         self, request: rules_pb2.GetViewRequest, context: Context
     ) -> rules_pb2.GetViewResponse:
-        cid = check_campaign_id(request.campaign_id)
-        principal = auth.current_principal()
-        auth.require_campaign(principal, cid)
+        cid, principal = campaign_caller(request)
         side: str | None = principal.side_id
         if principal.is_referee:
             side = request.side_id or None
