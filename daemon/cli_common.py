@@ -68,8 +68,9 @@ def out_console(*, columns_from_env: bool = False, markup: bool = False) -> Cons
 
 def print_json(data: object) -> None:
     """``--json`` output: indented, non-ASCII names kept as they are, one trailing newline."""
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    # One write of the whole text: ``json.dump`` writes each of its pieces to the stream, one
+    # write per key, value and bracket of a listing that grows with the campaign.
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 class CliError(Exception):

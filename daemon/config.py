@@ -26,8 +26,6 @@ its own ``mekref.toml`` can be moved as a whole.
 
 from __future__ import annotations
 
-import ipaddress
-import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -185,6 +183,8 @@ def is_loopback(host: str) -> bool:
     name = host.strip("[]").lower()
     if name == "localhost":
         return True
+    import ipaddress  # here: only ``serve`` checks an address, and it costs every command
+
     try:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
@@ -206,6 +206,8 @@ def _number(value: Any, key: str) -> float:
 
 def load_toml(path: Path) -> dict[str, Any]:
     """The settings in ``path`` as ServeConfig field values (unknown keys are an error)."""
+    import tomllib  # here: most commands run without a config file
+
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:

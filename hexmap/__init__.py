@@ -8,60 +8,113 @@ package data).
 
 from typing import TYPE_CHECKING, Any
 
-from mekref.hexmap.encounters import (
-    Encounter,
-    EncounterKind,
-    MoveOutcome,
-    PlannedMove,
-    resolve_moves,
-)
-from mekref.hexmap.geometry import (
-    Hex,
-    Offset,
-    distance,
-    facing_sides,
-    hex_range,
-    hex_to_offset,
-    label,
-    line,
-    neighbours,
-    offset_to_hex,
-    parse_label,
-    ring,
-    sector,
-    spiral,
-)
-from mekref.hexmap.mapfile import MapError, parse_map
-from mekref.hexmap.mapsheets import mapsheet_for, random_terrain
-from mekref.hexmap.model import HexMap, Location, Region, River, Road
-from mekref.hexmap.movement import FormationMovement, formation_speed, step_cost, strategic_mp
-from mekref.hexmap.paths import (
-    PathCheck,
-    PathProblem,
-    Route,
-    cheapest_path,
-    path_cost,
-    reachable,
-    todays_leg,
-    validate_path,
-)
-from mekref.hexmap.samples import sample_map, sample_map_text
-from mekref.hexmap.sensors import (
-    Coverage,
-    Sensor,
-    SensorKind,
-    location_sensors,
-    visible_hexes,
-)
-from mekref.hexmap.tables import MovementMode
-
 if TYPE_CHECKING:
+    from mekref.hexmap.encounters import (
+        Encounter,
+        EncounterKind,
+        MoveOutcome,
+        PlannedMove,
+        resolve_moves,
+    )
+    from mekref.hexmap.geometry import (
+        Hex,
+        Offset,
+        distance,
+        facing_sides,
+        hex_range,
+        hex_to_offset,
+        label,
+        line,
+        neighbours,
+        offset_to_hex,
+        parse_label,
+        ring,
+        sector,
+        spiral,
+    )
+    from mekref.hexmap.mapfile import MapError, parse_map
+    from mekref.hexmap.mapsheets import mapsheet_for, random_terrain
+    from mekref.hexmap.model import HexMap, Location, Region, River, Road
+    from mekref.hexmap.movement import FormationMovement, formation_speed, step_cost, strategic_mp
+    from mekref.hexmap.paths import (
+        PathCheck,
+        PathProblem,
+        Route,
+        cheapest_path,
+        path_cost,
+        reachable,
+        todays_leg,
+        validate_path,
+    )
     from mekref.hexmap.render import FormationMarker, render_svg
+    from mekref.hexmap.samples import sample_map, sample_map_text
+    from mekref.hexmap.sensors import (
+        Coverage,
+        Sensor,
+        SensorKind,
+        location_sensors,
+        visible_hexes,
+    )
+    from mekref.hexmap.tables import MovementMode
 
-#: Names loaded on first use: the SVG renderer's escaping (``xml.sax.saxutils``) brings in
-#: ``urllib.request``, ``http.client``, ``ssl`` and ``email``, about 45 ms of every command's
-#: start-up, and only the commands that draw a map need it.
-_LAZY = {"FormationMarker": "mekref.hexmap.render", "render_svg": "mekref.hexmap.render"}
+#: Every name is loaded from its module on first use, so that a command imports only the parts
+#: of the map it touches: the whole package was part of every TripWire command's start-up (the
+#: map file reader brings ``tomllib`` and ``importlib.resources``, which bring ``tempfile``,
+#: ``shutil`` and ``zipfile``), and ``status`` or a battle file reads no map. The SVG
+#: renderer's escaping (``xml.sax.saxutils``) alone brings ``urllib.request``,
+#: ``http.client``, ``ssl`` and ``email``.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(
+        ("Encounter", "EncounterKind", "MoveOutcome", "PlannedMove", "resolve_moves"),
+        "mekref.hexmap.encounters",
+    ),
+    **dict.fromkeys(
+        (
+            "Hex",
+            "Offset",
+            "distance",
+            "facing_sides",
+            "hex_range",
+            "hex_to_offset",
+            "label",
+            "line",
+            "neighbours",
+            "offset_to_hex",
+            "parse_label",
+            "ring",
+            "sector",
+            "spiral",
+        ),
+        "mekref.hexmap.geometry",
+    ),
+    **dict.fromkeys(("MapError", "parse_map"), "mekref.hexmap.mapfile"),
+    **dict.fromkeys(("mapsheet_for", "random_terrain"), "mekref.hexmap.mapsheets"),
+    **dict.fromkeys(("HexMap", "Location", "Region", "River", "Road"), "mekref.hexmap.model"),
+    **dict.fromkeys(
+        ("FormationMovement", "formation_speed", "step_cost", "strategic_mp"),
+        "mekref.hexmap.movement",
+    ),
+    **dict.fromkeys(
+        (
+            "PathCheck",
+            "PathProblem",
+            "Route",
+            "cheapest_path",
+            "path_cost",
+            "reachable",
+            "todays_leg",
+            "validate_path",
+        ),
+        "mekref.hexmap.paths",
+    ),
+    **dict.fromkeys(("sample_map", "sample_map_text"), "mekref.hexmap.samples"),
+    **dict.fromkeys(
+        ("Coverage", "Sensor", "SensorKind", "location_sensors", "visible_hexes"),
+        "mekref.hexmap.sensors",
+    ),
+    **dict.fromkeys(("MovementMode",), "mekref.hexmap.tables"),
+    **dict.fromkeys(("FormationMarker", "render_svg"), "mekref.hexmap.render"),
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -6,11 +6,9 @@ first use; user files (maps) are never read here but passed in as text.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from importlib import resources
 from typing import Any
 
 
@@ -82,6 +80,11 @@ class SensorRules:
 
 def load_data(name: str) -> dict[str, Any]:
     """A TOML table shipped in ``mekref.hexmap.data`` (package data, never a user path)."""
+    # Imported here: ``importlib.resources`` brings ``tempfile``, ``shutil`` and ``zipfile``,
+    # and a command that reads no map (``status``, a battle file) should not pay for them.
+    import tomllib
+    from importlib import resources
+
     text = resources.files("mekref.hexmap.data").joinpath(name).read_text(encoding="utf-8")
     return tomllib.loads(text)
 

@@ -88,8 +88,15 @@ def object_text(value: object, extra: dict[str, str] | None = None) -> str:
 
 def holds_kept(value: object) -> bool:
     """Whether one of a dataclass ``value``'s fields is (or is a tuple starting with) a value
-    that keeps its text: then :func:`object_text` writes around it."""
-    for _, item in object_items(value) or ():
+    that keeps its text: then :func:`object_text` writes around it.
+
+    Read from the instance's attributes, not :func:`object_items`, which also compares each
+    ``OMIT_IF_DEFAULT`` field with its default: every event stored pays this check, and for
+    an order it cost as much as encoding the event. A field left out for holding its default
+    is looked at too; either answer gives the same text, only the way it is made differs."""
+    state = getattr(value, "__dict__", None)
+    items = state.values() if state is not None else (v for _, v in object_items(value) or ())
+    for item in items:
         tp = type(item)
         if tp in _KEPT or (tp is tuple and _starts_kept(item)):
             return True

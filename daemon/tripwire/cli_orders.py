@@ -29,10 +29,10 @@ from mekref.rules.codec import to_jsonable
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.turn.events import OrdersSubmitted
 from mekref.rules.tripwire.turn.orders import (
-    ACTIONS,
     FormationOrder,
     SubmitOrders,
     WithdrawOrders,
+    actions,
     orders_of,
 )
 from mekref.rules.tripwire.turn.route import plan_route
@@ -42,7 +42,7 @@ An order is FORMATION:ACTION[:PATH[:TARGET]], PATH the hexes entered in order, c
 (the start hex left out), TARGET a hex, location or formation by action. Parameters (the pool
 paying, a tactical objective, surveillance conditions) go in --param FORMATION:KEY=VALUE.
 
-actions: {", ".join(sorted(ACTIONS))}
+actions: {", ".join(sorted(actions()))}
 
 examples:
   mekref orders submit --db g.db --side loyalist --day 3 --order alpha:move:0607,0707

@@ -84,7 +84,8 @@ import contextlib, io, json, sys
 from mekref.daemon.cli import main
 with contextlib.redirect_stdout(io.StringIO()) as out:
     code = main(sys.argv[1:])
-unused = ("structlog", "rich", "lxml", "asyncio", "pygments", "xml.sax.saxutils", "ssl")
+unused = ("structlog", "rich", "lxml", "asyncio", "pygments", "xml.sax.saxutils", "ssl",
+          "zipfile", "mekref.hexmap.mapfile", "mekref.rules.tripwire.turn.resolve")
 print(json.dumps({
     "code": code,
     "status": json.loads(out.getvalue()),
@@ -97,7 +98,9 @@ def test_status_json_loads_no_logging_terminal_or_xml_library(tmp_path: Path) ->
     """``status --json`` logs nothing, draws no table or map and reads no file: structlog
     (with its console renderer's rich, pygments and asyncio), the SVG renderer's escaping
     (``xml.sax.saxutils``: urllib, ssl, email) and lxml, about 0.25 s of its start-up, are
-    left out (issue 28; bench/status.py measures it on a 1,000-battle campaign)."""
+    left out, and so are the hex map's reader (with ``importlib.resources``' zipfile) and the
+    day's resolution, which load with the first map read and the first day resolved (issue
+    28; bench/status.py measures it on a 1,000-battle campaign)."""
     db = str(tmp_path / "c.db")
     assert mekref("campaign", "new", "--db", db, "--name", "S").returncode == 0
     done = subprocess.run(

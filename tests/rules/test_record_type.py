@@ -4,12 +4,15 @@ kw_only=True)`` ones do (rules/record_type.py): the same classes declared both w
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from dataclasses import dataclass, field
 
 import pytest
 
+from mekref.rules import records
 from mekref.rules.messages import Command, Event
 from mekref.rules.record_type import Record, record
+from mekref.rules.records import copy_with
 
 
 @record
@@ -117,3 +120,63 @@ def test_a_class_with_its_own_methods_or_without_the_base_is_refused() -> None:
 
             def __eq__(self, other: object) -> bool:
                 return True
+
+
+@record
+class Listed(Record):
+    items: list[int] = field(default_factory=list)
+    size: int = 1
+
+    def __post_init__(self) -> None:
+        if self.size < 0:
+            raise ValueError("size")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListedDc:
+    items: list[int] = field(default_factory=list)
+    size: int = 1
+
+
+def test_the_constructor_as_dataclasses_write_it() -> None:
+    assert str(inspect.signature(Point)) == str(inspect.signature(PointDc))
+    assert str(inspect.signature(Listed)) == str(inspect.signature(ListedDc))
+    a, b = Listed(), Listed()
+    assert a.items == [] and a.items is not b.items  # a new list each time, as a factory gives
+    assert Listed(items=[1]).items == [1] and Listed().size == 1
+    with pytest.raises(ValueError, match="size"):
+        Listed(size=-1)  # __post_init__ runs
+    with pytest.raises(TypeError):
+        Point(x=1, z=2)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]
+
+
+def test_an_undocumented_record_reads_the_doc_dataclasses_would_write() -> None:
+    assert Point.__doc__ == (PointDc.__doc__ or "").replace("PointDc", "Point")
+    assert Empty.__doc__ == "Empty()" and Point(x=1).__doc__ == Point.__doc__
+    assert Event.__doc__ is not None and Event.__doc__.startswith("Something that happened")
+
+
+def test_the_frozen_guard_refuses_setting_and_deleting() -> None:
+    value = Listed()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        value.size = 2  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del value.size  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        value.other = 1  # type: ignore[attr-defined]
+
+
+def test_a_record_is_still_copied_without_its_init() -> None:
+    assert copy_with(Point(x=1, note="n"), y=4) == Point(x=1, y=4, note="n")
+    assert records._plain_fields(Point) == {"x", "y", "note", "secret"}
+    assert records._plain_fields(Listed) == frozenset()  # __post_init__: through replace
+
+
+def test_a_field_out_of_init_is_refused() -> None:
+    with pytest.raises(TypeError, match="out of __init__"):
+
+        @record
+        class Hidden(Record):
+            x: int = field(default=0, init=False)

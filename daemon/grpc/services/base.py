@@ -154,11 +154,25 @@ def legacy_text(wanted: bool, value: Any) -> str:
     return canonical_json(value) if wanted else ""
 
 
+#: Campaign ids already checked, as a call spelled them -> their canonical spelling. Every call
+#: names its campaign, parsing a UUID is one of the dearer checks of a call's own work on the
+#: event loop, and callers name the same few. Bounded: emptied when full.
+_CHECKED_IDS: dict[str, str] = {}
+_CHECKED_MAX = 4096
+
+
 def check_campaign_id(campaign_id: str, field_name: str = "campaign_id") -> str:
+    known = _CHECKED_IDS.get(campaign_id)
+    if known is not None:
+        return known
     try:
-        return str(uuid.UUID(campaign_id))
+        canonical = str(uuid.UUID(campaign_id))
     except ValueError:
         raise invalid(field_name, "must be a campaign UUID") from None
+    if len(_CHECKED_IDS) >= _CHECKED_MAX:
+        _CHECKED_IDS.clear()
+    _CHECKED_IDS[campaign_id] = canonical
+    return canonical
 
 
 # The first lines of every RPC about one campaign: the request's campaign id, checked (a bad one

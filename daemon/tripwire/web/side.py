@@ -19,13 +19,13 @@ from mekref.daemon.grpc.tokens import Principal
 from mekref.daemon.tripwire.cli_map import side_svg
 from mekref.daemon.web.calls import PageRefusal, call
 from mekref.daemon.web.site import Site, bind
-from mekref.rules.tripwire.turn.orders import ACTIONS
+from mekref.rules.tripwire.turn.orders import actions
 from mekref.rules.tripwire.turn.state import IN_ORBIT
 from mekref.rules.tripwire.turn.view import SideView
 from mekref.v1 import battle_pb2, campaign_pb2, orders_pb2
 
 #: Actions by name for the order forms; the rules refuse what a formation may not do today.
-ACTION_CHOICES = tuple(sorted(ACTIONS))
+ACTION_CHOICES = tuple(sorted(actions()))
 #: Left out of a formation's form where the rules refuse them whatever else is given
 #: (``orders._check_order``: "not in orbit", "already in orbit").
 ONLY_IN_ORBIT = frozenset({"orbital_insertion", "combat_drop"})

@@ -109,7 +109,7 @@ def resolve_boards(
 
 def conditions_of(text: str) -> MmsConditions | None:
     """MegaMek's conditions for an engagement's weather text (None: not recorded)."""
-    for level in range(weather.LEVELS):
+    for level in range(weather.levels()):
         name = weather.level_name(level)
         if text == name or text.startswith(name + ", "):
             wx, wind = WEATHER_TO_MEGAMEK[level]

@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
+<<<<<<< HEAD
 from mekref.hexmap import Hex, HexMap, label, parse_label, parse_map, sample_map
 from mekref.hexmap.geometry import LabelError
 from mekref.rules.refusal import Refusal
+=======
+from mekref import hexmap
+from mekref.hexmap import Hex, label, parse_label
+>>>>>>> startup3
 from mekref.rules.tripwire.turn.state import IN_ORBIT, StrategicState
+
+if TYPE_CHECKING:
+    from mekref.hexmap import HexMap
 
 
 @lru_cache(maxsize=16)
 def _parse(name: str, text: str) -> HexMap:
-    return sample_map(name) if not text else parse_map(text, name)
+    # Read through the package, which loads the map reader (tomllib, the bundled tables) on
+    # first use: a command that folds a campaign but reads no map (status) does not pay for it.
+    return hexmap.sample_map(name) if not text else hexmap.parse_map(text, name)
 
 
 def hexmap_of(strategic: StrategicState) -> HexMap:

@@ -52,24 +52,28 @@ from mekref.rules.tripwire.turn.state import (
 from mekref.rules.tripwire.turn.view import SideView, side_view
 
 __all__ = [
-    "ACTIONS",
     "FormationOrder",
     "ResolveTurn",
     "SideView",
     "SubmitOrders",
     "WithdrawOrders",
+    "actions",
     "orders_of",
     "side_view",
 ]
 
-#: Every action of the Actions list (lines 179-242 of the rule text), by key, with Identify
-#: (T-S2) and the engineers' temporary runway (L409, T-LZ1).
-ACTIONS: frozenset[str] = frozenset(action_rows())
+
+def actions() -> frozenset[str]:
+    """Every action of the Actions list (lines 179-242 of the rule text), by key, with Identify
+    (T-S2) and the engineers' temporary runway (L409, T-LZ1). Read from the table when asked,
+    not when the rule set is imported: a command that opens a campaign and decides nothing
+    (status) then loads no TOML reader."""
+    return frozenset(action_rows())
+
+
 MOVING = frozenset({"move", "forced_march"})
 #: Free actions that put a formation down in a hex; a path after the target moves it on.
 LANDING = frozenset({"orbital_insertion", "suborbital_hop", "combat_drop"})
-#: Actions that keep a formation in its hex (and take no path).
-STATIONARY = ACTIONS - MOVING - {"shadow", "orbital_insertion", "suborbital_hop", "combat_drop"}
 #: Actions that take a formation out of its hex: refused while one of its units is under
 #: repair (L63, ruling R-WHERE-5).
 LEAVING = MOVING | LANDING | {"shadow", "respond", "achieve_orbit"}
@@ -224,7 +228,7 @@ def _check_order(
         raise Refusal(
             "unknown_action",
             f"{field}.action: {order.action!r} is not an action; "
-            f"known: {', '.join(sorted(ACTIONS))}",
+            f"known: {', '.join(sorted(actions()))}",
         )
     carried = _carried(s, f, order)
     if carried:  # L206: bays or the cargo hold (ruling T-O5)
@@ -397,7 +401,10 @@ def decide_submit(
         except Refusal as refusal:
             refused.append((order, refusal))
             continue
-        accepted.append(replace(order, path=tuple(label(parse_label(p)) for p in order.path)))
+        path = tuple(label(parse_label(p)) for p in order.path)
+        # The order as given when its path is already spelled as labels (always, for "rest"
+        # and other orders without one): an equal copy would cost a dataclass replace per order.
+        accepted.append(order if path == order.path else replace(order, path=path))
     if refused and not accepted:
         first = refused[0][1]
         if len(refused) == 1:

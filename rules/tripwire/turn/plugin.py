@@ -26,7 +26,6 @@ from mekref.rules.tripwire.turn import (
     pre_damage,
     reorganise,
     repair_days,
-    resolve,
     setup,
     transports,
     turrets,
@@ -307,6 +306,17 @@ def _recruits_found(state: CampaignState, e: RecruitsFound) -> CampaignState:
     )
 
 
+def _decide_resolve(
+    state: CampaignState, cmd: orders.ResolveTurn, dice: Dice, rules: TripWire
+) -> list[Event]:
+    # The day's resolution (movement, engagements, sightings, upkeep, orbit) is imported with
+    # the first day resolved: no other command needs it, and every command that opens a
+    # TripWire campaign (status, a battle file, an order) paid for loading it.
+    from mekref.rules.tripwire.turn import resolve
+
+    return resolve.decide_resolve(state, cmd, dice, rules)
+
+
 def _no_change(state: CampaignState, e: Event) -> CampaignState:
     return state  # a record for the log (rolls, availability); the state keeps nothing of it
 
@@ -316,7 +326,7 @@ DECIDERS: dict[type[Command], Decider] = {
     setup.PlaceFormations: setup.decide_place,
     orders.SubmitOrders: orders.decide_submit,
     orders.WithdrawOrders: orders.decide_withdraw,
-    orders.ResolveTurn: resolve.decide_resolve,
+    orders.ResolveTurn: _decide_resolve,
     artillery.FireUnguidedArtillery: artillery.decide_fire,
     RecordLeaderCaptured: _decide_leader,
     RepositionFormation: _decide_reposition,

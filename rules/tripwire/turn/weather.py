@@ -10,7 +10,11 @@ from mekref.rules.dice import Dice, Roll
 from mekref.rules.tripwire.turn.data import lookup, range_table, single
 from mekref.rules.tripwire.turn.state import RegionWeather
 
-LEVELS = len(range_table("weather"))  # 7 rows: 0 clear .. 6 stormy
+
+def levels() -> int:
+    """The weather table's rows: 7, 0 clear .. 6 stormy. A function, not a constant, so that
+    importing the rule set does not read the table (and load its TOML reader)."""
+    return len(range_table("weather"))
 
 
 def level_name(level: int) -> str:
@@ -23,7 +27,7 @@ def cloud_of(level: int) -> int:
 
 
 def _storm(name: str, dice: Dice, level: int) -> tuple[str, list[Roll], Dice]:
-    if level != LEVELS - 1:
+    if level != levels() - 1:
         return "", [], dice
     # Line 382: "(Roll again. On a 8+ There is a lightning storm, on a 12 a Tornado develops."
     row = single("weather", "storm")
@@ -53,7 +57,7 @@ def roll_start(hexmap: HexMap, dice: Dice) -> tuple[tuple[RegionWeather, ...], l
 def shifted_level(level: int, total: int) -> int:
     """The weather row after a change roll of ``total``, kept on the table (T-W2)."""
     shift = int(lookup(range_table("weather_change"), total).get("shift"))
-    return min(LEVELS - 1, max(0, level + shift))
+    return min(levels() - 1, max(0, level + shift))
 
 
 def roll_change(
