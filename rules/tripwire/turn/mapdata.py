@@ -5,14 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-<<<<<<< HEAD
-from mekref.hexmap import Hex, HexMap, label, parse_label, parse_map, sample_map
-from mekref.hexmap.geometry import LabelError
-from mekref.rules.refusal import Refusal
-=======
 from mekref import hexmap
 from mekref.hexmap import Hex, label, parse_label
->>>>>>> startup3
+from mekref.hexmap.geometry import LabelError
+from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.turn.state import IN_ORBIT, StrategicState
 
 if TYPE_CHECKING:
