@@ -6,7 +6,10 @@ for it, so the daemon's modules ask for their logger here instead of importing s
 their top, and the set-up every CLI command makes (``mekref.daemon.cli``) waits here until a
 logger is first asked for, or runs at once when structlog is already loaded. A logger whose
 lines the set-up throws away (the ingest pipeline's under a one-shot command, which says what
-happened to each file itself) is a :class:`Dropped` one, which never loads structlog.
+happened to each file itself) is a :class:`Dropped` one, which never loads structlog. A set-up
+that names the least level it writes (``mekref replay``'s, warnings by default) gives
+:class:`Deferred` loggers: structlog loads when the first line at that level or above is
+written, and a replay whose files all go in cleanly never loads it.
 """
 
 from __future__ import annotations
@@ -19,7 +22,11 @@ from typing import Any
 _PENDING: list[Callable[[], None]] = []
 #: Loggers whose every line the current set-up throws away.
 _DROPPED: set[str] = set()
+#: The least level (``logging``'s numbers) the pending set-up writes; 0 when it does not say.
+_LEAST: list[int] = [0]
 _LOCK = threading.Lock()
+#: structlog's filtering loggers: each method's level (``exception`` logs at error).
+_LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40, "exception": 40, "critical": 50}
 
 
 class Dropped:
@@ -35,13 +42,56 @@ class Dropped:
     info = warning = error = exception = critical = debug
 
 
-def set_up(configure: Callable[[], None], *, dropped: Iterable[str] = ()) -> None:
+class Deferred:
+    """A logger whose lines below the set-up's least level are thrown away here, as structlog's
+    filtering logger would; the first line at that level or above loads structlog, runs the
+    pending set-up and is written by structlog's logger ``name``, with the bound values."""
+
+    __slots__ = ("_least", "_name", "_values")
+
+    def __init__(self, name: str, least: int, values: dict[str, Any] | None = None) -> None:
+        self._name, self._least, self._values = name, least, values or {}
+
+    def bind(self, **values: Any) -> Deferred:
+        return Deferred(self._name, self._least, {**self._values, **values})
+
+    def _write(self, method: str, event: str, values: dict[str, Any]) -> Any:
+        if _LEVELS[method] < self._least:
+            return None
+        real = _structlog_logger(self._name)
+        if self._values:
+            real = real.bind(**self._values)
+        return getattr(real, method)(event, **values)
+
+    def debug(self, event: str, **values: Any) -> Any:
+        return self._write("debug", event, values)
+
+    def info(self, event: str, **values: Any) -> Any:
+        return self._write("info", event, values)
+
+    def warning(self, event: str, **values: Any) -> Any:
+        return self._write("warning", event, values)
+
+    def error(self, event: str, **values: Any) -> Any:
+        return self._write("error", event, values)
+
+    def exception(self, event: str, **values: Any) -> Any:
+        return self._write("exception", event, values)
+
+    def critical(self, event: str, **values: Any) -> Any:
+        return self._write("critical", event, values)
+
+
+def set_up(configure: Callable[[], None], *, dropped: Iterable[str] = (), least: int = 0) -> None:
     """Run the structlog set-up ``configure`` now if structlog is loaded, else just before the
     first logger is given out (:func:`get_logger`). ``dropped`` names the loggers whose lines
-    ``configure`` throws away: asking for one then gives a :class:`Dropped` logger."""
+    ``configure`` throws away: asking for one then gives a :class:`Dropped` logger. ``least``,
+    the least level ``configure`` lets through (``logging.WARNING``), makes the loggers given
+    out before structlog loads :class:`Deferred` ones."""
     with _LOCK:
         _DROPPED.clear()
         _DROPPED.update(dropped)
+        _LEAST[0] = least
     if "structlog" in sys.modules:
         configure()
         return
@@ -54,6 +104,7 @@ def superseded() -> None:
     with _LOCK:
         _PENDING.clear()
         _DROPPED.clear()
+        _LEAST[0] = 0
 
 
 def get_logger(name: str) -> Any:
@@ -61,6 +112,15 @@ def get_logger(name: str) -> Any:
     a name the set-up drops."""
     if name in _DROPPED:
         return Dropped()
+    with _LOCK:
+        least = _LEAST[0] if _PENDING and "structlog" not in sys.modules else 0
+    if least:
+        return Deferred(name, least)
+    return _structlog_logger(name)
+
+
+def _structlog_logger(name: str) -> Any:
+    """structlog's logger ``name``, after any set-up still pending."""
     import structlog
 
     with _LOCK:

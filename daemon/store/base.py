@@ -41,6 +41,14 @@ from mekref.daemon.store.model import (
 )
 from mekref.daemon.store.rows import Row
 
+#: What an append checks before it writes: the campaign exists, the log's last seq, and the
+#: seqs of the file when it is already in (NULLs when it is not, or no file is appended).
+_APPEND_CHECKS = (
+    "SELECT (SELECT COUNT(*) FROM campaigns WHERE id = ?), "
+    "(SELECT COALESCE(MAX(seq), 0) FROM events WHERE campaign_id = ?), f.first_seq, f.last_seq "
+    "FROM (SELECT 1) AS one LEFT JOIN ingested_files AS f ON f.campaign_id = ? AND f.sha256 = ?"
+)
+
 
 class EventStore(SqlEngine):
     """An append-only, per-campaign event log plus the bookkeeping of the files it ingested.
@@ -143,19 +151,18 @@ class EventStore(SqlEngine):
         recorded = self._now(at)
         with self._tx() as tx:
             self._serialise_appends(tx, cid)
-            self._require_campaign(tx.fetch, cid)
-            if ingested_file is not None:
-                # Exactly once: the file check comes before the seq check and runs under the
-                # same serialisation, so of two racing appends of one file exactly one
-                # writes and the other is told it was already applied, never a conflict.
-                before = tx.fetch(
-                    "SELECT first_seq, last_seq FROM ingested_files "
-                    "WHERE campaign_id = ? AND sha256 = ?",
-                    (cid, ingested_file.sha256),
-                )
-                if before:
-                    return AppendResult(cid, int(before[0][0]), int(before[0][1]), True)
-            last = max_seq(tx, cid)
+            # The three checks in one round trip. Exactly once: the file check comes before
+            # the seq check, under the same serialisation, so of two racing appends of one
+            # file one writes and the other is told it was already applied, never a conflict.
+            sha = "" if ingested_file is None else ingested_file.sha256
+            exists, last, before_first, before_last = tx.fetch(
+                _APPEND_CHECKS, (cid, cid, cid, sha)
+            )[0]
+            if not int(exists):
+                raise CampaignNotFound(cid)
+            if before_first is not None:
+                return AppendResult(cid, int(before_first), int(before_last), True)
+            last = int(last)
             if last != expected_last_seq:
                 raise ConcurrencyError(cid, expected_last_seq, last)
             first_seq = last + 1

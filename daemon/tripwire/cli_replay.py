@@ -16,32 +16,23 @@ folded from the log. Same files, rule set and seed give the same hash on any mac
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
+import logging
+import sys
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from mekref.adapters.megamek.mul_summary import DesignLookup
-from mekref.daemon import exit_codes
+from mekref.daemon import exit_codes, logs
 from mekref.daemon.app import App
 from mekref.daemon.campaigns import SNAPSHOT_EVERY
 from mekref.daemon.cli_common import add_command, err_console, out_console, print_json
 from mekref.daemon.design_lookup import CatalogUnavailable, catalog_lookup
 from mekref.daemon.ingest import IngestResult, Outcome
-from mekref.daemon.logging_setup import configure_logging
 from mekref.daemon.open_app import app_config, opened_app
 from mekref.daemon.store import StoreError
 from mekref.daemon.watch.scan import is_battle_file
@@ -50,6 +41,9 @@ from mekref.rules.messages import Command
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire.commands import CreateCampaign
 from mekref.rules.tripwire.game import TRIPWIRE
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 EXIT_NOT_APPLIED = exit_codes.REFUSED
 EXIT_BAD_INPUT = exit_codes.USAGE
@@ -264,46 +258,112 @@ def _replay_file(
             ) from None
 
 
-def _print_results(console: Console, outcome: ReplayOutcome) -> None:
-    table = Table(title="Replayed files", title_justify="left")
-    for column in ("file", "outcome", "battle", "events", "sha256"):
-        table.add_column(column, overflow="fold")
-    for r in outcome.results:
-        table.add_row(
+def _result_rows(outcome: ReplayOutcome) -> list[tuple[str, str, str, str, str]]:
+    return [
+        (
             Path(r.path).name,
             r.outcome.value if r.reason is None else f"{r.outcome.value}: {r.reason}",
             r.battle_id or "-",
             str(r.events),
             (r.sha256 or "")[:16],
         )
+        for r in outcome.results
+    ]
+
+
+_COLUMNS = ("file", "outcome", "battle", "events", "sha256")
+
+
+def _print_results(outcome: ReplayOutcome) -> None:
+    rows = _result_rows(outcome)
+    if not sys.stdout.isatty():
+        # Off a terminal (a CI log, a pipe) the same columns as plain aligned text: rich
+        # laid out a 1,000-row table cell by cell, a sixth of a 1,000-battle replay's CPU,
+        # for lines nobody sees drawn; plain lines also grep and diff cleanly.
+        _print_plain(rows)
+        print(f"{outcome.events} events in the campaign log")
+        return
+    from rich.table import Table
+
+    table = Table(title="Replayed files", title_justify="left")
+    for column in _COLUMNS:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    # No markup: file names and quarantine reasons are printed as they are.
+    console = out_console()
     console.print(table)
     console.print(f"{outcome.events} events in the campaign log")
 
 
+def _print_plain(rows: list[tuple[str, str, str, str, str]]) -> None:
+    widths = [max(len(cell) for cell in column) for column in zip(_COLUMNS, *rows, strict=True)]
+    lines = ["Replayed files"]
+    for row in (_COLUMNS, *rows):
+        cells = (cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+        lines.append("  ".join(cells).rstrip())
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _set_up_logging(level: str) -> None:
+    """Readable lines on stderr from ``level`` up, structlog loaded only for a line written:
+    the pipeline's debug and info lines are below the default level, and importing structlog
+    with its console renderer (rich's tracebacks, pygments) cost a replay 0.05-0.1 s."""
+
+    def configure() -> None:
+        from mekref.daemon.logging_setup import configure_logging
+
+        configure_logging("console", level)
+
+    logs.superseded()  # the CLI's own set-up, still pending, is replaced by this one
+    logs.set_up(configure, least=logging.getLevelNamesMapping()[level.upper()])
+
+
+def _say(message: str) -> None:
+    """A line to stderr (rich loaded only when there is one to write)."""
+    err_console().print(message)
+
+
+def _progress() -> Progress | None:
+    """A progress bar on stderr when it is a terminal; off one the bar drew nothing (it is
+    transient), so rich's live display is not loaded for it."""
+    if not sys.stderr.isatty():
+        return None
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    return Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console(),
+        transient=True,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    configure_logging("console", args.log_level)
-    err = err_console()
+    _set_up_logging(args.log_level)
     design_for: DesignLookup | None = None
     if args.units_dir is not None:
         try:
             design_for = catalog_lookup(args.units_dir)
         except CatalogUnavailable as exc:
-            err.print(f"mekref replay: {exc}")
+            _say(f"mekref replay: {exc}")
             return EXIT_BAD_INPUT
     if args.db is not None and Path(args.db).exists():
-        err.print(f"mekref replay: {args.db} exists; replay into a new database file")
+        _say(f"mekref replay: {args.db} exists; replay into a new database file")
         return EXIT_BAD_INPUT
     with tempfile.TemporaryDirectory(prefix="mekref-replay-db-") as tmp:
         db = args.db or str(Path(tmp) / "replay.db")
+        bar = _progress()
         try:
-            with Progress(
-                TextColumn("{task.description}", markup=False),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=err,
-                transient=True,
-            ) as bar:
+            with bar if bar is not None else contextlib.nullcontext():
                 outcome = replay(
                     args.dir,
                     db,
@@ -314,10 +374,10 @@ def run(args: argparse.Namespace) -> int:
                     keep=args.db is not None,
                 )
         except ReplayInputError as exc:
-            err.print(f"mekref replay: {exc}")
+            _say(f"mekref replay: {exc}")
             return EXIT_BAD_INPUT
         except StoreError as exc:
-            err.print(f"mekref replay: database {db}: {exc}")
+            _say(f"mekref replay: database {db}: {exc}")
             return EXIT_BAD_INPUT
     if args.json:
         print_json(
@@ -339,10 +399,8 @@ def run(args: argparse.Namespace) -> int:
             }
         )
         return 0 if outcome.all_applied else EXIT_NOT_APPLIED
-    # No markup: file names and quarantine reasons are printed as they are.
-    console = out_console()
-    _print_results(console, outcome)
+    _print_results(outcome)
     if not outcome.all_applied:
-        err.print("mekref replay: some files were not applied (see the table)")
+        _say("mekref replay: some files were not applied (see the table)")
     print(f"state-hash: {outcome.state_hash}")
     return 0 if outcome.all_applied else EXIT_NOT_APPLIED

@@ -4,8 +4,8 @@ of the TripWire rule set, listed in :mod:`mekref.rules.tripwire.battles`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 
+from mekref.rules.records import copy_with
 from mekref.rules.tripwire.battle_messages import (
     BattleConfirmed,
     BattleControlSet,
@@ -30,17 +30,17 @@ from mekref.rules.tripwire.toe import SALVAGE_COMPANY
 
 
 def _with_ledger(state: CampaignState, new: BattleLedger) -> CampaignState:
-    return replace(state, battles=new)
+    return copy_with(state, battles=new)
 
 
 def _with_battle(state: CampaignState, battle: Battle) -> CampaignState:
     led = state.battles
-    return _with_ledger(state, replace(led, battles=led.battles.with_battle(battle)))
+    return _with_ledger(state, copy_with(led, battles=led.battles.with_battle(battle)))
 
 
 def evolve_loadouts(state: CampaignState, e: LoadoutsRecorded) -> CampaignState:
     led = state.battles
-    return _with_ledger(state, replace(led, loadouts={**led.loadouts, **dict(e.loadouts)}))
+    return _with_ledger(state, copy_with(led, loadouts={**led.loadouts, **dict(e.loadouts)}))
 
 
 def evolve_report(state: CampaignState, e: BattleReportReceived) -> CampaignState:
@@ -49,13 +49,13 @@ def evolve_report(state: CampaignState, e: BattleReportReceived) -> CampaignStat
     )
     battle = with_file(battle, e.file)
     if e.supersedes:
-        battle = replace(battle, superseded=(*battle.superseded, e.supersedes))
+        battle = copy_with(battle, superseded=(*battle.superseded, e.supersedes))
     if e.confirmed is not None:
-        battle = replace(battle, confirmed=e.confirmed, held="")
+        battle = copy_with(battle, confirmed=e.confirmed, held="")
     if e.engagement_id and not battle.engagement_id:
-        battle = replace(battle, engagement_id=e.engagement_id)
+        battle = copy_with(battle, engagement_id=e.engagement_id)
     if e.held and battle.confirmed is None and not battle.held:
-        battle = replace(battle, held=e.held)
+        battle = copy_with(battle, held=e.held)
     return _with_battle(state, battle)
 
 
@@ -63,7 +63,7 @@ def evolve_confirmed(state: CampaignState, e: BattleConfirmed) -> CampaignState:
     battle = state.battles.battles[e.battle_id]
     return _with_battle(
         state,
-        replace(
+        copy_with(
             battle,
             held="",
             confirmed=e.note,
@@ -74,7 +74,7 @@ def evolve_confirmed(state: CampaignState, e: BattleConfirmed) -> CampaignState:
 
 def evolve_control(state: CampaignState, e: BattleControlSet) -> CampaignState:
     battle = state.battles.battles[e.battle_id]
-    return _with_battle(state, replace(battle, control_side=e.side_id, control_note=e.note))
+    return _with_battle(state, copy_with(battle, control_side=e.side_id, control_note=e.note))
 
 
 def with_battle_vp(vp: Mapping[str, int], sides: Iterable[SideOutcome]) -> dict[str, int]:
@@ -118,10 +118,10 @@ def evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
         if p.may_train:
             may_train[p.person_id] = battle.number
     vp = with_battle_vp(led.victory_points, res.sides)
-    new_led = replace(
+    new_led = copy_with(
         led,
         battles=led.battles.with_battle(
-            replace(
+            copy_with(
                 battle,
                 status=BattleStatus.RESOLVED,
                 control_side=res.control_side,
@@ -139,7 +139,7 @@ def evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
     # R-BOMB-2: a fighter that fought comes back without the bombs it took (L84 prices a
     # loadout; what MegaMek says is left is not read back).
     fought = {o.unit_id for o in res.units}
-    state = replace(
+    state = copy_with(
         state,
         units=units,
         people=people,
@@ -163,8 +163,8 @@ def evolve_resolved(state: CampaignState, e: BattleResolved) -> CampaignState:
 
 
 def evolve_fate(state: CampaignState, e: UnitFateSet) -> CampaignState:
-    led = replace(state.battles, fates={**state.battles.fates, e.unit_id: e.fate})
-    state = replace(state, battles=led)
+    led = copy_with(state.battles, fates={**state.battles.fates, e.unit_id: e.fate})
+    state = copy_with(state, battles=led)
     if e.fate in WRECKED:
         state = leave_formations(state, (e.unit_id,))
     if e.new_side is not None:
@@ -182,14 +182,16 @@ def _change_sides(state: CampaignState, unit_id: str, side_id: str) -> CampaignS
         if pid in people:
             # The first seat of a commander's unit keeps the rank it held (L352).
             rank = ranks[0].value if ranks and seat == 0 else people[pid].rank
-            people[pid] = replace(people[pid], unit_id=None, rank=rank)
-    moved = replace(unit, side_id=side_id, company=SALVAGE_COMPANY, lance=SALVAGE_COMPANY, crew=())
-    return replace(state, units={**state.units, unit_id: moved}, people=people)
+            people[pid] = copy_with(people[pid], unit_id=None, rank=rank)
+    moved = copy_with(
+        unit, side_id=side_id, company=SALVAGE_COMPANY, lance=SALVAGE_COMPANY, crew=()
+    )
+    return copy_with(state, units={**state.units, unit_id: moved}, people=people)
 
 
 def person_after(person: Person, hits: int, fate: PersonFate, rolled: bool) -> Person:
     dead = fate in (PersonFate.KIA, PersonFate.DIED_OF_WOUNDS)
-    return replace(
+    return copy_with(
         person,
         hits=6 if dead else hits,
         status=PersonStatus.DEAD if dead else PersonStatus.ACTIVE,

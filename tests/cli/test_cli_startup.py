@@ -221,6 +221,26 @@ def test_battle_ingest_loads_no_logging_library_nor_yaml(tmp_path: Path) -> None
     assert sorted(unused & modules) == []
 
 
+def test_a_clean_replay_loads_no_logging_library_but_a_warning_still_prints(
+    tmp_path: Path,
+) -> None:
+    """``mekref replay`` writes warnings and worse by default: the pipeline's debug and info
+    lines are thrown away before structlog is loaded, and a replay whose files all go in
+    cleanly never loads it; ``--log-level info`` still prints each file's lines. Off a
+    terminal it draws no progress bar and prints its table as plain text: no rich either."""
+    done, modules = _imported("replay", str(SAMPLE), "--ruleset", "tripwire", "--seed", "7")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].startswith("state-hash: ")
+    assert "mekref.daemon.ingest" in modules  # not a vacuous pass
+    assert sorted({"structlog", "pygments", "rich", "asyncio"} & modules) == []
+    assert "file        " in done.stdout and "Replayed files" in done.stdout
+    chatty, modules = _imported(
+        "replay", str(SAMPLE), "--ruleset", "tripwire", "--seed", "7", "--log-level", "info"
+    )
+    assert chatty.returncode == 0, chatty.stderr
+    assert "file.applied" in chatty.stderr and "structlog" in modules
+
+
 def test_version_comes_from_the_installed_package() -> None:
     from importlib.metadata import version
 
