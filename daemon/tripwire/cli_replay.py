@@ -278,8 +278,8 @@ def _print_results(outcome: ReplayOutcome) -> None:
     rows = _result_rows(outcome)
     if not sys.stdout.isatty():
         # Off a terminal (a CI log, a pipe) the same columns as plain aligned text: rich
-        # laid out a 1,000-row table cell by cell, a sixth of a 1,000-battle replay's CPU,
-        # for lines nobody sees drawn; plain lines also grep and diff cleanly.
+        # lays out a table cell by cell, a large part of a long replay's CPU, for lines
+        # nobody sees drawn; plain lines also grep and diff cleanly.
         _print_plain(rows)
         print(f"{outcome.events} events in the campaign log")
         return
@@ -308,7 +308,7 @@ def _print_plain(rows: list[tuple[str, str, str, str, str]]) -> None:
 def _set_up_logging(level: str) -> None:
     """Readable lines on stderr from ``level`` up, structlog loaded only for a line written:
     the pipeline's debug and info lines are below the default level, and importing structlog
-    with its console renderer (rich's tracebacks, pygments) cost a replay 0.05-0.1 s."""
+    with its console renderer (rich's tracebacks, pygments) is a visible part of its start-up."""
 
     def configure() -> None:
         from mekref.daemon.logging_setup import configure_logging
