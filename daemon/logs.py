@@ -14,6 +14,7 @@ written, and a replay whose files all go in cleanly never loads it.
 
 from __future__ import annotations
 
+import logging
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -26,7 +27,14 @@ _DROPPED: set[str] = set()
 _LEAST: list[int] = [0]
 _LOCK = threading.Lock()
 #: structlog's filtering loggers: each method's level (``exception`` logs at error).
-_LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40, "exception": 40, "critical": 50}
+_LEVELS = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+    "exception": logging.ERROR,
+    "critical": logging.CRITICAL,
+}
 
 
 class Dropped:
@@ -40,6 +48,16 @@ class Dropped:
         return None
 
     info = warning = error = exception = critical = debug
+
+
+def _writer(method: str) -> Callable[..., Any]:
+    """The :class:`Deferred` method ``method``: its lines go through ``Deferred._write``."""
+
+    def write(self: Deferred, event: str, **values: Any) -> Any:
+        return self._write(method, event, values)
+
+    write.__name__ = write.__qualname__ = method
+    return write
 
 
 class Deferred:
@@ -63,23 +81,12 @@ class Deferred:
             real = real.bind(**self._values)
         return getattr(real, method)(event, **values)
 
-    def debug(self, event: str, **values: Any) -> Any:
-        return self._write("debug", event, values)
-
-    def info(self, event: str, **values: Any) -> Any:
-        return self._write("info", event, values)
-
-    def warning(self, event: str, **values: Any) -> Any:
-        return self._write("warning", event, values)
-
-    def error(self, event: str, **values: Any) -> Any:
-        return self._write("error", event, values)
-
-    def exception(self, event: str, **values: Any) -> Any:
-        return self._write("exception", event, values)
-
-    def critical(self, event: str, **values: Any) -> Any:
-        return self._write("critical", event, values)
+    debug = _writer("debug")
+    info = _writer("info")
+    warning = _writer("warning")
+    error = _writer("error")
+    exception = _writer("exception")
+    critical = _writer("critical")
 
 
 def set_up(configure: Callable[[], None], *, dropped: Iterable[str] = (), least: int = 0) -> None:
