@@ -287,6 +287,9 @@ def markdown(figures: list[Figures]) -> str:
             f"{'met' if wall < GOAL_SECONDS_1000 else '**not met**'} ({wall:.1f} s wall, "
             f"{median(f.replay_cpu):.1f} s CPU)."
         )
+    sized = sorted(figures, key=lambda f: f.battles)
+    if len(sized) > 1 and sized[0].battles < sized[-1].battles:
+        lines.append(budget_line(budget(sized[0], sized[-1])))
     for f in figures:
         if f.tenths is not None:
             t = f.tenths
@@ -298,6 +301,62 @@ def markdown(figures: list[Figures]) -> str:
                 f"{'met' if met else '**not met**'}."
             )
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What the goal ratio asks of each battle, read off two corpus sizes of one run.
+
+    A replay's CPU is a start-up paid once plus a cost per battle; the difference between
+    the two sizes cancels the start-up, so ``per_battle_ms`` is what one more battle costs.
+    The goal at the larger size allows ``parse_cpu / GOAL_RATIO`` seconds in all: less the
+    start-up and the parsing of each file, what is left per battle is ``allowed_ms`` for
+    everything else (the rules, the event texts, the store), against ``spent_ms`` now."""
+
+    battles: int
+    startup_s: float
+    per_battle_ms: float
+    parse_ms: float
+    allowed_ms: float
+    spent_ms: float
+
+    @property
+    def cut(self) -> float:
+        """How many times less the rest must cost per battle (inf: the goal is out of reach
+        even with nothing but parsing)."""
+        return self.spent_ms / self.allowed_ms if self.allowed_ms > 0 else float("inf")
+
+
+def budget(small: Figures, large: Figures) -> Budget:
+    """:class:`Budget` from the medians of a smaller and a larger corpus of the same run."""
+    if large.battles <= small.battles:
+        raise ValueError("the larger corpus must hold more battles")
+    step = (median(large.replay_cpu) - median(small.replay_cpu)) / (large.battles - small.battles)
+    startup = median(small.replay_cpu) - step * small.battles
+    parse = median(large.parse_cpu) / large.battles
+    allowed = (median(large.parse_cpu) / GOAL_RATIO - startup) / large.battles - parse
+    return Budget(
+        battles=large.battles,
+        startup_s=startup,
+        per_battle_ms=step * 1000,
+        parse_ms=parse * 1000,
+        allowed_ms=allowed * 1000,
+        spent_ms=(step - parse) * 1000,
+    )
+
+
+def budget_line(b: Budget) -> str:
+    head = (
+        f"What {GOAL_RATIO} of parse-only asks, from these rounds: one more battle costs "
+        f"{b.per_battle_ms:.2f} ms of CPU (start-up {b.startup_s:.2f} s, cancelled between the "
+        f"two sizes), of which parsing its file {b.parse_ms:.2f} ms; at {b.battles:,} battles "
+    )
+    if b.allowed_ms <= 0:
+        return head + "start-up and parsing alone already take more than the goal allows."
+    return head + (
+        f"the goal leaves {b.allowed_ms:.2f} ms per battle for the rules, the event texts and "
+        f"the store, which take {b.spent_ms:.2f} ms now: {b.cut:.1f}x less."
+    )
 
 
 def _summarise(f: Figures) -> None:
