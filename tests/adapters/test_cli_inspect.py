@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import shlex
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_script import mekref
+from console_script import mekref, mekref_fresh
 
 from mekref.daemon.cli import main
 
@@ -98,6 +99,24 @@ def test_hostile_file_is_refused_with_exit_4(tmp_path: Path) -> None:
         '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>\n<unit>&b;</unit>\n'
     )
     assert main(["inspect", str(bomb)]) == 4
+
+
+@pytest.mark.parametrize("kind", ["missing", "truncated", "hostile", "gzip bomb"])
+def test_json_of_a_file_not_read_is_no_document(tmp_path: Path, kind: str) -> None:
+    """``inspect --json`` of one file it refuses prints its line on stderr and nothing on
+    stdout (it printed ``[]``, a list where a read file gives an object)."""
+    path = tmp_path / ("bomb.sav.gz" if kind == "gzip bomb" else "x.mul")
+    if kind == "truncated":
+        path.write_bytes(RECORD.read_bytes()[:4000])
+    elif kind == "hostile":
+        path.write_text('<?xml version="1.0"?>\n<!DOCTYPE unit [<!ENTITY a "a">]>\n<unit/>\n')
+    elif kind == "gzip bomb":
+        path.write_bytes(gzip.compress(b"\0" * (40 << 20), compresslevel=9))
+    run = mekref_fresh("inspect", str(path), "--json")
+    assert run.returncode == {"missing": 2, "truncated": 3}.get(kind, 4), run.stderr
+    assert run.stdout == "" and len(run.stderr.strip().splitlines()) == 1
+    both = mekref_fresh("inspect", str(path), str(RECORD), "--json")
+    assert [u["file"] for u in json.loads(both.stdout)] == [str(RECORD)]
 
 
 def test_missing_file_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
