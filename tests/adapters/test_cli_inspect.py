@@ -119,6 +119,28 @@ def test_json_of_a_file_not_read_is_no_document(tmp_path: Path, kind: str) -> No
     assert [u["file"] for u in json.loads(both.stdout)] == [str(RECORD)]
 
 
+def test_a_savegame_name_on_bytes_that_are_not_gzip_says_so(tmp_path: Path) -> None:
+    """A ``.sav.gz`` that is not gzip (renamed, empty) is refused as such, in ``inspect`` and
+    in the reason file ``battle ingest`` quarantines with; it was read as XML and told to
+    export a unit list again."""
+    made = mekref_fresh("campaign", "new", "--db", str(tmp_path / "c.db"), "--name", "T",
+                        "--side", "a:A", "--side", "b:B")  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    for name, data, said in (
+        ("renamed.sav.gz", b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "not a gzip file"),
+        ("empty.sav.gz", b"", "file is empty"),
+    ):
+        path = tmp_path / name
+        path.write_bytes(data)
+        run = mekref_fresh("inspect", str(path))
+        assert run.returncode == 3 and said in run.stderr, run.stderr
+        assert "unit list" not in run.stderr
+        ingest = mekref_fresh("battle", "ingest", "--db", str(tmp_path / "c.db"), str(path))
+        assert ingest.returncode == 3, ingest.stderr
+        reason = (tmp_path / "quarantine" / f"{name}.reason.txt").read_text(encoding="utf-8")
+        assert said in reason and "unit list" not in reason
+
+
 def test_missing_file_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["inspect", "/no/such/file.mul"]) == 2
     assert "cannot read" in capsys.readouterr().err
