@@ -17,6 +17,9 @@ from mekref.daemon.cli import main
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "megamek"
 RECORD = FIXTURES / "clusterstrike-batchall-record.mul"
+_SAVE_XML = gzip.decompress(
+    (FIXTURES / "savegames" / "megamek-Bug-Displacement.sav.gz").read_bytes()
+)
 
 
 def _installed_json(path: Path) -> dict[str, Any]:
@@ -122,13 +125,14 @@ def test_json_of_a_file_not_read_is_no_document(tmp_path: Path, kind: str) -> No
 def test_a_savegame_name_on_bytes_that_are_not_gzip_says_so(tmp_path: Path) -> None:
     """A ``.sav.gz`` that is not gzip (renamed, empty) is refused as such, in ``inspect`` and
     in the reason file ``battle ingest`` quarantines with; it was read as XML and told to
-    export a unit list again."""
+    export a unit list again. A savegame cut short says to save the game again."""
     made = mekref_fresh("campaign", "new", "--db", str(tmp_path / "c.db"), "--name", "T",
                         "--side", "a:A", "--side", "b:B")  # fmt: skip
     assert made.returncode == 0, made.stderr
     for name, data, said in (
         ("renamed.sav.gz", b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "not a gzip file"),
         ("empty.sav.gz", b"", "file is empty"),
+        ("cut.sav.gz", gzip.compress(_SAVE_XML[: len(_SAVE_XML) // 2]), "save the game again"),
     ):
         path = tmp_path / name
         path.write_bytes(data)
