@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         summary = summarize(parsed.mul, str(path), parsed.designs(design_for))
         summaries.append((summary, parsed))
-    if args.json:
+    if args.json and summaries:  # nothing read: the refusals on stderr, no document
         payload = [r if isinstance(r, dict) else _json(*r) for r in summaries]
         out: object = payload[0] if len(args.files) == 1 and payload else payload
         print_json(out)

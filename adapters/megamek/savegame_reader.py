@@ -67,7 +67,8 @@ def read_savegame_bytes(
     if max_compressed > DEFAULT_MAX_COMPRESSED:
         max_unzipped = max(max_unzipped, max_unzipped * max_compressed // DEFAULT_MAX_COMPRESSED)
     xml = data
-    if is_gzip(data):
+    # A .sav.gz that is not gzip (an empty or renamed file) is refused as such, not read as XML.
+    if is_gzip(data) or path.lower().endswith(".gz"):
         xml = gunzip_capped(data, path, max_compressed=max_compressed, max_unzipped=max_unzipped)
     elif len(data) > max_unzipped:
         raise MulReadError(

@@ -182,8 +182,13 @@ def syntax_error(exc: etree.XMLSyntaxError, last_line: int, path: str) -> MulRea
     return MulReadError(
         FilePosition(path, line, column),
         f"not well-formed XML: {message}",
-        _hint_for(exc, at_end=line >= last_line),
+        _hint_for(exc, at_end=line >= last_line, savegame=_is_savegame(path)),
     )
+
+
+def _is_savegame(path: str) -> bool:
+    """A savegame's name (``.sav.gz``, ``.sav``): its hints speak of saving the game."""
+    return path.lower().endswith((".sav.gz", ".sav"))
 
 
 def parse_untrusted_xml(
@@ -358,14 +363,16 @@ def _source_line(element: etree._Element) -> int | None:
     return line if isinstance(line, int) else None
 
 
-def _hint_for(exc: etree.XMLSyntaxError, *, at_end: bool) -> str:
+def _hint_for(exc: etree.XMLSyntaxError, *, at_end: bool, savegame: bool = False) -> str:
     msg = exc.msg or ""
     truncated_words = ("Premature end", "end of data", "EndTag", "expected '>'")
     if at_end or any(word in msg for word in truncated_words):
+        again = "save the game again (/save NAME)" if savegame else "save the unit list again"
         return (
-            "the file looks truncated or half-written; wait until MegaMek has finished, "
-            "or save the unit list again"
+            f"the file looks truncated or half-written; wait until MegaMek has finished, or {again}"
         )
     if "Start tag expected" in msg or "Document is empty" in msg:
+        if savegame:
+            return "this is not a MegaMek savegame; save the game again from MegaMek (/save NAME)"
         return "this is not an XML unit list; export it again from MegaMek (File > Units > Save)"
     return "open the file in a text editor at that position, or export it again from MegaMek"

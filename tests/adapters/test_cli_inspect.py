@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import shlex
 import subprocess
@@ -10,12 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_script import mekref
+from console_script import mekref, mekref_fresh
 
 from mekref.daemon.cli import main
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "megamek"
 RECORD = FIXTURES / "clusterstrike-batchall-record.mul"
+_SAVE_XML = gzip.decompress(
+    (FIXTURES / "savegames" / "megamek-Bug-Displacement.sav.gz").read_bytes()
+)
 
 
 def _installed_json(path: Path) -> dict[str, Any]:
@@ -98,6 +102,47 @@ def test_hostile_file_is_refused_with_exit_4(tmp_path: Path) -> None:
         '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>\n<unit>&b;</unit>\n'
     )
     assert main(["inspect", str(bomb)]) == 4
+
+
+@pytest.mark.parametrize("kind", ["missing", "truncated", "hostile", "gzip bomb"])
+def test_json_of_a_file_not_read_is_no_document(tmp_path: Path, kind: str) -> None:
+    """``inspect --json`` of one file it refuses prints its line on stderr and nothing on
+    stdout (it printed ``[]``, a list where a read file gives an object)."""
+    path = tmp_path / ("bomb.sav.gz" if kind == "gzip bomb" else "x.mul")
+    if kind == "truncated":
+        path.write_bytes(RECORD.read_bytes()[:4000])
+    elif kind == "hostile":
+        path.write_text('<?xml version="1.0"?>\n<!DOCTYPE unit [<!ENTITY a "a">]>\n<unit/>\n')
+    elif kind == "gzip bomb":
+        path.write_bytes(gzip.compress(b"\0" * (40 << 20), compresslevel=9))
+    run = mekref_fresh("inspect", str(path), "--json")
+    assert run.returncode == {"missing": 2, "truncated": 3}.get(kind, 4), run.stderr
+    assert run.stdout == "" and len(run.stderr.strip().splitlines()) == 1
+    both = mekref_fresh("inspect", str(path), str(RECORD), "--json")
+    assert [u["file"] for u in json.loads(both.stdout)] == [str(RECORD)]
+
+
+def test_a_savegame_name_on_bytes_that_are_not_gzip_says_so(tmp_path: Path) -> None:
+    """A ``.sav.gz`` that is not gzip (renamed, empty) is refused as such, in ``inspect`` and
+    in the reason file ``battle ingest`` quarantines with; it was read as XML and told to
+    export a unit list again. A savegame cut short says to save the game again."""
+    made = mekref_fresh("campaign", "new", "--db", str(tmp_path / "c.db"), "--name", "T",
+                        "--side", "a:A", "--side", "b:B")  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    for name, data, said in (
+        ("renamed.sav.gz", b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "not a gzip file"),
+        ("empty.sav.gz", b"", "file is empty"),
+        ("cut.sav.gz", gzip.compress(_SAVE_XML[: len(_SAVE_XML) // 2]), "save the game again"),
+    ):
+        path = tmp_path / name
+        path.write_bytes(data)
+        run = mekref_fresh("inspect", str(path))
+        assert run.returncode == 3 and said in run.stderr, run.stderr
+        assert "unit list" not in run.stderr
+        ingest = mekref_fresh("battle", "ingest", "--db", str(tmp_path / "c.db"), str(path))
+        assert ingest.returncode == 3, ingest.stderr
+        reason = (tmp_path / "quarantine" / f"{name}.reason.txt").read_text(encoding="utf-8")
+        assert said in reason and "unit list" not in reason
 
 
 def test_missing_file_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

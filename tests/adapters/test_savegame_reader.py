@@ -176,7 +176,7 @@ def test_damaged_gzip_and_trailing_data() -> None:
 
 
 def test_not_a_savegame() -> None:
-    _refuses(b"PK\x03\x04 this is a zip", "not well-formed")
+    _refuses(b"PK\x03\x04 this is a zip", "not a gzip file")
     a_mul = b'<unit version="0.49"><entity chassis="A" model="B"/></unit>'
     _refuses(gz(a_mul), "not a MegaMek game")
     _refuses(b"", "empty")
