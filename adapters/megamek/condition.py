@@ -279,7 +279,10 @@ def _merge_location(
         return LocationCondition(
             index, name, armor_max, armor_max, internal_max, internal_max, rear_max, rear_max
         )
-    if written.destroyed:
+    # A limb blown off is gone with all its armor and structure, though MegaMek writes the
+    # values it had (ruling R-IMP-7): the savegame reader takes it so too, and both doors
+    # must give the same condition.
+    if written.destroyed or written.blown_off:
         return LocationCondition(
             index,
             name,

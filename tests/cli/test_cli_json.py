@@ -39,6 +39,6 @@ def test_replay_json_carries_the_state_hash() -> None:
     found = _json("replay", str(REPLAY), "--ruleset", "tripwire", "--seed", "7")
     assert isinstance(found, dict) and found["all_applied"] is True
     assert found["state_hash"] == (
-        "b663a31892457d33b46c635fab32eceaa8e07deb045b252f406acd025de23007"
+        "0876f402f92f983d4f65cd040f7a02330d1ff2612a532304b12106dd9450985d"
     )
     assert all(f["outcome"] == "applied" for f in found["files"])
