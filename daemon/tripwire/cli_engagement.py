@@ -17,7 +17,6 @@ from mekref.daemon.cli_common import (
 )
 from mekref.daemon.tripwire import cli_artillery
 from mekref.daemon.tripwire.cli_campaign import side_campaign_state
-from mekref.daemon.tripwire.cli_turn import TURN_EPILOG
 from mekref.daemon.tripwire.cli_turn_setup import (
     _designs,
 )
@@ -99,9 +98,19 @@ def run_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+EXPORT_EPILOG = """examples:
+  mekref turn resolve --db g.db --day 1                   the day's engagements are found
+  mekref engagement export --db g.db --side loyalist -o out/
+  mekref engagement export --db g.db --side rebel -o out/ --engagement day1-1105-1
+  mekref engagement export --db g.db --side rebel -o out/ --format mms \\
+      --host-options ~/megamek/mmconf/gameoptions.xml --boards-dir ~/megamek/data/boards
+  mekref battle ingest --db g.db logs/*.mul --control loyalist   after the game, its records
+"""
+
+
 def register(sub: Any) -> None:
     """``mekref engagement export``."""
-    kw: dict[str, Any] = {"epilog": TURN_EPILOG}
+    kw: dict[str, Any] = {"epilog": EXPORT_EPILOG}
     engagement = add_command(
         sub, "engagement", help="export engagements for MegaMek; unguided artillery", **kw
     )
@@ -118,7 +127,7 @@ def register(sub: Any) -> None:
         **kw,
     )
     add_db(export)
-    export.add_argument("--side", required=True)
+    export.add_argument("--side", required=True, help="the side whose engagements are written")
     export.add_argument("--engagement", help="one engagement id (default: all of the side's)")
     export.add_argument("-o", "--output", type=Path, required=True, metavar="DIR")
     export.add_argument(
