@@ -6,6 +6,7 @@ location (each in a fresh process of the installed `mekref`)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,17 @@ def test_inspect_reads_a_location_written_whole_as_intact(
     out = _ok("inspect", str(mul), "--units-dir", str(LEGAL / "units"))
     row = next(line for line in out.splitlines() if "Shadow Hawk" in line)
     assert f" {state} " in row, row
+
+
+def test_a_waiting_battle_says_what_resolves_it(tmp_path: Path) -> None:
+    # The replay sample without the referee's closing of its second battle: the Federated
+    # Suns' record is missing and no side holds the field yet.
+    folder = tmp_path / "replay"
+    shutil.copytree(REPLAY, folder, ignore=shutil.ignore_patterns("02-*.after.json", "__*"))
+    db = str(tmp_path / "r.db")
+    _ok("replay", str(folder), "--db", db)
+    out = _ok("battle", "pending", "--db", db)
+    assert "battle battle-efb19ff8527d waits:" in out
+    said = " ".join(out.split())
+    assert "next: the file of fedsuns (mekref battle ingest FILE); mekref battle control " in said
+    assert "or the referee closes it: mekref battle close --battle battle-efb19ff8527d" in said
