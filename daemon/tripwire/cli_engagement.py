@@ -42,9 +42,13 @@ def run_export(args: argparse.Namespace) -> int:
         if args.side in e.sides and args.engagement in (None, e.engagement_id)
     ]
     if not wanted:
+        # What there is instead: the side's engagements of the last resolved day, or why none.
+        own = [e.engagement_id for e in state.strategic.engagements if args.side in e.sides]
+        there = f"its engagements: {', '.join(own)}" if own else "it fights none"
         raise CliError(
             f"no engagement for {args.side!r} today"
-            + (f" named {args.engagement!r}" if args.engagement else "")
+            + (f" named {args.engagement!r} ({there})" if args.engagement else "")
+            + ("" if own else " (an engagement comes from 'mekref turn resolve')")
         )
     try:
         args.output.mkdir(parents=True, exist_ok=True)
@@ -60,7 +64,16 @@ def run_export(args: argparse.Namespace) -> int:
         mapping = board_map(args.board_map)
     except Refusal as exc:
         raise CliError(f"refused: {exc}") from exc
+    fought = {b.engagement_id: b.battle_id for b in state.battles.battles.values()}
     for eid in wanted:
+        if eid in fought:
+            # T-E9: its battle came back; this writes the units as they stand now, not a battle
+            # still to be played.
+            console.print(
+                f"warning: engagement {eid} already has battle {fought[eid]} ('mekref report' "
+                "says whether it is closed): its files show the units as they stand now",
+                markup=False,
+            )
         notes: list[str] = []
         mms_notes: list[str] = []
         try:

@@ -6,6 +6,7 @@ location (each in a fresh process of the installed `mekref`)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -134,3 +135,38 @@ def test_a_waiting_battle_says_what_resolves_it(tmp_path: Path) -> None:
     said = " ".join(out.split())
     assert "next: the file of fedsuns (mekref battle ingest FILE); mekref battle control " in said
     assert "or the referee closes it: mekref battle close --battle battle-efb19ff8527d" in said
+
+
+def test_an_unknown_engagement_names_the_sides_engagements_and_a_fought_one_is_flagged(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "g.db")
+    _ok("campaign", "new", "--db", db, "--name", "TripWire", "--seed", "3065",
+        "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
+    for side in ("loyalist", "rebel"):
+        _ok("force", "import", "--db", db, "--side", side, str(LEGAL / f"{side}.mul"),
+            "--units-dir", str(LEGAL / "units"), "--bv-table", str(LEGAL / "Units.txt"),
+            "--militia", LEGAL_MILITIA[side])  # fmt: skip
+    _ok("turn", "setup", "--db", db, "--file", str(LEGAL / "strategic.toml"))
+    out = tmp_path / "out"
+    done = mekref("engagement", "export", "--db", db, "--side", "rebel", "-o", str(out))
+    assert done.returncode == 2
+    assert "(an engagement comes from 'mekref turn resolve')" in done.stderr
+    _ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
+        "--order", "bravo:orbital_insertion::1105")  # fmt: skip
+    _ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",
+        "--order", "alpha:guard")  # fmt: skip
+    _ok("turn", "resolve", "--db", db, "--day", "1")
+    done = mekref("engagement", "export", "--db", db, "--side", "rebel", "-o", str(out),
+                  "--engagement", "nope")  # fmt: skip
+    assert done.returncode == 2
+    assert "named 'nope' (its engagements: day1-1105-1)" in done.stderr
+    written = _ok("engagement", "export", "--db", db, "--side", "rebel", "-o", str(out))
+    assert "already has battle" not in written
+    record = out / "rebel-record.mul"
+    listed = (out / "day1-1105-1-rebel.mul").read_text(encoding="utf-8")
+    survived = re.sub(r"<unit ([^>]*)>", r"<record \1><survivors>", listed)
+    record.write_text(survived.replace("</unit>", "</survivors></record>"), encoding="utf-8")
+    _ok("battle", "ingest", "--db", db, str(record))
+    again = _ok("engagement", "export", "--db", db, "--side", "rebel", "-o", str(out))
+    assert "warning: engagement day1-1105-1 already has battle battle-" in again
