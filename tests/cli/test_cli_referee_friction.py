@@ -170,3 +170,14 @@ def test_an_unknown_engagement_names_the_sides_engagements_and_a_fought_one_is_f
     _ok("battle", "ingest", "--db", db, str(record))
     again = _ok("engagement", "export", "--db", db, "--side", "rebel", "-o", str(out))
     assert "warning: engagement day1-1105-1 already has battle battle-" in again
+
+
+def test_a_spend_line_leaves_out_what_is_not_there_and_reads_the_referees_word(
+    legal_db: str,
+) -> None:
+    out = _ok("spend", "hire", "--db", legal_db, "--side", "loyalist", "--pool", "bagnorgeio",
+              "--name", "Nia Kell", "--gunnery", "4", "--piloting", "5", "--as", "mechwarrior",
+              "--referee", "Ann", "--reason", "a walk-in")  # fmt: skip
+    line = next(x for x in out.splitlines() if x.startswith("PersonHired:"))
+    assert "note=Ann (a walk-in)" in line
+    assert "None" not in line and "RefereeNote(" not in line
