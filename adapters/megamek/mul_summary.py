@@ -122,7 +122,7 @@ def summarize(mul: MulFile, path: str, design_for: DesignLookup | None = None) -
                 damaged_locations=tuple(
                     _name(kind, loc.index, loc.name)
                     for loc in entity.locations
-                    if not _lost(loc) and _damaged(loc)
+                    if not _lost(loc) and _damaged(loc, design)
                 ),
                 ammo=tuple(
                     AmmoSummary(_name(kind, loc.index, loc.name), s.index, s.type, s.shots)
@@ -157,19 +157,31 @@ def _lost(loc: Location) -> bool:
     return loc.destroyed or loc.blown_off
 
 
-def _damaged(loc: Location) -> bool:
+def _damaged(loc: Location, design: UnitDesign | None = None) -> bool:
     """MegaMek writes a location's armor (front or rear) and structure only when they differ
     from the design (``EntityListFile.getLocString``): armor written is armor lost, which is
-    damage as much as lost structure, a breach or a hit slot."""
+    damage as much as lost structure, a breach or a hit slot. Other writers (mekref's own
+    export of a unit that fought) may write a location whole: with the design known, values
+    equal to its maxima are not damage."""
     return (
-        loc.armor is not None
-        or loc.rear is not None
-        or loc.internal is not None
+        _below_design(loc, design)
         or loc.blown_off
         or loc.breached
         or loc.stabilizer_hit
         or any(s.damaged for s in loc.slots)
     )
+
+
+def _below_design(loc: Location, design: UnitDesign | None) -> bool:
+    """Whether the armor or structure written for the location is less than the design's."""
+    written = (loc.armor, loc.rear, loc.internal)
+    if all(v is None for v in written):
+        return False
+    stats = next((x for x in design.locations if x.index == loc.index), None) if design else None
+    if stats is None:
+        return True
+    full = (stats.armor, stats.rear_armor, stats.internal)
+    return any(v is not None and v != m for v, m in zip(written, full, strict=True))
 
 
 def _shape(entity: Entity) -> tuple[UnitKind, KindSource]:

@@ -3,7 +3,7 @@ battle left to do, the end of the campaign, the battles waiting for files."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from mekref.daemon.terminal import terminal_safe
@@ -43,6 +43,20 @@ def say_if_ended(console: Any, events: Iterable[Event]) -> None:
             console.print(f"the campaign has ended: {event.reason}", style="bold")
 
 
+def _next_step(battle_id: str, missing: Sequence[str], control: str | None) -> str:
+    """What resolves a waiting battle: the missing files and who holds the field, or the
+    referee closing it without them."""
+    todo = [f"the file of {', '.join(missing)} (mekref battle ingest FILE)"] if missing else []
+    if not control:
+        todo.append(f"mekref battle control --battle {battle_id} --side SIDE (who holds the field)")
+    close = f"mekref battle close --battle {battle_id} --control SIDE --referee NAME --reason TEXT"
+    return (
+        f"  next: {'; '.join(todo)}; or the referee closes it: {close}"
+        if todo
+        else f"  next: {close}"
+    )
+
+
 def print_pending(console: Any, state: CampaignState, always: bool = False) -> None:
     waiting = pending_battles(state)
     if not waiting:
@@ -57,6 +71,8 @@ def print_pending(console: Any, state: CampaignState, always: bool = False) -> N
             f"control {p.control_side or 'not set'}"
             + (f"; engagement {p.engagement_id}" if p.engagement_id else "")
         )
+        if not p.held:
+            console.print(_next_step(p.battle_id, p.sides_missing, p.control_side), markup=False)
         if p.held:
             console.print(
                 terminal_safe(

@@ -17,7 +17,6 @@ from mekref.daemon.cli_common import (
 )
 from mekref.daemon.tripwire import cli_artillery
 from mekref.daemon.tripwire.cli_campaign import side_campaign_state
-from mekref.daemon.tripwire.cli_turn import TURN_EPILOG
 from mekref.daemon.tripwire.cli_turn_setup import (
     _designs,
 )
@@ -43,9 +42,13 @@ def run_export(args: argparse.Namespace) -> int:
         if args.side in e.sides and args.engagement in (None, e.engagement_id)
     ]
     if not wanted:
+        # What there is instead: the side's engagements of the last resolved day, or why none.
+        own = [e.engagement_id for e in state.strategic.engagements if args.side in e.sides]
+        there = f"its engagements: {', '.join(own)}" if own else "it fights none"
         raise CliError(
             f"no engagement for {args.side!r} today"
-            + (f" named {args.engagement!r}" if args.engagement else "")
+            + (f" named {args.engagement!r} ({there})" if args.engagement else "")
+            + ("" if own else " (an engagement comes from 'mekref turn resolve')")
         )
     try:
         args.output.mkdir(parents=True, exist_ok=True)
@@ -61,7 +64,16 @@ def run_export(args: argparse.Namespace) -> int:
         mapping = board_map(args.board_map)
     except Refusal as exc:
         raise CliError(f"refused: {exc}") from exc
+    fought = {b.engagement_id: b.battle_id for b in state.battles.battles.values()}
     for eid in wanted:
+        if eid in fought:
+            # T-E9: its battle came back; this writes the units as they stand now, not a battle
+            # still to be played.
+            console.print(
+                f"warning: engagement {eid} already has battle {fought[eid]} ('mekref report' "
+                "says whether it is closed): its files show the units as they stand now",
+                markup=False,
+            )
         notes: list[str] = []
         mms_notes: list[str] = []
         try:
@@ -99,9 +111,19 @@ def run_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+EXPORT_EPILOG = """examples:
+  mekref turn resolve --db g.db --day 1                   the day's engagements are found
+  mekref engagement export --db g.db --side loyalist -o out/
+  mekref engagement export --db g.db --side rebel -o out/ --engagement day1-1105-1
+  mekref engagement export --db g.db --side rebel -o out/ --format mms \\
+      --host-options ~/megamek/mmconf/gameoptions.xml --boards-dir ~/megamek/data/boards
+  mekref battle ingest --db g.db logs/*.mul --control loyalist   after the game, its records
+"""
+
+
 def register(sub: Any) -> None:
     """``mekref engagement export``."""
-    kw: dict[str, Any] = {"epilog": TURN_EPILOG}
+    kw: dict[str, Any] = {"epilog": EXPORT_EPILOG}
     engagement = add_command(
         sub, "engagement", help="export engagements for MegaMek; unguided artillery", **kw
     )
@@ -118,7 +140,7 @@ def register(sub: Any) -> None:
         **kw,
     )
     add_db(export)
-    export.add_argument("--side", required=True)
+    export.add_argument("--side", required=True, help="the side whose engagements are written")
     export.add_argument("--engagement", help="one engagement id (default: all of the side's)")
     export.add_argument("-o", "--output", type=Path, required=True, metavar="DIR")
     export.add_argument(

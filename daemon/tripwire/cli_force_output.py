@@ -34,7 +34,8 @@ def print_units(console: Any, units: list[ImportedUnit]) -> None:
             u.unit_id[:8],
             f"{u.chassis} {u.model}".strip(),
             u.kind.value,
-            f"{float(u.tonnage):g}",
+            # 0 is what the import keeps when no design gives the weight: not known, not 0 t.
+            f"{float(u.tonnage):g}" if u.tonnage else "unknown",
             str(u.bv) if u.bv else "no BV",
             f"{item.company} / {item.lance}",
             ", ".join(f"{c.name} {c.gunnery}/{c.piloting}" for c in u.crew),

@@ -211,8 +211,19 @@ def run_withdraw(args: argparse.Namespace) -> int:
     cmd = WithdrawOrders(
         actor=args.side, side_id=args.side, day=args.day, formation_ids=tuple(args.formations)
     )
-    execute(args, cmd, side=args.side)
-    out_console().print(f"withdrew orders for {', '.join(args.formations)}")
+    had: set[str] = set()
+
+    def orders_held(state: Any, command: Any) -> Any:
+        had.update(o.formation_id for o in orders_of(state, args.side))
+        return command
+
+    execute(args, cmd, side=args.side, completed=orders_held)
+    gone = [f for f in args.formations if f in had]
+    none = [f for f in args.formations if f not in had]
+    if gone:
+        out_console().print(f"withdrew orders for {', '.join(gone)}")
+    if none:
+        out_console().print(f"no order to withdraw for {', '.join(none)} on day {args.day}")
     return EXIT_OK
 
 

@@ -106,8 +106,8 @@ def print_side_overview(campaign: str, side: str, o: Overview | None) -> None:
         hexes = ", ".join(h for _, h in o.runways)
         console.print(f"own temporary runways (L409): {hexes}", markup=False)
     _print_pools(
-        [{"name": p.name, "side": p.side_id, "kind": str(p.kind), "balance": p.balance,
-          "capacity": p.capacity} for p in o.pools]
+        [{"id": p.pool_id, "name": p.name, "side": p.side_id, "kind": str(p.kind),
+          "balance": p.balance, "capacity": p.capacity} for p in o.pools]
     )  # fmt: skip
     for x in o.standings:
         vp = f"{x.total_vp} VP ({x.battle_vp} battle + {x.strategic_vp} strategic)"
@@ -166,11 +166,12 @@ def _print_pools(pools: list[dict[str, Any]]) -> None:
     if not pools:
         return
     table = Table(title="WarChest", title_justify="left")
-    for col in ("pool", "side", "kind", "WP", "capacity"):
+    # The id is what --pool takes (spend, pool link, salvage sell); the name is for reading.
+    for col in ("id", "pool", "side", "kind", "WP", "capacity"):
         table.add_column(col)
     for p in pools:
         cap = "-" if p["capacity"] is None else str(p["capacity"])
-        table.add_row(p["name"], p["side"], p["kind"], str(p["balance"]), cap)
+        table.add_row(p["id"], p["name"], p["side"], p["kind"], str(p["balance"]), cap)
     out_console().print(table)
 
 
@@ -339,6 +340,9 @@ def _print_battles(console: Console, report: dict[str, Any]) -> None:
             console.print(f"  conflict: {c}", style="yellow")
         for x in b.get("superseded", ()):
             console.print(f"  note: {x['note']}", markup=False)
+    if any((x["vp"] or 0) < 0 for b in report["battles"] for x in b["sides"]):
+        # Why a battle's -2 is not in the table of the end: the running total stops at 0.
+        console.print("a side's VP never go below 0 (L414), so a loss of VP may count for less")
     for o in report.get("overrides", ()):
         console.print(
             f"override #{o['seq']} {o['event']} ({o['side'] or 'campaign'}): by {o['referee']}, "
@@ -375,12 +379,15 @@ def _print_ending(e: dict[str, Any]) -> None:
         table.add_column(col)  # fmt: skip
     for x in e["sides"]:
         pct = x["percent_of_start"]
+        # A unit without a BV is left out of both sums: each is then a part, not the figure.
+        part = " + ?" if x["units_without_bv"] else ""
         table.add_row(
             x["side"],
             "?" if x["battle_vp"] is None else str(x["battle_vp"]),
             str(x["strategic_vp"]),
             "?" if x["total_vp"] is None else str(x["total_vp"]),
-            f"{x['effective_bv']} / {x['starting_bv'] if x['starting_bv'] is not None else '?'}",
+            f"{x['effective_bv']}{part} / "
+            + (f"{x['starting_bv']}{part}" if x["starting_bv"] is not None else "?"),
             "?" if pct is None else f"{pct:.1f}%" + (" BELOW" if x["below_attrition_line"] else ""),
             "captured" if x["leader_captured"] else "free",
         )
@@ -391,8 +398,9 @@ def _print_ending(e: dict[str, Any]) -> None:
     for x in e["sides"]:
         if x["units_without_bv"]:
             console.print(
-                f"{x['side']}: {x['units_without_bv']} unit(s) without a BV, so the end by "
-                "attrition cannot be told: record each unit's BV (mekref battle bv, R-VP-6; "
+                f"{x['side']}: {x['units_without_bv']} unit(s) without a BV (the '+ ?' "
+                "above), so the end by attrition cannot be told: record each unit's BV "
+                "(mekref battle bv, R-VP-6; "
                 "MegaMek's unit selector shows it), or import forces with a BV table that "
                 "has them (--bv-table, MegaMek's Units.txt)",
                 style="yellow",

@@ -34,7 +34,7 @@ from mekref.daemon.tripwire.cli_spend_actions import (
     people_actions,
     unit_actions,
 )
-from mekref.rules.messages import Command, Event
+from mekref.rules.messages import Command, Event, RefereeNote
 from mekref.rules.tripwire.battle_spending import (
     PersonHired,
     UnitReconfigured,
@@ -193,7 +193,18 @@ def describe(event: Event) -> str:
     words = house_words(event)
     if words is not None:
         return words
-    fields = {k: v for k, v in vars(event).items() if k not in ("rolls", "actor", "damage_after")}
-    text = ", ".join(f"{k}={getattr(v, 'value', v)}" for k, v in fields.items())
+    # What is not there (None, an empty tuple) is left out; a referee's word reads as words.
+    fields = {
+        k: v
+        for k, v in vars(event).items()
+        if k not in ("rolls", "actor", "damage_after") and v is not None and v != ()
+    }
+    text = ", ".join(f"{k}={_value(v)}" for k, v in fields.items())
     rolls = "; ".join(f"{r.name}: {' '.join(map(str, r.faces))}" for r in event.rolls)
     return f"{type(event).TYPE}: {text}" + (f" (dice: {rolls})" if rolls else "")
+
+
+def _value(v: object) -> object:
+    if isinstance(v, RefereeNote):
+        return f"{v.referee} ({v.reason})"
+    return getattr(v, "value", v)

@@ -182,6 +182,11 @@ def _setup_commands(
     specs: dict[str, list[FormationSpec]] = {}
     for f in data.get("formation", []):
         side = str(f["side"])
+        if side not in state.sides:
+            raise CliError(
+                f"formation {f['id']}: side {side!r} is not a side of this campaign "
+                f"(sides: {', '.join(sorted(state.sides))}); name the campaign's sides in the file"
+            )
         ids = []
         for name in f["units"]:
             pool = by_name.get((side, str(name)), [])
