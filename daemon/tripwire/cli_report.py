@@ -260,7 +260,7 @@ def build_report(
         "people": _people_rows(state, side),
         "pools": _pool_rows(state, side),
         "victory_points": vp,
-        "ending": ending(state),
+        "ending": ending(state, side),
         "strategic": overview(state, side),
         # L270 and L408: the satellites over the map, each DropShip's weekly choice and fatigue.
         "satellites": satellites(state),

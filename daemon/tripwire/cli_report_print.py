@@ -377,22 +377,33 @@ def _print_ending(e: dict[str, Any]) -> None:
         "leader",
     ):
         table.add_column(col)  # fmt: skip
+    hidden = False
     for x in e["sides"]:
         pct = x["percent_of_start"]
         # A unit without a BV is left out of both sums: each is then a part, not the figure.
         part = " + ?" if x["units_without_bv"] else ""
+        bv = f"{x['effective_bv']}{part} / " + (
+            f"{x['starting_bv']}{part}" if x["starting_bv"] is not None else "?"
+        )
+        if x["effective_bv"] is None:  # an enemy's, in a side's report (T-V3)
+            bv, hidden = "hidden", True
         table.add_row(
             x["side"],
             "?" if x["battle_vp"] is None else str(x["battle_vp"]),
             str(x["strategic_vp"]),
             "?" if x["total_vp"] is None else str(x["total_vp"]),
-            f"{x['effective_bv']}{part} / "
-            + (f"{x['starting_bv']}{part}" if x["starting_bv"] is not None else "?"),
-            "?" if pct is None else f"{pct:.1f}%" + (" BELOW" if x["below_attrition_line"] else ""),
+            bv,
+            ("hidden" if x["effective_bv"] is None else "?")
+            if pct is None
+            else f"{pct:.1f}%" + (" BELOW" if x["below_attrition_line"] else ""),
             "captured" if x["leader_captured"] else "free",
         )
     console.print(table)
     console.print("BV now: operational or repairable units the side holds (R-VP-3)", style="dim")
+    if hidden:
+        console.print(
+            "hidden = an enemy's BV, its strength: not in a side's report (T-V3)", style="dim"
+        )
     if not e["map_started"]:
         console.print("? = the strategic map has not started: no starting BV yet", style="dim")
     for x in e["sides"]:

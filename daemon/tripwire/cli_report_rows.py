@@ -17,7 +17,7 @@ from mekref.rules.tripwire.turn import house_morale, rolled_damage
 from mekref.rules.tripwire.turn.events import UnitDamageRolled
 from mekref.rules.tripwire.turn.house_morale import HouseMoraleTested
 from mekref.rules.tripwire.turn.state import StrategicState
-from mekref.rules.tripwire.turn.victory import progress
+from mekref.rules.tripwire.turn.victory import progress, unknown_text
 from mekref.rules.tripwire.whereabouts import technicians_at
 
 
@@ -57,16 +57,24 @@ def fate_of(state: CampaignState, unit_id: str) -> str:
     return state.battles.fates.get(unit_id, Fate.OPERATIONAL).value
 
 
-def ending(state: CampaignState) -> dict[str, Any]:
-    """Each end condition's progress (lines 412-414, 162): the campaign's own check."""
+def ending(state: CampaignState, side: str | None = None) -> dict[str, Any]:
+    """Each end condition's progress (lines 412-414, 162): the campaign's own check; with
+    ``side``, its cut (T-V3): every side's VP are public (L414), an enemy's BV is not."""
     s = state.strategic
     none = StrategicState(map_name="", map_text="", attacker="", defender="")
     p = progress(state, s or none, s.vp if s else {})
+
+    def own(side_id: str) -> bool:
+        return not side or side_id == side
+
+    # R-VP-6, R-VP-3: which end cannot be told and what to record; a side's cut names only
+    # its own units without a BV, as its overview does.
+    unknown = unknown_text(state, p.vp_target, p.sides, bv_of=side) if side else p.unknown
     return {
         "ended": p.ended or None,
-        "reached": p.reached or None,
-        # R-VP-6, R-VP-3: which end cannot be told and what to record; null when all is known.
-        "unknown": p.unknown or None,
+        # Which end was reached may name an enemy below its attrition line: the referee's.
+        "reached": None if side else p.reached or None,
+        "unknown": unknown or None,
         "map_started": s is not None,
         "vp_target": p.vp_target,
         "attrition_percent": p.attrition_percent,
@@ -80,12 +88,15 @@ def ending(state: CampaignState) -> dict[str, Any]:
                 "total_vp": x.total_vp if x.vp_known else None,
                 "known_vp": x.total_vp,
                 "battles_vp_unknown": list(x.battles_vp_unknown),
-                # None: no strategic map yet, so no starting BV to measure against
-                "starting_bv": x.starting_bv if s is not None else None,
-                "effective_bv": x.effective_bv,
-                "percent_of_start": None if x.percent is None else round(float(x.percent), 1),
-                "units_without_bv": x.without_bv,
-                "below_attrition_line": x.below,
+                # None: no strategic map yet, so no starting BV to measure against; and an
+                # enemy's BV in a side's cut (its strength, T-V3)
+                "starting_bv": x.starting_bv if s is not None and own(x.side_id) else None,
+                "effective_bv": x.effective_bv if own(x.side_id) else None,
+                "percent_of_start": (
+                    None if x.percent is None or not own(x.side_id) else round(float(x.percent), 1)
+                ),
+                "units_without_bv": x.without_bv if own(x.side_id) else None,
+                "below_attrition_line": x.below if own(x.side_id) else None,
                 "leader_captured": x.leader_captured,
             }
             for x in p.sides

@@ -74,3 +74,29 @@ def test_report_overview_side_refuses_an_unknown_side(tmp_path: Path) -> None:
     done = mekref("report", "--db", db, "--overview", "--side", "pirates")
     assert done.returncode != 0
     assert "--side 'pirates': no such side" in done.stderr and "loyalist, rebel" in done.stderr
+
+
+def test_a_sides_books_leave_the_enemys_bv_unset(tmp_path: Path) -> None:
+    # T-V3: "A side's battle value is its strength: its own BV against the BV at the start (the
+    # attrition line, L412-413) is shown, the enemy's is left unset." The books' end-of-campaign
+    # table (``report --side``) keeps the same cut as the overview.
+    db = _day_one(tmp_path)
+    whole = _json("report", "--db", db)["ending"]
+    assert all(x["effective_bv"] is not None for x in whole["sides"])
+    for side in ("rebel", "loyalist"):
+        ending = _json("report", "--db", db, "--side", side)["ending"]
+        own = next(x for x in ending["sides"] if x["side"] == side)
+        enemy = next(x for x in ending["sides"] if x["side"] != side)
+        referee = next(x for x in whole["sides"] if x["side"] == side)
+        assert own["effective_bv"] == referee["effective_bv"]
+        assert own["starting_bv"] == referee["starting_bv"]
+        for key in ("starting_bv", "effective_bv", "percent_of_start", "units_without_bv",
+                    "below_attrition_line"):  # fmt: skip
+            assert enemy[key] is None, key
+        assert enemy["total_vp"] is not None  # L414: every side's VP are public
+        page = ok("report", "--db", db, "--side", side)
+        assert "hidden = an enemy's BV" in " ".join(page.split())
+        table = page.split("the end of the campaign")[1].split("BV now:")[0]
+        rows = {r.split("│")[1].strip(): r for r in table.splitlines() if r.count("│") > 2}
+        assert rows[enemy["side"]].count("hidden") == 2  # BV now / at start, and its %
+        assert "hidden" not in rows[side]
