@@ -367,7 +367,7 @@ def unlisted_bins(cond: UnitCondition) -> tuple[DesignBin, ...]:
     written: dict[int, set[int | None]] = {}
     lost = set()
     for loc in cond.entity.locations:
-        if loc.destroyed:
+        if loc.destroyed or loc.blown_off:  # a limb blown off is lost (ruling R-IMP-7)
             lost.add(loc.index)
         written.setdefault(loc.index, set()).update(
             s.index for s in loc.slots if s.shots is not None

@@ -15,6 +15,7 @@ from mekref.adapters.megamek.condition import LEG_NAMES, UnitCondition
 from mekref.adapters.megamek.design import SystemKind
 from mekref.adapters.megamek.mul_model import Entity
 from mekref.adapters.megamek.unit_kinds import location_name
+from mekref.rules.records import copy_with
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage, UnitDamage
 from mekref.rules.tripwire.model import UnitKind
 from mekref.rules.tripwire.repair import AmmoUse, LocationDamage, bin_tons
@@ -88,6 +89,24 @@ def loadout_of(cond: UnitCondition) -> tuple[AmmoBinLoad, ...]:
         AmmoBinLoad(location=a.location, slot=a.slot, ammo_type=a.ammo_type, shots=a.shots)
         for a in cond.ammo
     )
+
+
+def bins_now(
+    cond: UnitCondition, loadout: tuple[AmmoBinLoad, ...] | None
+) -> tuple[AmmoBinLoad, ...]:
+    """The bins to keep as the unit's ammunition now (``UnitDamage.ammo_bins``).
+
+    Empty means "nothing recorded: as loaded" to every reader of it, so a unit whose every
+    listed bin went with a lost location (MegaMek writes no slot of a destroyed one) would read
+    back full. Then the standard load's bins are kept instead: those in a lost location empty,
+    the others as loaded, which is what the empty tuple meant for them."""
+    listed = loadout_of(cond)
+    if listed or not loadout:
+        return listed
+    lost = {loc.name for loc in cond.locations if loc.destroyed}
+    if not any(b.location in lost for b in loadout):
+        return ()
+    return tuple(copy_with(b, shots=0) if b.location in lost else b for b in loadout)
 
 
 def _ammo_used(cond: UnitCondition, loadout: tuple[AmmoBinLoad, ...] | None) -> tuple[AmmoUse, ...]:
@@ -180,7 +199,7 @@ def unit_damage(
         landing_gear_damaged=kind is UnitKind.DROPSHIP
         and any(name == "gear" for name, _ in cond.entity.aero_crits),
         design_known=cond.design is not None,
-        ammo_bins=loadout_of(cond),
+        ammo_bins=bins_now(cond, loadout),
         damaged_slots=_damaged_slots(cond),
         criticals=cond.criticals,
     )

@@ -56,8 +56,10 @@ def test_the_ginestra_demo_moves_wp_applies_a_wiped_out_file_and_scores_kept_sal
     assert "SalvageKept" in _section(text, "Salvage: the loyalists keep the rebels' Griffin")
     assert "strategic VP: loyalist 5, rebel 1" in _section(text, "The referee resolves day 4")
     overview = _section(text, "The referee's overview")
-    rows = {cells[0]: cells[1:] for line in overview.splitlines() if line.startswith("│")
-            for cells in [[c.strip() for c in line.strip("│").split("│")]]}  # fmt: skip
+    # The WarChest table: id (what --pool takes), name, side, kind, WP, capacity.
+    rows = {cells[1]: cells[2:] for line in overview.splitlines() if line.startswith("│")
+            for cells in [[c.strip() for c in line.strip("│").split("│")]]
+            if len(cells) > 1}  # fmt: skip
     assert rows["Bagnorgeio"][:3] == ["loyalist", "location", "1200"]
     assert rows["Bagnorgeio Space Port"][:3] == ["loyalist", "location", "800"]
     assert rows["Alpha's Union"][:4] == ["loyalist", "dropship", "0", "250"]

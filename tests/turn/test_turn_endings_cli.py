@@ -144,7 +144,10 @@ def test_units_without_a_bv_leave_the_attrition_share_unknown(tmp_path: Path) ->
     rebel = _rebel(_report(db))
     assert rebel["percent_of_start"] is None and rebel["units_without_bv"] == 10
     text = " ".join(_ok("report", "--db", db).split())
-    assert "rebel: 10 unit(s) without a BV, so the end by attrition cannot be told" in text
+    assert (
+        "rebel: 10 unit(s) without a BV (the '+ ?' above), so the end by attrition cannot be told"
+        in text
+    )
 
 
 def test_wrecks_do_not_garrison_a_location(tmp_path: Path) -> None:
