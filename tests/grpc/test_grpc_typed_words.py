@@ -162,6 +162,25 @@ def test_the_example_start_file_is_taken_as_json_with_its_bundled_board(
             metadata=ref.md,
         )
         assert "on map sample" in started.events[0].outcome
+        # A House's token giving another House's command is told whose token it holds.
+        cid = started.campaign.campaign_id
+        davion = Stubs(
+            grpc.insecure_channel(f"127.0.0.1:{port}"),
+            _token(db, "--campaign", cid, "--side", "Davion"),
+        )
+        with pytest.raises(grpc.RpcError) as err:
+            davion.rules.ExecuteCommand(
+                rules_pb2.ExecuteCommandRequest(
+                    campaign_id=cid, command_words=["SWEndPhase", "house=Liao"]
+                ),
+                metadata=davion.md,
+            )
+        davion.close()
+        assert err.value.code() is grpc.StatusCode.PERMISSION_DENIED
+        assert str(err.value.details()) == (
+            "SWEndPhase as given is not a command your side gives (this token acts for Davion): "
+            "it is the referee's or another side's"
+        )
         unknown = json.loads(start.read_text()) | {"map": "atlantis"}
         with pytest.raises(grpc.RpcError) as err:
             ref.rules.StartCampaign(
