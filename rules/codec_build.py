@@ -257,7 +257,7 @@ def _build_decoder(cls: type) -> Callable[[Any], Any]:
     lines = [
         "def decode(data):",
         "    if type(data) is not dict and not isinstance(data, dict):",
-        '        raise CodecError(f"expected an object for {NAME}")',
+        '        raise CodecError(f"expected an object for {NAME}, got {repr(data)[:60]}")',
         "    if not KNOWN.issuperset(data):",
         '        raise CodecError(f"unknown fields for {NAME}: {sorted(set(data) - KNOWN)}")',
         "    kw = {}",

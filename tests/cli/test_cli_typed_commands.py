@@ -130,6 +130,11 @@ def test_a_command_missing_a_field_is_refused_naming_the_fields(tmp_path: Path) 
     assert done.returncode == USAGE, done.stdout
     assert "OBJClaim needs objective_id, squad_id; see 'mekref game commands" in done.stderr
     assert "__init__" not in done.stderr and "cannot build" not in done.stderr
+    # A nested field given as one value is named by what was given (position.x=, position.y=).
+    done = mekref_fresh("game", "do", "--db", db, "OBJPlaceObjective", "actor=green",
+                        "side=green", "objective_id=beacon", "position=12,12")  # fmt: skip
+    assert done.returncode == USAGE, done.stdout
+    assert "expected an object for Position, got '12,12'" in done.stderr
 
 
 def test_house_rules_table_names_are_refused_with_the_table(tmp_path: Path) -> None:
