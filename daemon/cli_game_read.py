@@ -20,11 +20,16 @@ from mekref.daemon.wings import wing_for
 from mekref.rules.codec import to_jsonable
 
 
-def _require_side(side: str | None, sides: Mapping[str, str]) -> None:
-    """A --side the campaign does not have: refused, naming the sides it has."""
-    if side is not None and side not in sides:
-        known = ", ".join(sorted(sides)) or "none (this rule set has no sides)"
-        raise CliError(f"no side {side!r} in this campaign; sides: {known}")
+def _require_side(side: str | None, sides: Mapping[str, str]) -> str | None:
+    """The campaign's spelling of --side (matched without case, as typed words are); a side
+    the campaign does not have is refused, naming the sides it has."""
+    if side is None or side in sides:
+        return side
+    found = [s for s in sides if s.lower() == side.lower()]
+    if len(found) == 1:
+        return found[0]
+    known = ", ".join(sorted(sides)) or "none (this rule set has no sides)"
+    raise CliError(f"no side {side!r} in this campaign; sides: {known}")
 
 
 def run_state(args: argparse.Namespace) -> int:
@@ -33,7 +38,7 @@ def run_state(args: argparse.Namespace) -> int:
         game = app.runner.game(campaign_id)
         loaded = app.runner.load(campaign_id)
         sides = game.sides_of(loaded.state)
-        _require_side(args.side, sides)
+        args.side = _require_side(args.side, sides)
         state_hash = game.state_hash(loaded.state)
     if args.json:
         view = game.view_for(loaded.state, args.side) if args.side else to_jsonable(loaded.state)
@@ -57,7 +62,7 @@ def run_report(args: argparse.Namespace) -> int:
         game = app.runner.game(campaign_id)
         if game.summarize is not None:
             loaded = app.runner.load(campaign_id)
-            _require_side(args.side, game.sides_of(loaded.state))
+            args.side = _require_side(args.side, game.sides_of(loaded.state))
             sections = game.report_for(loaded.state, args.side)
     if game.summarize is None:
         # A rule set without a summary has its own report in its wing (TripWire's books:

@@ -231,7 +231,7 @@ def print_status(status: Status, console: Console) -> None:
     console.print(
         _table(
             f"Battles waiting for files ({len(status.waiting)})",
-            ["campaign", "battle", "expected", "reported", "engagement", "held"],
+            ["campaign", "battle", "expected", "reported", "engagement", "held", "waits for"],
             [
                 [
                     names.get(b["campaign_id"], b["campaign_id"]),
@@ -240,12 +240,23 @@ def print_status(status: Status, console: Console) -> None:
                     ", ".join(b["sides_reported"]) or "-",
                     b.get("engagement_id") or "-",
                     "held" if b.get("held") else "-",
+                    _waits_for(b),
                 ]
                 for b in status.waiting
             ],
         )
     )
     _print_after(status, console, names)
+
+
+def _waits_for(battle: dict[str, Any]) -> str:
+    """What the battle waits for, and the command that gives it."""
+    if battle.get("held"):
+        return "the referee's confirmation (below)"
+    missing = [s for s in battle["sides_expected"] if s not in battle["sides_reported"]]
+    if missing:
+        return f"the file of {', '.join(missing)}"
+    return f"who holds the field: mekref battle control --battle {battle['battle_id']} --side SIDE"
 
 
 def _print_after(status: Status, console: Console, names: dict[str, str]) -> None:

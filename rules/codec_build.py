@@ -246,11 +246,18 @@ def _or_else(fast: Callable[[Any], Any], slow: Callable[[Any], Any]) -> Callable
 def _build_decoder(cls: type) -> Callable[[Any], Any]:
     src = _Source()
     fields = codec._fields_of(cls)
-    src.names.update(KNOWN=frozenset((*fields, "type")), CLS=cls, NAME=cls.__name__)
+    required = tuple(
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    )
+    # A command is named as its users type it (DWStake), not by its Python class.
+    name = getattr(cls, "TYPE", "") or cls.__name__
+    src.names.update(KNOWN=frozenset((*fields, "type")), CLS=cls, NAME=name, REQUIRED=required)
     lines = [
         "def decode(data):",
         "    if type(data) is not dict and not isinstance(data, dict):",
-        '        raise CodecError(f"expected an object for {NAME}")',
+        '        raise CodecError(f"expected an object for {NAME}, got {repr(data)[:60]}")',
         "    if not KNOWN.issuperset(data):",
         '        raise CodecError(f"unknown fields for {NAME}: {sorted(set(data) - KNOWN)}")',
         "    kw = {}",
@@ -263,6 +270,9 @@ def _build_decoder(cls: type) -> Callable[[Any], Any]:
         "    try:",
         "        return CLS(**kw)",
         "    except (TypeError, ValueError) as exc:",
+        "        gone = [n for n in REQUIRED if n not in kw]",
+        "        if gone:",
+        "            raise CodecError(f\"{NAME} needs {', '.join(gone)}\") from exc",
         '        raise CodecError(f"cannot build {NAME}: {exc}") from exc',
     ]
     return typing.cast(

@@ -154,7 +154,9 @@ def refusal_error(refusal: Refusal) -> ApiError:
         if code.startswith(_ARGUMENT_PREFIXES) or code in _ARGUMENT_CODES
         else grpc.StatusCode.FAILED_PRECONDITION
     )
-    violations = (FieldViolation(field_name, refusal.message),)
+    # The violation names the field once: its description is the message after the prefix.
+    said = refusal.message[found.end() :] if found else refusal.message
+    violations = (FieldViolation(field_name, said),)
     return ApiError(status, refusal.message, code, violations)
 
 

@@ -57,7 +57,7 @@ def _acting_side(state: DystopianState, command: Command) -> str | None:
 
 class DystopianWarsViews:
     """Every fleet sees the map, the fleets and the results; not the seed, and not the other
-    fleet's drawn Field Order while a battle is being fought."""
+    fleet's drawn Field Order while a battle is being fought (nor the roll that drew it)."""
 
     def sides(self, state: DystopianState) -> dict[str, str]:
         return {f.fleet_id: f"{f.nation} ({f.player})" for _, f in sorted(state.fleets.items())}
@@ -82,10 +82,15 @@ class DystopianWarsViews:
         battle = data.get("battle")
         if data.get("type") == e.BattleSetUp.TYPE and isinstance(battle, dict):
             battle = dict(battle)
+            fleets = tuple(battle.get("fleets") or ())
             battle["field_orders"] = _own_orders(
-                tuple(battle.get("fleets") or ()), tuple(battle.get("field_orders") or ()), side
+                fleets, tuple(battle.get("field_orders") or ()), side
             )
             data["battle"] = battle
+            # The roll that drew another fleet's Field Order names the card it drew.
+            hidden = {f"field order, {battle.get('battle_id')}, fleet {f}" for f in fleets}
+            hidden.discard(f"field order, {battle.get('battle_id')}, fleet {side}")
+            data["rolls"] = [r for r in data.get("rolls") or () if r.get("name") not in hidden]
         return data
 
 

@@ -4,7 +4,8 @@ The board, the pieces, the cash and technology of every House and every roll are
 board game is played face up). Hidden: the dice seed (it would predict every roll), the order
 of the draw pile and of the 2786 Mercenary pile (L603: drawn blind), and the Event Cards in
 another House's hand; a card given from hand to hand is known to the two Houses only. A card is
-public once played.
+public once played. The rolls that shuffle a pile are left out of a side's events: replayed,
+they would give the pile's order, and with it every House's hand.
 
 A hidden card is shown face down, as card number 0 (cards are numbered from 1): a hidden pile
 or hand keeps its length, so a side sees how many cards there are, and the view keeps the shape
@@ -23,6 +24,13 @@ from mekref.rules.succession_wars.model import SWState
 FACE_DOWN = 0
 #: How a counter still in the 2786 Mercenary pile is shown: the pile is drawn blind (L603).
 HIDDEN_COUNTER = ""
+#: The names of the rolls that shuffle the Event Cards, the discard pile or the Mercenary pile.
+SHUFFLES = ("shuffle the ", "reshuffle the ")
+
+
+def without_shuffles(rolls: Any) -> list[Any]:
+    """A side's copy of an event's rolls: those that shuffle a hidden pile left out."""
+    return [r for r in rolls if not str(r.get("name", "")).startswith(SHUFFLES)]
 
 
 def hidden_pile(counters: Any) -> list[str]:
@@ -57,6 +65,8 @@ class SuccessionWarsViews:
     def event_for(self, state: SWState, event: dict[str, Any], side: str) -> dict[str, Any] | None:
         data = dict(event)
         kind = data.get("type")
+        if data.get("rolls"):
+            data["rolls"] = without_shuffles(data["rolls"])
         if kind == m.SWCampaignStarted.TYPE:
             data.pop("seed", None)
             data["deck"] = face_down(data.get("deck") or ())

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from console_script import mekref
+from console_script import mekref, mekref_fresh
 
 SCRIPTS = Path(__file__).parent / "data" / "scripts"
 
@@ -82,3 +82,18 @@ def test_a_side_of_the_house_rules_is_refused_they_have_none(tmp_path: Path) -> 
     assert "no side 'red' in this campaign; sides: none (this rule set has no sides)" in (
         refused.stderr
     )
+
+
+def test_a_side_is_matched_without_case_as_typed_words_are(tmp_path: Path) -> None:
+    # `house=davion` is Davion in a command; so is `--side davion` when reading the campaign,
+    # and the view is Davion's own (its cards face up), not a stranger's.
+    db = _played(tmp_path, "succession_wars")
+    shown = mekref_fresh("game", "report", "--db", db, "--campaign", "g", "--side", "davion")
+    assert shown.returncode == 0, shown.stderr
+    assert "as Davion sees it" in shown.stdout and "Davion (you): card " in shown.stdout
+    state = mekref_fresh("game", "state", "--db", db, "--campaign", "g", "--side", "LIAO", "--json")
+    assert state.returncode == 0, state.stderr
+    data = json.loads(state.stdout)
+    assert data["side"] == "Liao" and 0 not in data["state"]["houses"]["Liao"]["hand"]
+    refused = mekref("game", "state", "--db", db, "--campaign", "g", "--side", "Lyran")
+    assert refused.returncode == 2 and "no side 'Lyran' in this campaign" in refused.stderr

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from console_script import mekref
+from console_script import mekref, mekref_fresh
 
 DATA = Path(__file__).resolve().parents[1]
 OBJECTIVES_TEXT = (DATA / "objectives" / "data" / "objectives.txt").read_text("utf-8")
@@ -120,6 +120,21 @@ def test_unknown_names_are_refused_with_the_valid_ones(tmp_path: Path) -> None:
     # Nothing was applied: the set-up is still the only event.
     state = mekref("game", "state", "--db", db, "--json")
     assert json.loads(state.stdout)["last_seq"] == 1
+
+
+def test_a_command_missing_a_field_is_refused_naming_the_fields(tmp_path: Path) -> None:
+    # Named as the command is typed, never by its class or Python's own words.
+    db = str(tmp_path / "obj.db")
+    _start(db, "objectives", "Ridge", *OBJECTIVES_START)
+    done = mekref_fresh("game", "do", "--db", db, "OBJClaim", "actor=green")
+    assert done.returncode == USAGE, done.stdout
+    assert "OBJClaim needs objective_id, squad_id; see 'mekref game commands" in done.stderr
+    assert "__init__" not in done.stderr and "cannot build" not in done.stderr
+    # A nested field given as one value is named by what was given (position.x=, position.y=).
+    done = mekref_fresh("game", "do", "--db", db, "OBJPlaceObjective", "actor=green",
+                        "side=green", "objective_id=beacon", "position=12,12")  # fmt: skip
+    assert done.returncode == USAGE, done.stdout
+    assert "expected an object for Position, got '12,12'" in done.stderr
 
 
 def test_house_rules_table_names_are_refused_with_the_table(tmp_path: Path) -> None:

@@ -55,6 +55,9 @@ def test_a_fleets_report_at_the_demos_end_names_the_winner(tmp_path: Path) -> No
 
 def test_an_unknown_fleet_is_refused_with_the_fleets(tmp_path: Path) -> None:
     db = played_demo(tmp_path, "dystopian_wars")
-    refused = mekref("game", "report", "--db", db, "--side", "Brit")
+    refused = mekref("game", "report", "--db", db, "--side", "Prussia")
     assert refused.returncode == 2
-    assert "no side 'Brit' in this campaign; sides: brit, sun" in refused.stderr
+    assert "no side 'Prussia' in this campaign; sides: brit, sun" in refused.stderr
+    # A fleet is matched without case, as in typed words: "Brit" is brit.
+    shown = mekref("game", "report", "--db", db, "--side", "Brit")
+    assert shown.returncode == 0 and "as brit sees it" in shown.stdout

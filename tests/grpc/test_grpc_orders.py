@@ -186,6 +186,8 @@ def test_refusals_carry_the_field_and_the_rule_code(ginestra: Running) -> None:
         assert caught.value.code() == code
         assert reason_of(caught.value) == reason
         assert field_violations(caught.value)[0][0] == field
+        # The field is named once, not again at the start of its description.
+        assert not field_violations(caught.value)[0][1].startswith(field)
     with pytest.raises(grpc.RpcError) as caught:
         _submit(loyal, cid, Order(formation_id="alpha", action="guard"), day=4)
     assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION

@@ -142,3 +142,55 @@ def test_commands_given_as_typed_words_and_the_referees_actor_checked(
         assert done.events[0].outcome.endswith("Liao begins the combat phase")
     finally:
         ref.close()
+
+
+def test_the_example_start_file_is_taken_as_json_with_its_bundled_board(
+    served: tuple[str, int], tmp_path: Path
+) -> None:
+    # `mekref game example` writes "map": "sample"; sent as command_json, the server fills the
+    # bundled board in as it does for map=sample in words (it named SWMap, not what to do).
+    db, port = served
+    start = tmp_path / "start.json"
+    assert mekref("game", "example", "--ruleset", "succession_wars", "--out", str(start)) \
+        .returncode == 0  # fmt: skip
+    ref = Stubs(grpc.insecure_channel(f"127.0.0.1:{port}"), _token(db, "--referee"))
+    try:
+        started = ref.rules.StartCampaign(
+            rules_pb2.StartCampaignRequest(
+                name="Example", ruleset="succession_wars", command_json=start.read_text()
+            ),
+            metadata=ref.md,
+        )
+        assert "on map sample" in started.events[0].outcome
+        # A House's token giving another House's command is told whose token it holds.
+        cid = started.campaign.campaign_id
+        davion = Stubs(
+            grpc.insecure_channel(f"127.0.0.1:{port}"),
+            _token(db, "--campaign", cid, "--side", "Davion"),
+        )
+        with pytest.raises(grpc.RpcError) as err:
+            davion.rules.ExecuteCommand(
+                rules_pb2.ExecuteCommandRequest(
+                    campaign_id=cid, command_words=["SWEndPhase", "house=Liao"]
+                ),
+                metadata=davion.md,
+            )
+        davion.close()
+        assert err.value.code() is grpc.StatusCode.PERMISSION_DENIED
+        assert str(err.value.details()) == (
+            "SWEndPhase as given is not a command your side gives (this token acts for Davion): "
+            "it is the referee's or another side's"
+        )
+        unknown = json.loads(start.read_text()) | {"map": "atlantis"}
+        with pytest.raises(grpc.RpcError) as err:
+            ref.rules.StartCampaign(
+                rules_pb2.StartCampaignRequest(
+                    name="Unknown", ruleset="succession_wars", command_json=json.dumps(unknown)
+                ),
+                metadata=ref.md,
+            )
+        said = str(err.value.details())
+        assert said.startswith("command_json: \"map\": 'atlantis' is neither a bundled map")
+        assert "command_json: command_json" not in said
+    finally:
+        ref.close()

@@ -51,7 +51,10 @@ def test_a_side_gives_the_rule_sets_commands_from_its_page(
     blue = Page(running.url)
     blue.log_in(campaign.tokens["blue"])
     blue.post(f"/c/{cid}/command", claim)
-    assert blue.flashes() == [("refused", "OBJClaim: OBJClaim is not a command your side gives")]
+    # Blue may claim, with its own squad: the refusal says whose command this one is not.
+    assert blue.flashes() == [("refused", "OBJClaim: OBJClaim as given is not a command your "
+                               "side gives (this token acts for blue): it is the referee's or "
+                               "another side's")]  # fmt: skip
     red.post(f"/c/{cid}/command", claim)
     said = red.flashes()
     assert said and all(kind == "ok" for kind, _ in said), said

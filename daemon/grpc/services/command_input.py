@@ -55,7 +55,7 @@ def command_data(
             if sum(len(w) for w in words) > MAX_COMMAND_JSON:
                 raise invalid(WORDS, f"at most {MAX_COMMAND_JSON} bytes")
             data = parse_words(words, WORDS)
-            _fill_board(game, data)
+            _fill_board(game, data, WORDS)
             named = names if not start else {**names, **_start_names(game, data)}
             return match_names(game, data, WORDS, named, strict=not start), field
         if not text.strip():
@@ -65,6 +65,7 @@ def command_data(
         data = json.loads(text)
         if not isinstance(data, dict):
             raise CodecError("a command is a JSON object with a 'type'")
+        _fill_board(game, data, field)  # "map": "sample", as `mekref game example` writes it
         return data, field
     except TypedCommandError as exc:
         # The words' own message already names where ("command_words: ..."): said once.
@@ -79,21 +80,21 @@ def _start_names(game: RuleSet[Any], data: dict[str, Any]) -> Names:
     return start_names(game, data)
 
 
-def _fill_board(game: RuleSet[Any], data: dict[str, Any]) -> None:
-    """A bundled board named in the words ("map=sample") filled in; a map file is the
-    command line's (the server reads no file a client names)."""
+def _fill_board(game: RuleSet[Any], data: dict[str, Any], field: str) -> None:
+    """A bundled board named in the words or the JSON ("map=sample") filled in; a map file is
+    the command line's (the server reads no file a client names)."""
     wing = wing_for(game.name)
     board = data.get("map")
     if wing is None or wing.fill_map is None or not isinstance(board, str):
         return
     if board.lower().endswith(".toml"):
         raise invalid(
-            WORDS, f"map={board}: over the API give a bundled map's name or the board inline"
+            field, f"map={board}: over the API give a bundled map's name or the board inline"
         )
     try:
-        wing.fill_map(data, WORDS, None)
+        wing.fill_map(data, field, None)
     except WingInputError as exc:
-        raise invalid(WORDS, str(exc), "bad_command") from None
+        raise invalid(field, str(exc).removeprefix(f"{field}: "), "bad_command") from None
 
 
 def decode(game: RuleSet[Any], data: dict[str, Any], actor: str, field: str) -> Command:

@@ -204,6 +204,7 @@ class RulesServicer(rules_pb2_grpc.RulesServiceServicer):
             # The same answer whether the command is the referee's or another side's.
             raise ApiError(
                 grpc.StatusCode.PERMISSION_DENIED,
-                f"{command.TYPE} is not a command your side gives",
+                f"{command.TYPE} as given is not a command your side gives (this token acts "
+                f"for {principal.side_id}): it is the referee's or another side's",
                 "not_your_command",
             )

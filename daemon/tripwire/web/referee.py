@@ -61,6 +61,19 @@ def _share_of_start(standing: Any) -> str:
     return f"{share.num / share.den:.1f}%"
 
 
+def _bv_start_now(standing: Any) -> str:
+    """A side's BV at the start and now, or "?" for both while units of the side have no BV
+    (R-VP-3): the sums would count them as 0."""
+    if standing.units_without_bv:
+        return f"? / ? ({standing.units_without_bv} units without a BV)"
+    return f"{standing.starting_bv} / {standing.effective_bv}"
+
+
+def _vp(standing: Any, count: int) -> str:
+    """A VP count, marked as a lower bound while battles of the side have VP not known (R-VP-6)."""
+    return f"{count} + ?" if standing.battles_vp_unknown else str(count)
+
+
 async def desk(site: Site, request: Request, principal: Principal, cid: str) -> Response:
     campaign = await site.campaign(principal, cid)
     orders = {}
@@ -87,6 +100,8 @@ async def desk(site: Site, request: Request, principal: Principal, cid: str) -> 
         orders=orders,
         overview=overview.overview if overview.map_started else None,
         share_of_start=_share_of_start,
+        bv_start_now=_bv_start_now,
+        vp=_vp,
         battles=[(b, _detail(b), _waiting_for(b)) for b in pending.battles],
         unmatched=pending.unmatched_files,
         quarantined=pending.quarantined_files,
