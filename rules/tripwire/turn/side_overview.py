@@ -81,7 +81,11 @@ class OverviewStanding(Record):
     battle_vp: int
     strategic_vp: int
     total_vp: int
+    #: The BV its units had when the strategic map started (R-VP-3), summed over the units
+    #: whose BV is known: the whole only while ``units_without_bv`` is 0, a part otherwise
+    #: (0 when none is known); unset for an enemy in a side's cut.
     starting_bv: int | None = None
+    #: The BV of its operational or repairable units now, summed as ``starting_bv`` is.
     effective_bv: int | None = None
     #: Its units with no BV known: while any, its share of the start cannot be told (R-VP-3).
     units_without_bv: int | None = None
