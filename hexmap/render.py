@@ -8,20 +8,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from mekref.hexmap.geometry import Hex, label, neighbours
 from mekref.hexmap.model import HexMap, Location
+from mekref.hexmap.render_markers import FormationMarker, formation_badges, marker_key
 from mekref.hexmap.tables import facility_table, terrain_table
 
-
-@dataclass(frozen=True, slots=True)
-class FormationMarker:
-    id: str
-    side: str
-    hex: Hex
-    label: str = ""
+__all__ = ["FormationMarker", "render_svg", "side_colours"]
 
 
 SIZE = 30.0  # centre to corner, px
@@ -160,12 +154,17 @@ def render_svg(
     min_x, min_y = min(xs), min(ys)
     map_w, map_h = max(xs) - min_x, max(ys) - min_y
     ox, oy = MARGIN - min_x, MARGIN + TITLE_H - min_y
-    width = MARGIN * 2 + map_w + LEGEND_W
-    height = max(MARGIN * 2 + TITLE_H + map_h, 520.0)
     used = sorted({hexmap.terrain_at(h) for h in hexes})
     palette = side_colours(m.side for m in visible_formations)
     if colours:
         palette.update(colours)
+    legend_x, legend_y = MARGIN * 2 + map_w, MARGIN + TITLE_H
+    legend, legend_end = _legend(
+        hexmap, used, palette, visible_formations, legend_x, legend_y, fog=visible is not None
+    )
+    width = MARGIN * 2 + map_w + LEGEND_W
+    # The key of a crowded map may run below the map: the picture grows to hold it.
+    height = max(MARGIN * 2 + TITLE_H + map_h, 520.0, legend_end + MARGIN)
 
     out = _svg_head(hexmap, used, side, width, height)
     out.append(f'<g transform="translate({_fmt(ox)},{_fmt(oy)})">')
@@ -180,11 +179,10 @@ def render_svg(
     out.extend(_location(loc) for loc in hexmap.locations)
     out.append("</g>")
     out.append('<g id="formations">')
-    out.extend(_formations(visible_formations, palette))
+    out.extend(formation_badges(visible_formations, palette, SIDE_PALETTE[0]))
     out.append("</g>")
     out.append("</g>")
-    legend_x, legend_y = MARGIN * 2 + map_w, MARGIN + TITLE_H
-    out.append(_legend(hexmap, used, palette, legend_x, legend_y, fog=visible is not None))
+    out.append(legend)
     out.append("</svg>")
     return "\n".join(out)
 
@@ -353,40 +351,18 @@ def _location(loc: Location) -> str:
     )
 
 
-def _formations(markers: Sequence[FormationMarker], palette: Mapping[str, str]) -> list[str]:
-    by_hex: dict[Hex, list[FormationMarker]] = {}
-    for m in sorted(markers, key=lambda m: (m.hex, m.side, m.id)):
-        by_hex.setdefault(m.hex, []).append(m)
-    out: list[str] = []
-    for h, stack in by_hex.items():
-        cx, cy = _center(h)
-        for i, m in enumerate(stack):
-            # Stack markers downwards so every one in a hex stays readable.
-            x = cx - 15
-            y = cy - 22 + 14 * i
-            colour = palette.get(m.side, SIDE_PALETTE[0])
-            text = (m.label or m.id)[:6]
-            out.append(
-                f'<g class="formation" data-id={quoteattr(m.id)} data-side={quoteattr(m.side)}>'
-                f"<title>{escape(m.id)} ({escape(m.side)}) at {label(h)}</title>"
-                f'<rect x="{_fmt(x)}" y="{_fmt(y)}" width="30" height="13" rx="2" '
-                f'fill="{colour}" stroke="#10161f" stroke-width="1"/>'
-                f'<text x="{_fmt(x + 15)}" y="{_fmt(y + 9.5)}" font-size="8" '
-                f'text-anchor="middle" font-weight="bold" fill="#ffffff">{escape(text)}</text>'
-                "</g>"
-            )
-    return out
-
-
 def _legend(
     hexmap: HexMap,
     used: Sequence[str],
     palette: Mapping[str, str],
+    markers: Sequence[FormationMarker],
     x: float,
     y: float,
     *,
     fog: bool,
-) -> str:
+) -> tuple[str, float]:
+    """The legend box (terrain, features, sides, fog, scale, then the formations' key) and
+    the height it reaches."""
     terrains = terrain_table()
     rows: list[str] = []
     yy = y + 22
@@ -420,11 +396,13 @@ def _legend(
         yy += 19
     scale, yy = _scale_bar(hexmap, x, yy)
     rows.extend(scale)
+    key, yy = marker_key(markers, palette, SIDE_PALETTE[0], x, yy)
+    rows.extend(key)
     box = (
         f'<rect x="{_fmt(x)}" y="{_fmt(y)}" width="{_fmt(LEGEND_W - MARGIN)}" '
         f'height="{_fmt(yy - y)}" rx="6" fill="#fffdf6" stroke="#cbbfa8"/>'
     )
-    return '<g id="legend">' + box + "".join(rows) + "</g>"
+    return '<g id="legend">' + box + "".join(rows) + "</g>", yy
 
 
 # The legend's rows for map features: the feature (a HexMap field), its name, and its swatch

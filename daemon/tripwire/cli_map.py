@@ -1,7 +1,10 @@
-"""``mekref map``: the strategic map as SVG, for one side (fog of war) or the bundled sample.
+"""``mekref map``: the strategic map as SVG or PNG, for one side (fog of war), the referee or
+a map file.
 
-``map render`` draws what one side may know: its own formations, the enemy formations its
-sensors revealed this turn, and greys out every hex it cannot see. ``map show`` draws a map
+``map render --side S`` draws what one side may know: its own formations, the enemy formations
+its sensors revealed this turn, and greys out every hex it cannot see; without ``--side`` it
+draws the referee's whole map (every side's formations, no fog), as ``report --overview``
+without ``--side`` is the referee's whole. ``map show`` draws a map
 without a campaign (the bundled Ginestra map, or a map file being written by hand).
 """
 
@@ -29,7 +32,7 @@ from mekref.hexmap import (
 )
 from mekref.rules.tripwire.state import CampaignState
 from mekref.rules.tripwire.turn.mapdata import hexmap_of
-from mekref.rules.tripwire.turn.state import IN_ORBIT
+from mekref.rules.tripwire.turn.state import IN_ORBIT, Sighting
 from mekref.rules.tripwire.turn.view import side_view
 
 HELP = "draw the strategic map as SVG or PNG (map render, map show)"
@@ -39,6 +42,11 @@ examples:
   mekref map show --map my-planet.toml -o check.svg      check a map file while writing it
   mekref map render --db ginestra.db --side rebel -o rebel.svg   what the rebels know (fog of war)
   mekref map render --db ginestra.db --side rebel -o rebel.png   the same, as a picture
+  mekref map render --db ginestra.db -o referee.png              the referee: every side, no fog
+
+Each formation on the map is a numbered badge in its side's colour, with its name when the
+name fits in the hex; the key beside the map lists every number with its hex, full name and
+id (a sighting: the id and what the side's sensors showed of it).
 """
 
 
@@ -46,9 +54,18 @@ def register(sub: Any) -> None:
     kw: dict[str, Any] = {"epilog": EPILOG}
     parser: argparse.ArgumentParser = add_command(sub, "map", help=HELP, **kw)
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
-    render = add_command(actions, "render", help="one side's view of a campaign's map", **kw)
+    render = add_command(
+        actions,
+        "render",
+        help="a campaign's map: one side's view (fog of war) or, without --side, the referee's",
+        **kw,
+    )
     add_db(render)
-    render.add_argument("--side", required=True, help="the side whose view to draw")
+    render.add_argument(
+        "--side",
+        help="the side whose view to draw: its own formations, what its sensors sighted, fog "
+        "over the hexes it cannot see (default: the referee's whole map, every side, no fog)",
+    )
     render.set_defaults(handler=guarded(run_render), command_name="map render")
     show = add_command(actions, "show", help="a map without a campaign (default: Ginestra)", **kw)
     show.add_argument("--map", default="ginestra", help="a bundled map name or a map TOML file")
@@ -125,7 +142,7 @@ def side_svg(state: CampaignState, side: str) -> str:
         if f.hex != IN_ORBIT
     ]
     markers += [
-        FormationMarker(x.formation_id, x.side_id, parse_label(x.hex), x.info.replace("_", " "))
+        FormationMarker(x.formation_id, x.side_id, parse_label(x.hex), sighting_label(x))
         for x in view.sightings
     ]
     held = [name for name, holder in view.control if holder == side]
@@ -135,9 +152,35 @@ def side_svg(state: CampaignState, side: str) -> str:
     return render_svg(hexmap, markers, side, visible=cover.ground)
 
 
+def sighting_label(sighting: Sighting) -> str:
+    """What a side's map says of an enemy formation it sighted: which one and how much of it
+    its sensors showed, as ``report --overview --side`` lists it."""
+    units = "" if sighting.units is None else f", {sighting.units} units"
+    return f"{sighting.formation_id} sighted ({sighting.info.replace('_', ' ')}{units})"
+
+
+REFEREE_TITLE = "referee: every side"
+
+
+def referee_svg(state: CampaignState) -> str:
+    """The referee's whole map: every side's formations where they stand, no fog. Formations
+    in orbit stand on no hex and are not drawn (``report --overview`` lists them)."""
+    s = state.strategic
+    if s is None:
+        raise CliError("the strategic map is not set up in this campaign")
+    markers = [
+        FormationMarker(f.formation_id, f.side_id, parse_label(f.hex), f.name)
+        for _, f in sorted(s.formations.items())
+        if f.hex != IN_ORBIT
+    ]
+    return render_svg(hexmap_of(s), markers, REFEREE_TITLE)
+
+
 def run_render(args: argparse.Namespace) -> int:
     _check_output(args.output)
-    _write(side_svg(campaign_state(args), args.side), args.output)
+    state = campaign_state(args)
+    svg = referee_svg(state) if args.side is None else side_svg(state, args.side)
+    _write(svg, args.output)
     return EXIT_OK
 
 

@@ -69,3 +69,36 @@ def test_names_are_escaped() -> None:
 
 def test_rendering_is_deterministic() -> None:
     assert render_svg(G, [REBEL, LYRAN]) == render_svg(G, [LYRAN, REBEL])
+
+
+def test_labels_are_never_cut_and_the_key_lists_each_marker_in_full() -> None:
+    hex_ = parse_label("0610")
+    names = ["Alpha Command Lance", "Bravo Fire Lance", "Charlie Company", "Charlie Gazelle"]
+    stack = [FormationMarker(f"f{i}", "Loyalist", hex_, name) for i, name in enumerate(names)]
+    root = parse(render_svg(G, [*stack, LYRAN]))
+    texts = [t.text or "" for t in root.iter(f"{{{NS['svg']}}}text")]
+    # Four in one hex: each badge shows its number (map order: hex, side, id); the key gives
+    # the number's hex, full name and id, wrapped on lines of its own when long.
+    badges = {g.get("data-id"): g.get("data-key") for g in root.iter(f"{{{NS['svg']}}}g")
+              if g.get("class") == "formation"}  # fmt: skip
+    assert badges == {"f0": "1", "f1": "2", "f2": "3", "f3": "4", "lyran-a": "5"}
+    key = {g.get("data-key"): " ".join(t.text or "" for t in g.iter(f"{{{NS['svg']}}}text"))
+           for g in root.iter(f"{{{NS['svg']}}}g") if g.get("class") == "key"}  # fmt: skip
+    for i, name in enumerate(names):
+        assert key[str(i + 1)] == f"{i + 1} 0610 {name} (f{i})"
+    assert key["5"] == "5 0707 LG-A (lyran-a)"
+    assert not any(t in {"Alpha ", "Charli", "Bravo "} for t in texts)
+    # A short label fits its badge: the number and the name, whole.
+    assert "5 LG-A" in texts
+
+
+def test_a_crowded_hex_counts_the_rest_and_the_picture_grows_for_the_key() -> None:
+    hex_ = parse_label("0610")
+    crowd = [FormationMarker(f"f{i:02}", "Loyalist", hex_, f"Lance {i}") for i in range(40)]
+    root = parse(render_svg(G, crowd))
+    more = [g for g in root.iter(f"{{{NS['svg']}}}g") if g.get("class") == "more"]
+    assert len(more) == 1 and "".join(more[0].itertext()).endswith("+34")
+    keys = [g for g in root.iter(f"{{{NS['svg']}}}g") if g.get("class") == "key"]
+    assert len(keys) == 40
+    last_y = max(float(t.get("y", 0)) for t in keys[-1].iter(f"{{{NS['svg']}}}text"))
+    assert float(root.get("height", 0)) > last_y
