@@ -213,3 +213,25 @@ def test_a_revoked_token_logs_the_page_out(played: tuple[Campaign, Served, Path]
     assert page.get(f"/c/{campaign.cid}").url.path == "/login"
     wrong = Page(served.url)
     assert wrong.log_in("mkr_000000000000_not-a-token").status_code == 401
+
+
+def test_the_referee_sees_the_whole_map_and_a_side_its_own(
+    played: tuple[Campaign, Served, Path],
+) -> None:
+    campaign, served, _ = played
+    cid = campaign.cid
+    referee = Page(served.url)
+    referee.log_in(campaign.tokens["referee"])
+    desk = referee.get(f"/c/{cid}").text
+    assert f'href="/c/{cid}/map.svg"' in desk
+    whole = referee.get(f"/c/{cid}/map.svg")
+    assert whole.status_code == 200 and "referee: every side" in whole.text
+    rebel = Page(served.url)
+    rebel.log_in(campaign.tokens["rebel"])
+    own = rebel.get(f"/c/{cid}/map.svg")
+    assert own.status_code == 200 and "referee: every side" not in own.text
+    # The whole map holds formations the rebels' own never shows (fog kept for a side).
+    hidden = {m for m in re.findall(r"<title>\d+\. ([^<]+?),", whole.text)} - {
+        m for m in re.findall(r"<title>\d+\. ([^<]+?),", own.text)
+    }
+    assert hidden, "the loyalists' unsighted formations are on the referee's map only"

@@ -16,7 +16,7 @@ from starlette.routing import BaseRoute, Route
 from mekref.daemon.cli_common import CliError
 from mekref.daemon.grpc import auth, typed
 from mekref.daemon.grpc.tokens import Principal
-from mekref.daemon.tripwire.cli_map import side_svg
+from mekref.daemon.tripwire.cli_map import referee_svg, side_svg
 from mekref.daemon.web.calls import PageRefusal, call
 from mekref.daemon.web.site import Site, bind
 from mekref.rules.tripwire.turn.orders import actions
@@ -252,10 +252,18 @@ async def upload(site: Site, request: Request) -> Response:
 
 async def map_svg(site: Site, request: Request) -> Response:
     cid, principal = await site.who(request)
-    side_id = auth.acting_side(principal, cid, request.query_params.get("side", ""))
+    asked = request.query_params.get("side", "")
+    # The referee without a side: the whole map, every side and no fog (as `map render`).
+    whole = principal.is_referee and not asked
+    if whole:
+        auth.require_campaign(principal, cid)
+    side_id = "" if whole else auth.acting_side(principal, cid, asked)
     state = await run_in_threadpool(lambda: site.services.runner.load(cid).state)
     try:
-        svg = await run_in_threadpool(side_svg, state, side_id)
+        if whole:
+            svg = await run_in_threadpool(referee_svg, state)
+        else:
+            svg = await run_in_threadpool(side_svg, state, side_id)
     except CliError as exc:
         return Response(str(exc), status_code=404)
     return Response(svg, media_type="image/svg+xml")
