@@ -95,13 +95,17 @@ NOT_IN_CAMPAIGN = frozenset(
         "unknown_engagement",
         "unknown_technician",
         "unknown_staff",
+        # A name several units or people share, or an id prefix several ids begin: the name
+        # on the command line cannot be used (the line lists the candidates).
+        "ambiguous_id",
     }
 )
 
 
 def refused(exc: Refusal, suffix: str = "") -> CliError:
     """The rules' refusal as the command's one line and exit code: a battle, unit, person or
-    pool the campaign does not have (``NOT_IN_CAMPAIGN``) is a usage error, 2, like an unknown
+    pool the campaign does not have, or a name or prefix that fits several
+    (``NOT_IN_CAMPAIGN``), is a usage error, 2, like an unknown
     ``--side``; every other refusal is 3 (docs/cli.md, "Exit codes")."""
     code = EXIT_USAGE if exc.code in NOT_IN_CAMPAIGN else EXIT_REFUSED
     return CliError(f"refused: {exc}{suffix}", code)

@@ -18,6 +18,7 @@ from mekref.daemon.cli_common import (
 from mekref.daemon.typed_commands import (
     TypedCommandError,
     match_names,
+    not_a_command,
     parse_words,
 )
 from mekref.daemon.wing import Wing, WingInputError
@@ -162,7 +163,7 @@ def decode(
         return game.commands.from_json(data)
     except CodecError as exc:
         raise CliError(
-            f"{where}: not a {game.name} command: {exc}; "
+            f"{where}: {not_a_command(game.name)}: {exc}; "
             f"see 'mekref game commands --ruleset {game.name} --type {kind}'"
         ) from None
 

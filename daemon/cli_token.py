@@ -163,6 +163,7 @@ def _create(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace) -> int:
     with open_store(args.db, create=False) as store:
         records = TokenStore(store).list()
+        names = {c.id: c.name for c in store.list_campaigns()}
     if args.json:
         print_json(
             [
@@ -170,6 +171,7 @@ def _list(args: argparse.Namespace) -> int:
                     "token_id": r.principal.token_id,
                     "role": "referee" if r.principal.side_id is None else "side",
                     "campaign_id": r.principal.campaign_id,
+                    "campaign_name": names.get(r.principal.campaign_id or ""),
                     "side_id": r.principal.side_id,
                     "label": r.principal.label,
                     "created_at": r.created_at,
@@ -183,9 +185,11 @@ def _list(args: argparse.Namespace) -> int:
         p = record.principal
         state = f"revoked {record.revoked_at}" if record.revoked_at else "active"
         who = "referee" if p.side_id is None else f"side {p.side_id}"
-        print(
-            f"{p.token_id}  {who:<16} {p.campaign_id or 'every campaign':<36}  {state}  {p.label}"
-        )
+        # The id as 'token create --campaign' takes it back, and the campaign's name beside it.
+        named = names.get(p.campaign_id or "")
+        scope = p.campaign_id or "every campaign"
+        where = f"{scope} ({named})" if named else scope
+        print(f"{p.token_id}  {who:<16} {where:<36}  {state}  {p.label}")
     return EXIT_OK
 
 

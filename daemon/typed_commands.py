@@ -28,6 +28,12 @@ class TypedCommandError(ValueError):
     """A typed command that cannot be read or named: one line saying what to write."""
 
 
+def not_a_command(ruleset: str) -> str:
+    """The refusal's opening words: "not a tripwire command", "not an objectives command"."""
+    article = "an" if ruleset[:1].lower() in "aeiou" else "a"
+    return f"not {article} {ruleset} command"
+
+
 def split_line(line: str, where: str) -> list[str]:
     """The words of a typed script line, quoted as a shell would (``name="Word of Blake"``)."""
     try:

@@ -56,6 +56,20 @@ def _one_line(event: rulesets_pb2.RuleSetEvent) -> str:
     return text_format.MessageToString(getattr(inner, member), as_one_line=True) if member else ""
 
 
+def _where(formation: object) -> str:
+    """Where a formation of the side view stands: "at 0607" on the map, or off it (hex "") in
+    orbit: "in geostationary orbit over 1105", "in low planetary orbit over 1105" (its orbit
+    field, L210), or "in orbit" (at the pirate point, or no orbit named yet)."""
+    hex_ = getattr(formation, "hex", "")
+    if hex_:
+        return f"at {hex_}"
+    kind, _, over = str(getattr(formation, "orbit", "")).partition(":")
+    if not over:
+        return "in orbit"
+    named = "geostationary orbit" if kind == "geostationary" else "low planetary orbit"
+    return f"in {named} over {over}"
+
+
 def follow(
     ch: grpc.Channel, md: tuple[tuple[str, str], ...], cid: str, after: int, limit: int
 ) -> int:
@@ -126,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             side = view.side_view
             print(f"  day {side.day}: {len(side.formations)} formations, {len(side.orders)} orders")
             for formation in side.formations:
-                print(f"  formation {formation.formation_id} at {formation.hex}")
+                print(f"  formation {formation.formation_id} {_where(formation)}")
         elif args.command == "submit":
             day = args.day
             if day is None:

@@ -12,6 +12,7 @@ from mekref.daemon.cli_common import (
     CliError,
     add_command,
     add_db,
+    err_console,
     guarded,
     out_console,
 )
@@ -26,10 +27,14 @@ from mekref.daemon.tripwire.mms_export import (
     distinct_warnings,
     host_game_options,
     megamek_boards,
+    side_notes,
     write_engagement_mms,
 )
 from mekref.rules.refusal import Refusal
-from mekref.rules.tripwire.turn.export import scenario_mul, scenario_notes, scenario_sheet
+from mekref.rules.tripwire.turn.export import scenario_mul, scenario_sheet
+
+#: How each warning line starts, on stderr (as ``turn setup``'s and ``battle ingest``'s).
+WARNING = "mekref engagement export: warning: "
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -54,7 +59,8 @@ def run_export(args: argparse.Namespace) -> int:
         args.output.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CliError(f"{args.output}: cannot create ({exc.strerror})") from exc
-    console = out_console()
+    console = out_console()  # the files written: data
+    errors = err_console()  # the warnings: stderr, as every command's
     designs = _designs(state, args.side, args.units_dir)
     players = dict(p.split("=", 1) for p in args.player if "=" in p)
     if len(players) != len(args.player):
@@ -69,8 +75,8 @@ def run_export(args: argparse.Namespace) -> int:
         if eid in fought:
             # T-E9: its battle came back; this writes the units as they stand now, not a battle
             # still to be played.
-            console.print(
-                f"warning: engagement {eid} already has battle {fought[eid]} ('mekref report' "
+            errors.print(
+                f"{WARNING}engagement {eid} already has battle {fought[eid]} ('mekref report' "
                 "says whether it is closed): its files show the units as they stand now",
                 markup=False,
             )
@@ -84,7 +90,7 @@ def run_export(args: argparse.Namespace) -> int:
                 base.with_suffix(".mul").write_text(mul, encoding="utf-8")
                 base.with_suffix(".md").write_text(sheet, encoding="utf-8")
                 console.print(f"wrote {base}.mul and {base}.md")
-                notes = [f"warning: {n}" for n in scenario_notes(state, eid, args.side)]
+                notes = side_notes(state, eid, args.side)
             if args.format != "mul":
                 built = build_engagement_mms(
                     state,
@@ -98,14 +104,12 @@ def run_export(args: argparse.Namespace) -> int:
                     host_options=host,
                     boards_map=mapping,
                 )
-                said = write_engagement_mms(built, args.output)
-                for line in said:
-                    if not line.startswith("warning: "):
-                        console.print(line, markup=False)
-                mms_notes = [line for line in said if line.startswith("warning: ")]
+                for line in write_engagement_mms(built, args.output):
+                    console.print(line, markup=False)
+                mms_notes = list(built.warnings)
             # The scenario repeats the side's own list notes: each distinct line once.
             for line in distinct_warnings(notes, mms_notes):
-                console.print(line, markup=False)
+                errors.print(f"{WARNING}{line}", markup=False)
         except Refusal as exc:
             raise CliError(f"refused: {exc}") from exc
     return EXIT_OK

@@ -258,7 +258,10 @@ def _print_house_rules(console: Console, report: dict[str, Any]) -> None:
 def _print_units(console: Console, report: dict[str, Any]) -> None:
     """Units with their repair bills, their damage, the technicians' days."""
     units = Table(title="units", title_justify="left")
-    for col in ("id", "unit", "side", "fate", "armor", "internal", "rearm", "total SP", "hours"):
+    # The repair columns are costs in SP (force list's "armor"/"internal" are points): the unit
+    # on a second header line, so the table is no wider than the words.
+    priced = ("armor\nSP", "internal\nSP", "rearm\nSP", "total\nSP")
+    for col in ("id", "unit", "side", "fate", *priced, "hours"):
         units.add_column(col, overflow="fold")
     unpriced = False
     for u in report["units"]:

@@ -156,7 +156,7 @@ def build_engagement_mms(
             f"options: give --host-options <MegaMek folder>/{HOST_OPTIONS_HINT} to keep them"
         )
     warnings += mms_gaps(export.scenario)
-    warnings += [n for side in e.sides for n in scenario_notes(state, engagement_id, side)]
+    warnings += [n for side in e.sides for n in side_notes(state, engagement_id, side)]
     return EngagementMms(
         file_name=f"{engagement_id}.mms",
         text=text,
@@ -164,6 +164,14 @@ def build_engagement_mms(
         options_xml=game_options_xml(export.options) if switched else None,
         warnings=tuple(warnings),
     )
+
+
+def side_notes(state: CampaignState, engagement_id: str, side_id: str) -> list[str]:
+    """The side's crew notes (``scenario_notes``), each led by the side's name: the scenario
+    holds every side's units, so the export of one side warns about the other side's too, and
+    says whose unit each is (as ``mms_gaps`` leads with the MegaMek player)."""
+    side = state.sides[side_id].name if side_id in state.sides else side_id
+    return [f"{side}: {n}" for n in scenario_notes(state, engagement_id, side_id)]
 
 
 def distinct_warnings(*groups: Iterable[str]) -> list[str]:
@@ -178,11 +186,11 @@ def distinct_warnings(*groups: Iterable[str]) -> list[str]:
 
 
 def write_engagement_mms(built: EngagementMms, out_dir: Path) -> list[str]:
-    """Write the files; return what to tell the user (files written, boards and data missing)."""
+    """Write the files; return the files written (the warnings are ``built.warnings``)."""
     target = out_dir / built.file_name
     target.write_text(built.text, encoding="utf-8")
     said = [f"wrote {target}"]
     if built.options_name is not None and built.options_xml is not None:
         (out_dir / built.options_name).write_text(built.options_xml, encoding="utf-8")
         said.append(f"wrote {out_dir / built.options_name}")
-    return said + [f"warning: {w}" for w in built.warnings]
+    return said

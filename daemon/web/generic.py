@@ -55,6 +55,18 @@ def _value(text: str) -> Any:
         return text
 
 
+#: The request field the page fills from its form: a refusal naming it names the form instead.
+_FIELD = "command_json: "
+
+
+def _for_page(message: str) -> str:
+    """The API's refusal as the page's user reads it: the page sent the form as the request's
+    ``command_json``, a field the user never saw, so the refusal is about the form's values."""
+    if not message.startswith(_FIELD):
+        return message
+    return f"the form's values were refused: {message.removeprefix(_FIELD)}"
+
+
 def _routes(site: Site) -> Sequence[BaseRoute]:
     async def execute(request: Request) -> Response:
         cid, principal = await site.who(request)
@@ -71,7 +83,7 @@ def _routes(site: Site) -> Sequence[BaseRoute]:
                 rules_pb2.ExecuteCommandRequest(campaign_id=cid, command_json=json.dumps(command)),
             )
         except PageRefusal as refusal:
-            site.flash(request, "refused", f"{kind}: {refusal.message}")
+            site.flash(request, "refused", f"{kind}: {_for_page(refusal.message)}")
             return site.back(cid)
         for outcome in done.events:
             site.flash(request, "ok", f"{outcome.type}: {outcome.outcome}")

@@ -168,8 +168,10 @@ def test_an_unknown_engagement_names_the_sides_engagements_and_a_fought_one_is_f
     survived = re.sub(r"<unit ([^>]*)>", r"<record \1><survivors>", listed)
     record.write_text(survived.replace("</unit>", "</survivors></record>"), encoding="utf-8")
     _ok("battle", "ingest", "--db", db, str(record))
-    again = _ok("engagement", "export", "--db", db, "--side", "rebel", "-o", str(out))
-    assert "warning: engagement day1-1105-1 already has battle battle-" in again
+    again = mekref("engagement", "export", "--db", db, "--side", "rebel", "-o", str(out))
+    assert again.returncode == 0, again.stderr
+    warning = "mekref engagement export: warning: engagement day1-1105-1 already has battle "
+    assert warning + "battle-" in again.stderr and "warning" not in again.stdout
 
 
 def test_a_spend_line_leaves_out_what_is_not_there_and_reads_the_referees_word(

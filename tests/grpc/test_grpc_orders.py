@@ -391,6 +391,12 @@ def test_the_example_client(ginestra: Running) -> None:
     view = run("view")
     assert view.returncode == 0, view.stderr
     assert "day 1: " in view.stdout and "formation alpha at " in view.stdout
+    # A formation off the map (the rebels at the pirate point, Day Zero) says where it is.
+    env["MEKREF_TOKEN"] = g.side_tokens["rebel"]
+    rebel = run("view")
+    assert rebel.returncode == 0, rebel.stderr
+    assert "formation bravo in orbit" in rebel.stdout, rebel.stdout
+    assert not [line for line in rebel.stdout.splitlines() if line.endswith(" at ")]
     script_text = script.read_text()
     assert "payload_json" not in script_text and "view_json" not in script_text
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from console_script import mekref
 from ginestra_cli import UNITS, ok
 
 from mekref.adapters.megamek.mms_check import parse_mms
@@ -45,6 +46,12 @@ CRITICALS = {
     "aero": {},
     "dropship": {},
 }
+
+
+def _said(*args: str) -> str:
+    done = mekref(*args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout + done.stderr
 
 
 def _entity_text() -> str:
@@ -86,8 +93,9 @@ def campaign(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
        "--order", "l-militia:guard")  # fmt: skip
     ok("turn", "resolve", "--db", db, "--day", "1")
     out = tmp / "scenario"
+    # What each export said: the files written (stdout) and its warnings (stderr).
     exported = {
-        side: ok("engagement", "export", "--db", db, "--side", side, "-o", str(out))
+        side: _said("engagement", "export", "--db", db, "--side", side, "-o", str(out))
         for side in ("loyalist", "rebel")
     }
     return {"db": db, "tmp": tmp, "said": said, "out": out, "exported": exported}

@@ -55,6 +55,13 @@ def test_a_side_gives_the_rule_sets_commands_from_its_page(
     assert blue.flashes() == [("refused", "OBJClaim: OBJClaim as given is not a command your "
                                "side gives (this token acts for blue): it is the referee's or "
                                "another side's")]  # fmt: skip
+    # A field left empty: the refusal is about the form's values, in the rule set's words,
+    # never about the request field (command_json) the page filled in.
+    red.post(f"/c/{cid}/command", {**claim, "f.squad_id": ""})
+    ((kind, line),) = red.flashes()
+    assert kind == "refused" and "command_json" not in line, line
+    assert line.startswith("OBJClaim: the form's values were refused: not an objectives command: ")
+    assert "squad_id" in line, line
     red.post(f"/c/{cid}/command", claim)
     said = red.flashes()
     assert said and all(kind == "ok" for kind, _ in said), said

@@ -19,7 +19,12 @@ from typing import Any
 
 from mekref.daemon.grpc import typed
 from mekref.daemon.grpc.errors import invalid
-from mekref.daemon.typed_commands import TypedCommandError, match_names, parse_words
+from mekref.daemon.typed_commands import (
+    TypedCommandError,
+    match_names,
+    not_a_command,
+    parse_words,
+)
 from mekref.daemon.wing import WingInputError
 from mekref.daemon.wings import wing_for
 from mekref.rules.codec import CodecError
@@ -71,7 +76,7 @@ def command_data(
         # The words' own message already names where ("command_words: ..."): said once.
         raise invalid(WORDS, str(exc).removeprefix(f"{WORDS}: "), "bad_command") from None
     except (json.JSONDecodeError, CodecError, typed.TypedError) as exc:
-        raise invalid(field, f"not a {game.name} command: {exc}", "bad_command") from None
+        raise invalid(field, f"{not_a_command(game.name)}: {exc}", "bad_command") from None
 
 
 def _start_names(game: RuleSet[Any], data: dict[str, Any]) -> Names:
@@ -101,7 +106,7 @@ def decode(game: RuleSet[Any], data: dict[str, Any], actor: str, field: str) -> 
     try:
         return game.commands.from_json({**data, "actor": actor})
     except CodecError as exc:
-        raise invalid(field, f"not a {game.name} command: {exc}", "bad_command") from None
+        raise invalid(field, f"{not_a_command(game.name)}: {exc}", "bad_command") from None
 
 
 def referee_command(game: RuleSet[Any], state: Any, data: dict[str, Any], field: str) -> Command:

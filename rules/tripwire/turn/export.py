@@ -422,7 +422,8 @@ def scenario_sheet(state: CampaignState, engagement_id: str, side_id: str) -> st
         f"- **Terrain:** {e.terrain}; **weather:** {e.weather}",
         f"- **Map sheets:** {', '.join(e.map_sheets) or 'referee to choose'}",
         f"- **Ambush:** {names[e.ambusher] + ' ambushes' if e.ambusher else 'none'} "
-        f"(rolls: {', '.join(f'{names[x]} {t}' for x, t in e.ambush_totals)})",
+        # The totals (2d6 + rest/guard + Skill Bonus, L281): the dice alone are in the report.
+        f"(totals with modifiers: {', '.join(f'{names[x]} {t}' for x, t in e.ambush_totals)})",
         "- **Initiative:** +2 command centre"
         if side_id in e.command_centre
         else "- **Initiative:** no command centre bonus",
