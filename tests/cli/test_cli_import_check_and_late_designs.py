@@ -1,9 +1,13 @@
-"""``force import --check-only`` answers with its exit code (each in a fresh process of the
-installed ``mekref``).
+"""``force import --check-only`` answers with its exit code, and ``force designs`` never lets a
+condition kept without a design pass for priced (each in a fresh process of the installed
+``mekref``).
 
 - ``--check-only`` exits 3 when the force breaks a construction rule (the real import refuses
   it with 3), 0 when it breaks none, a BV limit *not known* included (the import takes such a
   force: ruling R-FORCE-14). docs/campaign.md, docs/cli.md "Exit codes".
+- A damaged unit imported without a design keeps the file's armour and structure as its maxima;
+  recording its design later (``force designs``) does not measure that condition again, so the
+  import and ``force designs`` both name each such unit and what to do (docs/campaign.md).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from console_script import mekref_fresh as mekref
 from mekref.daemon.samples.ginestra import LEGAL, LEGAL_MILITIA
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "megamek"
+RECORD = FIXTURES / "clusterstrike-batchall-record.mul"
+REPLAY_UNITS = Path(__file__).resolve().parents[2] / "daemon" / "samples" / "replay" / "units"
 WIDE = {"COLUMNS": "240"}
 
 
@@ -64,3 +70,42 @@ def test_check_only_exits_0_for_a_legal_force_and_for_a_bv_limit_not_known(
     assert legal.returncode == 0, legal.stdout + legal.stderr
     assert "force construction: no violation" in legal.stdout
     assert legal.stderr == ""
+
+
+def test_a_design_recorded_after_a_damaged_import_says_the_damage_stays_unpriced(
+    tmp_path: Path,
+) -> None:
+    db = _campaign(tmp_path)
+    imported = mekref("force", "import", "--db", db, "--side", "red", str(RECORD), "--unchecked",
+                      "--referee", "Ann", "--reason", "record test", env=WIDE)  # fmt: skip
+    assert imported.returncode == 0, imported.stderr
+    said = " ".join(imported.stdout.split())
+    assert (
+        "Black Knight BL-6-KNT: its condition is kept without a design: the file's armour and "
+        "structure are taken as the maxima, so the damage it comes in with stays unpriced, even "
+        "after 'mekref force designs'; import the list with --units-dir to price it"
+    ) in said
+
+    done = mekref("force", "designs", "--db", db, "--units-dir", str(REPLAY_UNITS), env=WIDE)
+    assert done.returncode == 0, done.stderr
+    out = " ".join(done.stdout.split())
+    assert out.startswith("recorded the design of 8 unit(s)")
+    units = json.loads(mekref("force", "list", "--db", db, "--json").stdout)
+    knight = next(u for u in units if u["chassis"] == "Black Knight")
+    assert f"Black Knight BL-6-KNT ({knight['id']}): its kept damage stays unpriced" in out
+    assert out.count("its kept damage stays unpriced") == 8
+    assert (
+        "8 unit(s) keep a condition read without a design (at import or in a battle): the "
+        "file's armour and structure were taken as the maxima, and recording the design does "
+        "not measure that condition again"
+    ) in out
+    assert "import the list again with --units-dir into a new campaign" in out
+    # What it says is what the books show: the condition is as the file alone gave it.
+    assert knight["design_known"] is False and knight["armor_max"] == knight["armor"] == 41
+    books = json.loads(mekref("report", "--db", db, "--json").stdout)
+    row = next(u for u in books["units"] if u["id"] == knight["id"])
+    assert row["repair_priced"] is False and row["repair"]["total_sp"] is None
+
+    # Nothing left to record: nothing said again.
+    again = mekref("force", "designs", "--db", db, "--units-dir", str(REPLAY_UNITS))
+    assert again.returncode == 0 and "unpriced" not in again.stdout
