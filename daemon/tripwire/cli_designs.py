@@ -3,8 +3,14 @@
 ``force import --units-dir`` keeps every unit's design in the campaign. A unit imported without
 the folder (or whose file the folder lacked) has no design: its repairs cannot be priced and
 its battle damage is read from the file alone. This command looks such units up by chassis and
-model in a units folder and records the designs found, once; later battles, reports, spending
-and scenario exports use them. Units that already have a design are never changed.
+model in a units folder and records the designs found, once: later battles are measured against
+them, and reports, spending and scenario exports use them. Units that already have a design are
+never changed.
+
+A condition the campaign already keeps for a unit (the damage it came in with at import, or a
+battle's read without a design) is NOT measured again: the file's armour and structure were
+taken as the maxima, so what it had lost stays unpriced in the report. The command names each
+such unit and what to do.
 """
 
 from __future__ import annotations
@@ -39,7 +45,8 @@ def register(actions: Any) -> None:
     parser: argparse.ArgumentParser = add_command(
         actions,
         "designs",
-        help="record the designs of units imported without one",
+        help="record the designs of units imported without one (for later battles: a kept "
+        "condition is not measured again)",
         description=__doc__.split("\n\n", 1)[1] if __doc__ else "",
         epilog=EPILOG,
     )
@@ -76,4 +83,25 @@ def run_designs(args: argparse.Namespace) -> int:
     console.print(f"recorded the design of {recorded} unit(s)")
     for name in missing:
         console.print(f"  no design in {args.units_dir} for {name}")
+    unmeasured = [
+        uid
+        for uid in sorted(u for designs in found.values() for u in designs)
+        if (damage := state.battles.unit_damage.get(uid)) is not None and not damage.design_known
+    ]
+    for uid in unmeasured:
+        unit = state.units[uid]
+        console.print(f"  {unit.chassis} {unit.model} ({uid}): its kept damage stays unpriced")
+    if unmeasured:
+        console.print(f"{len(unmeasured)} unit(s) {UNMEASURED}")
     return EXIT_OK
+
+
+#: A kept condition read without a design is not measured again (never a silent price of 0).
+UNMEASURED = (
+    "keep a condition read without a design (at import or in a battle): the file's armour and "
+    "structure were taken as the maxima, and recording the design does not measure that "
+    "condition again, so the damage it holds stays unpriced in 'mekref report' (repair_priced "
+    "false). To price it, import the list again with --units-dir into a new campaign; otherwise "
+    "the referee settles each unit's fate ('mekref battle fate --unit ID --fate F --referee NAME "
+    "--reason TEXT'). Their next battle is measured against the design."
+)

@@ -14,7 +14,7 @@ import uuid
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mekref.adapters.megamek import unit_kinds as ak
 from mekref.adapters.megamek.bv_table import BvTable
@@ -48,7 +48,12 @@ from mekref.daemon.tripwire.cli_force_mekhq import (
     print_mekhq_report,
     remarks_by_position,
 )
-from mekref.daemon.tripwire.cli_force_output import death_rolls, print_condition, print_units
+from mekref.daemon.tripwire.cli_force_output import (
+    death_rolls,
+    print_condition,
+    print_report,
+    print_units,
+)
 from mekref.rules.tripwire.battle_messages import RecordLoadouts
 from mekref.rules.tripwire.battle_model import AmmoBinLoad
 from mekref.rules.tripwire.commands import ImportForce
@@ -58,7 +63,6 @@ from mekref.rules.tripwire.force_from_design import (
     design_roles,
     transport_need,
 )
-from mekref.rules.tripwire.force_report import ForceReport
 from mekref.rules.tripwire.import_condition import (
     ConditionAtImport,
     ImportedCondition,
@@ -113,10 +117,6 @@ _KINDS: dict[ak.UnitKind, UnitKind] = {
     ak.UnitKind.BATTLE_ARMOR: UnitKind.BATTLE_ARMOR,
     ak.UnitKind.CONVENTIONAL_INFANTRY: UnitKind.CONVENTIONAL_INFANTRY,
 }
-
-if TYPE_CHECKING:  # rich loads when a table is drawn, not for --json
-    from rich.console import Console
-
 
 _MOTIVES = {
     "Leg": InfantryMotive.FOOT,
@@ -359,28 +359,6 @@ def force_of(units: list[ImportedUnit], militia: str | None = None) -> ForceDesc
     return ForceDescription(companies=tuple(built))
 
 
-def print_report(console: Console, report: ForceReport) -> None:
-    """The check's verdict: the violations, then the checks whose verdict is not known (a BV
-    limit with a unit of no BV, ruling R-FORCE-14), never "no violation" while one is."""
-    unknown = report.not_known
-    if report.violations:
-        console.print(f"force construction: {len(report.violations)} violation(s)", style="bold")
-        for v in report.violations:
-            console.print(f"  - {v.describe()}")
-    elif unknown:
-        console.print(
-            f"force construction: not known (no violation found; {len(unknown)} BV limit(s) "
-            "not known)",
-            style="bold",
-        )
-    else:
-        console.print("force construction: no violation", style="bold")
-    if unknown and report.violations:
-        console.print(f"force construction: {len(unknown)} BV limit(s) not known", style="bold")
-    for v in unknown:
-        console.print(f"  - not known: {v.describe()}")
-
-
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = add_command(sub, "force", help=HELP, epilog=EPILOG)
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
@@ -413,7 +391,12 @@ def register(sub: Any) -> None:
         help="the company of the list that is the side's L162 planetary militia (2 Manticores, "
         "2 Maxims, 2 rifle platoons), checked against that line instead of L9-L23",
     )
-    imp.add_argument("--check-only", action="store_true", help="print the report, import nothing")
+    imp.add_argument(
+        "--check-only",
+        action="store_true",
+        help="print the report, import nothing; exits 3 when the force breaks a construction "
+        "rule (as the import would refuse it), 0 otherwise (a BV limit not known included)",
+    )
     add_referee(imp)
     imp.set_defaults(handler=guarded(run_import), command_name="force import")
     cli_designs.register(actions)
@@ -450,6 +433,15 @@ def run_import(args: argparse.Namespace) -> int:
             print_mekhq_report(console, mekhq)
         print_report(console, report)
         if args.check_only:
+            # The verdict is the exit code, as the import's own (a limit not known refuses
+            # neither, R-FORCE-14): 3 with violations, so a script can act on it.
+            if report.violations:
+                raise CliError(
+                    f"check only: the force breaks {len(report.violations)} construction "
+                    "rule(s), listed above; nothing imported (the import would refuse it "
+                    "without --unchecked --referee NAME --reason TEXT)",
+                    EXIT_REFUSED,
+                )
             return EXIT_OK
         if report.violations and not args.unchecked:
             raise CliError(

@@ -3,7 +3,8 @@
 The force table (ids, kinds, tons, BV, place in the TO&E, crews, notes), then one line per unit
 for the condition it comes in with and for every note about it (the standard load taken from the
 design, what the books do not keep), one per crew member with hits, and the L125 death roll of
-each person the list gives 5 hits (rulings R-IMP-1 to R-IMP-3 in docs/rulings.md).
+each person the list gives 5 hits (rulings R-IMP-1 to R-IMP-3 in docs/rulings.md); the force
+check's verdict (ruling R-FORCE-14).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from mekref.rules.tripwire.ruleset import tripwire_rules
 
 if TYPE_CHECKING:
     from mekref.daemon.tripwire.cli_force import ImportedUnit
+    from mekref.rules.tripwire.force_report import ForceReport
 
 
 def print_units(console: Any, units: list[ImportedUnit]) -> None:
@@ -85,3 +87,25 @@ def death_rolls(console: Any, runner: Any, cid: str, units: list[ImportedUnit]) 
                         f"{c.name}: 5 hits, death roll (L125) {faces}: "
                         + ("dies" if e.dies else "survives")
                     )
+
+
+def print_report(console: Any, report: ForceReport) -> None:
+    """The check's verdict: the violations, then the checks whose verdict is not known (a BV
+    limit with a unit of no BV, ruling R-FORCE-14), never "no violation" while one is."""
+    unknown = report.not_known
+    if report.violations:
+        console.print(f"force construction: {len(report.violations)} violation(s)", style="bold")
+        for v in report.violations:
+            console.print(f"  - {v.describe()}")
+    elif unknown:
+        console.print(
+            f"force construction: not known (no violation found; {len(unknown)} BV limit(s) "
+            "not known)",
+            style="bold",
+        )
+    else:
+        console.print("force construction: no violation", style="bold")
+    if unknown and report.violations:
+        console.print(f"force construction: {len(unknown)} BV limit(s) not known", style="bold")
+    for v in unknown:
+        console.print(f"  - not known: {v.describe()}")

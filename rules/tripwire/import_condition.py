@@ -82,8 +82,20 @@ def condition_at_import(cond: UnitCondition, kind: UnitKind) -> ConditionAtImpor
         damage=damage if keep else None,
         crew_damage=crew_damage,
         standard_load=standard,
-        notes=_ammo_notes(cond, standard) + not_taken(cond),
+        notes=_ammo_notes(cond, standard) + not_taken(cond) + _unmeasured(cond, keep),
     )
+
+
+#: A condition kept without a design: a design recorded later does not measure it again.
+UNMEASURED_AT_IMPORT = (
+    "its condition is kept without a design: the file's armour and structure are taken as the "
+    "maxima, so the damage it comes in with stays unpriced, even after 'mekref force designs'; "
+    "import the list with --units-dir to price it"
+)
+
+
+def _unmeasured(cond: UnitCondition, kept: bool) -> tuple[str, ...]:
+    return (UNMEASURED_AT_IMPORT,) if kept and cond.design is None else ()
 
 
 def _worth_keeping(d: UnitDamage) -> bool:

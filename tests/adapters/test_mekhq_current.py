@@ -243,7 +243,7 @@ def test_without_the_flag_the_formation_commander_commands(tmp_path: Path) -> No
                    encoding="utf-8")  # fmt: skip
     r = mekref("force", "import", "--db", db, "--side", "blue", str(src), "--check-only",
                env=WIDE)  # fmt: skip
-    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.returncode == 3, r.stdout + r.stderr  # one company, no battalion: violations
     assert ("Force Commander of McKinnon's Company (The Fox's Teeth): Ian McKinnon (rank 11) "
             "(MekHQ's commander of that formation)") in r.stdout  # fmt: skip
     _only_the_battalion_is_missing(r.stdout)
@@ -255,7 +255,7 @@ def test_the_old_shape_imports_as_before(tmp_path: Path) -> None:
     shutil.copy(OLD, src)
     r = mekref("force", "import", "--db", db, "--side", "blue", str(src), "--check-only",
                env=WIDE)  # fmt: skip
-    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.returncode == 3, r.stdout + r.stderr  # one company, no battalion: violations
     assert "Robert Grey 1/2" in r.stdout and "force construction: 11 violation(s)" in r.stdout
     assert "no Force Commander in the file" in r.stdout
     assert "Recon Lance: no formation commander in the file; its first unit leads it" in r.stdout

@@ -55,8 +55,11 @@ def test_a_set_up_naming_a_side_the_campaign_lacks_names_the_campaigns_sides(
 def test_a_unit_without_a_design_has_an_unknown_tonnage_not_0(tmp_path: Path) -> None:
     db = str(tmp_path / "c.db")
     _ok("campaign", "new", "--db", db, "--name", "TripWire", "--seed", "1")
-    out = _ok("force", "import", "--db", db, "--side", "loyalists", "--check-only",
-              str(FIXTURES / "Clan Boxset RS all.mul"))  # fmt: skip
+    done = mekref("force", "import", "--db", db, "--side", "loyalists", "--check-only",
+                  str(FIXTURES / "Clan Boxset RS all.mul"), env=WIDE)  # fmt: skip
+    # The boxset is no TripWire battalion: the check exits 3, as the import would refuse it.
+    assert done.returncode == 3, done.stdout + done.stderr
+    out = done.stdout
     row = next(line for line in out.splitlines() if "Puma (Adder) Prime" in line)
     cells = [c.strip() for c in row.split("│")]
     assert cells[4] == "unknown", row
