@@ -17,6 +17,7 @@ from mekref.daemon.cli_common import EXIT_OK, add_command, add_db, guarded, out_
 from mekref.daemon.tripwire.cli_campaign import side_campaign_state
 from mekref.daemon.tripwire.cli_report_rows import location_json, unit_identity
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, UnitDamage
+from mekref.rules.tripwire.repair import LocationDamage
 from mekref.rules.tripwire.state import CampaignState, CampaignUnit
 from mekref.rules.tripwire.turn.site_vehicles import NO_DESIGN, describe, site_vehicles
 
@@ -65,17 +66,27 @@ def unit_row(state: CampaignState, u: CampaignUnit) -> dict[str, Any]:
     led = state.battles
     damage = led.unit_damage.get(u.unit_id)
     locations = damage.locations if damage is not None else ()
+    # A condition kept without a design holds only what the file wrote, each figure taken as
+    # its own maximum and a figure not written as 0: none of them is the unit's armour or
+    # structure, so none is shown as if it were (null); only a location lost is known.
+    measured = damage is None or damage.design_known
     return {
         **unit_identity(u),
         "fate": led.fates.get(u.unit_id, Fate.OPERATIONAL).value,
         # Without a recorded condition the unit is as its design: nothing lost.
         "condition_recorded": damage is not None,
         "design_known": u.unit_id in led.unit_designs and (damage is None or damage.design_known),
-        "armor": sum(loc.armor_now for loc in locations),
-        "armor_max": sum(loc.armor_max for loc in locations),
-        "internal": sum(loc.internal_now for loc in locations),
-        "internal_max": sum(loc.internal_max for loc in locations),
-        "locations": [{**location_json(loc), "destroyed": loc.internal_gone} for loc in locations],
+        "armor": sum(loc.armor_now for loc in locations) if measured else None,
+        "armor_max": sum(loc.armor_max for loc in locations) if measured else None,
+        "internal": sum(loc.internal_now for loc in locations) if measured else None,
+        "internal_max": sum(loc.internal_max for loc in locations) if measured else None,
+        "locations": [
+            {
+                **(location_json(loc) if measured else _unmeasured(loc)),
+                "destroyed": loc.internal_gone,
+            }
+            for loc in locations
+        ],
         "destroyed_locations": [loc.name for loc in locations if loc.internal_gone],
         "critical_hits": damage.critical_hits if damage is not None else 0,
         "criticals": (
@@ -98,6 +109,11 @@ def unit_row(state: CampaignState, u: CampaignUnit) -> dict[str, Any]:
             if pid in state.people
         ],
     }
+
+
+def _unmeasured(loc: LocationDamage) -> dict[str, Any]:
+    return {"name": loc.name, "armor": None, "armor_max": None, "internal": None,
+            "internal_max": None}  # fmt: skip
 
 
 def condition_text(damage: UnitDamage | None) -> str:
@@ -144,16 +160,22 @@ def run_list(args: argparse.Namespace) -> int:
     for column in ("id", "unit", "side", "company / lance", "fate", "armour", "structure",
                    "condition", "ammunition", "crew (hits)"):  # fmt: skip
         table.add_column(column, overflow="fold")
+    unmeasured = False
     for u, r in zip(units, rows, strict=True):
         recorded = r["condition_recorded"]
+        armour = f"{r['armor']}/{r['armor_max']}" if recorded else "as designed"
+        structure = f"{r['internal']}/{r['internal_max']}" if recorded else "as designed"
+        if recorded and r["armor"] is None:
+            armour = structure = "? (no design)"
+            unmeasured = True
         table.add_row(
             r["id"][:8],
             f"{r['chassis']} {r['model']}".strip(),
             r["side"],
             f"{r['company']} / {r['lance']}",
             r["fate"],
-            f"{r['armor']}/{r['armor_max']}" if recorded else "as designed",
-            f"{r['internal']}/{r['internal_max']}" if recorded else "as designed",
+            armour,
+            structure,
             condition_text(state.battles.unit_damage.get(u.unit_id)),
             ", ".join(
                 f"{a['type']} {a['shots']}" + (f"/{a['full']}" if a["full"] is not None else "")
@@ -163,6 +185,13 @@ def run_list(args: argparse.Namespace) -> int:
             ", ".join(f"{c['name']} ({c['hits']})" for c in r["crew"]) or "-",
         )
     console.print(table)
+    if unmeasured:
+        console.print(
+            "? (no design): the unit's condition was kept without its design, so its armour "
+            "and structure are not known (the file writes only what changed); import its "
+            "list with --units-dir to measure them",
+            style="dim",
+        )
     print_site_vehicles(console, state, args.side)
     return EXIT_OK
 

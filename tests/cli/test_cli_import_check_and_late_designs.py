@@ -100,8 +100,11 @@ def test_a_design_recorded_after_a_damaged_import_says_the_damage_stays_unpriced
         "not measure that condition again"
     ) in out
     assert "import the list again with --units-dir into a new campaign" in out
-    # What it says is what the books show: the condition is as the file alone gave it.
-    assert knight["design_known"] is False and knight["armor_max"] == knight["armor"] == 41
+    # What it says is what the books show: the condition is as the file alone gave it, so
+    # force list gives no armour or structure figure for it (not known, never 41/41).
+    assert knight["design_known"] is False and knight["armor_max"] is knight["armor"] is None
+    listed = " ".join(mekref("force", "list", "--db", db).stdout.split())
+    assert "? (no design)" in listed and "import its list with --units-dir" in listed
     books = json.loads(mekref("report", "--db", db, "--json").stdout)
     row = next(u for u in books["units"] if u["id"] == knight["id"])
     assert row["repair_priced"] is False and row["repair"]["total_sp"] is None
