@@ -245,13 +245,25 @@ class EventStore(SqlEngine):
         )
         return bool(found)
 
-    def ingested_files(self, campaign_id: str | None = None) -> list[IngestedFile]:
+    def ingested_files(
+        self, campaign_id: str | None = None, sha256: str | None = None
+    ) -> list[IngestedFile]:
+        """The files taken in (of one campaign, and with one sha256, when given): one file's
+        look-up reads its own row, not the campaign's every file."""
         sql = f"SELECT {rows.INGESTED_COLUMNS} FROM ingested_files"
-        params: tuple[Any, ...] = ()
+        where: list[str] = []
+        params: list[Any] = []
         if campaign_id is not None:
-            sql += " WHERE campaign_id = ?"
-            params = (check_campaign_id(campaign_id),)
-        found = self._read(sql + " ORDER BY first_seen, campaign_id, first_seq, sha256", params)
+            where.append("campaign_id = ?")
+            params.append(check_campaign_id(campaign_id))
+        if sha256 is not None:
+            where.append("sha256 = ?")
+            params.append(check_sha256(sha256))
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        found = self._read(
+            sql + " ORDER BY first_seen, campaign_id, first_seq, sha256", tuple(params)
+        )
         return [rows.ingested(row) for row in found]
 
     def quarantine_file(

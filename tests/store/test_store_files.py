@@ -56,6 +56,19 @@ def test_exactly_once_is_per_campaign(store: EventStore) -> None:
     assert [f.campaign_id for f in store.ingested_files(b)] == [b]
 
 
+def test_one_files_row_is_read_by_its_sha256(store: EventStore) -> None:
+    # An upload's answer gives the seqs of its file's events: it reads that file's row, not
+    # every file of the campaign.
+    cid = store.create_campaign("A", "tripwire").id
+    one, two = FileRef(sha("one"), "/logs/1.mul"), FileRef(sha("two"), "/logs/2.mul")
+    store.append(cid, 0, [ev("x")], one)
+    store.append(cid, 1, [ev("y"), ev("z")], two)
+    (found,) = store.ingested_files(cid, sha256=two.sha256)
+    assert (found.sha256, found.first_seq, found.last_seq) == (two.sha256, 2, 3)
+    assert store.ingested_files(cid, sha256=sha("never")) == []
+    assert [f.path for f in store.ingested_files(sha256=one.sha256)] == ["/logs/1.mul"]
+
+
 def test_a_file_with_no_events_is_still_recorded(store: EventStore) -> None:
     cid = store.create_campaign("A", "tripwire").id
     store.append(cid, 0, [ev("setup")])

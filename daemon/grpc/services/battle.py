@@ -148,9 +148,8 @@ class BattleServicer(battle_pb2_grpc.BattleServiceServicer):
             quarantined = [q for q in self.s.store.quarantined_files() if q.sha256 == sha]
             reason = quarantined[0].reason if quarantined else reason
         first = last = 0
-        for ingested in self.s.store.ingested_files(cid):
-            if ingested.sha256 == sha:
-                first, last = ingested.first_seq, ingested.last_seq
+        for ingested in self.s.store.ingested_files(cid, sha256=sha):
+            first, last = ingested.first_seq, ingested.last_seq
         return battle_pb2.UploadBattleFileResponse(
             outcome=code,
             sha256=sha,
