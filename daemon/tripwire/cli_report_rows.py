@@ -131,11 +131,14 @@ def unit_identity(u: CampaignUnit) -> dict[str, Any]:
 
 
 def location_json(loc: LocationDamage) -> dict[str, Any]:
-    """One location's armour and structure, now and at most."""
+    """One location's armour (front and rear together) and structure, now and at most; and,
+    where the file said how it splits (T-X2), the rear's share of the armour."""
+    rear = {} if loc.rear_max is None else {"rear": loc.rear_now, "rear_max": loc.rear_max}
     return {
         "name": loc.name,
         "armor": loc.armor_now,
         "armor_max": loc.armor_max,
+        **rear,
         "internal": loc.internal_now,
         "internal_max": loc.internal_max,
     }

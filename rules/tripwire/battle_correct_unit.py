@@ -24,6 +24,7 @@ from dataclasses import replace
 from mekref.adapters.megamek.unit_kinds import LOCATION_ABBREVIATIONS
 from mekref.rules.record_type import Record, record
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.armour_split import with_armor
 from mekref.rules.tripwire.battle_model import Battle, UnitDamage
 from mekref.rules.tripwire.repair import LocationDamage
 
@@ -91,7 +92,7 @@ def _fixed(loc: LocationDamage, fix: LocationFix, who: str) -> LocationDamage:
             )
         # As the resolution books a lost location: structure 0, the flag only where no
         # maximum is known (``battle_damage._lost_without_design``).
-        return replace(loc, armor_now=0, internal_now=0, destroyed=not loc.internal_max)
+        return replace(with_armor(loc, 0), internal_now=0, destroyed=not loc.internal_max)
     armor = loc.armor_now if fix.armor is None else fix.armor
     internal = loc.internal_now if fix.internal is None else fix.internal
     limits = (("armour", armor, loc.armor_max), ("structure", internal, loc.internal_max))
@@ -111,7 +112,8 @@ def _fixed(loc: LocationDamage, fix: LocationFix, who: str) -> LocationDamage:
             "bad_figure",
             f"{where}: the battle booked it destroyed; give --internal above 0 with the armour",
         )
-    return replace(loc, armor_now=armor, internal_now=internal, destroyed=lost)
+    # A total given keeps the rear's share where it can (``with_armor``), else drops it (T-X2).
+    return replace(with_armor(loc, armor), internal_now=internal, destroyed=lost)
 
 
 def corrected_damage(damage: UnitDamage, fixes: Sequence[LocationFix], who: str) -> UnitDamage:

@@ -50,6 +50,9 @@ def _locations(cond: UnitCondition, kind: UnitKind) -> tuple[LocationDamage, ...
             internal_now=loc.internal,
             is_center_torso=kind is UnitKind.MEK and loc.name == "Center Torso",
             destroyed=_lost_without_design(cond, kind, loc.index, loc.destroyed),
+            # The rear's share of the figure, as the file says it (T-X2).
+            rear_max=loc.rear_max if loc.rear is not None else None,
+            rear_now=loc.rear if loc.rear_max is not None else None,
         )
         for loc in cond.locations
     ]

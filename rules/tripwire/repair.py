@@ -57,12 +57,23 @@ class LocationDamage(Record):
     # 0) though its maximum is unknown (no design): the glossary's "internal structure 0" holds
     # even when nothing can be priced. Left out of the JSON when False (older events).
     destroyed: bool = field(default=False, metadata=OMIT_IF_DEFAULT)
+    # How ``armor_max``/``armor_now`` (front and rear together) split: the rear's share, when
+    # the file said it (ruling T-X2). None: not known (older events, a unit without rear
+    # armour); the writers then take the loss from the front first. Left out when None.
+    rear_max: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
+    rear_now: int | None = field(default=None, metadata=OMIT_IF_DEFAULT)
 
     def __post_init__(self) -> None:
         if not (0 <= self.armor_now <= self.armor_max and self.internal_now >= 0):
             raise ValueError(f"location {self.name}: armor/internal out of range")
         if self.internal_now > self.internal_max:
             raise ValueError(f"location {self.name}: internal above its maximum")
+        if (self.rear_max is None) != (self.rear_now is None):
+            raise ValueError(f"location {self.name}: rear armour needs both its figures")
+        if self.rear_max is not None and self.rear_now is not None:
+            front_now, front_max = self.armor_now - self.rear_now, self.armor_max - self.rear_max
+            if not (0 <= self.rear_now <= self.rear_max and 0 <= front_now <= front_max):
+                raise ValueError(f"location {self.name}: rear armour disagrees with the total")
 
     @property
     def armor_lost(self) -> int:

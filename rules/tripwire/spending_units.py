@@ -14,6 +14,7 @@ from mekref.rules.messages import Command, Event
 from mekref.rules.records import built_from
 from mekref.rules.refusal import Refusal
 from mekref.rules.tripwire import house_acquisition, repair
+from mekref.rules.tripwire.armour_split import with_armor
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.battle_resolution import subject_for
 from mekref.rules.tripwire.battle_spending import (
@@ -158,7 +159,7 @@ def _armor_restored(unit: CampaignUnit, damage: UnitDamage) -> UnitDamage:
     # Footnote * binds 'Mechs and vehicles only (R-COST-4): elsewhere all armor is restored.
     footnote = unit.kind is UnitKind.MEK or unit.kind.is_vehicle
     locations = tuple(
-        loc if footnote and loc.internal_lost else replace(loc, armor_now=loc.armor_max)
+        loc if footnote and loc.internal_lost else with_armor(loc, loc.armor_max)
         for loc in damage.locations
     )
     return replace(damage, locations=locations, suits_damaged=0)

@@ -39,6 +39,6 @@ def test_replay_json_carries_the_state_hash() -> None:
     found = _json("replay", str(REPLAY), "--ruleset", "tripwire", "--seed", "7")
     assert isinstance(found, dict) and found["all_applied"] is True
     assert found["state_hash"] == (
-        "0876f402f92f983d4f65cd040f7a02330d1ff2612a532304b12106dd9450985d"
+        "14b5414521547c4111eeaeb478029ec4eb6d4e6a20f872cdfdd6b617ec9631c2"
     )
     assert all(f["outcome"] == "applied" for f in found["files"])

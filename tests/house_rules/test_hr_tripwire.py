@@ -89,7 +89,7 @@ def test_ruling_pre_battle_damage_is_laid_as_tripwire_rolled_damage() -> None:
 def test_ruling_front_and_back_is_one_armour_figure() -> None:
     """HOUSE-32. L149: "Roll 1d6, apply result as damage to all left side locations front and
     back." — the campaign keeps a location's armour as one figure (T-X2): the side torso's
-    front and rear hits both come off it."""
+    front and rear hits both come off it, each from its own side of the kept split."""
     assert LINES[148].startswith("15 | Roll 1d6, apply result as damage to all left side")
     armor, _ = _loc(_fresh(), "Left Torso")
     applied, _ = _lay(
@@ -101,6 +101,10 @@ def test_ruling_front_and_back_is_one_armour_figure() -> None:
         )
     )
     assert _loc(applied.damage, "Left Torso")[0] == armor - 6
+    # The rear's share is kept (T-X2): the rear hit took its 3 from the rear, the front hit
+    # its 3 from the front.
+    (torso,) = [x for x in applied.damage.locations if x.name == "Left Torso"]
+    assert torso.rear_max is not None and torso.rear_now == torso.rear_max - 3
 
 
 def _slots(damage: UnitDamage) -> list[tuple[str, int | None, str | None]]:

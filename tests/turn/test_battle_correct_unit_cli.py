@@ -62,9 +62,11 @@ def test_ruling_br18_one_figure_corrected_is_priced_reported_and_exported(
     assert "Tonnage" in L74
     db = _copy(battle, tmp_path)
     before = _griffin(battle["report"])
+    # The torso's armour is front and rear together; the file said the rear is whole (T-X2).
     assert before["damage"]["locations"] == [
-        {"name": "Right Torso", "armor": 16, "armor_max": 26, "internal": 13, "internal_max": 13}
-    ]
+        {"name": "Right Torso", "armor": 16, "armor_max": 26, "rear": 6, "rear_max": 6,
+         "internal": 13, "internal_max": 13}
+    ]  # fmt: skip
     design = parse_mtf((UNITS / "Griffin GRF-1N.mtf").read_text(encoding="utf-8"), "griffin")
     total = sum((loc.armor or 0) + (loc.rear_armor or 0) for loc in design.locations)
     armor_sp = math.ceil(55 * 20 / total)

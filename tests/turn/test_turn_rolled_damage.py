@@ -23,6 +23,7 @@ from mekref.adapters.megamek.design import UnitDesign
 from mekref.adapters.megamek.mtf_reader import parse_mtf
 from mekref.adapters.megamek.unit_kinds import UnitKind as DesignKind
 from mekref.rules.dice import Dice
+from mekref.rules.tripwire.armour_split import with_armor
 from mekref.rules.tripwire.battle_model import Fate, UnitDamage
 from mekref.rules.tripwire.battle_resolution import repair_line
 from mekref.rules.tripwire.designs import RecordDesigns, stored_design
@@ -149,7 +150,7 @@ def test_damage_past_a_lost_location_moves_inward() -> None:
         locations=tuple(
             loc
             if loc.name in ("Head", "Center Torso")
-            else replace(loc, armor_now=0, internal_now=0)
+            else replace(with_armor(loc, 0), internal_now=0)
             for loc in fresh.locations
         ),
     )

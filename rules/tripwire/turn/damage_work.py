@@ -11,6 +11,7 @@ from fractions import Fraction
 from mekref.adapters.megamek.design import CritSlot, SystemKind, UnitDesign
 from mekref.rules.dice import Dice, Roll
 from mekref.rules.record_type import Record, record
+from mekref.rules.tripwire.armour_split import with_armor
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, Fate, SlotDamage, UnitDamage
 from mekref.rules.tripwire.battle_resolution import subject_for
 from mekref.rules.tripwire.house_seam import Effect, same_equipment
@@ -151,8 +152,11 @@ class DamageWork:
                 break
             self.critical(location)
 
-    def points(self, location: str, points: int, mek: bool) -> None:
-        """``points`` of damage in ``location``: armour, then structure, then inward ('Meks)."""
+    def points(self, location: str, points: int, mek: bool, rear: bool = False) -> None:
+        """``points`` of damage in ``location``: armour, then structure, then inward ('Meks).
+
+        The location's armour is one figure (T-X2, HOUSE-32); where its rear share is kept, a
+        hit from behind (``rear``) takes it from the rear first, any other from the front."""
         while points > 0:
             where = self.standing(location) if mek else location
             if where is None or where not in self.locations or self.gone(where):
@@ -162,9 +166,8 @@ class DamageWork:
             armor = min(points, loc.armor_now)
             internal = min(points - armor, loc.internal_now)
             points -= armor + internal
-            self.locations[where] = replace(
-                loc, armor_now=loc.armor_now - armor, internal_now=loc.internal_now - internal
-            )
+            loc = with_armor(loc, loc.armor_now - armor, rear_first=rear)
+            self.locations[where] = replace(loc, internal_now=loc.internal_now - internal)
             self.hits.append(DamageLine(location=where, armor=armor, internal=internal))
             if where == "Head" and mek:
                 self.head_hits += 1
@@ -176,7 +179,7 @@ class DamageWork:
             if inward is None:
                 self.notes.append(f"{points} point(s) past the lost {where} go nowhere")
                 return
-            location = inward
+            location, rear = inward, False
 
     def result(self, unit: CampaignUnit, fate: Fate) -> Applied:
         damage = replace(

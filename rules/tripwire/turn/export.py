@@ -24,6 +24,7 @@ from mekref.adapters.megamek.mul_model import (
 )
 from mekref.adapters.megamek.mul_writer import DEFAULT_WRITE_VERSION, write_mul
 from mekref.rules.refusal import Refusal
+from mekref.rules.tripwire.armour_split import front_and_rear
 from mekref.rules.tripwire.battle_damage import STRUCTURAL_INTEGRITY
 from mekref.rules.tripwire.battle_model import AmmoBinLoad, SlotDamage, UnitDamage
 from mekref.rules.tripwire.commanders import commanders_among
@@ -110,10 +111,11 @@ def lay_damage(
 ) -> tuple[Location, ...]:
     """``damage`` laid on ``design`` as MegaMek's ``<location>`` elements.
 
-    The campaign keeps each location's armor as one figure (front and rear together); the loss
-    is taken from the front first, then the rear (ruling T-X2). Locations the record does not
-    name go out as designed. Every bin goes out with its shots, and every damaged critical slot
-    as MegaMek writes it (``isHit``, ``isDestroyed``, ``isMissing``; ruling T-X3).
+    The campaign keeps each location's armor as one figure (front and rear together), and the
+    rear's share where the file said it: front and rear then go out as they were; without it
+    the loss is taken from the front first, then the rear (ruling T-X2). Locations the record
+    does not name go out as designed. Every bin goes out with its shots, and every damaged
+    critical slot as MegaMek writes it (``isHit``, ``isDestroyed``, ``isMissing``; ruling T-X3).
     ``only_changes``: write armor and structure only where they differ from the design, as
     MegaMek's ``EntityListFile.getLocString`` does (the end-of-game record).
     """
@@ -129,12 +131,10 @@ def lay_damage(
             if written:
                 out.append(Location(index=spec.index, name=spec.name, slots=written))
             continue
-        loss = rec.armor_max - rec.armor_now
-        front = spec.armor or 0
         rear = spec.rear_armor
         destroyed = (rec.internal_max > 0 and rec.internal_now == 0) or rec.destroyed
-        armor = max(0, front - loss) if spec.armor is not None else None
-        rear_now = None if rear is None else max(0, rear - max(0, loss - front))
+        front_now, rear_now = front_and_rear(rec, spec.armor or 0, rear)
+        armor = front_now if spec.armor is not None else None
         internal = rec.internal_now if spec.internal is not None else None
         if only_changes and destroyed:
             # MegaMek writes a destroyed location as ``<location isDestroyed="true"/>`` alone.

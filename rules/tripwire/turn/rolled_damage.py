@@ -197,7 +197,7 @@ def pre_battle(
         name = hit.location
         if not mek and name == "Turret" and name not in work.locations:
             name = "Front"  # no turret: the hit stays on the Front (MegaMek ``ignoreTurret``)
-        work.points(name, hit.points, mek=mek)
+        work.points(name, hit.points, mek=mek, rear=hit.rear)
     for effect in rolled.effects:
         apply_effect(work, effect)
     return work.result(unit, fate), tuple(work.rolls), work.dice
