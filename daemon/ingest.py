@@ -6,7 +6,8 @@ upload (``ingest_bytes``):
 
 1. read the bytes with a size cap (regular files only, never following a link) and hash them:
    the sha256 is the file's identity;
-2. already applied to a campaign? skip it (whatever its name);
+2. already applied to a campaign? skip it (whatever its name), but for a side whose own view it
+   was not (told NOT_YOUR_FILE, as in step 5's check);
 3. parse it once (safe XML; a broken file that is still changing is retried once it settles);
 4. find its campaign: the one the caller names, else every campaign whose rule set takes
    battle files is asked whether the file belongs to it;
@@ -44,6 +45,7 @@ from mekref.adapters.megamek.mul_model import MulFile
 from mekref.adapters.megamek.mul_summary import DesignLookup
 from mekref.adapters.megamek.xml_safety import DEFAULT_MAX_BYTES
 from mekref.daemon import logs
+from mekref.daemon import side_uploads as uploads
 from mekref.daemon.campaigns import CampaignRunner
 from mekref.daemon.ingest_held import Campaigns, Held, HeldFiles, hold_unmatched, hold_waiting
 from mekref.daemon.ingest_model import (
@@ -53,7 +55,6 @@ from mekref.daemon.ingest_model import (
     Outcome,
 )
 from mekref.daemon.ingest_quarantine import Quarantine
-from mekref.daemon.side_uploads import HeldBattleLimit, held_limit_check, refuse_side
 from mekref.daemon.store import Campaign, EventStore, FileRef, StoreUnavailable
 from mekref.daemon.store.model import display_text
 from mekref.daemon.watch.faults import fault_point, kill_inside_commit
@@ -228,8 +229,7 @@ class Pipeline:
             campaigns = [c for c in campaigns if c.id == opts.campaign_id]
         for campaign in campaigns:
             if self.store.has_file(campaign.id, sha):
-                log.info("file.already_applied", campaign_id=campaign.id)
-                return IngestResult(Outcome.ALREADY_APPLIED, where, sha, campaign.id)
+                return uploads.already_applied(where, sha, campaign.id, opts, self.runner, log)
         known = self.quarantine.known(sha)
         # A side's upload is judged afresh unless the bytes themselves are bad: what a side is
         # told must come from its own view, never from a reason written for someone else.
@@ -314,7 +314,7 @@ class Pipeline:
                 todo="nothing to do unless it comes from one of this campaign's battles: then "
                 "check the units it lists",
             )
-            return refuse_side(
+            return uploads.refuse_side(
                 self.quarantine, where, name, read, log, opts, nobody, "not_for_campaign"
             )
         if opts.campaign_id is not None and not matching:
@@ -395,7 +395,7 @@ class Pipeline:
             return self.quarantine.refused(where, name, read, log, exc, campaign.id)
         if why is not None:
             if opts.uploader_side is not None:  # an ambiguity's candidates name enemy units
-                return refuse_side(self.quarantine, where, name, read, log, opts, why, code)
+                return uploads.refuse_side(self.quarantine, where, name, read, log, opts, why, code)
             return self.quarantine.put(where, name, read, log, why, campaign.id, code=code)
         if opts.uploader_side is not None:
             view = files.reporting_side(state, command)
@@ -407,7 +407,7 @@ class Pipeline:
                     todo="ingest it as the referee if it belongs to a battle (mekref battle "
                     "ingest), or ask the side whose view it is for its own file",
                 )
-                return refuse_side(
+                return uploads.refuse_side(
                     self.quarantine, where, name, read, log, opts, why, "not_your_file"
                 )
         return self._execute(where, name, read, command, campaign.id, log, opts)
@@ -431,7 +431,7 @@ class Pipeline:
         log = log.bind(battle_id=battle_id)
         check = None
         if opts.uploader_side is not None and opts.held_limit is not None:
-            check = held_limit_check(files, opts.uploader_side, opts.held_limit)
+            check = uploads.held_limit_check(files, opts.uploader_side, opts.held_limit)
         try:
             with kill_inside_commit(self.store):
                 executed = self.runner.execute(
@@ -440,7 +440,7 @@ class Pipeline:
         except Refusal as exc:
             mine = opts.uploader_side is None
             return self.quarantine.refused(where, name, read, log, exc, campaign_id, remember=mine)
-        except HeldBattleLimit as exc:
+        except uploads.HeldBattleLimit as exc:
             # Nothing stored and nothing quarantined: the file is fine, the side must wait.
             log.info("file.held_limit", side=exc.side_id, held=list(exc.held), limit=exc.limit)
             return IngestResult(Outcome.HELD_LIMIT, where, sha, campaign_id, reason=str(exc))

@@ -32,6 +32,23 @@ NOT_YOURS = (
 )
 
 
+def already_applied(
+    where: str, sha: str, campaign_id: str, opts: IngestOptions, runner: Any, log: Any
+) -> IngestResult:
+    """Bytes the campaign already took in. A side is told so only when they were its own view:
+    the enemy's file, sent again by a side that got hold of it, gets the one answer a file not
+    its own gets, so that it learns nothing of what the enemy sent (nor when: the seqs)."""
+    side = opts.uploader_side
+    files = runner.game(campaign_id).battle_files if side is not None else None
+    if files is not None and files.view_of_file(runner.load(campaign_id).state, sha) != side:
+        log.info("file.not_your_file", side=side, code="not_your_file", applied=True)
+        return IngestResult(
+            Outcome.NOT_YOUR_FILE, where, sha, campaign_id, reason=NOT_YOURS, code="not_your_file"
+        )
+    log.info("file.already_applied", campaign_id=campaign_id)
+    return IngestResult(Outcome.ALREADY_APPLIED, where, sha, campaign_id)
+
+
 def for_referee(side_id: str, reason: Reason) -> Reason:
     """The full reason, saying whose upload it was: the quarantine record is the referee's."""
     return Reason(f"side {side_id}'s upload: {reason.what}", reason.where, reason.todo)

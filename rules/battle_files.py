@@ -114,6 +114,11 @@ class BattleFiles(Protocol[S_contra]):
         """The battle a file joined (the rules may have chosen it), or None."""
         ...
 
+    def view_of_file(self, state: S_contra, sha256: str) -> str | None:
+        """Whose view of its battle a file taken in was (:meth:`reporting_side` then), or None
+        (no side's, or no such file)."""
+        ...
+
     def waiting_for_file(self, state: S_contra, sha256: str) -> Waiting | None:
         """The battle a file joined as :meth:`waiting` shows it, if it still waits, else None:
         what the pipeline says after each file, without building every open battle."""

@@ -75,6 +75,13 @@ class TripWireBattleFiles:
     def battle_of_file(self, state: CampaignState, sha256: str) -> str | None:
         return state.battles.battles.battle_of_file(sha256)
 
+    def view_of_file(self, state: CampaignState, sha256: str) -> str | None:
+        book = state.battles.battles
+        battle_id = book.battle_of_file(sha256)
+        battle = book.get(battle_id) if battle_id is not None else None
+        found = [f for f in (battle.files if battle is not None else ()) if f.sha256 == sha256]
+        return found[0].reporting_side if found else None
+
     def waiting_for_file(self, state: CampaignState, sha256: str) -> Waiting | None:
         book = state.battles.battles
         battle_id = book.battle_of_file(sha256)

@@ -241,6 +241,32 @@ def test_a_side_may_keep_only_so_many_held_battles_open(served: Served) -> None:
     )
 
 
+def test_the_enemys_applied_file_sent_again_is_not_said_to_be_applied(served: Served) -> None:
+    # The rebels' record of the engagement, taken in (here the referee brings it). The
+    # loyalists sending the same bytes must not learn it went in, nor when (its seqs): they are
+    # told what any file not their own view is told. Their own record, sent twice, is told so.
+    s = served
+    loyal, rebel = battle_records(s.out, ENGAGEMENT)
+    taken = _upload(s.referee, s.cid, rebel.read_bytes(), rebel.name)
+    assert taken.outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED, taken.reason
+    enemys = _refused(s.loyalist, s.cid, rebel.read_bytes(), "found-it.mul")
+    stranger = _refused(s.loyalist, s.cid, _unit_list(_entity("Catapult", "CPLT-C1", "X")), "x.mul")
+    assert (enemys.code(), reason_of(enemys), enemys.details()) == (
+        stranger.code(), reason_of(stranger), stranger.details()
+    )  # fmt: skip
+    assert reason_of(enemys) == "not_your_file"
+    # The applied file is not quarantined again for it (the stranger's file is).
+    assert [q.original_path for q in _pending(s).quarantined_files] == ["upload:x.mul"]
+    assert _upload(s.referee, s.cid, rebel.read_bytes(), rebel.name).outcome == (
+        battle_pb2.UPLOAD_OUTCOME_ALREADY_APPLIED
+    )
+    own = _upload(s.loyalist, s.cid, loyal.read_bytes(), loyal.name)
+    assert own.outcome == battle_pb2.UPLOAD_OUTCOME_APPLIED, own.reason
+    again = _upload(s.loyalist, s.cid, loyal.read_bytes(), "again.mul")
+    assert again.outcome == battle_pb2.UPLOAD_OUTCOME_ALREADY_APPLIED
+    assert (again.first_seq, again.last_seq) == (own.first_seq, own.last_seq)
+
+
 def test_a_negative_limit_is_refused_at_start(tmp_path: Path) -> None:
     config = tmp_path / "mekref.toml"
     config.write_text("held_battles_per_side = -1\n", encoding="utf-8")
