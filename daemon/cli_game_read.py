@@ -17,17 +17,18 @@ from mekref.daemon.cli_game_input import (
 )
 from mekref.daemon.terminal import terminal_safe
 from mekref.daemon.wings import wing_for
+from mekref.rules.allowed import spelled
 from mekref.rules.codec import to_jsonable
 
 
 def _require_side(side: str | None, sides: Mapping[str, str]) -> str | None:
     """The campaign's spelling of --side (matched without case, as typed words are); a side
     the campaign does not have is refused, naming the sides it has."""
-    if side is None or side in sides:
-        return side
-    found = [s for s in sides if s.lower() == side.lower()]
-    if len(found) == 1:
-        return found[0]
+    if side is None:
+        return None
+    found = spelled(side, sides)
+    if found is not None:
+        return found
     known = ", ".join(sorted(sides)) or "none (this rule set has no sides)"
     raise CliError(f"no side {side!r} in this campaign; sides: {known}")
 

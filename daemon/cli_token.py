@@ -106,16 +106,15 @@ def _campaign_for_side(db: str, requested: str | None, side: str) -> tuple[str, 
     """The campaign a side token is for, and the side as the campaign spells it (``davion``
     stands for ``Davion``: names are matched without case, as ``game do`` matches them)."""
     from mekref.daemon.open_app import app_config, opened_app
+    from mekref.rules.allowed import spelled
 
     with opened_app(app_config({"db": db}), create=False) as app:
         cid = campaign_id_of(app.store, requested)
         runner = app.runner
         sides = runner.game(cid).sides_of(runner.load(cid).state)
-        if side in sides:
-            return cid, side
-        same = [s for s in sides if s.casefold() == side.casefold()]
-        if len(same) == 1:
-            return cid, same[0]
+        same = spelled(side, sides)
+        if same is not None:
+            return cid, same
         known = ", ".join(sorted(sides)) or "none: only referee tokens for this rule set"
         raise ValueError(f"campaign {cid} has no side {side!r} (sides: {known})")
 

@@ -10,7 +10,7 @@ the field and its values: never rolled on another table, never a crash."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Any, TypeVar, get_args, get_type_hints
 
@@ -63,7 +63,10 @@ def _has_listed(hint: Any, seen: frozenset[type]) -> bool:
     )
 
 
-def _spelled(item: str, allowed: tuple[str, ...]) -> str | None:
+def spelled(item: str, allowed: Iterable[str]) -> str | None:
+    """``item`` as ``allowed`` spells it (matched without case), or None when none or several
+    match: how typed words, ``--side`` and token sides read a name."""
+    allowed = tuple(allowed)
     if item in allowed:
         return item
     matches = [a for a in allowed if a.casefold() == item.casefold()]
@@ -85,11 +88,11 @@ def canonical(value: T, where: str, wrong: list[str]) -> T:
             if not isinstance(item, str) or item == default:
                 out.append(item)
                 continue
-            spelled = _spelled(item, allowed)
-            if spelled is None:
+            spelled_as = spelled(item, allowed)
+            if spelled_as is None:
                 shown = ", ".join(repr(a) for a in allowed)
                 wrong.append(f"{where} {name}={item!r} is none of: {shown}")
-            out.append(item if spelled is None else spelled)
+            out.append(item if spelled_as is None else spelled_as)
         fixed = tuple(out) if isinstance(given, tuple) else out[0]
         if fixed != given:
             changes[name] = fixed

@@ -161,6 +161,12 @@ class Location:
     #: Children this model does not know, as raw XML, kept for the writer.
     unknown: tuple[str, ...] = ()
 
+    @property
+    def lost(self) -> bool:
+        """Destroyed, or blown off: a limb blown off is gone too, whatever armour and structure
+        MegaMek writes for it (ruling R-IMP-7)."""
+        return self.destroyed or self.blown_off
+
 
 @dataclass(frozen=True)
 class Kill:

@@ -117,12 +117,12 @@ def summarize(mul: MulFile, path: str, design_for: DesignLookup | None = None) -
                     for m in entity.members
                 ),
                 destroyed_locations=tuple(
-                    _name(kind, loc.index, loc.name) for loc in entity.locations if _lost(loc)
+                    _name(kind, loc.index, loc.name) for loc in entity.locations if loc.lost
                 ),
                 damaged_locations=tuple(
                     _name(kind, loc.index, loc.name)
                     for loc in entity.locations
-                    if not _lost(loc) and _damaged(loc, design)
+                    if not loc.lost and _damaged(loc, design)
                 ),
                 ammo=tuple(
                     AmmoSummary(_name(kind, loc.index, loc.name), s.index, s.type, s.shots)
@@ -149,12 +149,6 @@ def summarize(mul: MulFile, path: str, design_for: DesignLookup | None = None) -
         notices=tuple(f"line {n.line}: {n.message}" if n.line else n.message for n in mul.notices),
         designs_looked_up=design_for is not None,
     )
-
-
-def _lost(loc: Location) -> bool:
-    """Destroyed, or blown off: a limb blown off is lost too (ruling R-IMP-7), as the
-    condition merge (``condition._merge_location``) and the savegame reader take it."""
-    return loc.destroyed or loc.blown_off
 
 
 def _damaged(loc: Location, design: UnitDesign | None = None) -> bool:
