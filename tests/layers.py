@@ -46,7 +46,10 @@ _EVERY_TEST = "_private_cache_dir"
 
 
 def _in_tests(obj: Any) -> bool:
-    """Defined in a file of the test tree (a helper we may look inside)."""
+    """Defined in a file of the test tree (a helper we may look inside); a decorated helper
+    (``@contextmanager``) by the function it wraps."""
+    if callable(obj) and not inspect.isclass(obj):
+        obj = inspect.unwrap(obj)
     code = getattr(obj, "__code__", None)
     if code is not None:
         return code.co_filename.startswith(str(TESTS))

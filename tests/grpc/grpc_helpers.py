@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -270,3 +272,25 @@ def house_rules_campaign(ref: Stubs, name: str, house_rules: bool = True) -> str
         metadata=ref.md,
     )
     return str(made.campaign.campaign_id)
+
+
+@contextmanager
+def console_serve(db: str) -> Iterator[int]:
+    """``mekref serve --db DB --grpc 127.0.0.1:0`` in a new process of the installed console
+    script, as a user starts it: its port, once it listens; stopped (SIGTERM) after."""
+    from console_script import MEKREF
+
+    proc = subprocess.Popen(
+        [str(MEKREF), "serve", "--db", db, "--grpc", "127.0.0.1:0", "--log-format", "json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("listening on 127.0.0.1:"), proc.stderr and proc.stderr.read()
+        yield int(line.rsplit(":", 1)[1])
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -7,15 +7,14 @@ view only. Commands come from the same JSON scripts as the CLI test."""
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
 import pytest
-from console_script import MEKREF, mekref
-from grpc_helpers import Stubs, reason_of, status_of
+from console_script import mekref
+from grpc_helpers import Stubs, console_serve, reason_of, status_of
 
 from mekref.v1 import campaign_pb2, event_pb2, rules_pb2
 
@@ -57,17 +56,7 @@ def serve_five(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     assert mekref("campaign", "new", "--db", db, "--name", "placeholder-check", "--seed", "1",
                   "--side", "x:X", "--side", "y:Y").returncode == 0  # fmt: skip
     referee = _token(db, "--referee")
-    proc = subprocess.Popen(
-        [str(MEKREF), "serve", "--db", db, "--grpc", "127.0.0.1:0", "--log-format", "json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("listening on 127.0.0.1:"), proc.stderr and proc.stderr.read()
-        port = int(line.rsplit(":", 1)[1])
+    with console_serve(db) as port:
         stubs = Stubs(grpc.insecure_channel(f"127.0.0.1:{port}"), referee)
         campaigns: dict[str, str] = {}
         for name in sorted(p.name for p in SCRIPTS.iterdir() if p.is_dir()):
@@ -87,9 +76,6 @@ def serve_five(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                 )
         yield Served(db, port, stubs, campaigns)
         stubs.close()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def test_every_rule_set_is_listed_with_its_commands(served: Served) -> None:

@@ -5,14 +5,13 @@ Wars Field Order. The referee still reads every roll."""
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
 import pytest
-from console_script import MEKREF, mekref
-from grpc_helpers import Stubs
+from console_script import mekref
+from grpc_helpers import Stubs, console_serve
 
 from mekref.v1 import campaign_pb2, event_pb2, rules_pb2
 
@@ -36,20 +35,8 @@ def served(tmp_path: Path) -> Iterator[tuple[str, int, str, str]]:
     db = str(tmp_path / "c.db")
     sw = _start(db, tmp_path, "succession_wars", "Fourth War")
     dw = _start(db, tmp_path, "dystopian_wars", "North Sea")
-    proc = subprocess.Popen(
-        [str(MEKREF), "serve", "--db", db, "--grpc", "127.0.0.1:0", "--log-format", "json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("listening on 127.0.0.1:"), proc.stderr and proc.stderr.read()
-        yield db, int(line.rsplit(":", 1)[1]), sw, dw
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    with console_serve(db) as port:
+        yield db, port, sw, dw
 
 
 def _roll_names(stubs: Stubs, cid: str) -> list[str]:

@@ -9,15 +9,14 @@ there TO&E) or sell it."
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
-from console_script import MEKREF, mekref
-from grpc_helpers import Stubs, reason_of
+from console_script import mekref
+from grpc_helpers import Stubs, console_serve, reason_of
 
 from mekref.v1 import campaign_pb2, rules_pb2
 
@@ -56,17 +55,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Stubs, str, str]]:
     _ok("battle", "fate", "--db", db, "--unit", jenner, "--fate", "captured", "--side", "red",
         *REFEREE)  # fmt: skip
     token = _ok("token", "create", "--db", db, "--referee").strip()
-    proc = subprocess.Popen(
-        [str(MEKREF), "serve", "--db", db, "--grpc", "127.0.0.1:0", "--log-format", "json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("listening on 127.0.0.1:"), proc.stderr and proc.stderr.read()
-        port = int(line.rsplit(":", 1)[1])
+    with console_serve(db) as port:
         stubs = Stubs(grpc.insecure_channel(f"127.0.0.1:{port}"), token)
         listed = stubs.campaigns.ListCampaigns(
             campaign_pb2.ListCampaignsRequest(), metadata=stubs.md
@@ -74,9 +63,6 @@ def served(tmp_path: Path) -> Iterator[tuple[Stubs, str, str]]:
         (campaign,) = listed.campaigns
         yield stubs, campaign.campaign_id, jenner
         stubs.close()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def _do(stubs: Stubs, cid: str, command: dict[str, Any]) -> rules_pb2.ExecuteCommandResponse:

@@ -12,8 +12,8 @@ from typing import Any
 
 import grpc
 import pytest
-from console_script import MEKREF, mekref
-from grpc_helpers import Stubs
+from console_script import mekref
+from grpc_helpers import Stubs, console_serve
 
 from mekref.daemon.grpc import typed
 from mekref.daemon.grpc.proto_schema import snake, write_all
@@ -121,22 +121,10 @@ def referee(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stubs]:
                   "--side", "x:X", "--side", "y:Y")  # fmt: skip
     assert made.returncode == 0, made.stderr
     token = mekref("token", "create", "--db", db, "--referee").stdout.strip()
-    proc = subprocess.Popen(
-        [str(MEKREF), "serve", "--db", db, "--grpc", "127.0.0.1:0", "--log-format", "json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("listening on 127.0.0.1:"), proc.stderr and proc.stderr.read()
-        stubs = Stubs(grpc.insecure_channel(line.split("listening on ", 1)[1].strip()), token)
+    with console_serve(db) as port:
+        stubs = Stubs(grpc.insecure_channel(f"127.0.0.1:{port}"), token)
         yield stubs
         stubs.close()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def _objectives_setup() -> rulesets_pb2.RuleSetCommand:

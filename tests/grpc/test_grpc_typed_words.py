@@ -9,15 +9,14 @@ token and by the referee, a referee's command naming the wrong House refused."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
 import pytest
-from console_script import MEKREF, mekref
-from grpc_helpers import Stubs, field_violations, status_of
+from console_script import mekref
+from grpc_helpers import Stubs, console_serve, field_violations, status_of
 
 from mekref.v1 import rules_pb2
 
@@ -36,20 +35,8 @@ def served(tmp_path: Path) -> Iterator[tuple[str, int]]:
     db = str(tmp_path / "c.db")
     assert mekref("campaign", "new", "--db", db, "--name", "placeholder", "--seed", "1",
                   "--side", "x:X", "--side", "y:Y").returncode == 0  # fmt: skip
-    proc = subprocess.Popen(
-        [str(MEKREF), "serve", "--db", db, "--grpc", "127.0.0.1:0", "--log-format", "json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("listening on 127.0.0.1:"), proc.stderr and proc.stderr.read()
-        yield db, int(line.rsplit(":", 1)[1])
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    with console_serve(db) as port:
+        yield db, port
 
 
 def test_commands_given_as_typed_words_and_the_referees_actor_checked(
