@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 from console_script import mekref_fresh as mekref
+from legal_sample import set_up_legal
 
-from mekref.daemon.samples.ginestra import LEGAL, LEGAL_MILITIA
+from mekref.daemon.samples.ginestra import LEGAL
 
 WIDE = {"COLUMNS": "240"}
 WARNING = "mekref engagement export: warning: "
@@ -28,13 +29,7 @@ def _ok(*args: str, stdin: str | None = None) -> str:
 def fought(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The legal sample after day 1: the rebels land in 1105 on the loyalists guarding it."""
     db = str(tmp_path_factory.mktemp("legal") / "g.db")
-    _ok("campaign", "new", "--db", db, "--name", "TripWire", "--seed", "3065",
-        "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
-    for side in ("loyalist", "rebel"):
-        _ok("force", "import", "--db", db, "--side", side, str(LEGAL / f"{side}.mul"),
-            "--units-dir", str(LEGAL / "units"), "--bv-table", str(LEGAL / "Units.txt"),
-            "--militia", LEGAL_MILITIA[side])  # fmt: skip
-    _ok("turn", "setup", "--db", db, "--file", str(LEGAL / "strategic.toml"))
+    set_up_legal(_ok, db, name="TripWire", seed="3065")
     _ok("orders", "submit", "--db", db, "--side", "rebel", "--day", "1",
         "--order", "bravo:orbital_insertion::1105")  # fmt: skip
     _ok("orders", "submit", "--db", db, "--side", "loyalist", "--day", "1",

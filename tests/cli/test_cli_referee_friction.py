@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 from console_script import mekref_fresh as mekref
+from legal_sample import set_up_legal
 
-from mekref.daemon.samples.ginestra import LEGAL, LEGAL_MILITIA
+from mekref.daemon.samples.ginestra import LEGAL
 from mekref.daemon.samples.replay import FOLDER as REPLAY
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "megamek"
@@ -29,13 +30,7 @@ def _ok(*args: str) -> str:
 @pytest.fixture(scope="module")
 def legal_db(tmp_path_factory: pytest.TempPathFactory) -> str:
     db = str(tmp_path_factory.mktemp("legal") / "g.db")
-    _ok("campaign", "new", "--db", db, "--name", "TripWire", "--seed", "3065",
-        "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
-    for side in ("loyalist", "rebel"):
-        _ok("force", "import", "--db", db, "--side", side, str(LEGAL / f"{side}.mul"),
-            "--units-dir", str(LEGAL / "units"), "--bv-table", str(LEGAL / "Units.txt"),
-            "--militia", LEGAL_MILITIA[side])  # fmt: skip
-    _ok("turn", "setup", "--db", db, "--file", str(LEGAL / "strategic.toml"))
+    set_up_legal(_ok, db, name="TripWire", seed="3065")
     return db
 
 
@@ -144,13 +139,7 @@ def test_an_unknown_engagement_names_the_sides_engagements_and_a_fought_one_is_f
     tmp_path: Path,
 ) -> None:
     db = str(tmp_path / "g.db")
-    _ok("campaign", "new", "--db", db, "--name", "TripWire", "--seed", "3065",
-        "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
-    for side in ("loyalist", "rebel"):
-        _ok("force", "import", "--db", db, "--side", side, str(LEGAL / f"{side}.mul"),
-            "--units-dir", str(LEGAL / "units"), "--bv-table", str(LEGAL / "Units.txt"),
-            "--militia", LEGAL_MILITIA[side])  # fmt: skip
-    _ok("turn", "setup", "--db", db, "--file", str(LEGAL / "strategic.toml"))
+    set_up_legal(_ok, db, name="TripWire", seed="3065")
     out = tmp_path / "out"
     done = mekref("engagement", "export", "--db", db, "--side", "rebel", "-o", str(out))
     assert done.returncode == 2

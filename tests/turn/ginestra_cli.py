@@ -9,8 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from console_script import mekref
+from legal_sample import set_up_legal
 
-from mekref.daemon.samples.ginestra import FOLDER, LEGAL, LEGAL_MILITIA
+from mekref.daemon.samples.ginestra import FOLDER, LEGAL
 
 UNITS = Path(__file__).parents[1] / "fixtures" / "megamek" / "units"
 
@@ -118,15 +119,7 @@ def legal_day_zero(tmp_path: Path, seed: str = "1") -> str:
 
 
 def _legal_day_zero(tmp_path: Path, seed: str) -> str:
-    db = str(tmp_path / "legal.db")
-    ok("campaign", "new", "--db", db, "--name", "Ginestra", "--seed", seed,
-       "--side", "loyalist:Loyalists", "--side", "rebel:Rebels")  # fmt: skip
-    for side in ("loyalist", "rebel"):
-        ok("force", "import", "--db", db, "--side", side, str(LEGAL / f"{side}.mul"),
-           "--units-dir", str(LEGAL / "units"), "--bv-table", str(LEGAL / "Units.txt"),
-           "--militia", LEGAL_MILITIA[side])  # fmt: skip
-    ok("turn", "setup", "--db", db, "--file", str(LEGAL / "strategic.toml"))
-    return db
+    return set_up_legal(ok, str(tmp_path / "legal.db"), name="Ginestra", seed=seed)
 
 
 def legal_export(db: str, out: Path) -> None:
