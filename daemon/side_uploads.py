@@ -16,12 +16,15 @@ the referee, who confirms or closes it; nothing else ends it. A side's uploads m
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mekref.daemon.ingest_model import IngestOptions, IngestResult, Outcome
 from mekref.daemon.ingest_quarantine import Quarantine
 from mekref.daemon.watch.quarantine import Reason
 from mekref.daemon.watch.reading import FileBytes
+
+if TYPE_CHECKING:
+    from mekref.daemon.campaigns import CampaignRunner
 
 #: The one answer to a side whose file is not its own view: it must not depend on what the enemy
 #: fields, so it never changes with the case.
@@ -33,7 +36,7 @@ NOT_YOURS = (
 
 
 def already_applied(
-    where: str, sha: str, campaign_id: str, opts: IngestOptions, runner: Any, log: Any
+    where: str, sha: str, campaign_id: str, opts: IngestOptions, runner: CampaignRunner, log: Any
 ) -> IngestResult:
     """Bytes the campaign already took in. A side is told so only when they were its own view:
     the enemy's file, sent again by a side that got hold of it, gets the one answer a file not
