@@ -42,10 +42,12 @@ import json
 import os
 import platform
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,7 @@ from bench.stats import median, ratios, spread
 from mekref.adapters.megamek.mul_reader import read_mul_bytes
 from mekref.daemon.logging_setup import configure_logging
 from mekref.daemon.tripwire.cli_replay import replay
+from mekref.rules.codec import jsonable_text
 
 #: Goals of issue 28 (0.5 of parse-only is the design goal; 0.3 the one for now).
 GOAL_RATIO = 0.3
@@ -150,14 +153,46 @@ class FileClock(Progress):
         self.marks.append(time.process_time())
 
 
-def per_file_cpu(folder: Path) -> list[float]:
-    """Replay ``folder`` in this process; the CPU seconds of each battle file, in order."""
+@dataclass(frozen=True)
+class InProcess:
+    """One in-process replay: the CPU of each battle file, and the encoder's floor."""
+
+    costs: list[float]
+    #: CPU seconds of the standard library's canonical JSON encoder alone writing again every
+    #: event the replay stored (parsed beforehand, not timed), and the megabytes it wrote.
+    encode_cpu: float
+    encoded_mb: float
+
+
+def per_file_cpu(folder: Path) -> InProcess:
+    """Replay ``folder`` in this process: the CPU seconds of each battle file, in order, and
+    what encoding its stored events again costs the encoder alone (``encode_floor``)."""
     clock = FileClock()
     with tempfile.TemporaryDirectory(prefix="mekref-bench-replay-db-") as tmp:
-        outcome = replay(folder, str(Path(tmp) / "replay.db"), seed="7", progress=clock, keep=False)
+        db = Path(tmp) / "replay.db"
+        outcome = replay(folder, str(db), seed="7", progress=clock, keep=False)
+        encode_cpu, encoded_mb = encode_floor(db)
     if not outcome.all_applied:
         raise SystemExit("bench.replay: a file of the corpus was not applied in-process")
-    return [b - a for a, b in zip(clock.marks, clock.marks[1:], strict=False)]
+    costs = [b - a for a, b in zip(clock.marks, clock.marks[1:], strict=False)]
+    return InProcess(costs, encode_cpu, encoded_mb)
+
+
+def encode_floor(db: Path) -> tuple[float, float]:
+    """CPU seconds for the canonical JSON encoder (``rules.codec.jsonable_text``, the C
+    encoder with the product's settings) to write again every event payload stored in ``db``,
+    and the megabytes written. The payloads are canonical JSON, so the texts come out the
+    same: this is the part of a replay no Python change can make cheaper."""
+    payloads = []
+    with closing(sqlite3.connect(db)) as conn:
+        for (text,) in conn.execute("SELECT payload FROM events"):
+            payloads.append((text, json.loads(text)))
+    start = time.process_time()
+    texts = [jsonable_text(data) for _, data in payloads]
+    cpu = time.process_time() - start
+    if texts != [text for text, _ in payloads]:
+        raise SystemExit("bench.replay: an event's text is not its canonical JSON")
+    return cpu, sum(len(t.encode("utf-8")) for t in texts) / 1e6
 
 
 @dataclass(frozen=True)
@@ -191,6 +226,10 @@ class Figures:
     tenths: Tenths | None
     #: The older mekref's replay CPU, round by round (``--compare-with``); empty otherwise.
     older_cpu: list[float] = field(default_factory=list)
+    #: The encoder's floor of the in-process replays, round by round (``encode_floor``);
+    #: empty when the corpus was not replayed in-process.
+    encode_cpu: list[float] = field(default_factory=list)
+    encoded_mb: float = 0.0
 
     @property
     def ratios(self) -> list[float]:
@@ -210,7 +249,8 @@ def measure(battles: int, rounds: int, *, tenths: bool, older: Path | None = Non
         if tenths:  # warm-up of the in-process replay: the rules engine's first use
             per_file_cpu(_small_corpus(root))
         parses, runs, olds = [], [], []
-        first, last = [], []
+        first, last, encodes = [], [], []
+        encoded_mb = 0.0
         for n in range(rounds):
             parses.append(parse_only(files))
             if older is not None and n % 2:
@@ -219,9 +259,12 @@ def measure(battles: int, rounds: int, *, tenths: bool, older: Path | None = Non
             if older is not None and not n % 2:
                 olds.append(replay_cli(folder, older))
             if tenths:
-                low, high = tenth_means(per_file_cpu(folder))
+                run = per_file_cpu(folder)
+                low, high = tenth_means(run.costs)
                 first.append(low)
                 last.append(high)
+                encodes.append(run.encode_cpu)
+                encoded_mb = run.encoded_mb
         hashes = {r.state_hash for r in (*runs, *olds)}
         if len(hashes) != 1:
             raise SystemExit(f"bench.replay: the state hash changed between rounds: {hashes}")
@@ -235,6 +278,8 @@ def measure(battles: int, rounds: int, *, tenths: bool, older: Path | None = Non
             replay_peak_rss_mb=max(r.peak_rss_mb for r in runs),
             state_hash=hashes.pop(),
             tenths=Tenths(first, last) if tenths else None,
+            encode_cpu=encodes,
+            encoded_mb=encoded_mb,
             older_cpu=[r.cpu for r in olds],
         )
     finally:
@@ -319,6 +364,10 @@ class Budget:
     parse_ms: float
     allowed_ms: float
     spent_ms: float
+    #: Of ``spent_ms``, what the standard library's C encoder alone takes to write the events'
+    #: canonical JSON (``encode_floor``), and how many MB; None when it was not measured.
+    encode_ms: float | None = None
+    encoded_mb: float = 0.0
 
     @property
     def cut(self) -> float:
@@ -335,6 +384,7 @@ def budget(small: Figures, large: Figures) -> Budget:
     startup = median(small.replay_cpu) - step * small.battles
     parse = median(large.parse_cpu) / large.battles
     allowed = (median(large.parse_cpu) / GOAL_RATIO - startup) / large.battles - parse
+    encode = median(large.encode_cpu) / large.battles * 1000 if large.encode_cpu else None
     return Budget(
         battles=large.battles,
         startup_s=startup,
@@ -342,6 +392,8 @@ def budget(small: Figures, large: Figures) -> Budget:
         parse_ms=parse * 1000,
         allowed_ms=allowed * 1000,
         spent_ms=(step - parse) * 1000,
+        encode_ms=encode,
+        encoded_mb=large.encoded_mb,
     )
 
 
@@ -353,10 +405,17 @@ def budget_line(b: Budget) -> str:
     )
     if b.allowed_ms <= 0:
         return head + "start-up and parsing alone already take more than the goal allows."
-    return head + (
+    line = head + (
         f"the goal leaves {b.allowed_ms:.2f} ms per battle for the rules, the event texts and "
         f"the store, which take {b.spent_ms:.2f} ms now: {b.cut:.1f}x less."
     )
+    if b.encode_ms is not None:
+        line += (
+            f" Of those, the standard library's C encoder alone, writing again the "
+            f"{b.encoded_mb:.1f} MB of canonical JSON the in-process replay stored, takes "
+            f"{b.encode_ms:.2f} ms per battle."
+        )
+    return line
 
 
 def _summarise(f: Figures) -> None:

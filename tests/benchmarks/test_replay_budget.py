@@ -67,3 +67,16 @@ def test_markdown_carries_the_budget_only_with_two_sizes() -> None:
     small, large = _figures(100, 0.045, 0.55), _figures(1000, 0.45, 3.70)
     assert "What 0.3 of parse-only asks" in markdown([small, large])
     assert "What 0.3 of parse-only asks" not in markdown([large])
+
+
+def test_the_encoders_floor_is_said_when_it_was_measured() -> None:
+    # 0.40 s of the C encoder for 1,000 battles: 0.40 ms of each battle's 3.05 ms.
+    large = _figures(1000, 0.45, 3.70)
+    measured = Figures(**{**large.__dict__, "encode_cpu": [0.41, 0.40, 0.39], "encoded_mb": 29.2})
+    b = budget(_figures(100, 0.045, 0.55), measured)
+    assert b.encode_ms == pytest.approx(0.40) and b.encoded_mb == 29.2
+    assert budget_line(b).endswith(
+        "C encoder alone, writing again the 29.2 MB of canonical JSON the in-process replay "
+        "stored, takes 0.40 ms per battle."
+    )
+    assert "C encoder" not in budget_line(budget(_figures(100, 0.045, 0.55), large))
